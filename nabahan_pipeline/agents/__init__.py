@@ -1,0 +1,1 @@
+"""The agent contract and its adapters (embedded, python, http, openai-compatible)."""

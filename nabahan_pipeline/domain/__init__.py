@@ -1,0 +1,1 @@
+"""The domain: the embedded procurement database, Arabic text normalization, the reference agent."""

@@ -1,0 +1,1 @@
+"""The Dagster layer: assets, checks, resources, IO manager, sensor, schedule, jobs."""
