@@ -1,0 +1,62 @@
+"""Agent specs: one string names an agent everywhere (CLI flag, run config, NABAHAN_AGENT).
+
+    embedded                          the reference agent over the embedded database
+    python:package.module:function    any callable with the contract
+    http://host:port/path, https://…  a service speaking the contract over HTTP
+    openai:MODEL                      an OpenAI-compatible chat model as a text-to-SQL agent
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from nabahan_pipeline.agents.contract import Agent
+
+DEFAULT_SPEC = "embedded"
+ENV_VAR = "NABAHAN_AGENT"
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that names no usable agent (a user mistake)."""
+
+
+def effective_spec(spec: str | None) -> str:
+    """The spec to use: the given one, else $NABAHAN_AGENT, else ``embedded``."""
+    chosen = (spec or os.environ.get(ENV_VAR) or DEFAULT_SPEC).strip()
+    if not chosen:
+        raise AgentSpecError("the agent spec is empty")
+    return chosen
+
+
+def resolve_agent(
+    spec: str | None = None,
+    *,
+    agent_version: str | None = None,
+    database: str | Path | None = None,
+    timeout_s: float = 30.0,
+) -> Agent:
+    """Build the agent adapter that ``spec`` names; raise ``AgentSpecError`` for a bad spec."""
+    spec = effective_spec(spec)
+    if spec == "embedded":
+        from nabahan_pipeline.agents.embedded import EmbeddedAgent
+
+        return EmbeddedAgent(database=database, agent_version=agent_version)
+    if spec.startswith("python:"):
+        from nabahan_pipeline.agents.python_callable import PythonCallableAgent
+
+        return PythonCallableAgent(spec, agent_version=agent_version)
+    if spec.startswith(("http://", "https://")):
+        from nabahan_pipeline.agents.http import HttpAgent
+
+        return HttpAgent(spec, agent_version=agent_version, timeout_s=timeout_s)
+    if spec.startswith("openai:"):
+        from nabahan_pipeline.agents.openai_compat import OpenAICompatibleAgent
+
+        return OpenAICompatibleAgent(
+            spec, agent_version=agent_version, database=database, timeout_s=timeout_s
+        )
+    raise AgentSpecError(
+        f"unknown agent spec {spec!r}: expected 'embedded', 'python:package.module:function', "
+        "'http(s)://host:port/path' or 'openai:MODEL'"
+    )

@@ -1,0 +1,143 @@
+"""Ask an agent every case, concurrently and bounded, each call timed alone and limited in time.
+
+A call that raises, times out or answers outside the contract becomes an ``error`` row; the run
+goes on. The result is the ``agent_responses`` table (docs/internals.md).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pandas as pd
+
+from nabahan_pipeline.agents.contract import Agent, AgentAnswer, normalize_answer
+
+RESPONSE_COLUMNS = (
+    "case_id",
+    "repeat",
+    "status",
+    "sql",
+    "data",
+    "data_rows",
+    "insights",
+    "error",
+    "latency_s",
+    "cached",
+    "prompt_tokens",
+    "completion_tokens",
+)
+
+
+class ResponseStore(Protocol):
+    """A response cache: answers keyed by case content, agent fingerprint and database hash."""
+
+    def get(self, key: str) -> dict | None: ...
+
+    def put(self, key: str, record: dict) -> None: ...
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """One timed call: the normalized answer and the seconds the call took."""
+
+    answer: AgentAnswer
+    latency_s: float
+
+
+def call_agent(agent: Agent, question: str, filters: dict | None, timeout_s: float) -> CallResult:
+    """Call the agent once with a time limit; the latency is measured around the call alone.
+
+    The call runs on a daemon thread so that a hung agent costs one thread, not the run.
+    """
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        start = time.perf_counter()
+        try:
+            outcome["raw"] = agent.ask(question, filters)
+        except BaseException as exc:  # an agent's failure is data, never the run's
+            outcome["exc"] = exc
+        finally:
+            outcome["latency"] = time.perf_counter() - start
+
+    started = time.perf_counter()
+    worker = threading.Thread(target=target, name="nabahan-agent-call", daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+    if worker.is_alive():
+        return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
+    latency = outcome.get("latency", time.perf_counter() - started)
+    if "exc" in outcome:
+        exc = outcome["exc"]
+        return CallResult(AgentAnswer.failure(f"{type(exc).__name__}: {exc}"), latency)
+    return CallResult(normalize_answer(outcome.get("raw")), latency)
+
+
+def run_agent(
+    cases: pd.DataFrame,
+    agent: Agent,
+    *,
+    concurrency: int = 8,
+    timeout_s: float = 30.0,
+    repeat: int = 1,
+    cache: ResponseStore | None = None,
+    cache_key: Callable[[pd.Series, int], str] | None = None,
+    on_answer: Callable[[dict], None] | None = None,
+) -> pd.DataFrame:
+    """Ask ``agent`` every case ``repeat`` times with at most ``concurrency`` calls at once.
+
+    With a ``cache`` (and ``cache_key`` giving each case-and-repeat its key), a cached answer is
+    reused and marked ``cached``; it keeps the latency measured when it was fetched.
+    Rows come back in case order, repeats together; ``on_answer`` sees each row as it completes.
+    """
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be at least 1, got {concurrency}")
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, got {repeat}")
+    jobs = [(case, r) for _, case in cases.iterrows() for r in range(repeat)]
+
+    def one(job: tuple[pd.Series, int]) -> dict:
+        case, r = job
+        key = cache_key(case, r) if cache is not None and cache_key is not None else None
+        cached = cache.get(key) if key is not None else None
+        if cached is not None:
+            row = {**cached, "case_id": case["case_id"], "repeat": r, "cached": True}
+        else:
+            filters = json.loads(case["filters"]) if isinstance(case.get("filters"), str) else None
+            result = call_agent(agent, case["question"], filters, timeout_s)
+            row = _response_row(case["case_id"], r, result)
+            if key is not None and row["status"] != "error":
+                cache.put(key, row)
+        if on_answer is not None:
+            on_answer(row)
+        return row
+
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="nabahan-eval") as pool:
+        rows = list(pool.map(one, jobs))
+    return pd.DataFrame(rows, columns=list(RESPONSE_COLUMNS)).astype(
+        {"repeat": "int64", "data_rows": "int64", "latency_s": "float64", "cached": "bool"}
+    )
+
+
+def _response_row(case_id: str, repeat: int, result: CallResult) -> dict:
+    answer = result.answer
+    return {
+        "case_id": case_id,
+        "repeat": repeat,
+        "status": answer.status,
+        "sql": answer.sql,
+        "data": json.dumps(answer.data, ensure_ascii=False),
+        "data_rows": len(answer.data),
+        "insights": answer.insights,
+        "error": answer.error,
+        "latency_s": float(result.latency_s),
+        "cached": False,
+        "prompt_tokens": answer.prompt_tokens,
+        "completion_tokens": answer.completion_tokens,
+    }
