@@ -1,0 +1,73 @@
+"""The response cache: an agent's answer reused while the case, the agent and the database are
+unchanged, so that editing one case of a thousand costs one agent call.
+
+A key is the sha256 of what the agent sees (question, filters), the repeat index, the agent's
+fingerprint (spec plus version: see the adapters' ``fingerprint``) and the database hash. Cached
+records keep the latency measured when they were fetched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+import pandas as pd
+
+
+def response_key(case: pd.Series, repeat: int, fingerprint: str, database_hash: str) -> str:
+    """The cache key of one case and repeat for an agent and a database."""
+    payload = json.dumps(
+        {
+            "question": case["question"],
+            "filters": case.get("filters"),
+            "repeat": int(repeat),
+            "agent": fingerprint,
+            "database": database_hash,
+        },
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+class ResponseCache:
+    """Answers in one SQLite file, safe to use from the runner's threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        with self._lock, self._conn:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS responses ("
+                " key TEXT PRIMARY KEY, record TEXT NOT NULL,"
+                " stored_at TEXT NOT NULL DEFAULT (datetime('now')))"
+            )
+
+    def get(self, key: str) -> dict | None:
+        """The cached record for ``key``, or None."""
+        with self._lock:
+            row = self._conn.execute("SELECT record FROM responses WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put(self, key: str, record: dict) -> None:
+        """Store ``record`` (a response row) under ``key``."""
+        stored = {k: v for k, v in record.items() if k not in ("case_id", "repeat", "cached")}
+        text = json.dumps(stored, ensure_ascii=False)
+        with self._lock, self._conn:
+            self._conn.execute("INSERT OR REPLACE INTO responses (key, record) VALUES (?, ?)", (key, text))
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+
+    def close(self) -> None:
+        """Close the file."""
+        with self._lock:
+            self._conn.close()
+

@@ -1,0 +1,178 @@
+"""The two CSV reports and the console output, in the seed's names, columns and layout.
+
+CSV files are UTF-8 with a byte-order mark so that Excel shows Arabic, and are written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from nabahan_pipeline.files import atomic_open
+
+# The seed's columns, in its order, then ours.
+RESULT_COLUMNS: dict[str, str] = {
+    "query_num": "Query #",
+    "timestamp": "Timestamp",
+    "question": "Question",
+    "category": "Category",
+    "expected_table": "Expected Table",
+    "status": "Status",
+    "sql": "SQL Generated",
+    "data_rows": "Data Rows",
+    "insights": "Insights",
+    "retrieval_accuracy": "Retrieval Accuracy",
+    "generation_fidelity": "Generation Fidelity",
+    "latency_s": "Latency (s)",
+    "overall_passed": "Overall Passed",
+    # ours
+    "case_id": "Case ID",
+    "repeat": "Repeat",
+    "execution_match": "Execution Match",
+    "latency_tier": "Latency Tier",
+    "latency_score": "Latency Score",
+    "retrieval_points": "Retrieval Points",
+    "fidelity_points": "Fidelity Points",
+    "sql_valid": "SQL Valid",
+    "table_match": "Table Match",
+    "has_rows": "Has Rows",
+    "status_match": "Status Match",
+    "arabic_text": "Arabic Text",
+    "numbers_present": "Numbers Present",
+    "no_hallucination": "No Hallucination",
+    "ungrounded_numbers": "Ungrounded Numbers",
+    "hallucination_markers": "Hallucination Markers",
+    "false_refusal": "False Refusal",
+    "false_answer": "False Answer",
+    "error": "Error",
+    "cached": "Cached",
+}
+
+SEED_COLUMNS = tuple(list(RESULT_COLUMNS.values())[:13])
+
+
+def results_table(scores: pd.DataFrame) -> pd.DataFrame:
+    """The per-case report: the seed's columns first, ours after; columns absent are skipped."""
+    present = [column for column in RESULT_COLUMNS if column in scores.columns]
+    table = scores[present].rename(columns=RESULT_COLUMNS)
+    if "Latency (s)" in table:
+        table["Latency (s)"] = table["Latency (s)"].round(4)
+    return table
+
+
+def _pct(value: float) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value * 100:.2f}%"
+
+
+def _secs(value: float) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+
+
+def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The `Metric,Value` report: the seed's rows first, then ours, then one block per category."""
+    overall = summary.iloc[0]
+    rows: list[tuple[str, str | int]] = [
+        ("Total Test Cases", int(overall["total"])),
+        ("Passed", int(overall["passed"])),
+        ("Failed", int(overall["failed"])),
+        ("Pass Rate", _pct(overall["pass_rate"])),
+        ("Average Retrieval Accuracy", _pct(overall["avg_retrieval_accuracy"])),
+        ("Average Generation Fidelity", _pct(overall["avg_generation_fidelity"])),
+        ("Average Latency (s)", _secs(overall["avg_latency"])),
+        ("P50 Latency (s)", _secs(overall["p50_latency"])),
+        ("P95 Latency (s)", _secs(overall["p95_latency"])),
+        ("Execution Accuracy", _pct(overall["execution_accuracy"])),
+        ("Execution Cases", int(overall["execution_cases"])),
+        ("Average Latency Score", f"{overall['avg_latency_score']:.3f}"),
+        ("Errors", int(overall["errors"])),
+        ("False Refusals", int(overall["false_refusals"])),
+        ("False Answers", int(overall["false_answers"])),
+    ]
+    for column, label in (("pass_hat_n", "Pass^N (all repeats passed)"), ("total_tokens", "Total Tokens")):
+        if column in summary.columns and not pd.isna(overall[column]):
+            rows.append((label, _pct(overall[column]) if column == "pass_hat_n" else int(overall[column])))
+    for _, category in summary.iloc[1:].iterrows():
+        name = category["scope"]
+        rows += [
+            (f"[{name}] Total", int(category["total"])),
+            (f"[{name}] Passed", int(category["passed"])),
+            (f"[{name}] Pass Rate", _pct(category["pass_rate"])),
+            (f"[{name}] Execution Accuracy", _pct(category["execution_accuracy"])),
+            (f"[{name}] Average Latency (s)", _secs(category["avg_latency"])),
+        ]
+    return pd.DataFrame(rows, columns=["Metric", "Value"])
+
+
+def report_paths(output_dir: str | Path, stamp: str) -> dict[str, Path]:
+    """Where the two CSV files of a run stamped ``stamp`` (YYYYMMDD_HHMMSS) go."""
+    out = Path(output_dir)
+    return {
+        "results_csv": out / f"evaluation_results_{stamp}.csv",
+        "summary_csv": out / f"evaluation_summary_{stamp}.csv",
+    }
+
+
+def write_reports(
+    scores: pd.DataFrame, summary: pd.DataFrame, output_dir: str | Path, stamp: str
+) -> dict[str, Path]:
+    """Write the results and summary CSV files atomically; return their paths."""
+    paths = report_paths(output_dir, stamp)
+    for key, table in (("results_csv", results_table(scores)), ("summary_csv", summary_table(summary))):
+        with atomic_open(paths[key], "w", encoding="utf-8-sig", newline="") as handle:
+            table.to_csv(handle, index=False)
+    return paths
+
+
+def console_report(scores: pd.DataFrame, summary: pd.DataFrame, *, agent: str = "", width: int = 70) -> str:
+    """The seed's console output: one line per case, then the summary block."""
+    rule = "=" * width
+    lines = [rule, "NABAHAN AGENT EVALUATION" + (f" - agent: {agent}" if agent else ""), rule]
+    total = len(scores)
+    for _, case in scores.iterrows():
+        mark = "PASS" if case["overall_passed"] else "FAIL"
+        question = str(case["question"]).replace("\n", " ")
+        if len(question) > 60:
+            question = question[:59] + "…"
+        repeat = f" r{int(case['repeat']) + 1}" if "repeat" in case and case["repeat"] else ""
+        lines.append(
+            f"[{int(case['query_num'])}/{total}]{repeat} {mark} | {case['category']} | "
+            f"R={int(case['retrieval_accuracy'])} F={int(case['generation_fidelity'])} "
+            f"| {case['latency_s']:.3f}s | {case['status']} | {question}"
+        )
+        if case["status"] == "error" and case.get("error"):
+            lines.append(f"      error: {case['error']}")
+        ungrounded = json.loads(case["ungrounded_numbers"]) if case.get("ungrounded_numbers") else []
+        if ungrounded:
+            lines.append(f"      ungrounded numbers: {', '.join(ungrounded)}")
+    overall = summary.iloc[0]
+    lines += [
+        rule,
+        "EVALUATION SUMMARY",
+        rule,
+        f"Total Test Cases: {int(overall['total'])}",
+        f"Passed: {int(overall['passed'])}",
+        f"Failed: {int(overall['failed'])}",
+        f"Pass Rate: {_pct(overall['pass_rate'])}",
+        f"Average Retrieval Accuracy: {_pct(overall['avg_retrieval_accuracy'])}",
+        f"Average Generation Fidelity: {_pct(overall['avg_generation_fidelity'])}",
+        f"Average Latency: {_secs(overall['avg_latency'])}s",
+        f"P50 Latency: {_secs(overall['p50_latency'])}s",
+        f"P95 Latency: {_secs(overall['p95_latency'])}s",
+        f"Execution Accuracy: {_pct(overall['execution_accuracy'])} ({int(overall['execution_cases'])} cases with gold SQL)",
+        f"Errors: {int(overall['errors'])} | False refusals: {int(overall['false_refusals'])} "
+        f"| False answers: {int(overall['false_answers'])}",
+    ]
+    if "pass_hat_n" in summary.columns and not pd.isna(overall["pass_hat_n"]):
+        lines.append(f"Pass^N (every repeat passed): {_pct(overall['pass_hat_n'])}")
+    lines.append("")
+    lines.append("By category:")
+    for _, category in summary.iloc[1:].iterrows():
+        lines.append(
+            f"  {category['scope']:<14} {int(category['passed'])}/{int(category['total'])} passed "
+            f"({_pct(category['pass_rate'])}), p95 {_secs(category['p95_latency'])}s"
+        )
+    lines.append(rule)
+    return "\n".join(lines)
