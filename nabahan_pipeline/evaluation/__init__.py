@@ -1,0 +1,1 @@
+"""The evaluation core: test cases, scoring, aggregation, reports, charts. Plain pandas; no Dagster."""
