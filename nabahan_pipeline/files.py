@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -33,3 +34,12 @@ def atomic_open(path: str | Path, mode: str = "w", **kwargs) -> Iterator[IO]:
     """Open a temporary file beside ``path`` for writing; rename it over ``path`` on success."""
     with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as handle:
         yield handle
+
+
+def file_sha256(path: str | Path) -> str:
+    """sha256 hex digest of a file's bytes, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -1,0 +1,155 @@
+"""The Python API: run the evaluation job of the code location on a persistent Dagster instance.
+
+    from nabahan_pipeline import NabahanEvaluationPipeline
+    result = NabahanEvaluationPipeline(output_dir="evaluation/results").run_complete_pipeline()
+    result["summary"]["pass_rate"]  # a fraction
+
+There is no second code path: this runs the same assets as `dagster dev` and `dagster asset
+materialize`, and keeps run history and Parquet between runs (see ``locations``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+import dagster as dg
+import pandas as pd
+
+from nabahan_pipeline.agents.registry import AgentSpecError
+from nabahan_pipeline.domain.database import DatabaseBuildError
+from nabahan_pipeline.evaluation.reports import console_report
+from nabahan_pipeline.evaluation.summary import summary_dict
+from nabahan_pipeline.evaluation.test_cases import TestCaseError
+from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, dagster_home
+from nabahan_pipeline.orchestration.assets import EvaluationInputError
+from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
+
+__all__ = ["EvaluationInputError", "NabahanEvaluationPipeline", "open_instance"]
+
+# Exceptions that are the user's mistake: reported as one line, never as a stack trace.
+USER_ERRORS = (EvaluationInputError, TestCaseError, AgentSpecError, DatabaseBuildError)
+
+_INSTANCE_YAML = """\
+# Dagster instance of the Nabahan evaluation's own entry points (nabahan eval, the Python API).
+telemetry:
+  enabled: false
+"""
+
+
+def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
+    """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster)."""
+    home = Path(home) if home else dagster_home()
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    if not config.exists():
+        config.write_text(_INSTANCE_YAML, encoding="utf-8")
+    return dg.DagsterInstance.from_config(str(home))
+
+
+class NabahanEvaluationPipeline:
+    """One evaluation run's options; ``run_complete_pipeline`` materializes the evaluation group."""
+
+    def __init__(
+        self,
+        output_dir: str | Path = DEFAULT_OUTPUT_DIR,
+        *,
+        test_file: str | Path | None = None,
+        agent: str | None = None,
+        agent_version: str | None = None,
+        quick: bool = False,
+        concurrency: int = 8,
+        timeout_s: float = 30.0,
+        repeat: int = 1,
+        use_cache: bool = False,
+        database: str | Path | None = None,
+        pass_threshold: float = 0.8,
+        fail_under: float | None = None,
+        dagster_home: str | Path | None = None,
+    ) -> None:
+        self.options = {
+            "output_dir": str(output_dir),
+            "test_file": str(test_file) if test_file else None,
+            "agent": agent,
+            "agent_version": agent_version,
+            "quick": quick,
+            "concurrency": concurrency,
+            "timeout_s": float(timeout_s),
+            "repeat": repeat,
+            "use_cache": use_cache,
+            "database": str(database) if database else None,
+            "pass_threshold": float(fail_under if fail_under is not None else pass_threshold),
+        }
+        self.dagster_home = dagster_home
+
+    def run_config(self) -> dict:
+        """The run config of these options (what `-c run_config.yaml` would say)."""
+        config = settings_run_config(**self.options)
+        # Our own console report replaces Dagster's event log on the terminal.
+        config["loggers"] = {"console": {"config": {"log_level": "CRITICAL"}}}
+        return config
+
+    def run_complete_pipeline(self, console: TextIO | None = None) -> dict[str, Any]:
+        """Materialize the evaluation group; return ``summary``, ``results``, ``files`` and more.
+
+        Raises ``EvaluationInputError`` (one readable line) for a bad case file, agent spec,
+        database or option; nothing downstream runs, so earlier reports are left untouched.
+        """
+        instance = open_instance(self.dagster_home)
+        try:
+            try:
+                job = _definitions().resolve_job_def(evaluation_job.name)
+                result = job.execute_in_process(run_config=self.run_config(), instance=instance)
+            except dg.DagsterExecutionStepExecutionError as exc:
+                if isinstance(exc.user_exception, USER_ERRORS):
+                    raise EvaluationInputError(str(exc.user_exception)) from None
+                raise
+            except dg.DagsterInvalidConfigError as exc:
+                raise EvaluationInputError(f"invalid options: {exc}") from None
+            scores: pd.DataFrame = result.asset_value("case_scores")
+            summary: pd.DataFrame = result.asset_value("evaluation_summary")
+            files = _materialized_paths(result, "evaluation_reports")
+            files.update(_materialized_paths(result, "evaluation_charts"))
+            checks = {
+                evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()
+            }
+            agent = _metadata(result, "agent_responses").get("agent_spec", "")
+        finally:
+            instance.dispose()
+        if console is not None:
+            print(console_report(scores, summary, agent=str(agent)), file=console)
+            for name, path in files.items():
+                if name.endswith("_csv") or name == "evaluation_dashboard.png":
+                    print(f"{name}: {path}", file=console)
+            failed = [name for name, passed in checks.items() if not passed]
+            if failed:
+                print(f"checks not passed: {', '.join(failed)}", file=console)
+        return {
+            "summary": summary_dict(summary),
+            "results": json.loads(scores.to_json(orient="records", force_ascii=False)),
+            "files": files,
+            "checks": checks,
+            "run_id": result.run_id,
+        }
+
+
+def _definitions() -> dg.Definitions:
+    from nabahan_pipeline.definitions import defs
+
+    return defs
+
+
+def _metadata(result: dg.ExecuteInProcessResult, node: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for event in result.asset_materializations_for_node(node):
+        values.update({key: value.value for key, value in event.metadata.items()})
+    return values
+
+
+def _materialized_paths(result: dg.ExecuteInProcessResult, node: str) -> dict[str, str]:
+    return {
+        key: str(value)
+        for key, value in _metadata(result, node).items()
+        if isinstance(value, str) and (key.endswith("_csv") or key.endswith(".png"))
+    }

@@ -1,0 +1,45 @@
+"""The Dagster code location: `dagster dev` and `dagster asset materialize -m nabahan_pipeline.definitions`.
+
+Options come from run config (`resources.evaluation.config`, see run_config.yaml), with defaults
+from the environment: NABAHAN_TEST_FILE, NABAHAN_OUTPUT_DIR, NABAHAN_AGENT, NABAHAN_DATABASE.
+"""
+
+from __future__ import annotations
+
+import os
+
+import dagster as dg
+
+from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR
+from nabahan_pipeline.orchestration.assets import evaluation_assets, test_cases_file
+from nabahan_pipeline.orchestration.checks import evaluation_checks
+from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
+from nabahan_pipeline.orchestration.jobs import evaluation_job
+from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.orchestration.schedules import nightly_evaluation
+from nabahan_pipeline.orchestration.sensors import test_cases_changed
+
+
+def build_definitions() -> dg.Definitions:
+    """The code location, its defaults read from the environment now."""
+    return dg.Definitions(
+        assets=[test_cases_file, *evaluation_assets],
+        asset_checks=evaluation_checks,
+        jobs=[evaluation_job],
+        sensors=[test_cases_changed],
+        schedules=[nightly_evaluation],
+        resources={
+            "evaluation": EvaluationSettings(
+                test_file=os.environ.get("NABAHAN_TEST_FILE") or None,
+                output_dir=os.environ.get("NABAHAN_OUTPUT_DIR") or str(DEFAULT_OUTPUT_DIR),
+                agent=os.environ.get("NABAHAN_AGENT") or None,
+                database=os.environ.get("NABAHAN_DATABASE") or None,
+            ),
+            "io_manager": ParquetIOManager(base_dir=os.environ.get("NABAHAN_PARQUET_DIR") or None),
+        },
+        # Steps run in this process: the multiprocess default re-imports the code per step.
+        executor=dg.in_process_executor,
+    )
+
+
+defs = build_definitions()

@@ -1,0 +1,46 @@
+"""What the asset checks test of a run's scores: values in range, and cases that regressed."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+BINARY_COLUMNS = (
+    "sql_valid",
+    "table_match",
+    "has_rows",
+    "retrieval_accuracy",
+    "status_match",
+    "arabic_text",
+    "numbers_present",
+    "no_hallucination",
+    "generation_fidelity",
+)
+LATENCY_SCORES = (1.0, 0.8, 0.5, 0.2)
+
+
+def out_of_range(scores: pd.DataFrame) -> list[str]:
+    """Each score outside its range, as 'column: n rows (e.g. case X = v)'; empty when all are in range."""
+    problems: list[str] = []
+
+    def report(column: str, bad: pd.Series) -> None:
+        if bad.any():
+            first = scores.loc[bad].iloc[0]
+            problems.append(f"{column}: {int(bad.sum())} rows (e.g. case {first['case_id']} = {first[column]!r})")
+
+    for column in BINARY_COLUMNS:
+        report(column, ~scores[column].isin((0, 1)))
+    report("retrieval_points", ~scores["retrieval_points"].between(0, 3))
+    report("fidelity_points", ~scores["fidelity_points"].between(0, 4))
+    report("latency_s", ~(scores["latency_s"] >= 0))
+    report("latency_score", ~scores["latency_score"].isin(LATENCY_SCORES))
+    report("execution_match", ~(scores["execution_match"].isna() | scores["execution_match"].isin((0.0, 1.0))))
+    return problems
+
+
+def regressions(previous: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
+    """Cases (by case_id and repeat) that passed in ``previous`` and fail in ``current``."""
+    keys = ["case_id", "repeat"]
+    before = previous[keys + ["overall_passed"]].rename(columns={"overall_passed": "passed_before"})
+    joined = current.merge(before, on=keys, how="inner")
+    regressed = joined[joined["passed_before"].astype(bool) & ~joined["overall_passed"].astype(bool)]
+    return regressed[["case_id", "repeat", "question", "category", "status"]].reset_index(drop=True)

@@ -1,0 +1,214 @@
+"""The evaluation as software-defined assets: one lineage graph, group ``evaluation``.
+
+    test_cases_file -> test_cases -> agent_responses -> case_scores -> evaluation_summary
+                                                                    -> evaluation_reports -> evaluation_charts
+
+Each asset states what it is and calls the core; Parquet storage and the generic metadata (row
+count, column schema, preview) come from the IO manager.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from pathlib import Path
+
+import dagster as dg
+import pandas as pd
+
+from nabahan_pipeline.agents.registry import resolve_agent
+from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
+from nabahan_pipeline.agents.runner import run_agent
+from nabahan_pipeline.domain.database import database_hash, ensure_database
+from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
+from nabahan_pipeline.evaluation.metrics import score_responses
+from nabahan_pipeline.evaluation.reports import write_reports
+from nabahan_pipeline.evaluation.summary import summarize
+from nabahan_pipeline.evaluation.test_cases import load_test_cases, select_quick
+from nabahan_pipeline.files import file_sha256
+from nabahan_pipeline.locations import response_cache_path
+from nabahan_pipeline.orchestration.history import summary_history
+from nabahan_pipeline.orchestration.resources import EvaluationSettings
+
+GROUP = "evaluation"
+# Summary figures recorded as numeric metadata, so that the UI plots them across runs.
+PLOTTED_FIGURES = (
+    "pass_rate",
+    "avg_retrieval_accuracy",
+    "avg_generation_fidelity",
+    "execution_accuracy",
+    "avg_latency",
+    "p50_latency",
+    "p95_latency",
+    "total",
+    "passed",
+    "failed",
+    "errors",
+    "false_refusals",
+    "false_answers",
+    "pass_hat_n",
+    "total_tokens",
+)
+
+test_cases_file = dg.AssetSpec(
+    "test_cases_file",
+    group_name=GROUP,
+    description="The JSON case file (outside Dagster); the sensor watches its content hash.",
+    kinds={"json"},
+)
+
+
+class EvaluationInputError(ValueError):
+    """A user mistake in the run's options or inputs; the run stops before any agent call."""
+
+
+@dg.asset(group_name=GROUP, deps=[test_cases_file], kinds={"pandas", "parquet"})
+def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings) -> pd.DataFrame:
+    """The validated test cases; a bad file stops the run here, before any agent call."""
+    problems = evaluation.problems()
+    if problems:
+        raise EvaluationInputError("; ".join(problems))
+    path = evaluation.case_file()
+    cases = load_test_cases(path)
+    if evaluation.quick:
+        cases = select_quick(cases)
+    context.add_output_metadata(
+        {
+            "file": dg.MetadataValue.path(str(path)),
+            "file_sha256": file_sha256(path),
+            "quick": evaluation.quick,
+            "cases_per_category": dg.MetadataValue.json(cases["category"].value_counts().to_dict()),
+        }
+    )
+    return cases
+
+
+@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"})
+def agent_responses(
+    context: dg.AssetExecutionContext, evaluation: EvaluationSettings, test_cases: pd.DataFrame
+) -> pd.DataFrame:
+    """Every case asked of the agent, concurrently, each call timed alone; failures become error rows."""
+    database = ensure_database(evaluation.database)
+    agent = resolve_agent(
+        evaluation.agent,
+        agent_version=evaluation.agent_version,
+        database=database,
+        timeout_s=evaluation.timeout_s,
+    )
+    fingerprint = agent.fingerprint()
+    db_hash = database_hash(database)
+    cache = ResponseCache(response_cache_path()) if evaluation.use_cache else None
+    try:
+        responses = run_agent(
+            test_cases,
+            agent,
+            concurrency=evaluation.concurrency,
+            timeout_s=evaluation.timeout_s,
+            repeat=evaluation.repeat,
+            cache=cache,
+            cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
+        )
+    finally:
+        if cache is not None:
+            cache.close()
+    context.add_output_metadata(
+        {
+            "agent_spec": agent.spec,
+            "agent_fingerprint": fingerprint,
+            "database": dg.MetadataValue.path(str(database)),
+            "database_sha256": db_hash,
+            "agent_calls": int((~responses["cached"]).sum()),
+            "cached_answers": int(responses["cached"].sum()),
+            "errors": int((responses["status"] == "error").sum()),
+        }
+    )
+    return responses
+
+
+@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"})
+def case_scores(
+    context: dg.AssetExecutionContext,
+    evaluation: EvaluationSettings,
+    test_cases: pd.DataFrame,
+    agent_responses: pd.DataFrame,
+) -> pd.DataFrame:
+    """Each answer scored: retrieval, fidelity, latency tier, execution match, grounding."""
+    database = ensure_database(evaluation.database)
+    scores = score_responses(
+        test_cases, agent_responses, database, timestamp=datetime.now().astimezone().isoformat(timespec="seconds")
+    )
+    context.add_output_metadata(
+        {
+            "passed": int(scores["overall_passed"].sum()),
+            "failed": int((~scores["overall_passed"].astype(bool)).sum()),
+            "database_sha256": database_hash(database),
+        }
+    )
+    return scores
+
+
+@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"})
+def evaluation_summary(context: dg.AssetExecutionContext, case_scores: pd.DataFrame) -> pd.DataFrame:
+    """Totals, rates, p50/p95 latency, overall and per category."""
+    summary = summarize(case_scores)
+    context.add_output_metadata(plotted_figures(summary))
+    return summary
+
+
+@dg.asset(group_name=GROUP, kinds={"csv"})
+def evaluation_reports(
+    evaluation: EvaluationSettings, case_scores: pd.DataFrame, evaluation_summary: pd.DataFrame
+) -> dg.MaterializeResult:
+    """The results and summary CSV files (seed names and columns), written atomically."""
+    paths = write_reports(case_scores, evaluation_summary, evaluation.output_dir, report_stamp(case_scores))
+    return dg.MaterializeResult(
+        metadata={name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()}
+    )
+
+
+@dg.asset(group_name=GROUP, deps=[evaluation_reports], kinds={"png"})
+def evaluation_charts(
+    context: dg.AssetExecutionContext,
+    evaluation: EvaluationSettings,
+    case_scores: pd.DataFrame,
+    evaluation_summary: pd.DataFrame,
+) -> dg.MaterializeResult:
+    """The PNG charts, the dashboard shown in the UI, and the pass-rate trend over runs."""
+    paths = render_charts(
+        case_scores,
+        evaluation_summary,
+        Path(evaluation.output_dir) / "charts",
+        history=summary_history(context.instance),
+        pass_threshold=evaluation.pass_threshold,
+    )
+    metadata: dict[str, dg.MetadataValue] = {
+        name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()
+    }
+    dashboard = paths.get("evaluation_dashboard.png")
+    if dashboard is not None:
+        metadata["dashboard"] = dg.MetadataValue.md(dashboard_markdown(dashboard))
+    return dg.MaterializeResult(metadata=metadata)
+
+
+def plotted_figures(summary: pd.DataFrame) -> dict[str, float | int]:
+    """The overall figures as numbers (NaN left out), for the UI's plots across runs."""
+    overall = summary.iloc[0]
+    figures: dict[str, float | int] = {}
+    for name in PLOTTED_FIGURES:
+        if name not in summary.columns:
+            continue
+        value = overall[name]
+        if value is None or (isinstance(value, float) and math.isnan(value)) or pd.isna(value):
+            continue
+        figures[name] = int(value) if name in {"total", "passed", "failed", "errors", "false_refusals",
+                                                "false_answers", "total_tokens"} else float(value)
+    return figures
+
+
+def report_stamp(scores: pd.DataFrame) -> str:
+    """The run's YYYYMMDD_HHMMSS stamp, taken from the scores' timestamp (one per run)."""
+    moment = datetime.fromisoformat(str(scores["timestamp"].iloc[0])) if len(scores) else datetime.now()
+    return moment.strftime("%Y%m%d_%H%M%S")
+
+
+evaluation_assets = [test_cases, agent_responses, case_scores, evaluation_summary, evaluation_reports, evaluation_charts]

@@ -1,0 +1,67 @@
+"""Asset checks: a valid case file, scores in range, the pass-rate threshold, no regressions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dagster as dg
+import pandas as pd
+
+from nabahan_pipeline.evaluation.score_checks import out_of_range, regressions
+from nabahan_pipeline.evaluation.test_cases import TestCaseError, load_test_cases
+from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, test_cases
+from nabahan_pipeline.orchestration.history import previous_archive
+from nabahan_pipeline.orchestration.resources import EvaluationSettings
+
+
+@dg.asset_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
+def test_case_file_valid(evaluation: EvaluationSettings, test_cases: pd.DataFrame) -> dg.AssetCheckResult:
+    """Re-read the case file: it must be valid, and hold every case that was materialized."""
+    try:
+        on_disk = load_test_cases(evaluation.case_file())
+    except TestCaseError as exc:
+        return dg.AssetCheckResult(passed=False, metadata={"error": str(exc)})
+    missing = sorted(set(test_cases["case_id"]) - set(on_disk["case_id"]))
+    return dg.AssetCheckResult(
+        passed=not missing,
+        metadata={"cases_in_file": len(on_disk), "missing_from_file": dg.MetadataValue.json(missing)},
+    )
+
+
+@dg.asset_check(asset=case_scores, description="Every score is within its range (0/1 points, tiers).")
+def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
+    """Binary points are 0 or 1, point sums within bounds, latencies non-negative, tiers known."""
+    problems = out_of_range(case_scores)
+    return dg.AssetCheckResult(passed=not problems, metadata={"problems": dg.MetadataValue.json(problems)})
+
+
+@dg.asset_check(asset=evaluation_summary, description="The pass rate is at or above the configured threshold.")
+def pass_rate_threshold(evaluation: EvaluationSettings, evaluation_summary: pd.DataFrame) -> dg.AssetCheckResult:
+    """Pass rate >= ``pass_threshold`` (default 0.8)."""
+    rate = float(evaluation_summary.iloc[0]["pass_rate"])
+    return dg.AssetCheckResult(
+        passed=rate >= evaluation.pass_threshold,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"pass_rate": rate, "threshold": evaluation.pass_threshold},
+    )
+
+
+@dg.asset_check(asset=case_scores, description="No case that passed in the previous run fails now.")
+def no_regression(context: dg.AssetCheckExecutionContext, case_scores: pd.DataFrame) -> dg.AssetCheckResult:
+    """Compare with the previous run's archived scores; list the cases that went from pass to fail."""
+    archive = previous_archive(context.instance, "case_scores", context.run_id)
+    if archive is None or not Path(archive).exists():
+        return dg.AssetCheckResult(passed=True, metadata={"previous_run": "none (first run)"})
+    regressed = regressions(pd.read_parquet(archive), case_scores)
+    return dg.AssetCheckResult(
+        passed=regressed.empty,
+        metadata={
+            "previous_scores": dg.MetadataValue.path(archive),
+            "regressed_count": len(regressed),
+            "regressed": dg.MetadataValue.md(regressed.to_markdown(index=False) if len(regressed) else "none"),
+            "regressed_case_ids": dg.MetadataValue.json(regressed["case_id"].tolist()),
+        },
+    )
+
+
+evaluation_checks = [test_case_file_valid, scores_in_range, pass_rate_threshold, no_regression]
