@@ -1,0 +1,35 @@
+# Two commands for a newcomer: `make eval` runs the evaluation, `make test` runs the tests.
+# Each creates the virtual environment .venv on first use (Python 3.11).
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: eval test dev bench clean
+
+$(STAMP): pyproject.toml setup.cfg
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+## Run the evaluation of the shipped cases with the embedded agent; reports in evaluation/results.
+eval: $(STAMP)
+	$(BIN)/nabahan eval $(ARGS)
+
+## Run the test suite.
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q $(ARGS)
+
+## The Dagster UI with the sensor and the nightly schedule (http://127.0.0.1:3000).
+dev: $(STAMP)
+	mkdir -p $${DAGSTER_HOME:-$(CURDIR)/.nabahan/dagster}
+	DAGSTER_HOME=$${DAGSTER_HOME:-$(CURDIR)/.nabahan/dagster} $(BIN)/dagster dev
+
+## Benchmarks: they print their figures.
+bench: $(STAMP)
+	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .nabahan evaluation .pytest_cache
