@@ -1,0 +1,53 @@
+"""Small agents with the contract, named by `python:nabahan_pipeline_tests.sample_agents:NAME` in tests."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+CALLS: list[str] = []
+_LOCK = threading.Lock()
+
+
+def _record(question: str) -> None:
+    with _LOCK:
+        CALLS.append(question)
+
+
+def counting_agent(question: str, filters: dict | None = None) -> dict:
+    """Answers every question with one row and a grounded Arabic insight; records each call."""
+    _record(question)
+    return {
+        "status": "success",
+        "sql": "SELECT COUNT(*) AS n FROM tenders_full_details",
+        "data": [{"n": 7}],
+        "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة في المنصة.",
+        "error": None,
+    }
+
+
+def slow_agent(question: str, filters: dict | None = None) -> dict:
+    """Sleeps 0.2 s, then answers like counting_agent."""
+    time.sleep(0.2)
+    return counting_agent(question, filters)
+
+
+def hanging_agent(question: str, filters: dict | None = None) -> dict:
+    """Never answers within any test timeout."""
+    time.sleep(30)
+    return counting_agent(question, filters)
+
+
+def raising_agent(question: str, filters: dict | None = None) -> dict:
+    """Raises, as a buggy agent does."""
+    raise RuntimeError("database is locked")
+
+
+def malformed_agent(question: str, filters: dict | None = None) -> object:
+    """Returns a list instead of the contract's object."""
+    return ["not", "a", "dict"]
+
+
+def question_only_agent(question: str) -> dict:
+    """Takes no filters argument; the adapter must call it with the question alone."""
+    return counting_agent(question)

@@ -1,0 +1,115 @@
+"""The agent contract's normalization and the concurrent, timed, bounded runner."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pandas as pd
+import pytest
+
+from nabahan_pipeline.agents.contract import normalize_answer
+from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
+from nabahan_pipeline.agents.runner import call_agent, run_agent
+from nabahan_pipeline_tests import sample_agents
+
+GOOD = {"status": "success", "sql": "SELECT 1", "data": [{"n": 1}], "insights": "نص", "error": None}
+
+
+def cases(n: int) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"case_id": [f"c{i}" for i in range(n)], "question": [f"سؤال {i}" for i in range(n)], "filters": [None] * n}
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "fragment"),
+    [
+        (["x"], "expected a JSON object"),
+        ({"status": "success", "sql": None, "data": []}, "missing key(s) insights"),
+        ({**GOOD, "status": "done"}, "status 'done'"),
+        ({**GOOD, "sql": 5}, "'sql' must be a string"),
+        ({**GOOD, "data": [1, 2]}, "'data' must be a list of row objects"),
+        ({**GOOD, "data": {"n": 1}}, "'data' must be a list of row objects"),
+        ({**GOOD, "insights": 3}, "'insights' must be a string"),
+        ({**GOOD, "data": [{"x": object()}]}, "not JSON-serializable"),
+    ],
+)
+def test_malformed_answers_become_errors_naming_the_problem(raw, fragment):
+    answer = normalize_answer(raw)
+    assert answer.status == "error"
+    assert fragment in answer.error
+
+
+def test_a_good_answer_is_kept_and_usage_is_read():
+    answer = normalize_answer({**GOOD, "usage": {"prompt_tokens": 10, "completion_tokens": 4}})
+    assert answer.status == "success" and answer.data == [{"n": 1}] and answer.insights == "نص"
+    assert (answer.prompt_tokens, answer.completion_tokens) == (10.0, 4.0)
+
+
+def test_null_data_and_insights_are_read_as_empty():
+    answer = normalize_answer({"status": "out_of_scope", "sql": None, "data": None, "insights": None})
+    assert answer.status == "out_of_scope" and answer.data == [] and answer.insights == ""
+
+
+def test_exception_timeout_and_malformed_answer_become_error_rows():
+    for name, fragment in [("raising_agent", "RuntimeError: database is locked"), ("malformed_agent", "JSON object")]:
+        agent = resolve_agent(f"python:nabahan_pipeline_tests.sample_agents:{name}")
+        result = call_agent(agent, "سؤال", None, timeout_s=5)
+        assert result.answer.status == "error" and fragment in result.answer.error
+    agent = resolve_agent("python:nabahan_pipeline_tests.sample_agents:hanging_agent")
+    started = time.perf_counter()
+    result = call_agent(agent, "سؤال", None, timeout_s=0.3)
+    assert time.perf_counter() - started < 2
+    assert result.answer.status == "error" and "timeout" in result.answer.error
+
+
+def test_latency_is_measured_around_the_call():
+    agent = resolve_agent("python:nabahan_pipeline_tests.sample_agents:slow_agent")
+    result = call_agent(agent, "سؤال", None, timeout_s=5)
+    assert 0.19 <= result.latency_s < 0.5
+
+
+def test_runs_concurrently_and_keeps_case_order():
+    agent = resolve_agent("python:nabahan_pipeline_tests.sample_agents:slow_agent")
+    started = time.perf_counter()
+    responses = run_agent(cases(8), agent, concurrency=8, timeout_s=5)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.2 * 8 / 2, f"8 calls of 0.2 s with concurrency 8 took {elapsed:.2f} s"
+    assert responses["case_id"].tolist() == [f"c{i}" for i in range(8)]
+    assert (responses["status"] == "success").all()
+    assert json.loads(responses["data"].iloc[0]) == [{"n": 7}]
+    assert (responses["latency_s"] >= 0.19).all()
+
+
+def test_repeats_ask_each_case_n_times():
+    agent = resolve_agent("python:nabahan_pipeline_tests.sample_agents:counting_agent")
+    responses = run_agent(cases(3), agent, repeat=3)
+    assert len(responses) == 9
+    assert responses.groupby("case_id")["repeat"].apply(list).tolist() == [[0, 1, 2]] * 3
+
+
+def test_an_agent_without_filters_parameter_is_called_with_the_question_only():
+    agent = resolve_agent("python:nabahan_pipeline_tests.sample_agents:question_only_agent")
+    assert normalize_answer(agent.ask("سؤال", {"region": 1})).status == "success"
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("ftp://x", "unknown agent spec"),
+        ("python:nomodule_here_xyz:f", "cannot import module"),
+        ("python:nabahan_pipeline_tests.sample_agents:missing", "has no 'missing'"),
+        ("python:nabahan_pipeline_tests.sample_agents", "expected 'python:package.module:function'"),
+        ("python:nabahan_pipeline_tests.sample_agents:CALLS", "is not callable"),
+    ],
+)
+def test_bad_specs_are_user_errors(spec, fragment):
+    with pytest.raises(AgentSpecError, match=fragment):
+        resolve_agent(spec)
+
+
+def test_fingerprint_changes_with_agent_version():
+    spec = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
+    assert resolve_agent(spec).fingerprint() != resolve_agent(spec, agent_version="2").fingerprint()
+    assert resolve_agent(spec).fingerprint() == resolve_agent(spec).fingerprint()
