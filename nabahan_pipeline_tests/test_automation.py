@@ -1,0 +1,99 @@
+"""The sensor on the case file and the nightly schedule, with Dagster's test contexts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dagster as dg
+
+from nabahan_pipeline.definitions import defs
+from nabahan_pipeline.files import file_sha256
+from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.orchestration.schedules import nightly_evaluation
+from nabahan_pipeline.orchestration.sensors import test_cases_changed
+
+
+def tick(instance: dg.DagsterInstance, settings: EvaluationSettings, cursor: str | None):
+    context = dg.build_sensor_context(instance=instance, cursor=cursor, resources={"evaluation": settings})
+    return test_cases_changed(context), context.cursor
+
+
+def write(path: Path, question: str) -> None:
+    case = {"question": question, "category": "count", "expected_table": "tenders_full_details"}
+    path.write_text(json.dumps([case], ensure_ascii=False), encoding="utf-8")
+
+
+def test_sensor_launches_on_each_change_including_a_change_back(tmp_path: Path):
+    path = tmp_path / "cases.json"
+    write(path, "كم عدد المناقصات؟")
+    settings = EvaluationSettings(test_file=str(path))
+    with dg.instance_for_test() as instance:
+        first, cursor = tick(instance, settings, None)
+        assert isinstance(first, dg.RunRequest), "never evaluated: the first tick launches"
+        assert first.run_config["resources"]["evaluation"]["config"]["use_cache"] is True
+        assert cursor == file_sha256(path)
+
+        unchanged, cursor = tick(instance, settings, cursor)
+        assert isinstance(unchanged, dg.SkipReason)
+
+        write(path, "كم عدد المناقصات النشطة؟")
+        changed, cursor = tick(instance, settings, cursor)
+        assert isinstance(changed, dg.RunRequest)
+
+        write(path, "كم عدد المناقصات؟")
+        back, cursor = tick(instance, settings, cursor)
+        assert isinstance(back, dg.RunRequest), "a change back to earlier content is a change"
+        assert back.run_key != first.run_key, "a repeated run key would be deduplicated by Dagster"
+
+
+def test_sensor_first_tick_skips_when_the_file_was_already_evaluated(tmp_path: Path):
+    path = tmp_path / "cases.json"
+    write(path, "كم عدد المناقصات؟")
+    settings = EvaluationSettings(test_file=str(path))
+    with dg.instance_for_test() as instance:
+        instance.report_runless_asset_event(
+            dg.AssetMaterialization("test_cases", metadata={"file_sha256": file_sha256(path)})
+        )
+        result, _ = tick(instance, settings, None)
+        assert isinstance(result, dg.SkipReason)
+
+
+def test_sensor_skips_a_missing_file(tmp_path: Path):
+    with dg.instance_for_test() as instance:
+        result, _ = tick(instance, EvaluationSettings(test_file=str(tmp_path / "gone.json")), None)
+        assert isinstance(result, dg.SkipReason) and "does not exist" in result.skip_message
+
+
+def test_nightly_schedule_is_a_full_refresh_at_2am_riyadh():
+    assert nightly_evaluation.cron_schedule == "0 2 * * *"
+    assert nightly_evaluation.execution_timezone == "Asia/Riyadh"
+    assert nightly_evaluation.default_status == dg.DefaultScheduleStatus.RUNNING
+    with dg.instance_for_test() as instance:
+        context = dg.build_schedule_context(instance=instance)
+        data = nightly_evaluation.evaluate_tick(context)
+        (request,) = data.run_requests
+        assert request.run_config["resources"]["evaluation"]["config"]["use_cache"] is False
+
+
+def test_definitions_hold_the_graph_the_design_names():
+    graph = defs.resolve_asset_graph()
+    keys = {key.to_user_string() for key in graph.get_all_asset_keys()}
+    assert keys == {
+        "test_cases_file",
+        "test_cases",
+        "agent_responses",
+        "case_scores",
+        "evaluation_summary",
+        "evaluation_reports",
+        "evaluation_charts",
+    }
+    parents = {k.to_user_string(): {p.to_user_string() for p in graph.get(k).parent_keys} for k in graph.get_all_asset_keys()}
+    assert parents["test_cases"] == {"test_cases_file"}
+    assert parents["agent_responses"] == {"test_cases"}
+    assert parents["evaluation_charts"] >= {"evaluation_reports"}
+    assert {g for g in (graph.get(k).group_name for k in graph.get_all_asset_keys())} == {"evaluation"}
+    checks = {key.name for key in graph.asset_check_keys}
+    assert checks == {"test_case_file_valid", "scores_in_range", "pass_rate_threshold", "no_regression"}
+    assert defs.resolve_job_def("evaluation_job").executor_def.name == "in_process"
+    assert defs.resolve_sensor_def("test_cases_changed").default_status == dg.DefaultSensorStatus.RUNNING

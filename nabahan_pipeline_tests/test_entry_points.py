@@ -1,0 +1,103 @@
+"""The entry points users type: `nabahan eval`, `dagster asset materialize`, definitions validate."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
+RAISING = "python:nabahan_pipeline_tests.sample_agents:raising_agent"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "NABAHAN_HOME": str(cwd / "home"), "PYTHONPATH": str(REPO), **env}
+    environment.pop("DAGSTER_HOME", None)
+    environment.pop("NABAHAN_AGENT", None)
+    return subprocess.run(args, cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
+
+
+def nabahan(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    return run([sys.executable, "-m", "nabahan_pipeline", *args], cwd, **env)
+
+
+def cases_file(path: Path, n: int = 3) -> Path:
+    cases = [
+        {"question": f"كم عدد المناقصات {i}؟", "category": "count", "expected_table": "tenders_full_details"}
+        for i in range(n)
+    ]
+    path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_nabahan_eval_quick_prints_the_summary_and_keeps_history(tmp_path: Path):
+    first = nabahan("eval", "--quick", "--output-dir", "out", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "EVALUATION SUMMARY" in first.stdout and "Total Test Cases: 5" in first.stdout
+    assert "Traceback" not in first.stderr
+    assert len(list((tmp_path / "out").glob("evaluation_results_*.csv"))) == 1
+    runs = tmp_path / "home" / "dagster"
+    assert (runs / "storage").is_dir() or any(runs.iterdir()), "run history is kept under NABAHAN_HOME"
+    second = nabahan("eval", "--quick", "--output-dir", "out", cwd=tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert "no_regression" not in second.stdout, "the same agent twice: no regression"
+
+
+def test_fail_under_exits_1_and_bad_input_exits_2(tmp_path: Path):
+    cases = cases_file(tmp_path / "cases.json")
+    failing = nabahan("eval", "--test-file", str(cases), "--agent", RAISING, "--fail-under", "0.5", cwd=tmp_path)
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "below --fail-under" in failing.stderr
+
+    (tmp_path / "broken.json").write_text('[{"question": "x", "category": "count",', encoding="utf-8")
+    broken = nabahan("eval", "--test-file", "broken.json", "--agent", COUNTING, cwd=tmp_path)
+    assert broken.returncode == 2
+    assert "broken.json" in broken.stderr and "Traceback" not in broken.stderr
+    assert len(broken.stderr.strip().splitlines()) == 1
+
+    for bad in (["--concurrency", "0"], ["--agent", "nope"], ["--test-file", "missing.json"]):
+        result = nabahan("eval", *bad, cwd=tmp_path)
+        assert result.returncode == 2, (bad, result.stderr)
+        assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: Path):
+    dagster = str(Path(sys.executable).parent / "dagster")
+    base = [dagster, "asset", "materialize", "-m", "nabahan_pipeline.definitions", "--select", "*"]
+    result = run(base, tmp_path, NABAHAN_OUTPUT_DIR=str(tmp_path / "default_out"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert list((tmp_path / "default_out").glob("evaluation_summary_*.csv"))
+    assert (tmp_path / "home" / "parquet" / "case_scores.parquet").exists()
+
+    config = tmp_path / "run_config.yaml"
+    config.write_text(
+        "resources:\n  evaluation:\n    config:\n"
+        f"      test_file: {cases_file(tmp_path / 'cases.json')}\n"
+        f"      agent: {COUNTING}\n"
+        f"      output_dir: {tmp_path / 'configured_out'}\n",
+        encoding="utf-8",
+    )
+    result = run([*base, "-c", str(config)], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (csv,) = (tmp_path / "configured_out").glob("evaluation_results_*.csv")
+    assert len(csv.read_text(encoding="utf-8-sig").strip().splitlines()) == 1 + 3
+
+
+def test_definitions_validate(tmp_path: Path):
+    dagster = str(Path(sys.executable).parent / "dagster")
+    result = run([dagster, "definitions", "validate", "-m", "nabahan_pipeline.definitions"], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+@pytest.mark.parametrize("question", ["كم مناقصة بالرياض؟"])
+def test_agent_ask_prints_readable_json(tmp_path: Path, question: str):
+    result = nabahan("agent", "ask", question, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["status"] == "success" and answer["data"]
+    assert "الرياض" in result.stdout, "Arabic printed as text, not \\u escapes"

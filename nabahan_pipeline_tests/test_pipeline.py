@@ -1,0 +1,142 @@
+"""The whole evaluation through Dagster: Python API, reports, checks, bad input, the response cache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nabahan_pipeline import NabahanEvaluationPipeline
+from nabahan_pipeline.api import EvaluationInputError
+from nabahan_pipeline.evaluation.reports import SEED_COLUMNS
+from nabahan_pipeline.locations import SHIPPED_TEST_CASES
+from nabahan_pipeline_tests import sample_agents
+
+COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
+RAISING = "python:nabahan_pipeline_tests.sample_agents:raising_agent"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private NABAHAN_HOME (Dagster home, Parquet, cache) for one test."""
+    monkeypatch.setenv("NABAHAN_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    monkeypatch.delenv("NABAHAN_AGENT", raising=False)
+    sample_agents.CALLS.clear()
+    return tmp_path
+
+
+def write_cases(path: Path, cases: list[dict]) -> Path:
+    path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def count_cases(n: int) -> list[dict]:
+    return [
+        {
+            "id": f"case-{i}",
+            "question": f"كم عدد المناقصات رقم {i}؟",
+            "category": "count",
+            "expected_table": "tenders_full_details",
+            "description": "synthetic",
+        }
+        for i in range(n)
+    ]
+
+
+def test_embedded_agent_on_the_shipped_suite(workspace: Path):
+    result = NabahanEvaluationPipeline(output_dir=workspace / "out").run_complete_pipeline()
+    summary = result["summary"]
+    assert summary["total"] == 20 and len(result["results"]) == 20
+    assert 0 <= summary["pass_rate"] <= 1 and summary["pass_rate"] >= 0.8
+    assert summary["avg_latency"] > 0
+    assert summary["execution_accuracy"] >= 0.8
+    results_csv = Path(result["files"]["results_csv"])
+    summary_csv = Path(result["files"]["summary_csv"])
+    assert results_csv.read_bytes().startswith(b"\xef\xbb\xbf"), "UTF-8 with BOM for Excel"
+    table = pd.read_csv(results_csv, encoding="utf-8-sig")
+    assert tuple(table.columns[: len(SEED_COLUMNS)]) == SEED_COLUMNS
+    assert len(table) == 20 and table["Question"].iloc[0] == json.loads(SHIPPED_TEST_CASES.read_text())[0]["question"]
+    metrics = pd.read_csv(summary_csv, encoding="utf-8-sig")
+    assert list(metrics.columns) == ["Metric", "Value"]
+    assert metrics["Metric"].tolist()[:4] == ["Total Test Cases", "Passed", "Failed", "Pass Rate"]
+    assert int(metrics.set_index("Metric").loc["Passed", "Value"]) == summary["passed"]
+    assert all(result["checks"].get(name) for name in ("scores_in_range", "test_case_file_valid"))
+
+
+def test_python_agent_runs_and_the_regression_check_lists_what_broke(workspace: Path):
+    cases = write_cases(workspace / "cases.json", count_cases(4))
+    first = NabahanEvaluationPipeline(
+        output_dir=workspace / "out", test_file=cases, agent=COUNTING
+    ).run_complete_pipeline()
+    assert first["summary"]["total"] == 4 and first["checks"]["no_regression"] is True
+    assert len(sample_agents.CALLS) == 4
+    passed_first = [r["case_id"] for r in first["results"] if r["overall_passed"]]
+    assert passed_first, "the counting agent's answers pass retrieval and fidelity"
+
+    second = NabahanEvaluationPipeline(
+        output_dir=workspace / "out", test_file=cases, agent=RAISING
+    ).run_complete_pipeline()
+    assert second["summary"]["errors"] == 4 and second["summary"]["pass_rate"] == 0
+    assert second["checks"]["no_regression"] is False
+    assert {r["status"] for r in second["results"]} == {"error"}
+
+
+def test_bad_case_file_stops_before_any_agent_call_and_keeps_old_reports(workspace: Path):
+    out = workspace / "out"
+    good = write_cases(workspace / "good.json", count_cases(2))
+    NabahanEvaluationPipeline(output_dir=out, test_file=good, agent=COUNTING).run_complete_pipeline()
+    before = {p: p.read_bytes() for p in out.glob("*.csv")}
+    sample_agents.CALLS.clear()
+
+    bad = write_cases(workspace / "bad.json", [*count_cases(2), {"question": "x", "category": "poetry"}])
+    with pytest.raises(EvaluationInputError) as info:
+        NabahanEvaluationPipeline(output_dir=out, test_file=bad, agent=COUNTING).run_complete_pipeline()
+    message = str(info.value)
+    assert "bad.json" in message and "case 2" in message and "category" in message
+    assert sample_agents.CALLS == []
+    assert {p: p.read_bytes() for p in out.glob("*.csv")} == before
+
+
+def test_bad_agent_spec_is_an_input_error(workspace: Path):
+    cases = write_cases(workspace / "cases.json", count_cases(1))
+    with pytest.raises(EvaluationInputError, match="unknown agent spec"):
+        NabahanEvaluationPipeline(output_dir=workspace / "o", test_file=cases, agent="smtp://x").run_complete_pipeline()
+
+
+def test_cache_asks_only_the_edited_case_and_a_new_version_asks_all(workspace: Path):
+    cases = count_cases(1000)
+    path = write_cases(workspace / "cases.json", cases)
+    options = dict(output_dir=workspace / "out", test_file=path, agent=COUNTING, use_cache=True, concurrency=16)
+    first = NabahanEvaluationPipeline(**options).run_complete_pipeline()
+    assert len(sample_agents.CALLS) == 1000
+
+    cases[500]["question"] = "كم عدد المناقصات النشطة؟"
+    write_cases(path, cases)
+    sample_agents.CALLS.clear()
+    second = NabahanEvaluationPipeline(**options).run_complete_pipeline()
+    assert sample_agents.CALLS == ["كم عدد المناقصات النشطة؟"]
+    cached = [r for r in second["results"] if r["cached"]]
+    assert len(cached) == 999
+    # A cached row keeps the latency measured when it was fetched.
+    first_latency = {r["case_id"]: r["latency_s"] for r in first["results"]}
+    assert all(r["latency_s"] == pytest.approx(first_latency[r["case_id"]]) for r in cached)
+
+    sample_agents.CALLS.clear()
+    NabahanEvaluationPipeline(**options, agent_version="2").run_complete_pipeline()
+    assert len(sample_agents.CALLS) == 1000
+
+    sample_agents.CALLS.clear()
+    NabahanEvaluationPipeline(**{**options, "use_cache": False}).run_complete_pipeline()
+    assert len(sample_agents.CALLS) == 1000, "without --cache every case is asked"
+
+
+def test_repeat_reports_pass_hat_n(workspace: Path):
+    path = write_cases(workspace / "cases.json", count_cases(3))
+    result = NabahanEvaluationPipeline(
+        output_dir=workspace / "out", test_file=path, agent=COUNTING, repeat=3
+    ).run_complete_pipeline()
+    assert len(result["results"]) == 9
+    assert "pass_hat_n" in result["summary"]
