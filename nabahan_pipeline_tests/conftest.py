@@ -1,0 +1,54 @@
+"""Shared fixtures: a private database cache for the session, a small and the default database."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+SMALL_TENDERS = 2_000
+_CACHE_ENV = "NABAHAN_CACHE_DIR"
+_saved_env: dict[str, str | None] = {}
+_created_dirs: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The tests never touch the user's cache: the default database is built (once, ~0.5 s) into a
+    # directory of this session. xdist workers inherit the controller's variable and share it.
+    if hasattr(config, "workerinput"):
+        return
+    _saved_env[_CACHE_ENV] = os.environ.get(_CACHE_ENV)
+    cache = tempfile.mkdtemp(prefix="nabahan-test-cache-")
+    _created_dirs.append(cache)
+    os.environ[_CACHE_ENV] = cache
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput") or _CACHE_ENV not in _saved_env:
+        return
+    previous = _saved_env.pop(_CACHE_ENV)
+    if previous is None:
+        os.environ.pop(_CACHE_ENV, None)
+    else:
+        os.environ[_CACHE_ENV] = previous
+    for directory in _created_dirs:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small database (2,000 tenders, default seed), built once per session."""
+    from nabahan_pipeline.domain.database import build_database
+
+    return build_database(tmp_path_factory.mktemp("db") / "small.sqlite", tenders=SMALL_TENDERS)
+
+
+@pytest.fixture(scope="session")
+def default_db() -> Path:
+    """The default database (20,000 tenders) from the session's cache, built on first use."""
+    from nabahan_pipeline.domain.database import ensure_database
+
+    return ensure_database()
