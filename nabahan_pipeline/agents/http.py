@@ -88,7 +88,9 @@ class HttpResponse:
 
 
 @dataclass(frozen=True)
-class _Target:
+class HttpTarget:
+    """Where a request goes: the connection's scheme, host and port, and the request path."""
+
     scheme: str
     host: str
     port: int
@@ -99,7 +101,7 @@ class _Target:
         return (self.scheme, self.host, self.port)
 
 
-def parse_http_url(url: str) -> _Target:
+def parse_http_url(url: str) -> HttpTarget:
     """Split an http(s) URL into what a connection needs; ValueError names what is wrong."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
@@ -115,7 +117,7 @@ def parse_http_url(url: str) -> _Target:
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
-    return _Target(parts.scheme, parts.hostname, port, path)
+    return HttpTarget(parts.scheme, parts.hostname, port, path)
 
 
 class HttpClient:
@@ -193,7 +195,9 @@ class HttpClient:
 
     # -- the retry loop ----------------------------------------------------------------------------
 
-    def _request(self, method: str, url: str, body: bytes | None, headers: dict[str, str], budget: float) -> HttpResponse:
+    def _request(
+        self, method: str, url: str, body: bytes | None, headers: dict[str, str], budget: float
+    ) -> HttpResponse:
         target = parse_http_url(url)
         headers.setdefault("User-Agent", _USER_AGENT)
         deadline = time.monotonic() + budget
@@ -235,7 +239,7 @@ class HttpClient:
             time.sleep(wait)
 
     def _attempt(
-        self, target: _Target, method: str, body: bytes | None, headers: dict[str, str], deadline: float
+        self, target: HttpTarget, method: str, body: bytes | None, headers: dict[str, str], deadline: float
     ) -> tuple[int, http.client.HTTPMessage, bytes]:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -265,7 +269,8 @@ class HttpClient:
             raise _ConnectFailure(exc, target, stale=reused) from None
         except http.client.IncompleteRead as exc:
             conn.close()
-            raise _ConnectFailure(ConnectionResetError(f"incomplete body ({len(exc.partial)} bytes)"), target) from None
+            cut = ConnectionResetError(f"incomplete body ({len(exc.partial)} bytes)")
+            raise _ConnectFailure(cut, target) from None
         except http.client.HTTPException as exc:
             conn.close()
             raise _ConnectFailure(exc, target, retryable=False) from None
@@ -283,14 +288,14 @@ class HttpClient:
 
     # -- the pool ----------------------------------------------------------------------------------
 
-    def _new_connection(self, target: _Target, timeout: float) -> http.client.HTTPConnection:
+    def _new_connection(self, target: HttpTarget, timeout: float) -> http.client.HTTPConnection:
         if target.scheme == "https":
             if self._ssl_context is None:
                 self._ssl_context = ssl.create_default_context()
             return http.client.HTTPSConnection(target.host, target.port, timeout=timeout, context=self._ssl_context)
         return http.client.HTTPConnection(target.host, target.port, timeout=timeout)
 
-    def _checkout(self, target: _Target) -> http.client.HTTPConnection | None:
+    def _checkout(self, target: HttpTarget) -> http.client.HTTPConnection | None:
         while True:
             with self._lock:
                 pool = self._idle.get(target.key)
@@ -301,14 +306,14 @@ class HttpClient:
                 return conn
             conn.close()
 
-    def _drop_idle(self, target: _Target) -> None:
+    def _drop_idle(self, target: HttpTarget) -> None:
         # One stale connection means the others to that server are likely stale too.
         with self._lock:
             pool = self._idle.pop(target.key, [])
         for conn in pool:
             conn.close()
 
-    def _checkin(self, target: _Target, conn: http.client.HTTPConnection) -> None:
+    def _checkin(self, target: HttpTarget, conn: http.client.HTTPConnection) -> None:
         with self._lock:
             pool = self._idle.setdefault(target.key, [])
             if len(pool) < self._max_idle:
@@ -331,7 +336,7 @@ class _ConnectFailure(Exception):
     ``stale`` when it was a reused keep-alive connection that broke before any answer."""
 
     def __init__(
-        self, cause: BaseException, target: _Target, *, retryable: bool | None = None, stale: bool = False
+        self, cause: BaseException, target: HttpTarget, *, retryable: bool | None = None, stale: bool = False
     ) -> None:
         super().__init__(str(cause))
         self.cause = cause

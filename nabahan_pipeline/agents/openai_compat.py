@@ -303,7 +303,9 @@ def _examples() -> str:
 def _insight_request(question: str, sql: str, data: list[dict[str, Any]]) -> str:
     shown = data[:INSIGHT_ROWS]
     rows = json.dumps(shown, ensure_ascii=False, default=str)
-    count = f"عدد الصفوف: {len(data)}" + (f" (أول {len(shown)} صفاً أدناه)" if len(data) > len(shown) else "")
+    count = f"عدد الصفوف: {len(data)}"
+    if len(data) > len(shown):
+        count += f" (أول {len(shown)} صفاً أدناه)"
     return f"السؤال: {question}\n\nSQL: {sql}\n\n{count}\nالصفوف (JSON):\n{rows}"
 
 

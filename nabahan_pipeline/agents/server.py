@@ -10,6 +10,7 @@ not help); a bad request body yields 400 with {"error": ...}. HTTP/1.1 with keep
 from __future__ import annotations
 
 import json
+import math
 import signal
 import socket
 import sys
@@ -130,11 +131,8 @@ class _AskHandler(BaseHTTPRequestHandler):
             traceback.print_exc(file=sys.stderr)
             answer = AgentAnswer.failure(f"{type(exc).__name__}: {exc}")
         result = answer.to_contract()
-        usage = {
-            key: value
-            for key, value in (("prompt_tokens", answer.prompt_tokens), ("completion_tokens", answer.completion_tokens))
-            if value == value  # not NaN
-        }
+        counts = {"prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens}
+        usage = {key: value for key, value in counts.items() if not math.isnan(value)}
         if usage:
             result["usage"] = usage
         return result
