@@ -1,0 +1,192 @@
+"""Untrusted SQL from an agent: parse it, accept one read-only query, list its tables, run it with
+a time limit on a read-only connection.
+
+Three layers, each enough on its own for the usual cases: the parse check here (sqlglot), SQLite's
+``query_only`` pragma, and an authorizer that allows nothing but reading.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+from sqlglot.optimizer.scope import traverse_scope
+
+# Statement kinds that write, change the schema or the connection, or run something opaque
+# (sqlglot falls back to Command for syntax it does not model, e.g. REPLACE, VACUUM, EXPLAIN).
+_FORBIDDEN_NODES: tuple[type[exp.Expression], ...] = (
+    exp.Insert,
+    exp.Update,
+    exp.Delete,
+    exp.Merge,
+    exp.Drop,
+    exp.Create,
+    exp.Alter,
+    exp.TruncateTable,
+    exp.Attach,
+    exp.Detach,
+    exp.Pragma,
+    exp.Command,
+    exp.Transaction,
+    exp.Commit,
+    exp.Rollback,
+    exp.Analyze,
+    exp.Set,
+    exp.Use,
+    exp.Copy,
+    exp.LoadData,
+)
+
+# What a plain query needs from SQLite's authorizer; everything else is denied.
+_ALLOWED_ACTIONS = frozenset(
+    {
+        sqlite3.SQLITE_SELECT,
+        sqlite3.SQLITE_READ,
+        sqlite3.SQLITE_FUNCTION,
+        getattr(sqlite3, "SQLITE_RECURSIVE", 33),
+    }
+)
+_DENIED_FUNCTIONS = frozenset({"load_extension", "fts3_tokenizer"})
+# VM instructions between two looks at the clock: fine enough for a 0.1 s limit, cheap enough.
+_PROGRESS_STEPS = 1_000
+
+
+class UnsafeSQLError(ValueError):
+    """SQL that is not a single read-only query, or that cannot be parsed or run safely."""
+
+
+class QueryTimeoutError(UnsafeSQLError):
+    """A query that ran past its time limit and was interrupted."""
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """The rows a query returned, with its column names; ``truncated`` when rows were capped."""
+
+    columns: list[str]
+    rows: list[tuple]
+    truncated: bool = False
+
+
+def _parse(sql: str) -> list[exp.Expression | None]:
+    if not isinstance(sql, str) or not sql.strip():
+        raise UnsafeSQLError("empty SQL")
+    try:
+        return sqlglot.parse(sql, read="sqlite")
+    except (SqlglotError, RecursionError) as error:
+        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise UnsafeSQLError(f"SQL does not parse: {first_line}") from error
+
+
+def _query_core(statement: exp.Expression) -> exp.Expression:
+    """The query inside any number of wrapping parentheses."""
+    while isinstance(statement, exp.Subquery):
+        statement = statement.this
+    return statement
+
+
+def check_read_only_select(sql: str) -> exp.Expression:
+    """Parse ``sql`` (SQLite dialect) and return its tree if it is exactly one read-only query
+    (SELECT, WITH ... SELECT, or a UNION/INTERSECT/EXCEPT of them); raise UnsafeSQLError otherwise."""
+    # A comment after the final semicolon parses as a statement of its own; it runs as nothing.
+    statements = [s for s in _parse(sql) if not isinstance(s, exp.Semicolon)]
+    if statements and statements[0] is None:
+        raise UnsafeSQLError("empty SQL")
+    if len(statements) != 1:
+        raise UnsafeSQLError(f"expected one statement, found {len(statements)} (separated by ';')")
+    statement = statements[0]
+    core = _query_core(statement)
+    for node in statement.walk():
+        if isinstance(node, _FORBIDDEN_NODES):
+            kind = node.key.upper() if not isinstance(node, exp.Command) else str(node.this).upper()
+            where = "" if node is statement else " nested in the query"
+            raise UnsafeSQLError(f"not a read-only query: {kind} statement{where}")
+    if not isinstance(core, (exp.Select, exp.SetOperation)):
+        first_word = sql.strip().lstrip("(").split(None, 1)[0].upper()
+        raise UnsafeSQLError(f"not a read-only query: {first_word} statement")
+    if any(select.args.get("into") for select in statement.find_all(exp.Select)):
+        raise UnsafeSQLError("not a read-only query: SELECT ... INTO")
+    return statement
+
+
+def referenced_tables(sql: str) -> set[str]:
+    """The real tables that ``sql`` reads, lower-case, without CTE names or subquery aliases
+    (from the parse tree, so a table name inside a string or a column name does not count)."""
+    tables: set[str] = set()
+    for statement in _parse(sql):
+        if statement is not None:
+            tables |= _statement_tables(statement)
+    return tables
+
+
+def _statement_tables(statement: exp.Expression) -> set[str]:
+    if isinstance(_query_core(statement), exp.Query):
+        try:
+            return {
+                source.name.lower()
+                for scope in traverse_scope(statement)
+                for source in scope.sources.values()
+                if _is_named_table(source)
+            }
+        except (SqlglotError, RecursionError):
+            pass
+    # Not a query (or a query the scope analysis rejects): every table node but the CTE names.
+    ctes = {cte.alias_or_name.lower() for cte in statement.find_all(exp.CTE)}
+    return {
+        table.name.lower()
+        for table in statement.find_all(exp.Table)
+        if _is_named_table(table) and table.name.lower() not in ctes
+    }
+
+
+def _is_named_table(node: object) -> bool:
+    # Table-valued functions (json_each(...)) are Table nodes without a name.
+    return isinstance(node, exp.Table) and isinstance(node.this, exp.Identifier) and bool(node.name)
+
+
+def _authorize(action: int, arg1: str | None, arg2: str | None, _db: str | None, _trigger: str | None) -> int:
+    if action not in _ALLOWED_ACTIONS:
+        return sqlite3.SQLITE_DENY
+    if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in _DENIED_FUNCTIONS:
+        return sqlite3.SQLITE_DENY
+    return sqlite3.SQLITE_OK
+
+
+def run_read_only(
+    database: str | Path,
+    sql: str,
+    *,
+    timeout_s: float = 5.0,
+    max_rows: int = 100_000,
+) -> QueryResult:
+    """Check ``sql`` with check_read_only_select, then run it on a read-only connection to the
+    SQLite file ``database``, interrupted after ``timeout_s`` seconds and capped at ``max_rows``."""
+    check_read_only_select(sql)
+    path = Path(database)
+    if not path.is_file():
+        raise FileNotFoundError(f"database file not found: {path}")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        conn.set_authorizer(_authorize)
+        deadline = time.monotonic() + timeout_s
+        conn.set_progress_handler(lambda: time.monotonic() > deadline, _PROGRESS_STEPS)
+        try:
+            cursor = conn.execute(sql)
+            rows = cursor.fetchmany(max_rows + 1)
+        except sqlite3.OperationalError as error:
+            if time.monotonic() > deadline:
+                raise QueryTimeoutError(f"query exceeded the time limit of {timeout_s:g} s") from error
+            raise UnsafeSQLError(f"query failed: {error}") from error
+        except sqlite3.DatabaseError as error:
+            raise UnsafeSQLError(f"query failed: {error}") from error
+        columns = [description[0] for description in cursor.description or ()]
+        truncated = len(rows) > max_rows
+        return QueryResult(columns=columns, rows=[tuple(row) for row in rows[:max_rows]], truncated=truncated)
+    finally:
+        conn.close()
