@@ -1,0 +1,378 @@
+"""Per-case scores: the seed's retrieval accuracy, generation fidelity and latency tiers, plus
+execution match, numeric grounding and refusal accounting -> the ``case_scores`` table.
+
+Out-of-scope cases: retrieval accuracy is 1 exactly when the agent refused (status out_of_scope
+and no SQL). Their three retrieval point columns still record the same checks on whatever the
+agent did (a refusal scores 0 on all three), so a report shows what an answered out-of-scope case
+ran; retrieval_points sums them and does not decide the out-of-scope pass.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nabahan_pipeline.domain.normalize import arabic_letter_share, normalize_arabic
+from nabahan_pipeline.domain.sql_safety import (
+    QueryResult,
+    UnsafeSQLError,
+    check_read_only_select,
+    referenced_tables,
+    run_read_only,
+)
+from nabahan_pipeline.evaluation.execution_match import execution_match as rows_execution_match
+from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
+from nabahan_pipeline.evaluation.test_cases import OUT_OF_SCOPE
+
+MIN_INSIGHT_CHARS = 30  # a success must say more than this many characters (stripped)
+MIN_ARABIC_SHARE = 0.3
+
+# Stock AI disclaimers and hedges: phrases a grounded answer over retrieved rows never needs.
+# Matched as substrings after normalize_arabic (so hamza, ta marbuta and case variants all match).
+DISCLAIMER_PHRASES: tuple[str, ...] = (
+    "كنموذج لغوي",
+    "نموذج لغوي كبير",
+    "بصفتي نموذج",
+    "بصفتي نموذجا",
+    "بصفتي ذكاء اصطناعي",
+    "كذكاء اصطناعي",
+    "كمساعد ذكاء اصطناعي",
+    "لا يمكنني الوصول",
+    "لا استطيع الوصول",
+    "ليس لدي وصول",
+    "ليس لدي امكانية الوصول",
+    "لا املك امكانية الوصول",
+    "لا يمكنني تصفح",
+    "لا استطيع تصفح",
+    "حسب معرفتي",
+    "حسب علمي",
+    "حتى تاريخ اخر تحديث",
+    "اخر تحديث لمعرفتي",
+    "بيانات تدريبي",
+    "as an ai",
+    "as a language model",
+    "as an artificial intelligence",
+    "language model",
+    "i don't have access",
+    "i do not have access",
+    "i cannot access",
+    "i can't access",
+    "i cannot browse",
+    "i can't browse",
+    "i am unable to browse",
+    "my knowledge cutoff",
+    "my training data",
+    "as of my last update",
+)
+_DISCLAIMERS = tuple(normalize_arabic(phrase) for phrase in DISCLAIMER_PHRASES)
+
+# Template placeholders left in the text: {count}, {{x}}, [REGION], <placeholder>, XXX, N/A,
+# TODO/TBD/FIXME, $1, ${x}, %s, %(name)s. [REGION] and TODO count in capitals only ("[see note]"
+# in prose is not a placeholder); HTML tags an agent may emit (<br>, <b> ...) are not either.
+PLACEHOLDER_PATTERN = re.compile(
+    r"\{\{?\s*[A-Za-z_][\w.]*\s*\}\}?"
+    r"|\[[A-Z][A-Z0-9_ ]*\]"
+    r"|\b(?:TODO|TBD|FIXME)\b"
+    r"|<(?!(?i:br|b|i|p|em|strong|ul|ol|li|div|span|hr|table|tr|td|th)\b)[A-Za-z_][\w ]*>"
+    r"|(?<![A-Za-z])[Xx]{3,}(?![A-Za-z])"
+    r"|(?<![\w/])(?i:n/a)(?![\w/])"
+    r"|\$[1-9](?![\d.,])|\$\{\w+\}"
+    r"|%\(\w+\)[sd]|(?<![\w%])%[sd](?!\w)"
+)
+
+# An apology, after normalize_arabic: عذراً، أعتذر، نعتذر، آسف، للأسف، مع الأسف، sorry ...
+APOLOGY_PATTERN = re.compile(
+    r"(?<!\w)[وف]?(?:عذرا|معذره|اعتذر|نعتذر|اعتذار|اسف|اسفه|اسفون|اسفين|للاسف|بالاسف)(?!\w)"
+    r"|\b(?:sorry|apologi[sz]e|apologies|unfortunately)\b"
+)
+_DIGIT_PATTERN = re.compile("[0-9\u0660-\u0669\u06f0-\u06f9]")
+
+LATENCY_TIERS: tuple[tuple[float, str, float], ...] = (
+    (2.0, "Excellent", 1.0),
+    (5.0, "Good", 0.8),
+    (10.0, "Acceptable", 0.5),
+)
+
+SCORE_COLUMNS: tuple[str, ...] = (
+    "sql_valid",
+    "table_match",
+    "has_rows",
+    "retrieval_points",
+    "retrieval_accuracy",
+    "status_match",
+    "arabic_text",
+    "numbers_present",
+    "no_hallucination",
+    "fidelity_points",
+    "generation_fidelity",
+    "latency_tier",
+    "latency_score",
+    "execution_match",
+    "ungrounded_numbers",
+    "hallucination_markers",
+    "false_refusal",
+    "false_answer",
+    "overall_passed",
+)
+CASE_SCORE_COLUMNS: tuple[str, ...] = (
+    "query_num",
+    "case_id",
+    "repeat",
+    "timestamp",
+    "question",
+    "category",
+    "expected_table",
+    "status",
+    "sql",
+    "data_rows",
+    "insights",
+    "error",
+    "latency_s",
+    "cached",
+) + SCORE_COLUMNS
+
+
+def latency_tier(seconds: float) -> tuple[str, float]:
+    """The seed's latency tier and score: < 2 s Excellent 1.0, < 5 Good 0.8, < 10 Acceptable 0.5,
+    else (and for an unknown latency) Poor 0.2."""
+    for bound, tier, score in LATENCY_TIERS:
+        if seconds < bound:
+            return tier, score
+    return "Poor", 0.2
+
+
+def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
+    """What in ``insight`` marks a hallucination, each as 'kind: text': stock AI disclaimers,
+    template placeholders, and the ``ungrounded`` numbers (from grounding.ungrounded_numbers)."""
+    normalized = normalize_arabic(insight).replace("\u2019", "'")
+    markers = [
+        f"disclaimer: {phrase}" for phrase, folded in zip(DISCLAIMER_PHRASES, _DISCLAIMERS) if folded in normalized
+    ]
+    markers += [f"placeholder: {match.group(0)}" for match in PLACEHOLDER_PATTERN.finditer(insight)]
+    markers += [f"ungrounded number: {number}" for number in ungrounded]
+    return markers
+
+
+def score_answer(
+    case: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    latency_s: float,
+    gold: QueryResult | None = None,
+) -> dict[str, Any]:
+    """The score columns of one answer to one case (pure): ``answer`` has the contract keys
+    (status, sql, data as a list of row dicts, insights, error); ``gold`` is the result of the
+    case's expected_sql, required when the case has one."""
+    category = case["category"]
+    in_scope = category != OUT_OF_SCOPE
+    status = answer.get("status")
+    sql = _text(answer.get("sql"))
+    rows = list(answer.get("data") or [])
+    data_rows = _data_rows(answer, rows)
+    insight = _text(answer.get("insights")) or ""
+    question = _text(case.get("question")) or ""
+
+    sql_valid = int(sql is not None and _is_read_only_select(sql))
+    table_match = int(_references(sql, _text(case.get("expected_table"))))
+    has_rows = int(data_rows > 0)
+    retrieval_points = sql_valid + table_match + has_rows
+    if in_scope:
+        retrieval_accuracy = int(retrieval_points >= 2)
+    else:
+        retrieval_accuracy = int(status == "out_of_scope" and sql is None)
+
+    ungrounded = ungrounded_numbers(insight, rows, question)
+    markers = hallucination_markers(insight, ungrounded)
+    status_match = int(_matches_status(status, insight))
+    arabic_text = int(arabic_letter_share(insight) > MIN_ARABIC_SHARE)
+    numbers_present = int(data_rows == 0 or bool(_DIGIT_PATTERN.search(insight)))
+    no_hallucination = int(not markers)
+    fidelity_points = status_match + arabic_text + numbers_present + no_hallucination
+    generation_fidelity = int(fidelity_points >= 3)
+
+    tier, latency_score = latency_tier(latency_s)
+    return {
+        "sql_valid": sql_valid,
+        "table_match": table_match,
+        "has_rows": has_rows,
+        "retrieval_points": retrieval_points,
+        "retrieval_accuracy": retrieval_accuracy,
+        "status_match": status_match,
+        "arabic_text": arabic_text,
+        "numbers_present": numbers_present,
+        "no_hallucination": no_hallucination,
+        "fidelity_points": fidelity_points,
+        "generation_fidelity": generation_fidelity,
+        "latency_tier": tier,
+        "latency_score": latency_score,
+        "execution_match": _execution_match(case, status, rows, gold),
+        "ungrounded_numbers": json.dumps(ungrounded, ensure_ascii=False),
+        "hallucination_markers": json.dumps(markers, ensure_ascii=False),
+        "false_refusal": in_scope and status == "out_of_scope",
+        "false_answer": not in_scope and status == "success",
+        "overall_passed": retrieval_accuracy == 1 and generation_fidelity == 1,
+    }
+
+
+def score_responses(
+    cases: pd.DataFrame,
+    responses: pd.DataFrame,
+    database: str | Path | None,
+    *,
+    timestamp: str | None = None,
+) -> pd.DataFrame:
+    """The case_scores table: every response (case x repeat) scored against its case, in file
+    order; each distinct gold SQL runs once on ``database``. A gold SQL that fails raises."""
+    unknown = sorted(set(responses["case_id"]) - set(cases["case_id"]))
+    if unknown:
+        raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
+    timestamp = timestamp or datetime.now().astimezone().isoformat(timespec="seconds")
+    golds = _gold_results(cases, database)
+    position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
+    ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
+        ["_position", "repeat"], kind="stable"
+    )
+    case_by_id = {record["case_id"]: record for record in cases.to_dict("records")}
+    records = []
+    for response in ordered.to_dict("records"):
+        case = case_by_id[response["case_id"]]
+        answer = {**response, "data": _parse_rows(response.get("data"), response["case_id"])}
+        gold = golds.get(_text(case.get("expected_sql")) or "")
+        scores = score_answer(case, answer, float(response["latency_s"]), gold)
+        records.append(
+            {
+                "query_num": response["_position"] + 1,
+                "case_id": response["case_id"],
+                "repeat": int(response["repeat"]),
+                "timestamp": timestamp,
+                "question": case["question"],
+                "category": case["category"],
+                "expected_table": _text(case.get("expected_table")),
+                "status": response["status"],
+                "sql": _text(response.get("sql")),
+                "data_rows": _data_rows(response, answer["data"]),
+                "insights": _text(response.get("insights")) or "",
+                "error": _text(response.get("error")),
+                "latency_s": float(response["latency_s"]),
+                "cached": _present(response.get("cached")) and bool(response["cached"]),
+                **scores,
+            }
+        )
+    table = pd.DataFrame.from_records(records, columns=list(CASE_SCORE_COLUMNS))
+    return table.astype(_CASE_SCORE_DTYPES)
+
+
+_CASE_SCORE_DTYPES = {
+    "query_num": "int64",
+    "repeat": "int64",
+    "data_rows": "int64",
+    "latency_s": "float64",
+    "cached": "bool",
+    **{column: "int64" for column in ("sql_valid", "table_match", "has_rows", "retrieval_points")},
+    **{column: "int64" for column in ("status_match", "arabic_text", "numbers_present", "no_hallucination")},
+    "retrieval_accuracy": "int64",
+    "fidelity_points": "int64",
+    "generation_fidelity": "int64",
+    "latency_score": "float64",
+    "execution_match": "float64",
+    "false_refusal": "bool",
+    "false_answer": "bool",
+    "overall_passed": "bool",
+}
+
+
+# --- pieces -------------------------------------------------------------------------------------
+
+
+def _is_read_only_select(sql: str) -> bool:
+    try:
+        check_read_only_select(sql)
+    except UnsafeSQLError:
+        return False
+    return True
+
+
+def _references(sql: str | None, table: str | None) -> bool:
+    if sql is None or table is None:
+        return False
+    try:
+        return table.strip().lower() in referenced_tables(sql)
+    except UnsafeSQLError:
+        return False
+
+
+def _data_rows(answer: Mapping[str, Any], rows: list) -> int:
+    # The runner records data_rows; an answer built by hand may leave it to the rows.
+    return int(answer["data_rows"]) if _present(answer.get("data_rows")) else len(rows)
+
+
+def _matches_status(status: Any, insight: str) -> bool:
+    if status == "success":
+        return len(insight.strip()) > MIN_INSIGHT_CHARS
+    if status == "out_of_scope":
+        return bool(APOLOGY_PATTERN.search(normalize_arabic(insight)))
+    return False
+
+
+def _execution_match(case: Mapping[str, Any], status: Any, rows: list, gold: QueryResult | None) -> float:
+    gold_sql = _text(case.get("expected_sql"))
+    if gold_sql is None:
+        return math.nan
+    if gold is None:
+        raise ValueError(f"case {case.get('case_id', '?')}: has expected_sql but no gold result was given")
+    return 1.0 if status == "success" and rows_execution_match(rows, gold, gold_sql) else 0.0
+
+
+def _gold_results(cases: pd.DataFrame, database: str | Path | None) -> dict[str, QueryResult]:
+    results: dict[str, QueryResult] = {}
+    for case in cases.to_dict("records"):
+        sql = _text(case.get("expected_sql"))
+        if sql is None or sql in results:
+            continue
+        if database is None:
+            raise ValueError(f"case {case['case_id']}: has expected_sql but no database was given")
+        try:
+            result = run_read_only(database, sql)
+        except (UnsafeSQLError, OSError) as error:
+            raise ValueError(f"case {case['case_id']}: expected_sql fails on {database}: {error}") from error
+        if result.truncated:
+            raise ValueError(f"case {case['case_id']}: expected_sql returns more rows than can be compared")
+        results[sql] = result
+    return results
+
+
+def _parse_rows(data: Any, case_id: str) -> list[dict]:
+    if not _present(data) or data == "":
+        return []
+    if isinstance(data, list):
+        return data
+    try:
+        rows = json.loads(data)
+    except (TypeError, json.JSONDecodeError) as error:
+        raise ValueError(f"case {case_id}: response data is not JSON: {error}") from error
+    if not isinstance(rows, list):
+        raise ValueError(f"case {case_id}: response data is not a JSON list")
+    return rows
+
+
+def _present(value: Any) -> bool:
+    """False for None and for the NaN/NA that pandas puts in place of a missing value."""
+    if value is None:
+        return False
+    try:
+        return not bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return True  # list-likes
+
+
+def _text(value: Any) -> str | None:
+    """A non-blank string, else None (None, NaN and blank strings all mean 'absent')."""
+    if not _present(value) or not isinstance(value, str) or not value.strip():
+        return None
+    return value

@@ -1,0 +1,96 @@
+"""case_scores -> the ``evaluation_summary`` table: one row for all answers, then one per category.
+
+Every answer (case x repeat) counts once. Latency percentiles interpolate linearly between
+answers (pandas quantile, as numpy.percentile's default); execution accuracy is over the answers
+whose case has gold SQL only, NaN when there are none.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from nabahan_pipeline.evaluation.test_cases import CATEGORIES
+
+SUMMARY_COLUMNS: tuple[str, ...] = (
+    "scope",
+    "total",
+    "passed",
+    "failed",
+    "pass_rate",
+    "avg_retrieval_accuracy",
+    "avg_generation_fidelity",
+    "avg_latency_score",
+    "avg_latency",
+    "p50_latency",
+    "p95_latency",
+    "execution_accuracy",
+    "execution_cases",
+    "errors",
+    "false_refusals",
+    "false_answers",
+)
+_INT_COLUMNS = ("total", "passed", "failed", "execution_cases", "errors", "false_refusals", "false_answers")
+
+
+def summarize(scores: pd.DataFrame) -> pd.DataFrame:
+    """The evaluation_summary table: the "overall" row, then one row per category present, in
+    CATEGORIES order (a category outside it follows, in order of appearance)."""
+    present = list(dict.fromkeys(scores["category"]))
+    categories = [c for c in CATEGORIES if c in present] + [c for c in present if c not in CATEGORIES]
+    rows = [_scope_row("overall", scores)]
+    rows += [_scope_row(category, scores[scores["category"] == category]) for category in categories]
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).astype({column: "int64" for column in _INT_COLUMNS})
+
+
+def summary_dict(summary: pd.DataFrame) -> dict[str, Any]:
+    """The overall figures as plain Python numbers (NaN -> None), with ``categories`` mapping each
+    category to its own figures: for JSON, the Python API and the console."""
+    records = [{key: _plain(value) for key, value in row.items()} for row in summary.to_dict("records")]
+    overall = next(record for record in records if record["scope"] == "overall")
+    result = {key: value for key, value in overall.items() if key != "scope"}
+    result["categories"] = {
+        record["scope"]: {key: value for key, value in record.items() if key != "scope"}
+        for record in records
+        if record["scope"] != "overall"
+    }
+    return result
+
+
+def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
+    total = len(scores)
+    passed = int(scores["overall_passed"].astype(bool).sum())
+    latency = scores["latency_s"].astype(float)
+    execution = scores["execution_match"].astype(float).dropna()
+    return {
+        "scope": scope,
+        "total": total,
+        "passed": passed,
+        "failed": total - passed,
+        "pass_rate": passed / total if total else math.nan,
+        "avg_retrieval_accuracy": _mean(scores["retrieval_accuracy"]),
+        "avg_generation_fidelity": _mean(scores["generation_fidelity"]),
+        "avg_latency_score": _mean(scores["latency_score"]),
+        "avg_latency": _mean(latency),
+        "p50_latency": float(latency.quantile(0.5)) if total else math.nan,
+        "p95_latency": float(latency.quantile(0.95)) if total else math.nan,
+        "execution_accuracy": float(execution.mean()) if len(execution) else math.nan,
+        "execution_cases": len(execution),
+        "errors": int((scores["status"] == "error").sum()),
+        "false_refusals": int(scores["false_refusal"].astype(bool).sum()),
+        "false_answers": int(scores["false_answer"].astype(bool).sum()),
+    }
+
+
+def _mean(values: pd.Series) -> float:
+    return float(values.astype(float).mean()) if len(values) else math.nan
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "item"):  # numpy scalars
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value

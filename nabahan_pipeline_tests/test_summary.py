@@ -1,0 +1,106 @@
+"""The evaluation_summary table and its plain-dict form."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from nabahan_pipeline.evaluation.summary import SUMMARY_COLUMNS, summarize, summary_dict
+
+
+def scores_row(category: str, *, passed: bool, latency: float, status: str = "success", execution: float = math.nan,
+               retrieval: int = 1, fidelity: int = 1, false_refusal: bool = False, false_answer: bool = False) -> dict:
+    tier_score = 1.0 if latency < 2 else 0.8 if latency < 5 else 0.5 if latency < 10 else 0.2
+    return {
+        "category": category,
+        "status": status,
+        "latency_s": latency,
+        "latency_score": tier_score,
+        "retrieval_accuracy": retrieval,
+        "generation_fidelity": fidelity,
+        "execution_match": execution,
+        "overall_passed": passed,
+        "false_refusal": false_refusal,
+        "false_answer": false_answer,
+    }
+
+
+@pytest.fixture
+def scores() -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            scores_row("out_of_scope", passed=True, latency=0.5, status="out_of_scope"),
+            scores_row("count", passed=True, latency=1.0, execution=1.0),
+            scores_row("count", passed=False, latency=3.0, execution=0.0, fidelity=0),
+            scores_row("aggregation", passed=False, latency=12.0, status="error", retrieval=0, fidelity=0),
+            scores_row("count", passed=False, latency=6.0, status="out_of_scope", retrieval=0, false_refusal=True),
+            scores_row("out_of_scope", passed=False, latency=2.0, retrieval=0, false_answer=True),
+        ]
+    )
+
+
+def test_rows_overall_then_categories_in_canonical_order(scores: pd.DataFrame) -> None:
+    summary = summarize(scores)
+    assert list(summary.columns) == list(SUMMARY_COLUMNS)
+    assert list(summary["scope"]) == ["overall", "count", "aggregation", "out_of_scope"]
+
+
+def test_overall_figures(scores: pd.DataFrame) -> None:
+    overall = summarize(scores).iloc[0]
+    assert (overall["total"], overall["passed"], overall["failed"]) == (6, 2, 4)
+    assert overall["pass_rate"] == pytest.approx(2 / 6)
+    assert overall["avg_retrieval_accuracy"] == pytest.approx(3 / 6)
+    assert overall["avg_generation_fidelity"] == pytest.approx(4 / 6)
+    assert overall["avg_latency_score"] == pytest.approx((1.0 + 1.0 + 0.8 + 0.2 + 0.5 + 0.8) / 6)
+    latencies = [0.5, 1.0, 3.0, 12.0, 6.0, 2.0]
+    assert overall["avg_latency"] == pytest.approx(np.mean(latencies))
+    assert overall["p50_latency"] == pytest.approx(np.percentile(latencies, 50))
+    assert overall["p95_latency"] == pytest.approx(np.percentile(latencies, 95))
+    assert overall["p95_latency"] == pytest.approx(10.5)  # linear between 6.0 and 12.0
+    assert (overall["errors"], overall["false_refusals"], overall["false_answers"]) == (1, 1, 1)
+
+
+def test_execution_accuracy_over_cases_with_gold_only(scores: pd.DataFrame) -> None:
+    summary = summarize(scores).set_index("scope")
+    assert summary.loc["overall", "execution_accuracy"] == pytest.approx(0.5)
+    assert summary.loc["overall", "execution_cases"] == 2
+    assert summary.loc["count", "execution_accuracy"] == pytest.approx(0.5)
+    assert math.isnan(summary.loc["aggregation", "execution_accuracy"])
+    assert summary.loc["aggregation", "execution_cases"] == 0
+
+
+def test_category_rows(scores: pd.DataFrame) -> None:
+    summary = summarize(scores).set_index("scope")
+    assert (summary.loc["count", "total"], summary.loc["count", "passed"]) == (3, 1)
+    assert summary.loc["count", "false_refusals"] == 1
+    assert summary.loc["out_of_scope", "false_answers"] == 1
+    assert summary.loc["aggregation", "errors"] == 1
+    assert summary.loc["aggregation", "p95_latency"] == 12.0
+
+
+def test_integer_columns_are_integers(scores: pd.DataFrame) -> None:
+    summary = summarize(scores)
+    for column in ("total", "passed", "failed", "execution_cases", "errors", "false_refusals", "false_answers"):
+        assert summary[column].dtype == "int64", column
+
+
+def test_summary_dict_is_plain_python(scores: pd.DataFrame) -> None:
+    figures = summary_dict(summarize(scores))
+    assert figures["pass_rate"] == pytest.approx(2 / 6)
+    assert type(figures["total"]) is int and type(figures["avg_latency"]) is float
+    assert "scope" not in figures
+    assert list(figures["categories"]) == ["count", "aggregation", "out_of_scope"]
+    assert figures["categories"]["aggregation"]["execution_accuracy"] is None
+    assert figures["categories"]["count"]["total"] == 3
+    json.dumps(figures, allow_nan=False)  # NaN became None everywhere
+
+
+def test_no_answers_gives_an_overall_row_of_zeros_and_nans(scores: pd.DataFrame) -> None:
+    summary = summarize(scores.iloc[0:0])
+    assert list(summary["scope"]) == ["overall"]
+    assert summary.loc[0, "total"] == 0
+    assert math.isnan(summary.loc[0, "pass_rate"]) and math.isnan(summary.loc[0, "p95_latency"])
