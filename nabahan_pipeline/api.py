@@ -101,6 +101,8 @@ class NabahanEvaluationPipeline:
             try:
                 job = _definitions().resolve_job_def(evaluation_job.name)
                 result = job.execute_in_process(run_config=self.run_config(), instance=instance)
+            except USER_ERRORS as exc:
+                raise EvaluationInputError(str(exc)) from None
             except dg.DagsterExecutionStepExecutionError as exc:
                 if isinstance(exc.user_exception, USER_ERRORS):
                     raise EvaluationInputError(str(exc.user_exception)) from None

@@ -11,12 +11,12 @@ from nabahan_pipeline.definitions import defs
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.resources import EvaluationSettings
 from nabahan_pipeline.orchestration.schedules import nightly_evaluation
-from nabahan_pipeline.orchestration.sensors import test_cases_changed
+from nabahan_pipeline.orchestration import sensors
 
 
 def tick(instance: dg.DagsterInstance, settings: EvaluationSettings, cursor: str | None):
     context = dg.build_sensor_context(instance=instance, cursor=cursor, resources={"evaluation": settings})
-    return test_cases_changed(context), context.cursor
+    return sensors.test_cases_changed(context), context.cursor
 
 
 def write(path: Path, question: str) -> None:

@@ -7,8 +7,6 @@ Each asset states what it is and calls the core; Parquet storage and the generic
 count, column schema, preview) come from the IO manager.
 """
 
-from __future__ import annotations
-
 import math
 from datetime import datetime
 from pathlib import Path

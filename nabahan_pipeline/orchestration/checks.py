@@ -1,7 +1,5 @@
 """Asset checks: a valid case file, scores in range, the pass-rate threshold, no regressions."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import dagster as dg
@@ -49,7 +47,7 @@ def pass_rate_threshold(evaluation: EvaluationSettings, evaluation_summary: pd.D
 @dg.asset_check(asset=case_scores, description="No case that passed in the previous run fails now.")
 def no_regression(context: dg.AssetCheckExecutionContext, case_scores: pd.DataFrame) -> dg.AssetCheckResult:
     """Compare with the previous run's archived scores; list the cases that went from pass to fail."""
-    archive = previous_archive(context.instance, "case_scores", context.run_id)
+    archive = previous_archive(context.instance, "case_scores", context.run.run_id)
     if archive is None or not Path(archive).exists():
         return dg.AssetCheckResult(passed=True, metadata={"previous_run": "none (first run)"})
     regressed = regressions(pd.read_parquet(archive), case_scores)

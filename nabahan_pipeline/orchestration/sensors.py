@@ -1,7 +1,5 @@
 """Re-run the evaluation when the test-case file changes (content hash as the cursor)."""
 
-from __future__ import annotations
-
 import time
 
 import dagster as dg
