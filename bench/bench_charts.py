@@ -1,0 +1,73 @@
+"""Time the charts: each chart (build + atomic PNG write) and render_charts as a whole.
+
+    /tmp/venv/bin/python bench/bench_charts.py [--sizes 20 10000] [--out DIR]
+
+Uses the synthetic case_scores / evaluation_summary generator of the chart tests.
+Target: all seven charts for 10,000 cases in under ~10 s on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from nabahan_pipeline.evaluation import charts  # noqa: E402
+from nabahan_pipeline_tests.test_charts import make_history, make_scores, make_summary  # noqa: E402
+
+
+def bench(n: int, out: Path) -> float:
+    scores = make_scores(n, seed=n)
+    summary = make_summary(scores)
+    history = make_history(14)
+    builders = {
+        "metrics_overview.png": lambda: charts.plot_metrics_overview(summary),
+        "pass_fail_distribution.png": lambda: charts.plot_pass_fail_distribution(summary),
+        "latency_analysis.png": lambda: charts.plot_latency_analysis(scores),
+        "category_breakdown.png": lambda: charts.plot_category_breakdown(summary),
+        "detailed_results.png": lambda: charts.plot_detailed_results(scores),
+        "evaluation_dashboard.png": lambda: charts.plot_dashboard(scores, summary, history=history),
+        "pass_rate_trend.png": lambda: charts.plot_pass_rate_trend(history),
+    }
+    print(f"\n{n:,} cases ({len(scores):,} score rows)")
+    per_chart = 0.0
+    for name in charts.CHART_FILES:
+        t0 = time.perf_counter()
+        charts.save_figure(builders[name](), out / f"each_{n}" / name)
+        dt = time.perf_counter() - t0
+        per_chart += dt
+        print(f"  {name:<28} {dt:6.2f} s")
+    print(f"  {'sum of the above':<28} {per_chart:6.2f} s")
+    t0 = time.perf_counter()
+    charts.render_charts(scores, summary, out / f"charts_{n}", history=history)
+    total = time.perf_counter() - t0
+    print(f"  {'render_charts (all seven)':<28} {total:6.2f} s")
+    t0 = time.perf_counter()
+    md = charts.dashboard_markdown(out / f"charts_{n}" / "evaluation_dashboard.png")
+    print(f"  {'dashboard_markdown':<28} {time.perf_counter() - t0:6.2f} s  ({len(md) / 1000:.0f} KB)")
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[20, 10_000])
+    parser.add_argument("--out", type=Path, default=None, help="keep the PNGs here")
+    args = parser.parse_args()
+    warnings.simplefilter("error")  # a missing glyph is a failure here too
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.out or Path(tmp)
+        t0 = time.perf_counter()
+        for n in args.sizes:
+            bench(n, out)
+        print(f"\ntotal wall time {time.perf_counter() - t0:.2f} s")
+        if args.out:
+            print(f"PNGs under {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1131 @@
+"""The PNG charts of an evaluation run.
+
+Plain functions over the ``case_scores`` and ``evaluation_summary`` DataFrames (see
+docs/internals.md); no Dagster, no pyplot. Every figure is a ``matplotlib.figure.Figure`` on an
+Agg canvas, built inside :func:`_style` (an ``rc_context`` that selects DejaVu Sans, which has the
+Arabic glyphs), so nothing here touches global matplotlib state at import time.
+
+Arabic text is passed to matplotlib in logical order, as written. Matplotlib 3.11 shapes and
+orders it itself (libraqm); pre-shaping it with arabic_reshaper or python-bidi would render it
+reversed. A "Glyph missing" warning is a bug: text from the data (questions, categories, run
+labels) goes through :func:`safe_text`, which replaces characters the font cannot draw.
+
+Bidi rule followed by every label: a string that mixes scripts is "English — عربي", with any
+digits in the English part, or the Arabic on a line of its own. Digits written right after Arabic
+in a left-to-right string are reordered into the Arabic run by the Unicode bidi algorithm.
+
+Public API: :data:`CHART_FILES`, :func:`render_charts`, :func:`dashboard_markdown`, one
+``plot_*`` function per chart, and the helpers :func:`truncate_text`,
+:func:`select_table_rows`, :func:`omitted_note`, :func:`format_pct`.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import functools
+import io
+import math
+import os
+import re
+import tempfile
+import threading
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib import font_manager, ft2font
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
+from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLocator
+
+__all__ = [
+    "CHART_FILES",
+    "TableSelection",
+    "dashboard_markdown",
+    "format_pct",
+    "format_seconds",
+    "omitted_note",
+    "plot_category_breakdown",
+    "plot_dashboard",
+    "plot_detailed_results",
+    "plot_latency_analysis",
+    "plot_metrics_overview",
+    "plot_pass_fail_distribution",
+    "plot_pass_rate_trend",
+    "render_charts",
+    "safe_text",
+    "save_figure",
+    "select_table_rows",
+    "truncate_text",
+]
+
+CHART_FILES: tuple[str, ...] = (
+    "metrics_overview.png",
+    "pass_fail_distribution.png",
+    "latency_analysis.png",
+    "category_breakdown.png",
+    "detailed_results.png",
+    "evaluation_dashboard.png",
+    "pass_rate_trend.png",
+)
+
+DPI = 110
+FONT_FAMILY = "DejaVu Sans"
+
+# Okabe-Ito, colour-blind safe. Where colour carries meaning it is doubled by hatching or a word.
+PASS_COLOR = "#0072B2"  # blue
+FAIL_COLOR = "#D55E00"  # vermillion
+ERROR_COLOR = "#CC79A7"  # reddish purple
+EXEC_COLOR = "#E69F00"  # orange
+P95_COLOR = "#009E73"  # bluish green
+NA_COLOR = "#BBBBBB"
+INK = "#222222"
+MUTED = "#555555"
+FAIL_HATCH = "///"
+ERROR_HATCH = "xx"
+PASS_TINT = "#E3EFF8"
+FAIL_TINT = "#FBE3D6"
+
+MAX_TABLE_ROWS = 40
+QUESTION_MAX_CHARS = 45
+ELLIPSIS = "\u2026"
+
+CATEGORY_AR = {
+    "count": "عدّ",
+    "region_filter": "تصفية بالمنطقة",
+    "aggregation": "تجميع",
+    "distribution": "توزيع",
+    "lookup": "استعلام",
+    "time_filter": "تصفية زمنية",
+    "value_filter": "تصفية بالقيمة",
+    "out_of_scope": "خارج النطاق",
+}
+
+# (name, Arabic, lower bound s, upper bound s) as in the metrics: < 2, 2-5, 5-10, > 10.
+LATENCY_TIERS = (
+    ("Excellent", "ممتاز", 0.0, 2.0),
+    ("Good", "جيد", 2.0, 5.0),
+    ("Acceptable", "مقبول", 5.0, 10.0),
+    ("Poor", "ضعيف", 10.0, math.inf),
+)
+_TIER_COLORS = ("#56B4E9", "#F0E442", EXEC_COLOR, FAIL_COLOR)
+
+_SUMMARY_COLUMNS = (
+    "scope", "total", "passed", "failed", "pass_rate", "avg_retrieval_accuracy",
+    "avg_generation_fidelity", "p50_latency", "p95_latency", "execution_accuracy",
+    "execution_cases", "errors", "false_refusals", "false_answers",
+)
+_SCORES_COLUMNS = (
+    "query_num", "question", "category", "status", "latency_s", "retrieval_points",
+    "retrieval_accuracy", "fidelity_points", "generation_fidelity", "overall_passed",
+)
+_HISTORY_COLUMNS = ("run_label", "timestamp", "pass_rate", "execution_accuracy", "p95_latency")
+
+_RC = {
+    "font.family": [FONT_FAMILY],
+    "font.size": 10,
+    "text.parse_math": False,  # a "$" in a question is text, not mathtext
+    "axes.titlesize": 12,
+    "axes.titleweight": "bold",
+    "axes.titlepad": 8,
+    "axes.labelcolor": INK,
+    "axes.edgecolor": "#888888",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.axisbelow": True,
+    "axes.grid": False,
+    "grid.color": "#E5E5E5",
+    "xtick.color": MUTED,
+    "ytick.color": MUTED,
+    "legend.frameon": False,
+    "legend.fontsize": 9,
+    "hatch.linewidth": 0.8,
+    "figure.dpi": DPI,
+    "savefig.dpi": DPI,
+    "figure.facecolor": "white",
+    "savefig.facecolor": "white",
+    "figure.constrained_layout.h_pad": 0.06,
+    "figure.constrained_layout.w_pad": 0.06,
+}
+
+# rc_context swaps the process-wide rcParams: serialize figure building and saving so that two
+# threads rendering at once cannot see each other's settings.
+_RENDER_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def _style() -> Iterator[None]:
+    with _RENDER_LOCK, matplotlib.rc_context(_RC):
+        yield
+
+
+def _new_figure(width: float, height: float, *, constrained: bool = True) -> Figure:
+    # Whole pixels, so the PNG is exactly figsize * DPI.
+    width, height = round(width * DPI) / DPI, round(height * DPI) / DPI
+    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained" if constrained else None)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+# --------------------------------------------------------------------------------------------
+# Text helpers
+
+
+@functools.cache
+def _font_charmap() -> frozenset[int]:
+    path = font_manager.findfont(
+        font_manager.FontProperties(family=FONT_FAMILY), fallback_to_default=False
+    )
+    return frozenset(ft2font.FT2Font(path).get_charmap())
+
+
+def safe_text(value: object) -> str:
+    """Display form of a value from the data: one line, only characters DejaVu Sans can draw.
+
+    White space (newlines included) collapses to single spaces; a character the font lacks
+    (an emoji, a CJK ideograph, a rare Arabic letter) becomes U+FFFD (one per run of them)
+    rather than a "Glyph missing" warning and an empty box. Invisible format characters
+    (ZWNJ, RLM, ...) pass.
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    text = " ".join(str(value).split())
+    charmap = _font_charmap()
+    text = "".join(
+        ch if ord(ch) in charmap or unicodedata.category(ch) == "Cf" else "\ufffd" for ch in text
+    )
+    return re.sub("\ufffd+", "\ufffd", text)
+
+
+_TRAILING_JUNK = " \t,.;:!?\u060c\u061b\u061f-\u2013\u2014(["
+
+
+def truncate_text(text: object, max_chars: int = QUESTION_MAX_CHARS, *, ellipsis: str = ELLIPSIS) -> str:
+    """Shorten ``text`` to at most ``max_chars`` characters, ellipsis included, on a word boundary.
+
+    Works on the logical (typed) order, so for Arabic the ellipsis ends up at the left end, where
+    the sentence stops. Cuts at the last space that keeps the result within bounds; only a
+    single word longer than half the budget is cut inside the word. Trailing punctuation before
+    the ellipsis is dropped.
+    """
+    if max_chars <= len(ellipsis):
+        raise ValueError(f"max_chars must exceed the ellipsis length, got {max_chars}")
+    s = " ".join(str(text).split())
+    if len(s) <= max_chars:
+        return s
+    budget = max_chars - len(ellipsis)
+    # s[budget] is included so that a space right after the budget counts as a boundary.
+    space = s.rfind(" ", 0, budget + 1)
+    head = s[:space] if space >= budget // 2 else s[:budget]
+    head = head.rstrip(_TRAILING_JUNK) or s[:budget].rstrip()
+    return head + ellipsis
+
+
+def format_pct(fraction: float | None) -> str:
+    """A fraction 0..1 as the charts print it: ``0.8123 -> "81.2%"``; NaN or None -> ``"n/a"``."""
+    if fraction is None or pd.isna(fraction):
+        return "n/a"
+    return f"{float(fraction) * 100:.1f}%"
+
+
+def format_seconds(seconds: float | None) -> str:
+    if seconds is None or pd.isna(seconds):
+        return "n/a"
+    return f"{float(seconds):.2f} s"
+
+
+def _count(n: object) -> str:
+    return f"{int(n):,}"
+
+
+_ISO_DATETIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})")
+
+
+def _run_label(value: object) -> str:
+    """A run label for an axis: ISO timestamps shortened to "YYYY-MM-DD HH:MM", at most 20 chars."""
+    text = safe_text(value)
+    m = _ISO_DATETIME.match(text)
+    if m:
+        text = f"{m.group(1)} {m.group(2)}"
+    return truncate_text(text, 20)
+
+
+def _category_label(category: str) -> str:
+    name = safe_text(category)
+    ar = CATEGORY_AR.get(category)
+    return f"{name} — {ar}" if ar else name
+
+
+# --------------------------------------------------------------------------------------------
+# Inputs
+
+
+def _require(df: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{what} must be a pandas DataFrame, got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{what} is missing column(s): {', '.join(missing)}")
+
+
+def _check_threshold(pass_threshold: float) -> float:
+    t = float(pass_threshold)
+    if not 0.0 <= t <= 1.0:
+        raise ValueError(f"pass_threshold is a fraction 0..1, got {pass_threshold!r}")
+    return t
+
+
+def _overall(summary: pd.DataFrame) -> pd.Series:
+    _require(summary, _SUMMARY_COLUMNS, "evaluation_summary")
+    rows = summary[summary["scope"] == "overall"]
+    if rows.empty:
+        raise ValueError('evaluation_summary has no row with scope == "overall"')
+    return rows.iloc[0]
+
+
+def _categories(summary: pd.DataFrame) -> pd.DataFrame:
+    _require(summary, _SUMMARY_COLUMNS, "evaluation_summary")
+    return summary[summary["scope"] != "overall"].reset_index(drop=True)
+
+
+def _passed_mask(scores: pd.DataFrame) -> np.ndarray:
+    return scores["overall_passed"].astype("boolean").fillna(False).to_numpy(dtype=bool)
+
+
+def _latencies(scores: pd.DataFrame) -> pd.DataFrame:
+    """query_num, latency_s (float, finite) and passed, in query order."""
+    df = pd.DataFrame(
+        {
+            "query_num": pd.to_numeric(scores["query_num"], errors="coerce").to_numpy(),
+            "latency_s": pd.to_numeric(scores["latency_s"], errors="coerce").to_numpy(dtype=float),
+            "passed": _passed_mask(scores),
+        }
+    )
+    df = df[np.isfinite(df["latency_s"]) & df["query_num"].notna()]
+    return df.sort_values("query_num", kind="stable").reset_index(drop=True)
+
+
+def _tier_of(latency: np.ndarray) -> np.ndarray:
+    # Same boundaries as the metrics: < 2 Excellent, 2-5 Good, 5-10 Acceptable, > 10 Poor.
+    return np.select(
+        [latency < 2.0, latency <= 5.0, latency <= 10.0],
+        ["Excellent", "Good", "Acceptable"],
+        default="Poor",
+    )
+
+
+def _tier_counts(scores: pd.DataFrame) -> dict[str, int]:
+    if "latency_tier" in scores.columns:
+        tiers = scores["latency_tier"].dropna().astype(str)
+    else:
+        lat = pd.to_numeric(scores["latency_s"], errors="coerce").dropna().to_numpy(dtype=float)
+        tiers = pd.Series(_tier_of(lat))
+    counts = tiers.value_counts()
+    return {name: int(counts.get(name, 0)) for name, *_ in LATENCY_TIERS}
+
+
+def _no_data(ax, message: str) -> None:
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, message, ha="center", va="center", fontsize=11, color=MUTED,
+            transform=ax.transAxes)
+
+
+# --------------------------------------------------------------------------------------------
+# Table rows
+
+
+@dataclass(frozen=True)
+class TableSelection:
+    """Rows of the detailed table and what was left out."""
+
+    rows: pd.DataFrame
+    total: int
+    omitted: int
+    omitted_failed: int
+    omitted_passed: int
+
+
+def select_table_rows(scores: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS) -> TableSelection:
+    """Failures first (in query order), then passes, at most ``max_rows`` rows; count the rest."""
+    if max_rows < 0:
+        raise ValueError(f"max_rows must be >= 0, got {max_rows}")
+    passed = _passed_mask(scores)
+    keys = pd.DataFrame(
+        {
+            "_passed": passed,
+            "_q": pd.to_numeric(scores["query_num"], errors="coerce").to_numpy(),
+            "_r": (
+                pd.to_numeric(scores["repeat"], errors="coerce").to_numpy()
+                if "repeat" in scores.columns else np.zeros(len(scores))
+            ),
+        },
+        index=scores.index,
+    )
+    order = keys.sort_values(["_passed", "_q", "_r"], kind="stable").index
+    shown_idx, rest_idx = order[:max_rows], order[max_rows:]
+    rest_passed = int(keys.loc[rest_idx, "_passed"].sum())
+    return TableSelection(
+        rows=scores.loc[shown_idx],
+        total=len(scores),
+        omitted=len(rest_idx),
+        omitted_failed=len(rest_idx) - rest_passed,
+        omitted_passed=rest_passed,
+    )
+
+
+def omitted_note(sel: TableSelection) -> tuple[str, str]:
+    """The table's footnote as (English, Arabic)."""
+    n = sel.omitted
+    if n == 0:
+        return (f"All {sel.total:,} cases shown", "جميع الحالات معروضة")
+    if sel.omitted_failed == 0:
+        return (f"+ {n:,} more cases not shown (all passed)", f"لم تُعرض {n:,} حالة أخرى (كلها ناجحة)")
+    if sel.omitted_passed == 0:
+        return (f"+ {n:,} more cases not shown (all failed)", f"لم تُعرض {n:,} حالة أخرى (كلها راسبة)")
+    f, p = sel.omitted_failed, sel.omitted_passed
+    return (
+        f"+ {n:,} more cases not shown ({f:,} failed, {p:,} passed)",
+        f"لم تُعرض {n:,} حالة أخرى (منها {f:,} راسبة و{p:,} ناجحة)",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Drawing on an Axes (shared by the single charts and the dashboard)
+
+
+_LABEL_BOX = {"boxstyle": "square,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.9}
+
+
+def _draw_metrics_overview(ax, overall: pd.Series, threshold: float, *, compact: bool = False) -> None:
+    exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
+    if compact:
+        exec_note = f"({exec_cases:,} gold)" if exec_cases else "(no gold SQL)"
+        names = (("Retrieval", "الاسترجاع"), ("Fidelity", "الأمانة"), ("Execution", "التنفيذ"),
+                 ("Pass rate", "النجاح"))
+    else:
+        exec_note = f"({exec_cases:,} cases with gold SQL)" if exec_cases else "(no gold SQL)"
+        names = (("Retrieval accuracy", "دقة الاسترجاع"), ("Generation fidelity", "أمانة التوليد"),
+                 ("Execution accuracy", "دقة التنفيذ"), ("Pass rate", "نسبة النجاح"))
+    values = (overall["avg_retrieval_accuracy"], overall["avg_generation_fidelity"],
+              overall["execution_accuracy"], overall["pass_rate"])
+    notes = (None, None, exec_note, None)
+    metrics = [(en, ar, v, note) for (en, ar), v, note in zip(names, values, notes)]
+    x = np.arange(len(metrics))
+    for xi, (_, _, value, _) in zip(x, metrics):
+        if pd.isna(value):
+            ax.bar(xi, 0, width=0.6)
+            ax.text(xi, 2, "n/a", ha="center", va="bottom", fontsize=11, color=MUTED)
+            continue
+        ok = float(value) >= threshold
+        ax.bar(
+            xi, float(value) * 100, width=0.6,
+            color=PASS_COLOR if ok else FAIL_COLOR,
+            hatch=None if ok else FAIL_HATCH, edgecolor="white", linewidth=0.8,
+        )
+        ax.text(xi, float(value) * 100 + 1.5, format_pct(value), ha="center", va="bottom",
+                fontsize=10.5 if compact else 11, fontweight="bold", color=INK, bbox=_LABEL_BOX,
+                zorder=5)
+    ax.axhline(threshold * 100, color=INK, linestyle="--", linewidth=1.2, zorder=4)
+    labels = [f"{en}\n{ar}" + (f"\n{note}" if note else "") for en, ar, _, note in metrics]
+    ax.set_xticks(x, labels)
+    ax.tick_params(axis="x", length=0, labelsize=9 if compact else 9.5, labelcolor=INK)
+    ax.set_xlim(-0.6, len(metrics) - 0.4)
+    ax.set_ylim(0, 120)
+    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
+    ax.yaxis.grid(True)
+    ax.set_ylabel("Score (%)")
+    ax.legend(
+        handles=[
+            Line2D([], [], color=INK, linestyle="--",
+                   label=f"{'Threshold' if compact else 'Pass threshold'} {format_pct(threshold)}"),
+            Patch(facecolor=PASS_COLOR, label="At or above" if compact else "At or above threshold"),
+            Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white",
+                  label="Below" if compact else "Below threshold"),
+        ],
+        loc="upper center", ncol=3, fontsize=8 if compact else 8.5, handlelength=1.6,
+        columnspacing=1.0,
+    )
+
+
+def _pass_fail_slices(overall: pd.Series) -> list[tuple[str, str, int, str, str, str | None]]:
+    """(English, Arabic, count, percent text, colour, hatch); errors are counted among failures."""
+    total = int(overall["total"])
+    passed = int(overall["passed"])
+    errors = int(overall["errors"])
+    failed_answered = max(int(overall["failed"]) - errors, 0)
+    pct = (lambda n: format_pct(n / total)) if total else (lambda n: "n/a")
+    slices = [
+        ("Passed", "ناجح", passed, format_pct(overall["pass_rate"]), PASS_COLOR, None),
+        ("Failed", "راسب", failed_answered, pct(failed_answered), FAIL_COLOR, FAIL_HATCH),
+    ]
+    if errors:
+        slices.append(("Errors", "أخطاء", errors, pct(errors), ERROR_COLOR, ERROR_HATCH))
+    return slices
+
+
+def _draw_pass_fail(ax, overall: pd.Series, *, legend_fontsize: float = 9.5) -> None:
+    total = int(overall["total"])
+    if total <= 0:
+        _no_data(ax, "No cases — لا توجد حالات")
+        return
+    slices = [s for s in _pass_fail_slices(overall) if s[2] > 0]
+    result = ax.pie(
+        [s[2] for s in slices],
+        colors=[s[4] for s in slices],
+        hatch=[s[5] or "" for s in slices],
+        startangle=90, counterclock=False,
+        wedgeprops={"width": 0.42, "edgecolor": "white", "linewidth": 1.5},
+    )
+    wedges = getattr(result, "wedges", None) or result[0]
+    for wedge, s in zip(wedges, slices):
+        if s[2] / total < 0.06:
+            continue  # too thin to hold a label; the legend has it
+        angle = math.radians((wedge.theta1 + wedge.theta2) / 2)
+        r = 0.79
+        ax.text(r * math.cos(angle), r * math.sin(angle), s[3], ha="center", va="center",
+                fontsize=10, fontweight="bold", color="white",
+                bbox={"boxstyle": "round,pad=0.15", "facecolor": s[4], "edgecolor": "none"})
+    ax.text(0, 0.08, _count(total), ha="center", va="center", fontsize=17, fontweight="bold",
+            color=INK)
+    ax.text(0, -0.16, "cases\nحالة", ha="center", va="center", fontsize=9, color=MUTED,
+            linespacing=1.3)
+    ax.set_aspect("equal")
+    ax.legend(
+        wedges,
+        [f"{en} — {ar}\n{_count(n)} cases · {pct}" for en, ar, n, pct, _, _ in slices],
+        loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=legend_fontsize,
+        labelspacing=1.1, handlelength=1.6, handleheight=1.4,
+    )
+
+
+def _log_ticks(lo: float, hi: float, *, compact: bool = False) -> list[float]:
+    if compact:  # narrow axes: fewer ticks, always the tier boundaries
+        candidates = [0.001, 0.01, 0.1, 1, 2, 5, 10, 30, 100, 300, 1000, 3600]
+    else:
+        candidates = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30,
+                      60, 120, 300, 600, 1200, 3600]
+    return [t for t in candidates if lo <= t <= hi]
+
+
+def _fmt_s(v: float, _pos=None) -> str:
+    return f"{v:g} s"
+
+
+_LAT_FLOOR = 0.001  # cached answers can take ~0 s; a log axis needs a floor
+
+
+def _latency_range(lat: np.ndarray) -> tuple[float, float]:
+    lo = min(float(lat.min()), 0.5) / 1.4
+    hi = max(float(lat.max()), 14.0) * 1.35
+    return max(lo, _LAT_FLOOR / 1.4), hi
+
+
+def _draw_latency_hist(ax, scores: pd.DataFrame, *, compact: bool = False) -> None:
+    df = _latencies(scores)
+    if df.empty:
+        _no_data(ax, "No latency data — لا توجد بيانات زمن")
+        return
+    lat = np.clip(df["latency_s"].to_numpy(), _LAT_FLOOR, None)
+    ok = df["passed"].to_numpy()
+    lo, hi = _latency_range(lat)
+    dmin, dmax = float(lat.min()), float(lat.max())
+    if dmax / dmin < 1.05:
+        dmin, dmax = dmin / 1.1, dmax * 1.1
+    n_bins = int(np.clip(np.sqrt(lat.size) * 2, 10, 60))
+    bins = np.geomspace(dmin, dmax, n_bins + 1)
+    counts, _, containers = ax.hist(
+        [lat[ok], lat[~ok]], bins=bins, stacked=True, color=[PASS_COLOR, FAIL_COLOR],
+        edgecolor="white", linewidth=0.4, label=["Passed — ناجح", "Failed — راسب"],
+    )
+    for patch in containers[1]:
+        patch.set_hatch(FAIL_HATCH)
+    counts = np.asarray(counts[-1])  # stacked: the last row is the total per bin
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    tier_counts = _tier_counts(scores)
+    total = max(sum(tier_counts.values()), 1)
+    ymax = float(counts.max()) if counts.size else 1.0
+    ax.set_ylim(0, ymax * 2.1)
+    for (name, ar, a, b), colour in zip(LATENCY_TIERS, _TIER_COLORS):
+        a_vis, b_vis = max(a, lo), min(b, hi)
+        ax.axvspan(a_vis, b_vis, color=colour, alpha=0.13, linewidth=0, zorder=0)
+        mid = math.sqrt(a_vis * b_vis)
+        n = tier_counts[name]
+        if compact:  # narrow bands: the name and the share only
+            label = f"{'Accept.' if name == 'Acceptable' else name}\n{format_pct(n / total)}"
+        else:
+            label = f"{name}\n{ar}\n{n:,} · {format_pct(n / total)}"
+        ax.text(mid, 0.97, label, transform=ax.get_xaxis_transform(), ha="center", va="top",
+                fontsize=7.5 if compact else 8.5, color=INK, linespacing=1.25)
+    for boundary in (2.0, 5.0, 10.0):
+        ax.axvline(boundary, color=INK, linestyle="--", linewidth=1.0)
+    ax.xaxis.set_major_locator(FixedLocator(_log_ticks(lo, hi, compact=compact)))
+    ax.xaxis.set_major_formatter(FuncFormatter(_fmt_s))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xlabel("Latency (s, log scale) — زمن الاستجابة")
+    ax.set_ylabel("Cases")
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+    ax.yaxis.grid(True)
+    ax.legend(loc="upper right", bbox_to_anchor=(1.0, 0.8 if compact else 0.78),
+              fontsize=8 if compact else 9, frameon=True, facecolor="white", edgecolor="none",
+              framealpha=0.9)
+
+
+def _draw_latency_per_case(ax, scores: pd.DataFrame, *, compact: bool = False) -> None:
+    df = _latencies(scores)
+    if df.empty:
+        _no_data(ax, "No latency data — لا توجد بيانات زمن")
+        return
+    q = df["query_num"].to_numpy(dtype=float)
+    lat = np.clip(df["latency_s"].to_numpy(), _LAT_FLOOR, None)
+    ok = df["passed"].to_numpy()
+    many = len(df) > 300
+    if not many:
+        ax.plot(q, lat, color="#AAAAAA", linewidth=0.8, zorder=1)
+    size_pass, size_fail = (3, 10) if many else (22, 34)
+    alpha = 0.35 if many else 0.95
+    ax.scatter(q[ok], lat[ok], s=size_pass, color=PASS_COLOR, alpha=alpha, linewidths=0,
+               label="Passed — ناجح", zorder=2)
+    ax.scatter(q[~ok], lat[~ok], s=size_fail, color=FAIL_COLOR, marker="x", alpha=min(1, alpha + 0.3),
+               linewidths=1.0, label="Failed — راسب", zorder=3)
+    if many:
+        per_query = pd.Series(lat).groupby(q).median()
+        window = max(11, len(per_query) // 100)
+        rolling = per_query.rolling(window, center=True, min_periods=1).median()
+        ax.plot(rolling.index, rolling.to_numpy(), color=INK, linewidth=1.6, zorder=4,
+                label=f"Rolling median ({window:,} cases)")
+    lo, hi = _latency_range(lat)
+    ax.set_yscale("log")
+    ax.set_ylim(lo, hi * (hi / lo) ** 0.16)  # a band above the data for the legend
+    for boundary in (2.0, 5.0, 10.0):
+        ax.axhline(boundary, color=INK, linestyle="--", linewidth=0.9, zorder=0)
+    ax.yaxis.set_major_locator(FixedLocator(_log_ticks(lo, hi, compact=compact)))
+    ax.yaxis.set_major_formatter(FuncFormatter(_fmt_s))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.set_xlim(q.min() - 0.5, q.max() + 0.5) if len(q) < 50 else ax.margins(x=0.01)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{int(v):,}"))
+    ax.set_xlabel("Query # (file order) — رقم السؤال")
+    ax.set_ylabel("Latency (s, log)")
+    ax.legend(loc="upper left", ncol=3, fontsize=8 if compact else 9, markerscale=2.5 if many else 1,
+              handletextpad=0.4, columnspacing=1.2, frameon=True, facecolor="white",
+              edgecolor="none", framealpha=0.9)
+
+
+def _draw_categories(ax, summary: pd.DataFrame, threshold: float, *, compact: bool = False) -> None:
+    cats = _categories(summary)
+    if cats.empty:
+        _no_data(ax, "No categories — لا توجد فئات")
+        return
+    y = np.arange(len(cats))[::-1]
+    fontsize = 8.5 if compact else 9.5
+    for yi, (_, row) in zip(y, cats.iterrows()):
+        rate = row["pass_rate"]
+        counts = f"({int(row['passed']):,}/{int(row['total']):,})"
+        if pd.isna(rate):
+            ax.text(1, yi, f"n/a {counts}", va="center", fontsize=fontsize, color=MUTED)
+            continue
+        ok = float(rate) >= threshold
+        ax.barh(yi, float(rate) * 100, height=0.62, color=PASS_COLOR if ok else FAIL_COLOR,
+                hatch=None if ok else FAIL_HATCH, edgecolor="white", linewidth=0.8)
+        ax.text(float(rate) * 100 + 1.2, yi, f"{format_pct(rate)}  {counts}", va="center",
+                fontsize=fontsize, color=INK, bbox=_LABEL_BOX, zorder=5)
+    # Only across the bars, so that it does not run through the legend above them.
+    ax.vlines(threshold * 100, -0.6, len(cats) - 0.4, color=INK, linestyle="--", linewidth=1.1,
+              zorder=4)
+    ax.set_yticks(y, [_category_label(c) for c in cats["scope"]])
+    ax.tick_params(axis="y", length=0, labelsize=fontsize, labelcolor=INK)
+    ax.set_ylim(-0.7, len(cats) - 0.3 + (0.9 if not compact else 1.1))
+    ax.set_xlim(0, 136)
+    ax.set_xticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
+    ax.xaxis.grid(True)
+    ax.set_xlabel("Pass rate (%) — نسبة النجاح")
+    ax.legend(
+        handles=[
+            Line2D([], [], color=INK, linestyle="--", label=f"Threshold {format_pct(threshold)}"),
+            Patch(facecolor=PASS_COLOR, label="At or above"),
+            Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white", label="Below"),
+        ],
+        loc="upper right", ncol=3, fontsize=8 if compact else 8.5, handlelength=1.6,
+    )
+
+
+# Detailed table: (key, header, width fraction, horizontal alignment)
+_TABLE_COLUMNS = (
+    ("num", "#", 0.055, "center"),
+    ("question", "Question — السؤال", 0.355, "right"),
+    ("category", "Category", 0.12, "left"),
+    ("status", "Status", 0.095, "left"),
+    ("retrieval", "Retrieval", 0.08, "center"),
+    ("fidelity", "Fidelity", 0.08, "center"),
+    ("latency", "Latency", 0.125, "left"),
+    ("result", "Result", 0.09, "center"),
+)
+
+
+def _table_cells(row: pd.Series, multi_repeat: bool) -> dict[str, str]:
+    num = f"{int(row['query_num'])}"
+    if multi_repeat and "repeat" in row.index and pd.notna(row["repeat"]):
+        num += f"·{int(row['repeat']) + 1}"
+    ret_ok = bool(row["retrieval_accuracy"] == 1)
+    fid_ok = bool(row["generation_fidelity"] == 1)
+    lat = row["latency_s"]
+    tier = row["latency_tier"] if "latency_tier" in row.index and pd.notna(row.get("latency_tier")) else (
+        str(_tier_of(np.array([float(lat)]))[0]) if pd.notna(lat) else ""
+    )
+    passed = bool(row["overall_passed"]) if pd.notna(row["overall_passed"]) else False
+    return {
+        "num": num,
+        "question": safe_text(truncate_text(row["question"] if pd.notna(row["question"]) else "")),
+        "category": safe_text(row["category"]),
+        "status": safe_text(row["status"]),
+        # Out-of-scope cases score retrieval by refusing, not by points.
+        "retrieval": (
+            f"{'✓' if ret_ok else '✗'} {'refused' if row['status'] == 'out_of_scope' else 'answered'}"
+            if row["category"] == "out_of_scope"
+            else f"{'✓' if ret_ok else '✗'} {int(row['retrieval_points'])}/3"
+        ),
+        "fidelity": f"{'✓' if fid_ok else '✗'} {int(row['fidelity_points'])}/4",
+        "latency": f"{format_seconds(lat)} · {safe_text(tier)}" if pd.notna(lat) else "n/a",
+        "result": "✓ PASS" if passed else "✗ FAIL",
+        "_passed": passed,
+    }
+
+
+def _draw_table(ax, sel: TableSelection, *, fontsize: float = 9.0) -> None:
+    ax.set_axis_off()
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    n = len(sel.rows)
+    slots = n + 1 + 1.5  # header, rows, footnote
+    h = 1.0 / slots
+    edges = np.concatenate([[0.0], np.cumsum([c[2] for c in _TABLE_COLUMNS])])
+    edges = edges / edges[-1]
+    pad = 0.006
+
+    def x_for(i: int, align: str) -> float:
+        if align == "left":
+            return edges[i] + pad
+        if align == "right":
+            return edges[i + 1] - pad
+        return (edges[i] + edges[i + 1]) / 2
+
+    # Cells are measured with the Agg renderer and shortened (on a word boundary) to fit their
+    # column, so that a long unbroken question cannot run into the next column. The table axes
+    # spans the figure width, less the layout pads.
+    renderer = ax.figure.canvas.get_renderer()
+    table_px = ax.figure.bbox.width - 0.3 * ax.figure.dpi
+    regular = font_manager.FontProperties(family=FONT_FAMILY, size=fontsize)
+    bold = font_manager.FontProperties(family=FONT_FAMILY, size=fontsize, weight="bold")
+
+    def fit(text: str, i: int, prop) -> str:
+        room = (edges[i + 1] - edges[i] - 2 * pad) * table_px
+        limit = len(text)
+        while limit > 4 and renderer.get_text_width_height_descent(text, prop, ismath=False)[0] > room:
+            limit -= 2
+            text = truncate_text(text, limit)
+        return text
+
+    y_header = 1 - h / 2
+    ax.add_patch(Rectangle((0, 1 - h), 1, h, facecolor="#E8E8E8", edgecolor="none"))
+    for i, (_, header, _, align) in enumerate(_TABLE_COLUMNS):
+        ax.text(x_for(i, align), y_header, header, ha=align, va="center", fontsize=fontsize,
+                fontweight="bold", color=INK)
+    multi_repeat = "repeat" in sel.rows.columns and sel.rows["repeat"].fillna(0).max() > 0
+    for r, (_, row) in enumerate(sel.rows.iterrows()):
+        cells = _table_cells(row, multi_repeat)
+        y_top = 1 - (r + 1) * h
+        ax.add_patch(Rectangle((0, y_top - h), 1, h,
+                               facecolor=PASS_TINT if cells["_passed"] else FAIL_TINT,
+                               edgecolor="white", linewidth=1.0))
+        for i, (key, _, _, align) in enumerate(_TABLE_COLUMNS):
+            style = {}
+            if key == "result":
+                style = {"fontweight": "bold", "color": PASS_COLOR if cells["_passed"] else FAIL_COLOR}
+            text = fit(cells[key], i, bold if style else regular)
+            ax.text(x_for(i, align), y_top - h / 2, text, ha=align, va="center",
+                    fontsize=fontsize, color=style.pop("color", INK), **style)
+    en, ar = omitted_note(sel)
+    y_note = (1.5 * h) / 2
+    ax.text(0.0, y_note, en, ha="left", va="center", fontsize=fontsize + 0.5, color=INK,
+            fontweight="bold")
+    ax.text(1.0, y_note, ar, ha="right", va="center", fontsize=fontsize + 0.5, color=INK,
+            fontweight="bold")
+
+
+def _draw_trend(ax, history: pd.DataFrame | None, threshold: float, *, compact: bool = False) -> None:
+    if history is not None:
+        _require(history, _HISTORY_COLUMNS, "history")
+    n = 0 if history is None else len(history)
+    if n < 2:
+        ax.set_axis_off()
+        ax.text(0.5, 0.62, "First run, no trend yet", ha="center", va="center",
+                fontsize=13 if compact else 16, fontweight="bold", color=INK, transform=ax.transAxes)
+        ax.text(0.5, 0.48, "التشغيل الأول، لا يوجد اتجاه بعد", ha="center", va="center",
+                fontsize=12 if compact else 15, color=INK, transform=ax.transAxes)
+        if n == 1:
+            row = history.iloc[0]
+            lines = [
+                f"This run ({_run_label(row['run_label'])}):",
+                f"pass rate {format_pct(row['pass_rate'])} · execution accuracy "
+                f"{format_pct(row['execution_accuracy'])} · P95 latency {format_seconds(row['p95_latency'])}",
+            ]
+        else:
+            lines = ["No run history given."]
+        ax.text(0.5, 0.3, "\n".join(lines), ha="center", va="center", fontsize=9 if compact else 10.5,
+                color=MUTED, transform=ax.transAxes, linespacing=1.5)
+        return
+
+    x = np.arange(n)
+    pass_pct = pd.to_numeric(history["pass_rate"], errors="coerce").to_numpy(dtype=float) * 100
+    exec_pct = pd.to_numeric(history["execution_accuracy"], errors="coerce").to_numpy(dtype=float) * 100
+    p95 = pd.to_numeric(history["p95_latency"], errors="coerce").to_numpy(dtype=float)
+    show_markers = n <= 60
+    mk = (lambda m: m) if show_markers else (lambda m: None)
+
+    handles = []
+    handles += ax.plot(x, pass_pct, color=PASS_COLOR, marker=mk("o"), markersize=5, linewidth=2,
+                       label="Pass rate — نسبة النجاح")
+    if np.isfinite(exec_pct).any():
+        handles += ax.plot(x, exec_pct, color=EXEC_COLOR, marker=mk("s"), markersize=4.5,
+                           linewidth=1.8, linestyle="-.",
+                           label="Exec. accuracy — دقة التنفيذ" if compact
+                           else "Execution accuracy — دقة التنفيذ")
+    else:
+        handles.append(Line2D([], [], color=NA_COLOR, linestyle="-.", label="Execution accuracy: n/a"))
+    handles.append(ax.axhline(threshold * 100, color=INK, linestyle="--", linewidth=1.0,
+                              label=f"{'Threshold' if compact else 'Pass threshold'} "
+                                    f"{format_pct(threshold)}"))
+    ax.set_ylim(0, 138)
+    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
+    ax.set_ylabel("Rate (%)")
+    ax.yaxis.grid(True)
+
+    ax2 = ax.twinx()
+    ax2.spines["right"].set_visible(True)
+    finite = p95[np.isfinite(p95)]
+    if finite.size:
+        # Dotted reads well over a few runs; over hundreds it turns to noise, so solid and thin.
+        handles += ax2.plot(x, p95, color=P95_COLOR, marker=mk("^"), markersize=5,
+                            linewidth=1.6 if show_markers else 0.9,
+                            linestyle=":" if show_markers else "-", alpha=1 if show_markers else 0.8,
+                            label="P95 latency (right)" if compact
+                            else "P95 latency (right axis)")
+        top = max(float(finite.max()), 0.1)
+        ax2.set_ylim(0, top / 0.7)
+    ax2.set_ylabel("P95 latency (s)", color=P95_COLOR)
+    ax2.tick_params(axis="y", colors=P95_COLOR)
+    ax2.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
+
+    last = pass_pct[-1]
+    if np.isfinite(last):
+        # Ends at the last point, so that it stays inside the plot.
+        ax.annotate(format_pct(history["pass_rate"].iloc[-1]), (x[-1], last), xytext=(2, 7),
+                    textcoords="offset points", ha="right", va="bottom", fontsize=9.5,
+                    fontweight="bold", color=PASS_COLOR, bbox=_LABEL_BOX, zorder=6)
+
+    labels = [_run_label(v) for v in history["run_label"]]
+    ax.set_xlim(-0.5, n - 0.5)
+    # As many run labels as fit side by side; rotated when even a few would not.
+    width_in = 4.6 if compact else 8.3
+    longest = max((len(s) for s in labels), default=1)
+    fit_flat = int(width_in * 12 / (longest + 3))
+    if fit_flat >= min(n, 4):
+        nbins = max(1, min(fit_flat, 12) - 1)
+    else:
+        nbins = max(1, min(int(width_in / 0.32), 12) - 1)
+        ax.tick_params(axis="x", labelrotation=30, labelrotation_mode="xtick")
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=nbins, integer=True))
+    ax.xaxis.set_major_formatter(
+        FuncFormatter(lambda v, _p: labels[int(v)] if 0 <= int(v) < n and v == int(v) else "")
+    )
+    ax.set_xlabel("Run (oldest → newest) — التشغيل")
+    ax.legend(handles=handles, loc="upper center", ncol=2, fontsize=7.5 if compact else 9,
+              handlelength=2.0 if compact else 2.2, columnspacing=1.0 if compact else 1.5)
+
+
+def _headline_tiles(overall: pd.Series, threshold: float) -> list[tuple[str, str, str, str, str]]:
+    """(English label, Arabic label, value, note, value colour) for the dashboard's big numbers."""
+    rate_ok = pd.notna(overall["pass_rate"]) and float(overall["pass_rate"]) >= threshold
+    exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
+    return [
+        ("Total cases", "إجمالي الحالات", _count(overall["total"]),
+         f"{_count(overall['passed'])} passed · {_count(overall['failed'])} failed", INK),
+        ("Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
+         f"{'at or above' if rate_ok else 'below'} threshold {format_pct(threshold)}",
+         PASS_COLOR if rate_ok else FAIL_COLOR),
+        ("Avg retrieval", "دقة الاسترجاع", format_pct(overall["avg_retrieval_accuracy"]), "", INK),
+        ("Avg fidelity", "أمانة التوليد", format_pct(overall["avg_generation_fidelity"]), "", INK),
+        ("Exec accuracy", "دقة التنفيذ", format_pct(overall["execution_accuracy"]),
+         f"{exec_cases:,} cases with gold SQL" if exec_cases else "no gold SQL", INK),
+        ("P50 latency", "الوسيط", format_seconds(overall["p50_latency"]), "", INK),
+        ("P95 latency", "المئين 95", format_seconds(overall["p95_latency"]), "", INK),
+        ("Errors", "الأخطاء", _count(overall["errors"]),
+         f"false refusals {_count(overall['false_refusals'])} · false answers "
+         f"{_count(overall['false_answers'])}", ERROR_COLOR if int(overall["errors"]) else INK),
+    ]
+
+
+def _draw_tile(ax, en: str, ar: str, value: str, note: str, colour: str) -> None:
+    ax.set_axis_off()
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.add_patch(FancyBboxPatch((0.02, 0.03), 0.96, 0.94, boxstyle="round,pad=0,rounding_size=0.06",
+                                facecolor="#F3F3F3", edgecolor="#DDDDDD", linewidth=0.8,
+                                mutation_aspect=0.5))
+    ax.text(0.5, 0.86, en, ha="center", va="center", fontsize=10, color=MUTED, fontweight="bold")
+    ax.text(0.5, 0.68, ar, ha="center", va="center", fontsize=10, color=MUTED)
+    ax.text(0.5, 0.38, value, ha="center", va="center", fontsize=22, fontweight="bold", color=colour)
+    if note:
+        ax.text(0.5, 0.12, note, ha="center", va="center", fontsize=7.5, color=MUTED)
+
+
+# --------------------------------------------------------------------------------------------
+# One figure per chart
+
+
+def plot_metrics_overview(summary: pd.DataFrame, *, pass_threshold: float = 0.8) -> Figure:
+    """Bars: retrieval accuracy, generation fidelity, execution accuracy, pass rate (overall, %)."""
+    threshold = _check_threshold(pass_threshold)
+    overall = _overall(summary)
+    with _style():
+        fig = _new_figure(9.5, 6.0)
+        ax = fig.add_subplot()
+        _draw_metrics_overview(ax, overall, threshold)
+        ax.set_title(f"Evaluation metrics — مقاييس التقييم\n{_count(overall['total'])} cases",
+                     linespacing=1.4)
+    return fig
+
+
+def plot_pass_fail_distribution(summary: pd.DataFrame) -> Figure:
+    """Donut of passed / failed (answered but wrong) / errors, with counts and percentages."""
+    overall = _overall(summary)
+    with _style():
+        fig = _new_figure(8.5, 5.5)
+        ax = fig.add_subplot()
+        _draw_pass_fail(ax, overall)
+        ax.set_title("Pass / fail distribution — توزيع النجاح والرسوب")
+    return fig
+
+
+def plot_latency_analysis(scores: pd.DataFrame) -> Figure:
+    """Latency histogram with the tier bands, and latency per case in query order."""
+    _require(scores, _SCORES_COLUMNS, "case_scores")
+    with _style():
+        fig = _new_figure(11.0, 8.5)
+        ax_hist, ax_case = fig.subplots(2, 1, height_ratios=[1.1, 1])
+        _draw_latency_hist(ax_hist, scores)
+        ax_hist.set_title("Latency distribution — توزيع زمن الاستجابة")
+        _draw_latency_per_case(ax_case, scores)
+        ax_case.set_title("Latency per case — زمن الاستجابة لكل حالة")
+    return fig
+
+
+def plot_category_breakdown(summary: pd.DataFrame, *, pass_threshold: float = 0.8) -> Figure:
+    """Horizontal bars, one per category row of the summary: pass rate with case counts."""
+    threshold = _check_threshold(pass_threshold)
+    n = max(len(_categories(summary)), 1)
+    with _style():
+        fig = _new_figure(10.0, 2.0 + 0.5 * n)
+        ax = fig.add_subplot()
+        _draw_categories(ax, summary, threshold)
+        ax.set_title("Pass rate by category — نسبة النجاح حسب الفئة")
+    return fig
+
+
+def plot_detailed_results(scores: pd.DataFrame, *, max_rows: int = MAX_TABLE_ROWS) -> Figure:
+    """Table of cases, failures first, at most ``max_rows`` rows, with how many were left out."""
+    _require(scores, _SCORES_COLUMNS, "case_scores")
+    sel = select_table_rows(scores, max_rows)
+    row_in = 0.27
+    with _style():
+        fig = _new_figure(13.0, 0.85 + row_in * (len(sel.rows) + 2.5))
+        ax = fig.add_subplot()
+        _draw_table(ax, sel)
+        ax.set_title(
+            f"Detailed results — النتائج التفصيلية\n"
+            f"{len(sel.rows):,} of {sel.total:,} cases shown, failures first",
+            linespacing=1.4,
+        )
+    return fig
+
+
+def plot_pass_rate_trend(history: pd.DataFrame | None, *, pass_threshold: float = 0.8) -> Figure:
+    """Pass rate and execution accuracy (%) over runs, P95 latency on the right axis."""
+    threshold = _check_threshold(pass_threshold)
+    with _style():
+        fig = _new_figure(10.0, 5.5)
+        ax = fig.add_subplot()
+        _draw_trend(ax, history, threshold)
+        ax.set_title("Pass rate trend — اتجاه نسبة النجاح")
+    return fig
+
+
+def plot_dashboard(
+    scores: pd.DataFrame,
+    summary: pd.DataFrame,
+    *,
+    history: pd.DataFrame | None = None,
+    pass_threshold: float = 0.8,
+    table_rows: int = 10,
+) -> Figure:
+    """Everything on one page: headline numbers, then the charts, then the first failures."""
+    threshold = _check_threshold(pass_threshold)
+    _require(scores, _SCORES_COLUMNS, "case_scores")
+    overall = _overall(summary)
+    sel = select_table_rows(scores, table_rows)
+    table_h = 0.26 * (len(sel.rows) + 2.5) + 0.4
+    with _style():
+        fig = _new_figure(19.0, 1.6 + 1.55 + 4.6 + 4.6 + table_h)
+        fig.suptitle(
+            f"Nabahan evaluation dashboard — لوحة تقييم نبهان\n"
+            f"{_count(overall['total'])} cases · pass threshold {format_pct(threshold)}",
+            fontsize=15, fontweight="bold", linespacing=1.4,
+        )
+        gs = fig.add_gridspec(4, 3, height_ratios=[1.55, 4.6, 4.6, table_h])
+        tiles = gs[0, :].subgridspec(1, 8, wspace=0.02)
+        for i, tile in enumerate(_headline_tiles(overall, threshold)):
+            _draw_tile(fig.add_subplot(tiles[0, i]), *tile)
+
+        ax = fig.add_subplot(gs[1, 0])
+        _draw_metrics_overview(ax, overall, threshold, compact=True)
+        ax.set_title("Metrics — المقاييس")
+        ax = fig.add_subplot(gs[1, 1])
+        _draw_pass_fail(ax, overall, legend_fontsize=9)
+        ax.set_title("Pass / fail — النجاح والرسوب")
+        ax = fig.add_subplot(gs[1, 2])
+        _draw_categories(ax, summary, threshold, compact=True)
+        ax.set_title("By category — حسب الفئة")
+
+        ax = fig.add_subplot(gs[2, 0])
+        _draw_latency_hist(ax, scores, compact=True)
+        ax.set_title("Latency distribution — توزيع زمن الاستجابة")
+        ax = fig.add_subplot(gs[2, 1])
+        _draw_latency_per_case(ax, scores, compact=True)
+        ax.set_title("Latency per case — زمن الاستجابة لكل حالة")
+        ax = fig.add_subplot(gs[2, 2])
+        _draw_trend(ax, history, threshold, compact=True)
+        ax.set_title("Trend — الاتجاه")
+
+        ax = fig.add_subplot(gs[3, :])
+        _draw_table(ax, sel, fontsize=8.5)
+        ax.set_title(
+            f"Cases, failures first ({len(sel.rows):,} of {sel.total:,}) — الحالات، الراسبة أولاً"
+        )
+    return fig
+
+
+# --------------------------------------------------------------------------------------------
+# Files
+
+
+def save_figure(fig: Figure, path: str | Path) -> Path:
+    """Write ``fig`` as PNG to ``path`` atomically: a temporary file in the same folder, then
+    ``os.replace``. Readers never see a half-written file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            with _style():
+                fig.savefig(fh, format="png", dpi=DPI)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _history_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    overall = _overall(summary)
+    return pd.DataFrame(
+        [{
+            "run_label": "this run",
+            "timestamp": "",
+            "pass_rate": overall["pass_rate"],
+            "execution_accuracy": overall["execution_accuracy"],
+            "p95_latency": overall["p95_latency"],
+        }]
+    )
+
+
+def render_charts(
+    scores: pd.DataFrame,
+    summary: pd.DataFrame,
+    out_dir: str | Path,
+    *,
+    history: pd.DataFrame | None = None,
+    pass_threshold: float = 0.8,
+) -> dict[str, Path]:
+    """Write the seven PNG charts under ``out_dir`` (created), each atomically.
+
+    ``history``: one row per run, oldest first, the current run last (run_label, timestamp,
+    pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run.
+    Returns ``{file name: path}`` in :data:`CHART_FILES` order.
+    """
+    threshold = _check_threshold(pass_threshold)
+    _require(scores, _SCORES_COLUMNS, "case_scores")
+    _overall(summary)
+    if history is None or len(history) == 0:
+        history = _history_from_summary(summary)
+    else:
+        _require(history, _HISTORY_COLUMNS, "history")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    builders = {
+        "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
+        "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
+        "latency_analysis.png": lambda: plot_latency_analysis(scores),
+        "category_breakdown.png": lambda: plot_category_breakdown(summary, pass_threshold=threshold),
+        "detailed_results.png": lambda: plot_detailed_results(scores),
+        "evaluation_dashboard.png": lambda: plot_dashboard(
+            scores, summary, history=history, pass_threshold=threshold
+        ),
+        "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
+    }
+    paths: dict[str, Path] = {}
+    for name in CHART_FILES:
+        paths[name] = save_figure(builders[name](), out / name)
+    return paths
+
+
+def _png_bytes(image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def dashboard_markdown(path: str | Path, *, max_width_px: int = 800, max_bytes: int = 150_000) -> str:
+    """Markdown with a small copy of the dashboard PNG inline (base64 data URI), for the Dagster UI.
+
+    The image is scaled down to at most ``max_width_px`` wide; if the encoded image is still over
+    ``max_bytes`` it is reduced to a 256-colour palette, then narrowed step by step.
+    """
+    from PIL import Image  # matplotlib depends on Pillow
+
+    if max_width_px < 16:
+        raise ValueError(f"max_width_px too small: {max_width_px}")
+    with Image.open(path) as src:
+        image = src.convert("RGB")
+    width = min(max_width_px, image.width)
+    while True:
+        height = max(1, round(image.height * width / image.width))
+        small = image.resize((width, height), Image.Resampling.LANCZOS)
+        encoded = base64.b64encode(_png_bytes(small))
+        if len(encoded) > max_bytes:
+            encoded = base64.b64encode(_png_bytes(small.quantize(colors=256)))
+        if len(encoded) <= max_bytes or width <= 200:
+            break
+        width = int(width * 0.85)
+    return f"![Evaluation dashboard](data:image/png;base64,{encoded.decode('ascii')})"

@@ -1,0 +1,634 @@
+"""Tests for nabahan_pipeline.evaluation.charts.
+
+The tables come from a synthetic generator that follows docs/internals.md (case_scores and
+evaluation_summary), so these tests do not depend on metrics.py / summary.py. Every chart is
+rendered with warnings turned into errors: a "Glyph missing" warning fails the test.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import io
+import json
+import re
+import struct
+import warnings
+from pathlib import Path
+
+import matplotlib.image as mpimg
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.text import Text
+
+from nabahan_pipeline.evaluation import charts
+from nabahan_pipeline.evaluation.charts import (
+    CHART_FILES,
+    dashboard_markdown,
+    format_pct,
+    omitted_note,
+    plot_category_breakdown,
+    plot_dashboard,
+    plot_detailed_results,
+    plot_latency_analysis,
+    plot_metrics_overview,
+    plot_pass_fail_distribution,
+    plot_pass_rate_trend,
+    render_charts,
+    safe_text,
+    save_figure,
+    select_table_rows,
+    truncate_text,
+)
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+CATEGORIES = ("count", "region_filter", "aggregation", "distribution", "lookup", "time_filter",
+              "value_filter", "out_of_scope")
+_REGIONS = ("الرياض", "مكة المكرمة", "المنطقة الشرقية", "المدينة المنورة", "القصيم", "عسير", "تبوك",
+            "حائل", "الجوف", "جازان", "نجران", "الباحة", "الحدود الشمالية")
+_AGENCIES = ("وزارة الصحة", "وزارة التعليم", "وزارة النقل والخدمات اللوجستية", "أمانة منطقة الرياض",
+             "وزارة الشؤون البلدية والقروية والإسكان", "الهيئة السعودية للبيانات والذكاء الاصطناعي")
+_TEMPLATES = {
+    "count": ("كم عدد المناقصات في منطقة {r}؟",
+              "كم عدد المناقصات المطروحة من {a} خلال عام {y} في منطقة {r}؟"),
+    "region_filter": ("ما المناقصات المطروحة في منطقة {r}؟",
+                      "اعرض المناقصات القائمة في منطقة {r} التي تزيد قيمتها على {v} مليون ريال"),
+    "aggregation": ("ما إجمالي قيمة عقود {a}؟",
+                    "ما متوسط قيمة المناقصات الترسية لدى {a} في الربع الثاني من عام {y}؟"),
+    "distribution": ("ما توزيع المناقصات حسب المنطقة؟",
+                     "كيف تتوزع المشاريع المستقبلية لـ{a} على المناطق والأنشطة في عام {y}؟"),
+    "lookup": ("ما حالة المناقصة رقم {n}؟",
+               "ما تفاصيل المناقصة رقم {n} المطروحة من {a} (SQL, PDF)؟"),
+    "time_filter": ("ما المناقصات المطروحة في عام {y}؟",
+                    "ما المناقصات التي ينتهي موعد تقديم عروضها قبل نهاية شهر رمضان {y}؟"),
+    "value_filter": ("ما المناقصات التي تزيد قيمتها على {v} مليون ريال؟",
+                     "ما المناقصات التي تتراوح قيمتها بين {v} و{v2} مليون ريال في منطقة {r}؟"),
+    "out_of_scope": ("ما حالة الطقس في الرياض اليوم؟",
+                     "اكتب لي قصيدة عن البحر والسفر والحنين إلى الوطن في عشرة أبيات"),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Synthetic tables (docs/internals.md)
+
+
+def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share: float = 0.01,
+                gold_share: float = 0.6, repeats: int = 1) -> pd.DataFrame:
+    """A realistic case_scores table with ``n`` cases (times ``repeats``)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for q in range(1, n + 1):
+        cat = CATEGORIES[(q - 1) % len(CATEGORIES)] if rng.random() < 0.7 else str(rng.choice(CATEGORIES))
+        tmpl = _TEMPLATES[cat][int(rng.random() < 0.4)]
+        question = tmpl.format(
+            r=rng.choice(_REGIONS), a=rng.choice(_AGENCIES), y=int(rng.integers(2019, 2026)),
+            v=int(rng.integers(1, 50)), v2=int(rng.integers(50, 500)), n=int(rng.integers(10**5, 10**6)),
+        )
+        has_gold = cat != "out_of_scope" and rng.random() < gold_share
+        for rep in range(repeats):
+            rows.append((q, rep, cat, question, has_gold))
+    m = len(rows)
+    q, rep, cat, question, gold = (np.array(c, dtype=object) for c in zip(*rows)) if m else [np.array([])] * 5
+    in_scope = np.array([c != "out_of_scope" for c in cat], dtype=bool)
+    is_error = rng.random(m) < error_share
+    is_fail = (rng.random(m) < fail_share) & ~is_error
+    status = np.where(is_error, "error", np.where(in_scope, "success", "out_of_scope"))
+    sql_valid = np.where(in_scope & ~is_error, 1, 0)
+    table_match = np.where(in_scope & ~is_error & ~(is_fail & (rng.random(m) < 0.7)), 1, 0)
+    has_rows = np.where(in_scope & ~is_error & ~(is_fail & (rng.random(m) < 0.6)), 1, 0)
+    points = sql_valid + table_match + has_rows
+    retrieval = np.where(in_scope, (points >= 2).astype(int), (~is_error & ~is_fail).astype(int))
+    fid = np.stack([
+        (~is_error).astype(int),
+        (~is_error).astype(int),
+        (~is_error & (~is_fail | (rng.random(m) < 0.5))).astype(int),
+        (~is_error & ~(is_fail & (retrieval == 1))).astype(int),
+    ])
+    fid_points = fid.sum(axis=0)
+    fidelity = (fid_points >= 3).astype(int)
+    latency = np.where(is_error & (rng.random(m) < 0.5), 30.0 + rng.random(m),
+                       rng.lognormal(mean=0.2, sigma=0.75, size=m))
+    tier = np.select([latency < 2, latency <= 5, latency <= 10], ["Excellent", "Good", "Acceptable"], "Poor")
+    tier_score = pd.Series(tier).map({"Excellent": 1.0, "Good": 0.8, "Acceptable": 0.5, "Poor": 0.2})
+    exec_match = np.where(np.array(gold, dtype=bool),
+                          ((retrieval == 1) & (rng.random(m) < 0.85)).astype(float), np.nan)
+    data_rows = np.where(has_rows == 1, rng.integers(1, 200, m), 0)
+    passed = (retrieval == 1) & (fidelity == 1)
+    return pd.DataFrame({
+        "query_num": q.astype(int),
+        "case_id": [f"case-{int(x):05d}" for x in q],
+        "repeat": rep.astype(int),
+        "timestamp": "2025-03-01T02:00:00+03:00",
+        "question": question.astype(str),
+        "category": cat.astype(str),
+        "expected_table": np.where(in_scope, "tenders_full_details", None),
+        "status": status,
+        "sql": np.where(sql_valid == 1, "SELECT COUNT(*) FROM tenders_full_details", None),
+        "data_rows": data_rows.astype(int),
+        "insights": "بلغ عدد المناقصات 120 مناقصة في منطقة الرياض.",
+        "error": np.where(is_error, "timeout after 30 s", None),
+        "latency_s": latency.astype(float),
+        "cached": False,
+        "sql_valid": sql_valid, "table_match": table_match, "has_rows": has_rows,
+        "retrieval_points": points.astype(int),
+        "retrieval_accuracy": retrieval.astype(int),
+        "status_match": fid[0], "arabic_text": fid[1], "numbers_present": fid[2], "no_hallucination": fid[3],
+        "fidelity_points": fid_points.astype(int),
+        "generation_fidelity": fidelity,
+        "latency_tier": tier,
+        "latency_score": tier_score.to_numpy(dtype=float),
+        "execution_match": exec_match,
+        "ungrounded_numbers": json.dumps([]),
+        "hallucination_markers": json.dumps([]),
+        "false_refusal": in_scope & (status == "out_of_scope"),
+        "false_answer": ~in_scope & (status == "success"),
+        "overall_passed": passed,
+    })
+
+
+def _summary_row(scope: str, df: pd.DataFrame) -> dict:
+    total = len(df)
+    passed = int(df["overall_passed"].sum())
+    exec_vals = df["execution_match"].dropna()
+    lat = df["latency_s"].to_numpy(dtype=float)
+    return {
+        "scope": scope, "total": total, "passed": passed, "failed": total - passed,
+        "pass_rate": passed / total if total else np.nan,
+        "avg_retrieval_accuracy": df["retrieval_accuracy"].mean() if total else np.nan,
+        "avg_generation_fidelity": df["generation_fidelity"].mean() if total else np.nan,
+        "avg_latency_score": df["latency_score"].mean() if total else np.nan,
+        "avg_latency": lat.mean() if total else np.nan,
+        "p50_latency": float(np.percentile(lat, 50)) if total else np.nan,
+        "p95_latency": float(np.percentile(lat, 95)) if total else np.nan,
+        "execution_accuracy": exec_vals.mean() if len(exec_vals) else np.nan,
+        "execution_cases": len(exec_vals),
+        "errors": int((df["status"] == "error").sum()),
+        "false_refusals": int(df["false_refusal"].sum()),
+        "false_answers": int(df["false_answer"].sum()),
+    }
+
+
+def make_summary(scores: pd.DataFrame) -> pd.DataFrame:
+    """evaluation_summary: the overall row, then one row per category (in file order)."""
+    rows = [_summary_row("overall", scores)]
+    for cat in dict.fromkeys(scores["category"]):
+        rows.append(_summary_row(cat, scores[scores["category"] == cat]))
+    return pd.DataFrame(rows)
+
+
+def make_history(n_runs: int, *, seed: int = 1, exec_nan: bool = False) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    ts = pd.date_range("2025-01-01 02:00", periods=n_runs, freq="D", tz="Asia/Riyadh")
+    return pd.DataFrame({
+        "run_label": [f"run-{t:%m%d}" for t in ts],
+        "timestamp": [t.isoformat() for t in ts],
+        "pass_rate": np.clip(0.7 + np.cumsum(rng.normal(0.005, 0.02, n_runs)), 0, 1),
+        "execution_accuracy": np.nan if exec_nan else np.clip(0.6 + rng.normal(0, 0.05, n_runs), 0, 1),
+        "p95_latency": np.abs(3 + rng.normal(0, 0.8, n_runs)),
+    })
+
+
+def fixed_summary() -> pd.DataFrame:
+    """A hand-written summary with known numbers, for checking what the charts print."""
+    base = {"avg_latency_score": 0.9, "avg_latency": 1.1, "execution_cases": 0, "false_refusals": 2,
+            "false_answers": 1}
+    return pd.DataFrame([
+        {**base, "scope": "overall", "total": 1000, "passed": 812, "failed": 188, "pass_rate": 0.812,
+         "avg_retrieval_accuracy": 0.9, "avg_generation_fidelity": 0.8567, "p50_latency": 1.234,
+         "p95_latency": 4.5678, "execution_accuracy": np.nan, "errors": 7},
+        {**base, "scope": "count", "total": 600, "passed": 450, "failed": 150, "pass_rate": 0.75,
+         "avg_retrieval_accuracy": 0.8, "avg_generation_fidelity": 0.8, "p50_latency": 1.0,
+         "p95_latency": 4.0, "execution_accuracy": np.nan, "errors": 5},
+        {**base, "scope": "out_of_scope", "total": 400, "passed": 362, "failed": 38,
+         "pass_rate": 0.905, "avg_retrieval_accuracy": 0.95, "avg_generation_fidelity": 0.95,
+         "p50_latency": 0.5, "p95_latency": 2.0, "execution_accuracy": np.nan, "errors": 2},
+    ])
+
+
+def texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.findobj(Text)]
+
+
+def render_strict(fig):
+    """Draw ``fig`` with every warning an error (a missing glyph fails)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        buf = io.BytesIO()
+        with charts._style():
+            fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering all charts
+
+
+@pytest.fixture(scope="module", params=[20, 10_000], ids=["20cases", "10000cases"])
+def rendered(request, tmp_path_factory):
+    n = request.param
+    scores = make_scores(n, seed=n)
+    summary = make_summary(scores)
+    history = make_history(12)
+    history.loc[len(history) - 1, ["pass_rate", "execution_accuracy"]] = (
+        summary.iloc[0]["pass_rate"], summary.iloc[0]["execution_accuracy"])
+    out = tmp_path_factory.mktemp(f"charts{n}") / "charts"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paths = render_charts(scores, summary, out, history=history, pass_threshold=0.8)
+    return n, scores, summary, history, out, paths
+
+
+def _expected_px(name, scores, summary, history) -> tuple[int, int]:
+    builders = {
+        "metrics_overview.png": lambda: plot_metrics_overview(summary),
+        "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
+        "latency_analysis.png": lambda: plot_latency_analysis(scores),
+        "category_breakdown.png": lambda: plot_category_breakdown(summary),
+        "detailed_results.png": lambda: plot_detailed_results(scores),
+        "evaluation_dashboard.png": lambda: plot_dashboard(scores, summary, history=history),
+        "pass_rate_trend.png": lambda: plot_pass_rate_trend(history),
+    }
+    fig = builders[name]()
+    w, h = fig.get_size_inches() * charts.DPI
+    return round(h), round(w)
+
+
+def test_render_charts_writes_all_seven_valid_pngs(rendered):
+    n, scores, summary, history, out, paths = rendered
+    assert list(paths) == list(CHART_FILES)
+    assert len(CHART_FILES) == 7
+    assert sorted(p.name for p in out.iterdir()) == sorted(CHART_FILES)  # no temp file left over
+    for name, path in paths.items():
+        assert path == out / name
+        data = path.read_bytes()
+        assert data[:8] == PNG_MAGIC, name
+        width, height = struct.unpack(">II", data[16:24])
+        img = mpimg.imread(path)
+        assert img.shape[:2] == (height, width) == _expected_px(name, scores, summary, history), name
+        assert 300 <= width <= 2200 and 300 <= height <= 2200, (name, width, height)
+        # Not blank: a chart has ink.
+        assert img[..., :3].std() > 0.05, name
+
+
+def test_fixed_sizes_and_dpi():
+    scores = make_scores(20)
+    summary = make_summary(scores)
+    fig = plot_metrics_overview(summary)
+    assert fig.dpi == charts.DPI and 100 <= charts.DPI <= 120
+    assert tuple(fig.get_size_inches()) == (9.5, 6.0)
+
+
+def test_render_from_scratch_without_history_says_first_run(tmp_path):
+    scores = make_scores(20, seed=3)
+    summary = make_summary(scores)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paths = render_charts(scores, summary, tmp_path / "a" / "b")
+    assert all(p.exists() for p in paths.values())
+
+
+def test_every_chart_renders_strictly_and_is_not_cut_off():
+    """Each plot function on its own, warnings as errors; no text artist outside its figure."""
+    scores = make_scores(60, seed=7, repeats=2)
+    summary = make_summary(scores)
+    history = make_history(30)
+    figs = [
+        plot_metrics_overview(summary, pass_threshold=0.9),
+        plot_pass_fail_distribution(summary),
+        plot_latency_analysis(scores),
+        plot_category_breakdown(summary),
+        plot_detailed_results(scores),
+        plot_dashboard(scores, summary, history=history),
+        plot_pass_rate_trend(history),
+    ]
+    for fig in figs:
+        render_strict(fig)
+        renderer = fig.canvas.get_renderer()
+        # Everything drawn (tick labels, titles, legends, texts) lies inside the figure.
+        ink = fig.get_tightbbox(renderer)  # inches
+        w, h = fig.get_size_inches()
+        tol = 1.5 / fig.dpi
+        assert ink.x0 >= -tol and ink.y0 >= -tol, (fig.axes[0].get_title(), ink)
+        assert ink.x1 <= w + tol and ink.y1 <= h + tol, (fig.axes[0].get_title(), ink)
+
+
+def test_missing_glyph_is_an_error_and_data_text_is_sanitized():
+    # The strict rendering really does catch a missing glyph...
+    fig = charts._new_figure(3, 1)
+    with charts._style():
+        fig.text(0.1, 0.5, "漢字")
+    with pytest.raises(UserWarning, match="Glyph"):
+        render_strict(fig)
+    # ...and text from the data cannot trigger it.
+    assert safe_text("كم عدد 🙂 المناقصات 漢字\nفي الرياض\u200f؟") == "كم عدد \ufffd المناقصات \ufffd في الرياض\u200f؟"
+    scores = make_scores(5)
+    scores.loc[0, "question"] = "كم عدد 🙂 المناقصات 漢 $x$ في\tالرياض؟"
+    scores.loc[0, "overall_passed"] = False
+    scores.loc[1, "category"] = "新类别"
+    render_strict(plot_detailed_results(scores))
+
+
+def test_no_arabic_preshaping():
+    source = Path(charts.__file__).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    assert not imported & {"arabic_reshaper", "bidi"}, imported
+    code_only = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("#"))
+    assert "get_display" not in code_only and "reshape(" not in code_only
+
+
+def test_arabic_goes_to_matplotlib_in_logical_order():
+    scores = make_scores(10)
+    scores["overall_passed"] = False
+    fig = plot_detailed_results(scores)
+    all_text = texts(fig)
+    presentation_forms = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]")
+    assert not any(presentation_forms.search(t) for t in all_text)
+    for q in scores["question"]:
+        assert truncate_text(q) in all_text
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers on the charts are the summary's
+
+
+def test_metrics_overview_prints_the_summary_values():
+    fig = plot_metrics_overview(fixed_summary(), pass_threshold=0.8)
+    t = texts(fig)
+    assert "81.2%" in t  # pass_rate 0.812
+    assert "90.0%" in t  # avg_retrieval_accuracy 0.9
+    assert "85.7%" in t  # avg_generation_fidelity 0.8567
+    assert "n/a" in t  # execution_accuracy NaN
+    assert "Pass threshold 80.0%" in t
+    render_strict(fig)
+
+
+def test_metrics_overview_pass_rate_label_follows_summary():
+    summary = fixed_summary()
+    summary.loc[0, "pass_rate"] = 0.4567
+    t = texts(plot_metrics_overview(summary))
+    assert "45.7%" in t and "81.2%" not in t
+
+
+def test_pass_fail_counts_and_percentages():
+    fig = plot_pass_fail_distribution(fixed_summary())
+    joined = "\n".join(texts(fig))
+    assert "812 cases · 81.2%" in joined
+    assert "181 cases · 18.1%" in joined  # failed 188 of which 7 errors
+    assert "7 cases · 0.7%" in joined  # errors slice
+    assert "1,000" in joined
+    render_strict(fig)
+
+
+def test_pass_fail_without_errors_has_no_error_slice():
+    summary = fixed_summary()
+    summary.loc[0, "errors"] = 0
+    joined = "\n".join(texts(plot_pass_fail_distribution(summary)))
+    assert "Errors" not in joined and "188 cases · 18.8%" in joined
+
+
+def test_category_breakdown_one_bar_per_category_with_counts():
+    fig = plot_category_breakdown(fixed_summary(), pass_threshold=0.8)
+    t = texts(fig)
+    assert "75.0%  (450/600)" in t and "90.5%  (362/400)" in t
+    assert "count — عدّ" in t and "out_of_scope — خارج النطاق" in t
+    ax = fig.axes[0]
+    assert len(ax.patches) == 2  # one bar per category row
+    render_strict(fig)
+
+
+def test_category_breakdown_bar_count_at_scale():
+    scores = make_scores(10_000, seed=5)
+    summary = make_summary(scores)
+    fig = plot_category_breakdown(summary)
+    ax = fig.axes[0]
+    assert len(ax.patches) == len(summary) - 1 == len(CATEGORIES)
+
+
+def test_dashboard_headline_numbers():
+    scores = make_scores(40)
+    fig = plot_dashboard(scores, fixed_summary(), pass_threshold=0.8)
+    t = texts(fig)
+    for value in ("1,000", "81.2%", "90.0%", "85.7%", "n/a", "1.23 s", "4.57 s", "7"):
+        assert value in t, value
+    render_strict(fig)
+
+
+# --------------------------------------------------------------------------------------------
+# Detailed table
+
+
+def test_table_selection_10000_cases_all_failures_fit():
+    scores = make_scores(10_000, seed=11, fail_share=0.0, error_share=0.0)
+    fail_idx = scores.sample(25, random_state=0).index
+    scores.loc[fail_idx, "overall_passed"] = False
+    sel = select_table_rows(scores, 40)
+    assert len(sel.rows) == 40 and sel.total == 10_000
+    assert sel.omitted == 9_960 and sel.omitted_failed == 0 and sel.omitted_passed == 9_960
+    shown_passed = sel.rows["overall_passed"].to_list()
+    assert shown_passed == [False] * 25 + [True] * 15  # failures first
+    assert sel.rows["query_num"].iloc[:25].is_monotonic_increasing
+    en, ar = omitted_note(sel)
+    assert en == "+ 9,960 more cases not shown (all passed)"
+    assert ar == "لم تُعرض 9,960 حالة أخرى (كلها ناجحة)"
+    t = texts(plot_detailed_results(scores))
+    assert en in t and ar in t
+
+
+def test_table_selection_10000_cases_mixed():
+    scores = make_scores(10_000, seed=12)
+    failed = int((~scores["overall_passed"]).sum())
+    assert failed > 40
+    sel = select_table_rows(scores)
+    assert not sel.rows["overall_passed"].any()
+    assert sel.omitted == 9_960
+    assert sel.omitted_failed == failed - 40
+    assert sel.omitted_passed == 10_000 - failed
+    en, _ = omitted_note(sel)
+    assert en == f"+ 9,960 more cases not shown ({failed - 40:,} failed, {10_000 - failed:,} passed)"
+
+
+def test_table_selection_small_and_all_failed():
+    scores = make_scores(20)
+    sel = select_table_rows(scores)
+    assert sel.omitted == 0 and len(sel.rows) == 20
+    assert omitted_note(sel) == ("All 20 cases shown", "جميع الحالات معروضة")
+    scores["overall_passed"] = False
+    sel = select_table_rows(scores, 5)
+    assert omitted_note(sel)[0] == "+ 15 more cases not shown (all failed)"
+
+
+def test_table_cells_stay_inside_their_columns():
+    scores = make_scores(12, seed=2)
+    scores["overall_passed"] = False
+    scores.loc[0, "question"] = "W" * 60
+    scores.loc[1, "question"] = "SELECT COUNT(*) FROM TENDERS_FULL_DETAILS WHERE REGION = 'RIYADH' AND 1=1"
+    scores.loc[2, "question"] = "ما " * 40
+    scores.loc[3, "category"] = "a_very_long_custom_category_name_from_elsewhere"
+    for fig, rows in ((plot_detailed_results(scores), 12), (plot_dashboard(scores, make_summary(scores)), 10)):
+        render_strict(fig)
+        ax = fig.axes[-1]  # the table
+        renderer = fig.canvas.get_renderer()
+        fractions = np.cumsum([0.0] + [c[2] for c in charts._TABLE_COLUMNS])
+        edges_px = ax.transAxes.transform(np.c_[fractions / fractions[-1], np.zeros(len(fractions))])[:, 0]
+        cells = ax.texts[:-2]  # the last two are the footnote (English, Arabic)
+        assert len(cells) == len(charts._TABLE_COLUMNS) * (rows + 1)
+        for t in cells:
+            bb = t.get_window_extent(renderer)
+            col = int(np.searchsorted(edges_px, (bb.x0 + bb.x1) / 2) - 1)
+            assert edges_px[col] - 0.5 <= bb.x0 and bb.x1 <= edges_px[col + 1] + 0.5, t.get_text()
+    assert truncate_text("W" * 60) not in texts(plot_detailed_results(scores))  # it was shortened
+
+
+def test_detailed_table_has_at_most_40_rows():
+    scores = make_scores(10_000, seed=13)
+    fig = plot_detailed_results(scores)
+    t = texts(fig)
+    assert sum(1 for s in t if s in ("✓ PASS", "✗ FAIL")) == 40
+    assert "40 of 10,000 cases shown, failures first" in "\n".join(t)
+
+
+# --------------------------------------------------------------------------------------------
+# Truncation
+
+
+QUESTION = "ما المناقصات التي ينتهي موعد تقديم عروضها قبل نهاية شهر رمضان لعام 2025 في منطقة الرياض؟"
+
+
+@pytest.mark.parametrize("limit", [20, 30, 45, 60])
+def test_truncate_on_word_boundary(limit):
+    out = truncate_text(QUESTION, limit)
+    assert len(out) <= limit
+    assert out.endswith("…")
+    head = out[:-1]
+    assert QUESTION.startswith(head)
+    assert QUESTION[len(head)] == " "  # cut right before a space: a whole word
+    assert len(head) >= limit // 2 - 1
+
+
+def test_truncate_leaves_short_text_and_collapses_space():
+    assert truncate_text("كم عدد المناقصات؟") == "كم عدد المناقصات؟"
+    assert truncate_text("  كم   عدد\nالمناقصات؟ ") == "كم عدد المناقصات؟"
+    exactly = "ا" * 45
+    assert truncate_text(exactly, 45) == exactly
+
+
+def test_truncate_long_word_and_punctuation():
+    assert truncate_text("ب" * 100, 45) == "ب" * 44 + "…"
+    assert truncate_text("كم عدد المناقصات، في منطقة الرياض والمنطقة الشرقية", 20) == "كم عدد المناقصات…"
+    with pytest.raises(ValueError):
+        truncate_text("abc", 1)
+
+
+def test_format_pct():
+    assert format_pct(0.8123) == "81.2%"
+    assert format_pct(1) == "100.0%"
+    assert format_pct(float("nan")) == "n/a"
+    assert format_pct(None) == "n/a"
+
+
+# --------------------------------------------------------------------------------------------
+# Trend
+
+
+def test_trend_first_run_one_row():
+    fig = plot_pass_rate_trend(make_history(1))
+    t = "\n".join(texts(fig))
+    assert "First run, no trend yet" in t and "التشغيل الأول، لا يوجد اتجاه بعد" in t
+    render_strict(fig)
+
+
+def test_trend_none():
+    fig = plot_pass_rate_trend(None)
+    assert "First run, no trend yet" in texts(fig)
+    render_strict(fig)
+
+
+def test_trend_several_runs():
+    history = make_history(8)
+    fig = plot_pass_rate_trend(history, pass_threshold=0.8)
+    render_strict(fig)
+    t = texts(fig)
+    assert "First run, no trend yet" not in t
+    assert format_pct(history["pass_rate"].iloc[-1]) in t
+    ax, ax2 = fig.axes[0], fig.axes[1]
+    lines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 8]
+    assert len(lines) == 2  # pass rate and execution accuracy
+    assert len([ln for ln in ax2.get_lines() if len(ln.get_xdata()) == 8]) == 1  # p95
+    np.testing.assert_allclose(lines[0].get_ydata(), history["pass_rate"] * 100)
+
+
+def test_trend_many_runs_exec_nan():
+    fig = plot_pass_rate_trend(make_history(365, exec_nan=True))
+    render_strict(fig)
+    assert "Execution accuracy: n/a" in texts(fig)
+
+
+def test_trend_rejects_bad_history():
+    with pytest.raises(ValueError, match="p95_latency"):
+        plot_pass_rate_trend(make_history(3).drop(columns="p95_latency"))
+
+
+# --------------------------------------------------------------------------------------------
+# Dashboard markdown
+
+
+@pytest.mark.parametrize("max_width", [800, 400])
+def test_dashboard_markdown(rendered, max_width):
+    path = rendered[5]["evaluation_dashboard.png"]
+    md = dashboard_markdown(path, max_width_px=max_width)
+    m = re.fullmatch(r"!\[[^\]]*\]\(data:image/png;base64,([A-Za-z0-9+/=]+)\)", md)
+    assert m
+    assert len(md) < 150_000
+    png = base64.b64decode(m.group(1))
+    assert png[:8] == PNG_MAGIC
+    width, height = struct.unpack(">II", png[16:24])
+    assert width <= max_width
+    original = mpimg.imread(path)
+    assert abs(height / width - original.shape[0] / original.shape[1]) < 0.01
+
+
+# --------------------------------------------------------------------------------------------
+# Files and inputs
+
+
+def test_save_figure_is_atomic(tmp_path, monkeypatch):
+    target = tmp_path / "metrics_overview.png"
+    target.write_bytes(b"old")
+    fig = plot_metrics_overview(fixed_summary())
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(fig, "savefig", boom)
+    with pytest.raises(RuntimeError):
+        save_figure(fig, target)
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["metrics_overview.png"]
+
+
+def test_empty_run_renders(tmp_path):
+    scores = make_scores(0)
+    summary = make_summary(scores)
+    assert summary.iloc[0]["total"] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paths = render_charts(scores, summary, tmp_path)
+    assert len(paths) == 7
+
+
+def test_bad_inputs():
+    scores = make_scores(5)
+    summary = make_summary(scores)
+    with pytest.raises(ValueError, match="latency_s"):
+        plot_latency_analysis(scores.drop(columns="latency_s"))
+    with pytest.raises(ValueError, match="overall"):
+        plot_metrics_overview(summary[summary["scope"] != "overall"])
+    with pytest.raises(ValueError, match="pass_threshold"):
+        plot_metrics_overview(summary, pass_threshold=80)
