@@ -15,6 +15,7 @@ import pytest
 from nabahan_pipeline.domain.sql_safety import QueryResult
 from nabahan_pipeline.evaluation.metrics import (
     CASE_SCORE_COLUMNS,
+    REPEAT_COLUMNS,
     SCORE_COLUMNS,
     latency_tier,
     score_answer,
@@ -368,7 +369,7 @@ def test_score_responses_table(db: Path) -> None:
         ]
     )
     scores = score_responses(cases, responses, db, timestamp="2026-01-01T02:00:00+03:00")
-    assert list(scores.columns) == list(CASE_SCORE_COLUMNS)
+    assert list(scores.columns) == [*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]
     assert list(zip(scores["case_id"], scores["repeat"])) == [("a", 0), ("a", 1), ("b", 0), ("c", 0)]
     assert list(scores["query_num"]) == [1, 1, 2, 3]
     assert set(scores["timestamp"]) == {"2026-01-01T02:00:00+03:00"}

@@ -9,6 +9,7 @@ ran; retrieval_points sums them and does not decide the out-of-scope pass.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -136,7 +137,12 @@ CASE_SCORE_COLUMNS: tuple[str, ...] = (
     "error",
     "latency_s",
     "cached",
+    "prompt_tokens",
+    "completion_tokens",
+    "result_digest",
 ) + SCORE_COLUMNS
+# Over a case's repeats (the same value on each of its rows): see add_repeat_consistency.
+REPEAT_COLUMNS: tuple[str, ...] = ("repeat_pass_share", "distinct_sql", "distinct_results")
 
 
 def latency_tier(seconds: float) -> tuple[str, float]:
@@ -261,11 +267,30 @@ def score_responses(
                 "error": _text(response.get("error")),
                 "latency_s": float(response["latency_s"]),
                 "cached": _present(response.get("cached")) and bool(response["cached"]),
+                "prompt_tokens": _token_count(response.get("prompt_tokens")),
+                "completion_tokens": _token_count(response.get("completion_tokens")),
+                "result_digest": result_digest(answer["data"]),
                 **scores,
             }
         )
     table = pd.DataFrame.from_records(records, columns=list(CASE_SCORE_COLUMNS))
-    return table.astype(_CASE_SCORE_DTYPES)
+    return add_repeat_consistency(table.astype(_CASE_SCORE_DTYPES))[[*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]]
+
+
+def result_digest(rows: list[dict]) -> str:
+    """A short digest of a result set, blind to row order, to count distinct results across repeats."""
+    canonical = sorted(json.dumps(row, ensure_ascii=False, sort_keys=True, default=str) for row in rows)
+    return hashlib.sha256("\n".join(canonical).encode("utf-8")).hexdigest()[:16]
+
+
+def add_repeat_consistency(scores: pd.DataFrame) -> pd.DataFrame:
+    """Per case, over its repeats: the share that passed, distinct SQL texts, distinct result sets."""
+    by_case = scores.groupby("case_id", sort=False)
+    return scores.assign(
+        repeat_pass_share=by_case["overall_passed"].transform("mean").astype(float),
+        distinct_sql=by_case["sql"].transform(lambda sql: sql.fillna("").nunique()).astype("int64"),
+        distinct_results=by_case["result_digest"].transform("nunique").astype("int64"),
+    )
 
 
 _CASE_SCORE_DTYPES = {
@@ -274,6 +299,8 @@ _CASE_SCORE_DTYPES = {
     "data_rows": "int64",
     "latency_s": "float64",
     "cached": "bool",
+    "prompt_tokens": "float64",
+    "completion_tokens": "float64",
     **{column: "int64" for column in ("sql_valid", "table_match", "has_rows", "retrieval_points")},
     **{column: "int64" for column in ("status_match", "arabic_text", "numbers_present", "no_hallucination")},
     "retrieval_accuracy": "int64",
@@ -288,6 +315,10 @@ _CASE_SCORE_DTYPES = {
 
 
 # --- pieces -------------------------------------------------------------------------------------
+
+
+def _token_count(value: Any) -> float:
+    return float(value) if _present(value) else math.nan
 
 
 def _is_read_only_select(sql: str) -> bool:

@@ -49,6 +49,11 @@ RESULT_COLUMNS: dict[str, str] = {
     "false_answer": "False Answer",
     "error": "Error",
     "cached": "Cached",
+    "repeat_pass_share": "Repeat Pass Share",
+    "distinct_sql": "Distinct SQL",
+    "distinct_results": "Distinct Results",
+    "prompt_tokens": "Prompt Tokens",
+    "completion_tokens": "Completion Tokens",
 }
 
 SEED_COLUMNS = tuple(list(RESULT_COLUMNS.values())[:13])

@@ -31,8 +31,13 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "errors",
     "false_refusals",
     "false_answers",
+    "repeats",
+    "pass_hat_n",
+    "total_tokens",
 )
-_INT_COLUMNS = ("total", "passed", "failed", "execution_cases", "errors", "false_refusals", "false_answers")
+_INT_COLUMNS = (
+    "total", "passed", "failed", "execution_cases", "errors", "false_refusals", "false_answers", "repeats",
+)
 
 
 def summarize(scores: pd.DataFrame) -> pd.DataFrame:
@@ -81,7 +86,25 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
         "errors": int((scores["status"] == "error").sum()),
         "false_refusals": int(scores["false_refusal"].astype(bool).sum()),
         "false_answers": int(scores["false_answer"].astype(bool).sum()),
+        **_repeat_figures(scores),
+        "total_tokens": _token_total(scores),
     }
+
+
+def _repeat_figures(scores: pd.DataFrame) -> dict[str, Any]:
+    # pass^N: the share of cases whose every one of N repeats passed; NaN for single runs.
+    repeats = int(scores["repeat"].max()) + 1 if len(scores) and "repeat" in scores.columns else 1
+    if repeats < 2:
+        return {"repeats": repeats, "pass_hat_n": math.nan}
+    all_passed = scores.groupby("case_id")["overall_passed"].apply(lambda passed: bool(passed.astype(bool).all()))
+    return {"repeats": repeats, "pass_hat_n": float(all_passed.mean())}
+
+
+def _token_total(scores: pd.DataFrame) -> float:
+    if "prompt_tokens" not in scores.columns:
+        return math.nan
+    tokens = scores[["prompt_tokens", "completion_tokens"]].astype(float)
+    return float(tokens.sum().sum()) if tokens.notna().any().any() else math.nan
 
 
 def _mean(values: pd.Series) -> float:
