@@ -133,9 +133,12 @@ _OFF_TASK = _terms(lx.OFF_TASK_TERMS)
 _OFF_TOPIC = _terms(lx.OFF_TOPIC_TERMS)
 _FILLERS = _terms(lx.FILLER_TERMS)
 _GROUP_CUE = re.compile(
-    r"(?<!\w)(?:[وف])?(?:حسب|بحسب|على حسب|لكل|ل?كل|في كل|بكل|توزيع|توزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|"
+    r"(?<!\w)(?:[وف])?(?:حسب|بحسب|على حسب|لكل|ل?كل|في كل|بكل|توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|"
     r"من حيث|على مستوى|بالنسبه ل?كل|مصنف(?:ه)? حسب|per|by)(?!\w)"
 )
+# "توزيع المناقصات على الأنشطة": a distribution word cues the dimensions after it.
+_SPREAD_CUE = re.compile(r"(?<!\w)(?:[وف])?(?:ال)?(?:توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|تصنيف)(?!\w)")
+_PLURAL_DIMENSION = re.compile(r"(ات|اتها|مناطق|مناطقها|انواع|انواعها|انشطه|اصناف|اعوام|سنوات|سنين|اشهر|شهور|ارباع|فصول)$")
 _WHICH = re.compile(r"(?<!\w)(?:اي|ايش|وش|اية|ايه|انهي|مين|ما هي|ما هو|ماهي|من هي|من هو)(?!\w)")
 _SMALL_NUMBER = re.compile(r"(?<!\w)(?:ال)?(?P<w>" + _alternation(lx.SMALL_NUMBERS) + r")(?!\w)")
 _TOP_WORDS = re.compile(
@@ -168,6 +171,7 @@ _KNOWN = re.compile(
             lx.FILLER_TERMS,
             list(lx.MONTHS),
             list(lx.ORDINALS),
+            lx.OFF_TOPIC_TERMS,
         )
     )
     + r"|\d+(?:[.,]\d+)*)(?!\w)"
@@ -175,13 +179,9 @@ _KNOWN = re.compile(
 # Words of agency and activity names too common to name one by themselves.
 _GENERIC_NAME_WORDS = frozenset(
     {
-        "وزاره", "هيئه", "اداره", "مستشفى", "مستشفي", "جامعه", "مركز", "موسسه", "مديريه", "عامه", "العامه",
-        "العام", "عام", "ديوان", "الديوان", "تجمع", "صحي", "الصحي", "قوات", "قوه", "انشطه", "نشاط",
-        "خدمات", "تجاره", "مقاولات", "الجديده", "جديده", "اخرى", "الاخرى", "الملك", "ملك", "الامير",
-        "امير", "الاميره", "بن", "عبد", "السعودي", "سعودي", "السعوديه", "الملكيه", "الاول", "الثاني",
-        "المركزيه", "الفنيه", "الشوون", "شوون", "الادوات", "والادوات", "مواد", "المواد", "منطقه",
-        "محافظه", "مدينه", "اماره", "الامن", "امن", "امانه", "الاسلاميه", "مكافحه", "العامه", "عامه",
-        "الطبي", "طبي", "التشغيل", "تشغيل", "والصيانه", "والنظافه", "للمنشات", "المنشات", "منشات",
+        "وزاره", "هيئه", "اداره", "عامه", "عام", "ديوان", "صحي", "انشطه", "نشاط", "الملك", "ملك", "امير",
+        "الاميره", "بن", "عبد", "سعودي", "سعوديه", "ملكيه", "اول", "الاول", "ثاني", "الثاني", "جديده",
+        "اخرى", "منطقه", "محافظه", "مدينه", "مركزيه", "فنيه", "طبي",
     }
 )
 _EXTRA_GENERIC = frozenset(v for w in list(_GENERIC_NAME_WORDS) for v in (w, w[2:] if w.startswith("ال") else "ال" + w))
@@ -223,7 +223,6 @@ _NEXT = _alternation(lx.NEXT_TERMS)
 _RELATIVE = re.compile(
     rf"(?<!\w)(?:(?P<this1>{_THIS})\s?(?:ال)?(?P<u1>عام|سنه|شهر)|(?:[وفب]?ال)?(?P<u2>عام|سنه|شهر)\s(?:ال)?(?:(?P<this2>حالي(?:ه)?|جاري(?:ه)?|دي|هذا|هذه|هذي)"
     rf"|(?P<before>قبل (?:ال)?(?:ماضي|ماضيه|فايت|فايته|اللي فات))|(?P<last>{_LAST})|(?P<next>{_NEXT})))(?!\w)"
-    rf"|(?<!\w)(?P<this3>السنه|العام)(?=\s*$)"
 )
 _UNITS = {"يوم": "day", "ايام": "day", "يومين": "day2", "اسبوع": "week", "اسابيع": "week", "اسبوعين": "week2",
           "شهر": "month", "اشهر": "month", "شهور": "month", "شهرين": "month2", "سنه": "year", "سنوات": "year",
@@ -388,7 +387,7 @@ class QuestionParser:
             r.blank(m.start(), m.end())
         for m in list(_RELATIVE.finditer(r.text)):
             unit = m.group("u1") or m.group("u2") or "عام"
-            if m.group("this1") or m.group("this2") or m.group("this3"):
+            if m.group("this1") or m.group("this2"):
                 shift, label = 0, {"شهر": "هذا الشهر"}.get(unit, "هذا العام")
             elif m.group("before"):
                 shift, label = -2, {"شهر": "الشهر قبل الماضي"}.get(unit, "العام قبل الماضي")
@@ -605,22 +604,20 @@ class QuestionParser:
 
     def _frame(self, r: _Reading) -> QueryFrame | Refusal:
         text = r.text
-        has_project = bool(_PROJECT.search(text)) or (
-            bool(_PROJECT_ADJ.search(text)) and not _TENDER.search(text)
-        )
-        tender_hits = list(_TENDER.finditer(text))
         dims = self._dimensions(text)
-        # A dimension noun followed by the tender noun ("أنواع المناقصات") names the dimension only.
-        genitive = {
-            th.start()
-            for th in tender_hits
-            for d in dims
-            if d.plural and 0 <= th.start() - d.end <= 1 and not d.cued
-        }
-        has_tender = any(th.start() not in genitive for th in tender_hits)
-        superlatives = [
-            (m, lx.SUPERLATIVE_TERMS[m.group("w")]) for m in _SUPERLATIVE.finditer(text)
+        # The tender noun inside or right after a dimension noun ("أنواع المناقصات", "طرق الطرح")
+        # names the dimension only.
+        tender_hits = [
+            th
+            for th in _TENDER.finditer(text)
+            if not any(
+                (d.start <= th.start() < d.end) or (d.plural and not d.cued and 0 <= th.start() - d.end <= 1)
+                for d in dims
+            )
         ]
+        has_tender = bool(tender_hits)
+        has_project = bool(_PROJECT.search(text)) or (bool(_PROJECT_ADJ.search(text)) and not has_tender)
+        superlatives = [(m, lx.SUPERLATIVE_TERMS[m.group("w")]) for m in _SUPERLATIVE.finditer(text)]
         count_cue = _COUNT.search(text)
         sum_cue = _SUM.search(text)
         avg_cue = _AVG.search(text)
@@ -631,16 +628,13 @@ class QuestionParser:
         soonest = _SOONEST.search(text) if has_project else None
         off_topic = _OFF_TOPIC.search(text)
         question_form = _QUESTION_FORM.search(r.original) or "?" in r.original
+        # Award, booklet and bid words are procurement words in their own right.
+        specific_column = column in ("awarded", "bids", "booklet")
 
-        if has_project:
-            entity = "projects"
-        elif has_tender:
-            entity = "tenders"
-        else:
-            entity = None
+        entity: str | None = "projects" if has_project else "tenders" if has_tender else None
 
         # Which dimensions are asked about: cued ("حسب المنطقة"), ranked ("أكثر منطقة"),
-        # counted ("كم جهة") or the head of the question ("ما الجهات التي طرحت ...").
+        # counted ("كم جهة") or asked for ("أي جهة ...", "ما الجهات التي طرحت ...").
         ranked_dims = [d for d in dims if any(_near(m, d) for m, _ in superlatives)]
         counted_dim = next((d for d in dims if count_cue and 0 <= d.start - count_cue.end() <= 6), None)
         which_dim = next(
@@ -649,22 +643,115 @@ class QuestionParser:
 
         if entity is None:
             lookup = next((d for d in dims if d.dimension in _LOOKUP_TABLES), None)
-            if lookup and not off_topic and not (lookup.cued or ranked_dims):
-                if lookup.dimension == "region" and any(c.field == "region" for c in r.conditions) and not lookup.plural:
-                    lookup = None
-            if lookup and not off_topic and not (lookup.cued or ranked_dims):
+            if lookup and (off_topic or lookup.cued or ranked_dims or (superlatives and which_dim)):
+                lookup = None
+            if lookup and lookup.dimension == "region" and not lookup.plural and not count_cue:
+                # "منطقة الرياض" was read as a place; a lone singular "منطقة" is no list request.
+                lookup = None if any(c.field == "region" for c in r.conditions) else lookup
+            if lookup:
                 return self._lookup_frame(lookup, r, count_cue)
-            if r.strong or (dims and (any(d.cued for d in dims) or ranked_dims) and not off_topic):
+            if r.strong or specific_column or (dims and (any(d.cued for d in dims) or ranked_dims) and not off_topic):
                 entity = "tenders"
-            elif r.weak and not off_topic and question_form and not self._unexplained(text):
+            elif (r.weak or value_word) and not off_topic and question_form and not self._unexplained(text):
                 entity = "tenders"
             else:
                 return Refusal("off_topic" if off_topic else "unknown")
 
+        conditions = self._conditions(r, entity)
+        if entity == "projects" and column == "awarded":
+            column = "value"
+
+        group_dims: list[str] = []
+        for d in dims:
+            if d.cued or d in ranked_dims or (d is which_dim and (superlatives or not count_cue)):
+                if d.dimension not in group_dims and not (entity == "projects" and d.dimension == "status"):
+                    group_dims.append(d.dimension)
+
+        # Count of distinct dimension values: "كم جهة طرحت مناقصات".
+        if counted_dim and counted_dim.dimension in _DISTINCT_FIELDS and not counted_dim.cued and not ranked_dims:
+            return QueryFrame(
+                entity=entity,
+                measure="count_distinct",
+                distinct_of=counted_dim.dimension,
+                conditions=tuple(conditions),
+            )
+
+        # The measure: average, total, count, or rows.
+        kam_value = bool(count_cue and value_word and 0 <= value_word.start() - count_cue.end() <= 8)
+        if avg_cue:
+            measure = "avg"
+        elif sum_cue and (value_word or specific_column or not count_cue):
+            measure = "sum"
+        elif kam_value and not superlatives:
+            measure = "sum"
+        elif count_cue and not (superlatives and value_word):
+            measure = "count"
+        else:
+            measure = "rows"
+
+        direction = superlatives[0][1] if superlatives else None
+        if group_dims:
+            ranked = bool(ranked_dims) or (which_dim is not None and bool(superlatives))
+            group_metric = measure if measure in ("sum", "avg") else "count"
+            if ranked and group_metric == "count" and (value_word or specific_column) and not count_cue:
+                group_metric = "sum"
+            if superlatives and not ranked:
+                # "أعلى قيمة في كل منطقة": the extreme within each group.
+                group_metric = "max" if direction == "desc" else "min"
+            limit = None
+            if ranked:
+                singular = all(not d.plural for d in dims if d.dimension in group_dims)
+                limit = r.top_n or (1 if singular else lx.DEFAULT_TOP_N)
+            return QueryFrame(
+                entity=entity,
+                measure=group_metric,
+                column=column if group_metric != "count" else None,
+                group_by=tuple(group_dims[:2]),
+                conditions=tuple(conditions),
+                order=(direction or "desc") if ranked else "desc",
+                limit=limit,
+                ranked=ranked,
+            )
+
+        if measure in ("sum", "avg", "count"):
+            return QueryFrame(entity=entity, measure=measure, column=column, conditions=tuple(conditions))
+
+        # Rows: ranked by a column, or the newest/oldest, or all matching rows.
+        if superlatives:
+            m = superlatives[0][0]
+            order_column = column
+            if m.group("w") in ("اطول", "اقصر") and entity == "projects":
+                order_column = "duration"
+            limit = r.top_n or (lx.DEFAULT_TOP_N if _plural_after(text, m.end()) else 1)
+            return QueryFrame(
+                entity=entity,
+                measure="rows",
+                column=order_column,
+                conditions=tuple(conditions),
+                order=direction,
+                limit=limit,
+                ranked=True,
+            )
+        if recent or oldest or soonest:
+            cue = recent or oldest or soonest
+            order = "asc" if (oldest or soonest) else "desc"
+            date_column = "deadline" if entity == "tenders" and _DEADLINE.search(r.original) else "date"
+            limit = r.top_n or (lx.DEFAULT_TOP_N if _plural_after(text, cue.end()) else 1)
+            return QueryFrame(
+                entity=entity, measure="rows", column=date_column, conditions=tuple(conditions),
+                order=order, limit=limit, ranked=True,
+            )
+        if r.top_n:
+            return QueryFrame(
+                entity=entity, measure="rows", column=column, conditions=tuple(conditions),
+                order="desc", limit=r.top_n, ranked=True,
+            )
+        return QueryFrame(entity=entity, measure="rows", column=None, conditions=tuple(conditions))
+
+    def _conditions(self, r: _Reading, entity: str) -> list[Condition]:
+        """The reading's filters as conditions on ``entity`` (dates on its date column)."""
         conditions = list(r.conditions)
-        date_field = "date"
-        if entity == "tenders" and _DEADLINE.search(r.original):
-            date_field = "deadline"
+        date_field = "deadline" if entity == "tenders" and _DEADLINE.search(r.original) else "date"
         for span in r.dates:
             if span.month_of_year:
                 conditions.append(Condition(date_field, "month_in", span.month_of_year, span.label))
@@ -678,98 +765,7 @@ class QuestionParser:
             conditions.append(Condition(field_name, op, values, label))
         if entity == "projects":
             conditions = [c for c in conditions if c.field not in ("status", "deadline")]
-
-        group_dims = []
-        for d in dims:
-            if d.cued or d in ranked_dims or (d is which_dim and (superlatives or not count_cue)):
-                if d.dimension not in group_dims and not (entity == "projects" and d.dimension == "status"):
-                    group_dims.append(d.dimension)
-        if entity == "projects" and column == "awarded":
-            column = "value"
-
-        # Count of distinct dimension values: "كم جهة طرحت مناقصات".
-        if counted_dim and counted_dim.dimension in _DISTINCT_FIELDS and not counted_dim.cued and not ranked_dims:
-            return QueryFrame(
-                entity=entity,
-                measure="count_distinct",
-                distinct_of=counted_dim.dimension,
-                conditions=tuple(conditions),
-            )
-
-        # The measure.
-        kam_value = bool(count_cue and value_word and value_word.start() - count_cue.end() <= 8)
-        if avg_cue:
-            measure = "avg"
-        elif (sum_cue and (value_word or column != "value" or not count_cue)) or kam_value:
-            measure = "sum"
-            if sum_cue and not value_word and column == "value" and count_cue:
-                measure = "count"
-        elif count_cue:
-            measure = "count"
-        else:
-            measure = "rows"
-        if measure == "sum" and column in ("bids", "duration") and not sum_cue:
-            measure = "sum"
-
-        direction = superlatives[0][1] if superlatives else None
-        if group_dims:
-            group_metric = measure if measure in ("sum", "avg") else "count"
-            per_group_extreme = superlatives and not ranked_dims and (value_word or column != "value")
-            if per_group_extreme:
-                group_metric = "max" if direction == "desc" else "min"
-            ranked = bool(ranked_dims) or (which_dim is not None and bool(superlatives))
-            limit = None
-            order = "desc"
-            if ranked:
-                order = direction or "desc"
-                singular = all(not d.plural for d in dims if d.dimension in group_dims)
-                limit = r.top_n or (1 if singular else lx.DEFAULT_TOP_N)
-            elif r.top_n and superlatives:
-                limit = r.top_n
-            return QueryFrame(
-                entity=entity,
-                measure=group_metric,
-                column=column if group_metric != "count" else None,
-                group_by=tuple(group_dims[:2]),
-                conditions=tuple(conditions),
-                order=order,
-                limit=limit,
-                ranked=ranked,
-            )
-
-        if measure in ("sum", "avg", "count") and not (measure == "count" and superlatives and value_word):
-            return QueryFrame(entity=entity, measure=measure, column=column, conditions=tuple(conditions))
-
-        # Rows: ranked by a column, or the newest/oldest, or all matching rows.
-        plural_noun = bool(re.search(r"(مناقصات|منافسات|مشاريع|مشروعات|عطاءات|صفقات|قيم)(?!\w)", text))
-        if superlatives:
-            order_column = column
-            if superlatives[0][0].group("w") in ("اطول", "اقصر") and entity == "projects":
-                order_column = "duration"
-            limit = r.top_n or (lx.DEFAULT_TOP_N if plural_noun and not count_cue else 1)
-            return QueryFrame(
-                entity=entity,
-                measure="rows",
-                column=order_column,
-                conditions=tuple(conditions),
-                order=direction,
-                limit=limit,
-                ranked=True,
-            )
-        if recent or oldest or soonest or (r.top_n and entity):
-            order = "asc" if (oldest or soonest) else "desc"
-            date_column = "date" if entity == "projects" or not _DEADLINE.search(text) else "deadline"
-            if r.top_n and not (recent or oldest or soonest):
-                return QueryFrame(
-                    entity=entity, measure="rows", column=column, conditions=tuple(conditions),
-                    order="desc", limit=r.top_n, ranked=True,
-                )
-            limit = r.top_n or (lx.DEFAULT_TOP_N if plural_noun else 1)
-            return QueryFrame(
-                entity=entity, measure="rows", column=date_column, conditions=tuple(conditions),
-                order=order, limit=limit, ranked=True,
-            )
-        return QueryFrame(entity=entity, measure="rows", column=None, conditions=tuple(conditions))
+        return conditions
 
     def _lookup_frame(self, d: _Dimension, r: _Reading, count_cue: re.Match[str] | None) -> QueryFrame:
         table = _LOOKUP_TABLES[d.dimension]
@@ -791,16 +787,17 @@ class QuestionParser:
 
     def _dimensions(self, text: str) -> list[_Dimension]:
         found = []
-        cues = [(m.start(), m.end()) for m in _GROUP_CUE.finditer(text)]
+        near_cues = [m.end() for m in _GROUP_CUE.finditer(text)]
+        spread = _SPREAD_CUE.search(text)
         for m in _DIMENSIONS.finditer(text):
             dimension = str(_DIMENSION_KEYS[m.lastgroup])  # type: ignore[index]
             word = m.group(0)
-            plural = bool(re.search(r"(ات|مناطق|انواع|انشطه|اصناف|اعوام|سنوات|سنين|اشهر|شهور|ارباع|فصول)(?!\w)", word))
-            cued = any(0 <= m.start() - e <= 4 for _, e in cues) or bool(
-                re.match(r"[وفب]?ال?(?:سنويا|شهريا)", word.strip())
+            plural = bool(_PLURAL_DIMENSION.search(word))
+            cued = (
+                any(0 <= m.start() - end <= 4 for end in near_cues)
+                or bool(re.search(r"(سنويا|شهريا)$", word))
+                or bool(spread and spread.start() < m.start())
             )
-            if not cued and re.match(r"\s*(?:من\s)?(?:ال)?(?:مناقصات|منافسات)?\s*$", text[m.end() : m.end() + 1]) is None:
-                pass
             found.append(_Dimension(dimension, m.start(), m.end(), plural, cued))
         return found
 
@@ -829,6 +826,15 @@ _LOOKUP_TABLES = {
     "agency": "agencies",
 }
 _DISTINCT_FIELDS = ("region", "agency", "activity", "type", "status")
+
+
+def _plural_after(text: str, position: int) -> bool:
+    """Whether the noun after a superlative is plural ("أعلى المناقصات") rather than singular
+    ("أعلى مناقصة", "أقل قيمة")."""
+    following = text[position:].split()
+    return bool(following) and bool(
+        re.match(r"[وفبل]?(?:ال)?(?:مناقصات|منافسات|مشاريع|مشروعات|عطاءات|صفقات|قيم|عقود)$", following[0])
+    )
 
 
 def _near(m: re.Match[str], d: _Dimension) -> bool:
