@@ -140,3 +140,24 @@ def test_repeat_reports_pass_hat_n(workspace: Path):
     ).run_complete_pipeline()
     assert len(result["results"]) == 9
     assert "pass_hat_n" in result["summary"]
+
+
+def test_changing_the_agent_module_invalidates_the_cache(workspace: Path, monkeypatch: pytest.MonkeyPatch):
+    module = workspace / "my_agent_module.py"
+    source = (
+        "from nabahan_pipeline_tests.sample_agents import counting_agent\n"
+        "def answer(question, filters=None):\n"
+        "    return counting_agent(question, filters)\n"
+    )
+    module.write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(workspace))
+    path = write_cases(workspace / "cases.json", count_cases(5))
+    options = dict(output_dir=workspace / "out", test_file=path, agent="python:my_agent_module:answer", use_cache=True)
+    NabahanEvaluationPipeline(**options).run_complete_pipeline()
+    assert len(sample_agents.CALLS) == 5
+    sample_agents.CALLS.clear()
+    NabahanEvaluationPipeline(**options).run_complete_pipeline()
+    assert sample_agents.CALLS == [], "unchanged module: every answer from the cache"
+    module.write_text(source + "# a new prompt\n", encoding="utf-8")
+    NabahanEvaluationPipeline(**options).run_complete_pipeline()
+    assert len(sample_agents.CALLS) == 5, "a changed module is a new agent: every case asked again"
