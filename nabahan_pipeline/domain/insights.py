@@ -153,9 +153,13 @@ class _Scope:
     def of(cls, frame: QueryFrame, catalog: Catalog) -> _Scope:
         qualifiers: list[str] = []
         indefinite: list[str] = []
-        order = ("status", "type", "activity", "agency", "region", "date", "deadline", "value", "awarded", "bids", "booklet", "duration")
+        order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "value", "awarded", "bids", "booklet", "duration")
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
+                if field == "status" and c.label.startswith("غير"):
+                    qualifiers.append(c.label)
+                    indefinite.append(c.label)
+                    continue
                 if field == "status":
                     qualifiers.append(" أو ".join(_STATUS_ADJECTIVES.get(i, "") for i in c.values))
                     indefinite.append(" أو ".join(_STATUS_INDEFINITE.get(i, "") for i in c.values))
@@ -221,7 +225,7 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
     if frame.measure == "count":
         if not first:
             return scope.none_found()
-        return f"عدد {scope.definite}: {counted(first, scope.unit, scope.units)}."
+        return f"بلغ عدد {scope.definite} في البيانات {counted(first, scope.unit, scope.units)}."
     if frame.measure == "count_distinct":
         dimension = frame.distinct_of or "agency"
         _, plural, unit = _DIMENSION_NOUNS[dimension]
@@ -414,7 +418,7 @@ def _lookup(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
         value = next(iter(rows[0].values())) if rows else 0
         if not value:
             return f"لم أجد أي {plural}{where} في البيانات."
-        return f"عدد {plural}{where} في البيانات: {count(value)} {unit}."
+        return f"بلغ عدد {plural}{where} في البيانات {count(value)} {unit}."
     if not rows:
         return f"لم أجد أي {plural}{where} في البيانات."
     names = [display(row.get(name_column, "")) for row in rows]

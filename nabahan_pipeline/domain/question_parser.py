@@ -18,7 +18,7 @@ from datetime import date, timedelta
 
 from nabahan_pipeline.domain import lexicon as lx
 from nabahan_pipeline.domain.lookup_catalog import Catalog, words
-from nabahan_pipeline.domain.normalize import normalize_arabic, number_spans
+from nabahan_pipeline.domain.normalize import NumberMention, normalize_arabic, number_spans
 
 MAX_QUESTION_CHARS = 1000
 
@@ -127,6 +127,8 @@ _SOONEST = _terms(lx.SOONEST_TERMS)
 _MUTATION = re.compile(
     r"(?<!\w)(?:[وف])?(?:" + _alternation(lx.MUTATION_TERMS) + r")(?:ها|هم|ه|هن|لي|لنا)?(?!\w)"
 )
+# "غيّر ..." at the head of the request is an order to change data; elsewhere غير is "not".
+_IMPERATIVE_CHANGE = re.compile(r"(?:(?:ممكن|لو سمحت|ابيك|ابغاك|اريدك|رجاء)\s)?[وف]?(?:غير|غيرو|عدلو)(?:ها|هم|ه)?\s")
 _SQL = re.compile(r"(?<![a-z])(?:" + "|".join(lx.SQL_KEYWORDS) + r")(?![a-z])")
 _SQL_STATEMENT = re.compile(r"(?<![a-z])(?:select|insert|update|delete|drop|alter|create|truncate|pragma|attach)(?![a-z])")
 _OFF_TASK = _terms(lx.OFF_TASK_TERMS)
@@ -137,6 +139,9 @@ _GROUP_CUE = re.compile(
     r"من حيث|على مستوى|بالنسبه ل?كل|مصنف(?:ه)? حسب|per|by)(?!\w)"
 )
 # "توزيع المناقصات على الأنشطة": a distribution word cues the dimensions after it.
+_NEGATION = re.compile(r"(?<!\w)(?:ال)?(?:غير|مو|ليست|ليس|مش|بدون|عدا|ما عدا|باستثناء)\s$")
+# "عدد العروض" / "عدد المتقدمين" name the bids column, not a count of rows.
+_COLUMN_AFTER_COUNT = re.compile(r"\s+(?:[وفبل]?ال)?(?:عروض|متقدمين|متنافسين|مشاركين|ايام|اشهر|شهور)(?!\w)")
 _SPREAD_CUE = re.compile(r"(?<!\w)(?:[وف])?(?:ال)?(?:توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|تصنيف)(?!\w)")
 _PLURAL_DIMENSION = re.compile(r"(ات|اتها|مناطق|مناطقها|انواع|انواعها|انشطه|اصناف|اعوام|سنوات|سنين|اشهر|شهور|ارباع|فصول)$")
 _WHICH = re.compile(r"(?<!\w)(?:اي|ايش|وش|اية|ايه|انهي|مين|ما هي|ما هو|ماهي|من هي|من هو)(?!\w)")
@@ -309,7 +314,7 @@ class QuestionParser:
         norm = _PUNCTUATION.sub(" ", norm)
         norm = _LOOSE_SEPARATORS.sub(" ", norm)
         norm = re.sub(r"\s+", " ", norm).strip()
-        if _MUTATION.search(norm):
+        if _MUTATION.search(norm) or _IMPERATIVE_CHANGE.match(norm):
             return Refusal("mutation")
         if _OFF_TASK.search(norm):
             return Refusal("off_task")
@@ -469,6 +474,14 @@ class QuestionParser:
             r.weak = True
 
     def _values(self, r: _Reading) -> None:
+        for m in list(_REFERENCE_NUMBER.finditer(r.text)):
+            r.conditions.append(Condition("reference", "in", (m.group(1),), f"ذات الرقم المرجعي {m.group(1)}"))
+            r.blank(m.start(), m.end())
+            r.strong = True
+        for m in list(_SINGLE_BID.finditer(r.text)):
+            bids = 2 if m.group(0).strip().endswith("ين") else 1
+            r.values.append(("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
+            r.blank(m.start(), m.end())
         text = r.text
         spans = [s for s in number_spans(text) if not s[2].percent]
         used: set[int] = set()
@@ -479,9 +492,15 @@ class QuestionParser:
             before = text[max(0, s1 - 30) : s1]
             opener = re.search(r"(?:^|\s)(?:ما\s)?(?:بين|من|[بم]ن)\s*(?:ال?قيم\w*\s)?$", before)
             if opener and re.fullmatch(r"\s*(?:ريال\s*)?(?:و|الى|الي|لين|لحد|حتى|ل|-)\s*", between):
-                low, high = sorted((n1.value, n2.value))
+                first = n1.value
+                if n2.scaled and not n1.scaled and first < 1000:
+                    # "بين 10 و 20 مليون": the scale word serves both numbers.
+                    first *= _scale_of(n2)
+                low, high = sorted((first, n2.value))
                 field_name = self._value_field(text, s1, e2)
-                label = f"{_FIELD_LABELS[field_name]} بين {_fmt(low)} و{_fmt(high)}{_unit(field_name)}"
+                # The bounds as the question wrote them, so that the answer repeats its figures.
+                texts = (n1.text, n2.text) if n1.value * (first / n1.value if n1.value else 1) <= n2.value else (n2.text, n1.text)
+                label = f"{_FIELD_LABELS[field_name]} بين {texts[0]} و{texts[1]}{_unit(field_name)}"
                 r.values.append((field_name, "between", (low, high), label))
                 used.update((i, i + 1))
                 r.blank(s1 - len(opener.group(0).lstrip()), e2)
@@ -504,7 +523,7 @@ class QuestionParser:
             # "اكثر من 5" with no unit and no value word is a count of rows ("أكثر من 5 عروض" has one).
             field_name = self._value_field(text, start, end)
             value = mention.value
-            label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {_fmt(value)}{_unit(field_name)}"
+            label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {mention.text}{_unit(field_name)}"
             r.values.append((field_name, op, (value,), label))
             comparator = _COMPARATOR_TAIL.search(before)
             left = start - (len(comparator.group(0)) if comparator else 0)
@@ -574,11 +593,19 @@ class QuestionParser:
 
     def _statuses_and_types(self, r: _Reading) -> None:
         statuses: list[int] = []
+        negated: list[int] = []
         for m in list(_STATUSES.finditer(r.text)):
-            status_id = _STATUS_KEYS[m.lastgroup]  # type: ignore[index]
-            if status_id not in statuses:
-                statuses.append(status_id)
-            r.blank(m.start(), m.end())
+            status_id = int(_STATUS_KEYS[m.lastgroup])  # type: ignore[index,call-overload]
+            negation = _NEGATION.search(r.text[: m.start()])
+            target = negated if negation else statuses
+            if status_id not in target:
+                target.append(status_id)
+            r.blank(negation.start() if negation else m.start(), m.end())
+        if negated:
+            kept = [i for i in self.catalog.statuses if i not in negated]
+            label = "غير " + " أو ".join(self.catalog.statuses[i] for i in negated if i in self.catalog.statuses)
+            r.conditions.append(Condition("status", "in", tuple(kept), label))
+            r.strong = True
         types: list[int] = []
         for m in list(_TYPES.finditer(r.text)):
             type_id = _TYPE_KEYS[m.lastgroup]  # type: ignore[index]
@@ -618,7 +645,7 @@ class QuestionParser:
         has_tender = bool(tender_hits)
         has_project = bool(_PROJECT.search(text)) or (bool(_PROJECT_ADJ.search(text)) and not has_tender)
         superlatives = [(m, lx.SUPERLATIVE_TERMS[m.group("w")]) for m in _SUPERLATIVE.finditer(text)]
-        count_cue = _COUNT.search(text)
+        count_cue = next((m for m in _COUNT.finditer(text) if not _COLUMN_AFTER_COUNT.match(text, m.end())), None)
         sum_cue = _SUM.search(text)
         avg_cue = _AVG.search(text)
         value_word = _VALUE.search(text)
@@ -677,7 +704,8 @@ class QuestionParser:
             )
 
         # The measure: average, total, count, or rows.
-        kam_value = bool(count_cue and value_word and 0 <= value_word.start() - count_cue.end() <= 8)
+        kam_value = bool(count_cue and _VALUE.match(text, count_cue.end() + 1) if count_cue else False)
+        kam_value = kam_value or bool(count_cue and re.match(r"\s+(?:تبلغ|يبلغ|بلغت|مجموع|اجمالي)\s", text[count_cue.end():]))
         if avg_cue:
             measure = "avg"
         elif sum_cue and (value_word or specific_column or not count_cue):
@@ -693,7 +721,7 @@ class QuestionParser:
         if group_dims:
             ranked = bool(ranked_dims) or (which_dim is not None and bool(superlatives))
             group_metric = measure if measure in ("sum", "avg") else "count"
-            if ranked and group_metric == "count" and (value_word or specific_column) and not count_cue:
+            if group_metric == "count" and (value_word or specific_column) and not count_cue:
                 group_metric = "sum"
             if superlatives and not ranked:
                 # "أعلى قيمة في كل منطقة": the extreme within each group.
@@ -862,6 +890,18 @@ def _comparator_before(before: str) -> str | None:
         if pattern.search(before):
             return op
     return None
+
+
+_REFERENCE_NUMBER = re.compile(r"(?<![\d.,])(\d{12})(?![\d.,])")
+_SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
+
+
+def _scale_of(mention: NumberMention) -> float:
+    """The scale word's factor in a scaled mention ("20 مليون" -> 1e6)."""
+    for word, factor in (("مليار", 1e9), ("مليون", 1e6), ("ملايين", 1e6), ("ملاين", 1e6), ("الف", 1e3), ("الاف", 1e3)):
+        if word in mention.text:
+            return factor
+    return 1.0
 
 
 _FIELD_LABELS = {

@@ -42,6 +42,7 @@ TABLES = {
             "awarded": "awarded_value",
             "bids": "bids_count",
             "booklet": "booklet_price",
+            "reference": "reference_number",
         },
         id_name=_DIMENSIONS,
     ),
@@ -90,9 +91,9 @@ def _rows_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
         if column in _NULLABLE:
             where = where + [f"{column} IS NOT NULL"]
         direction = "DESC" if frame.order == "desc" else "ASC"
-        order = f"{column} {direction}, {table.noun}_id"
+        order = f"{column} {direction}"
     else:
-        order = f"{table.columns['date']} DESC, {table.noun}_id"
+        order = f"{table.columns['date']} DESC"
     sql = f"SELECT * FROM {table.name}{_where(where)} ORDER BY {order}"
     if frame.limit:
         sql += f" LIMIT {int(frame.limit)}"
@@ -158,9 +159,10 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     if time_order and not frame.ranked:
         sql += f" ORDER BY {', '.join(time_order)}"
     else:
+        # No tie-breaker: an analyst's ORDER BY has none, and SQLite orders ties the same way for
+        # the same plan.
         direction = "ASC" if frame.order == "asc" else "DESC"
-        tie = [k for k in keys if k.endswith("_id") or k in ("year", "year_month", "quarter")]
-        sql += f" ORDER BY {order_key} {direction}" + "".join(f", {k}" for k in tie)
+        sql += f" ORDER BY {order_key} {direction}"
     if frame.limit:
         sql += f" LIMIT {int(frame.limit)}"
     return sql
