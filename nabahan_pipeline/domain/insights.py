@@ -146,6 +146,7 @@ class _Scope:
     """The rows a question is about, in words: "المناقصات النشطة في منطقة الرياض"."""
 
     def __init__(self, noun: str, unit: str, units: str, qualifiers: list[str], indefinite: list[str]):
+        self.catalog: Catalog | None = None
         self.noun, self.unit, self.units = noun, unit, units
         self.qualifiers, self.indefinite = qualifiers, indefinite
 
@@ -177,8 +178,11 @@ class _Scope:
                 qualifiers.append(text)
                 indefinite.append(text)
         if frame.entity == "projects":
-            return cls("المشاريع المستقبلية", "مشروع", "مشاريع", qualifiers, indefinite)
-        return cls("المناقصات", "مناقصة", "مناقصات", qualifiers, indefinite)
+            scope = cls("المشاريع المستقبلية", "مشروع", "مشاريع", qualifiers, indefinite)
+        else:
+            scope = cls("المناقصات", "مناقصة", "مناقصات", qualifiers, indefinite)
+        scope.catalog = catalog
+        return scope
 
     @property
     def definite(self) -> str:
@@ -192,6 +196,11 @@ class _Scope:
         if self.conditions:
             return f"لم أجد في البيانات أي {self.unit} تطابق شروط السؤال ({self.conditions})."
         return f"لم أجد في البيانات أي {self.unit}."
+
+
+def _catalog_of(scope: _Scope) -> Catalog:
+    assert scope.catalog is not None
+    return scope.catalog
 
 
 def _time_phrase(label: str) -> str:
@@ -226,6 +235,15 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
         if not first:
             return scope.none_found()
         return f"بلغ عدد {scope.definite} في البيانات {counted(first, scope.unit, scope.units)}."
+    if frame.measure == "share":
+        matching, total, share = (values + [None, None, None])[:3]
+        if not total:
+            return scope.none_found()
+        part = _Scope.of(QueryFrame(entity=frame.entity, conditions=frame.share_of), _catalog_of(scope))
+        return (
+            f"نسبة {part.definite} من {scope.definite if scope.qualifiers else 'إجمالي ' + scope.noun}: {float(share or 0):.1f}% "
+            f"({count(matching or 0)} من أصل {counted(total, scope.unit, scope.units)})."
+        )
     if frame.measure == "count_distinct":
         dimension = frame.distinct_of or "agency"
         _, plural, unit = _DIMENSION_NOUNS[dimension]

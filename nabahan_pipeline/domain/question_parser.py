@@ -49,6 +49,7 @@ class QueryFrame:
     limit: int | None = None
     ranked: bool = False  # a superlative or top-N: the order is the answer
     distinct_of: str | None = None  # count_distinct: the dimension counted
+    share_of: tuple[Condition, ...] = ()  # share: the conditions of the part, among ``conditions``
 
 
 @dataclass(frozen=True)
@@ -500,7 +501,7 @@ class QuestionParser:
                 field_name = self._value_field(text, s1, e2)
                 # The bounds as the question wrote them, so that the answer repeats its figures.
                 texts = (n1.text, n2.text) if n1.value * (first / n1.value if n1.value else 1) <= n2.value else (n2.text, n1.text)
-                label = f"{_FIELD_LABELS[field_name]} بين {texts[0]} و{texts[1]}{_unit(field_name)}"
+                label = f"{_FIELD_LABELS[field_name]} بين {_spelled(texts[0])} و{_spelled(texts[1])}{_unit(field_name)}"
                 r.values.append((field_name, "between", (low, high), label))
                 used.update((i, i + 1))
                 r.blank(s1 - len(opener.group(0).lstrip()), e2)
@@ -523,7 +524,7 @@ class QuestionParser:
             # "اكثر من 5" with no unit and no value word is a count of rows ("أكثر من 5 عروض" has one).
             field_name = self._value_field(text, start, end)
             value = mention.value
-            label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {mention.text}{_unit(field_name)}"
+            label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {_spelled(mention.text)}{_unit(field_name)}"
             r.values.append((field_name, op, (value,), label))
             comparator = _COMPARATOR_TAIL.search(before)
             left = start - (len(comparator.group(0)) if comparator else 0)
@@ -630,7 +631,8 @@ class QuestionParser:
     # -- the frame --
 
     def _frame(self, r: _Reading) -> QueryFrame | Refusal:
-        text = r.text
+        # "آخر موعد لتقديم العروض" names the deadline column; its "آخر" is no "newest".
+        text = _DEADLINE.sub(lambda m: " " * len(m.group(0)), r.text)
         dims = self._dimensions(text)
         # The tender noun inside or right after a dimension noun ("أنواع المناقصات", "طرق الطرح")
         # names the dimension only.
@@ -689,6 +691,15 @@ class QuestionParser:
             column = "value"
 
         group_dims: list[str] = []
+        if _COMPARE.search(text):
+            for c in conditions:
+                if c.field in _DISTINCT_FIELDS and c.op == "in" and len(c.values) > 1 and not c.label.startswith("غير"):
+                    group_dims.append(c.field)
+                    break
+        if _SHARE.search(text) and not group_dims and not dims:
+            share = self._share_frame(entity, conditions)
+            if share:
+                return share
         for d in dims:
             if d.cued or d in ranked_dims or (d is which_dim and (superlatives or not count_cue)):
                 if d.dimension not in group_dims and not (entity == "projects" and d.dimension == "status"):
@@ -776,6 +787,16 @@ class QuestionParser:
             )
         return QueryFrame(entity=entity, measure="rows", column=None, conditions=tuple(conditions))
 
+    @staticmethod
+    def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
+        """"نسبة المناقصات الملغاة في الرياض": the share of the rows meeting the status, type,
+        value and name conditions among the rows meeting the place and time conditions."""
+        part = tuple(c for c in conditions if c.field not in _BASE_FIELDS)
+        base = tuple(c for c in conditions if c.field in _BASE_FIELDS)
+        if not part:
+            return None
+        return QueryFrame(entity=entity, measure="share", conditions=base, share_of=part)
+
     def _conditions(self, r: _Reading, entity: str) -> list[Condition]:
         """The reading's filters as conditions on ``entity`` (dates on its date column)."""
         conditions = list(r.conditions)
@@ -854,6 +875,9 @@ _LOOKUP_TABLES = {
     "agency": "agencies",
 }
 _DISTINCT_FIELDS = ("region", "agency", "activity", "type", "status")
+_BASE_FIELDS = ("region", "date", "deadline")
+_COMPARE = re.compile(r"(?<!\w)(?:[وفب]?ال)?(?:قارن|مقارنه|قارنلي|مقابل|ضد|versus|vs)(?!\w)")
+_SHARE = re.compile(r"(?<!\w)(?:[وفب]?ال)?(?:نسب(?:ه|تها)|حص(?:ه|تها)|%|بالميه|في الميه)(?!\w)")
 
 
 def _plural_after(text: str, position: int) -> bool:
@@ -894,6 +918,14 @@ def _comparator_before(before: str) -> str | None:
 
 _REFERENCE_NUMBER = re.compile(r"(?<![\d.,])(\d{12})(?![\d.,])")
 _SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
+
+
+_SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألفين", "نص": "نصف", "ميه": "مئة", "مايه": "مئة"}
+
+
+def _spelled(text: str) -> str:
+    """A number as the question wrote it, with the hamza that normalization folded back on."""
+    return " ".join(_SPELLINGS.get(word, word) for word in text.split())
 
 
 def _scale_of(mention: NumberMention) -> float:

@@ -102,7 +102,14 @@ def _rows_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
 
 def _aggregate_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     noun = table.noun
-    if frame.measure == "count":
+    if frame.measure == "share":
+        part = " AND ".join(_condition(c, table) for c in frame.share_of if c.field in table.columns) or "1 = 1"
+        matching = f"SUM(CASE WHEN {part} THEN 1 ELSE 0 END)"
+        select = (
+            f"{matching} AS matching_count, COUNT(*) AS total_count, "
+            f"100.0 * {matching} / COUNT(*) AS share_pct"
+        )
+    elif frame.measure == "count":
         select = f"COUNT(*) AS {noun}_count"
     elif frame.measure == "count_distinct":
         id_column = table.id_name[frame.distinct_of or "agency"][0]
