@@ -7,7 +7,6 @@ Each asset states what it is and calls the core; Parquet storage and the generic
 count, column schema, preview) come from the IO manager.
 """
 
-import math
 from datetime import datetime
 from pathlib import Path
 
@@ -193,13 +192,9 @@ def plotted_figures(summary: pd.DataFrame) -> dict[str, float | int]:
     overall = summary.iloc[0]
     figures: dict[str, float | int] = {}
     for name in PLOTTED_FIGURES:
-        if name not in summary.columns:
-            continue
-        value = overall[name]
-        if value is None or (isinstance(value, float) and math.isnan(value)) or pd.isna(value):
-            continue
-        figures[name] = int(value) if name in {"total", "passed", "failed", "errors", "false_refusals",
-                                                "false_answers", "total_tokens"} else float(value)
+        if name in summary.columns and not pd.isna(overall[name]):
+            value = overall[name]
+            figures[name] = int(value) if pd.api.types.is_integer_dtype(summary[name]) else float(value)
     return figures
 
 
