@@ -81,7 +81,8 @@ def _cmd_db_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_agent_ask(args: argparse.Namespace) -> int:
-    from nabahan_pipeline.agents.registry import resolve_agent
+    from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
+    from nabahan_pipeline.domain.database import DatabaseBuildError
 
     filters = None
     if args.filters:
@@ -91,16 +92,24 @@ def _cmd_agent_ask(args: argparse.Namespace) -> int:
             raise UsageError(f"--filters is not valid JSON: {exc}") from None
         if not isinstance(filters, dict):
             raise UsageError("--filters must be a JSON object, e.g. '{\"region\": \"الرياض\"}'")
-    agent = resolve_agent(args.agent)
+    try:
+        agent = resolve_agent(args.agent)
+    except (AgentSpecError, DatabaseBuildError) as exc:
+        raise UsageError(str(exc)) from None
     answer = agent.ask(args.question, filters)
     print(json.dumps(answer, ensure_ascii=False, indent=2, default=str))
     return 0
 
 
 def _cmd_agent_serve(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.agents.registry import AgentSpecError
     from nabahan_pipeline.agents.server import serve
+    from nabahan_pipeline.domain.database import DatabaseBuildError
 
-    serve(host=args.host, port=args.port, agent_spec=args.agent)
+    try:
+        serve(host=args.host, port=args.port, agent_spec=args.agent)
+    except (AgentSpecError, DatabaseBuildError, OSError) as exc:
+        raise UsageError(str(exc)) from None
     return 0
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
@@ -101,3 +102,47 @@ def test_agent_ask_prints_readable_json(tmp_path: Path, question: str):
     answer = json.loads(result.stdout)
     assert answer["status"] == "success" and answer["data"]
     assert "الرياض" in result.stdout, "Arabic printed as text, not \\u escapes"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["agent", "ask", "سؤال", "--agent", "bogus"],
+        ["agent", "ask", "سؤال", "--filters", "[1]"],
+        ["agent", "serve", "--agent", "bogus"],
+        ["db", "build", "--out", "a.db", "--tenders", "-5"],
+        ["db", "build", "--out", "/proc/nabahan/a.db"],
+    ],
+)
+def test_user_mistakes_are_one_line_with_exit_2(tmp_path: Path, args: list[str]):
+    result = nabahan(*args, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_http_agent_gives_the_same_scores_as_the_embedded_agent(tmp_path: Path):
+    """`nabahan agent serve` in one process, `nabahan eval --agent http://...` in another."""
+    environment = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "nabahan_pipeline", "agent", "serve", "--port", "0"],
+        cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = server.stdout.readline()
+        assert "serving embedded on http://127.0.0.1:" in line, line + server.stderr.read()
+        url = line.split(" on ", 1)[1].strip()
+        scores = {}
+        for agent in ("embedded", url):
+            out = tmp_path / ("http" if agent.startswith("http") else "embedded")
+            result = nabahan("eval", "--agent", agent, "--output-dir", str(out), cwd=tmp_path)
+            assert result.returncode == 0, result.stderr
+            (csv,) = out.glob("evaluation_results_*.csv")
+            table = pd.read_csv(csv, encoding="utf-8-sig")
+            columns = ["Case ID", "Status", "SQL Generated", "Data Rows", "Retrieval Accuracy",
+                       "Generation Fidelity", "Execution Match", "Overall Passed", "Insights"]
+            scores[agent] = table[columns]
+        pd.testing.assert_frame_equal(scores["embedded"], scores[url])
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
