@@ -1,8 +1,10 @@
 """Time the charts: each chart (build + atomic PNG write) and render_charts as a whole.
 
-    /tmp/venv/bin/python bench/bench_charts.py [--sizes 20 10000] [--out DIR]
+    /tmp/venv/bin/python bench/bench_charts.py [--sizes 20 10000] [--runs 14] [--all-passed] [--out DIR]
 
-Uses the synthetic case_scores / evaluation_summary generator of the chart tests.
+Uses the synthetic case_scores / evaluation_summary generator of the chart tests. ``--all-passed``
+renders a run like one against the reference agent instead (every case passed, answers in
+milliseconds); ``--runs 1`` the first run (no trend yet), ``--runs 2`` the second.
 Target: all seven charts for 10,000 cases in under ~10 s on a 2-core machine.
 """
 
@@ -18,13 +20,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nabahan_pipeline.evaluation import charts  # noqa: E402
-from nabahan_pipeline_tests.test_charts import make_history, make_scores, make_summary  # noqa: E402
+from nabahan_pipeline_tests.test_charts import (  # noqa: E402
+    all_passed_scores,
+    make_history,
+    make_scores,
+    make_summary,
+)
 
 
-def bench(n: int, out: Path) -> float:
-    scores = make_scores(n, seed=n)
+def bench(n: int, out: Path, *, runs: int = 14, all_passed: bool = False) -> float:
+    scores = all_passed_scores(n) if all_passed else make_scores(n, seed=n)
     summary = make_summary(scores)
-    history = make_history(14)
+    history = make_history(runs)
     builders = {
         "metrics_overview.png": lambda: charts.plot_metrics_overview(summary),
         "pass_fail_distribution.png": lambda: charts.plot_pass_fail_distribution(summary),
@@ -56,6 +63,9 @@ def bench(n: int, out: Path) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[20, 10_000])
+    parser.add_argument("--runs", type=int, default=14, help="runs in the trend history")
+    parser.add_argument("--all-passed", action="store_true",
+                        help="every case passed, latencies in milliseconds")
     parser.add_argument("--out", type=Path, default=None, help="keep the PNGs here")
     args = parser.parse_args()
     warnings.simplefilter("error")  # a missing glyph is a failure here too
@@ -63,7 +73,7 @@ def main() -> None:
         out = args.out or Path(tmp)
         t0 = time.perf_counter()
         for n in args.sizes:
-            bench(n, out)
+            bench(n, out, runs=args.runs, all_passed=args.all_passed)
         print(f"\ntotal wall time {time.perf_counter() - t0:.2f} s")
         if args.out:
             print(f"PNGs under {out}")

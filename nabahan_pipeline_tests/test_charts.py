@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import ast
 import base64
+import contextlib
 import io
+import itertools
 import json
 import re
 import struct
@@ -27,6 +29,7 @@ from nabahan_pipeline.evaluation.charts import (
     CHART_FILES,
     dashboard_markdown,
     format_pct,
+    format_seconds,
     omitted_note,
     plot_category_breakdown,
     plot_dashboard,
@@ -39,6 +42,7 @@ from nabahan_pipeline.evaluation.charts import (
     safe_text,
     save_figure,
     select_table_rows,
+    table_heading,
     truncate_text,
 )
 
@@ -220,6 +224,47 @@ def render_strict(fig):
     return buf.getvalue()
 
 
+@contextlib.contextmanager
+def recording_drawn_text():
+    """Collect the Text artists that are really drawn: visible, not empty, tick labels in view."""
+    drawn: dict[int, Text] = {}
+    original = Text.draw
+
+    def draw(self, renderer):
+        if self.get_visible() and self.get_text().strip():
+            drawn[id(self)] = self
+        return original(self, renderer)
+
+    Text.draw = draw
+    try:
+        yield drawn
+    finally:
+        Text.draw = original
+
+
+def assert_text_fits_and_never_collides(fig, what: str) -> list[tuple[Text, object]]:
+    """Draw ``fig`` strictly; every drawn text lies inside the figure, no two overlap, and the
+    labels along an x axis keep a few pixels apart. Returns (text, window extent) pairs."""
+    with recording_drawn_text() as drawn:
+        render_strict(fig)
+    renderer = fig.canvas.get_renderer()
+    boxes = [(t, t.get_window_extent(renderer)) for t in drawn.values()]
+    assert boxes, what
+    fb = fig.bbox
+    for t, b in boxes:
+        assert b.x0 >= fb.x0 - 1 and b.y0 >= fb.y0 - 1 and b.x1 <= fb.x1 + 1 and b.y1 <= fb.y1 + 1, (
+            what, "cut off at the figure edge", t.get_text(), b.extents, fb.extents)
+    for (t1, b1), (t2, b2) in itertools.combinations(boxes, 2):
+        dx = min(b1.x1, b2.x1) - max(b1.x0, b2.x0)
+        dy = min(b1.y1, b2.y1) - max(b1.y0, b2.y0)
+        assert dx <= 0.5 or dy <= 0.5, (what, "overlap", t1.get_text(), t2.get_text(), dx, dy)
+    for ax in fig.axes:
+        ticks = sorted((b for t, b in boxes if t in ax.xaxis.get_ticklabels()), key=lambda b: b.x0)
+        for left, right in zip(ticks, ticks[1:]):
+            assert right.x0 - left.x1 >= 4, (what, "x tick labels run together", left, right)
+    return boxes
+
+
 # --------------------------------------------------------------------------------------------
 # Rendering all charts
 
@@ -313,6 +358,95 @@ def test_every_chart_renders_strictly_and_is_not_cut_off():
         assert ink.x1 <= w + tol and ink.y1 <= h + tol, (fig.axes[0].get_title(), ink)
 
 
+def all_passed_scores(n: int = 20) -> pd.DataFrame:
+    """Like a small real run against the reference agent: every case passed, answers in ms."""
+    scores = make_scores(n, seed=3, fail_share=0.0, error_share=0.0)
+    scores["overall_passed"] = True
+    scores["latency_s"] = np.random.default_rng(0).lognormal(np.log(0.01), 0.8, len(scores))
+    scores.loc[scores.index[-1], "latency_s"] = 0.00004
+    scores["latency_tier"] = "Excellent"
+    return scores
+
+
+_LAYOUT_CASES = {
+    "20 all passed, first run": (lambda: all_passed_scores(20), 1),
+    "20 all passed, two runs": (lambda: all_passed_scores(20), 2),
+    "60 x 2 repeats, 30 runs": (lambda: make_scores(60, seed=7, repeats=2), 30),
+    "10,000 mixed, 14 runs": (lambda: make_scores(10_000, seed=10_000), 14),
+}
+
+
+@pytest.mark.parametrize("case", list(_LAYOUT_CASES))
+def test_no_text_cut_off_or_colliding(case):
+    """Every drawn text of every chart (titles, panel titles, tick labels, legends, notes) lies
+    inside its figure, no two texts overlap, and x tick labels do not run together."""
+    make, runs = _LAYOUT_CASES[case]
+    scores = make()
+    summary = make_summary(scores)
+    history = make_history(runs)
+    figs = {
+        "metrics_overview": plot_metrics_overview(summary),
+        "pass_fail_distribution": plot_pass_fail_distribution(summary),
+        "latency_analysis": plot_latency_analysis(scores),
+        "category_breakdown": plot_category_breakdown(summary),
+        "detailed_results": plot_detailed_results(scores),
+        "evaluation_dashboard": plot_dashboard(scores, summary, history=history),
+        "pass_rate_trend": plot_pass_rate_trend(history),
+    }
+    for name, fig in figs.items():
+        boxes = assert_text_fits_and_never_collides(fig, f"{case}: {name}")
+        if name == "evaluation_dashboard":
+            drawn = {t.get_text() for t, _ in boxes}
+            titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+            assert len(titles) == 7, titles  # the six panels and the table
+            assert set(titles) <= drawn  # so all of them were checked above
+            assert "Latency distribution — توزيع زمن الاستجابة" in titles
+
+
+def test_dashboard_panels_use_the_width():
+    """Each chart row is laid out on its own: the category names of the top row do not make the
+    latency histogram below them narrow (it was a third of its column)."""
+    scores = all_passed_scores(20)
+    fig = plot_dashboard(scores, make_summary(scores), history=make_history(2))
+    render_strict(fig)
+    by_title = {ax.get_title(): ax for ax in fig.axes if ax.get_title()}
+    hist = by_title["Latency distribution — توزيع زمن الاستجابة"]
+    width_in = hist.get_position().width * fig.get_figwidth()
+    assert width_in > 0.26 * fig.get_figwidth(), width_in
+
+
+def test_latency_tiers_are_named_in_the_legend_with_their_shares():
+    scores = all_passed_scores(20)
+    fig = plot_latency_analysis(scores)
+    hist = fig.axes[0]
+    assert not hist.texts  # no labels squeezed into the bands
+    legend = [t.get_text() for t in hist.get_legend().get_texts()]
+    assert legend == [
+        "Excellent (< 2 s): 20 · 100.0% — ممتاز", "Good (2–5 s): 0 · 0.0% — جيد", "Passed — ناجح",
+        "Acceptable (5–10 s): 0 · 0.0% — مقبول", "Poor (> 10 s): 0 · 0.0% — ضعيف", "Failed — راسب",
+    ]
+    dash = plot_dashboard(scores, make_summary(scores))
+    hist = next(ax for ax in dash.axes if ax.get_title().startswith("Latency distribution"))
+    legend = [t.get_text() for t in hist.get_legend().get_texts()]
+    assert "Good 2–5 s: 0.0%" in legend and "Excellent < 2 s: 100.0%" in legend
+
+
+def test_latency_ticks_thin_out_on_a_narrow_axis():
+    scores = all_passed_scores(20)
+    wide = plot_latency_analysis(scores)
+    dash = plot_dashboard(scores, make_summary(scores), history=make_history(2))
+    render_strict(wide)
+    render_strict(dash)
+    narrow = next(ax for ax in dash.axes if ax.get_title().startswith("Latency distribution"))
+    wide_ticks = set(wide.axes[0].get_xticks())
+    narrow_ticks = set(narrow.get_xticks())
+    assert {0.001, 0.01, 0.1, 1, 2, 5, 10} <= wide_ticks
+    assert {0.01, 0.1, 2, 10} <= narrow_ticks and narrow_ticks < wide_ticks
+    # Per case: decades and tier boundaries only, nothing above the data but 10 s.
+    per_case = wide.axes[1]
+    assert set(per_case.get_yticks()) <= {0.001, 0.01, 0.1, 1, 2, 5, 10}
+
+
 def test_missing_glyph_is_an_error_and_data_text_is_sanitized():
     # The strict rendering really does catch a missing glyph...
     fig = charts._new_figure(3, 1)
@@ -351,7 +485,12 @@ def test_arabic_goes_to_matplotlib_in_logical_order():
     presentation_forms = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]")
     assert not any(presentation_forms.search(t) for t in all_text)
     for q in scores["question"]:
-        assert truncate_text(q) in all_text
+        # Whole, or cut to the column width at a word boundary; in logical order either way.
+        shown = [t for t in all_text if t == q or (t.endswith("…") and q.startswith(t[:-1]))]
+        assert shown, q
+    # A 56-character question fits the column whole (it used to be cut at 45 characters).
+    scores.loc[0, "question"] = "ما إجمالي القيمة التقديرية للمناقصات في المنطقة الشرقية؟"
+    assert scores.loc[0, "question"] in texts(plot_detailed_results(scores))
 
 
 # --------------------------------------------------------------------------------------------
@@ -411,6 +550,17 @@ def test_category_breakdown_bar_count_at_scale():
     assert len(ax.patches) == len(summary) - 1 == len(CATEGORIES)
 
 
+def test_format_seconds_keeps_two_significant_digits():
+    assert format_seconds(4.5678) == "4.57 s"
+    assert format_seconds(1.234) == "1.23 s"
+    assert format_seconds(0.25) == "0.25 s"
+    assert format_seconds(0.018) == "0.018 s"
+    assert format_seconds(0.0076) == "0.0076 s"
+    assert format_seconds(0.00004) == "< 0.0001 s"
+    assert format_seconds(0) == "0 s"
+    assert format_seconds(float("nan")) == "n/a" and format_seconds(None) == "n/a"
+
+
 def test_dashboard_headline_numbers():
     scores = make_scores(40)
     fig = plot_dashboard(scores, fixed_summary(), pass_threshold=0.8)
@@ -462,6 +612,22 @@ def test_table_selection_small_and_all_failed():
     scores["overall_passed"] = False
     sel = select_table_rows(scores, 5)
     assert omitted_note(sel)[0] == "+ 15 more cases not shown (all failed)"
+
+
+def test_table_heading_follows_the_outcome():
+    passed = all_passed_scores(20)
+    sel = select_table_rows(passed, 10)
+    assert table_heading(sel) == ("all passed", "جميعها ناجحة")
+    assert "20 of 20 cases shown, all passed" in "\n".join(texts(plot_detailed_results(passed)))
+    dash = plot_dashboard(passed, make_summary(passed))
+    assert "Cases, all passed (10 of 20) — الحالات، جميعها ناجحة" in texts(dash)
+    mixed = make_scores(200, seed=4)
+    assert table_heading(select_table_rows(mixed, 10)) == ("failures first", "الراسبة أولاً")
+    assert "Cases, failures first (10 of 200) — الحالات، الراسبة أولاً" in texts(
+        plot_dashboard(mixed, make_summary(mixed)))
+    failed = mixed.assign(overall_passed=False)
+    assert table_heading(select_table_rows(failed, 10))[0] == "all failed"
+    assert table_heading(select_table_rows(make_scores(0)))[0] == "none"
 
 
 def test_table_cells_stay_inside_their_columns():
@@ -542,6 +708,14 @@ def test_trend_first_run_one_row():
     t = "\n".join(texts(fig))
     assert "First run, no trend yet" in t and "التشغيل الأول، لا يوجد اتجاه بعد" in t
     render_strict(fig)
+
+
+def test_trend_first_run_in_the_dashboard_one_figure_per_line():
+    scores = all_passed_scores(20)
+    fig = plot_dashboard(scores, make_summary(scores), history=make_history(1))
+    note = next(t for t in texts(fig) if t.startswith("This run"))
+    assert note.count("\n") == 3 and "\nP95 latency " in note
+    assert_text_fits_and_never_collides(fig, "first-run dashboard")
 
 
 def test_trend_none():

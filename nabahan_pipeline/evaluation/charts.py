@@ -16,7 +16,8 @@ in a left-to-right string are reordered into the Arabic run by the Unicode bidi 
 
 Public API: :data:`CHART_FILES`, :func:`render_charts`, :func:`dashboard_markdown`, one
 ``plot_*`` function per chart, and the helpers :func:`truncate_text`,
-:func:`select_table_rows`, :func:`omitted_note`, :func:`format_pct`.
+:func:`select_table_rows`, :func:`table_heading`, :func:`omitted_note`, :func:`format_pct`,
+:func:`format_seconds`.
 """
 
 from __future__ import annotations
@@ -40,10 +41,11 @@ import numpy as np
 import pandas as pd
 from matplotlib import font_manager, ft2font
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
-from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLocator
+from matplotlib.ticker import FuncFormatter, Locator, MaxNLocator, NullLocator
 
 __all__ = [
     "CHART_FILES",
@@ -63,6 +65,7 @@ __all__ = [
     "safe_text",
     "save_figure",
     "select_table_rows",
+    "table_heading",
     "truncate_text",
 ]
 
@@ -95,6 +98,8 @@ FAIL_TINT = "#FBE3D6"
 
 MAX_TABLE_ROWS = 40
 QUESTION_MAX_CHARS = 45
+# The table cuts a question to the width of its column (measured), starting from this many chars.
+TABLE_QUESTION_MAX_CHARS = 120
 ELLIPSIS = "\u2026"
 
 CATEGORY_AR = {
@@ -116,6 +121,7 @@ LATENCY_TIERS = (
     ("Poor", "ضعيف", 10.0, math.inf),
 )
 _TIER_COLORS = ("#56B4E9", "#F0E442", EXEC_COLOR, FAIL_COLOR)
+_TIER_ALPHA = 0.15
 
 _SUMMARY_COLUMNS = (
     "scope", "total", "passed", "failed", "pass_rate", "avg_retrieval_accuracy",
@@ -236,9 +242,20 @@ def format_pct(fraction: float | None) -> str:
 
 
 def format_seconds(seconds: float | None) -> str:
+    """Seconds with at least two significant digits: ``4.5678 -> "4.57 s"``, ``0.0076 -> "0.0076 s"``.
+
+    Two decimals from 0.1 s up; below that as many as it takes (at most four), so that a fast
+    cached answer does not read "0.00 s". NaN or None -> ``"n/a"``.
+    """
     if seconds is None or pd.isna(seconds):
         return "n/a"
-    return f"{float(seconds):.2f} s"
+    v = float(seconds)
+    if v == 0:
+        return "0 s"
+    if 0 < abs(v) < 0.0001:
+        return "< 0.0001 s"
+    decimals = min(max(2, 1 - math.floor(math.log10(abs(v)))), 4)
+    return f"{v:.{decimals}f} s"
 
 
 def _count(n: object) -> str:
@@ -380,6 +397,22 @@ def select_table_rows(scores: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS) -> T
     )
 
 
+def table_heading(sel: TableSelection) -> tuple[str, str]:
+    """How the table's rows are ordered, for its heading, as (English, Arabic).
+
+    "failures first" when the run has both; when every case passed (or every one failed) the
+    table is simply in query order, and the heading says so.
+    """
+    if sel.total == 0:
+        return ("none", "لا توجد حالات")
+    failed = int((~_passed_mask(sel.rows)).sum()) + sel.omitted_failed
+    if failed == 0:
+        return ("all passed", "جميعها ناجحة")
+    if failed == sel.total:
+        return ("all failed", "جميعها راسبة")
+    return ("failures first", "الراسبة أولاً")
+
+
 def omitted_note(sel: TableSelection) -> tuple[str, str]:
     """The table's footnote as (English, Arabic)."""
     n = sel.omitted
@@ -505,17 +538,62 @@ def _draw_pass_fail(ax, overall: pd.Series, *, legend_fontsize: float = 9.5) -> 
     )
 
 
-def _log_ticks(lo: float, hi: float, *, compact: bool = False) -> list[float]:
-    if compact:  # narrow axes: fewer ticks, always the tier boundaries
-        candidates = [0.001, 0.01, 0.1, 1, 2, 5, 10, 30, 100, 300, 1000, 3600]
-    else:
-        candidates = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30,
-                      60, 120, 300, 600, 1200, 3600]
-    return [t for t in candidates if lo <= t <= hi]
-
-
 def _fmt_s(v: float, _pos=None) -> str:
     return f"{v:g} s"
+
+
+class _SpacedLogLocator(Locator):
+    """Ticks for a log latency axis: round values, as many as fit without their labels touching.
+
+    Chosen when the axis is drawn, from the axes' real length, so the same code serves a wide
+    chart and a narrow dashboard panel. 1 s and 10 s come first, then the tier boundaries 2 s
+    and 5 s, the other decades, then the other 2s, 5s and whole minutes; a value is kept only if
+    its label clears every label already kept by ``gap_em`` (label sizes estimated from the font
+    size, a little generously). No tick above ``upper`` seconds (the headroom kept for a legend
+    gets none); with ``fill=False`` no 2s and 5s other than the tier boundaries once the axis
+    spans more than 2.5 decades (on a short one they are needed for any tick below 1 s).
+    """
+
+    _PRIORITY = (1.0, 10.0, 2.0, 5.0, 0.1, 0.01, 0.001, 100.0, 1000.0, 0.5, 0.2, 0.05, 0.02,
+                 0.005, 0.002, 30.0, 20.0, 60.0, 300.0, 600.0, 3600.0)
+    _FILL = frozenset((0.5, 0.2, 0.05, 0.02, 0.005, 0.002, 20.0))
+
+    def __init__(self, fontsize: float, *, gap_em: float = 0.8, upper: float = math.inf,
+                 fill: bool = True) -> None:
+        self.fontsize = fontsize
+        self.gap_em = gap_em
+        self.upper = upper
+        self.fill = fill
+
+    def __call__(self) -> list[float]:
+        vmin, vmax = self.axis.get_view_interval()
+        return self.tick_values(vmin, vmax)
+
+    def tick_values(self, vmin: float, vmax: float) -> list[float]:
+        vmin, vmax = sorted((float(vmin), float(vmax)))
+        vmin = max(vmin, _LAT_FLOOR / 10)
+        sparse = not self.fill and vmax / vmin > 10**2.5
+        candidates = [c for c in self._PRIORITY if vmin <= c <= min(vmax, self.upper)
+                      and not (sparse and c in self._FILL)]
+        axes = getattr(self.axis, "axes", None)
+        if axes is None or vmax <= vmin:
+            return sorted(candidates)
+        horizontal = self.axis.axis_name == "x"
+        length = axes.bbox.width if horizontal else axes.bbox.height
+        if length <= 0:
+            return sorted(candidates)
+        em = self.fontsize * axes.figure.dpi / 72
+        px_per_decade = length / math.log10(vmax / vmin)
+
+        def extent(v: float) -> float:  # label size along the axis, px
+            return 0.62 * em * len(_fmt_s(v)) if horizontal else 1.2 * em
+
+        kept: list[tuple[float, float, float]] = []
+        for c in candidates:
+            pos, size = math.log10(c) * px_per_decade, extent(c)
+            if all(abs(pos - p) >= (size + s) / 2 + self.gap_em * em for _, p, s in kept):
+                kept.append((c, pos, size))
+        return sorted(c for c, _, _ in kept)
 
 
 _LAT_FLOOR = 0.001  # cached answers can take ~0 s; a log axis needs a floor
@@ -552,30 +630,49 @@ def _draw_latency_hist(ax, scores: pd.DataFrame, *, compact: bool = False) -> No
     tier_counts = _tier_counts(scores)
     total = max(sum(tier_counts.values()), 1)
     ymax = float(counts.max()) if counts.size else 1.0
-    ax.set_ylim(0, ymax * 2.1)
+    ax.set_ylim(0, ymax * 2.1)  # the upper half is kept free for the legend
+    # The tier bands are shaded but not labelled in place: between 2, 5 and 10 s they are too
+    # narrow on a log axis that also shows millisecond answers. The legend names each band with
+    # its range and share instead.
+    tier_handles = []
     for (name, ar, a, b), colour in zip(LATENCY_TIERS, _TIER_COLORS):
         a_vis, b_vis = max(a, lo), min(b, hi)
-        ax.axvspan(a_vis, b_vis, color=colour, alpha=0.13, linewidth=0, zorder=0)
-        mid = math.sqrt(a_vis * b_vis)
-        n = tier_counts[name]
-        if compact:  # narrow bands: the name and the share only
-            label = f"{'Accept.' if name == 'Acceptable' else name}\n{format_pct(n / total)}"
-        else:
-            label = f"{name}\n{ar}\n{n:,} · {format_pct(n / total)}"
-        ax.text(mid, 0.97, label, transform=ax.get_xaxis_transform(), ha="center", va="top",
-                fontsize=7.5 if compact else 8.5, color=INK, linespacing=1.25)
+        if a_vis < b_vis:
+            ax.axvspan(a_vis, b_vis, color=colour, alpha=_TIER_ALPHA, linewidth=0, zorder=0)
+        share = tier_counts[name] / total
+        label = (f"{name} {_tier_range(a, b)}: {format_pct(share)}" if compact
+                 else f"{name} ({_tier_range(a, b)}): {tier_counts[name]:,} · {format_pct(share)}"
+                      f" — {ar}")
+        tier_handles.append(Patch(facecolor=to_rgba(colour, 2 * _TIER_ALPHA), edgecolor=MUTED,
+                                  linewidth=0.5, label=label))
     for boundary in (2.0, 5.0, 10.0):
         ax.axvline(boundary, color=INK, linestyle="--", linewidth=1.0)
-    ax.xaxis.set_major_locator(FixedLocator(_log_ticks(lo, hi, compact=compact)))
+    ax.xaxis.set_major_locator(_SpacedLogLocator(_tick_fontsize()))
     ax.xaxis.set_major_formatter(FuncFormatter(_fmt_s))
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel("Latency (s, log scale) — زمن الاستجابة")
     ax.set_ylabel("Cases")
     ax.yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
     ax.yaxis.grid(True)
-    ax.legend(loc="upper right", bbox_to_anchor=(1.0, 0.8 if compact else 0.78),
-              fontsize=8 if compact else 9, frameon=True, facecolor="white", edgecolor="none",
-              framealpha=0.9)
+    # Two columns filled top to bottom: the tiers on the first two rows, passed/failed below.
+    bars = [Patch(facecolor=PASS_COLOR, label="Passed — ناجح"),
+            Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white", label="Failed — راسب")]
+    handles = [*tier_handles[:2], bars[0], *tier_handles[2:], bars[1]]
+    ax.legend(handles=handles, loc="upper center", ncol=2, fontsize=8 if compact else 9,
+              frameon=True, facecolor="white", edgecolor="none", framealpha=0.92,
+              handlelength=1.6, columnspacing=1.2)
+
+
+def _tier_range(a: float, b: float) -> str:
+    if a <= 0:
+        return f"< {b:g} s"
+    if math.isinf(b):
+        return f"> {a:g} s"
+    return f"{a:g}–{b:g} s"
+
+
+def _tick_fontsize() -> float:
+    return font_manager.FontProperties(size=matplotlib.rcParams["xtick.labelsize"]).get_size_in_points()
 
 
 def _draw_latency_per_case(ax, scores: pd.DataFrame, *, compact: bool = False) -> None:
@@ -606,7 +703,9 @@ def _draw_latency_per_case(ax, scores: pd.DataFrame, *, compact: bool = False) -
     ax.set_ylim(lo, hi * (hi / lo) ** 0.16)  # a band above the data for the legend
     for boundary in (2.0, 5.0, 10.0):
         ax.axhline(boundary, color=INK, linestyle="--", linewidth=0.9, zorder=0)
-    ax.yaxis.set_major_locator(FixedLocator(_log_ticks(lo, hi, compact=compact)))
+    ax.yaxis.set_major_locator(
+        _SpacedLogLocator(_tick_fontsize(), gap_em=0.15, upper=max(float(lat.max()) * 1.1, 10.0),
+                          fill=False))
     ax.yaxis.set_major_formatter(FuncFormatter(_fmt_s))
     ax.yaxis.set_minor_locator(NullLocator())
     ax.set_xlim(q.min() - 0.5, q.max() + 0.5) if len(q) < 50 else ax.margins(x=0.01)
@@ -683,7 +782,8 @@ def _table_cells(row: pd.Series, multi_repeat: bool) -> dict[str, str]:
     passed = bool(row["overall_passed"]) if pd.notna(row["overall_passed"]) else False
     return {
         "num": num,
-        "question": safe_text(truncate_text(row["question"] if pd.notna(row["question"]) else "")),
+        "question": safe_text(truncate_text(row["question"] if pd.notna(row["question"]) else "",
+                                            TABLE_QUESTION_MAX_CHARS)),
         "category": safe_text(row["category"]),
         "status": safe_text(row["status"]),
         # Out-of-scope cases score retrieval by refusing, not by points.
@@ -725,13 +825,21 @@ def _draw_table(ax, sel: TableSelection, *, fontsize: float = 9.0) -> None:
     regular = font_manager.FontProperties(family=FONT_FAMILY, size=fontsize)
     bold = font_manager.FontProperties(family=FONT_FAMILY, size=fontsize, weight="bold")
 
+    def width(text: str, prop) -> float:
+        return renderer.get_text_width_height_descent(text, prop, ismath=False)[0]
+
     def fit(text: str, i: int, prop) -> str:
         room = (edges[i + 1] - edges[i] - 2 * pad) * table_px
-        limit = len(text)
-        while limit > 4 and renderer.get_text_width_height_descent(text, prop, ismath=False)[0] > room:
+        full = width(text, prop)
+        if full <= room:
+            return text
+        # Start from the proportional estimate, then shorten two characters at a time.
+        limit = max(min(len(text) - 1, int(len(text) * room / full) + 2), 5)
+        short = truncate_text(text, limit)
+        while limit > 5 and width(short, prop) > room:
             limit -= 2
-            text = truncate_text(text, limit)
-        return text
+            short = truncate_text(text, limit)
+        return short
 
     y_header = 1 - h / 2
     ax.add_patch(Rectangle((0, 1 - h), 1, h, facecolor="#E8E8E8", edgecolor="none"))
@@ -772,11 +880,12 @@ def _draw_trend(ax, history: pd.DataFrame | None, threshold: float, *, compact: 
                 fontsize=12 if compact else 15, color=INK, transform=ax.transAxes)
         if n == 1:
             row = history.iloc[0]
-            lines = [
-                f"This run ({_run_label(row['run_label'])}):",
-                f"pass rate {format_pct(row['pass_rate'])} · execution accuracy "
-                f"{format_pct(row['execution_accuracy'])} · P95 latency {format_seconds(row['p95_latency'])}",
-            ]
+            figures = [f"pass rate {format_pct(row['pass_rate'])}",
+                       f"execution accuracy {format_pct(row['execution_accuracy'])}",
+                       f"P95 latency {format_seconds(row['p95_latency'])}"]
+            # A dashboard panel is too narrow for the three figures on one line.
+            lines = [f"This run ({_run_label(row['run_label'])}):",
+                     *(figures if compact else [" · ".join(figures)])]
         else:
             lines = ["No run history given."]
         ax.text(0.5, 0.3, "\n".join(lines), ha="center", va="center", fontsize=9 if compact else 10.5,
@@ -951,7 +1060,7 @@ def plot_detailed_results(scores: pd.DataFrame, *, max_rows: int = MAX_TABLE_ROW
         _draw_table(ax, sel)
         ax.set_title(
             f"Detailed results — النتائج التفصيلية\n"
-            f"{len(sel.rows):,} of {sel.total:,} cases shown, failures first",
+            f"{len(sel.rows):,} of {sel.total:,} cases shown, {table_heading(sel)[0]}",
             linespacing=1.4,
         )
     return fig
@@ -989,36 +1098,40 @@ def plot_dashboard(
             f"{_count(overall['total'])} cases · pass threshold {format_pct(threshold)}",
             fontsize=15, fontweight="bold", linespacing=1.4,
         )
-        gs = fig.add_gridspec(4, 3, height_ratios=[1.55, 4.6, 4.6, table_h])
-        tiles = gs[0, :].subgridspec(1, 8, wspace=0.02)
+        gs = fig.add_gridspec(4, 1, height_ratios=[1.55, 4.6, 4.6, table_h])
+        tiles = gs[0].subgridspec(1, 8, wspace=0.02)
         for i, tile in enumerate(_headline_tiles(overall, threshold)):
             _draw_tile(fig.add_subplot(tiles[0, i]), *tile)
 
-        ax = fig.add_subplot(gs[1, 0])
+        # Each chart row is a grid of its own, so that the constrained layout sizes the margins
+        # of its columns (the category names, the donut's legend) for that row alone, instead of
+        # aligning both rows and leaving every panel as narrow as the most crowded one.
+        top = gs[1].subgridspec(1, 3, width_ratios=[1.0, 0.95, 1.1])
+        ax = fig.add_subplot(top[0, 0])
         _draw_metrics_overview(ax, overall, threshold, compact=True)
         ax.set_title("Metrics — المقاييس")
-        ax = fig.add_subplot(gs[1, 1])
+        ax = fig.add_subplot(top[0, 1])
         _draw_pass_fail(ax, overall, legend_fontsize=9)
         ax.set_title("Pass / fail — النجاح والرسوب")
-        ax = fig.add_subplot(gs[1, 2])
+        ax = fig.add_subplot(top[0, 2])
         _draw_categories(ax, summary, threshold, compact=True)
         ax.set_title("By category — حسب الفئة")
 
-        ax = fig.add_subplot(gs[2, 0])
+        middle = gs[2].subgridspec(1, 3, width_ratios=[1.3, 1.0, 1.0])
+        ax = fig.add_subplot(middle[0, 0])
         _draw_latency_hist(ax, scores, compact=True)
         ax.set_title("Latency distribution — توزيع زمن الاستجابة")
-        ax = fig.add_subplot(gs[2, 1])
+        ax = fig.add_subplot(middle[0, 1])
         _draw_latency_per_case(ax, scores, compact=True)
         ax.set_title("Latency per case — زمن الاستجابة لكل حالة")
-        ax = fig.add_subplot(gs[2, 2])
+        ax = fig.add_subplot(middle[0, 2])
         _draw_trend(ax, history, threshold, compact=True)
         ax.set_title("Trend — الاتجاه")
 
-        ax = fig.add_subplot(gs[3, :])
+        ax = fig.add_subplot(gs[3])
         _draw_table(ax, sel, fontsize=8.5)
-        ax.set_title(
-            f"Cases, failures first ({len(sel.rows):,} of {sel.total:,}) — الحالات، الراسبة أولاً"
-        )
+        en, ar = table_heading(sel)
+        ax.set_title(f"Cases, {en} ({len(sel.rows):,} of {sel.total:,}) — الحالات، {ar}")
     return fig
 
 
