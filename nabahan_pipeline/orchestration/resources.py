@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import dagster as dg
 
@@ -41,3 +42,23 @@ class EvaluationSettings(dg.ConfigurableResource):
         if not 0 <= self.pass_threshold <= 1:
             found.append(f"pass_threshold must be between 0 and 1, got {self.pass_threshold}")
         return found
+
+
+def settings_values(settings: EvaluationSettings) -> dict[str, Any]:
+    """Every option of ``settings`` by name, for run config that must keep all of them.
+
+    Run config for the ``evaluation`` resource replaces the code location's configured values as a
+    whole (an option it leaves out falls back to the class default, not to the location's value),
+    so a sensor or schedule that sets one option has to carry the others along.
+    """
+    return {name: getattr(settings, name) for name in type(settings).model_fields}
+
+
+def environment_settings() -> EvaluationSettings:
+    """The code location's settings, read from the environment now (as definitions.py builds them)."""
+    return EvaluationSettings(
+        test_file=os.environ.get("NABAHAN_TEST_FILE") or None,
+        output_dir=os.environ.get("NABAHAN_OUTPUT_DIR") or str(DEFAULT_OUTPUT_DIR),
+        agent=os.environ.get("NABAHAN_AGENT") or None,
+        database=os.environ.get("NABAHAN_DATABASE") or None,
+    )

@@ -7,7 +7,7 @@ import dagster as dg
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.history import latest_materializations
 from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
-from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.orchestration.resources import EvaluationSettings, settings_values
 
 
 @dg.sensor(
@@ -30,7 +30,8 @@ def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: Evaluati
     return dg.RunRequest(
         # The time makes a change back to earlier content a new run, not a duplicate run key.
         run_key=f"{digest[:16]}-{time.time_ns()}",
-        run_config=settings_run_config(use_cache=True),
+        # All of the location's options: the file hashed here is the file the run evaluates.
+        run_config=settings_run_config(**{**settings_values(evaluation), "use_cache": True}),
         tags={"nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
     )
 
