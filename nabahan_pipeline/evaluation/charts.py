@@ -45,7 +45,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
-from matplotlib.ticker import FuncFormatter, Locator, MaxNLocator, NullLocator
+from matplotlib.ticker import FuncFormatter, Locator, MaxNLocator, NullLocator, ScalarFormatter
 
 __all__ = [
     "CHART_FILES",
@@ -931,7 +931,8 @@ def _draw_trend(ax, history: pd.DataFrame | None, threshold: float, *, compact: 
         ax2.set_ylim(0, top / 0.7)
     ax2.set_ylabel("P95 latency (s)", color=P95_COLOR)
     ax2.tick_params(axis="y", colors=P95_COLOR)
-    ax2.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
+    # Same number of decimals on every tick ("0.10", "0.12", not "0.1", "0.12").
+    ax2.yaxis.set_major_formatter(ScalarFormatter(useOffset=False))
 
     last = pass_pct[-1]
     if np.isfinite(last):
