@@ -10,7 +10,6 @@ import os
 
 import dagster as dg
 
-from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR
 from nabahan_pipeline.orchestration.assets import evaluation_assets, test_cases_file
 from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
@@ -21,7 +20,7 @@ from nabahan_pipeline.orchestration.sensors import test_cases_changed
 
 
 def build_definitions() -> dg.Definitions:
-    """The code location, its defaults read from the environment now."""
+    """The code location."""
     return dg.Definitions(
         assets=[test_cases_file, *evaluation_assets],
         asset_checks=evaluation_checks,
@@ -29,12 +28,7 @@ def build_definitions() -> dg.Definitions:
         sensors=[test_cases_changed],
         schedules=[nightly_evaluation],
         resources={
-            "evaluation": EvaluationSettings(
-                test_file=os.environ.get("NABAHAN_TEST_FILE") or None,
-                output_dir=os.environ.get("NABAHAN_OUTPUT_DIR") or str(DEFAULT_OUTPUT_DIR),
-                agent=os.environ.get("NABAHAN_AGENT") or None,
-                database=os.environ.get("NABAHAN_DATABASE") or None,
-            ),
+            "evaluation": EvaluationSettings(),
             "io_manager": ParquetIOManager(base_dir=os.environ.get("NABAHAN_PARQUET_DIR") or None),
         },
         # Steps run in this process: the multiprocess default re-imports the code per step.

@@ -11,7 +11,6 @@ import pytest
 from nabahan_pipeline.agents.contract import normalize_answer
 from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
 from nabahan_pipeline.agents.runner import call_agent, run_agent
-from nabahan_pipeline_tests import sample_agents
 
 GOOD = {"status": "success", "sql": "SELECT 1", "data": [{"n": 1}], "insights": "نص", "error": None}
 

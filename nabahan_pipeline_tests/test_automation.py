@@ -70,7 +70,7 @@ def test_nightly_schedule_is_a_full_refresh_at_2am_riyadh():
     assert nightly_evaluation.execution_timezone == "Asia/Riyadh"
     assert nightly_evaluation.default_status == dg.DefaultScheduleStatus.RUNNING
     with dg.instance_for_test() as instance:
-        context = dg.build_schedule_context(instance=instance)
+        context = dg.build_schedule_context(instance=instance, resources={"evaluation": EvaluationSettings()})
         data = nightly_evaluation.evaluate_tick(context)
         (request,) = data.run_requests
         assert request.run_config["resources"]["evaluation"]["config"]["use_cache"] is False

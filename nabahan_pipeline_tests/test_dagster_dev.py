@@ -364,15 +364,20 @@ def test_sensor_and_schedule_runs_keep_the_locations_settings(tmp_path: Path, mo
     assert chosen == (str(cases), str(tmp_path / "out"), COUNTING)
     assert config["use_cache"] is True
 
-    monkeypatch.setenv("NABAHAN_TEST_FILE", str(cases))
-    monkeypatch.setenv("NABAHAN_OUTPUT_DIR", str(tmp_path / "nightly"))
-    monkeypatch.setenv("NABAHAN_AGENT", COUNTING)
     with dg.instance_for_test() as instance:
-        (request,) = nightly_evaluation.evaluate_tick(dg.build_schedule_context(instance=instance)).run_requests
+        context = dg.build_schedule_context(instance=instance, resources={"evaluation": settings})
+        (request,) = nightly_evaluation.evaluate_tick(context).run_requests
     config = _resolved_settings(request.run_config)
     chosen = (config["test_file"], config["output_dir"], config["agent"])
-    assert chosen == (str(cases), str(tmp_path / "nightly"), COUNTING)
+    assert chosen == (str(cases), str(tmp_path / "out"), COUNTING)
     assert config["use_cache"] is False
+
+    # Options left unset come from the environment when the run starts, so partial run config
+    # (the schedule's, or a user's `-c run_config.yaml`) keeps them.
+    monkeypatch.setenv("NABAHAN_TEST_FILE", str(cases))
+    monkeypatch.setenv("NABAHAN_OUTPUT_DIR", str(tmp_path / "nightly"))
+    partial = EvaluationSettings(use_cache=False)
+    assert (partial.case_file(), partial.output_path()) == (cases, tmp_path / "nightly")
     assert request.tags["nabahan/trigger"] == "nightly_evaluation"
 
 

@@ -18,7 +18,6 @@ import re
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from sqlglot.errors import SqlglotError
 

@@ -8,7 +8,6 @@ count, column schema, preview) come from the IO manager.
 """
 
 from datetime import datetime
-from pathlib import Path
 
 import dagster as dg
 import pandas as pd
@@ -85,7 +84,7 @@ def agent_responses(
     context: dg.AssetExecutionContext, evaluation: EvaluationSettings, test_cases: pd.DataFrame
 ) -> pd.DataFrame:
     """Every case asked of the agent, concurrently, each call timed alone; failures become error rows."""
-    database = ensure_database(evaluation.database)
+    database = ensure_database(evaluation.database_path())
     agent = resolve_agent(
         evaluation.agent,
         agent_version=evaluation.agent_version,
@@ -130,7 +129,7 @@ def case_scores(
     agent_responses: pd.DataFrame,
 ) -> pd.DataFrame:
     """Each answer scored: retrieval, fidelity, latency tier, execution match, grounding."""
-    database = ensure_database(evaluation.database)
+    database = ensure_database(evaluation.database_path())
     scores = score_responses(
         test_cases, agent_responses, database, timestamp=datetime.now().astimezone().isoformat(timespec="seconds")
     )
@@ -157,7 +156,7 @@ def evaluation_reports(
     evaluation: EvaluationSettings, case_scores: pd.DataFrame, evaluation_summary: pd.DataFrame
 ) -> dg.MaterializeResult:
     """The results and summary CSV files (seed names and columns), written atomically."""
-    paths = write_reports(case_scores, evaluation_summary, evaluation.output_dir, report_stamp(case_scores))
+    paths = write_reports(case_scores, evaluation_summary, evaluation.output_path(), report_stamp(case_scores))
     return dg.MaterializeResult(
         metadata={name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()}
     )
@@ -174,7 +173,7 @@ def evaluation_charts(
     paths = render_charts(
         case_scores,
         evaluation_summary,
-        Path(evaluation.output_dir) / "charts",
+        evaluation.output_path() / "charts",
         history=summary_history(context.instance),
         pass_threshold=evaluation.pass_threshold,
     )

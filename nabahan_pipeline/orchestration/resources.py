@@ -12,10 +12,15 @@ from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, SHIPPED_TEST_CASES
 
 
 class EvaluationSettings(dg.ConfigurableResource):
-    """What to evaluate and how: the case file, the agent, concurrency, outputs, thresholds."""
+    """What to evaluate and how: the case file, the agent, concurrency, outputs, thresholds.
+
+    The case file, output directory, agent and database, when not set, come from the environment
+    at run time (NABAHAN_TEST_FILE, NABAHAN_OUTPUT_DIR, NABAHAN_AGENT, NABAHAN_DATABASE), then from
+    the built-in defaults; so run config that sets a few options keeps the environment's others.
+    """
 
     test_file: Optional[str] = None
-    output_dir: str = str(DEFAULT_OUTPUT_DIR)
+    output_dir: Optional[str] = None
     agent: Optional[str] = None
     agent_version: Optional[str] = None
     database: Optional[str] = None
@@ -27,8 +32,19 @@ class EvaluationSettings(dg.ConfigurableResource):
     pass_threshold: float = 0.8
 
     def case_file(self) -> Path:
-        """The JSON case file: the configured one, else the shipped suite."""
-        return Path(self.test_file).expanduser() if self.test_file else SHIPPED_TEST_CASES
+        """The JSON case file: configured, else $NABAHAN_TEST_FILE, else the shipped suite."""
+        chosen = self.test_file or os.environ.get("NABAHAN_TEST_FILE")
+        return Path(chosen).expanduser() if chosen else SHIPPED_TEST_CASES
+
+    def output_path(self) -> Path:
+        """Where reports go: configured, else $NABAHAN_OUTPUT_DIR, else evaluation/results."""
+        chosen = self.output_dir or os.environ.get("NABAHAN_OUTPUT_DIR")
+        return Path(chosen).expanduser() if chosen else DEFAULT_OUTPUT_DIR
+
+    def database_path(self) -> Optional[Path]:
+        """The evaluation database: configured, else $NABAHAN_DATABASE, else None (embedded)."""
+        chosen = self.database or os.environ.get("NABAHAN_DATABASE")
+        return Path(chosen).expanduser() if chosen else None
 
     def problems(self) -> list[str]:
         """What is wrong with these options, each naming the option; empty when all is well."""
@@ -48,17 +64,6 @@ def settings_values(settings: EvaluationSettings) -> dict[str, Any]:
     """Every option of ``settings`` by name, for run config that must keep all of them.
 
     Run config for the ``evaluation`` resource replaces the code location's configured values as a
-    whole (an option it leaves out falls back to the class default, not to the location's value),
-    so a sensor or schedule that sets one option has to carry the others along.
+    whole, so a sensor or schedule that sets one option carries the others along.
     """
     return {name: getattr(settings, name) for name in type(settings).model_fields}
-
-
-def environment_settings() -> EvaluationSettings:
-    """The code location's settings, read from the environment now (as definitions.py builds them)."""
-    return EvaluationSettings(
-        test_file=os.environ.get("NABAHAN_TEST_FILE") or None,
-        output_dir=os.environ.get("NABAHAN_OUTPUT_DIR") or str(DEFAULT_OUTPUT_DIR),
-        agent=os.environ.get("NABAHAN_AGENT") or None,
-        database=os.environ.get("NABAHAN_DATABASE") or None,
-    )
