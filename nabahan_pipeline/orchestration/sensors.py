@@ -30,8 +30,8 @@ def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: Evaluati
     return dg.RunRequest(
         # The time makes a change back to earlier content a new run, not a duplicate run key.
         run_key=f"{digest[:16]}-{time.time_ns()}",
-        # All of the location's options: the file hashed here is the file the run evaluates.
-        run_config=settings_run_config(**{**settings_values(evaluation), "use_cache": True}),
+        # The file hashed here is the file the run evaluates; the other options carried along.
+        run_config=settings_run_config(**{**settings_values(evaluation), "test_file": str(path), "use_cache": True}),
         tags={"nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
     )
 
