@@ -6,7 +6,7 @@ Agg canvas, built inside :func:`_style` (an ``rc_context`` that selects DejaVu S
 Arabic glyphs), so nothing here touches global matplotlib state at import time.
 
 Arabic text is passed to matplotlib in logical order, as written. Matplotlib 3.11 shapes and
-orders it itself (libraqm); pre-shaping it with arabic_reshaper or python-bidi would render it
+orders it itself (libraqm); pre-shaping it with a reshaper or a bidi library would render it
 reversed. A "Glyph missing" warning is a bug: text from the data (questions, categories, run
 labels) goes through :func:`safe_text`, which replaces characters the font cannot draw.
 
