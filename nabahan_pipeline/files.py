@@ -11,6 +11,16 @@ from pathlib import Path
 from typing import IO
 
 
+def _read_umask() -> int:
+    # Read once at import: os.umask can only be read by setting it, which races with other threads.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it replaces ``path`` in one rename.
@@ -24,6 +34,8 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     tmp = Path(tmp_name)
     try:
         yield tmp
+        # mkstemp makes the file private (0600); give it the permissions a plain open() would.
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
@@ -34,6 +46,8 @@ def atomic_open(path: str | Path, mode: str = "w", **kwargs) -> Iterator[IO]:
     """Open a temporary file beside ``path`` for writing; rename it over ``path`` on success."""
     with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as handle:
         yield handle
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def file_sha256(path: str | Path) -> str:

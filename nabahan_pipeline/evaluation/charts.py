@@ -27,9 +27,7 @@ import contextlib
 import functools
 import io
 import math
-import os
 import re
-import tempfile
 import threading
 import unicodedata
 from collections.abc import Iterator
@@ -46,6 +44,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
 from matplotlib.ticker import FuncFormatter, Locator, MaxNLocator, NullLocator, ScalarFormatter
+
+from nabahan_pipeline.files import atomic_open
 
 __all__ = [
     "CHART_FILES",
@@ -1144,20 +1144,8 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
     """Write ``fig`` as PNG to ``path`` atomically: a temporary file in the same folder, then
     ``os.replace``. Readers never see a half-written file."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            with _style():
-                fig.savefig(fh, format="png", dpi=DPI)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    with atomic_open(path, "wb") as handle, _style():
+        fig.savefig(handle, format="png", dpi=DPI)
     return path
 
 

@@ -1,0 +1,84 @@
+"""The CSV reports: seed columns, BOM, atomic writes that leave the old file when writing fails."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nabahan_pipeline.evaluation.reports import SEED_COLUMNS, results_table, summary_table, write_reports
+from nabahan_pipeline.files import atomic_open
+
+
+def test_atomic_open_leaves_the_old_file_when_the_write_fails(tmp_path: Path):
+    target = tmp_path / "report.csv"
+    target.write_text("old", encoding="utf-8")
+    with pytest.raises(RuntimeError), atomic_open(target, "w", encoding="utf-8") as handle:
+        handle.write("half of the new")
+        raise RuntimeError("disk full")
+    assert target.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.csv"], "no temporary file left behind"
+
+
+def test_atomic_files_get_ordinary_permissions(tmp_path: Path):
+    target = tmp_path / "report.csv"
+    with atomic_open(target, "w", encoding="utf-8") as handle:
+        handle.write("x")
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
+
+
+def scores() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "query_num": [1], "timestamp": ["2026-11-23T02:00:00+03:00"], "question": ["كم عدد المناقصات؟"],
+            "category": ["count"], "expected_table": ["tenders_full_details"], "status": ["success"],
+            "sql": ["SELECT COUNT(*) FROM tenders_full_details"], "data_rows": [1],
+            "insights": ["بلغ عدد المناقصات 7 مناقصات."], "retrieval_accuracy": [1], "generation_fidelity": [1],
+            "latency_s": [0.123456], "overall_passed": [True], "case_id": ["c1"], "execution_match": [1.0],
+        }
+    )
+
+
+def summary() -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"scope": scope, "total": 1, "passed": 1, "failed": 0, "pass_rate": 1.0,
+             "avg_retrieval_accuracy": 1.0, "avg_generation_fidelity": 1.0, "avg_latency_score": 1.0,
+             "avg_latency": 0.1234, "p50_latency": 0.1234, "p95_latency": 0.1234,
+             "execution_accuracy": 1.0, "execution_cases": 1, "errors": 0, "false_refusals": 0,
+             "false_answers": 0}
+            for scope in ("overall", "count")
+        ]
+    )
+
+
+def test_results_have_the_seed_columns_first_then_ours():
+    table = results_table(scores())
+    assert tuple(table.columns[: len(SEED_COLUMNS)]) == SEED_COLUMNS
+    assert list(table.columns[len(SEED_COLUMNS):]) == ["Case ID", "Execution Match"]
+    assert table["Latency (s)"].iloc[0] == 0.1235
+
+
+def test_summary_rows_seed_first_then_ours_then_categories():
+    metrics = summary_table(summary())
+    assert metrics["Metric"].tolist()[:9] == [
+        "Total Test Cases", "Passed", "Failed", "Pass Rate", "Average Retrieval Accuracy",
+        "Average Generation Fidelity", "Average Latency (s)", "P50 Latency (s)", "P95 Latency (s)",
+    ]
+    values = dict(zip(metrics["Metric"], metrics["Value"]))
+    assert values["Pass Rate"] == "100.00%" and values["Average Latency (s)"] == "0.123"
+    assert values["[count] Pass Rate"] == "100.00%"
+
+
+def test_write_reports_names_and_bom(tmp_path: Path):
+    paths = write_reports(scores(), summary(), tmp_path, "20261123_020000")
+    assert paths["results_csv"].name == "evaluation_results_20261123_020000.csv"
+    assert paths["summary_csv"].name == "evaluation_summary_20261123_020000.csv"
+    raw = paths["results_csv"].read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    assert "كم عدد المناقصات؟" in raw.decode("utf-8-sig")
