@@ -101,12 +101,8 @@ class NabahanEvaluationPipeline:
             try:
                 job = _definitions().resolve_job_def(evaluation_job.name)
                 result = job.execute_in_process(run_config=self.run_config(), instance=instance)
-            except USER_ERRORS as exc:
+            except USER_ERRORS as exc:  # execute_in_process raises the step's own exception
                 raise EvaluationInputError(str(exc)) from None
-            except dg.DagsterExecutionStepExecutionError as exc:
-                if isinstance(exc.user_exception, USER_ERRORS):
-                    raise EvaluationInputError(str(exc.user_exception)) from None
-                raise
             except dg.DagsterInvalidConfigError as exc:
                 raise EvaluationInputError(f"invalid options: {exc}") from None
             scores: pd.DataFrame = result.asset_value("case_scores")
