@@ -101,13 +101,21 @@ def test_empty_results() -> None:
 @pytest.mark.parametrize(
     ("agent", "gold", "equal"),
     [
-        (1_000_000.5, 1_000_000.0, True),  # relative 5e-7: inside 1e-6
-        (1_000_002.0, 1_000_000.0, False),  # relative 2e-6: outside
-        (0.3333333, 1 / 3, True),
-        (0.333, 1 / 3, False),
+        (20_192_354_002.220055 * (1 + 5e-15), 20_192_354_002.220055, True),  # summation-order noise
+        (20_192_354_002.22, 20_192_354_002.220055, True),  # the agent rounded to 2 decimals
+        (20_192_354_002.220055 - 300, 20_192_354_002.220055, False),  # one 300 SAR tender dropped
+        (1_000_000.5, 1_000_000.0, False),  # the old 1e-6 relative tolerance let this through
+        (2_593_856.87, 2_593_856.8743, True),  # an average rounded to 2 decimals
+        (2_593_856.9, 2_593_856.8743, False),  # ... but not to 1
+        (2_593_856.88, 2_593_856.8743, False),  # nor rounded the wrong way
+        (0.33, 1 / 3, True),
+        (0.3333333, 1 / 3, False),  # neither full precision nor 2 decimals
+        (0.334, 1 / 3, False),
         (1e-12, 0.0, True),  # the small absolute tolerance at zero
-        (1e-3, 0.0, False),
+        (1e-3, 0.0, True),  # 0.00 once rounded to 2 decimals
+        (0.006, 0.0, False),
         (12, 12.0, True),  # int vs float
+        (12.004, 12, False),  # a count is never a rounded figure
         (1_000_001, 1_000_000, False),  # two ints compare exactly
     ],
 )

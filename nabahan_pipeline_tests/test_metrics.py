@@ -78,9 +78,11 @@ def test_a_good_answer_passes_everything() -> None:
         (1.999, ("Excellent", 1.0)),
         (2.0, ("Good", 0.8)),
         (4.999, ("Good", 0.8)),
-        (5.0, ("Acceptable", 0.5)),
+        (5.0, ("Good", 0.8)),  # the seed's "2-5 Good": a bound belongs to the tier below it
+        (5.001, ("Acceptable", 0.5)),
         (9.999, ("Acceptable", 0.5)),
-        (10.0, ("Poor", 0.2)),
+        (10.0, ("Acceptable", 0.5)),  # "> 10 Poor": 10.0 s is Acceptable
+        (10.001, ("Poor", 0.2)),
         (120.0, ("Poor", 0.2)),
         (float("nan"), ("Poor", 0.2)),
     ],
@@ -217,8 +219,10 @@ def test_numbers_present_point() -> None:
     for digits in ("٥٢٣", "۵۲۳"):  # Arabic-Indic, Persian
         insight = f"بلغ عدد المناقصات في منطقة الرياض {digits} مناقصة حسب البيانات"
         assert score(reply=answer(insights=insight))["numbers_present"] == 1
+    # The seed's rule: `data_rows > 0 and has_numbers(insights)`, so no rows, no point.
     no_rows = answer(data=[], insights="لا توجد مناقصات مطابقة في منطقة الرياض حالياً")
-    assert score(reply=no_rows)["numbers_present"] == 1
+    assert score(reply=no_rows)["numbers_present"] == 0
+    assert score(reply=answer(data=[], insights=GOOD_INSIGHT))["numbers_present"] == 0
 
 
 @pytest.mark.parametrize(
@@ -364,7 +368,13 @@ def test_score_responses_table(db: Path) -> None:
         [
             response("c", latency_s=6.0),
             response("b", status="out_of_scope", sql=None, data=[], insights=REFUSAL),
-            response("a", 1, data=[{"n": 3}], insights="بلغ عدد المناقصات في منطقة الرياض 3 مناقصات حسب البيانات."),
+            response(
+                "a",
+                1,
+                sql="SELECT COUNT(*) AS n FROM tenders_full_details",
+                data=[{"n": 3}],
+                insights="بلغ عدد المناقصات في منطقة الرياض 3 مناقصات حسب البيانات.",
+            ),
             response("a", repeat=0),
         ]
     )
@@ -382,11 +392,13 @@ def test_score_responses_table(db: Path) -> None:
 
 
 def test_each_gold_sql_runs_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import nabahan_pipeline.evaluation.metrics as metrics
+    import nabahan_pipeline.evaluation.agent_sql as agent_sql
 
     calls: list[str] = []
-    real = metrics.run_read_only
-    monkeypatch.setattr(metrics, "run_read_only", lambda database, sql: calls.append(sql) or real(database, sql))
+    real = agent_sql.expected_result
+    monkeypatch.setattr(
+        agent_sql, "expected_result", lambda database, sql, **options: calls.append(sql) or real(database, sql, **options)
+    )
     gold = "SELECT COUNT(*) FROM tenders_full_details WHERE region_id = 1"
     responses = pd.DataFrame([response("a"), response("a", repeat=1), response("c")])
     score_responses(cases_frame(a=gold, c=gold), responses, db)

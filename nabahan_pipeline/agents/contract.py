@@ -5,6 +5,11 @@
         "sql": str | None, "data": list[dict], "insights": str, "error": str | None,
     }
 
+Instead of ``data`` an answer may carry ``columns`` (names) and ``rows`` (lists of values): the
+lossless form, where two result columns may share a name (``g.name_ar, r.name_ar``). An optional
+``dialect`` names the SQL dialect of ``sql`` (sqlglot's names: "postgres", "mysql", ...), so that
+the pipeline can transpile it to SQLite before running it on the evaluation database.
+
 A malformed answer never stops a run: it becomes an ``error`` record that says what was wrong.
 """
 
@@ -17,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 STATUSES = ("success", "out_of_scope", "error")
-REQUIRED_KEYS = ("status", "sql", "data", "insights")
+REQUIRED_KEYS = ("status", "sql", "insights")
 
 
 class Agent(Protocol):
@@ -34,13 +39,15 @@ class Agent(Protocol):
 
 @dataclass
 class AgentAnswer:
-    """One normalized answer; ``data`` rows are JSON-safe dicts."""
+    """One normalized answer: the result as column names and rows of JSON-safe values."""
 
     status: str
     sql: str | None = None
-    data: list[dict] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)
+    rows: list[list] = field(default_factory=list)
     insights: str = ""
     error: str | None = None
+    dialect: str | None = None
     prompt_tokens: float = math.nan
     completion_tokens: float = math.nan
 
@@ -49,15 +56,25 @@ class AgentAnswer:
         """An ``error`` answer carrying ``message``."""
         return cls(status="error", error=message)
 
+    @property
+    def data(self) -> list[dict]:
+        """The rows as column -> value objects (the seed's form; a repeated column name keeps its last value)."""
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
     def to_contract(self) -> dict[str, Any]:
-        """The answer as the contract's dict (what an agent returns)."""
-        return {
+        """The answer as the contract's dict (what an agent returns), in both result forms."""
+        answer = {
             "status": self.status,
             "sql": self.sql,
             "data": self.data,
+            "columns": self.columns,
+            "rows": self.rows,
             "insights": self.insights,
             "error": self.error,
         }
+        if self.dialect:
+            answer["dialect"] = self.dialect
+        return answer
 
 
 def normalize_answer(raw: Any) -> AgentAnswer:
@@ -70,41 +87,77 @@ def normalize_answer(raw: Any) -> AgentAnswer:
     if not isinstance(raw, Mapping):
         return AgentAnswer.failure(f"malformed answer: expected a JSON object, got {type(raw).__name__}")
     missing = [key for key in REQUIRED_KEYS if key not in raw]
+    if "data" not in raw and "rows" not in raw:
+        missing.insert(2, "data")
     if missing:
         return AgentAnswer.failure(f"malformed answer: missing key(s) {', '.join(missing)}")
-    status, sql, data, insights = raw["status"], raw["sql"], raw["data"], raw["insights"]
+    status, sql, insights = raw["status"], raw["sql"], raw["insights"]
     if status not in STATUSES:
         return AgentAnswer.failure(f"malformed answer: status {status!r} is not one of {', '.join(STATUSES)}")
     if sql is not None and not isinstance(sql, str):
         return AgentAnswer.failure(f"malformed answer: 'sql' must be a string or null, got {type(sql).__name__}")
-    if data is None:
-        data = []
-    if not isinstance(data, list) or not all(isinstance(row, Mapping) for row in data):
-        return AgentAnswer.failure("malformed answer: 'data' must be a list of row objects")
     if insights is None:
         insights = ""
     if not isinstance(insights, str):
         return AgentAnswer.failure(
             f"malformed answer: 'insights' must be a string, got {type(insights).__name__}"
         )
+    dialect = raw.get("dialect")
+    if dialect is not None and not isinstance(dialect, str):
+        return AgentAnswer.failure(f"malformed answer: 'dialect' must be a string, got {type(dialect).__name__}")
     error = raw.get("error")
     if error is not None and not isinstance(error, str):
         error = str(error)
     try:
-        rows = [{str(key): _json_safe(value) for key, value in row.items()} for row in data]
+        columns, rows = result_table(raw)
+        rows = [[_json_safe(value) for value in row] for row in rows]
         json.dumps(rows)
+    except ContractError as exc:
+        return AgentAnswer.failure(f"malformed answer: {exc}")
     except (TypeError, ValueError) as exc:
-        return AgentAnswer.failure(f"malformed answer: 'data' is not JSON-serializable ({exc})")
+        return AgentAnswer.failure(f"malformed answer: the rows are not JSON-serializable ({exc})")
     usage = raw.get("usage") if isinstance(raw.get("usage"), Mapping) else {}
     return AgentAnswer(
         status=status,
         sql=sql,
-        data=rows,
+        columns=columns,
+        rows=rows,
         insights=insights,
         error=error,
+        dialect=dialect or None,
         prompt_tokens=_as_float(usage.get("prompt_tokens")),
         completion_tokens=_as_float(usage.get("completion_tokens")),
     )
+
+
+class ContractError(ValueError):
+    """A result that is in neither of the contract's forms."""
+
+
+def result_table(answer: Mapping[str, Any]) -> tuple[list[str], list[list]]:
+    """An answer's result as (column names, rows of values): from ``columns`` + ``rows`` when it
+    has ``rows``, else from ``data`` (row objects; columns in order of first appearance, a value a
+    row lacks is None). Raises ContractError for a result in neither form."""
+    if answer.get("rows") is not None:
+        columns, rows = answer.get("columns"), answer["rows"]
+        if not isinstance(columns, list) or not all(isinstance(name, str) for name in columns):
+            raise ContractError("'columns' must be a list of column names when 'rows' is given")
+        if not isinstance(rows, list) or not all(isinstance(row, (list, tuple)) for row in rows):
+            raise ContractError("'rows' must be a list of lists of values")
+        if any(len(row) != len(columns) for row in rows):
+            raise ContractError(f"every row must have {len(columns)} values, one per column")
+        return list(columns), [list(row) for row in rows]
+    data = answer.get("data")
+    if data is None:
+        return [], []
+    if not isinstance(data, list) or not all(isinstance(row, Mapping) for row in data):
+        raise ContractError("'data' must be a list of row objects")
+    columns = list(dict.fromkeys(str(name) for row in data for name in row))
+    return columns, [[_get(row, name) for name in columns] for row in data]
+
+
+def _get(row: Mapping[str, Any], name: str) -> Any:
+    return row[name] if name in row else next((v for k, v in row.items() if str(k) == name), None)
 
 
 def _json_safe(value: Any) -> Any:

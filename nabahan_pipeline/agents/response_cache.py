@@ -16,6 +16,10 @@ from pathlib import Path
 
 import pandas as pd
 
+# Bumped when the stored record changes shape (2: the result as columns + rows), so that no
+# record of an older shape is ever read back.
+RECORD_FORMAT = 2
+
 
 def response_key(case: pd.Series, repeat: int, fingerprint: str, database_hash: str) -> str:
     """The cache key of one case and repeat for an agent and a database."""
@@ -26,6 +30,7 @@ def response_key(case: pd.Series, repeat: int, fingerprint: str, database_hash: 
             "repeat": int(repeat),
             "agent": fingerprint,
             "database": database_hash,
+            "format": RECORD_FORMAT,
         },
         ensure_ascii=False,
         sort_keys=True,

@@ -379,6 +379,35 @@ def default_database_path() -> Path:
 
 _ensure_lock = threading.Lock()
 
+# Test-suite execution match (Zhong, Yu and Klein 2020): more databases from the same generator
+# with other seeds, in several sizes, so that a query right by chance on one database is caught
+# on another (small ones leave groups empty and break ties differently). See docs/verdict_study.md.
+SUITE_SIZES: tuple[int, ...] = (1_000, 300, 3_000)
+MAX_SUITE_DATABASES = 20
+
+
+def suite_database_path(index: int) -> Path:
+    """Where the ``index``-th (0-based) test-suite database is cached, beside the default one."""
+    tenders, projects, seed = _check_sizes(SUITE_SIZES[index % len(SUITE_SIZES)], None, DEFAULT_SEED + 1 + index)
+    return default_database_path().with_name(f"etimad-v{GENERATOR_VERSION}-seed{seed}-{tenders}t-{projects}p.sqlite")
+
+
+def suite_databases(count: int) -> list[Path]:
+    """The first ``count`` test-suite databases, each built into the cache on first use."""
+    if not 0 <= count <= MAX_SUITE_DATABASES:
+        raise DatabaseBuildError(f"test-suite databases must number 0 to {MAX_SUITE_DATABASES}, got {count}")
+    paths = []
+    for index in range(count):
+        path = suite_database_path(index)
+        if not path.is_file():
+            with _ensure_lock:
+                if not path.is_file():
+                    tenders = SUITE_SIZES[index % len(SUITE_SIZES)]
+                    build_database(path, tenders=tenders, seed=DEFAULT_SEED + 1 + index)
+        paths.append(path)
+    return paths
+
+
 
 def ensure_database(path: str | Path | None = None) -> Path:
     """The path of a usable database: ``path`` if given (it must exist), else the default one,

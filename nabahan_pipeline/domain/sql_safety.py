@@ -14,6 +14,7 @@ from pathlib import Path
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
@@ -73,14 +74,35 @@ class QueryResult:
     truncated: bool = False
 
 
-def _parse(sql: str) -> list[exp.Expression | None]:
+def _parse(sql: str, dialect: str = "sqlite") -> list[exp.Expression | None]:
     if not isinstance(sql, str) or not sql.strip():
         raise UnsafeSQLError("empty SQL")
     try:
-        return sqlglot.parse(sql, read="sqlite")
+        return sqlglot.parse(sql, read=dialect)
     except (SqlglotError, RecursionError) as error:
         first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise UnsafeSQLError(f"SQL does not parse: {first_line}") from error
+
+
+def _check_dialect(dialect: str) -> str:
+    try:
+        Dialect.get_or_raise(dialect)
+    except ValueError:
+        raise UnsafeSQLError(f"unknown SQL dialect {dialect!r}") from None
+    return dialect
+
+
+def to_sqlite(sql: str, dialect: str | None = None) -> str:
+    """``sql`` written in ``dialect`` (sqlglot's names; None or "sqlite" for SQLite) as one
+    SQLite query, after checking it is one read-only query in its own dialect."""
+    if not dialect or dialect.lower() == "sqlite":
+        check_read_only_select(sql)
+        return sql
+    tree = check_read_only_select(sql, dialect=_check_dialect(dialect.lower()))
+    try:
+        return tree.sql(dialect="sqlite")
+    except (SqlglotError, RecursionError) as error:
+        raise UnsafeSQLError(f"SQL cannot be written for SQLite: {error}") from error
 
 
 def _query_core(statement: exp.Expression) -> exp.Expression:
@@ -90,11 +112,12 @@ def _query_core(statement: exp.Expression) -> exp.Expression:
     return statement
 
 
-def check_read_only_select(sql: str) -> exp.Expression:
-    """Parse ``sql`` (SQLite dialect) and return its tree if it is exactly one read-only query
-    (SELECT, WITH ... SELECT, or a UNION/INTERSECT/EXCEPT of them); raise UnsafeSQLError otherwise."""
+def check_read_only_select(sql: str, dialect: str = "sqlite") -> exp.Expression:
+    """Parse ``sql`` (SQLite unless ``dialect`` says otherwise) and return its tree if it is exactly
+    one read-only query (SELECT, WITH ... SELECT, or a UNION/INTERSECT/EXCEPT of them); raise
+    UnsafeSQLError otherwise."""
     # A comment after the final semicolon parses as a statement of its own; it runs as nothing.
-    statements = [s for s in _parse(sql) if not isinstance(s, exp.Semicolon)]
+    statements = [s for s in _parse(sql, dialect) if not isinstance(s, exp.Semicolon)]
     if statements and statements[0] is None:
         raise UnsafeSQLError("empty SQL")
     if len(statements) != 1:
@@ -114,11 +137,11 @@ def check_read_only_select(sql: str) -> exp.Expression:
     return statement
 
 
-def referenced_tables(sql: str) -> set[str]:
+def referenced_tables(sql: str, dialect: str = "sqlite") -> set[str]:
     """The real tables that ``sql`` reads, lower-case, without CTE names or subquery aliases
     (from the parse tree, so a table name inside a string or a column name does not count)."""
     tables: set[str] = set()
-    for statement in _parse(sql):
+    for statement in _parse(sql, dialect):
         if statement is not None:
             tables |= _statement_tables(statement)
     return tables

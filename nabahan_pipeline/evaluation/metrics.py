@@ -13,22 +13,25 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from nabahan_pipeline.agents.contract import ContractError, result_table
 from nabahan_pipeline.domain.normalize import arabic_letter_share, normalize_arabic
-from nabahan_pipeline.domain.sql_safety import (
-    QueryResult,
-    UnsafeSQLError,
-    check_read_only_select,
-    referenced_tables,
-    run_read_only,
+from nabahan_pipeline.domain.sql_safety import QueryResult, UnsafeSQLError, referenced_tables
+from nabahan_pipeline.evaluation.agent_sql import (
+    DEFAULT_MAX_ROWS,
+    DEFAULT_SQL_TIMEOUT_S,
+    QueryRunner,
+    SQLRun,
+    check_agent_sql,
+    rows_verified,
 )
-from nabahan_pipeline.evaluation.execution_match import execution_match as rows_execution_match
+from nabahan_pipeline.evaluation.execution_match import ExpectedResult, execution_match, result_matches
 from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
 from nabahan_pipeline.evaluation.test_cases import OUT_OF_SCOPE
 
@@ -95,11 +98,14 @@ APOLOGY_PATTERN = re.compile(
 )
 _DIGIT_PATTERN = re.compile("[0-9\u0660-\u0669\u06f0-\u06f9]")
 
-LATENCY_TIERS: tuple[tuple[float, str, float], ...] = (
-    (2.0, "Excellent", 1.0),
-    (5.0, "Good", 0.8),
-    (10.0, "Acceptable", 0.5),
+# The seed's table: < 2 s Excellent, 2-5 Good, 5-10 Acceptable, > 10 Poor; each bound belongs to
+# the tier below it (5.0 s is Good, 10.0 s Acceptable), 2.0 s is no longer "< 2".
+LATENCY_TIERS: tuple[tuple[float, bool, str, float], ...] = (
+    (2.0, False, "Excellent", 1.0),
+    (5.0, True, "Good", 0.8),
+    (10.0, True, "Acceptable", 0.5),
 )
+POOR = ("Poor", 0.2)
 
 SCORE_COLUMNS: tuple[str, ...] = (
     "sql_valid",
@@ -121,6 +127,12 @@ SCORE_COLUMNS: tuple[str, ...] = (
     "false_refusal",
     "false_answer",
     "overall_passed",
+    "unsafe_sql",
+    "sql_problem",
+    "rows_verified",
+    "test_suite_match",
+    "correct",
+    "not_correct_because",
 )
 CASE_SCORE_COLUMNS: tuple[str, ...] = (
     "query_num",
@@ -132,6 +144,7 @@ CASE_SCORE_COLUMNS: tuple[str, ...] = (
     "expected_table",
     "status",
     "sql",
+    "dialect",
     "data_rows",
     "insights",
     "error",
@@ -146,12 +159,11 @@ REPEAT_COLUMNS: tuple[str, ...] = ("repeat_pass_share", "distinct_sql", "distinc
 
 
 def latency_tier(seconds: float) -> tuple[str, float]:
-    """The seed's latency tier and score: < 2 s Excellent 1.0, < 5 Good 0.8, < 10 Acceptable 0.5,
-    else (and for an unknown latency) Poor 0.2."""
-    for bound, tier, score in LATENCY_TIERS:
-        if seconds < bound:
+    """The seed's latency tier and score (see LATENCY_TIERS); an unknown latency is Poor."""
+    for bound, inclusive, tier, score in LATENCY_TIERS:
+        if seconds < bound or (inclusive and seconds == bound):
             return tier, score
-    return "Poor", 0.2
+    return POOR
 
 
 def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
@@ -170,40 +182,55 @@ def score_answer(
     case: Mapping[str, Any],
     answer: Mapping[str, Any],
     latency_s: float,
-    gold: QueryResult | None = None,
+    gold: QueryResult | ExpectedResult | None = None,
+    *,
+    replay: SQLRun | None = None,
+    suite: Sequence[tuple[ExpectedResult, SQLRun]] = (),
 ) -> dict[str, Any]:
-    """The score columns of one answer to one case (pure): ``answer`` has the contract keys
-    (status, sql, data as a list of row dicts, insights, error); ``gold`` is the result of the
-    case's expected_sql, required when the case has one."""
+    """The score columns of one answer to one case (pure).
+
+    ``answer`` has the contract's keys (its result as ``data`` or as ``columns`` + ``rows``, and
+    an optional ``dialect``); ``gold`` is the result of the case's expected_sql on the evaluation
+    database, required when the case has one; ``replay`` is the agent's SQL re-run there, and
+    ``suite`` pairs the gold's and the agent's results on each test-suite database.
+    """
     category = case["category"]
     in_scope = category != OUT_OF_SCOPE
     status = answer.get("status")
-    sql = _text(answer.get("sql"))
-    rows = list(answer.get("data") or [])
+    checked = check_agent_sql(_text(answer.get("sql")), _text(answer.get("dialect")))
+    columns, rows = _result(answer)
     data_rows = _data_rows(answer, rows)
     insight = _text(answer.get("insights")) or ""
     question = _text(case.get("question")) or ""
 
-    sql_valid = int(sql is not None and _is_read_only_select(sql))
-    table_match = int(_references(sql, _text(case.get("expected_table"))))
+    sql_valid = int(_text(answer.get("sql")) is not None and not checked.unsafe)
+    table_match = int(_references(_text(answer.get("sql")), _text(answer.get("dialect")), _text(case.get("expected_table"))))
     has_rows = int(data_rows > 0)
     retrieval_points = sql_valid + table_match + has_rows
-    if in_scope:
-        retrieval_accuracy = int(retrieval_points >= 2)
-    else:
-        retrieval_accuracy = int(status == "out_of_scope" and sql is None)
+    refused = status == "out_of_scope" and _text(answer.get("sql")) is None
+    retrieval_accuracy = int(retrieval_points >= 2) if in_scope else int(refused)
 
     ungrounded = ungrounded_numbers(insight, rows, question)
     markers = hallucination_markers(insight, ungrounded)
     status_match = int(_matches_status(status, insight))
     arabic_text = int(arabic_letter_share(insight) > MIN_ARABIC_SHARE)
-    numbers_present = int(data_rows == 0 or bool(_DIGIT_PATTERN.search(insight)))
+    numbers_present = int(data_rows > 0 and bool(_DIGIT_PATTERN.search(insight)))
     no_hallucination = int(not markers)
     fidelity_points = status_match + arabic_text + numbers_present + no_hallucination
     generation_fidelity = int(fidelity_points >= 3)
+    # Ours: an error answer and SQL that is not one read-only SELECT never pass.
+    overall_passed = (
+        retrieval_accuracy == 1 and generation_fidelity == 1 and status != "error" and not checked.unsafe
+    )
+
+    # The rows the agent's SQL returns here when it ran, else the rows it reported.
+    result_rows = [tuple(row) for row in replay.result.rows] if replay and replay.result else rows
+    execution = _execution_match(case, status, result_rows, gold)
+    suite_match = _test_suite_match(execution, status, suite)
+    verified = rows_verified(columns, rows, replay) if replay is not None else None
 
     tier, latency_score = latency_tier(latency_s)
-    return {
+    scores = {
         "sql_valid": sql_valid,
         "table_match": table_match,
         "has_rows": has_rows,
@@ -217,13 +244,55 @@ def score_answer(
         "generation_fidelity": generation_fidelity,
         "latency_tier": tier,
         "latency_score": latency_score,
-        "execution_match": _execution_match(case, status, rows, gold),
+        "execution_match": execution,
         "ungrounded_numbers": json.dumps(ungrounded, ensure_ascii=False),
         "hallucination_markers": json.dumps(markers, ensure_ascii=False),
         "false_refusal": in_scope and status == "out_of_scope",
         "false_answer": not in_scope and status == "success",
-        "overall_passed": retrieval_accuracy == 1 and generation_fidelity == 1,
+        "overall_passed": overall_passed,
+        "unsafe_sql": checked.unsafe,
+        "sql_problem": checked.problem or (replay.problem if replay is not None else None),
+        "rows_verified": verified,
+        "test_suite_match": suite_match,
     }
+    reasons = not_correct_reasons(scores, status=status, in_scope=in_scope, error=_text(answer.get("error")),
+                                  ungrounded=ungrounded)
+    return {**scores, "correct": not reasons, "not_correct_because": "; ".join(reasons)}
+
+
+def not_correct_reasons(
+    scores: Mapping[str, Any], *, status: Any, in_scope: bool, error: str | None, ungrounded: Sequence[str]
+) -> list[str]:
+    """Why an answer is not Correct, most telling first; empty when it is.
+
+    Correct: the seed's Overall Passed (with our two hardenings), the gold's result where the case
+    has gold SQL (and on every test-suite database), no ungrounded number, safe SQL whose re-run
+    gives the rows the agent reported, and for an out-of-scope case a refusal.
+    """
+    reasons: list[str] = []
+    if status == "error":
+        reasons.append(f"error: {_clip(error)}" if error else "error")
+    if scores["unsafe_sql"]:
+        reasons.append(f"unsafe SQL: {_clip(scores['sql_problem'])}")
+    if in_scope and status == "out_of_scope":
+        reasons.append("refused an in-scope question")
+    if not in_scope and status != "out_of_scope" and status != "error":
+        reasons.append("answered an out-of-scope question")
+    elif not in_scope and status == "out_of_scope" and not scores["retrieval_accuracy"]:
+        reasons.append("refused but ran SQL")
+    if scores["execution_match"] == 0.0 and status == "success":
+        reasons.append("wrong result")
+    elif scores["test_suite_match"] == 0.0 and status == "success":
+        reasons.append("right on the evaluation database only (test suite)")
+    if scores["rows_verified"] is False:
+        reasons.append("reported rows its SQL does not return")
+    if ungrounded:
+        reasons.append("ungrounded " + ", ".join(ungrounded[:5]) + (" …" if len(ungrounded) > 5 else ""))
+    if not scores["overall_passed"] and not reasons:
+        reasons.append(
+            f"seed checks: retrieval {scores['retrieval_points']}/3, fidelity {scores['fidelity_points']}/4"
+        )
+    return reasons
 
 
 def score_responses(
@@ -231,15 +300,20 @@ def score_responses(
     responses: pd.DataFrame,
     database: str | Path | None,
     *,
+    suite: Sequence[str | Path] = (),
     timestamp: str | None = None,
+    sql_timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
+    max_rows: int = DEFAULT_MAX_ROWS,
 ) -> pd.DataFrame:
     """The case_scores table: every response (case x repeat) scored against its case, in file
-    order; each distinct gold SQL runs once on ``database``. A gold SQL that fails raises."""
+    order. The agent's SQL and each gold SQL run on ``database`` and on the test-suite databases
+    ``suite``, each distinct query once per database. A gold SQL that fails raises."""
     unknown = sorted(set(responses["case_id"]) - set(cases["case_id"]))
     if unknown:
         raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
     timestamp = timestamp or datetime.now().astimezone().isoformat(timespec="seconds")
-    golds = _gold_results(cases, database)
+    runner = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
+    golds = _gold_results(cases, runner)
     position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
     ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
         ["_position", "repeat"], kind="stable"
@@ -248,9 +322,18 @@ def score_responses(
     records = []
     for response in ordered.to_dict("records"):
         case = case_by_id[response["case_id"]]
-        answer = {**response, "data": _parse_rows(response.get("data"), response["case_id"])}
-        gold = golds.get(_text(case.get("expected_sql")) or "")
-        scores = score_answer(case, answer, float(response["latency_s"]), gold)
+        columns, rows = _stored_result(response)
+        answer = {**response, "columns": columns, "rows": rows, "data": None}
+        expected = golds.get(_text(case.get("expected_sql")) or "", [])
+        runs = runner.agent_runs(check_agent_sql(_text(answer.get("sql")), _text(answer.get("dialect")))) if runner else []
+        scores = score_answer(
+            case,
+            answer,
+            float(response["latency_s"]),
+            expected[0] if expected else None,
+            replay=runs[0] if runs else None,
+            suite=list(zip(expected[1:], runs[1:])),
+        )
         records.append(
             {
                 "query_num": response["_position"] + 1,
@@ -262,14 +345,15 @@ def score_responses(
                 "expected_table": _text(case.get("expected_table")),
                 "status": response["status"],
                 "sql": _text(response.get("sql")),
-                "data_rows": _data_rows(response, answer["data"]),
+                "dialect": _text(response.get("dialect")),
+                "data_rows": _data_rows(response, rows),
                 "insights": _text(response.get("insights")) or "",
                 "error": _text(response.get("error")),
                 "latency_s": float(response["latency_s"]),
                 "cached": _present(response.get("cached")) and bool(response["cached"]),
                 "prompt_tokens": _token_count(response.get("prompt_tokens")),
                 "completion_tokens": _token_count(response.get("completion_tokens")),
-                "result_digest": result_digest(answer["data"]),
+                "result_digest": result_digest(rows),
                 **scores,
             }
         )
@@ -277,7 +361,7 @@ def score_responses(
     return add_repeat_consistency(table.astype(_CASE_SCORE_DTYPES))[[*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]]
 
 
-def result_digest(rows: list[dict]) -> str:
+def result_digest(rows: Sequence[Any]) -> str:
     """A short digest of a result set, blind to row order, to count distinct results across repeats."""
     canonical = sorted(json.dumps(row, ensure_ascii=False, sort_keys=True, default=str) for row in rows)
     return hashlib.sha256("\n".join(canonical).encode("utf-8")).hexdigest()[:16]
@@ -311,6 +395,10 @@ _CASE_SCORE_DTYPES = {
     "false_refusal": "bool",
     "false_answer": "bool",
     "overall_passed": "bool",
+    "unsafe_sql": "bool",
+    "rows_verified": "boolean",
+    "test_suite_match": "float64",
+    "correct": "bool",
 }
 
 
@@ -321,21 +409,25 @@ def _token_count(value: Any) -> float:
     return float(value) if _present(value) else math.nan
 
 
-def _is_read_only_select(sql: str) -> bool:
-    try:
-        check_read_only_select(sql)
-    except UnsafeSQLError:
-        return False
-    return True
-
-
-def _references(sql: str | None, table: str | None) -> bool:
+def _references(sql: str | None, dialect: str | None, table: str | None) -> bool:
     if sql is None or table is None:
         return False
     try:
-        return table.strip().lower() in referenced_tables(sql)
-    except UnsafeSQLError:
+        return table.strip().lower() in referenced_tables(sql, (dialect or "sqlite").lower())
+    except (UnsafeSQLError, ValueError):
         return False
+
+
+def _result(answer: Mapping[str, Any]) -> tuple[list[str], list[list]]:
+    try:
+        return result_table(answer)
+    except ContractError:
+        return [], []
+
+
+def _clip(text: str | None, limit: int = 120) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _data_rows(answer: Mapping[str, Any], rows: list) -> int:
@@ -351,45 +443,72 @@ def _matches_status(status: Any, insight: str) -> bool:
     return False
 
 
-def _execution_match(case: Mapping[str, Any], status: Any, rows: list, gold: QueryResult | None) -> float:
+def _execution_match(
+    case: Mapping[str, Any], status: Any, rows: Sequence[Sequence[Any]], gold: QueryResult | ExpectedResult | None
+) -> float:
     gold_sql = _text(case.get("expected_sql"))
     if gold_sql is None:
         return math.nan
     if gold is None:
         raise ValueError(f"case {case.get('case_id', '?')}: has expected_sql but no gold result was given")
-    return 1.0 if status == "success" and rows_execution_match(rows, gold, gold_sql) else 0.0
+    return 1.0 if status == "success" and execution_match(rows, gold, gold_sql) else 0.0
 
 
-def _gold_results(cases: pd.DataFrame, database: str | Path | None) -> dict[str, QueryResult]:
-    results: dict[str, QueryResult] = {}
+def _test_suite_match(execution: float, status: Any, suite: Sequence[tuple[ExpectedResult, SQLRun]]) -> float:
+    """1 when the result is right on the evaluation database and on every test-suite database;
+    NaN without gold SQL, without suite databases, or when the agent's SQL did not run here."""
+    if math.isnan(execution) or not suite or any(run.result is None for _, run in suite):
+        return math.nan
+    if execution != 1.0 or status != "success":
+        return 0.0
+    return float(all(result_matches(run.result.rows, expected) for expected, run in suite))
+
+
+def _gold_results(cases: pd.DataFrame, runner: QueryRunner | None) -> dict[str, list[ExpectedResult]]:
+    """Each distinct gold SQL's result on every database (the evaluation database first)."""
+    results: dict[str, list[ExpectedResult]] = {}
     for case in cases.to_dict("records"):
         sql = _text(case.get("expected_sql"))
         if sql is None or sql in results:
             continue
-        if database is None:
+        if runner is None:
             raise ValueError(f"case {case['case_id']}: has expected_sql but no database was given")
         try:
-            result = run_read_only(database, sql)
+            expected = runner.expected(sql)
         except (UnsafeSQLError, OSError) as error:
-            raise ValueError(f"case {case['case_id']}: expected_sql fails on {database}: {error}") from error
-        if result.truncated:
+            raise ValueError(f"case {case['case_id']}: expected_sql fails on {runner.databases[0]}: {error}") from error
+        if any(result.truncated for result in expected):
             raise ValueError(f"case {case['case_id']}: expected_sql returns more rows than can be compared")
-        results[sql] = result
+        results[sql] = expected
     return results
 
 
-def _parse_rows(data: Any, case_id: str) -> list[dict]:
-    if not _present(data) or data == "":
-        return []
-    if isinstance(data, list):
-        return data
+def _stored_result(response: Mapping[str, Any]) -> tuple[list[str], list[list]]:
+    """A stored response's result: the ``columns`` + ``rows`` JSON texts, or a ``data`` JSON text
+    of row objects (responses written by hand or by an older version)."""
+    case_id = response.get("case_id", "?")
+    if _present(response.get("rows")):
+        parsed = {"columns": _json_list(response.get("columns"), case_id), "rows": _json_list(response["rows"], case_id)}
+    else:
+        parsed = {"data": _json_list(response.get("data"), case_id)}
     try:
-        rows = json.loads(data)
+        return result_table(parsed)
+    except ContractError as error:
+        raise ValueError(f"case {case_id}: stored result is malformed: {error}") from error
+
+
+def _json_list(value: Any, case_id: str) -> list:
+    if not _present(value) or value == "":
+        return []
+    if isinstance(value, list):
+        return value
+    try:
+        parsed = json.loads(value)
     except (TypeError, json.JSONDecodeError) as error:
         raise ValueError(f"case {case_id}: response data is not JSON: {error}") from error
-    if not isinstance(rows, list):
+    if not isinstance(parsed, list):
         raise ValueError(f"case {case_id}: response data is not a JSON list")
-    return rows
+    return parsed
 
 
 def _present(value: Any) -> bool:

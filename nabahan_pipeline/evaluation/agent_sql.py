@@ -1,0 +1,122 @@
+"""The agent's SQL, judged by running it ourselves.
+
+The SQL an agent reports is untrusted. It is parsed in the agent's dialect (SQLite unless the
+answer names another); unless it is exactly one read-only query it is unsafe and never run. A safe
+query is transpiled to SQLite and run read-only, with a time limit and a row cap, on the
+evaluation database (its rows verify the rows the agent reported) and on the test-suite databases.
+The gold SQL of each case runs on the same databases; every distinct query runs once per database.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nabahan_pipeline.domain.sql_safety import QueryResult, UnsafeSQLError, run_read_only, to_sqlite
+from nabahan_pipeline.evaluation.execution_match import ExpectedResult, expected_result, rows_match
+
+DEFAULT_SQL_TIMEOUT_S = 5.0
+DEFAULT_MAX_ROWS = 100_000
+
+
+@dataclass(frozen=True)
+class CheckedSQL:
+    """The agent's SQL after the safety check: ``sqlite`` is what we run (None when there is no
+    SQL or it is unsafe); ``problem`` says why it is unsafe."""
+
+    sqlite: str | None
+    unsafe: bool = False
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class SQLRun:
+    """One query on one database: its result, or why it could not run there."""
+
+    result: QueryResult | None
+    problem: str | None = None
+
+
+def check_agent_sql(sql: str | None, dialect: str | None = None) -> CheckedSQL:
+    """Unsafe when ``sql`` is present and not exactly one read-only query (a statement that writes,
+    two statements, or text that does not parse as SQL of its dialect)."""
+    if sql is None or not sql.strip():
+        return CheckedSQL(sqlite=None)
+    try:
+        return CheckedSQL(sqlite=to_sqlite(sql, dialect))
+    except UnsafeSQLError as error:
+        return CheckedSQL(sqlite=None, unsafe=True, problem=str(error))
+
+
+def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQLRun | None) -> bool | None:
+    """True when the agent's SQL, re-run, returns the rows the agent reported (as a multiset, each
+    reported column matched by value to a column of the re-run); False when not; None when the
+    SQL could not be run here (nothing to compare with)."""
+    if run is None or run.result is None:
+        return None
+    result = run.result
+    if result.truncated:
+        # More rows than the cap: a report of fewer rows than the cap is wrong, a longer one unknown.
+        return None if len(rows) > len(result.rows) else False
+    if not rows:
+        return not result.rows
+    if not columns:
+        return False
+    return rows_match(result.rows, list(columns), [tuple(row) for row in rows], ordered=False)
+
+
+class QueryRunner:
+    """Runs gold and agent queries on the evaluation and test-suite databases, each distinct query
+    once per database, with one time limit and one row cap; safe to share between threads."""
+
+    def __init__(
+        self,
+        database: str | Path,
+        suite: Sequence[str | Path] = (),
+        *,
+        timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
+        max_rows: int = DEFAULT_MAX_ROWS,
+    ) -> None:
+        self.databases = [Path(database), *map(Path, suite)]
+        self.timeout_s, self.max_rows = timeout_s, max_rows
+        self._runs: dict[tuple[int, str], SQLRun] = {}
+        self._expected: dict[tuple[int, str], ExpectedResult] = {}
+        self._lock = threading.Lock()
+
+    def agent_runs(self, checked: CheckedSQL) -> list[SQLRun]:
+        """The agent's safe SQL on every database (evaluation database first); [] when none."""
+        if checked.sqlite is None:
+            return []
+        return [self._run(index, checked.sqlite) for index in range(len(self.databases))]
+
+    def expected(self, gold_sql: str) -> list[ExpectedResult]:
+        """The gold SQL's result on every database (evaluation database first). Raises
+        UnsafeSQLError when it does not run (a broken suite, not the agent's fault)."""
+        results = []
+        for index, database in enumerate(self.databases):
+            key = (index, gold_sql)
+            with self._lock:
+                known = self._expected.get(key)
+            if known is None:
+                known = expected_result(database, gold_sql, timeout_s=self.timeout_s, max_rows=self.max_rows)
+                with self._lock:
+                    self._expected[key] = known
+            results.append(known)
+        return results
+
+    def _run(self, index: int, sql: str) -> SQLRun:
+        key = (index, sql)
+        with self._lock:
+            known = self._runs.get(key)
+        if known is not None:
+            return known
+        try:
+            run = SQLRun(run_read_only(self.databases[index], sql, timeout_s=self.timeout_s, max_rows=self.max_rows))
+        except UnsafeSQLError as error:
+            run = SQLRun(None, str(error))
+        with self._lock:
+            self._runs[key] = run
+        return run
