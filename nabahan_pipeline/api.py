@@ -66,6 +66,9 @@ class NabahanEvaluationPipeline:
         database: str | Path | None = None,
         pass_threshold: float = 0.8,
         fail_under: float | None = None,
+        gate: str = "correct_rate",
+        test_suite_databases: int = 3,
+        sql_timeout_s: float = 5.0,
         dagster_home: str | Path | None = None,
     ) -> None:
         self.options = {
@@ -80,6 +83,9 @@ class NabahanEvaluationPipeline:
             "use_cache": use_cache,
             "database": str(database) if database else None,
             "pass_threshold": float(fail_under if fail_under is not None else pass_threshold),
+            "gate": gate,
+            "test_suite_databases": test_suite_databases,
+            "sql_timeout_s": float(sql_timeout_s),
         }
         self.dagster_home = dagster_home
 

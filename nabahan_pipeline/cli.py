@@ -124,7 +124,25 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent-version", help="your agent's version, part of its cache fingerprint")
     parser.add_argument("--concurrency", type=_positive_int, default=8)
     parser.add_argument("--timeout", type=_positive_float, default=30.0, help="seconds per agent call")
-    parser.add_argument("--fail-under", type=_rate, help="exit 1 when the pass rate is below this")
+    parser.add_argument(
+        "--fail-under", type=_rate, help="exit 1 when the gated rate (--gate) is below this, e.g. 0.8 or 80"
+    )
+    parser.add_argument(
+        "--gate",
+        choices=("correct_rate", "pass_rate"),
+        default="correct_rate",
+        help="the rate --fail-under and the threshold check judge: Correct Rate (default) or the seed's pass rate",
+    )
+    parser.add_argument(
+        "--test-suite",
+        type=_non_negative_int,
+        default=3,
+        metavar="K",
+        help="also run gold and agent SQL on K more generated databases (default 3; 0 turns it off)",
+    )
+    parser.add_argument(
+        "--sql-timeout", type=_positive_float, default=5.0, help="seconds allowed to each query we run (default 5)"
+    )
     parser.add_argument("--repeat", type=_positive_int, default=1, help="ask every case N times")
     parser.add_argument("--cache", action="store_true", help="reuse cached answers of an unchanged agent")
     parser.add_argument("--database", type=Path, help="evaluation SQLite database (default: embedded)")
@@ -145,16 +163,18 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         use_cache=args.cache,
         database=args.database,
         fail_under=args.fail_under,
+        gate=args.gate,
+        test_suite_databases=args.test_suite,
+        sql_timeout_s=args.sql_timeout,
     )
     try:
         result = pipeline.run_complete_pipeline(console=sys.stdout)
     except EvaluationInputError as exc:
         raise UsageError(str(exc)) from None
-    if args.fail_under is not None and result["summary"]["pass_rate"] < args.fail_under:
-        print(
-            f"pass rate {result['summary']['pass_rate']:.1%} is below --fail-under {args.fail_under:.1%}",
-            file=sys.stderr,
-        )
+    rate = result["summary"][args.gate]
+    if args.fail_under is not None and rate < args.fail_under:
+        label = args.gate.replace("_", " ")
+        print(f"{label} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
         return 1
     return 0
 

@@ -15,11 +15,12 @@ def _record(question: str) -> None:
 
 
 def counting_agent(question: str, filters: dict | None = None) -> dict:
-    """Answers every question with one row and a grounded Arabic insight; records each call."""
+    """Answers every question with one row that its SQL really returns and a grounded Arabic
+    insight; records each call."""
     _record(question)
     return {
         "status": "success",
-        "sql": "SELECT COUNT(*) AS n FROM tenders_full_details",
+        "sql": "SELECT 7 AS n FROM tenders_full_details LIMIT 1",
         "data": [{"n": 7}],
         "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة في المنصة.",
         "error": None,
@@ -33,9 +34,10 @@ def slow_agent(question: str, filters: dict | None = None) -> dict:
 
 
 def hanging_agent(question: str, filters: dict | None = None) -> dict:
-    """Never answers within any test timeout."""
+    """Never answers within any test timeout (and records nothing when it wakes up, so that a
+    later test's count of calls is not disturbed by this thread)."""
     time.sleep(30)
-    return counting_agent(question, filters)
+    return {"status": "error", "sql": None, "data": [], "insights": "", "error": "woke up too late"}
 
 
 def raising_agent(question: str, filters: dict | None = None) -> dict:

@@ -77,7 +77,7 @@ def test_runs_concurrently_and_keeps_case_order():
     assert elapsed < 0.2 * 8 / 2, f"8 calls of 0.2 s with concurrency 8 took {elapsed:.2f} s"
     assert responses["case_id"].tolist() == [f"c{i}" for i in range(8)]
     assert (responses["status"] == "success").all()
-    assert json.loads(responses["data"].iloc[0]) == [{"n": 7}]
+    assert json.loads(responses["columns"].iloc[0]) == ["n"] and json.loads(responses["rows"].iloc[0]) == [[7]]
     assert (responses["latency_s"] >= 0.19).all()
 
 

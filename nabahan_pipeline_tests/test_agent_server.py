@@ -81,6 +81,8 @@ def test_ask_returns_the_contract_in_utf8(server: AgentServer) -> None:
         "status": "success",
         "sql": "SELECT 1 AS one",
         "data": [{"one": 1, "filters": '{"region": "الرياض"}'}],
+        "columns": ["one", "filters"],
+        "rows": [[1, '{"region": "الرياض"}']],
         "insights": f"سؤالك: {QUESTION}",
         "error": None,
     }

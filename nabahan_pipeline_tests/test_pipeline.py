@@ -95,7 +95,7 @@ def test_bad_case_file_stops_before_any_agent_call_and_keeps_old_reports(workspa
     with pytest.raises(EvaluationInputError) as info:
         NabahanEvaluationPipeline(output_dir=out, test_file=bad, agent=COUNTING).run_complete_pipeline()
     message = str(info.value)
-    assert "bad.json" in message and "case 2" in message and "category" in message
+    assert "bad.json" in message and "case 3" in message and "category" in message
     assert sample_agents.CALLS == []
     assert {p: p.read_bytes() for p in out.glob("*.csv")} == before
 

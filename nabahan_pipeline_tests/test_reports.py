@@ -51,7 +51,8 @@ def summary() -> pd.DataFrame:
              "avg_retrieval_accuracy": 1.0, "avg_generation_fidelity": 1.0, "avg_latency_score": 1.0,
              "avg_latency": 0.1234, "p50_latency": 0.1234, "p95_latency": 0.1234,
              "execution_accuracy": 1.0, "execution_cases": 1, "errors": 0, "false_refusals": 0,
-             "false_answers": 0}
+             "false_answers": 0, "correct": 1, "correct_rate": 1.0, "test_suite_accuracy": float("nan"),
+             "test_suite_cases": 0, "unsafe_sql": 0, "rows_not_verified": 0}
             for scope in ("overall", "count")
         ]
     )
@@ -73,6 +74,8 @@ def test_summary_rows_seed_first_then_ours_then_categories():
     values = dict(zip(metrics["Metric"], metrics["Value"]))
     assert values["Pass Rate"] == "100.00%" and values["Average Latency (s)"] == "0.123"
     assert values["[count] Pass Rate"] == "100.00%"
+    assert (values["Correct"], values["Correct Rate"], values["[count] Correct Rate"]) == (1, "100.00%", "100.00%")
+    assert values["Test Suite Accuracy"] == "n/a"
 
 
 def test_write_reports_names_and_bom(tmp_path: Path):

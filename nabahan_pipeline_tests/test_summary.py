@@ -13,7 +13,9 @@ from nabahan_pipeline.evaluation.summary import SUMMARY_COLUMNS, summarize, summ
 
 
 def scores_row(category: str, *, passed: bool, latency: float, status: str = "success", execution: float = math.nan,
-               retrieval: int = 1, fidelity: int = 1, false_refusal: bool = False, false_answer: bool = False) -> dict:
+               retrieval: int = 1, fidelity: int = 1, false_refusal: bool = False, false_answer: bool = False,
+               correct: bool | None = None, suite: float = math.nan, unsafe: bool = False,
+               verified: bool | None = None) -> dict:
     tier_score = 1.0 if latency < 2 else 0.8 if latency < 5 else 0.5 if latency < 10 else 0.2
     return {
         "category": category,
@@ -26,6 +28,10 @@ def scores_row(category: str, *, passed: bool, latency: float, status: str = "su
         "overall_passed": passed,
         "false_refusal": false_refusal,
         "false_answer": false_answer,
+        "correct": passed and execution != 0.0 if correct is None else correct,
+        "test_suite_match": suite,
+        "unsafe_sql": unsafe,
+        "rows_verified": verified,
     }
 
 
@@ -34,8 +40,8 @@ def scores() -> pd.DataFrame:
     return pd.DataFrame(
         [
             scores_row("out_of_scope", passed=True, latency=0.5, status="out_of_scope"),
-            scores_row("count", passed=True, latency=1.0, execution=1.0),
-            scores_row("count", passed=False, latency=3.0, execution=0.0, fidelity=0),
+            scores_row("count", passed=True, latency=1.0, execution=1.0, suite=0.0, correct=False, verified=True),
+            scores_row("count", passed=False, latency=3.0, execution=0.0, fidelity=0, unsafe=True, verified=False),
             scores_row("aggregation", passed=False, latency=12.0, status="error", retrieval=0, fidelity=0),
             scores_row("count", passed=False, latency=6.0, status="out_of_scope", retrieval=0, false_refusal=True),
             scores_row("out_of_scope", passed=False, latency=2.0, retrieval=0, false_answer=True),
@@ -62,6 +68,10 @@ def test_overall_figures(scores: pd.DataFrame) -> None:
     assert overall["p95_latency"] == pytest.approx(np.percentile(latencies, 95))
     assert overall["p95_latency"] == pytest.approx(10.5)  # linear between 6.0 and 12.0
     assert (overall["errors"], overall["false_refusals"], overall["false_answers"]) == (1, 1, 1)
+    # Ours: only the out-of-scope refusal is Correct (the passed count case failed the test suite).
+    assert (overall["correct"], overall["correct_rate"]) == (1, pytest.approx(1 / 6))
+    assert (overall["test_suite_accuracy"], overall["test_suite_cases"]) == (0.0, 1)
+    assert (overall["unsafe_sql"], overall["rows_not_verified"]) == (1, 1)
 
 
 def test_execution_accuracy_over_cases_with_gold_only(scores: pd.DataFrame) -> None:
@@ -84,7 +94,8 @@ def test_category_rows(scores: pd.DataFrame) -> None:
 
 def test_integer_columns_are_integers(scores: pd.DataFrame) -> None:
     summary = summarize(scores)
-    for column in ("total", "passed", "failed", "execution_cases", "errors", "false_refusals", "false_answers"):
+    for column in ("total", "passed", "failed", "correct", "execution_cases", "test_suite_cases", "errors",
+                   "unsafe_sql", "rows_not_verified", "false_refusals", "false_answers"):
         assert summary[column].dtype == "int64", column
 
 

@@ -100,7 +100,7 @@ def test_unknown_keys_are_tolerated_but_misspellings_are_not(tmp_path: Path) -> 
     cases = load_test_cases(write(tmp_path, [case(notes="free text", question_en="How many tenders in Riyadh?")]))
     assert len(cases) == 1
     message = load_error(tmp_path, [case(expected_tabel="regions")])
-    assert "case 0" in message and "'expected_tabel'" in message and "did you mean 'expected_table'" in message
+    assert "case 1" in message and "'expected_tabel'" in message and "did you mean 'expected_table'" in message
 
 
 def test_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
@@ -135,7 +135,7 @@ def test_empty_list(tmp_path: Path) -> None:
 
 def test_entry_must_be_an_object(tmp_path: Path) -> None:
     message = load_error(tmp_path, [COUNT_CASE, ["not", "an", "object"]])
-    assert message == f"{tmp_path / 'cases.json'}: case 1: must be a JSON object, got list"
+    assert message == f"{tmp_path / 'cases.json'}: case 2: must be a JSON object, got list"
 
 
 @pytest.mark.parametrize(
@@ -168,7 +168,7 @@ def test_entry_must_be_an_object(tmp_path: Path) -> None:
 )
 def test_field_errors_name_file_case_and_field(tmp_path: Path, changes: dict, field: str, problem: str) -> None:
     message = load_error(tmp_path, [OUT_OF_SCOPE_CASE, COUNT_CASE, case(**changes)])
-    assert message.startswith(f"{tmp_path / 'cases.json'}: case 2: field '{field}': {problem}"), message
+    assert message.startswith(f"{tmp_path / 'cases.json'}: case 3: field '{field}': {problem}"), message
 
 
 def test_out_of_scope_case_needs_no_expected_table(tmp_path: Path) -> None:
@@ -178,12 +178,12 @@ def test_out_of_scope_case_needs_no_expected_table(tmp_path: Path) -> None:
 def test_duplicate_explicit_ids(tmp_path: Path) -> None:
     entries = [case(id="a"), case(id="b", question="سؤال آخر"), case(id="a", question="سؤال ثالث")]
     message = load_error(tmp_path, entries)
-    assert "case 2: field 'id': duplicate id 'a' (also case 0)" in message
+    assert "case 3: field 'id': duplicate id 'a' (also case 1)" in message
 
 
 def test_duplicate_derived_ids_are_identical_cases(tmp_path: Path) -> None:
     message = load_error(tmp_path, [COUNT_CASE, OUT_OF_SCOPE_CASE, dict(COUNT_CASE, description="again")])
-    assert "case 2: field 'question': duplicate case" in message and "case 0" in message
+    assert "case 3: field 'question': duplicate case" in message and "case 1" in message
 
 
 def test_same_question_with_other_filters_is_not_a_duplicate(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ CSV files are UTF-8 with a byte-order mark so that Excel shows Arabic, and are w
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -29,9 +28,16 @@ RESULT_COLUMNS: dict[str, str] = {
     "latency_s": "Latency (s)",
     "overall_passed": "Overall Passed",
     # ours
+    "correct": "Correct",
+    "not_correct_because": "Why Not Correct",
     "case_id": "Case ID",
     "repeat": "Repeat",
     "execution_match": "Execution Match",
+    "test_suite_match": "Test Suite Match",
+    "unsafe_sql": "Unsafe SQL",
+    "rows_verified": "Rows Verified",
+    "sql_problem": "SQL Problem",
+    "dialect": "SQL Dialect",
     "latency_tier": "Latency Tier",
     "latency_score": "Latency Score",
     "retrieval_points": "Retrieval Points",
@@ -89,10 +95,16 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
         ("Average Latency (s)", _secs(overall["avg_latency"])),
         ("P50 Latency (s)", _secs(overall["p50_latency"])),
         ("P95 Latency (s)", _secs(overall["p95_latency"])),
+        ("Correct", int(overall["correct"])),
+        ("Correct Rate", _pct(overall["correct_rate"])),
         ("Execution Accuracy", _pct(overall["execution_accuracy"])),
         ("Execution Cases", int(overall["execution_cases"])),
+        ("Test Suite Accuracy", _pct(overall["test_suite_accuracy"])),
+        ("Test Suite Cases", int(overall["test_suite_cases"])),
         ("Average Latency Score", f"{overall['avg_latency_score']:.3f}"),
         ("Errors", int(overall["errors"])),
+        ("Unsafe SQL", int(overall["unsafe_sql"])),
+        ("Rows Not Verified", int(overall["rows_not_verified"])),
         ("False Refusals", int(overall["false_refusals"])),
         ("False Answers", int(overall["false_answers"])),
     ]
@@ -105,6 +117,7 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
             (f"[{name}] Total", int(category["total"])),
             (f"[{name}] Passed", int(category["passed"])),
             (f"[{name}] Pass Rate", _pct(category["pass_rate"])),
+            (f"[{name}] Correct Rate", _pct(category["correct_rate"])),
             (f"[{name}] Execution Accuracy", _pct(category["execution_accuracy"])),
             (f"[{name}] Average Latency (s)", _secs(category["avg_latency"])),
         ]
@@ -138,20 +151,18 @@ def console_report(scores: pd.DataFrame, summary: pd.DataFrame, *, agent: str = 
     total = len(scores)
     for _, case in scores.iterrows():
         mark = "PASS" if case["overall_passed"] else "FAIL"
+        verdict = "correct" if case["correct"] else "NOT correct"
         question = str(case["question"]).replace("\n", " ")
         if len(question) > 60:
             question = question[:59] + "…"
         repeat = f" r{int(case['repeat']) + 1}" if "repeat" in case and case["repeat"] else ""
         lines.append(
-            f"[{int(case['query_num'])}/{total}]{repeat} {mark} | {case['category']} | "
+            f"[{int(case['query_num'])}/{total}]{repeat} {mark} {verdict} | {case['category']} | "
             f"R={int(case['retrieval_accuracy'])} F={int(case['generation_fidelity'])} "
             f"| {case['latency_s']:.3f}s | {case['status']} | {question}"
         )
-        if case["status"] == "error" and case.get("error"):
-            lines.append(f"      error: {case['error']}")
-        ungrounded = json.loads(case["ungrounded_numbers"]) if case.get("ungrounded_numbers") else []
-        if ungrounded:
-            lines.append(f"      ungrounded numbers: {', '.join(ungrounded)}")
+        if not case["correct"]:
+            lines.append(f"      not correct: {case['not_correct_because']}")
     overall = summary.iloc[0]
     lines += [
         rule,
@@ -161,14 +172,19 @@ def console_report(scores: pd.DataFrame, summary: pd.DataFrame, *, agent: str = 
         f"Passed: {int(overall['passed'])}",
         f"Failed: {int(overall['failed'])}",
         f"Pass Rate: {_pct(overall['pass_rate'])}",
+        f"Correct Rate: {_pct(overall['correct_rate'])} ({int(overall['correct'])} of {int(overall['total'])}: "
+        "right result, grounded numbers, safe SQL)",
         f"Average Retrieval Accuracy: {_pct(overall['avg_retrieval_accuracy'])}",
         f"Average Generation Fidelity: {_pct(overall['avg_generation_fidelity'])}",
         f"Average Latency: {_secs(overall['avg_latency'])}s",
         f"P50 Latency: {_secs(overall['p50_latency'])}s",
         f"P95 Latency: {_secs(overall['p95_latency'])}s",
         f"Execution Accuracy: {_pct(overall['execution_accuracy'])} ({int(overall['execution_cases'])} cases with gold SQL)",
-        f"Errors: {int(overall['errors'])} | False refusals: {int(overall['false_refusals'])} "
-        f"| False answers: {int(overall['false_answers'])}",
+        f"Test Suite Accuracy: {_pct(overall['test_suite_accuracy'])} ({int(overall['test_suite_cases'])} cases "
+        "also run on the test-suite databases)",
+        f"Errors: {int(overall['errors'])} | Unsafe SQL: {int(overall['unsafe_sql'])} "
+        f"| Rows not verified: {int(overall['rows_not_verified'])} "
+        f"| False refusals: {int(overall['false_refusals'])} | False answers: {int(overall['false_answers'])}",
     ]
     if "pass_hat_n" in summary.columns and not pd.isna(overall["pass_hat_n"]):
         lines.append(f"Pass^N (every repeat passed): {_pct(overall['pass_hat_n'])}")
@@ -177,7 +193,8 @@ def console_report(scores: pd.DataFrame, summary: pd.DataFrame, *, agent: str = 
     for _, category in summary.iloc[1:].iterrows():
         lines.append(
             f"  {category['scope']:<14} {int(category['passed'])}/{int(category['total'])} passed "
-            f"({_pct(category['pass_rate'])}), p95 {_secs(category['p95_latency'])}s"
+            f"({_pct(category['pass_rate'])}), {int(category['correct'])} correct "
+            f"({_pct(category['correct_rate'])}), p95 {_secs(category['p95_latency'])}s"
         )
     lines.append(rule)
     return "\n".join(lines)

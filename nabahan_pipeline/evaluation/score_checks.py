@@ -16,6 +16,8 @@ BINARY_COLUMNS = (
     "generation_fidelity",
 )
 LATENCY_SCORES = (1.0, 0.8, 0.5, 0.2)
+# The per-answer verdict behind each gated rate.
+GATE_VERDICTS = {"correct_rate": "correct", "pass_rate": "overall_passed"}
 
 
 def out_of_range(scores: pd.DataFrame) -> list[str]:
@@ -33,14 +35,18 @@ def out_of_range(scores: pd.DataFrame) -> list[str]:
     report("fidelity_points", ~scores["fidelity_points"].between(0, 4))
     report("latency_s", ~(scores["latency_s"] >= 0))
     report("latency_score", ~scores["latency_score"].isin(LATENCY_SCORES))
-    report("execution_match", ~(scores["execution_match"].isna() | scores["execution_match"].isin((0.0, 1.0))))
+    for column in ("execution_match", "test_suite_match"):
+        report(column, ~(scores[column].isna() | scores[column].isin((0.0, 1.0))))
+    report("correct", scores["correct"].astype(bool) & ~scores["overall_passed"].astype(bool))
     return problems
 
 
-def regressions(previous: pd.DataFrame, current: pd.DataFrame) -> pd.DataFrame:
-    """Cases (by case_id and repeat) that passed in ``previous`` and fail in ``current``."""
+def regressions(previous: pd.DataFrame, current: pd.DataFrame, verdict: str = "correct") -> pd.DataFrame:
+    """Cases (by case_id and repeat) that passed in ``previous`` and fail in ``current`` by the
+    ``verdict`` column (a previous run from before that column is read by Overall Passed)."""
     keys = ["case_id", "repeat"]
-    before = previous[keys + ["overall_passed"]].rename(columns={"overall_passed": "passed_before"})
+    before_column = verdict if verdict in previous.columns else "overall_passed"
+    before = previous[keys + [before_column]].rename(columns={before_column: "passed_before"})
     joined = current.merge(before, on=keys, how="inner")
-    regressed = joined[joined["passed_before"].astype(bool) & ~joined["overall_passed"].astype(bool)]
+    regressed = joined[joined["passed_before"].astype(bool) & ~joined[verdict].astype(bool)]
     return regressed[["case_id", "repeat", "question", "category", "status"]].reset_index(drop=True)

@@ -2,7 +2,9 @@
 
 Every answer (case x repeat) counts once. Latency percentiles interpolate linearly between
 answers (pandas quantile, as numpy.percentile's default); execution accuracy is over the answers
-whose case has gold SQL only, NaN when there are none.
+whose case has gold SQL only, test-suite accuracy over those that also ran on the test-suite
+databases, each NaN when there are none. ``pass_rate`` is the seed's (Overall Passed),
+``correct_rate`` ours (Correct), the one the gate uses by default.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "passed",
     "failed",
     "pass_rate",
+    "correct",
+    "correct_rate",
     "avg_retrieval_accuracy",
     "avg_generation_fidelity",
     "avg_latency_score",
@@ -28,7 +32,11 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "p95_latency",
     "execution_accuracy",
     "execution_cases",
+    "test_suite_accuracy",
+    "test_suite_cases",
     "errors",
+    "unsafe_sql",
+    "rows_not_verified",
     "false_refusals",
     "false_answers",
     "repeats",
@@ -36,8 +44,11 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "total_tokens",
 )
 _INT_COLUMNS = (
-    "total", "passed", "failed", "execution_cases", "errors", "false_refusals", "false_answers", "repeats",
+    "total", "passed", "failed", "correct", "execution_cases", "test_suite_cases", "errors", "unsafe_sql",
+    "rows_not_verified", "false_refusals", "false_answers", "repeats",
 )
+# The rates a run can be gated on (--gate), by their summary column.
+GATES = ("correct_rate", "pass_rate")
 
 
 def summarize(scores: pd.DataFrame) -> pd.DataFrame:
@@ -69,12 +80,16 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
     passed = int(scores["overall_passed"].astype(bool).sum())
     latency = scores["latency_s"].astype(float)
     execution = scores["execution_match"].astype(float).dropna()
+    suite = scores["test_suite_match"].astype(float).dropna()
+    correct = int(scores["correct"].astype(bool).sum())
     return {
         "scope": scope,
         "total": total,
         "passed": passed,
         "failed": total - passed,
         "pass_rate": passed / total if total else math.nan,
+        "correct": correct,
+        "correct_rate": correct / total if total else math.nan,
         "avg_retrieval_accuracy": _mean(scores["retrieval_accuracy"]),
         "avg_generation_fidelity": _mean(scores["generation_fidelity"]),
         "avg_latency_score": _mean(scores["latency_score"]),
@@ -83,7 +98,11 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
         "p95_latency": float(latency.quantile(0.95)) if total else math.nan,
         "execution_accuracy": float(execution.mean()) if len(execution) else math.nan,
         "execution_cases": len(execution),
+        "test_suite_accuracy": float(suite.mean()) if len(suite) else math.nan,
+        "test_suite_cases": len(suite),
         "errors": int((scores["status"] == "error").sum()),
+        "unsafe_sql": int(scores["unsafe_sql"].astype(bool).sum()),
+        "rows_not_verified": int((~scores["rows_verified"].fillna(True).astype(bool)).sum()),
         "false_refusals": int(scores["false_refusal"].astype(bool).sum()),
         "false_answers": int(scores["false_answer"].astype(bool).sum()),
         **_repeat_figures(scores),

@@ -1,7 +1,9 @@
 """Load and validate the JSON test-case file into the ``test_cases`` table (docs/internals.md).
 
-A bad file stops the run before any agent call, with an error naming the file, the case index
-(0-based) and the field. Keys this module does not know are tolerated (suites carry notes of their
+A bad file stops the run before any agent call, with an error naming the file, the case by its
+1-based number in the file (and its id where the file gives one) and the field. With a database,
+every gold SQL must run on it and every expected_table must be one of its tables
+(``check_against_database``). Keys this module does not know are tolerated (suites carry notes of their
 own), except those within two edits of a known key, which are taken as misspellings.
 """
 
@@ -9,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from nabahan_pipeline.domain.database import connect_readonly
 from nabahan_pipeline.domain.sql_safety import UnsafeSQLError, check_read_only_select
 
 CATEGORIES: tuple[str, ...] = (
@@ -55,7 +58,7 @@ def load_test_cases(path: str | Path) -> pd.DataFrame:
     raise TestCaseError on the first problem found."""
     name = str(path)
     entries = _read_json_list(Path(path), name)
-    records = [_validate_case(entry, index, name) for index, entry in enumerate(entries)]
+    records = [_validate_case(entry, number, name) for number, entry in enumerate(entries, 1)]
     _check_unique_ids(records, name)
     return pd.DataFrame.from_records(records, columns=list(COLUMNS))
 
@@ -76,6 +79,46 @@ def select_quick(cases: pd.DataFrame, n: int = 5) -> pd.DataFrame:
             if queue and len(chosen) < n:
                 chosen.append(queue.pop(0))
     return cases.iloc[sorted(chosen)].reset_index(drop=True)
+
+
+def check_against_database(
+    cases: pd.DataFrame, file: str | Path, database: str | Path, suite: Sequence[str | Path] = ()
+) -> None:
+    """Check a whole case file (in file order) against the evaluation database before any agent
+    call: every expected_table is a table of it, every gold SQL runs on it and on the test-suite
+    databases ``suite``. Raises TestCaseError naming the case by number and id, and the database's
+    message."""
+    from nabahan_pipeline.evaluation.agent_sql import QueryRunner
+
+    tables = _table_names(database)
+    runner = QueryRunner(database, suite)
+    for number, case in enumerate(cases.to_dict("records"), 1):
+        where = f"{file}: case {number} (id {case['case_id']!r})"
+        table = case.get("expected_table")
+        if isinstance(table, str) and table.lower() not in tables:
+            raise TestCaseError(
+                f"{where}: field 'expected_table': {table!r} is not a table of {Path(database).name} "
+                f"(tables: {', '.join(sorted(tables))})"
+            )
+        sql = case.get("expected_sql")
+        if isinstance(sql, str):
+            try:
+                expected = runner.expected(sql)
+            except (UnsafeSQLError, OSError) as error:
+                raise TestCaseError(f"{where}: field 'expected_sql': fails on {Path(database).name}: {error}") from None
+            if any(result.truncated for result in expected):
+                raise TestCaseError(
+                    f"{where}: field 'expected_sql': returns more than {runner.max_rows:,} rows, more than can be compared"
+                )
+
+
+def _table_names(database: str | Path) -> set[str]:
+    connection = connect_readonly(database)
+    try:
+        rows = connection.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").fetchall()
+    finally:
+        connection.close()
+    return {name.lower() for (name,) in rows}
 
 
 def derive_case_id(question: str, category: str, filters: dict | None = None) -> str:
@@ -116,8 +159,8 @@ def _read_json_list(path: Path, name: str) -> list:
 Fail = Callable[[str, str], TestCaseError]
 
 
-def _validate_case(entry: object, index: int, name: str) -> dict[str, Any]:
-    where = f"{name}: case {index}"
+def _validate_case(entry: object, number: int, name: str) -> dict[str, Any]:
+    where = f"{name}: case {number}"
     if not isinstance(entry, dict):
         raise TestCaseError(f"{where}: must be a JSON object, got {_json_type(entry)}")
 
@@ -193,17 +236,18 @@ def _check_unique_ids(records: list[dict[str, Any]], name: str) -> None:
     first_seen: dict[str, int] = {}
     explicit_ids = [record.pop("_explicit_id") for record in records]
     for index, record in enumerate(records):
+        number = index + 1
         case_id = record["case_id"]
         if case_id in first_seen:
-            if explicit_ids[index] or explicit_ids[first_seen[case_id]]:
+            if explicit_ids[index] or explicit_ids[first_seen[case_id] - 1]:
                 problem = f"field 'id': duplicate id {case_id!r} (also case {first_seen[case_id]})"
             else:
                 problem = (
                     f"field 'question': duplicate case: same question, category and filters as "
                     f"case {first_seen[case_id]} (derived id {case_id!r}; give one an 'id')"
                 )
-            raise TestCaseError(f"{name}: case {index}: {problem}")
-        first_seen[case_id] = index
+            raise TestCaseError(f"{name}: case {number}: {problem}")
+        first_seen[case_id] = number
 
 
 def _misspelling_of(key: str) -> str | None:

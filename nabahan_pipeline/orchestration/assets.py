@@ -15,12 +15,12 @@ import pandas as pd
 from nabahan_pipeline.agents.registry import resolve_agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
-from nabahan_pipeline.domain.database import database_hash, ensure_database
+from nabahan_pipeline.domain.database import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 from nabahan_pipeline.evaluation.metrics import score_responses
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.test_cases import load_test_cases, select_quick
+from nabahan_pipeline.evaluation.test_cases import check_against_database, load_test_cases, select_quick
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.locations import response_cache_path
 from nabahan_pipeline.orchestration.history import summary_history
@@ -29,10 +29,12 @@ from nabahan_pipeline.orchestration.resources import EvaluationSettings
 GROUP = "evaluation"
 # Summary figures recorded as numeric metadata, so that the UI plots them across runs.
 PLOTTED_FIGURES = (
+    "correct_rate",
     "pass_rate",
     "avg_retrieval_accuracy",
     "avg_generation_fidelity",
     "execution_accuracy",
+    "test_suite_accuracy",
     "avg_latency",
     "p50_latency",
     "p95_latency",
@@ -40,6 +42,8 @@ PLOTTED_FIGURES = (
     "passed",
     "failed",
     "errors",
+    "unsafe_sql",
+    "rows_not_verified",
     "false_refusals",
     "false_answers",
     "pass_hat_n",
@@ -60,12 +64,15 @@ class EvaluationInputError(ValueError):
 
 @dg.asset(group_name=GROUP, deps=[test_cases_file], kinds={"pandas", "parquet"})
 def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings) -> pd.DataFrame:
-    """The validated test cases; a bad file stops the run here, before any agent call."""
+    """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
+    table stops the run here, before any agent call."""
     problems = evaluation.problems()
     if problems:
         raise EvaluationInputError("; ".join(problems))
     path = evaluation.case_file()
     cases = load_test_cases(path)
+    database = ensure_database(evaluation.database_path())
+    check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()))
     if evaluation.quick:
         cases = select_quick(cases)
     context.add_output_metadata(
@@ -128,16 +135,26 @@ def case_scores(
     test_cases: pd.DataFrame,
     agent_responses: pd.DataFrame,
 ) -> pd.DataFrame:
-    """Each answer scored: retrieval, fidelity, latency tier, execution match, grounding."""
+    """Each answer scored: the seed's retrieval, fidelity and latency, and whether it is right: its
+    SQL re-run read-only, execution match here and on the test-suite databases, grounding."""
     database = ensure_database(evaluation.database_path())
+    suite = suite_databases(evaluation.test_suite_size())
     scores = score_responses(
-        test_cases, agent_responses, database, timestamp=datetime.now().astimezone().isoformat(timespec="seconds")
+        test_cases,
+        agent_responses,
+        database,
+        suite=suite,
+        timestamp=datetime.now().astimezone().isoformat(timespec="seconds"),
+        sql_timeout_s=evaluation.sql_timeout_s,
+        max_rows=evaluation.sql_max_rows,
     )
     context.add_output_metadata(
         {
             "passed": int(scores["overall_passed"].sum()),
             "failed": int((~scores["overall_passed"].astype(bool)).sum()),
+            "correct": int(scores["correct"].sum()),
             "database_sha256": database_hash(database),
+            "test_suite_databases": dg.MetadataValue.json([path.name for path in suite]),
         }
     )
     return scores

@@ -5,7 +5,7 @@ from pathlib import Path
 import dagster as dg
 import pandas as pd
 
-from nabahan_pipeline.evaluation.score_checks import out_of_range, regressions
+from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regressions
 from nabahan_pipeline.evaluation.test_cases import TestCaseError, load_test_cases
 from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, test_cases
 from nabahan_pipeline.orchestration.history import previous_archive
@@ -33,24 +33,35 @@ def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=not problems, metadata={"problems": dg.MetadataValue.json(problems)})
 
 
-@dg.asset_check(asset=evaluation_summary, description="The pass rate is at or above the configured threshold.")
+@dg.asset_check(
+    asset=evaluation_summary,
+    description="The gated rate (Correct Rate, or the seed's pass rate) is at or above the threshold.",
+)
 def pass_rate_threshold(evaluation: EvaluationSettings, evaluation_summary: pd.DataFrame) -> dg.AssetCheckResult:
-    """Pass rate >= ``pass_threshold`` (default 0.8)."""
-    rate = float(evaluation_summary.iloc[0]["pass_rate"])
+    """The ``gate`` rate (default correct_rate) >= ``pass_threshold`` (default 0.8)."""
+    rate = float(evaluation_summary.iloc[0][evaluation.gate])
     return dg.AssetCheckResult(
         passed=rate >= evaluation.pass_threshold,
         severity=dg.AssetCheckSeverity.WARN,
-        metadata={"pass_rate": rate, "threshold": evaluation.pass_threshold},
+        metadata={
+            "gate": evaluation.gate,
+            evaluation.gate: rate,
+            "pass_rate": float(evaluation_summary.iloc[0]["pass_rate"]),
+            "threshold": evaluation.pass_threshold,
+        },
     )
 
 
-@dg.asset_check(asset=case_scores, description="No case that passed in the previous run fails now.")
-def no_regression(context: dg.AssetCheckExecutionContext, case_scores: pd.DataFrame) -> dg.AssetCheckResult:
-    """Compare with the previous run's archived scores; list the cases that went from pass to fail."""
+@dg.asset_check(asset=case_scores, description="No case that passed (by the gate's verdict) in the previous run fails now.")
+def no_regression(
+    context: dg.AssetCheckExecutionContext, evaluation: EvaluationSettings, case_scores: pd.DataFrame
+) -> dg.AssetCheckResult:
+    """Compare with the previous run's archived scores; list the cases that went from pass to fail
+    by the gate's verdict (Correct, or the seed's Overall Passed)."""
     archive = previous_archive(context.instance, "case_scores", context.run.run_id)
     if archive is None or not Path(archive).exists():
         return dg.AssetCheckResult(passed=True, metadata={"previous_run": "none (first run)"})
-    regressed = regressions(pd.read_parquet(archive), case_scores)
+    regressed = regressions(pd.read_parquet(archive), case_scores, verdict=GATE_VERDICTS[evaluation.gate])
     return dg.AssetCheckResult(
         passed=regressed.empty,
         metadata={

@@ -8,6 +8,9 @@ from typing import Any, Optional
 
 import dagster as dg
 
+from nabahan_pipeline.domain.database import MAX_SUITE_DATABASES
+from nabahan_pipeline.evaluation.agent_sql import DEFAULT_MAX_ROWS, DEFAULT_SQL_TIMEOUT_S
+from nabahan_pipeline.evaluation.summary import GATES
 from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, SHIPPED_TEST_CASES
 
 
@@ -30,6 +33,10 @@ class EvaluationSettings(dg.ConfigurableResource):
     repeat: int = 1
     use_cache: bool = False
     pass_threshold: float = 0.8
+    gate: str = "correct_rate"
+    test_suite_databases: int = 3
+    sql_timeout_s: float = DEFAULT_SQL_TIMEOUT_S
+    sql_max_rows: int = DEFAULT_MAX_ROWS
 
     def case_file(self) -> Path:
         """The JSON case file: configured, else $NABAHAN_TEST_FILE, else the shipped suite."""
@@ -46,6 +53,11 @@ class EvaluationSettings(dg.ConfigurableResource):
         chosen = self.database or os.environ.get("NABAHAN_DATABASE")
         return Path(chosen).expanduser() if chosen else None
 
+    def test_suite_size(self) -> int:
+        """How many test-suite databases to use: none when the evaluation database is not the
+        embedded one (the generator's other seeds say nothing about another database)."""
+        return 0 if self.database_path() is not None else self.test_suite_databases
+
     def problems(self) -> list[str]:
         """What is wrong with these options, each naming the option; empty when all is well."""
         found = []
@@ -57,6 +69,14 @@ class EvaluationSettings(dg.ConfigurableResource):
             found.append(f"repeat must be at least 1, got {self.repeat}")
         if not 0 <= self.pass_threshold <= 1:
             found.append(f"pass_threshold must be between 0 and 1, got {self.pass_threshold}")
+        if self.gate not in GATES:
+            found.append(f"gate must be one of {', '.join(GATES)}, got {self.gate!r}")
+        if not 0 <= self.test_suite_databases <= MAX_SUITE_DATABASES:
+            found.append(f"test_suite_databases must be 0 to {MAX_SUITE_DATABASES}, got {self.test_suite_databases}")
+        if self.sql_timeout_s <= 0:
+            found.append(f"sql_timeout_s must be greater than 0, got {self.sql_timeout_s}")
+        if self.sql_max_rows < 1:
+            found.append(f"sql_max_rows must be at least 1, got {self.sql_max_rows}")
         return found
 
 
