@@ -53,3 +53,40 @@ def malformed_agent(question: str, filters: dict | None = None) -> object:
 def question_only_agent(question: str) -> dict:
     """Takes no filters argument; the adapter must call it with the question alone."""
     return counting_agent(question)
+
+
+def always_error_agent(question: str, filters: dict | None = None) -> dict:
+    """Errors on every question, with valid SQL on the main table, no rows and a long Arabic apology:
+    the seed's points alone would pass it."""
+    _record(question)
+    return {
+        "status": "error",
+        "sql": "SELECT COUNT(*) FROM tenders_full_details",
+        "data": [],
+        "insights": "عذراً، حدث خطأ غير متوقع أثناء تنفيذ الاستعلام على قاعدة البيانات.",
+        "error": "upstream timeout",
+    }
+
+
+def made_up_number_agent(question: str, filters: dict | None = None) -> dict:
+    """Runs honest SQL, reports its row, and writes a number that is not in it (31,415)."""
+    _record(question)
+    return {
+        "status": "success",
+        "sql": "SELECT 7 AS n FROM tenders_full_details LIMIT 1",
+        "data": [{"n": 7}],
+        "insights": "بلغ عدد المناقصات المطابقة 31,415 مناقصة وفق البيانات المتاحة في المنصة.",
+        "error": None,
+    }
+
+
+def dropping_agent(question: str, filters: dict | None = None) -> dict:
+    """Answers with SQL that writes, and claims a row for it."""
+    _record(question)
+    return {
+        "status": "success",
+        "sql": "DROP TABLE tenders_full_details",
+        "data": [{"n": 7}],
+        "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة في المنصة.",
+        "error": None,
+    }

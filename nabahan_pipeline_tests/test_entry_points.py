@@ -146,3 +146,51 @@ def test_http_agent_gives_the_same_scores_as_the_embedded_agent(tmp_path: Path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_the_gate_is_correct_rate_and_the_console_says_why(tmp_path: Path):
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    made_up = "python:nabahan_pipeline_tests.sample_agents:made_up_number_agent"
+    gated = nabahan("eval", "--test-file", str(cases), "--agent", made_up, "--fail-under", "0.8",
+                    "--output-dir", "out", cwd=tmp_path)
+    assert gated.returncode == 1, gated.stdout + gated.stderr
+    assert "correct rate 0.0% is below --fail-under 80.0%" in gated.stderr
+    assert "Pass Rate: 100.00%" in gated.stdout and "Correct Rate: 0.00%" in gated.stdout
+    assert "PASS NOT correct" in gated.stdout and "not correct: ungrounded 31,415" in gated.stdout
+    results = pd.read_csv(next((tmp_path / "out").glob("evaluation_results_*.csv")), encoding="utf-8-sig")
+    assert list(results["Overall Passed"]) == [True, True] and list(results["Correct"]) == [False, False]
+    assert list(results["Why Not Correct"]) == ["ungrounded 31,415"] * 2
+    summary = pd.read_csv(next((tmp_path / "out").glob("evaluation_summary_*.csv")), encoding="utf-8-sig")
+    assert dict(zip(summary["Metric"], summary["Value"]))["Correct Rate"] == "0.00%"
+
+    seed_gate = nabahan("eval", "--test-file", str(cases), "--agent", made_up, "--fail-under", "0.8",
+                        "--gate", "pass_rate", "--output-dir", "out2", cwd=tmp_path)
+    assert seed_gate.returncode == 0, seed_gate.stdout + seed_gate.stderr
+
+
+def test_errors_and_writing_sql_never_pass(tmp_path: Path):
+    for agent, reason in (("always_error_agent", "error: upstream timeout"),
+                          ("dropping_agent", "unsafe SQL: not a read-only query: DROP statement")):
+        result = nabahan("eval", "--agent", f"python:nabahan_pipeline_tests.sample_agents:{agent}",
+                         "--output-dir", agent, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "Passed: 0" in result.stdout and "Correct Rate: 0.00%" in result.stdout, result.stdout
+        assert f"not correct: {reason}" in result.stdout
+
+
+def test_a_broken_gold_sql_exits_2_before_any_agent_call(tmp_path: Path):
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([
+        {"id": "ok", "question": "كم عدد المناقصات؟", "category": "count", "expected_table": "tenders_full_details"},
+        {"id": "typo", "question": "كم قيمة المناقصات؟", "category": "aggregation",
+         "expected_table": "tenders_full_details", "expected_sql": "SELECT SUM(estimated_valu) FROM tenders_full_details"},
+    ], ensure_ascii=False), encoding="utf-8")
+    result = nabahan("eval", "--test-file", str(cases), "--agent", RAISING, "--output-dir", "out", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    from nabahan_pipeline.domain.database import default_database_path
+
+    assert result.stderr.strip().splitlines() == [
+        f"nabahan: error: {cases}: case 2 (id 'typo'): field 'expected_sql': fails on "
+        f"{default_database_path().name}: query failed: no such column: estimated_valu"
+    ]
+    assert not (tmp_path / "out").exists(), "nothing written, no agent asked"

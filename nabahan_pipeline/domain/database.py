@@ -381,15 +381,20 @@ _ensure_lock = threading.Lock()
 
 # Test-suite execution match (Zhong, Yu and Klein 2020): more databases from the same generator
 # with other seeds, in several sizes, so that a query right by chance on one database is caught
-# on another (small ones leave groups empty and break ties differently). See docs/verdict_study.md.
+# on another (small ones leave groups empty and break ties differently). In each, the money of
+# every ROUND_EVERY-th row is rounded to one or two significant digits, as real estimates often
+# are: a threshold asked in words ("more than a million") then meets values on its boundary.
+# See docs/verdict_study.md.
 SUITE_SIZES: tuple[int, ...] = (1_000, 300, 3_000)
 MAX_SUITE_DATABASES = 20
+ROUND_EVERY = 5
 
 
 def suite_database_path(index: int) -> Path:
     """Where the ``index``-th (0-based) test-suite database is cached, beside the default one."""
     tenders, projects, seed = _check_sizes(SUITE_SIZES[index % len(SUITE_SIZES)], None, DEFAULT_SEED + 1 + index)
-    return default_database_path().with_name(f"etimad-v{GENERATOR_VERSION}-seed{seed}-{tenders}t-{projects}p.sqlite")
+    name = f"etimad-v{GENERATOR_VERSION}-seed{seed}-{tenders}t-{projects}p-round{ROUND_EVERY}.sqlite"
+    return default_database_path().with_name(name)
 
 
 def suite_databases(count: int) -> list[Path]:
@@ -402,11 +407,38 @@ def suite_databases(count: int) -> list[Path]:
         if not path.is_file():
             with _ensure_lock:
                 if not path.is_file():
-                    tenders = SUITE_SIZES[index % len(SUITE_SIZES)]
-                    build_database(path, tenders=tenders, seed=DEFAULT_SEED + 1 + index)
+                    _build_suite_database(path, SUITE_SIZES[index % len(SUITE_SIZES)], DEFAULT_SEED + 1 + index)
         paths.append(path)
     return paths
 
+
+def _build_suite_database(path: Path, tenders: int, seed: int) -> None:
+    # Built and rounded under a temporary name, then renamed: never seen half-made.
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        build_database(tmp, tenders=tenders, seed=seed)
+        con = sqlite3.connect(tmp)
+        try:
+            with con:
+                for table, key in (("tenders_full_details", "tender_id"), ("future_projects", "project_id")):
+                    money = ["estimated_value", "awarded_value"] if table == "tenders_full_details" else ["estimated_value"]
+                    rows = con.execute(
+                        f"SELECT {key}, {', '.join(money)} FROM {table} WHERE {key} % ? = 0", (ROUND_EVERY,)
+                    ).fetchall()
+                    con.executemany(
+                        f"UPDATE {table} SET {', '.join(f'{column} = ?' for column in money)} WHERE {key} = ?",
+                        [(*(_round_figure(v, 1 + key_value % 2) for v in values), key_value) for key_value, *values in rows],
+                    )
+        finally:
+            con.close()
+        _fsync(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _round_figure(value: float | None, digits: int) -> float | None:
+    return None if value is None else float(f"{value:.{digits}g}")
 
 
 def ensure_database(path: str | Path | None = None) -> Path:

@@ -223,9 +223,15 @@ def score_answer(
         retrieval_accuracy == 1 and generation_fidelity == 1 and status != "error" and not checked.unsafe
     )
 
-    # The rows the agent's SQL returns here when it ran, else the rows it reported.
-    result_rows = [tuple(row) for row in replay.result.rows] if replay and replay.result else rows
-    execution = _execution_match(case, status, result_rows, gold)
+    # The rows the agent's SQL returns here when it ran, else the rows it reported; none at all
+    # for unsafe SQL, which never ran anywhere we can trust.
+    if checked.unsafe:
+        result_rows: Sequence[Sequence[Any]] = []
+    elif replay is not None and replay.result is not None:
+        result_rows = [tuple(row) for row in replay.result.rows]
+    else:
+        result_rows = rows
+    execution = _execution_match(case, "unsafe" if checked.unsafe else status, result_rows, gold)
     suite_match = _test_suite_match(execution, status, suite)
     verified = rows_verified(columns, rows, replay) if replay is not None else None
 
