@@ -87,6 +87,7 @@ def test_sql_then_insight(llm: LoopbackServer, database: Path, riyadh_count: int
     assert answer.status == "success", answer.error
     assert answer.sql == RIYADH_SQL
     assert answer.data == [{"tenders_count": riyadh_count}]
+    assert (raw["columns"], raw["rows"]) == (["tenders_count"], [[riyadh_count]]), "the lossless result form"
     assert answer.insights == INSIGHT.format(n=riyadh_count)
     assert raw["usage"] == {"prompt_tokens": 1500, "completion_tokens": 55}
     assert (answer.prompt_tokens, answer.completion_tokens) == (1500.0, 55.0)

@@ -238,7 +238,7 @@ def test_unknown_and_empty_filter_keys_are_ignored(default_db: Path) -> None:
 )
 def test_odd_questions_never_raise(default_db: Path, question: object) -> None:
     answer = nabahan_agent(question)  # type: ignore[arg-type]
-    assert set(answer) == {"status", "sql", "data", "insights", "error"}
+    assert set(answer) == {"status", "sql", "data", "columns", "rows", "insights", "error"}
     assert answer["status"] in ("out_of_scope", "error")
     assert answer["sql"] is None and answer["data"] == []
     assert answer["insights"].startswith("عذراً")

@@ -178,7 +178,7 @@ class OpenAICompatibleAgent:
                 raise _Failure(f"SQL failed after one repair: {again}", again.sql) from None
         if sql is None:
             return {"status": "out_of_scope", "sql": None, "data": [], "insights": APOLOGY, "error": None}
-        data = [dict(zip(columns, row)) for row in rows]
+        data = [dict(zip(columns, row)) for row in rows]  # what the insight prompt shows the model
         insight = self._chat(
             [
                 {"role": "system", "content": INSIGHT_INSTRUCTIONS},
@@ -189,7 +189,15 @@ class OpenAICompatibleAgent:
         ).strip()
         if not insight:
             raise _Failure("the model returned an empty insight", sql)
-        return {"status": "success", "sql": sql, "data": data, "insights": insight, "error": None}
+        # columns + rows keep two result columns of one name apart; ``data`` would merge them.
+        return {
+            "status": "success",
+            "sql": sql,
+            "columns": list(columns),
+            "rows": [list(row) for row in rows],
+            "insights": insight,
+            "error": None,
+        }
 
     def _run(self, reply: str) -> tuple[str | None, list[str], list[tuple]]:
         """Run the SQL of a reply: (sql, columns, rows), or (None, [], []) for OUT_OF_SCOPE.

@@ -1,6 +1,6 @@
 """The embedded reference agent: Arabic question -> SQL over the embedded database -> Arabic insight.
 
-    nabahan_agent(question, filters=None) -> {"status", "sql", "data", "insights", "error"}
+    nabahan_agent(question, filters=None) -> {"status", "sql", "data", "columns", "rows", "insights", "error"}
 
 The baseline users compare their own agents against. Deterministic and offline: a rule-based
 parser (``question_parser``) reads the question into a QueryFrame, ``sql_builder`` turns the frame
@@ -86,14 +86,32 @@ class ReferenceAgent:
         sql = build_sql(frame)
         cursor = self._connection().execute(sql)
         columns = [d[0] for d in cursor.description]
-        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
-        return _answer("success", sql=sql, data=rows, insights=write_insight(frame, rows, parser.catalog))
+        values = [list(row) for row in cursor.fetchall()]
+        rows = [dict(zip(columns, row)) for row in values]
+        insight = write_insight(frame, rows, parser.catalog)
+        return _answer("success", sql=sql, data=rows, columns=columns, rows=values, insights=insight)
 
 
 def _answer(
-    status: str, *, sql: str | None = None, data: list | None = None, insights: str = "", error: str | None = None
+    status: str,
+    *,
+    sql: str | None = None,
+    data: list | None = None,
+    columns: list[str] | None = None,
+    rows: list[list] | None = None,
+    insights: str = "",
+    error: str | None = None,
 ) -> dict[str, Any]:
-    return {"status": status, "sql": sql, "data": data or [], "insights": insights, "error": error}
+    # Both result forms: ``data`` for readers of the seed's contract, ``columns`` + ``rows`` lossless.
+    return {
+        "status": status,
+        "sql": sql,
+        "data": data or [],
+        "columns": columns or [],
+        "rows": rows or [],
+        "insights": insights,
+        "error": error,
+    }
 
 
 _default_agent: ReferenceAgent | None = None
