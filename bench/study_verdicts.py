@@ -156,8 +156,50 @@ def verdicts(runner: QueryRunner, gold: str, agent: str) -> list[bool | None]:
     return [result_matches(run.result.rows, e) if run.result is not None else None for e, run in zip(expected, runs)]
 
 
+def tolerance_figures(database: Path) -> None:
+    """Summation-order noise against the smallest change a one-row filter mistake makes, over every
+    group-by sum and average of the money columns: what the numeric tolerance must sit between."""
+    import math
+    import random
+    import sqlite3
+
+    connection = sqlite3.connect(database)
+    rng = random.Random(0)
+    noise, smallest_drop, hidden, pairs = 0.0, math.inf, 0, 0
+    groups = ("'all'", "region_id", "tender_type_id", "status_id", "agency_id", "activity_id", "strftime('%Y', publish_date)")
+    for column in ("estimated_value", "awarded_value", "booklet_price"):
+        for group in groups:
+            query = f"SELECT SUM({column}), group_concat({column}) FROM {T} GROUP BY {group}"
+            for total, values in connection.execute(query):
+                if not values or not total:
+                    continue
+                xs = [float(v) for v in values.split(",")]
+                exact = math.fsum(xs)
+                for _ in range(3):
+                    rng.shuffle(xs)
+                    naive = 0.0
+                    for x in xs:
+                        naive += x
+                    noise = max(noise, abs(naive - exact) / abs(exact), abs(total - exact) / abs(exact))
+                nonzero = [abs(x) for x in xs if x]
+                if nonzero:
+                    smallest_drop = min(smallest_drop, min(nonzero) / abs(exact))
+                if len(xs) > 1:
+                    mean = exact / len(xs)
+                    # Dropping row x moves the average by (mean - x) / (n - 1).
+                    hidden += sum(1 for x in xs if abs(mean - x) / (len(xs) - 1) <= 0.005)
+                    pairs += len(xs)
+    connection.close()
+    print("Numeric tolerance, measured on the evaluation database:")
+    print(f"  summation-order noise, worst relative: {noise:.2e}")
+    print(f"  smallest relative change of a sum when a filter drops one row: {smallest_drop:.2e}")
+    print(f"  one-row drops that move an average by at most 0.005 (hidden by rounding to 2 decimals): "
+          f"{hidden} of {pairs:,} ({hidden / pairs:.3%})")
+
+
 def main() -> None:
     database = ensure_database()
+    tolerance_figures(database)
     started = time.perf_counter()
     suite = suite_databases(10)
     print(f"10 test-suite databases ready in {time.perf_counter() - started:.2f} s (built once, then cached)")

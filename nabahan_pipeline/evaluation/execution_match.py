@@ -14,11 +14,11 @@ Cell equality:
 - None equals only None (a float NaN, as pandas may write for a missing value, counts as None);
 - numbers: two ints exactly; otherwise equal within REL_TOL relative, or, when one of the two is
   written with at most two decimals, equal once the other is rounded to two decimals (|a-b| <= 0.005);
-  booleans are the integers 0/1, as SQLite stores them. Why these figures: summing this data in
-  any order moves a sum by at most 7.5e-15 of it (measured over every group-by sum of the
-  embedded database, docs/verdict_study.md), so 1e-12 leaves a wide margin, while dropping the
-  smallest tender (300 SAR) from the largest sum (5.2e10) moves it by 5.8e-9: a wrong filter never
-  hides inside the tolerance. The old 1e-6 let such a filter pass;
+  booleans are the integers 0/1, as SQLite stores them; an int never equals a rounded figure.
+  Why these figures (docs/verdict_study.md): summing this data in another order moves a sum by at
+  most 5.7e-15 of it (every group-by sum of the embedded database), so 1e-12 leaves a wide
+  margin, while a filter that drops the smallest tender (300 SAR) from Riyadh's 2.0e10 moves the
+  sum by 5.8e-9: a wrong filter never hides inside the tolerance, as it did inside the old 1e-6;
 - numeric text equals a number when the text is a plain decimal literal of that number ("12",
   "-3.5", "1e3"), not when it has leading zeros, separators or units ("012", "1,200", "12 SAR");
   so a CAST in the agent's SQL or a JSON round trip through strings does not fail a right answer;

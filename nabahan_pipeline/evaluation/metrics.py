@@ -1,5 +1,17 @@
 """Per-case scores: the seed's retrieval accuracy, generation fidelity and latency tiers, plus
-execution match, numeric grounding and refusal accounting -> the ``case_scores`` table.
+execution match, numeric grounding, refusal accounting and our verdict -> the ``case_scores`` table.
+
+Two verdicts. ``overall_passed`` is the seed's formula (retrieval and fidelity both pass) with two
+hardenings of ours: an ``error`` answer, and an answer whose SQL is not one read-only SELECT, never
+pass. ``correct`` (the gate's) also wants the gold's result where the case has gold SQL (on the
+evaluation database and every test-suite database), no ungrounded number, safe SQL whose re-run
+returns the rows the agent reported, and a refusal for an out-of-scope case; ``not_correct_because``
+says what failed.
+
+The agent's SQL is run by us (``agent_sql``): execution match compares the rows it returns here,
+and only when it cannot run here (a table we lack, a time-out) the rows the agent reported; the
+rows of unsafe SQL count for nothing. Grounding reads the insight against the reported rows, what
+the agent saw when it wrote it.
 
 Out-of-scope cases: retrieval accuracy is 1 exactly when the agent refused (status out_of_scope
 and no SQL). Their three retrieval point columns still record the same checks on whatever the
