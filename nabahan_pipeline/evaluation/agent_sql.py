@@ -21,6 +21,10 @@ from nabahan_pipeline.evaluation.execution_match import ExpectedResult, expected
 DEFAULT_SQL_TIMEOUT_S = 5.0
 DEFAULT_MAX_ROWS = 100_000
 
+_GOLD_RESULTS: dict[tuple, ExpectedResult] = {}
+_GOLD_RESULTS_MAX = 10_000
+_GOLD_LOCK = threading.Lock()
+
 
 @dataclass(frozen=True)
 class CheckedSQL:
@@ -83,7 +87,6 @@ class QueryRunner:
         self.databases = [Path(database), *map(Path, suite)]
         self.timeout_s, self.max_rows = timeout_s, max_rows
         self._runs: dict[tuple[int, str], SQLRun] = {}
-        self._expected: dict[tuple[int, str], ExpectedResult] = {}
         self._lock = threading.Lock()
 
     def agent_runs(self, checked: CheckedSQL) -> list[SQLRun]:
@@ -94,16 +97,22 @@ class QueryRunner:
 
     def expected(self, gold_sql: str) -> list[ExpectedResult]:
         """The gold SQL's result on every database (evaluation database first). Raises
-        UnsafeSQLError when it does not run (a broken suite, not the agent's fault)."""
+        UnsafeSQLError when it does not run (a broken suite, not the agent's fault).
+
+        Gold results are kept for the process, keyed by the database file's identity, so that the
+        check of the case file before the agent calls and the scoring after them run each once."""
         results = []
-        for index, database in enumerate(self.databases):
-            key = (index, gold_sql)
-            with self._lock:
-                known = self._expected.get(key)
+        for database in self.databases:
+            stat = database.stat()
+            key = (str(database.resolve()), stat.st_mtime_ns, stat.st_size, gold_sql, self.timeout_s, self.max_rows)
+            with _GOLD_LOCK:
+                known = _GOLD_RESULTS.get(key)
             if known is None:
                 known = expected_result(database, gold_sql, timeout_s=self.timeout_s, max_rows=self.max_rows)
-                with self._lock:
-                    self._expected[key] = known
+                with _GOLD_LOCK:
+                    if len(_GOLD_RESULTS) >= _GOLD_RESULTS_MAX:
+                        _GOLD_RESULTS.clear()
+                    _GOLD_RESULTS[key] = known
             results.append(known)
         return results
 
