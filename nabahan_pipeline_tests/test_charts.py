@@ -806,3 +806,24 @@ def test_bad_inputs():
         plot_metrics_overview(summary[summary["scope"] != "overall"])
     with pytest.raises(ValueError, match="pass_threshold"):
         plot_metrics_overview(summary, pass_threshold=80)
+
+
+def test_dashboard_shows_the_correct_rate_beside_the_pass_rate_and_why_not_correct():
+    scores = make_scores(20, seed=3, fail_share=0.0, error_share=0.0)
+    scores["correct"] = True
+    scores["not_correct_because"] = ""
+    scores.loc[[4, 9], "correct"] = False
+    scores.loc[4, "not_correct_because"] = "ungrounded 31,415"
+    scores.loc[9, "not_correct_because"] = "wrong result; reported rows its SQL does not return"
+    summary = make_summary(scores).assign(correct=18, correct_rate=0.9, test_suite_accuracy=0.75,
+                                          test_suite_cases=8, unsafe_sql=1, rows_not_verified=1)
+    fig = plot_dashboard(scores, summary, pass_threshold=0.95, table_rows=5)
+    t = texts(fig)
+    assert "Correct rate" in t and "90.0%" in t and "18 correct · below threshold 95.0%" in t
+    assert "Pass rate (seed)" in t and "form checks only" in t
+    assert any("test suite 75.0%" in text for text in t) and any("unsafe SQL 1" in text for text in t)
+    assert "✗ ungrounded 31,415" in t and any(text.startswith("✗ wrong result") for text in t)
+    sel = select_table_rows(scores, 5)
+    assert list(sel.rows["query_num"][:2]) == [5, 10], "not correct first, though the seed passed them"
+    assert table_heading(sel) == ("failures first", "الراسبة أولاً")
+    assert_text_fits_and_never_collides(fig, "dashboard with Correct")

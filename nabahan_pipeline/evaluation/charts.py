@@ -316,6 +316,13 @@ def _passed_mask(scores: pd.DataFrame) -> np.ndarray:
     return scores["overall_passed"].astype("boolean").fillna(False).to_numpy(dtype=bool)
 
 
+def _verdict_mask(scores: pd.DataFrame) -> np.ndarray:
+    """The gate's verdict per row: Correct where the scores have it, else the seed's Overall Passed."""
+    if "correct" not in scores.columns:
+        return _passed_mask(scores)
+    return scores["correct"].astype("boolean").fillna(False).to_numpy(dtype=bool)
+
+
 def _latencies(scores: pd.DataFrame) -> pd.DataFrame:
     """query_num, latency_s (float, finite) and passed, in query order."""
     df = pd.DataFrame(
@@ -373,7 +380,7 @@ def select_table_rows(scores: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS) -> T
     """Failures first (in query order), then passes, at most ``max_rows`` rows; count the rest."""
     if max_rows < 0:
         raise ValueError(f"max_rows must be >= 0, got {max_rows}")
-    passed = _passed_mask(scores)
+    passed = _verdict_mask(scores)
     keys = pd.DataFrame(
         {
             "_passed": passed,
@@ -405,7 +412,7 @@ def table_heading(sel: TableSelection) -> tuple[str, str]:
     """
     if sel.total == 0:
         return ("none", "لا توجد حالات")
-    failed = int((~_passed_mask(sel.rows)).sum()) + sel.omitted_failed
+    failed = int((~_verdict_mask(sel.rows)).sum()) + sel.omitted_failed
     if failed == 0:
         return ("all passed", "جميعها ناجحة")
     if failed == sel.total:
@@ -758,14 +765,15 @@ def _draw_categories(ax, summary: pd.DataFrame, threshold: float, *, compact: bo
 
 # Detailed table: (key, header, width fraction, horizontal alignment)
 _TABLE_COLUMNS = (
-    ("num", "#", 0.055, "center"),
-    ("question", "Question — السؤال", 0.355, "right"),
-    ("category", "Category", 0.12, "left"),
-    ("status", "Status", 0.095, "left"),
-    ("retrieval", "Retrieval", 0.08, "center"),
-    ("fidelity", "Fidelity", 0.08, "center"),
-    ("latency", "Latency", 0.125, "left"),
-    ("result", "Result", 0.09, "center"),
+    ("num", "#", 0.045, "center"),
+    ("question", "Question — السؤال", 0.29, "right"),
+    ("category", "Category", 0.105, "left"),
+    ("status", "Status", 0.085, "left"),
+    ("retrieval", "Retrieval", 0.075, "center"),
+    ("fidelity", "Fidelity", 0.065, "center"),
+    ("latency", "Latency", 0.105, "left"),
+    ("result", "Seed", 0.07, "center"),
+    ("correct", "Correct — صحيحة", 0.16, "left"),
 )
 
 
@@ -780,6 +788,8 @@ def _table_cells(row: pd.Series, multi_repeat: bool) -> dict[str, str]:
         str(_tier_of(np.array([float(lat)]))[0]) if pd.notna(lat) else ""
     )
     passed = bool(row["overall_passed"]) if pd.notna(row["overall_passed"]) else False
+    correct = bool(row["correct"]) if "correct" in row.index and pd.notna(row["correct"]) else passed
+    why = str(row.get("not_correct_because") or "").split("; ")[0] if not correct else ""
     return {
         "num": num,
         "question": safe_text(truncate_text(row["question"] if pd.notna(row["question"]) else "",
@@ -795,7 +805,8 @@ def _table_cells(row: pd.Series, multi_repeat: bool) -> dict[str, str]:
         "fidelity": f"{'✓' if fid_ok else '✗'} {int(row['fidelity_points'])}/4",
         "latency": f"{format_seconds(lat)} · {safe_text(tier)}" if pd.notna(lat) else "n/a",
         "result": "✓ PASS" if passed else "✗ FAIL",
-        "_passed": passed,
+        "correct": "✓" if correct else safe_text(f"✗ {why}".strip()),
+        "_passed": correct,
     }
 
 
@@ -855,8 +866,9 @@ def _draw_table(ax, sel: TableSelection, *, fontsize: float = 9.0) -> None:
                                edgecolor="white", linewidth=1.0))
         for i, (key, _, _, align) in enumerate(_TABLE_COLUMNS):
             style = {}
-            if key == "result":
-                style = {"fontweight": "bold", "color": PASS_COLOR if cells["_passed"] else FAIL_COLOR}
+            if key in ("result", "correct"):
+                ok = cells["result"].startswith("✓") if key == "result" else cells["_passed"]
+                style = {"fontweight": "bold", "color": PASS_COLOR if ok else FAIL_COLOR}
             text = fit(cells[key], i, bold if style else regular)
             ax.text(x_for(i, align), y_top - h / 2, text, ha=align, va="center",
                     fontsize=fontsize, color=style.pop("color", INK), **style)
@@ -962,25 +974,41 @@ def _draw_trend(ax, history: pd.DataFrame | None, threshold: float, *, compact: 
 
 
 def _headline_tiles(overall: pd.Series, threshold: float) -> list[tuple[str, str, str, str, str]]:
-    """(English label, Arabic label, value, note, value colour) for the dashboard's big numbers."""
-    rate_ok = pd.notna(overall["pass_rate"]) and float(overall["pass_rate"]) >= threshold
+    """(English label, Arabic label, value, note, value colour) for the dashboard's big numbers.
+
+    The Correct rate is the gate's figure and is judged against the threshold; the seed's pass rate
+    stands beside it (summaries from before the Correct verdict show only the pass rate, judged)."""
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
-    return [
+    has_correct = "correct_rate" in overall.index and pd.notna(overall.get("correct_rate"))
+    gated = "correct_rate" if has_correct else "pass_rate"
+    rate_ok = pd.notna(overall[gated]) and float(overall[gated]) >= threshold
+    judged = f"{'at or above' if rate_ok else 'below'} threshold {format_pct(threshold)}"
+    tiles = [
         ("Total cases", "إجمالي الحالات", _count(overall["total"]),
          f"{_count(overall['passed'])} passed · {_count(overall['failed'])} failed", INK),
-        ("Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
-         f"{'at or above' if rate_ok else 'below'} threshold {format_pct(threshold)}",
-         PASS_COLOR if rate_ok else FAIL_COLOR),
+    ]
+    if has_correct:
+        tiles.append(("Correct rate", "نسبة الإجابات الصحيحة", format_pct(overall["correct_rate"]),
+                      f"{_count(overall['correct'])} correct · {judged}", PASS_COLOR if rate_ok else FAIL_COLOR))
+    tiles.append(("Pass rate (seed)" if has_correct else "Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
+                  "form checks only" if has_correct else judged,
+                  INK if has_correct else (PASS_COLOR if rate_ok else FAIL_COLOR)))
+    suite = overall.get("test_suite_accuracy") if "test_suite_accuracy" in overall.index else None
+    exec_note = f"{exec_cases:,} cases with gold SQL" if exec_cases else "no gold SQL"
+    if suite is not None and pd.notna(suite):
+        exec_note = f"{exec_cases:,} gold · test suite {format_pct(suite)}"
+    unsafe = int(overall["unsafe_sql"]) if "unsafe_sql" in overall.index and pd.notna(overall["unsafe_sql"]) else 0
+    tiles += [
         ("Avg retrieval", "دقة الاسترجاع", format_pct(overall["avg_retrieval_accuracy"]), "", INK),
         ("Avg fidelity", "أمانة التوليد", format_pct(overall["avg_generation_fidelity"]), "", INK),
-        ("Exec accuracy", "دقة التنفيذ", format_pct(overall["execution_accuracy"]),
-         f"{exec_cases:,} cases with gold SQL" if exec_cases else "no gold SQL", INK),
+        ("Exec accuracy", "دقة التنفيذ", format_pct(overall["execution_accuracy"]), exec_note, INK),
         ("P50 latency", "الوسيط", format_seconds(overall["p50_latency"]), "", INK),
         ("P95 latency", "المئين 95", format_seconds(overall["p95_latency"]), "", INK),
         ("Errors", "الأخطاء", _count(overall["errors"]),
-         f"false refusals {_count(overall['false_refusals'])} · false answers "
+         f"unsafe SQL {unsafe} · false refusals {_count(overall['false_refusals'])} · false answers "
          f"{_count(overall['false_answers'])}", ERROR_COLOR if int(overall["errors"]) else INK),
     ]
+    return tiles
 
 
 def _draw_tile(ax, en: str, ar: str, value: str, note: str, colour: str) -> None:
@@ -1100,8 +1128,9 @@ def plot_dashboard(
             fontsize=15, fontweight="bold", linespacing=1.4,
         )
         gs = fig.add_gridspec(4, 1, height_ratios=[1.55, 4.6, 4.6, table_h])
-        tiles = gs[0].subgridspec(1, 8, wspace=0.02)
-        for i, tile in enumerate(_headline_tiles(overall, threshold)):
+        headline = _headline_tiles(overall, threshold)
+        tiles = gs[0].subgridspec(1, len(headline), wspace=0.02)
+        for i, tile in enumerate(headline):
             _draw_tile(fig.add_subplot(tiles[0, i]), *tile)
 
         # Each chart row is a grid of its own, so that the constrained layout sizes the margins
