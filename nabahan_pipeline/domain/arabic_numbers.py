@@ -27,12 +27,13 @@ its left is an identifier (Q3, H1), not a quantity.
 
 from __future__ import annotations
 
+import enum
 import functools
 import math
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 from nabahan_pipeline.domain.normalize import normalize_arabic
@@ -77,11 +78,11 @@ def find_numbers(text: str) -> list[NumberMention]:
         return []
     folded, origin = _fold_with_origin(text)
     mentions = []
-    for start, end, readings, decimals, scale, percent in _Scanner(folded).numbers():
-        first, last = origin[start], origin[end - 1] + 1
-        while last < len(text) and _is_mark(text[last]):
-            last += 1  # the tanween of "ألفاً", folded away, still belongs to the word
-        mentions.append(NumberMention(text[first:last], first, last, readings, decimals, scale, percent))
+    for found in _Scanner(folded).numbers():
+        start, end = origin[found.start], origin[found.end - 1] + 1
+        while end < len(text) and _is_mark(text[end]):
+            end += 1  # the tanween of "ألفاً", folded away, still belongs to the word
+        mentions.append(replace(found, text=text[start:end], start=start, end=end))
     return mentions
 
 
@@ -125,10 +126,30 @@ def _fold_with_origin(text: str) -> tuple[str, list[int]]:
 
 
 # --- the words ------------------------------------------------------------------------------------
-# Every key is spelled as it reads after normalize_arabic: أ/إ/آ -> ا, ة -> ه, ى -> ي, ئ -> ي.
+# Every word is spelled as it reads after normalize_arabic: أ/إ/آ -> ا, ة -> ه, ى -> ي, ئ -> ي.
 
-UNIT, TEEN_HEAD, TEN, TEEN, TENS, HUNDRED, HUNDRED_CONSTRUCT, HUNDREDS = range(8)
-SCALE, SCALE_OR_DUAL, DUAL, PLURAL, DEFINITE_SCALE, FRACTION, QUARTERS, ZERO, POINT = range(8, 17)
+
+class _Kind(enum.Enum):
+    UNIT = enum.auto()  # 1..9
+    TEEN_HEAD = enum.auto()  # أحد/إحدى/اثنا/اثني: only before عشر (and أحد/إحدى before tens)
+    TEN = enum.auto()  # عشر/عشرة: ten, and the second word of a teen
+    TEEN = enum.auto()  # a colloquial teen in one word
+    TENS = enum.auto()  # 20..90
+    HUNDRED = enum.auto()  # مئة: 100, and the second word of "ثلاث مئة"
+    HUNDRED_CONSTRUCT = enum.auto()  # ميت: 100 before a scale word only ("ميت" is also "dead")
+    HUNDREDS = enum.auto()  # 200..900 in one word
+    SCALE = enum.auto()  # ألف، مليون …
+    SCALE_OR_DUAL = enum.auto()  # ألفا: the accusative after 11..99, or the dual alone
+    DUAL = enum.auto()  # ألفان، ألفين، ألفي …
+    PLURAL = enum.auto()  # آلاف، ملايين …: after a number only
+    DEFINITE_SCALE = enum.auto()  # المليون: after a number or a fraction only
+    FRACTION = enum.auto()  # نصف، ربع، ثلث: of a scale
+    QUARTERS = enum.auto()  # أرباع, after a unit: "ثلاثة أرباع مليون"
+    ZERO = enum.auto()
+    POINT = enum.auto()  # فاصلة: a spoken decimal point
+
+
+_Entry = tuple[_Kind, float]
 
 _UNITS = {
     "واحد": 1, "واحده": 1,
@@ -136,12 +157,12 @@ _UNITS = {
     "ثلاث": 3, "ثلاثه": 3, "اربع": 4, "اربعه": 4, "خمس": 5, "خمسه": 5, "ست": 6, "سته": 6,
     "سبع": 7, "سبعه": 7, "ثمان": 8, "ثماني": 8, "ثمانيه": 8, "ثمنيه": 8, "تسع": 9, "تسعه": 9,
 }  # fmt: skip
+_TEEN_HEADS = {"احد": 1, "احدي": 1, "اثنا": 2, "اثني": 2, "اثنتا": 2, "اثنتي": 2}
 _TENS = {
     "عشرون": 20, "عشرين": 20, "ثلاثون": 30, "ثلاثين": 30, "اربعون": 40, "اربعين": 40,
     "خمسون": 50, "خمسين": 50, "ستون": 60, "ستين": 60, "سبعون": 70, "سبعين": 70,
     "ثمانون": 80, "ثمانين": 80, "تسعون": 90, "تسعين": 90,
 }  # fmt: skip
-# Saudi colloquial teens, one word each.
 _COLLOQUIAL_TEENS = {
     "حدعش": 11, "احدعش": 11, "حداعش": 11, "احداعش": 11,
     "اطنعش": 12, "اثنعش": 12, "ثنعش": 12, "اثناعش": 12,
@@ -150,36 +171,41 @@ _COLLOQUIAL_TEENS = {
     "ستطعش": 16, "سطعش": 16, "ستعش": 16, "سبعطعش": 17, "سبعتعش": 17,
     "ثمنطعش": 18, "ثمانطعش": 18, "ثمنتعش": 18, "ثمانتعش": 18, "تسعطعش": 19, "تسعتعش": 19,
 }  # fmt: skip
-_HUNDRED_WORDS = ("ميه", "مايه")
-_HUNDRED_PREFIXES = {"ثلاث": 3, "ثلث": 3, "اربع": 4, "خمس": 5, "ست": 6, "سبع": 7, "ثمان": 8, "ثماني": 8, "ثمن": 8, "تسع": 9}
+_HUNDRED_WORDS = ("ميه", "مايه")  # مئة/مية, مائة
+_HUNDRED_PREFIXES = {
+    "ثلاث": 3, "ثلث": 3, "اربع": 4, "خمس": 5, "ست": 6, "سبع": 7, "ثمان": 8, "ثماني": 8, "ثمن": 8, "تسع": 9,
+}  # fmt: skip
 _TWO_HUNDRED = ("ميتان", "ميتين", "ميتا", "ميتي", "مايتان", "مايتين", "مايتا", "مايتي")
 _SCALES = {"الف": 1e3, "مليون": 1e6, "مليار": 1e9, "بليون": 1e9, "تريليون": 1e12, "ترليون": 1e12}
+_PLURALS = {
+    "الاف": 1e3, "الوف": 1e3, "ملايين": 1e6, "ملاين": 1e6, "مليارات": 1e9, "بلايين": 1e9,
+    "تريليونات": 1e12, "ترليونات": 1e12,
+}  # fmt: skip
+_FRACTIONS = {"نصف": 0.5, "نص": 0.5, "ربع": 0.25, "ثلث": 1 / 3, "ثلثي": 2 / 3, "ثلثا": 2 / 3}
 
 
-def _lexicon() -> dict[str, tuple[int, float]]:
-    words: dict[str, tuple[int, float]] = {}
-    words.update({w: (UNIT, v) for w, v in _UNITS.items()})
-    words.update({w: (TEEN_HEAD, v) for w, v in {"احد": 1, "احدي": 1, "اثنا": 2, "اثني": 2, "اثنتا": 2, "اثنتي": 2}.items()})
-    words.update({"عشر": (TEN, 10), "عشره": (TEN, 10)})
-    words.update({w: (TEEN, v) for w, v in _COLLOQUIAL_TEENS.items()})
-    words.update({w: (TENS, v) for w, v in _TENS.items()})
-    words.update({w: (HUNDRED, 100) for w in _HUNDRED_WORDS})
-    words["ميت"] = (HUNDRED_CONSTRUCT, 100)  # "ميت ألف": only before a scale word ("ميت" is also "dead")
-    words.update({w: (HUNDREDS, 200) for w in _TWO_HUNDRED})
+def _lexicon() -> dict[str, _Entry]:
+    words: dict[str, _Entry] = {}
+    for kind, table in (
+        (_Kind.UNIT, _UNITS),
+        (_Kind.TEEN_HEAD, _TEEN_HEADS),
+        (_Kind.TEEN, _COLLOQUIAL_TEENS),
+        (_Kind.TENS, _TENS),
+        (_Kind.PLURAL, _PLURALS),
+        (_Kind.FRACTION, _FRACTIONS),
+    ):
+        words.update({word: (kind, value) for word, value in table.items()})
+    words.update({"عشر": (_Kind.TEN, 10), "عشره": (_Kind.TEN, 10), "ميت": (_Kind.HUNDRED_CONSTRUCT, 100)})
+    words.update({word: (_Kind.HUNDRED, 100) for word in _HUNDRED_WORDS})
+    words.update({word: (_Kind.HUNDREDS, 200) for word in _TWO_HUNDRED})
     for prefix, n in _HUNDRED_PREFIXES.items():
-        for hundred in _HUNDRED_WORDS:
-            words[prefix + hundred] = (HUNDREDS, n * 100)
+        words.update({prefix + hundred: (_Kind.HUNDREDS, n * 100) for hundred in _HUNDRED_WORDS})
     for word, size in _SCALES.items():
-        words[word] = (SCALE, size)
-        words["ال" + word] = (DEFINITE_SCALE, size)
-        words[word + "ا"] = (SCALE_OR_DUAL, size)  # ألفاً after 11..99, or the dual ألفا
-        for ending in ("ان", "ين", "ي"):
-            words[word + ending] = (DUAL, size)
-    words.update({w: (PLURAL, s) for w, s in {"الاف": 1e3, "الوف": 1e3, "ملايين": 1e6, "ملاين": 1e6, "مليارات": 1e9, "بلايين": 1e9, "تريليونات": 1e12, "ترليونات": 1e12}.items()})
-    words.update({w: (FRACTION, v) for w, v in {"نصف": 0.5, "نص": 0.5, "ربع": 0.25, "ثلث": 1 / 3, "ثلثي": 2 / 3, "ثلثا": 2 / 3}.items()})
-    words["ارباع"] = (QUARTERS, 0.25)
-    words["صفر"] = (ZERO, 0)
-    words.update({"فاصله": (POINT, 0), "فاصل": (POINT, 0)})
+        words[word] = (_Kind.SCALE, size)
+        words["ال" + word] = (_Kind.DEFINITE_SCALE, size)
+        words[word + "ا"] = (_Kind.SCALE_OR_DUAL, size)
+        words.update({word + ending: (_Kind.DUAL, size) for ending in ("ان", "ين", "ي")})
+    words.update({"ارباع": (_Kind.QUARTERS, 0.25), "صفر": (_Kind.ZERO, 0), "فاصله": (_Kind.POINT, 0), "فاصل": (_Kind.POINT, 0)})
     return words
 
 
@@ -270,13 +296,19 @@ class _Group:
     value: float
     end: int
     needs_scale: bool  # "ميت" and "ثلاثة أرباع" are numbers only before a scale word
-    decimal: tuple[list[tuple[float, float]], int] | None = None  # readings with a spoken decimal part, digits
+    decimal: tuple[list[tuple[float, float]], int] | None = None  # with a spoken decimal part: readings, digits
 
 
-_Found = tuple[int, int, tuple[Reading, ...], int, float, bool]
-_GROUP_SCALES = (SCALE, SCALE_OR_DUAL, PLURAL, DEFINITE_SCALE)
-_DIGIT_SCALES = (SCALE, SCALE_OR_DUAL, PLURAL)
-_FRACTION_SCALES = (SCALE, SCALE_OR_DUAL, DEFINITE_SCALE)
+# The places of a group (hundreds, tens, units) each word fills; "construct" and "quarters" mark the
+# words that only a scale word may follow, "one" أحد/إحدى, which need tens with them.
+_PLACES = {
+    _Kind.UNIT: {"u"}, _Kind.TEN: {"t", "u"}, _Kind.TEEN: {"t", "u"}, _Kind.TENS: {"t"},
+    _Kind.HUNDRED: {"h"}, _Kind.HUNDREDS: {"h"}, _Kind.HUNDRED_CONSTRUCT: {"h", "construct"},
+    _Kind.ZERO: {"h", "t", "u"},
+}  # fmt: skip
+_GROUP_SCALES = (_Kind.SCALE, _Kind.SCALE_OR_DUAL, _Kind.PLURAL, _Kind.DEFINITE_SCALE)
+_DIGIT_SCALES = (_Kind.SCALE, _Kind.SCALE_OR_DUAL, _Kind.PLURAL)
+_FRACTION_SCALES = (_Kind.SCALE, _Kind.SCALE_OR_DUAL, _Kind.DEFINITE_SCALE)
 
 
 class _Scanner:
@@ -300,7 +332,7 @@ class _Scanner:
         """True when token i follows token i-1 with nothing but spaces between them."""
         return 0 < i < len(self.tokens) and not self.text[self.tokens[i - 1].end : self.tokens[i].start].strip(" ")
 
-    def entry(self, i: int, *, prefixes: tuple[str, ...] = ()) -> tuple[int, float] | None:
+    def entry(self, i: int, *, prefixes: tuple[str, ...] = ()) -> _Entry | None:
         """The lexicon entry of word token i, also after one of ``prefixes``."""
         if i >= len(self.tokens) or self.tokens[i].kind != "word":
             return None
@@ -317,7 +349,7 @@ class _Scanner:
             return ""
         return next((p for p in prefixes if text.startswith(p) and text[len(p) :] in _WORDS), "")
 
-    def kind(self, i: int) -> int | None:
+    def kind(self, i: int) -> _Kind | None:
         entry = self.entry(i)
         return entry[0] if entry else None
 
@@ -333,7 +365,8 @@ class _Scanner:
 
     # numbers -----------------------------------------------------------------------------------
 
-    def numbers(self) -> Iterator[_Found]:
+    def numbers(self) -> Iterator[NumberMention]:
+        """The numbers of the text, their spans in the folded text."""
         i = self.free = 0
         while i < len(self.tokens):
             token = self.tokens[i]
@@ -345,7 +378,7 @@ class _Scanner:
                 if entry is not None and not self.month_safar(i, entry):
                     skip = len(self.prefix(i, _PROCLITICS))
                     found = self.number(i, self.part(i, entry), skip=skip)
-                    if found is None and self.kind(i + 1) == QUARTERS:
+                    if found is None and self.kind(i + 1) == _Kind.QUARTERS:
                         i += 1  # "ثلاثة أرباع" without a scale word: a share, not a number
             if found is None:
                 i += 1
@@ -360,14 +393,14 @@ class _Scanner:
         before = self.text[start - 1] if start else ""
         return before.isascii() and before.isalpha()
 
-    def month_safar(self, i: int, entry: tuple[int, float]) -> bool:
+    def month_safar(self, i: int, entry: _Entry) -> bool:
         """صفر the Hijri month (after شهر, or before a year) rather than zero."""
-        if entry[0] != ZERO:
+        if entry[0] != _Kind.ZERO:
             return False
         after_month = i > 0 and self.tokens[i - 1].text == "شهر"
         return after_month or (i + 1 < len(self.tokens) and self.tokens[i + 1].kind == "num" and self.joined(i + 1))
 
-    def number(self, i: int, first: _Part | None, *, skip: int = 0) -> tuple[int, _Found] | None:
+    def number(self, i: int, first: _Part | None, *, skip: int = 0) -> tuple[int, NumberMention] | None:
         """A whole number that starts with part ``first`` at token i: parts joined by و with ever
         smaller scales, then a fraction (مليون ونص) or a decimal part, then a percent sign or word."""
         if first is None:
@@ -375,7 +408,7 @@ class _Scanner:
         parts = [first]
         while (k := self.conjunction(parts[-1].end)) is not None:
             entry = self.entry(k, prefixes=("و",))
-            if entry and entry[0] == FRACTION and not self.scale_after(k + 1, _FRACTION_SCALES):
+            if entry and entry[0] == _Kind.FRACTION and not self.scale_after(k + 1, _FRACTION_SCALES):
                 size = parts[-1].scale
                 value = entry[1] * size
                 parts.append(_Part([(value, min(size, _magnitude(value)))], 1.0, k + 1))
@@ -398,9 +431,10 @@ class _Scanner:
                 readings.append(Reading(float(value), float(combination[-1][1])))
         if not readings:
             return None
+        stop = self.tokens[end - 1].end
         decimals = max(part.decimals for part in parts)
-        found = (start, self.tokens[end - 1].end, tuple(dict.fromkeys(readings)), decimals, max(p.scale for p in parts), percent)
-        return end, found
+        scale = max(part.scale for part in parts)
+        return end, NumberMention(self.text[start:stop], start, stop, tuple(dict.fromkeys(readings)), decimals, scale, percent)
 
     def digits_part(self, i: int) -> _Part | None:
         """Digits at token i, and a scale word after them: "2.5 مليون", "3 آلاف"."""
@@ -413,26 +447,26 @@ class _Scanner:
         ]
         return _Part(readings, scale or 1.0, i + 2 if scale else i + 1, len(self.tokens[i].digits[0][1]))
 
-    def scale_after(self, i: int, kinds: tuple[int, ...]) -> float:
+    def scale_after(self, i: int, kinds: tuple[_Kind, ...]) -> float:
         """The factor of a scale word of one of ``kinds`` at token i, joined to the one before; 0
         when there is none."""
         entry = self.entry(i) if self.joined(i) else None
         return entry[1] if entry and entry[0] in kinds else 0.0
 
-    def part(self, i: int, entry: tuple[int, float] | None) -> _Part | None:
+    def part(self, i: int, entry: _Entry | None) -> _Part | None:
         """A part of a written number at token i (``entry`` is its word, proclitic dropped): a group
         with an optional scale word after it, a scale word alone, a dual, a fraction of a scale."""
         if entry is None:
             return None
         kind, size = entry
-        if kind == SCALE:
-            larger = self.scale_after(i + 1, (SCALE,))
+        if kind == _Kind.SCALE:
+            larger = self.scale_after(i + 1, (_Kind.SCALE,))
             if larger > size:  # "ألف مليون" is a billion
                 return _Part([(size * larger, larger)], size * larger, i + 2)
             return _Part([(size, size)], size, i + 1)
-        if kind in (SCALE_OR_DUAL, DUAL):
+        if kind in (_Kind.SCALE_OR_DUAL, _Kind.DUAL):
             return _Part([(2 * size, size)], size, i + 1)
-        if kind == FRACTION:
+        if kind == _Kind.FRACTION:
             scale = self.scale_after(i + 1, _FRACTION_SCALES)
             value = size * scale
             return _Part([(value, min(scale, _magnitude(value)))], scale, i + 2) if scale else None
@@ -449,9 +483,9 @@ class _Scanner:
             return _Part(scaled, scale, group.end + 1, digits)
         return None if group.needs_scale else _Part(readings, 1.0, group.end, digits)
 
-    def group(self, i: int, entry: tuple[int, float]) -> _Group | None:
+    def group(self, i: int, entry: _Entry, *, decimal: bool = True) -> _Group | None:
         """Hundreds, tens and units joined by و in any order, each place once ("خمسة وعشرون",
-        "عشرون وخمسة", "مائة وثلاثة عشر"), with a spoken decimal part after them."""
+        "عشرون وخمسة", "مائة وثلاثة عشر"), and with ``decimal`` a spoken decimal part after them."""
         atom = self.atom(i, entry)
         if atom is None:
             return None
@@ -467,31 +501,26 @@ class _Scanner:
         if "one" in places and "t" not in places:
             return None  # أحد/إحدى count only in a teen or before tens ("إحدى وسبعون")
         group = _Group(value, end, needs_scale)
-        if not needs_scale and (decimal := self.spoken_decimal(end, value)):
-            readings, digits, group.end = decimal
+        if decimal and not needs_scale and (spoken := self.spoken_decimal(end, value)):
+            readings, digits, group.end = spoken
             group.decimal = (readings, digits)
         return group
 
-    def atom(self, i: int, entry: tuple[int, float] | None) -> tuple[float, set[str], int] | None:
+    def atom(self, i: int, entry: _Entry | None) -> tuple[float, set[str], int] | None:
         """One member of a group, one word or two ("ثلاثة عشر", "ثلاث مئة", "ثلاثة أرباع"): its
         value, the places it fills, and the token index after it."""
         if entry is None:
             return None
         kind, value = entry
         following = self.kind(i + 1) if self.joined(i + 1) else None
-        if kind in (UNIT, TEEN_HEAD) and following == TEN:
+        if kind in (_Kind.UNIT, _Kind.TEEN_HEAD) and following == _Kind.TEN:
             return value + 10, {"t", "u"}, i + 2
-        if kind == UNIT and following == HUNDRED:
+        if kind == _Kind.UNIT and following == _Kind.HUNDRED:
             return value * 100, {"h"}, i + 2
-        if kind in (UNIT, TEN) and following == QUARTERS:
+        if kind in (_Kind.UNIT, _Kind.TEN) and following == _Kind.QUARTERS:
             return value / 4, {"quarters"}, i + 2
-        places = {
-            UNIT: {"u"}, TEN: {"t", "u"}, TEEN: {"t", "u"}, TENS: {"t"}, HUNDRED: {"h"}, HUNDREDS: {"h"},
-            HUNDRED_CONSTRUCT: {"h", "construct"}, ZERO: {"h", "t", "u"},
-        }.get(kind)  # fmt: skip
-        if kind == TEEN_HEAD and value == 1:
-            places = {"u", "one"}
-        return (value, places, i + 1) if places else None
+        places = {"u", "one"} if kind == _Kind.TEEN_HEAD and value == 1 else _PLACES.get(kind)
+        return (value, set(places), i + 1) if places else None
 
     def spoken_decimal(self, i: int, whole: float) -> tuple[list[tuple[float, float]], int, int] | None:
         """A decimal part at token i after a written number: "فاصلة خمسة" (.5), "فاصل صفر خمسة"
@@ -500,18 +529,18 @@ class _Scanner:
         if not self.joined(i):
             return None
         token = self.tokens[i]
-        spoken = self.kind(i) == POINT
+        spoken = self.kind(i) == _Kind.POINT
         comma = token.text == "," and self.text[token.start - 1] == " "
         if not (spoken or comma):
             return None
         j, zeros = i + 1, 0
-        while self.joined(j) and self.kind(j) == ZERO:
+        while self.joined(j) and self.kind(j) == _Kind.ZERO:
             j, zeros = j + 1, zeros + 1
         entry = self.entry(j) if self.joined(j) else None
-        group = self.group(j, entry) if entry and entry[0] != ZERO else None
-        if group is None and entry == (TEEN_HEAD, 1):
+        group = self.group(j, entry, decimal=False) if entry and entry[0] != _Kind.ZERO else None
+        if group is None and entry == (_Kind.TEEN_HEAD, 1):
             group = _Group(1.0, j + 1, False)  # إحدى alone: the feminine one
-        if group is None or group.needs_scale or group.decimal is not None:
+        if group is None or group.needs_scale:
             if not zeros:
                 return None
             digits, end = "0" * zeros, j
