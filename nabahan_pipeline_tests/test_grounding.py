@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from nabahan_pipeline.domain.normalize import find_numbers
+from nabahan_pipeline.domain.arabic_numbers import find_numbers
 from nabahan_pipeline.evaluation.grounding import tolerance, ungrounded_numbers
 
 REGIONS = [
