@@ -11,17 +11,20 @@ What it reads:
   tens, hundreds (مئة/مائة/مية, مئتان/مائتين/ميتين, ثلاثمئة/ثلاث مئة …), ألف/مليون/مليار/تريليون with
   their duals (ألفان/ألفين/ألفا/ألفي …) and plurals (آلاف، ملايين، مليارات), parts joined by و in any
   order within a group of hundreds, tens and units, fractions of a scale (نصف/نص، ربع، ثلث، ثلاثة
-  أرباع مليون؛ مليون ونص), a spoken decimal point (فاصلة), Saudi colloquial forms (حدعش، خمسطعش،
-  ميتين، خمسمية، الفين), and digits mixed with words (``مليون و200 ألف``).
+  أرباع مليون؛ مليون ونص), a spoken decimal point (فاصلة) and the " , " of number-to-words
+  writers, Saudi colloquial forms (حدعش، خمسطعش، ميتين، خمسمية، الفين), and digits mixed with words
+  (``مليون و200 ألف``).
 
 A written form can have more than one reading: ``20.000`` is 20000 or 20.0, ``1,234`` is 1234 or
 1.234. A mention carries every reading, each with the place value of its last stated digit
 (``Reading.unit``), so that a caller can accept the mention when any reading fits. Word numbers
 are stated at the unit of their last part's scale word, or of that part's own magnitude when
-smaller: "عشرة آلاف" at 1,000, "مليونين وخمسمائة ألف" at 1,000, "نصف مليون" at 100,000.
+smaller: "عشرة آلاف" at 1,000, "مليونين وخمسمائة ألف" at 1,000, "نصف مليون" and "مليون ونص"
+at 100,000.
 
 Words that are vague alone are not numbers: a plural scale (آلاف، ملايين), a fraction without a
-scale (نصف المناقصات), أحد/إحدى outside a teen, the month صفر. A digit run glued to Latin letters on
+scale (نصف المناقصات), أحد/إحدى outside a teen or a number with tens (إحدى وسبعون), a definite
+scale (بالمليون), the month صفر. A digit run glued to Latin letters on
 its left is an identifier (Q3, H1), not a quantity.
 """
 
