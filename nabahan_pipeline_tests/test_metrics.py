@@ -261,6 +261,41 @@ def test_prose_that_only_looks_like_a_placeholder_is_not_one() -> None:
 
 
 @pytest.mark.parametrize(
+    ("insight", "marker"),
+    [
+        ("كنموذج لغوي كبير لا أستطيع الوصول إلى الإنترنت، لكن العدد 523", "disclaimer: لا استطيع الوصول"),
+        ("لا يمكنني الوصول للبيانات الحية، لكن في الرياض 523 مناقصة", "disclaimer: لا يمكنني الوصول"),
+        ("I am an AI and I cannot access real-time data; Riyadh has 523 tenders", "disclaimer: i cannot access"),
+        ("As of my last update, Riyadh had 523 tenders in the data", "disclaimer: as of my last update"),
+        ("عدد المناقصات في <region> هو 523 مناقصة حسب البيانات", "placeholder: <region>"),
+        ("عدد المناقصات في <REGION_NAME> هو 523 مناقصة حسب البيانات", "placeholder: <REGION_NAME>"),
+    ],
+)
+def test_markers_are_whole_phrases(insight: str, marker: str) -> None:
+    assert marker in json.loads(score(reply=answer(insights=insight))["hallucination_markers"])
+
+
+@pytest.mark.parametrize(
+    "insight",
+    [
+        # An honest refusal says what the agent cannot reach: a statement of scope, not a disclaimer.
+        "لا يمكنني الوصول إلى بيانات الطقس؛ أجيب عن بيانات المناقصات فقط، وفي الرياض 523 مناقصة",
+        "I cannot access weather data; I answer about tenders only: Riyadh has 523 of them",
+        # A phrase inside other words: "as an ai" in "has an airport", "حسب علمي" in "حسب علمية".
+        "The region has an airport and 523 tenders according to the data",
+        "بلغ عدد المناقصات في منطقة الرياض 523 مناقصة حسب علمية البيانات المنشورة",
+        # Data freshness is no claim about the model.
+        "بلغ عدد المناقصات في منطقة الرياض 523 مناقصة حتى تاريخ آخر تحديث للبيانات",
+        # HTML tags: open, close, headings, attributes.
+        "<table><thead><tr><th>المنطقة</th></tr></thead><tbody><tr><td>الرياض: 523</td></tr></tbody></table>",
+        '<h3>منطقة الرياض</h3><p>عدد المناقصات 523 حسب <a href="https://tenders.etimad.sa">اعتماد</a></p>',
+    ],
+)
+def test_what_only_looks_like_a_marker_is_not_one(insight: str) -> None:
+    assert json.loads(score(reply=answer(insights=insight))["hallucination_markers"]) == []
+
+
+@pytest.mark.parametrize(
     ("reply", "points", "fidelity"),
     [
         (answer(), 4, 1),

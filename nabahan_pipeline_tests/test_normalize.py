@@ -1,4 +1,4 @@
-"""Arabic normalization: one test per folding rule, and number reading."""
+"""Arabic normalization: one test per folding rule (numbers are read in test_arabic_numbers)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,8 @@ import pytest
 
 from nabahan_pipeline.domain.normalize import (
     arabic_letter_share,
-    find_numbers,
     normalize_arabic,
     normalize_digits,
-    number_spans,
     strip_marks,
 )
 
@@ -101,78 +99,3 @@ def test_arabic_letter_share() -> None:
     assert arabic_letter_share("hello") == 0.0
     assert arabic_letter_share("123 😀") == 0.0
     assert 0 < arabic_letter_share("كم SQL") < 1
-
-
-# --- numbers --------------------------------------------------------------------------------------
-
-
-def _values(text: str) -> list[float]:
-    return [m.value for m in find_numbers(text)]
-
-
-def test_digits_in_any_script_with_separators() -> None:
-    assert _values("1,234,567.50 ريال") == [1234567.5]
-    assert _values("٢٬٥٠٠ ريال") == [2500.0]
-    assert _values("۱۵ مناقصة") == [15.0]
-    assert find_numbers("2.75")[0].decimals == 2
-
-
-def test_scale_words_multiply() -> None:
-    assert _values("5 ملايين") == [5e6]
-    assert _values("٢٫٥ مليون") == [2.5e6]
-    assert _values("500 ألف") == [5e5]
-    assert _values("3 آلاف") == [3e3]
-    assert _values("1.2 مليار") == [1.2e9]
-    mention = find_numbers("1.5 مليون")[0]
-    assert mention.scaled and mention.text == "1.5 مليون"
-
-
-def test_word_numbers() -> None:
-    assert _values("مليونين") == [2e6]
-    assert _values("نص مليون") == [5e5]
-    assert _values("نصف مليار") == [5e8]
-    assert _values("ألفين") == [2e3]
-    assert _values("ربع مليون") == [2.5e5]
-
-
-def test_a_scale_word_alone_is_one_of_it() -> None:
-    assert _values("فوق مليون") == [1e6]
-    assert _values("أكثر من مليار ريال") == [1e9]
-    assert _values("ألف ريال") == [1e3]
-    # Plurals alone are vague: "ملايين" is no number.
-    assert _values("ملايين الريالات") == []
-
-
-def test_and_a_half_and_a_quarter() -> None:
-    assert _values("مليون ونص") == [1.5e6]
-    assert _values("2 مليون ونصف") == [2.5e6]
-    assert _values("ألف وربع") == [1250.0]
-
-
-def test_cardinal_words_before_a_scale() -> None:
-    assert _values("عشرة آلاف") == [1e4]
-    assert _values("مئة ألف") == [1e5]
-    assert _values("مية ألف") == [1e5]
-    assert _values("ميتين ألف") == [2e5]
-    assert _values("ثلاثمية ألف") == [3e5]
-    assert _values("خمسة وعشرين مليون") == [25e6]
-    # Alone, cardinal words are not read.
-    assert _values("أعلى خمس مناقصات") == []
-
-
-def test_percent_and_identifiers() -> None:
-    mention = find_numbers("نسبة ٣٠٪")[0]
-    assert mention.percent and mention.value == 30
-    assert _values("Q3 2024") == [2024.0]
-
-
-def test_between_two_numbers_reads_both() -> None:
-    assert _values("بين مليون ومليونين") == [1e6, 2e6]
-    assert _values("من ١٠٠ ألف إلى ٥٠٠ ألف") == [1e5, 5e5]
-
-
-def test_number_spans_give_offsets_in_the_normalized_text() -> None:
-    norm = normalize_arabic("قيمتها أكثر من 2.5 مليون ريال")
-    (start, end, mention), = number_spans(norm)
-    assert norm[start:end] == "2.5 مليون"
-    assert mention.value == 2.5e6

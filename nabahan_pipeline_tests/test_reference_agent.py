@@ -4,6 +4,7 @@ robustness, filters, threads."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from datetime import date
 from pathlib import Path
@@ -20,6 +21,7 @@ from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
 from nabahan_pipeline.evaluation.test_cases import CATEGORIES
 
 SUITE = Path(__file__).parent / "data" / "agent_questions.json"
+SHIPPED_CASES = Path(__file__).parent.parent / "nabahan_pipeline" / "data" / "test_cases.json"
 REQUIRED_MATCH_RATE = 0.95
 
 
@@ -128,6 +130,46 @@ def test_an_empty_result_says_nothing_was_found(default_db: Path) -> None:
     answer = nabahan_agent("اعرض المناقصات النشطة في الباحة اللي قيمتها أكثر من مليار")
     assert answer["status"] == "success" and answer["data"] == []
     assert "لم أجد" in answer["insights"]
+
+
+# The agent writes 1,234,567.89; the same figures as other writers type them: every thousands
+# separator (none, comma, point, spaces, apostrophes, the Arabic one), every decimal separator
+# different from it, in Western, Arabic-Indic and Persian digits.
+_AGENT_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+_SCRIPTS = (str.maketrans("", ""), str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"), str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
+_RETYPINGS = [
+    (thousands, point, script)
+    for thousands in ("", ",", ".", " ", "\u00a0", "\u2009", "\u202f", "’", "'", "٬")
+    for point in (".", ",", "٫")
+    if point != thousands
+    for script in _SCRIPTS
+]
+
+
+def _retyped(insight: str, thousands: str, point: str, script: dict[int, str]) -> str:
+    def one(m: re.Match[str]) -> str:
+        integer, _, fraction = m.group(0).partition(".")
+        return (integer.replace(",", thousands) + (point + fraction if fraction else "")).translate(script)
+
+    return _AGENT_NUMBER.sub(one, insight)
+
+
+def test_the_agents_answers_retyped_in_every_digit_style_stay_grounded(answers: dict) -> None:
+    asked = [(case["question"], answers[case["id"]]) for case in _cases()]
+    shipped = json.loads(SHIPPED_CASES.read_text(encoding="utf-8"))
+    asked += [(case["question"], nabahan_agent(case["question"], case.get("filters"))) for case in shipped]
+    problems, grouped = [], 0
+    for question, answer in asked:
+        if answer["status"] != "success":
+            continue
+        grouped += bool(re.search(r"\d,\d{3}", answer["insights"]))
+        # One text per answer, each retyping on its own line: one grounding pass reads them all.
+        retyped = "\n".join(_retyped(answer["insights"], *style) for style in _RETYPINGS)
+        ungrounded = ungrounded_numbers(retyped, answer["data"], question)
+        if ungrounded:
+            problems.append(f"{question}: {ungrounded}\n{answer['insights']}")
+    assert grouped >= 20  # the styles were tried on many grouped figures, not only small numbers
+    assert not problems, "\n".join(problems)
 
 
 def test_a_distribution_states_shares_computed_from_its_rows(default_db: Path) -> None:

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from nabahan_pipeline.domain import lexicon as lx
+from nabahan_pipeline.domain.arabic_numbers import find_numbers
 from nabahan_pipeline.domain.lookup_catalog import Catalog, words
-from nabahan_pipeline.domain.normalize import NumberMention, normalize_arabic, number_spans
+from nabahan_pipeline.domain.normalize import normalize_arabic
 
 MAX_QUESTION_CHARS = 1000
 
@@ -455,7 +456,8 @@ class QuestionParser:
             r.dates.append(span)
             r.blank(m.start(), m.end())
         # Plain years: a number 2000-2049 that no comparator or unit claims as an amount.
-        for start, end, mention in number_spans(r.text):
+        for mention in find_numbers(r.text):
+            start, end = mention.start, mention.end
             if mention.scaled or mention.percent or mention.decimals or "," in mention.text:
                 continue
             if not 2000 <= mention.value <= 2049:
@@ -484,7 +486,7 @@ class QuestionParser:
             r.values.append(("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
             r.blank(m.start(), m.end())
         text = r.text
-        spans = [s for s in number_spans(text) if not s[2].percent]
+        spans = [(m.start, m.end, m) for m in find_numbers(text) if not m.percent]
         used: set[int] = set()
         # Ranges: "بين مليون و 5 ملايين", "من 100 ألف إلى 500 ألف".
         for i in range(len(spans) - 1):
@@ -496,7 +498,7 @@ class QuestionParser:
                 first = n1.value
                 if n2.scaled and not n1.scaled and first < 1000:
                     # "بين 10 و 20 مليون": the scale word serves both numbers.
-                    first *= _scale_of(n2)
+                    first *= n2.scale
                 low, high = sorted((first, n2.value))
                 field_name = self._value_field(text, s1, e2)
                 # The bounds as the question wrote them, so that the answer repeats its figures.
@@ -553,7 +555,8 @@ class QuestionParser:
 
     def _top_n(self, r: _Reading) -> None:
         text = r.text
-        for start, end, mention in number_spans(text):
+        for mention in find_numbers(text):
+            start, end = mention.start, mention.end
             if mention.scaled or mention.percent or mention.decimals or not 1 <= mention.value <= 1000:
                 continue
             before = text[max(0, start - 20) : start]
@@ -926,14 +929,6 @@ _SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألف�
 def _spelled(text: str) -> str:
     """A number as the question wrote it, with the hamza that normalization folded back on."""
     return " ".join(_SPELLINGS.get(word, word) for word in text.split())
-
-
-def _scale_of(mention: NumberMention) -> float:
-    """The scale word's factor in a scaled mention ("20 مليون" -> 1e6)."""
-    for word, factor in (("مليار", 1e9), ("مليون", 1e6), ("ملايين", 1e6), ("ملاين", 1e6), ("الف", 1e3), ("الاف", 1e3)):
-        if word in mention.text:
-            return factor
-    return 1.0
 
 
 _FIELD_LABELS = {

@@ -19,32 +19,29 @@ past that, nearly any number would find a pair, and a made-up figure would pass.
 
 Precision: a number matches a candidate within half a unit of its last stated digit, at its
 scale: "25%" covers 24.5..25.5, "1,234" covers 1233.5..1234.5, "1.5 مليون" covers
-1,450,000..1,550,000. Word numbers without digits ("مليونين"، "عشرة آلاف") are read at the unit
-of their scale word, or of their own magnitude when smaller ("نصف مليون": 100,000). Signs are
-ignored: candidates and mentions are compared as magnitudes.
+1,450,000..1,550,000. Word numbers are read at the unit of their last part's scale word, or of
+that part's own magnitude when smaller: "مليونين" at a million, "مليونين وخمسمائة ألف" and "عشرة
+آلاف" at a thousand, "نصف مليون" and "مليون ونص" at 100,000, "خمسمائة وثلاث وعشرون" at one.
+Signs are ignored: candidates and mentions are compared as magnitudes.
+
+A written form with more than one reading (``20.000`` is 20000 or 20.0, ``1,234`` is 1234 or
+1.234; see ``arabic_numbers``) is grounded when any reading is, each at its own precision.
+Numbers are read by ``arabic_numbers.find_numbers``, the reader the reference agent's question
+parser uses too; each ungrounded number is reported as the insight wrote it.
 """
 
 from __future__ import annotations
 
 import bisect
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from nabahan_pipeline.domain.normalize import NumberMention, find_numbers, normalize_arabic
+from nabahan_pipeline.domain.arabic_numbers import NumberMention, Reading, find_numbers
 
 PAIRWISE_MAX_ROWS = 20
 ENUMERATION_MAX = 20
-# Percent words as they read after normalize_arabic (ة -> ه, ئ -> ي).
-_PERCENT_WORDS = ("بالميه", "بالمايه", "في الميه", "في المايه")
-_SCALE_MAGNITUDES = (
-    (re.compile("مليار|بليون"), 1e9),
-    (re.compile("مليون|ملايين|ملاين"), 1e6),
-    (re.compile("الف|الاف"), 1e3),
-)
-_DIGIT = re.compile(r"\d")
 
 
 def ungrounded_numbers(insight: str, rows: Sequence[Mapping[str, Any]], question: str) -> list[str]:
@@ -55,24 +52,16 @@ def ungrounded_numbers(insight: str, rows: Sequence[Mapping[str, Any]], question
         return []
     evidence = _Evidence(rows, question or "")
     ungrounded: list[str] = []
-    for mention, (written, percent_word) in zip(mentions, _written_forms(insight, mentions)):
-        if not evidence.supports(mention, percent=mention.percent or percent_word) and written not in ungrounded:
-            ungrounded.append(written)
+    for mention in mentions:
+        if not evidence.supports(mention) and mention.text not in ungrounded:
+            ungrounded.append(mention.text)
     return ungrounded
 
 
 def tolerance(mention: NumberMention) -> float:
-    """Half a unit of the mention's last stated digit, at its scale (see the module docstring)."""
-    if not mention.scaled:
-        unit = 10.0 ** -mention.decimals
-    else:
-        scale = next((size for pattern, size in _SCALE_MAGNITUDES if pattern.search(mention.text)), 1.0)
-        if _DIGIT.search(mention.text):
-            unit = scale * 10.0 ** -mention.decimals
-        else:
-            magnitude = 10.0 ** math.floor(math.log10(mention.value)) if mention.value > 0 else scale
-            unit = min(scale, magnitude)
-    return unit / 2
+    """Half a unit of the last stated digit of the mention's first reading, at its scale (see the
+    module docstring); each reading has its own."""
+    return mention.readings[0].unit / 2
 
 
 class _Evidence:
@@ -81,7 +70,7 @@ class _Evidence:
     def __init__(self, rows: Sequence[Mapping[str, Any]], question: str):
         self.enumeration_max = min(len(rows), ENUMERATION_MAX)
         plain: list[float] = [len(rows)]
-        plain += (mention.value for mention in find_numbers(question))
+        plain += (reading.value for mention in find_numbers(question) for reading in mention.readings)
         percent_only: list[float] = []
         non_percent: list[float] = []
         text_numbers: dict[str, list[float]] = {}
@@ -93,7 +82,7 @@ class _Evidence:
             for cell in cells:
                 if isinstance(cell, str):
                     if cell not in text_numbers:
-                        text_numbers[cell] = [mention.value for mention in find_numbers(cell)]
+                        text_numbers[cell] = [r.value for mention in find_numbers(cell) for r in mention.readings]
                     plain += text_numbers[cell]
             plain += numbers
             present = [cell for cell in cells if cell is not None and not _is_nan(cell)]
@@ -112,16 +101,17 @@ class _Evidence:
         self.percent_only = _sorted_magnitudes(percent_only)
         self.non_percent = _sorted_magnitudes(non_percent)
 
-    def supports(self, mention: NumberMention, *, percent: bool) -> bool:
-        value = mention.value
-        if (
-            not (percent or mention.scaled or mention.decimals)
-            and value == int(value)
-            and 1 <= value <= self.enumeration_max
-        ):
+    def supports(self, mention: NumberMention) -> bool:
+        """True when any reading of ``mention`` is supported."""
+        return any(self._supports(reading, mention) for reading in mention.readings)
+
+    def _supports(self, reading: Reading, mention: NumberMention) -> bool:
+        value = reading.value
+        numbering = not (mention.percent or mention.scaled) and reading.unit == 1 and value == int(value)
+        if numbering and 1 <= value <= self.enumeration_max:
             return True
-        margin = tolerance(mention) + 1e-9 * max(1.0, value)
-        extra = self.percent_only if percent else self.non_percent
+        margin = reading.unit / 2 + 1e-9 * max(1.0, value)
+        extra = self.percent_only if mention.percent else self.non_percent
         return _any_within(self.plain, value, margin) or _any_within(extra, value, margin)
 
 
@@ -168,41 +158,3 @@ def _is_nan(value: Any) -> bool:
 
 def _hashable(value: Any) -> Any:
     return value if isinstance(value, (str, int, float, bool, bytes)) else repr(value)
-
-
-# --- the numbers as written ---------------------------------------------------------------------
-
-
-def _written_forms(insight: str, mentions: list[NumberMention]) -> list[tuple[str, bool]]:
-    """For each mention, in order: its text as written in ``insight`` (find_numbers reports it
-    normalized, e.g. with Western digits) and whether a percent word follows it."""
-    forms: list[tuple[str, bool]] = []
-    cursor = 0
-    for mention in mentions:
-        span = _locate(insight, mention.text, cursor)
-        if span is None:
-            forms.append((mention.text, False))
-            continue
-        start, end = span
-        cursor = end
-        after = normalize_arabic(insight[end : end + 16])
-        forms.append((insight[start:end].strip(), after.startswith(_PERCENT_WORDS)))
-    return forms
-
-
-def _locate(text: str, target: str, cursor: int) -> tuple[int, int] | None:
-    """The first span of ``text`` from ``cursor`` on that normalizes to ``target``."""
-    for start in range(cursor, len(text)):
-        if normalize_arabic(text[start]) != target[0]:
-            continue
-        if target[0].isdigit() and start > 0 and normalize_arabic(text[start - 1])[-1:].isdigit():
-            continue  # inside a longer digit run
-        for end in range(start + 1, len(text) + 1):
-            normalized = normalize_arabic(text[start:end])
-            if normalized == target:
-                return start, end
-            # Normalization only shortens a text by a separator at a time, so once the prefix
-            # reads longer than the target it cannot come back to it.
-            if len(normalized) > len(target) + 1:
-                break
-    return None

@@ -50,8 +50,10 @@ from nabahan_pipeline.evaluation.test_cases import OUT_OF_SCOPE
 MIN_INSIGHT_CHARS = 30  # a success must say more than this many characters (stripped)
 MIN_ARABIC_SHARE = 0.3
 
-# Stock AI disclaimers and hedges: phrases a grounded answer over retrieved rows never needs.
-# Matched as substrings after normalize_arabic (so hamza, ta marbuta and case variants all match).
+# Stock AI disclaimers and hedges: an assistant speaking of itself as a model, of its training or
+# of its knowledge, which a grounded answer over retrieved rows never needs. Matched as whole words
+# and phrases after normalize_arabic (hamza, ta marbuta and case variants all match; "as an ai" is
+# not in "has an airport").
 DISCLAIMER_PHRASES: tuple[str, ...] = (
     "كنموذج لغوي",
     "نموذج لغوي كبير",
@@ -60,43 +62,119 @@ DISCLAIMER_PHRASES: tuple[str, ...] = (
     "بصفتي ذكاء اصطناعي",
     "كذكاء اصطناعي",
     "كمساعد ذكاء اصطناعي",
+    "انا نموذج لغوي",
+    "انا مجرد نموذج",
+    "لا يمكنني تصفح",
+    "لا استطيع تصفح",
+    "حسب معرفتي",
+    "حسب علمي",
+    "على حد علمي",
+    "اخر تحديث لمعرفتي",
+    "بيانات تدريبي",
+    "تم تدريبي",
+    "as an ai",
+    "as a language model",
+    "as an artificial intelligence",
+    "language model",
+    "i am an ai",
+    "i'm an ai",
+    "i cannot browse",
+    "i can't browse",
+    "i am unable to browse",
+    "my knowledge cutoff",
+    "knowledge cutoff",
+    "my training data",
+    "as of my last update",
+)
+# "I cannot reach ..." is a disclaimer only when what it cannot reach is the internet or live,
+# current data (the model excusing itself); "لا يمكنني الوصول إلى بيانات الطقس" is an honest
+# statement of the agent's scope. LIVE_SOURCES must follow within three words.
+ACCESS_PHRASES: tuple[str, ...] = (
     "لا يمكنني الوصول",
     "لا استطيع الوصول",
     "ليس لدي وصول",
     "ليس لدي امكانية الوصول",
     "لا املك امكانية الوصول",
-    "لا يمكنني تصفح",
-    "لا استطيع تصفح",
-    "حسب معرفتي",
-    "حسب علمي",
-    "حتى تاريخ اخر تحديث",
-    "اخر تحديث لمعرفتي",
-    "بيانات تدريبي",
-    "as an ai",
-    "as a language model",
-    "as an artificial intelligence",
-    "language model",
+    "لا يمكنني الاتصال",
     "i don't have access",
     "i do not have access",
+    "i have no access",
     "i cannot access",
     "i can't access",
-    "i cannot browse",
-    "i can't browse",
-    "i am unable to browse",
-    "my knowledge cutoff",
-    "my training data",
-    "as of my last update",
+    "i am unable to access",
 )
-_DISCLAIMERS = tuple(normalize_arabic(phrase) for phrase in DISCLAIMER_PHRASES)
+LIVE_SOURCES: tuple[str, ...] = (
+    "الإنترنت",
+    "الانترنيت",
+    "الشبكة",
+    "الويب",
+    "بيانات حية",
+    "البيانات الحية",
+    "معلومات حية",
+    "المعلومات الحية",
+    "بيانات مباشرة",
+    "البيانات المباشرة",
+    "بيانات محدثة",
+    "البيانات المحدثة",
+    "معلومات محدثة",
+    "المعلومات المحدثة",
+    "أحدث البيانات",
+    "أحدث المعلومات",
+    "البيانات الحالية",
+    "المعلومات الحالية",
+    "الوقت الفعلي",
+    "الوقت الحقيقي",
+    "the internet",
+    "internet",
+    "the web",
+    "real-time",
+    "realtime",
+    "real time",
+    "live data",
+    "live information",
+    "current data",
+    "current information",
+    "current events",
+    "up-to-date",
+    "up to date",
+    "the latest",
+)
 
+
+def _phrase(text: str) -> str:
+    return r"(?<!\w)" + re.escape(normalize_arabic(text)) + r"(?!\w)"
+
+
+def _with_preposition(source: str) -> list[str]:
+    """A source as written, and after ب or ل ("بالإنترنت", "للبيانات الحية")."""
+    folded = normalize_arabic(source)
+    return [folded, "ب" + folded, "لل" + folded[2:] if folded.startswith("ال") else "ل" + folded]
+
+
+_LIVE = "(?:" + "|".join(_phrase(form) for source in LIVE_SOURCES for form in _with_preposition(source)) + ")"
+_DISCLAIMERS = tuple((phrase, re.compile(_phrase(phrase))) for phrase in DISCLAIMER_PHRASES) + tuple(
+    (phrase, re.compile(_phrase(phrase) + r"(?:\s+\S+){0,3}?\s+" + _LIVE)) for phrase in ACCESS_PHRASES
+)
+
+# HTML element names: a tag an agent may emit (<br>, <thead>, </td>, <h3>, <a href=...>) is no
+# placeholder.
+_HTML_ELEMENTS = (
+    "a|abbr|address|area|article|aside|audio|b|base|bdi|bdo|big|blockquote|body|br|button|canvas|"
+    "caption|center|cite|code|col|colgroup|data|datalist|dd|del|details|dfn|dialog|div|dl|dt|em|"
+    "embed|fieldset|figcaption|figure|font|footer|form|h[1-6]|head|header|hgroup|hr|html|i|iframe|"
+    "img|input|ins|kbd|label|legend|li|link|main|map|mark|menu|meta|meter|nav|noscript|object|ol|"
+    "optgroup|option|output|p|param|picture|pre|progress|q|rp|rt|ruby|s|samp|script|search|section|"
+    "select|slot|small|source|span|strike|strong|style|sub|summary|sup|table|tbody|td|template|"
+    "textarea|tfoot|th|thead|time|title|tr|track|tt|u|ul|var|video|wbr"
+)
 # Template placeholders left in the text: {count}, {{x}}, [REGION], <placeholder>, XXX, N/A,
 # TODO/TBD/FIXME, $1, ${x}, %s, %(name)s. [REGION] and TODO count in capitals only ("[see note]"
-# in prose is not a placeholder); HTML tags an agent may emit (<br>, <b> ...) are not either.
+# in prose is not a placeholder); an angle-bracket word counts when it is no HTML element name.
 PLACEHOLDER_PATTERN = re.compile(
     r"\{\{?\s*[A-Za-z_][\w.]*\s*\}\}?"
     r"|\[[A-Z][A-Z0-9_ ]*\]"
     r"|\b(?:TODO|TBD|FIXME)\b"
-    r"|<(?!(?i:br|b|i|p|em|strong|ul|ol|li|div|span|hr|table|tr|td|th)\b)[A-Za-z_][\w ]*>"
+    r"|<(?!(?i:" + _HTML_ELEMENTS + r")\b)[A-Za-z_][\w ]*>"
     r"|(?<![A-Za-z])[Xx]{3,}(?![A-Za-z])"
     r"|(?<![\w/])(?i:n/a)(?![\w/])"
     r"|\$[1-9](?![\d.,])|\$\{\w+\}"
@@ -182,9 +260,7 @@ def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
     """What in ``insight`` marks a hallucination, each as 'kind: text': stock AI disclaimers,
     template placeholders, and the ``ungrounded`` numbers (from grounding.ungrounded_numbers)."""
     normalized = normalize_arabic(insight).replace("\u2019", "'")
-    markers = [
-        f"disclaimer: {phrase}" for phrase, folded in zip(DISCLAIMER_PHRASES, _DISCLAIMERS) if folded in normalized
-    ]
+    markers = [f"disclaimer: {phrase}" for phrase, pattern in _DISCLAIMERS if pattern.search(normalized)]
     markers += [f"placeholder: {match.group(0)}" for match in PLACEHOLDER_PATTERN.finditer(insight)]
     markers += [f"ungrounded number: {number}" for number in ungrounded]
     return markers
