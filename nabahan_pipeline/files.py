@@ -1,14 +1,33 @@
-"""Writing files so that a reader never sees half of one: temporary name, then rename."""
+"""Writing files so that a reader never sees half of one, and a killed writer leaves nothing behind.
+
+Every file is written under a temporary name beside its target, ``.<name>.<pid>.<random>.tmp``,
+then renamed into place in one step. The writer's process id in the name lets the next run tell
+the leftovers of a killed process from the files of a run still writing
+(``remove_stale_temporaries``). A set of files that belong together (the charts of a run) is
+written into a folder of its own and switched into place whole (``atomic_folder``).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
+import re
+import secrets
+import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
+
+# Temporary names from before the process id was part of them are removed once this old.
+LEGACY_TEMPORARY_AGE_S = 3600.0
+_TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[0-9a-f]{12}\.tmp$")
+_LEGACY_TEMPORARY = re.compile(r"^\..+\.tmp$")
+# The temporary names this process is writing now: a leftover that carries our process id but is
+# not among them comes from an earlier process with the same id (a container's pid 1).
+_OURS: set[str] = set()
 
 
 def _read_umask() -> int:
@@ -21,33 +40,161 @@ def _read_umask() -> int:
 _UMASK = _read_umask()
 
 
-@contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; on success it replaces ``path`` in one rename.
+def temporary_name(target: str | Path) -> Path:
+    """A fresh temporary path beside ``target`` that names this process (see the module doc)."""
+    target = Path(target)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+    _OURS.add(tmp.name)
+    return tmp
 
+
+def _done_with(tmp: Path) -> None:
+    _OURS.discard(tmp.name)
+
+
+@contextmanager
+def atomic_path(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; on success it becomes ``path`` in one rename.
+
+    With ``replace=False`` an existing ``path`` is never overwritten: FileExistsError is raised
+    and the temporary file removed (the claim is atomic, so two writers cannot both win).
     On an exception the temporary file is removed and ``path`` is left as it was.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    tmp = temporary_name(target)
+    fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     os.close(fd)
-    tmp = Path(tmp_name)
     try:
         yield tmp
-        # mkstemp makes the file private (0600); give it the permissions a plain open() would.
+        # The file was created private; give it the permissions a plain open() would.
         os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, target)
+        if replace:
+            os.replace(tmp, target)
+        else:
+            os.link(tmp, target)  # fails with FileExistsError when the name is taken
     finally:
         tmp.unlink(missing_ok=True)
+        _done_with(tmp)
 
 
 @contextmanager
-def atomic_open(path: str | Path, mode: str = "w", **kwargs) -> Iterator[IO]:
-    """Open a temporary file beside ``path`` for writing; rename it over ``path`` on success."""
-    with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as handle:
+def atomic_open(path: str | Path, mode: str = "w", *, replace: bool = True, **kwargs) -> Iterator[IO]:
+    """Open a temporary file beside ``path`` for writing; rename it to ``path`` on success
+    (``replace=False``: never over an existing file, see ``atomic_path``)."""
+    with atomic_path(path, replace=replace) as tmp, open(tmp, mode, **kwargs) as handle:
         yield handle
         handle.flush()
         os.fsync(handle.fileno())
+
+
+@dataclass(frozen=True)
+class StagedFolder:
+    """A folder being written (``path``) and where its files are once it is switched in (``final``)."""
+
+    path: Path
+    final: Path
+
+
+@contextmanager
+def atomic_folder(link: str | Path, *, keep: int = 10) -> Iterator[StagedFolder]:
+    """Yield a new empty folder to write; on success it is renamed to its final name and ``link``
+    (a symbolic link) points at it, switched in one rename.
+
+    The folders live in ``.<link name>_runs`` beside ``link``; the newest ``keep`` are kept, so a
+    reader that resolved ``link`` a moment ago still finds its files. A real folder found at
+    ``link`` (from before links were used) is moved in among them first. On an exception the new
+    folder is removed and ``link`` is left as it was.
+    """
+    link = Path(link)
+    runs = link.with_name(f".{link.name}_runs")
+    runs.mkdir(parents=True, exist_ok=True)
+    if link.is_dir() and not link.is_symlink():
+        _adopt_folder(link, runs)
+    final = runs / f"{_stamp()}-{os.getpid()}-{secrets.token_hex(3)}"
+    work = temporary_name(final)
+    work.mkdir()
+    try:
+        yield StagedFolder(work, final)
+        os.replace(work, final)
+        pointer = temporary_name(link)
+        os.symlink(os.path.relpath(final, link.parent), pointer, target_is_directory=True)
+        try:
+            os.replace(pointer, link)
+        finally:
+            pointer.unlink(missing_ok=True)
+            _done_with(pointer)
+    finally:
+        if work.exists():
+            shutil.rmtree(work, ignore_errors=True)
+        _done_with(work)
+    _prune_folders(runs, keep=keep, current=final)
+
+
+def _adopt_folder(folder: Path, runs: Path) -> None:
+    # A real folder where the link goes: the files of a version before links, moved in among the
+    # run folders when they are all files of ours (made of the same kinds), else left alone.
+    kinds = {entry.suffix for entry in folder.iterdir() if not entry.name.endswith(".tmp")}
+    if any(entry.is_dir() for entry in folder.iterdir()) or len(kinds) > 1:
+        raise FileExistsError(f"{folder} is a folder of other files; it cannot become a link to a run's folder")
+    os.replace(folder, runs / f"{_stamp()}-before")
+
+
+def _stamp() -> str:
+    return time.strftime("%Y%m%d_%H%M%S")
+
+
+def _prune_folders(runs: Path, *, keep: int, current: Path) -> None:
+    folders = [p for p in runs.iterdir() if p.is_dir() and not _TEMPORARY.match(p.name) and p != current]
+    folders.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in folders[max(0, keep - 1):]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def remove_stale_temporaries(folder: str | Path, *, recursive: bool = False) -> list[Path]:
+    """Remove the temporary files and folders that killed writers left in ``folder``.
+
+    A temporary name carries its writer's process id: it is stale when that process is gone
+    (a live writer's files are left alone). Older names without a process id are stale after
+    ``LEGACY_TEMPORARY_AGE_S``. Returns what was removed.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    removed = []
+    entries = folder.rglob(".*.tmp") if recursive else folder.glob(".*.tmp")
+    for entry in list(entries):
+        if _is_stale(entry):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+            removed.append(entry)
+    return removed
+
+
+def _is_stale(entry: Path) -> bool:
+    match = _TEMPORARY.match(entry.name)
+    if match:
+        return not _writer_alive(int(match["pid"]), entry.name)
+    if _LEGACY_TEMPORARY.match(entry.name):
+        try:
+            return time.time() - entry.lstat().st_mtime > LEGACY_TEMPORARY_AGE_S
+        except FileNotFoundError:
+            return False
+    return False
+
+
+def _writer_alive(pid: int, name: str) -> bool:
+    if pid == os.getpid():
+        return name in _OURS
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's live process
+    return True
 
 
 def file_sha256(path: str | Path) -> str:

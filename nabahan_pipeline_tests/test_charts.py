@@ -304,8 +304,9 @@ def test_render_charts_writes_all_seven_valid_pngs(rendered):
     assert list(paths) == list(CHART_FILES)
     assert len(CHART_FILES) == 7
     assert sorted(p.name for p in out.iterdir()) == sorted(CHART_FILES)  # no temp file left over
+    assert out.is_symlink() and sorted(p.name for p in out.parent.iterdir()) == [".charts_runs", "charts"]
     for name, path in paths.items():
-        assert path == out / name
+        assert path == out.resolve() / name and (out / name).read_bytes() == path.read_bytes()
         data = path.read_bytes()
         assert data[:8] == PNG_MAGIC, name
         width, height = struct.unpack(">II", data[16:24])
@@ -793,7 +794,7 @@ def test_empty_run_renders(tmp_path):
     assert summary.iloc[0]["total"] == 0
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        paths = render_charts(scores, summary, tmp_path)
+        paths = render_charts(scores, summary, tmp_path / "charts")
     assert len(paths) == 7
 
 

@@ -39,7 +39,6 @@ import os
 import random
 import sqlite3
 import threading
-import uuid
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -55,6 +54,7 @@ from nabahan_pipeline.domain.reference_data import (
     Activity,
     Agency,
 )
+from nabahan_pipeline.files import remove_stale_temporaries, temporary_name
 
 # Bump whenever the generated content changes: the cache file name carries it.
 GENERATOR_VERSION = 1
@@ -414,7 +414,7 @@ def suite_databases(count: int) -> list[Path]:
 
 def _build_suite_database(path: Path, tenders: int, seed: int) -> None:
     # Built and rounded under a temporary name, then renamed: never seen half-made.
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    tmp = temporary_name(path)
     try:
         build_database(tmp, tenders=tenders, seed=seed)
         con = sqlite3.connect(tmp)
@@ -458,6 +458,7 @@ def ensure_database(path: str | Path | None = None) -> Path:
     # renames it over the same name, with identical content.
     with _ensure_lock:
         if not default.is_file():
+            remove_stale_temporaries(default.parent)  # half-built files of killed builds
             build_database(default)
     return default
 
@@ -532,7 +533,7 @@ def _check_target(out: str | Path) -> Path:
 def _claim_temp_file(target: Path) -> Path:
     # Create the temporary file now so that an unwritable directory fails before the generator
     # runs; VACUUM INTO accepts an existing empty file.
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+    tmp = temporary_name(target)
     try:
         fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except OSError as exc:

@@ -45,7 +45,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
 from matplotlib.ticker import FuncFormatter, Locator, MaxNLocator, NullLocator, ScalarFormatter
 
-from nabahan_pipeline.files import atomic_open
+from nabahan_pipeline.files import atomic_folder, atomic_open, remove_stale_temporaries
 
 __all__ = [
     "CHART_FILES",
@@ -1199,11 +1199,14 @@ def render_charts(
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
 ) -> dict[str, Path]:
-    """Write the seven PNG charts under ``out_dir`` (created), each atomically.
+    """Write the seven PNG charts as one set: drawn into a folder of their own, then ``out_dir``
+    (a symbolic link, see ``files.atomic_folder``) is switched to it whole, so a reader never sees
+    charts of two runs mixed, and a run killed while drawing leaves the last set in place.
 
     ``history``: one row per run, oldest first, the current run last (run_label, timestamp,
     pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run.
-    Returns ``{file name: path}`` in :data:`CHART_FILES` order.
+    Returns ``{file name: path}`` in :data:`CHART_FILES` order, the paths in this run's own
+    folder (``out_dir`` may point at a later run's by the time they are read).
     """
     threshold = _check_threshold(pass_threshold)
     _require(scores, _SCORES_COLUMNS, "case_scores")
@@ -1213,7 +1216,6 @@ def render_charts(
     else:
         _require(history, _HISTORY_COLUMNS, "history")
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     builders = {
         "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
         "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
@@ -1225,10 +1227,11 @@ def render_charts(
         ),
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
     }
-    paths: dict[str, Path] = {}
-    for name in CHART_FILES:
-        paths[name] = save_figure(builders[name](), out / name)
-    return paths
+    remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
+    with atomic_folder(out) as folder:
+        for name in CHART_FILES:
+            save_figure(builders[name](), folder.path / name)
+    return {name: folder.final / name for name in CHART_FILES}
 
 
 def _png_bytes(image) -> bytes:

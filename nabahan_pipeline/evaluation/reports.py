@@ -1,6 +1,7 @@
 """The two CSV reports and the console output, in the seed's names, columns and layout.
 
-CSV files are UTF-8 with a byte-order mark so that Excel shows Arabic, and are written atomically.
+CSV files are UTF-8 with a byte-order mark so that Excel shows Arabic, are written atomically,
+never over another run's files, and hold no cell a spreadsheet would run as a formula.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from nabahan_pipeline.files import atomic_open
+from nabahan_pipeline.escaping import csv_safe
+from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
 # The seed's columns, in its order, then ours.
 RESULT_COLUMNS: dict[str, str] = {
@@ -124,24 +126,38 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["Metric", "Value"])
 
 
-def report_paths(output_dir: str | Path, stamp: str) -> dict[str, Path]:
-    """Where the two CSV files of a run stamped ``stamp`` (YYYYMMDD_HHMMSS) go."""
+def report_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:
+    """Where the two CSV files of a run stamped ``stamp`` (YYYYMMDD_HHMMSS) go: the seed's names,
+    and from the second ``attempt`` on a suffix (``_2``) when another run took the same second."""
     out = Path(output_dir)
+    suffix = f"_{attempt}" if attempt > 1 else ""
     return {
-        "results_csv": out / f"evaluation_results_{stamp}.csv",
-        "summary_csv": out / f"evaluation_summary_{stamp}.csv",
+        "results_csv": out / f"evaluation_results_{stamp}{suffix}.csv",
+        "summary_csv": out / f"evaluation_summary_{stamp}{suffix}.csv",
     }
 
 
 def write_reports(
     scores: pd.DataFrame, summary: pd.DataFrame, output_dir: str | Path, stamp: str
 ) -> dict[str, Path]:
-    """Write the results and summary CSV files atomically; return their paths."""
-    paths = report_paths(output_dir, stamp)
-    for key, table in (("results_csv", results_table(scores)), ("summary_csv", summary_table(summary))):
-        with atomic_open(paths[key], "w", encoding="utf-8-sig", newline="") as handle:
-            table.to_csv(handle, index=False)
-    return paths
+    """Write the results and summary CSV files atomically under names no earlier or concurrent
+    run holds (an existing report is never overwritten); return their paths."""
+    remove_stale_temporaries(output_dir)
+    tables = {"results_csv": csv_safe(results_table(scores)), "summary_csv": csv_safe(summary_table(summary))}
+    attempt = 1
+    while True:
+        paths = report_paths(output_dir, stamp, attempt)
+        written: list[Path] = []
+        try:
+            for key, table in tables.items():
+                with atomic_open(paths[key], "w", replace=False, encoding="utf-8-sig", newline="") as handle:
+                    table.to_csv(handle, index=False)
+                written.append(paths[key])
+            return paths
+        except FileExistsError:
+            for path in written:  # ours, claimed a moment ago: give the pair a free name together
+                path.unlink(missing_ok=True)
+            attempt += 1
 
 
 def console_report(scores: pd.DataFrame, summary: pd.DataFrame, *, agent: str = "", width: int = 70) -> str:

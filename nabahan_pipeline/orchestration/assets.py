@@ -186,20 +186,19 @@ def evaluation_charts(
     case_scores: pd.DataFrame,
     evaluation_summary: pd.DataFrame,
 ) -> dg.MaterializeResult:
-    """The PNG charts, the dashboard shown in the UI, and the pass-rate trend over runs."""
-    paths = render_charts(
+    """The PNG charts, the dashboard shown in the UI, and the pass-rate trend over runs, switched
+    into ``charts`` as one set."""
+    charts = evaluation.output_path().absolute() / "charts"
+    drawn = render_charts(
         case_scores,
         evaluation_summary,
-        evaluation.output_path() / "charts",
+        charts,
         history=summary_history(context.instance),
         pass_threshold=evaluation.pass_threshold,
     )
-    metadata: dict[str, dg.MetadataValue] = {
-        name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()
-    }
-    dashboard = paths.get("evaluation_dashboard.png")
-    if dashboard is not None:
-        metadata["dashboard"] = dg.MetadataValue.md(dashboard_markdown(dashboard))
+    metadata: dict[str, dg.MetadataValue] = {name: dg.MetadataValue.path(str(charts / name)) for name in drawn}
+    metadata["run_folder"] = dg.MetadataValue.path(str(drawn["evaluation_dashboard.png"].parent))
+    metadata["dashboard"] = dg.MetadataValue.md(dashboard_markdown(drawn["evaluation_dashboard.png"]))
     return dg.MaterializeResult(metadata=metadata)
 
 

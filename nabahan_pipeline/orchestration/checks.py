@@ -5,6 +5,7 @@ from pathlib import Path
 import dagster as dg
 import pandas as pd
 
+from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regressions
 from nabahan_pipeline.evaluation.test_cases import TestCaseError, load_test_cases
 from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, test_cases
@@ -67,7 +68,7 @@ def no_regression(
         metadata={
             "previous_scores": dg.MetadataValue.path(archive),
             "regressed_count": len(regressed),
-            "regressed": dg.MetadataValue.md(regressed.to_markdown(index=False) if len(regressed) else "none"),
+            "regressed": dg.MetadataValue.md(markdown_table(regressed) if len(regressed) else "none"),
             "regressed_case_ids": dg.MetadataValue.json(regressed["case_id"].tolist()),
         },
     )

@@ -1,8 +1,10 @@
 """Parquet materializations through pyarrow, with the metadata the Dagster UI shows.
 
-Each output is written to ``<base_dir>/<asset>.parquet`` (what downstream assets read) and
-archived to ``<base_dir>/history/<asset>/<run_id>.parquet``; the archive's path goes into the
-materialization's metadata, so that a check can compare a run with the one before it.
+Each run writes its own copy, ``<base_dir>/history/<asset>/<run_id>.parquet``, and downstream
+assets of the same run read that copy: two runs at once never read each other's tables. The
+newest copy is also published as ``<base_dir>/<asset>.parquet`` for people and notebooks. An
+asset not materialized in the run is read from its latest materialization's copy (the path in
+its metadata), so that a partial run (``--select case_scores+``) starts from the last results.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from typing import Optional
 import dagster as dg
 import pandas as pd
 
-from nabahan_pipeline.files import atomic_path
+from nabahan_pipeline.escaping import markdown_table
+from nabahan_pipeline.files import atomic_path, remove_stale_temporaries
 from nabahan_pipeline.locations import parquet_dir
 
 PREVIEW_ROWS = 10
@@ -32,17 +35,22 @@ class ParquetIOManager(dg.ConfigurableIOManager):
     def _path(self, asset_key: dg.AssetKey) -> Path:
         return self._root() / f"{'/'.join(asset_key.path)}.parquet"
 
+    def _run_copy(self, asset_key: dg.AssetKey, run_id: str) -> Path:
+        return self._root() / "history" / "/".join(asset_key.path) / f"{run_id}.parquet"
+
     def handle_output(self, context: dg.OutputContext, obj: pd.DataFrame) -> None:
-        """Write the table (atomically), archive it for this run, and describe it in metadata."""
+        """Write this run's copy of the table (atomically), publish it as the latest, and describe
+        it in metadata."""
         if not isinstance(obj, pd.DataFrame):
             raise TypeError(f"{context.asset_key.to_user_string()} must be a DataFrame, got {type(obj).__name__}")
         path = self._path(context.asset_key)
-        with atomic_path(path) as tmp:
-            obj.to_parquet(tmp, engine="pyarrow", index=False)
-        archive = self._root() / "history" / "/".join(context.asset_key.path) / f"{context.run_id}.parquet"
-        archive.parent.mkdir(parents=True, exist_ok=True)
+        archive = self._run_copy(context.asset_key, context.run_id)
+        for folder in (path.parent, archive.parent):
+            remove_stale_temporaries(folder)
         with atomic_path(archive) as tmp:
-            tmp.write_bytes(path.read_bytes())
+            obj.to_parquet(tmp, engine="pyarrow", index=False)
+        with atomic_path(path) as tmp:
+            tmp.write_bytes(archive.read_bytes())
         self._prune(archive.parent)
         context.add_output_metadata(
             {
@@ -55,11 +63,19 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         )
 
     def load_input(self, context: dg.InputContext) -> pd.DataFrame:
-        """Read the latest materialization of the upstream asset."""
-        path = self._path(context.asset_key)
+        """Read the upstream table this run wrote, else its latest materialization's copy."""
+        key = context.asset_key
+        own = self._run_copy(key, context.step_context.run_id)
+        if own.exists():
+            return pd.read_parquet(own, engine="pyarrow")
+        latest = context.instance.get_latest_materialization_event(key)
+        archive = latest.asset_materialization.metadata.get("archive_path") if latest and latest.asset_materialization else None
+        if archive is not None and Path(str(archive.value)).exists():
+            return pd.read_parquet(str(archive.value), engine="pyarrow")
+        path = self._path(key)
         if not path.exists():
             raise FileNotFoundError(
-                f"{context.asset_key.to_user_string()} has not been materialized under {self._root()} yet; "
+                f"{key.to_user_string()} has not been materialized under {self._root()} yet; "
                 "materialize it (or the whole group) first"
             )
         return pd.read_parquet(path, engine="pyarrow")
@@ -78,17 +94,6 @@ def table_schema(frame: pd.DataFrame) -> dg.TableSchema:
 
 
 def markdown_preview(frame: pd.DataFrame, rows: int = PREVIEW_ROWS) -> str:
-    """The first rows as a Markdown table, long cells cut, so the UI shows what is inside."""
-    head = frame.head(rows).copy()
-    for column in head.columns:
-        if head[column].dtype == object or pd.api.types.is_string_dtype(head[column]):
-            head[column] = head[column].map(_short_cell)
-    return head.to_markdown(index=False)
-
-
-def _short_cell(value: object) -> object:
-    if isinstance(value, str):
-        value = value.replace("\n", " ").replace("|", "\\|")
-        if len(value) > PREVIEW_CELL_CHARS:
-            return value[: PREVIEW_CELL_CHARS - 1] + "…"
-    return value
+    """The first rows as a Markdown table, long cells cut, so the UI shows what is inside; the
+    cells are literal text (an agent's HTML or links are shown, never rendered)."""
+    return markdown_table(frame.head(rows), cell_chars=PREVIEW_CELL_CHARS)

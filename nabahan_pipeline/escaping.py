@@ -1,0 +1,75 @@
+"""Text we did not write (questions, agents' insights, SQL and errors) made inert for the formats
+we write it into: a CSV cell never becomes a spreadsheet formula, a Markdown preview never
+renders an agent's markup, link or HTML.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+# OWASP's list for CSV injection: a cell starting with one of these is read as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_MARKDOWN_SPECIAL = str.maketrans(
+    {
+        "\\": "\\\\",
+        "`": "\\`",
+        "*": "\\*",
+        "_": "\\_",
+        "[": "\\[",
+        "]": "\\]",
+        "|": "\\|",
+        "!": "\\!",
+        "~": "\\~",
+        "#": "\\#",
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+        "\n": " ",
+        "\r": " ",
+    }
+)
+
+
+def csv_cell(value: object) -> object:
+    """``value`` as a spreadsheet will not run it: text starting like a formula gets a leading
+    apostrophe (OWASP); numbers and other values pass unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` whose text cells (and column names) are ``csv_cell``-safe."""
+    safe = frame.copy()
+    for position in range(safe.shape[1]):
+        values = safe.iloc[:, position]
+        if values.dtype == object or pd.api.types.is_string_dtype(values):
+            safe.isetitem(position, values.map(csv_cell))
+    safe.columns = [csv_cell(str(name)) for name in safe.columns]
+    return safe
+
+
+def markdown_text(value: object) -> str:
+    """``value`` as literal text in Markdown (one line; no emphasis, links, code, HTML or table
+    breaks): every character Markdown or HTML would read is escaped."""
+    return str(value).translate(_MARKDOWN_SPECIAL)
+
+
+def markdown_table(frame: pd.DataFrame, *, cell_chars: int | None = None) -> str:
+    """``frame`` as a Markdown table whose cells and headers are literal text, each cut to
+    ``cell_chars`` characters (before escaping, so an escape is never cut in two)."""
+
+    def cell(value: object) -> object:
+        if value is None or (not isinstance(value, str) and pd.api.types.is_scalar(value) and pd.isna(value)):
+            return ""
+        if isinstance(value, (bool, int, float)):
+            return value
+        text = " ".join(str(value).split())
+        if cell_chars is not None and len(text) > cell_chars:
+            text = text[: cell_chars - 1] + "…"
+        return markdown_text(text)
+
+    table = pd.DataFrame(
+        {position: frame.iloc[:, position].map(cell).astype(object) for position in range(frame.shape[1])}
+    )
+    return table.to_markdown(index=False, headers=[markdown_text(name) for name in frame.columns])
