@@ -17,14 +17,15 @@ from typing import Any, TextIO
 import dagster as dg
 import pandas as pd
 
-from nabahan_pipeline.agents.registry import AgentSpecError
-from nabahan_pipeline.domain.database import DatabaseBuildError
+from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
+from nabahan_pipeline.domain.database import DatabaseBuildError, ensure_database
 from nabahan_pipeline.evaluation.reports import console_report
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.test_cases import TestCaseError
 from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, dagster_home
-from nabahan_pipeline.orchestration.assets import EvaluationInputError
+from nabahan_pipeline.orchestration.assets import EvaluationInputError, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
+from nabahan_pipeline.orchestration.resources import EvaluationSettings
 
 __all__ = ["EvaluationInputError", "NabahanEvaluationPipeline", "open_instance"]
 
@@ -96,12 +97,31 @@ class NabahanEvaluationPipeline:
         config["loggers"] = {"console": {"config": {"log_level": "CRITICAL"}}}
         return config
 
+    def check_inputs(self) -> None:
+        """Check the options, the case file (gold SQL and expected tables included) and the agent
+        spec, as the run's first steps would, before any run starts or any state is written;
+        raises ``EvaluationInputError`` naming what is wrong."""
+        settings = EvaluationSettings(**{key: value for key, value in self.options.items() if value is not None})
+        try:
+            checked_test_cases(settings)
+            agent = resolve_agent(
+                settings.agent,
+                agent_version=settings.agent_version,
+                database=ensure_database(settings.database_path()),
+                timeout_s=settings.timeout_s,
+            )
+            if hasattr(agent, "close"):
+                agent.close()
+        except USER_ERRORS as exc:
+            raise EvaluationInputError(str(exc)) from None
+
     def run_complete_pipeline(self, console: TextIO | None = None) -> dict[str, Any]:
         """Materialize the evaluation group; return ``summary``, ``results``, ``files`` and more.
 
         Raises ``EvaluationInputError`` (one readable line) for a bad case file, agent spec,
-        database or option; nothing downstream runs, so earlier reports are left untouched.
+        database or option, before a run starts: no state is written, no report touched.
         """
+        self.check_inputs()
         instance = open_instance(self.dagster_home)
         try:
             try:

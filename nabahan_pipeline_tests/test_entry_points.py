@@ -194,3 +194,4 @@ def test_a_broken_gold_sql_exits_2_before_any_agent_call(tmp_path: Path):
         f"{default_database_path().name}: query failed: no such column: estimated_valu"
     ]
     assert not (tmp_path / "out").exists(), "nothing written, no agent asked"
+    assert not (tmp_path / "home").exists(), "no run started, no state written"

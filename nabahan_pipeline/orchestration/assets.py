@@ -8,6 +8,7 @@ count, column schema, preview) come from the IO manager.
 """
 
 from datetime import datetime
+from pathlib import Path
 
 import dagster as dg
 import pandas as pd
@@ -62,10 +63,10 @@ class EvaluationInputError(ValueError):
     """A user mistake in the run's options or inputs; the run stops before any agent call."""
 
 
-@dg.asset(group_name=GROUP, deps=[test_cases_file], kinds={"pandas", "parquet"})
-def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings) -> pd.DataFrame:
-    """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
-    table stops the run here, before any agent call."""
+def checked_test_cases(evaluation: EvaluationSettings) -> tuple[Path, pd.DataFrame]:
+    """The case file and its cases (the quick selection with ``quick``), once the options, the
+    file, its gold SQL and expected tables are checked; raises a user error naming what is wrong.
+    Our entry points call it before they start a run, the ``test_cases`` asset inside the run."""
     problems = evaluation.problems()
     if problems:
         raise EvaluationInputError("; ".join(problems))
@@ -73,8 +74,14 @@ def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings
     cases = load_test_cases(path)
     database = ensure_database(evaluation.database_path())
     check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()))
-    if evaluation.quick:
-        cases = select_quick(cases)
+    return path, select_quick(cases) if evaluation.quick else cases
+
+
+@dg.asset(group_name=GROUP, deps=[test_cases_file], kinds={"pandas", "parquet"})
+def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings) -> pd.DataFrame:
+    """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
+    table stops the run here, before any agent call."""
+    path, cases = checked_test_cases(evaluation)
     context.add_output_metadata(
         {
             "file": dg.MetadataValue.path(str(path)),
