@@ -22,6 +22,7 @@ from nabahan_pipeline.domain.database import DatabaseBuildError, ensure_database
 from nabahan_pipeline.evaluation.reports import console_report
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.test_cases import TestCaseError
+from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, dagster_home
 from nabahan_pipeline.orchestration.assets import EvaluationInputError, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
@@ -42,11 +43,14 @@ telemetry:
 def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
     """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster)."""
     home = Path(home) if home else dagster_home()
-    home.mkdir(parents=True, exist_ok=True)
-    config = home / "dagster.yaml"
-    if not config.exists():
-        config.write_text(_INSTANCE_YAML, encoding="utf-8")
-    return dg.DagsterInstance.from_config(str(home))
+    # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp the
+    # schema's version); runs that share the instance afterwards are.
+    with file_lock(home / ".nabahan-instance.lock"):
+        config = home / "dagster.yaml"
+        if not config.exists():
+            with atomic_open(config, "w", encoding="utf-8") as handle:
+                handle.write(_INSTANCE_YAML)
+        return dg.DagsterInstance.from_config(str(home))
 
 
 class NabahanEvaluationPipeline:

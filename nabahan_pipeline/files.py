@@ -9,6 +9,7 @@ written into a folder of its own and switched into place whole (``atomic_folder`
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -195,6 +196,20 @@ def _writer_alive(pid: int, name: str) -> bool:
     except PermissionError:
         return True  # someone else's live process
     return True
+
+
+@contextmanager
+def file_lock(path: str | Path) -> Iterator[None]:
+    """Hold an exclusive lock on the file ``path`` (created if missing) for the block; other
+    processes that ask for it wait. The operating system releases it when a holder dies."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def file_sha256(path: str | Path) -> str:
