@@ -85,3 +85,29 @@ def test_write_reports_names_and_bom(tmp_path: Path):
     raw = paths["results_csv"].read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     assert "كم عدد المناقصات؟" in raw.decode("utf-8-sig")
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_no_cell_of_a_report_is_a_spreadsheet_formula(tmp_path: Path, start: str):
+    hostile = scores().assign(
+        question=[f"{start}HYPERLINK(\"http://evil.example\",\"كم\")"],
+        insights=[f"{start}cmd|' /C calc'!A0"],
+        sql=[f"{start}1+1"],
+    )
+    paths = write_reports(hostile, summary(), tmp_path, "20261123_020000")
+    table = pd.read_csv(paths["results_csv"], encoding="utf-8-sig", dtype=str, keep_default_na=False)
+    for column in ("Question", "Insights", "SQL Generated"):
+        assert table[column].iloc[0].startswith("'" + start.strip()), (column, table[column].iloc[0])
+    cells = [cell for row in table.itertuples(index=False) for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert table["Latency (s)"].iloc[0] == "0.1235", "numbers are left as numbers"
+
+
+def test_a_report_name_taken_by_another_run_is_never_overwritten(tmp_path: Path):
+    first = write_reports(scores(), summary(), tmp_path, "20261123_020000")
+    kept = {key: path.read_bytes() for key, path in first.items()}
+    second = write_reports(scores().assign(question=["سؤال آخر"]), summary(), tmp_path, "20261123_020000")
+    assert second["results_csv"].name == "evaluation_results_20261123_020000_2.csv"
+    assert second["summary_csv"].name == "evaluation_summary_20261123_020000_2.csv"
+    assert {key: path.read_bytes() for key, path in first.items()} == kept
+    assert "سؤال آخر" in second["results_csv"].read_text(encoding="utf-8-sig")

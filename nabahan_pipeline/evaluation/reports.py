@@ -151,7 +151,8 @@ def write_reports(
         try:
             for key, table in tables.items():
                 with atomic_open(paths[key], "w", replace=False, encoding="utf-8-sig", newline="") as handle:
-                    table.to_csv(handle, index=False)
+                    # CRLF rows (RFC 4180): a cell holding a lone CR is quoted, not split in two.
+                    table.to_csv(handle, index=False, lineterminator="\r\n")
                 written.append(paths[key])
             return paths
         except FileExistsError:

@@ -1,0 +1,40 @@
+"""Agents' text in the Markdown the Dagster UI renders: shown literally, never as markup."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from nabahan_pipeline.escaping import csv_cell, markdown_table, markdown_text
+from nabahan_pipeline.orchestration.io_manager import markdown_preview
+
+HOSTILE = (
+    '<img src=x onerror="alert(1)"> [click](javascript:alert(1)) ![x](http://evil.example/p.png) '
+    "**bold** `code` | a | b\n# heading"
+)
+
+
+def test_markup_in_a_cell_is_escaped_and_the_table_keeps_its_shape():
+    frame = pd.DataFrame({"case_id": ["c1", "c2"], "insights": [HOSTILE, "بلغ العدد 7"], "n": [1, 2]})
+    preview = markdown_preview(frame)
+    lines = preview.splitlines()
+    assert len(lines) == 4, "one header, one rule, one line per row: no cell broke a line"
+    assert all(line.count("|") - line.count("\\|") == 4 for line in lines), "no cell broke a column"
+    for raw in ("<img", "[click](", "**bold**", "`code`", "# heading"):
+        assert raw not in preview, raw
+    assert "&lt;img" in preview and "\\[click\\]" in preview and "بلغ العدد 7" in preview
+
+
+def test_markdown_text_escapes_every_special_character():
+    assert markdown_text("a_b*c[d]e`f<g>h&i|j!k~l#m\\n") == (
+        "a\\_b\\*c\\[d\\]e\\`f&lt;g&gt;h&amp;i\\|j\\!k\\~l\\#m\\\\n"
+    )
+
+
+def test_cells_are_cut_before_escaping_so_no_escape_is_cut_in_two():
+    table = markdown_table(pd.DataFrame({"x": ["<" * 100]}), cell_chars=10)
+    assert "&lt;" * 9 + "…" in table and "&l…" not in table
+
+
+def test_csv_cell_only_touches_text_that_starts_like_a_formula():
+    assert csv_cell("=1+1") == "'=1+1" and csv_cell("-2") == "'-2" and csv_cell("@x") == "'@x"
+    assert csv_cell("بلغ =1") == "بلغ =1" and csv_cell(-2) == -2 and csv_cell(None) is None
