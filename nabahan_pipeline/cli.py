@@ -82,6 +82,7 @@ def _cmd_db_build(args: argparse.Namespace) -> int:
 
 def _cmd_agent_ask(args: argparse.Namespace) -> int:
     from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
+    from nabahan_pipeline.agents.secrets import scrub
     from nabahan_pipeline.domain.database import DatabaseBuildError
 
     filters = None
@@ -97,7 +98,7 @@ def _cmd_agent_ask(args: argparse.Namespace) -> int:
     except (AgentSpecError, DatabaseBuildError) as exc:
         raise UsageError(str(exc)) from None
     answer = agent.ask(args.question, filters)
-    print(json.dumps(answer, ensure_ascii=False, indent=2, default=str))
+    print(scrub(json.dumps(answer, ensure_ascii=False, indent=2, default=str)))
     return 0
 
 

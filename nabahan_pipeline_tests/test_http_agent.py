@@ -135,7 +135,7 @@ def test_404_fails_at_once(server: LoopbackServer) -> None:
 
 
 def test_bearer_token_is_sent_and_never_shown(server: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    token = "s3cret-token-0123456789"
+    token = "s3cr3t-Xq9vB2kLm0123456789"
     monkeypatch.setenv("NABAHAN_AGENT_TOKEN", token)
     agent = resolve_agent(server.url(), agent_version="v7", timeout_s=5.0)
     assert isinstance(agent, HttpAgent)

@@ -10,11 +10,15 @@ lossless form, where two result columns may share a name (``g.name_ar, r.name_ar
 ``dialect`` names the SQL dialect of ``sql`` (sqlglot's names: "postgres", "mysql", ...), so that
 the pipeline can transpile it to SQLite before running it on the evaluation database.
 
-A malformed answer never stops a run: it becomes an ``error`` record that says what was wrong.
+A malformed answer never stops a run: it becomes an ``error`` record that says what was wrong;
+so does an answer over one of the caps (``AnswerLimits``), checked before anything is copied.
+Every value kept is JSON: NaN and infinities become null, bytes become text (base64 when they
+are not UTF-8).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 from collections.abc import Mapping
@@ -23,6 +27,29 @@ from typing import Any, Protocol
 
 STATUSES = ("success", "out_of_scope", "error")
 REQUIRED_KEYS = ("status", "sql", "insights")
+
+
+@dataclass(frozen=True)
+class AnswerLimits:
+    """The most of an answer we take: past a cap the answer is an ``error`` naming the cap.
+
+    ``max_rows`` matches the row cap of the SQL we re-run (we cannot verify more rows than we
+    fetch); an insight is a few sentences, so 20,000 characters is a hundred times what a real one
+    needs, and 100,000 characters of SQL are far past any real query; 32 MiB (an HTTP answer's
+    body) holds 100,000 rows of a dozen columns as JSON. Together they keep a run's memory bounded
+    whatever an agent sends.
+    """
+
+    max_rows: int = 100_000
+    max_insight_chars: int = 20_000
+    max_sql_chars: int = 100_000
+    max_answer_bytes: int = 32 * 1024 * 1024
+
+    def problems(self) -> list[str]:
+        """What is wrong with these caps, each naming its option; empty when all is well."""
+        names = {"max_answer_rows": self.max_rows, "max_insight_chars": self.max_insight_chars,
+                 "max_sql_chars": self.max_sql_chars, "max_answer_bytes": self.max_answer_bytes}
+        return [f"{name} must be at least 1, got {value}" for name, value in names.items() if value < 1]
 
 
 class Agent(Protocol):
@@ -77,12 +104,12 @@ class AgentAnswer:
         return answer
 
 
-def normalize_answer(raw: Any) -> AgentAnswer:
-    """Check a raw answer against the contract and return it as an ``AgentAnswer``.
+def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAnswer:
+    """Check a raw answer against the contract and ``limits``; return it as an ``AgentAnswer``.
 
     Anything that breaks the contract (not a dict, a missing key, a wrong type, an unknown status,
-    rows that are not objects or not JSON-serializable) becomes ``status="error"`` with a message
-    naming the problem.
+    rows that are not objects or not JSON-serializable) or goes over a cap becomes
+    ``status="error"`` with a message naming the problem.
     """
     if not isinstance(raw, Mapping):
         return AgentAnswer.failure(f"malformed answer: expected a JSON object, got {type(raw).__name__}")
@@ -102,6 +129,9 @@ def normalize_answer(raw: Any) -> AgentAnswer:
         return AgentAnswer.failure(
             f"malformed answer: 'insights' must be a string, got {type(insights).__name__}"
         )
+    over = _over_a_cap(raw, insights, limits)
+    if over:
+        return AgentAnswer.failure(f"answer over the cap: {over}")
     dialect = raw.get("dialect")
     if dialect is not None and not isinstance(dialect, str):
         return AgentAnswer.failure(f"malformed answer: 'dialect' must be a string, got {type(dialect).__name__}")
@@ -111,7 +141,7 @@ def normalize_answer(raw: Any) -> AgentAnswer:
     try:
         columns, rows = result_table(raw)
         rows = [[_json_safe(value) for value in row] for row in rows]
-        json.dumps(rows)
+        json.dumps(rows, allow_nan=False)
     except ContractError as exc:
         return AgentAnswer.failure(f"malformed answer: {exc}")
     except (TypeError, ValueError) as exc:
@@ -160,18 +190,41 @@ def _get(row: Mapping[str, Any], name: str) -> Any:
     return row[name] if name in row else next((v for k, v in row.items() if str(k) == name), None)
 
 
+def _over_a_cap(raw: Mapping[str, Any], insights: str, limits: AnswerLimits) -> str | None:
+    # Counted on the raw answer, before any copy: a million rows are refused, not converted.
+    for key in ("rows", "data"):
+        result = raw.get(key)
+        if isinstance(result, (list, tuple)) and len(result) > limits.max_rows:
+            return f"{len(result):,} rows > max_answer_rows {limits.max_rows:,}"
+        if result is not None and key == "rows":
+            break
+    if len(insights) > limits.max_insight_chars:
+        return f"an insight of {len(insights):,} characters > max_insight_chars {limits.max_insight_chars:,}"
+    sql = raw.get("sql")
+    if isinstance(sql, str) and len(sql) > limits.max_sql_chars:
+        return f"SQL of {len(sql):,} characters > max_sql_chars {limits.max_sql_chars:,}"
+    return None
+
+
 def _json_safe(value: Any) -> Any:
-    # Values that databases hand back but JSON lacks: bytes, Decimal, dates.
-    if value is None or isinstance(value, (bool, int, float, str)):
+    # Values that databases hand back but JSON lacks: NaN and infinities, bytes, Decimal, dates.
+    if value is None or isinstance(value, (bool, int, str)):
         return value
-    if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return "base64:" + base64.b64encode(data).decode("ascii")
     if hasattr(value, "isoformat"):
         return value.isoformat()
     try:
-        return float(value)
+        number = float(value)
     except (TypeError, ValueError):
         raise TypeError(f"value {value!r} of type {type(value).__name__}") from None
+    return number if math.isfinite(number) else None
 
 
 def _as_float(value: Any) -> float:

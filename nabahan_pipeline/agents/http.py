@@ -4,8 +4,9 @@ and the small HTTP client it shares with the OpenAI-compatible agent.
 The client is standard library only (http.client): a pool of keep-alive connections shared by all
 threads, one time budget per request (connect, send, read and retries together), and retries with
 exponential backoff and jitter on refused or reset connections, 429 and 5xx (``Retry-After``
-honoured up to a cap). Other 4xx fail at once. Secrets (bearer tokens, API keys) are sent in
-headers only and scrubbed from every error message.
+honoured up to a cap). Other 4xx fail at once. A body larger than ``max_body_bytes`` is not read
+past the cap. Secrets (bearer tokens, API keys) are sent in headers only and scrubbed from every
+error message, whole, before any excerpt is cut (``agents.secrets``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import nabahan_pipeline
 from nabahan_pipeline.agents.contract import AgentAnswer
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.registry import AgentSpecError
+from nabahan_pipeline.agents.secrets import register_secret, scrub
 
 TOKEN_ENV = "NABAHAN_AGENT_TOKEN"
 _USER_AGENT = f"nabahan-pipeline/{nabahan_pipeline.__version__}"
@@ -61,6 +63,10 @@ class HttpStatusError(HttpError):
 
 class MalformedResponseError(HttpError):
     """A 2xx answer whose body is not what was asked for (e.g. not JSON)."""
+
+
+class BodyTooLargeError(HttpError):
+    """A response body over the client's ``max_body_bytes`` (read no further than the cap)."""
 
 
 @dataclass(frozen=True)
@@ -130,10 +136,14 @@ class HttpClient:
         retry: RetryPolicy | None = None,
         secrets: Iterable[str | None] = (),
         max_idle_per_host: int = 32,
+        max_body_bytes: int | None = None,
     ) -> None:
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy()
+        self.max_body_bytes = max_body_bytes
         self._secrets = [secret for secret in secrets if secret]
+        for secret in self._secrets:
+            register_secret(secret)
         self._max_idle = max_idle_per_host
         self._idle: dict[tuple[str, str, int], list[http.client.HTTPConnection]] = {}
         self._lock = threading.Lock()
@@ -179,10 +189,9 @@ class HttpClient:
         except (UnicodeDecodeError, ValueError) as exc:
             content_type = response.headers.get("Content-Type", "no content type")
             detail = str(exc).split(":")[0] if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+            body = _excerpt(self._scrub(_text(response.body)))
             raise MalformedResponseError(
-                self._scrub(
-                    f"response is not JSON ({detail}; {content_type}; body: {_excerpt(response.body)!r})"
-                )
+                self._scrub(f"response is not JSON ({detail}; {content_type}; body: {body!r})")
             ) from None
 
     def close(self) -> None:
@@ -223,7 +232,7 @@ class HttpClient:
             else:
                 if 200 <= status < 300:
                     return HttpResponse(status, response_headers, data)
-                error = HttpStatusError(f"HTTP {status} from {url}: {_excerpt(data)}", status)
+                error = HttpStatusError(f"HTTP {status} from {url}: {_excerpt(self._scrub(_text(data)))}", status)
                 if status != 429 and status < 500:
                     raise error
                 retry_after = _retry_after_s(response_headers.get("Retry-After"))
@@ -260,7 +269,7 @@ class HttpClient:
         try:
             conn.request(method, target.path, body=body, headers=headers)
             response = conn.getresponse()
-            data = response.read()
+            data = self._read_body(response, target)
         except TimeoutError:
             conn.close()
             raise _ReadTimeout() from None
@@ -321,10 +330,19 @@ class HttpClient:
                 return
         conn.close()
 
+    def _read_body(self, response: http.client.HTTPResponse, target: HttpTarget) -> bytes:
+        cap = self.max_body_bytes
+        if cap is None:
+            return response.read()
+        declared = response.getheader("Content-Length") or ""
+        data = b"" if declared.isdigit() and int(declared) > cap else response.read(cap + 1)
+        if declared.isdigit() and int(declared) > cap or len(data) > cap:
+            url = f"{target.scheme}://{target.host}:{target.port}{target.path}"
+            raise BodyTooLargeError(f"answer over the cap: more than {cap:,} bytes from {url} (max_answer_bytes)")
+        return data
+
     def _scrub(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        return scrub(text, self._secrets)
 
 
 class _ReadTimeout(Exception):
@@ -398,8 +416,13 @@ def _retry_after_s(value: str | None) -> float | None:
     return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
 
-def _excerpt(body: bytes) -> str:
-    text = " ".join(body.decode("utf-8", errors="replace").split())
+def _text(body: bytes) -> str:
+    return body.decode("utf-8", errors="replace")
+
+
+def _excerpt(text: str) -> str:
+    """The start of an (already scrubbed) text, on one line, for an error message."""
+    text = " ".join(text.split())
     if not text:
         return "(empty body)"
     return text if len(text) <= _EXCERPT_CHARS else text[: _EXCERPT_CHARS - 1] + "…"
@@ -423,6 +446,7 @@ class HttpAgent:
         backoff_base_s: float = 0.5,
         backoff_max_s: float = 8.0,
         retry_after_cap_s: float = 30.0,
+        max_answer_bytes: int | None = None,
     ) -> None:
         spec = spec.strip()
         try:
@@ -437,6 +461,7 @@ class HttpAgent:
             timeout_s=timeout_s,
             retry=RetryPolicy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s),
             secrets=[token],
+            max_body_bytes=max_answer_bytes,
         )
 
     def ask(self, question: str, filters: dict | None = None) -> Any:

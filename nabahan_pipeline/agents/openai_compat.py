@@ -100,6 +100,7 @@ class OpenAICompatibleAgent:
         sql_timeout_s: float = 5.0,
         max_retries: int = 3,
         backoff_base_s: float = 0.5,
+        max_answer_bytes: int | None = None,
     ) -> None:
         from nabahan_pipeline.domain.database import DatabaseBuildError, ensure_database
 
@@ -120,6 +121,7 @@ class OpenAICompatibleAgent:
             timeout_s=timeout_s,
             retry=RetryPolicy(max_retries=max_retries, backoff_base_s=backoff_base_s),
             secrets=[api_key],
+            max_body_bytes=max_answer_bytes,
         )
         self._timeout_s = timeout_s
         self._sql_timeout_s = sql_timeout_s

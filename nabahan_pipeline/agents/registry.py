@@ -35,8 +35,10 @@ def resolve_agent(
     agent_version: str | None = None,
     database: str | Path | None = None,
     timeout_s: float = 30.0,
+    max_answer_bytes: int | None = None,
 ) -> Agent:
-    """Build the agent adapter that ``spec`` names; raise ``AgentSpecError`` for a bad spec."""
+    """Build the agent adapter that ``spec`` names; raise ``AgentSpecError`` for a bad spec.
+    ``max_answer_bytes`` caps the body an HTTP or OpenAI-compatible agent's answer may have."""
     spec = effective_spec(spec)
     if spec == "embedded":
         from nabahan_pipeline.agents.embedded import EmbeddedAgent
@@ -49,12 +51,13 @@ def resolve_agent(
     if spec.startswith(("http://", "https://")):
         from nabahan_pipeline.agents.http import HttpAgent
 
-        return HttpAgent(spec, agent_version=agent_version, timeout_s=timeout_s)
+        return HttpAgent(spec, agent_version=agent_version, timeout_s=timeout_s, max_answer_bytes=max_answer_bytes)
     if spec.startswith("openai:"):
         from nabahan_pipeline.agents.openai_compat import OpenAICompatibleAgent
 
         return OpenAICompatibleAgent(
-            spec, agent_version=agent_version, database=database, timeout_s=timeout_s
+            spec, agent_version=agent_version, database=database, timeout_s=timeout_s,
+            max_answer_bytes=max_answer_bytes,
         )
     raise AgentSpecError(
         f"unknown agent spec {spec!r}: expected 'embedded', 'python:package.module:function', "

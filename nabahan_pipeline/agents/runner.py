@@ -1,7 +1,9 @@
 """Ask an agent every case, concurrently and bounded, each call timed alone and limited in time.
 
-A call that raises, times out or answers outside the contract becomes an ``error`` row; the run
-goes on. The result is the ``agent_responses`` table (docs/internals.md).
+A call that raises, times out, answers outside the contract or over a cap becomes an ``error``
+row; the run goes on. The runner is the one door agents' text comes in by: every text of an
+answer (SQL, insight, error, column names, values) is scrubbed of secrets here, before it is
+stored, cached or printed. The result is the ``agent_responses`` table (docs/internals.md).
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import pandas as pd
 
-from nabahan_pipeline.agents.contract import Agent, AgentAnswer, normalize_answer
+from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
+from nabahan_pipeline.agents.secrets import scrub
 
 RESPONSE_COLUMNS = (
     "case_id",
@@ -34,6 +37,8 @@ RESPONSE_COLUMNS = (
     "prompt_tokens",
     "completion_tokens",
 )
+# An error message is kept, not refused, whatever its length: cut (after scrubbing) to this.
+MAX_ERROR_CHARS = 2_000
 
 
 class ResponseStore(Protocol):
@@ -52,8 +57,11 @@ class CallResult:
     latency_s: float
 
 
-def call_agent(agent: Agent, question: str, filters: dict | None, timeout_s: float) -> CallResult:
+def call_agent(
+    agent: Agent, question: str, filters: dict | None, timeout_s: float, limits: AnswerLimits = AnswerLimits()
+) -> CallResult:
     """Call the agent once with a time limit; the latency is measured around the call alone.
+    The answer comes back normalized, within ``limits`` and scrubbed of secrets.
 
     The call runs on a daemon thread so that a hung agent costs one thread, not the run.
     """
@@ -77,8 +85,30 @@ def call_agent(agent: Agent, question: str, filters: dict | None, timeout_s: flo
     latency = outcome.get("latency", time.perf_counter() - started)
     if "exc" in outcome:
         exc = outcome["exc"]
-        return CallResult(AgentAnswer.failure(f"{type(exc).__name__}: {exc}"), latency)
-    return CallResult(normalize_answer(outcome.get("raw")), latency)
+        return CallResult(scrubbed(AgentAnswer.failure(f"{type(exc).__name__}: {exc}")), latency)
+    answer = normalize_answer(outcome.pop("raw", None), limits)
+    return CallResult(scrubbed(answer), latency)
+
+
+def scrubbed(answer: AgentAnswer) -> AgentAnswer:
+    """``answer`` with every known secret removed from every text in it (see ``agents.secrets``),
+    and its error message cut to ``MAX_ERROR_CHARS``."""
+
+    def clean(value: Any) -> Any:
+        return scrub(value) if isinstance(value, str) else value
+
+    error = scrub(answer.error) if answer.error else answer.error
+    if error and len(error) > MAX_ERROR_CHARS:
+        error = error[: MAX_ERROR_CHARS - 1] + "…"
+    return replace(
+        answer,
+        sql=clean(answer.sql),
+        insights=scrub(answer.insights),
+        error=error,
+        columns=[scrub(name) for name in answer.columns],
+        rows=[[clean(value) for value in row] for row in answer.rows],
+        dialect=clean(answer.dialect),
+    )
 
 
 def run_agent(
@@ -91,6 +121,7 @@ def run_agent(
     cache: ResponseStore | None = None,
     cache_key: Callable[[pd.Series, int], str] | None = None,
     on_answer: Callable[[dict], None] | None = None,
+    limits: AnswerLimits = AnswerLimits(),
 ) -> pd.DataFrame:
     """Ask ``agent`` every case ``repeat`` times with at most ``concurrency`` calls at once.
 
@@ -112,7 +143,7 @@ def run_agent(
             row = {**cached, "case_id": case["case_id"], "repeat": r, "cached": True}
         else:
             filters = json.loads(case["filters"]) if isinstance(case.get("filters"), str) else None
-            result = call_agent(agent, case["question"], filters, timeout_s)
+            result = call_agent(agent, case["question"], filters, timeout_s, limits)
             row = _response_row(case["case_id"], r, result)
             if key is not None and row["status"] != "error":
                 cache.put(key, row)
@@ -136,7 +167,7 @@ def _response_row(case_id: str, repeat: int, result: CallResult) -> dict:
         "sql": answer.sql,
         "dialect": answer.dialect,
         "columns": json.dumps(answer.columns, ensure_ascii=False),
-        "rows": json.dumps(answer.rows, ensure_ascii=False),
+        "rows": json.dumps(answer.rows, ensure_ascii=False, allow_nan=False),
         "data_rows": len(answer.rows),
         "insights": answer.insights,
         "error": answer.error,

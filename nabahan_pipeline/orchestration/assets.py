@@ -97,13 +97,15 @@ def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings
 def agent_responses(
     context: dg.AssetExecutionContext, evaluation: EvaluationSettings, test_cases: pd.DataFrame
 ) -> pd.DataFrame:
-    """Every case asked of the agent, concurrently, each call timed alone; failures become error rows."""
+    """Every case asked of the agent, concurrently, each call timed alone; failures and answers over
+    a cap become error rows; secrets are scrubbed from every answer."""
     database = ensure_database(evaluation.database_path())
     agent = resolve_agent(
         evaluation.agent,
         agent_version=evaluation.agent_version,
         database=database,
         timeout_s=evaluation.timeout_s,
+        max_answer_bytes=evaluation.max_answer_bytes,
     )
     fingerprint = agent.fingerprint()
     db_hash = database_hash(database)
@@ -117,6 +119,7 @@ def agent_responses(
             repeat=evaluation.repeat,
             cache=cache,
             cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
+            limits=evaluation.answer_limits(),
         )
     finally:
         if cache is not None:

@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 import dagster as dg
 
+from nabahan_pipeline.agents.contract import AnswerLimits
 from nabahan_pipeline.domain.database import MAX_SUITE_DATABASES
 from nabahan_pipeline.evaluation.agent_sql import DEFAULT_MAX_ROWS, DEFAULT_SQL_TIMEOUT_S
 from nabahan_pipeline.evaluation.summary import GATES
@@ -37,6 +38,10 @@ class EvaluationSettings(dg.ConfigurableResource):
     test_suite_databases: int = 3
     sql_timeout_s: float = DEFAULT_SQL_TIMEOUT_S
     sql_max_rows: int = DEFAULT_MAX_ROWS
+    max_answer_rows: int = AnswerLimits.max_rows
+    max_insight_chars: int = AnswerLimits.max_insight_chars
+    max_sql_chars: int = AnswerLimits.max_sql_chars
+    max_answer_bytes: int = AnswerLimits.max_answer_bytes
 
     def case_file(self) -> Path:
         """The JSON case file: configured, else $NABAHAN_TEST_FILE, else the shipped suite."""
@@ -58,6 +63,15 @@ class EvaluationSettings(dg.ConfigurableResource):
         embedded one (the generator's other seeds say nothing about another database)."""
         return 0 if self.database_path() is not None else self.test_suite_databases
 
+    def answer_limits(self) -> AnswerLimits:
+        """The caps on an agent's answer (rows, insight and SQL characters, HTTP body bytes)."""
+        return AnswerLimits(
+            max_rows=self.max_answer_rows,
+            max_insight_chars=self.max_insight_chars,
+            max_sql_chars=self.max_sql_chars,
+            max_answer_bytes=self.max_answer_bytes,
+        )
+
     def problems(self) -> list[str]:
         """What is wrong with these options, each naming the option; empty when all is well."""
         found = []
@@ -77,6 +91,7 @@ class EvaluationSettings(dg.ConfigurableResource):
             found.append(f"sql_timeout_s must be greater than 0, got {self.sql_timeout_s}")
         if self.sql_max_rows < 1:
             found.append(f"sql_max_rows must be at least 1, got {self.sql_max_rows}")
+        found += self.answer_limits().problems()
         return found
 
 

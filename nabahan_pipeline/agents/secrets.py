@@ -1,0 +1,93 @@
+"""Secrets never reach a file we write or a line we print.
+
+The known secrets are the agent's bearer token ($NABAHAN_AGENT_TOKEN), the OpenAI-compatible
+key ($OPENAI_API_KEY) and any secret an adapter registers (a token passed as an argument).
+``scrub`` removes from a text every piece of a known secret longer than four characters (a
+server or agent that echoes part of a token gives away that part), and the value after any
+``Authorization:``, ``Bearer`` or ``api_key=`` even when the secret is not known to us. Text is
+scrubbed whole, before it is cut for an excerpt, so no cut can leave a piece behind.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterable
+
+SECRET_ENV_VARS = ("NABAHAN_AGENT_TOKEN", "OPENAI_API_KEY")
+REDACTED = "***"
+# A piece of a secret this long or longer is redacted wherever it appears.
+MIN_PIECE = 5
+
+_CREDENTIAL = re.compile(
+    r"(?i)(\bauthorization\b[\"']?\s*[:=]\s*[\"']?(?:(?:bearer|basic|token)\s+)?|\bbearer\s+"
+    r"|\b(?:api[_-]?key|access[_-]?token)\b[\"']?\s*[:=]\s*[\"']?)"
+    r"([^\s\"',;&]+)"
+)
+_registered: set[str] = set()
+_lock = threading.Lock()
+_compiled: dict[frozenset[str], list[tuple[re.Pattern[str], frozenset[str]]]] = {}
+
+
+def register_secret(value: str | None) -> None:
+    """Treat ``value`` as a secret from now on (an adapter's token given as an argument)."""
+    if value:
+        with _lock:
+            _registered.add(value)
+
+
+def known_secrets() -> frozenset[str]:
+    """The secrets of this process: the environment's and the registered ones."""
+    values = {os.environ.get(name) or "" for name in SECRET_ENV_VARS}
+    with _lock:
+        values |= _registered
+    return frozenset(value for value in values if value.strip())
+
+
+def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
+    """``text`` with every known secret (and ``extra``), every piece of one longer than four
+    characters, and every credential after ``Authorization``/``Bearer``/``api_key=`` redacted."""
+    if not text:
+        return text
+    secrets = known_secrets() | {value for value in extra if value}
+    for pattern, pieces in _patterns(frozenset(secrets)):
+        text = _redact_pieces(text, pattern, pieces)
+    for secret in secrets:
+        if len(secret) < MIN_PIECE:
+            text = text.replace(secret, REDACTED)
+    return _CREDENTIAL.sub(lambda match: match.group(1) + REDACTED, text)
+
+
+def _patterns(secrets: frozenset[str]) -> list[tuple[re.Pattern[str], frozenset[str]]]:
+    known = _compiled.get(secrets)
+    if known is None:
+        known = []
+        for secret in secrets:
+            if len(secret) >= MIN_PIECE:
+                pieces = frozenset(secret[i : i + MIN_PIECE] for i in range(len(secret) - MIN_PIECE + 1))
+                alternatives = sorted(pieces, reverse=True)
+                known.append((re.compile("|".join(map(re.escape, alternatives))), pieces))
+        if len(_compiled) > 64:
+            _compiled.clear()
+        _compiled[secrets] = known
+    return known
+
+
+def _redact_pieces(text: str, pattern: re.Pattern[str], pieces: frozenset[str]) -> str:
+    out, position = [], 0
+    for match in pattern.finditer(text):
+        start = match.start()
+        if start < position:
+            continue
+        end = match.end()
+        # Grow the piece while the next character still continues a piece of the secret.
+        while end < len(text) and text[end - MIN_PIECE + 1 : end + 1] in pieces:
+            end += 1
+        out.append(text[position:start])
+        out.append(REDACTED)
+        position = end
+    if not out:
+        return text
+    out.append(text[position:])
+    return "".join(out)
