@@ -90,3 +90,44 @@ def dropping_agent(question: str, filters: dict | None = None) -> dict:
         "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة في المنصة.",
         "error": None,
     }
+
+
+def token_echo_agent(question: str, filters: dict | None = None) -> dict:
+    """Echoes the bearer token ($NABAHAN_AGENT_TOKEN) in its error, insight, SQL comment and rows."""
+    import os
+
+    token = os.environ.get("NABAHAN_AGENT_TOKEN", "")
+    return {
+        "status": "error",
+        "sql": f"SELECT 7 AS n FROM tenders_full_details LIMIT 1 -- {token}",
+        "columns": ["n", f"col_{token}"],
+        "rows": [[7, token]],
+        "insights": f"بلغ العدد 7، والمفتاح {token}",
+        "error": f"upstream said: Authorization: Bearer {token}",
+    }
+
+
+def token_raising_agent(question: str, filters: dict | None = None) -> dict:
+    """Raises with the bearer token in the exception's message."""
+    import os
+
+    raise PermissionError(f"rejected credentials {os.environ.get('NABAHAN_AGENT_TOKEN', '')} for {question}")
+
+
+def million_rows_agent(question: str, filters: dict | None = None) -> dict:
+    """Answers with 1,000,000 rows."""
+    return {"status": "success", "sql": "SELECT 1", "columns": ["n"], "rows": [[i] for i in range(1_000_000)],
+            "insights": "بلغ العدد مليون صف.", "error": None}
+
+
+def huge_insight_agent(question: str, filters: dict | None = None) -> dict:
+    """Answers with an insight of 50 MB."""
+    return {"status": "success", "sql": "SELECT 7 AS n", "data": [{"n": 7}],
+            "insights": "بلغ العدد 7 " * 4_500_000, "error": None}
+
+
+def odd_values_agent(question: str, filters: dict | None = None) -> dict:
+    """Rows holding NaN, infinities and bytes (valid UTF-8 and not)."""
+    return {"status": "success", "sql": "SELECT 7 AS n", "columns": ["a", "b", "c", "d", "e"],
+            "rows": [[float("nan"), float("inf"), float("-inf"), "نص".encode(), b"\xff\xfe"]],
+            "insights": "بلغ العدد 7 مناقصات في البيانات المتاحة للمنصة.", "error": None}
