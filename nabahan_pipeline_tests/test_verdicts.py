@@ -142,9 +142,13 @@ def test_rows_verified_true_false_and_empty(db: Path) -> None:
     responses = [response("c", honest), response("c", liar, 1), response("c", elsewhere, 2)]
     scores = score([case("c", "كم عدد المناقصات؟", None)], responses, db)
     assert list(scores["rows_verified"]) == [True, False, pd.NA]
-    assert list(scores["correct"]) == [True, False, True]
+    # SQL that does not run on the evaluation database proves nothing of the rows beside it.
+    assert list(scores["correct"]) == [True, False, False]
     assert "reported rows its SQL does not return" in scores.loc[1, "not_correct_because"]
     assert "no such table: winning_companies" in scores.loc[2, "sql_problem"]
+    assert scores.loc[2, "not_correct_because"] == (
+        "its SQL does not run on the evaluation database: query failed: no such table: winning_companies"
+    )
     assert summarize(scores).iloc[0]["rows_not_verified"] == 1
 
 

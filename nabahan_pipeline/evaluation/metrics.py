@@ -8,9 +8,9 @@ evaluation database and every test-suite database), no ungrounded number, safe S
 returns the rows the agent reported, and a refusal for an out-of-scope case; ``not_correct_because``
 says what failed.
 
-The agent's SQL is run by us (``agent_sql``): execution match compares the rows it returns here,
-and only when it cannot run here (a table we lack, a time-out) the rows the agent reported; the
-rows of unsafe SQL count for nothing. Grounding reads the insight against the reported rows, what
+The agent's SQL is run by us (``agent_sql``): execution match compares the rows it returns here.
+SQL that is unsafe, fails here (a table we lack) or runs past the time limit scores 0, whatever
+rows the agent reported beside it: the agent must answer over the evaluation database. Grounding reads the insight against the reported rows, what
 the agent saw when it wrote it.
 
 Out-of-scope cases: retrieval accuracy is 1 exactly when the agent refused (status out_of_scope
@@ -311,15 +311,17 @@ def score_answer(
         retrieval_accuracy == 1 and generation_fidelity == 1 and status != "error" and not checked.unsafe
     )
 
-    # The rows the agent's SQL returns here when it ran, else the rows it reported; none at all
-    # for unsafe SQL, which never ran anywhere we can trust.
-    if checked.unsafe:
+    # The rows the agent's SQL returns here. None at all for unsafe SQL (never run) and for SQL
+    # that fails or runs out of time here: the rows an agent reports beside such SQL prove nothing.
+    # Only with no database to run on (replay None) do the reported rows stand in.
+    failed_here = replay is not None and replay.result is None
+    if checked.unsafe or failed_here:
         result_rows: Sequence[Sequence[Any]] = []
     elif replay is not None and replay.result is not None:
         result_rows = [tuple(row) for row in replay.result.rows]
     else:
         result_rows = rows
-    execution = _execution_match(case, "unsafe" if checked.unsafe else status, result_rows, gold)
+    execution = _execution_match(case, "not run" if checked.unsafe or failed_here else status, result_rows, gold)
     suite_match = _test_suite_match(execution, status, suite)
     verified = rows_verified(columns, rows, replay) if replay is not None else None
 
@@ -374,7 +376,9 @@ def not_correct_reasons(
         reasons.append("answered an out-of-scope question")
     elif not in_scope and status == "out_of_scope" and not scores["retrieval_accuracy"]:
         reasons.append("refused but ran SQL")
-    if scores["execution_match"] == 0.0 and status == "success":
+    if status == "success" and not scores["unsafe_sql"] and scores["sql_problem"]:
+        reasons.append(f"its SQL does not run on the evaluation database: {_clip(scores['sql_problem'])}")
+    elif scores["execution_match"] == 0.0 and status == "success":
         reasons.append("wrong result")
     elif scores["test_suite_match"] == 0.0 and status == "success":
         reasons.append("right on the evaluation database only (test suite)")
