@@ -131,3 +131,41 @@ def odd_values_agent(question: str, filters: dict | None = None) -> dict:
     return {"status": "success", "sql": "SELECT 7 AS n", "columns": ["a", "b", "c", "d", "e"],
             "rows": [[float("nan"), float("inf"), float("-inf"), "نص".encode(), b"\xff\xfe"]],
             "insights": "بلغ العدد 7 مناقصات في البيانات المتاحة للمنصة.", "error": None}
+
+
+# Hostile SQL by name; {dir} is $HOSTILE_DIR, where a file must never appear.
+HOSTILE_SQL = {
+    "drop": "DROP TABLE tenders_full_details",
+    "delete": "DELETE FROM tenders_full_details",
+    "update": "UPDATE tenders_full_details SET estimated_value = 0",
+    "insert": "INSERT INTO regions (region_id, name_ar) VALUES (99, 'x')",
+    "attach": "ATTACH DATABASE '{dir}/attached.sqlite' AS evil",
+    "writable_schema": "PRAGMA writable_schema = ON",
+    "vacuum_into": "VACUUM INTO '{dir}/copy.sqlite'",
+    "load_extension": "SELECT load_extension('{dir}/evil.so') AS n",
+    "two_statements": "SELECT 1 AS n; DROP TABLE tenders_full_details",
+    "with_delete": "WITH doomed AS (SELECT 1) DELETE FROM tenders_full_details",
+    "recursive_cte": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) AS n FROM c",
+    "cross_join_count": "SELECT COUNT(*) AS n FROM tenders_full_details a, tenders_full_details b, tenders_full_details c",
+    "cross_join_rows": "SELECT * FROM tenders_full_details a, tenders_full_details b",
+}
+
+
+def hostile_sql(question: str) -> str:
+    """The hostile SQL named in brackets at the end of ``question``."""
+    import os
+
+    name = question.rsplit("[", 1)[1].rstrip("]")
+    return HOSTILE_SQL[name].format(dir=os.environ.get("HOSTILE_DIR", "/nonexistent"))
+
+
+def hostile_sql_agent(question: str, filters: dict | None = None) -> dict:
+    """Answers with the hostile SQL its question names, and claims the right count (20,000) for it."""
+    return {
+        "status": "success",
+        "sql": hostile_sql(question),
+        "columns": ["n"],
+        "rows": [[20000]],
+        "insights": "بلغ عدد المناقصات 20000 مناقصة وفق البيانات المتاحة في المنصة.",
+        "error": None,
+    }

@@ -147,7 +147,7 @@ def test_rows_verified_true_false_and_empty(db: Path) -> None:
     assert "reported rows its SQL does not return" in scores.loc[1, "not_correct_because"]
     assert "no such table: winning_companies" in scores.loc[2, "sql_problem"]
     assert scores.loc[2, "not_correct_because"] == (
-        "its SQL does not run on the evaluation database: query failed: no such table: winning_companies"
+        "its SQL gave no result here: query failed: no such table: winning_companies"
     )
     assert summarize(scores).iloc[0]["rows_not_verified"] == 1
 

@@ -38,7 +38,8 @@ class CheckedSQL:
 
 @dataclass(frozen=True)
 class SQLRun:
-    """One query on one database: its result, or why it could not run there."""
+    """One query on one database: its result, or why there is none (it failed, ran past the time
+    limit, or returned more rows than the cap)."""
 
     result: QueryResult | None
     problem: str | None = None
@@ -123,9 +124,15 @@ class QueryRunner:
         if known is not None:
             return known
         try:
-            run = SQLRun(run_read_only(self.databases[index], sql, timeout_s=self.timeout_s, max_rows=self.max_rows))
+            result = run_read_only(self.databases[index], sql, timeout_s=self.timeout_s, max_rows=self.max_rows)
         except UnsafeSQLError as error:
             run = SQLRun(None, str(error))
+        else:
+            # A result over the cap cannot equal a gold result (those are within it) and cannot be
+            # verified: its rows are not kept, so that a cross join costs one fetch, not memory.
+            run = SQLRun(result) if not result.truncated else SQLRun(
+                None, f"result over the row cap of {self.max_rows:,} rows (sql_max_rows)"
+            )
         with self._lock:
             self._runs[key] = run
         return run

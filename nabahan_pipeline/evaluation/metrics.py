@@ -377,7 +377,7 @@ def not_correct_reasons(
     elif not in_scope and status == "out_of_scope" and not scores["retrieval_accuracy"]:
         reasons.append("refused but ran SQL")
     if status == "success" and not scores["unsafe_sql"] and scores["sql_problem"]:
-        reasons.append(f"its SQL does not run on the evaluation database: {_clip(scores['sql_problem'])}")
+        reasons.append(f"its SQL gave no result here: {_clip(scores['sql_problem'])}")
     elif scores["execution_match"] == 0.0 and status == "success":
         reasons.append("wrong result")
     elif scores["test_suite_match"] == 0.0 and status == "success":
