@@ -23,6 +23,9 @@ from nabahan_pipeline.agents.runner import MAX_ERROR_CHARS, run_agent
 from .loopback import LoopbackServer, Reply
 from .test_entry_points import REPO
 
+# Part of the fault matrix (README, "Reliability and security"): pytest -m faults
+pytestmark = pytest.mark.faults
+
 AGENTS = "python:nabahan_pipeline_tests.sample_agents:"
 
 

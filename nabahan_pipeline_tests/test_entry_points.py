@@ -178,6 +178,7 @@ def test_errors_and_writing_sql_never_pass(tmp_path: Path):
         assert f"not correct: {reason}" in result.stdout
 
 
+@pytest.mark.faults
 def test_a_broken_gold_sql_exits_2_before_any_agent_call(tmp_path: Path):
     cases = tmp_path / "cases.json"
     cases.write_text(json.dumps([

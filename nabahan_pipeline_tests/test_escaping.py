@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from nabahan_pipeline.escaping import csv_cell, markdown_table, markdown_text
 from nabahan_pipeline.orchestration.io_manager import markdown_preview
+
+# Part of the fault matrix (README, "Reliability and security"): pytest -m faults
+pytestmark = pytest.mark.faults
 
 HOSTILE = (
     '<img src=x onerror="alert(1)"> [click](javascript:alert(1)) ![x](http://evil.example/p.png) '

@@ -23,6 +23,9 @@ from nabahan_pipeline.evaluation.charts import CHART_FILES
 
 from .test_entry_points import REPO, cases_file, nabahan
 
+# Part of the fault matrix (README, "Reliability and security"): pytest -m faults
+pytestmark = pytest.mark.faults
+
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
 MADE_UP = "python:nabahan_pipeline_tests.sample_agents:made_up_number_agent"
 STOPPING = "python:nabahan_pipeline_tests.killable_run:stopping_agent"

@@ -20,6 +20,9 @@ from nabahan_pipeline.files import (
     temporary_name,
 )
 
+# Part of the fault matrix (README, "Reliability and security"): pytest -m faults
+pytestmark = pytest.mark.faults
+
 
 def test_an_exclusive_write_never_replaces_a_file(tmp_path: Path):
     target = tmp_path / "report.csv"

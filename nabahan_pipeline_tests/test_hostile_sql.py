@@ -22,6 +22,9 @@ from .loopback import LoopbackServer, Reply, Request
 from .sample_agents import HOSTILE_SQL, hostile_sql, hostile_sql_agent
 from .test_entry_points import REPO
 
+# Part of the fault matrix (README, "Reliability and security"): pytest -m faults
+pytestmark = pytest.mark.faults
+
 GOLD = "SELECT COUNT(*) AS n FROM tenders_full_details"
 UNSAFE = {"drop", "delete", "update", "insert", "attach", "writable_schema", "vacuum_into", "two_statements",
           "with_delete"}

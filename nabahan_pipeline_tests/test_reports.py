@@ -87,6 +87,7 @@ def test_write_reports_names_and_bom(tmp_path: Path):
     assert "كم عدد المناقصات؟" in raw.decode("utf-8-sig")
 
 
+@pytest.mark.faults
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
 def test_no_cell_of_a_report_is_a_spreadsheet_formula(tmp_path: Path, start: str):
     hostile = scores().assign(
@@ -103,6 +104,7 @@ def test_no_cell_of_a_report_is_a_spreadsheet_formula(tmp_path: Path, start: str
     assert table["Latency (s)"].iloc[0] == "0.1235", "numbers are left as numbers"
 
 
+@pytest.mark.faults
 def test_a_report_name_taken_by_another_run_is_never_overwritten(tmp_path: Path):
     first = write_reports(scores(), summary(), tmp_path, "20261123_020000")
     kept = {key: path.read_bytes() for key, path in first.items()}

@@ -21,6 +21,9 @@ from nabahan_pipeline.agents.secrets import register_secret, scrub
 from .loopback import LoopbackServer, Reply, Request
 from .test_entry_points import REPO
 
+# Part of the fault matrix (README, "Reliability and security"): pytest -m faults
+pytestmark = pytest.mark.faults
+
 TOKEN = "tk-Zq8Vx3Lm9Wp2Rn7Ks4Hd6Jf1"
 API_KEY = "sk-Yh5Tg2Qw8Er4Cv7Bn1Mx3Lp9"
 
