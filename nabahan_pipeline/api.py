@@ -102,8 +102,8 @@ class NabahanEvaluationPipeline:
         return config
 
     def check_inputs(self) -> None:
-        """Check the options, the case file (gold SQL and expected tables included) and the agent
-        spec, as the run's first steps would, before any run starts or any state is written;
+        """Check the options, the case file (gold SQL and expected tables included), the agent spec
+        and that a service agent is reachable, before any run starts or any state is written;
         raises ``EvaluationInputError`` naming what is wrong."""
         settings = EvaluationSettings(**{key: value for key, value in self.options.items() if value is not None})
         try:
@@ -114,6 +114,8 @@ class NabahanEvaluationPipeline:
                 database=ensure_database(settings.database_path()),
                 timeout_s=settings.timeout_s,
             )
+            if hasattr(agent, "check"):  # a service: reachable at all?
+                agent.check()
             if hasattr(agent, "close"):
                 agent.close()
         except USER_ERRORS as exc:
@@ -135,6 +137,8 @@ class NabahanEvaluationPipeline:
                 raise EvaluationInputError(str(exc)) from None
             except dg.DagsterInvalidConfigError as exc:
                 raise EvaluationInputError(f"invalid options: {exc}") from None
+            except dg.DagsterExecutionInterruptedError:  # Dagster's form of Ctrl-C
+                raise KeyboardInterrupt from None
             scores: pd.DataFrame = result.asset_value("case_scores")
             summary: pd.DataFrame = result.asset_value("evaluation_summary")
             files = _materialized_paths(result, "evaluation_reports")

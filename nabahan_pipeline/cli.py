@@ -42,14 +42,19 @@ _non_negative_int = _int_at_least(0)
 
 
 def _rate(text: str) -> float:
+    """A rate: 0 to 1 (0.8), or a percentage written with % (80%). A bare 1.5 or 80 is refused:
+    it could mean either."""
+    percent = text.strip().endswith("%")
     try:
-        value = float(text)
+        value = float(text.strip().removesuffix("%"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
-    if value > 1 and value <= 100:
-        value /= 100  # "--fail-under 80" means 80 %
+        raise argparse.ArgumentTypeError(f"expected a rate such as 0.8 or 80%, got {text!r}") from None
+    if percent:
+        value /= 100
     if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a rate between 0 and 1 (or a percentage), got {text}")
+        raise argparse.ArgumentTypeError(
+            f"expected a rate between 0 and 1 (0.8) or a percentage between 0% and 100% (80%), got {text}"
+        )
     return value
 
 
@@ -126,7 +131,7 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--concurrency", type=_positive_int, default=8)
     parser.add_argument("--timeout", type=_positive_float, default=30.0, help="seconds per agent call")
     parser.add_argument(
-        "--fail-under", type=_rate, help="exit 1 when the gated rate (--gate) is below this, e.g. 0.8 or 80"
+        "--fail-under", type=_rate, help="exit 1 when the gated rate (--gate) is below this: 0.8 or 80%%"
     )
     parser.add_argument(
         "--gate",

@@ -126,6 +126,20 @@ def parse_http_url(url: str) -> HttpTarget:
     return HttpTarget(parts.scheme, parts.hostname, port, path)
 
 
+def check_reachable(url: str, timeout_s: float = 5.0) -> None:
+    """Open (and close) a TCP connection to the URL's host and port; raise AgentSpecError naming
+    the cause when nothing answers there, so a dead agent is told before any case is asked."""
+    target = parse_http_url(url)
+    try:
+        socket.create_connection((target.host, target.port), timeout=timeout_s).close()
+    except socket.gaierror as exc:
+        raise AgentSpecError(f"agent {url} is unreachable: cannot resolve host {target.host!r} ({exc.strerror or exc})") from None
+    except TimeoutError:
+        raise AgentSpecError(f"agent {url} is unreachable: no answer to a connection within {timeout_s:g} s") from None
+    except OSError as exc:
+        raise AgentSpecError(f"agent {url} is unreachable: {exc.strerror or exc}") from None
+
+
 class HttpClient:
     """Thread-safe HTTP client with keep-alive pooling, a time budget per request, and retries."""
 
@@ -474,6 +488,10 @@ class HttpAgent:
             return AgentAnswer.failure(f"malformed answer: {exc}").to_contract()
         except HttpError as exc:
             return AgentAnswer.failure(str(exc)).to_contract()
+
+    def check(self) -> None:
+        """Raise AgentSpecError when the service cannot be reached (before any case is asked)."""
+        check_reachable(self.spec, min(self._client.timeout_s, 5.0))
 
     def fingerprint(self) -> str:
         """The spec and the declared agent version (the token is no part of it)."""

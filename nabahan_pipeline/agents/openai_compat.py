@@ -22,7 +22,7 @@ from typing import Any
 from sqlglot.errors import SqlglotError
 
 from nabahan_pipeline.agents.fingerprint import compose
-from nabahan_pipeline.agents.http import HttpClient, HttpError, RetryPolicy, parse_http_url
+from nabahan_pipeline.agents.http import HttpClient, HttpError, RetryPolicy, check_reachable, parse_http_url
 from nabahan_pipeline.agents.registry import AgentSpecError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -116,6 +116,11 @@ class OpenAICompatibleAgent:
         self._url = f"{base}/chat/completions"
         self._host = f"{target.host}:{target.port}"
         api_key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
+        if not api_key and base == DEFAULT_BASE_URL:
+            raise AgentSpecError(
+                f"agent spec {spec!r}: ${API_KEY_ENV} is not set for {DEFAULT_BASE_URL} "
+                f"(set ${BASE_URL_ENV} for a local server that needs no key)"
+            )
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = HttpClient(
             timeout_s=timeout_s,
@@ -131,6 +136,10 @@ class OpenAICompatibleAgent:
         except DatabaseBuildError as exc:
             raise AgentSpecError(str(exc)) from None
         self._sql_prompt = SQL_INSTRUCTIONS + "\n\n" + describe_database(self.database) + "\n\n" + _examples()
+
+    def check(self) -> None:
+        """Raise AgentSpecError when the model's server cannot be reached (before any case is asked)."""
+        check_reachable(self._url, min(self._timeout_s, 5.0))
 
     def ask(self, question: str, filters: dict | None = None) -> dict[str, Any]:
         """Write SQL for the question, run it, and describe the rows in Arabic (the contract dict)."""

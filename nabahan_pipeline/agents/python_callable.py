@@ -1,9 +1,12 @@
-"""Any Python callable with the contract (spec ``python:package.module:function``)."""
+"""Any Python callable with the contract (spec ``python:package.module:function``); the module is
+looked up on the import path and in the working directory."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +23,7 @@ class PythonCallableAgent:
         module_name, sep, attr = target.partition(":")
         if not sep or not module_name or not attr:
             raise AgentSpecError(f"agent spec {spec!r}: expected 'python:package.module:function'")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise AgentSpecError(f"agent spec {spec!r}: cannot import module {module_name!r} ({exc})") from None
+        module = _import(spec, module_name)
         func: Any = module
         for part in attr.split("."):
             func = getattr(func, part, None)
@@ -47,6 +47,25 @@ class PythonCallableAgent:
         source = getattr(self._module, "__file__", None)
         module_hash = source_hash([Path(source)]) if source and Path(source).is_file() else None
         return compose(self.spec, module_hash, self._agent_version)
+
+
+def _import(spec: str, module_name: str) -> Any:
+    """Import the agent's module, found from the working directory too (where users keep their
+    agent), turning any failure into one line that names the file and line when there is one."""
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)
+    try:
+        return importlib.import_module(module_name)
+    except SyntaxError as exc:
+        where = f"{exc.filename}:{exc.lineno}" if exc.filename else f"line {exc.lineno}"
+        raise AgentSpecError(f"agent spec {spec!r}: {where}: SyntaxError: {exc.msg}") from None
+    except ImportError as exc:
+        raise AgentSpecError(f"agent spec {spec!r}: cannot import module {module_name!r} ({exc})") from None
+    except Exception as exc:  # the module's own code failed while importing
+        raise AgentSpecError(
+            f"agent spec {spec!r}: importing {module_name!r} raised {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def _accepts_two_arguments(func: Any) -> bool:

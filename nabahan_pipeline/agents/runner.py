@@ -58,10 +58,16 @@ class CallResult:
 
 
 def call_agent(
-    agent: Agent, question: str, filters: dict | None, timeout_s: float, limits: AnswerLimits = AnswerLimits()
+    agent: Agent,
+    question: str,
+    filters: dict | None,
+    timeout_s: float,
+    limits: AnswerLimits = AnswerLimits(),
+    abandon: threading.Event | None = None,
 ) -> CallResult:
     """Call the agent once with a time limit; the latency is measured around the call alone.
-    The answer comes back normalized, within ``limits`` and scrubbed of secrets.
+    The answer comes back normalized, within ``limits`` and scrubbed of secrets. When ``abandon``
+    is set (the run was interrupted) the call is given up at once.
 
     The call runs on a daemon thread so that a hung agent costs one thread, not the run.
     """
@@ -79,7 +85,11 @@ def call_agent(
     started = time.perf_counter()
     worker = threading.Thread(target=target, name="nabahan-agent-call", daemon=True)
     worker.start()
-    worker.join(timeout_s)
+    deadline = started + timeout_s
+    while worker.is_alive() and time.perf_counter() < deadline:
+        if abandon is not None and abandon.is_set():
+            return CallResult(AgentAnswer.failure("interrupted"), time.perf_counter() - started)
+        worker.join(min(0.05, max(0.0, deadline - time.perf_counter())))
     if worker.is_alive():
         return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
     latency = outcome.get("latency", time.perf_counter() - started)
@@ -143,7 +153,7 @@ def run_agent(
             row = {**cached, "case_id": case["case_id"], "repeat": r, "cached": True}
         else:
             filters = json.loads(case["filters"]) if isinstance(case.get("filters"), str) else None
-            result = call_agent(agent, case["question"], filters, timeout_s, limits)
+            result = call_agent(agent, case["question"], filters, timeout_s, limits, abandon)
             row = _response_row(case["case_id"], r, result)
             if key is not None and row["status"] != "error":
                 cache.put(key, row)
@@ -151,8 +161,17 @@ def run_agent(
             on_answer(row)
         return row
 
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="nabahan-eval") as pool:
+    # On an interrupt the calls in flight are abandoned (their threads are daemons) and the calls
+    # not started are cancelled, so Ctrl-C ends the run at once instead of after the slowest call.
+    abandon = threading.Event()
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="nabahan-eval")
+    try:
         rows = list(pool.map(one, jobs))
+    except BaseException:
+        abandon.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return pd.DataFrame(rows, columns=list(RESPONSE_COLUMNS)).astype(
         {"repeat": "int64", "data_rows": "int64", "latency_s": "float64", "cached": "bool"}
     )

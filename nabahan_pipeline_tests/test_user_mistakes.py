@@ -1,0 +1,107 @@
+"""Every user mistake of `nabahan eval` is one line on stderr and exit 2, before any agent call and
+before any state is written; Ctrl-C is one line and exit 130, leaving nothing half-written."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .loopback import closed_port
+from .test_entry_points import REPO, cases_file, nabahan
+
+ANSWER = '''def answer(question, filters=None):
+    return {"status": "success", "sql": "SELECT 7 AS n", "data": [{"n": 7}],
+            "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة.", "error": None}
+'''
+
+
+def one_line_exit_2(result: subprocess.CompletedProcess, *expected: str) -> str:
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    for text in expected:
+        assert text in lines[0], lines[0]
+    return lines[0]
+
+
+def test_an_agent_module_in_the_working_directory_is_found_without_pythonpath(tmp_path: Path):
+    (tmp_path / "my_agent.py").write_text(ANSWER, encoding="utf-8")
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    result = nabahan("eval", "--agent", "python:my_agent:answer", "--test-file", str(cases), "--test-suite", "0",
+                     "--output-dir", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Passed: 2" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("def answer(question:\n    return {}\n", ["my_agent.py:1: SyntaxError"]),
+        ("import no_such_package_here\n", ["cannot import module 'my_agent'", "no_such_package_here"]),
+        ("raise RuntimeError('needs a GPU')\n", ["importing 'my_agent' raised RuntimeError: needs a GPU"]),
+    ],
+)
+def test_an_agent_module_that_cannot_be_imported(tmp_path: Path, source: str, expected: list[str]):
+    (tmp_path / "my_agent.py").write_text(source, encoding="utf-8")
+    result = nabahan("eval", "--agent", "python:my_agent:answer", "--output-dir", "out", cwd=tmp_path)
+    one_line_exit_2(result, *expected)
+    assert not (tmp_path / "home").exists() and not (tmp_path / "out").exists()
+
+
+def test_an_unreachable_agent_and_an_openai_agent_without_key(tmp_path: Path):
+    with closed_port() as port:
+        result = nabahan("eval", "--agent", f"http://127.0.0.1:{port}/ask", "--output-dir", "out", cwd=tmp_path)
+    one_line_exit_2(result, f"agent http://127.0.0.1:{port}/ask is unreachable")
+    with closed_port() as port:
+        result = nabahan("eval", "--agent", "openai:test-model", cwd=tmp_path, OPENAI_BASE_URL=f"http://127.0.0.1:{port}/v1")
+    one_line_exit_2(result, "is unreachable")
+    environment = {key: value for key, value in os.environ.items() if key not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    result = subprocess.run([sys.executable, "-m", "nabahan_pipeline", "eval", "--agent", "openai:gpt-4o-mini"],
+                            cwd=tmp_path, env={**environment, "NABAHAN_HOME": str(tmp_path / "home"),
+                                               "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120)
+    one_line_exit_2(result, "$OPENAI_API_KEY is not set")
+    assert not (tmp_path / "home").exists()
+
+
+@pytest.mark.parametrize(("value", "ok"), [("1.5", False), ("80", False), ("-0.1", False), ("80%", True), ("0.8", True)])
+def test_fail_under_is_a_rate_or_a_percentage_with_a_percent_sign(tmp_path: Path, value: str, ok: bool):
+    from nabahan_pipeline.cli import build_parser
+
+    if ok:
+        assert build_parser().parse_args(["eval", "--fail-under", value]).fail_under == pytest.approx(0.8)
+        return
+    result = nabahan("eval", "--fail-under", value, cwd=tmp_path)
+    one_line_exit_2(result, "--fail-under", "0.8", "80%")
+
+
+@pytest.mark.slow
+def test_ctrl_c_is_one_line_exit_130_and_leaves_nothing_half_written(tmp_path: Path):
+    cases = cases_file(tmp_path / "cases.json", n=4)
+    environment = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+    environment.pop("DAGSTER_HOME", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nabahan_pipeline", "eval", "--test-file", str(cases), "--output-dir", "out",
+         "--agent", "python:nabahan_pipeline_tests.sample_agents:hanging_agent", "--timeout", "60"],
+        cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "home" / "parquet" / "test_cases.parquet").exists():  # the agent is being asked
+        assert process.poll() is None and time.monotonic() < deadline, process.stderr.read()
+        time.sleep(0.1)
+    time.sleep(0.5)
+    interrupted = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert time.monotonic() - interrupted < 10, "in-flight calls (60 s each) were abandoned"
+    assert stderr.strip().splitlines() == ["nabahan: interrupted"]
+    assert [path for path in tmp_path.rglob("*.tmp")] == []
+    assert not list(tmp_path.glob("out/*.csv")), "no report of a run that did not finish"
