@@ -11,22 +11,25 @@ materialize`, and keeps run history and Parquet between runs (see ``locations``)
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 import dagster as dg
 import pandas as pd
 
-from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
+from nabahan_pipeline.agents.registry import AgentSpecError, effective_spec, resolve_agent
 from nabahan_pipeline.domain.database import DatabaseBuildError, ensure_database
-from nabahan_pipeline.evaluation.reports import console_report
+from nabahan_pipeline.console import LiveConsole, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summary_dict
-from nabahan_pipeline.evaluation.test_cases import TestCaseError
+from nabahan_pipeline.evaluation.test_cases import TestCaseError, suite_fingerprint
 from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, dagster_home
 from nabahan_pipeline.orchestration.assets import EvaluationInputError, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.progress import watching
 
 __all__ = ["EvaluationInputError", "NabahanEvaluationPipeline", "open_instance"]
 
@@ -75,6 +78,8 @@ class NabahanEvaluationPipeline:
         test_suite_databases: int = 3,
         sql_timeout_s: float = 5.0,
         dagster_home: str | Path | None = None,
+        label: str | None = None,
+        baseline: str | None = None,
     ) -> None:
         self.options = {
             "output_dir": str(output_dir),
@@ -91,8 +96,14 @@ class NabahanEvaluationPipeline:
             "gate": gate,
             "test_suite_databases": test_suite_databases,
             "sql_timeout_s": float(sql_timeout_s),
+            "label": label,
+            "baseline": baseline,
         }
         self.dagster_home = dagster_home
+
+    def label(self) -> str:
+        """The run's label: the one given, else the agent spec and the case file's name."""
+        return self.settings().run_label()
 
     def run_config(self) -> dict:
         """The run config of these options (what `-c run_config.yaml` would say)."""
@@ -104,10 +115,10 @@ class NabahanEvaluationPipeline:
     def check_inputs(self) -> None:
         """Check the options, the case file (gold SQL and expected tables included), the agent spec
         and that a service agent is reachable, before any run starts or any state is written;
-        raises ``EvaluationInputError`` naming what is wrong."""
-        settings = EvaluationSettings(**{key: value for key, value in self.options.items() if value is not None})
+        raises ``EvaluationInputError`` naming what is wrong. Returns the cases to be asked."""
+        settings = self.settings()
         try:
-            checked_test_cases(settings)
+            _, cases = checked_test_cases(settings)
             agent = resolve_agent(
                 settings.agent,
                 agent_version=settings.agent_version,
@@ -116,10 +127,28 @@ class NabahanEvaluationPipeline:
             )
             if hasattr(agent, "check"):  # a service: reachable at all?
                 agent.check()
+            self._fingerprint = agent.fingerprint()
             if hasattr(agent, "close"):
                 agent.close()
         except USER_ERRORS as exc:
             raise EvaluationInputError(str(exc)) from None
+        self._suite = suite_fingerprint(cases)
+        return cases
+
+    def run_tags(self) -> dict[str, str]:
+        """The run's tags, shown in the Dagster UI's runs list (after ``check_inputs``)."""
+        settings = self.settings()
+        return {
+            "nabahan/label": settings.run_label(),
+            "nabahan/agent": effective_spec(settings.agent),
+            "nabahan/agent_fingerprint": getattr(self, "_fingerprint", ""),
+            "nabahan/suite": getattr(self, "_suite", ""),
+            "nabahan/trigger": "nabahan eval",
+        }
+
+    def settings(self) -> EvaluationSettings:
+        """These options as the run's ``evaluation`` resource will see them."""
+        return EvaluationSettings(**{key: value for key, value in self.options.items() if value is not None})
 
     def run_complete_pipeline(self, console: TextIO | None = None) -> dict[str, Any]:
         """Materialize the evaluation group; return ``summary``, ``results``, ``files`` and more.
@@ -127,12 +156,21 @@ class NabahanEvaluationPipeline:
         Raises ``EvaluationInputError`` (one readable line) for a bad case file, agent spec,
         database or option, before a run starts: no state is written, no report touched.
         """
-        self.check_inputs()
+        cases = self.check_inputs()
+        settings = self.settings()
+        live = LiveConsole(console, repeat=settings.repeat) if console is not None else None
+        if console is not None:
+            print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(cases),
+                         output_dir=settings.output_path(), agent=effective_spec(settings.agent),
+                         label=self.label(), repeat=settings.repeat), file=console, flush=True)
         instance = open_instance(self.dagster_home)
         try:
             try:
                 job = _definitions().resolve_job_def(evaluation_job.name)
-                result = job.execute_in_process(run_config=self.run_config(), instance=instance)
+                with watching(live) if live is not None else nullcontext():
+                    result = job.execute_in_process(
+                        run_config=self.run_config(), instance=instance, tags=self.run_tags()
+                    )
             except USER_ERRORS as exc:  # execute_in_process raises the step's own exception
                 raise EvaluationInputError(str(exc)) from None
             except dg.DagsterInvalidConfigError as exc:
@@ -146,14 +184,14 @@ class NabahanEvaluationPipeline:
             checks = {
                 evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()
             }
-            agent = _metadata(result, "agent_responses").get("agent_spec", "")
         finally:
+            if live is not None:
+                live.close()
             instance.dispose()
         if console is not None:
-            print(console_report(scores, summary, agent=str(agent)), file=console)
-            for name, path in files.items():
-                if name.endswith("_csv") or name == "evaluation_dashboard.png":
-                    print(f"{name}: {path}", file=console)
+            print(summary_text(scores, summary), file=console)
+            print(files_text(files, settings.output_path()), file=console)
+            print(footer(summary), file=console)
             failed = [name for name, passed in checks.items() if not passed]
             if failed:
                 print(f"checks not passed: {', '.join(failed)}", file=console)

@@ -123,7 +123,7 @@ def _cmd_agent_serve(args: argparse.Namespace) -> int:
 
 
 def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--quick", action="store_true", help="5 cases spread over the categories")
+    parser.add_argument("--quick", action="store_true", help="one case of each category")
     parser.add_argument("--test-file", type=Path, help="JSON case file (default: the shipped suite)")
     parser.add_argument("--output-dir", type=Path, default=Path("evaluation/results"))
     parser.add_argument("--agent", help="embedded | python:pkg.module:function | http(s)://... | openai:MODEL")
@@ -152,6 +152,11 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=_positive_int, default=1, help="ask every case N times")
     parser.add_argument("--cache", action="store_true", help="reuse cached answers of an unchanged agent")
     parser.add_argument("--database", type=Path, help="evaluation SQLite database (default: embedded)")
+    parser.add_argument("--label", help="the run's name in history, the trend and the UI (default: agent spec · case file)")
+    parser.add_argument(
+        "--baseline", metavar="RUN_ID|LABEL",
+        help="compare with this run (id, id prefix or label) instead of the previous run of the same suite and agent",
+    )
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -172,6 +177,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         gate=args.gate,
         test_suite_databases=args.test_suite,
         sql_timeout_s=args.sql_timeout,
+        label=args.label,
+        baseline=args.baseline,
     )
     try:
         result = pipeline.run_complete_pipeline(console=sys.stdout)

@@ -169,3 +169,9 @@ def hostile_sql_agent(question: str, filters: dict | None = None) -> dict:
         "insights": "بلغ عدد المناقصات 20000 مناقصة وفق البيانات المتاحة في المنصة.",
         "error": None,
     }
+
+
+def paced_agent(question: str, filters: dict | None = None) -> dict:
+    """Takes 0.8 s per answer, then answers like counting_agent: for live output."""
+    time.sleep(0.8)
+    return counting_agent(question, filters)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import dagster as dg
 import pandas as pd
 import pytest
 
@@ -61,7 +62,7 @@ def test_embedded_agent_on_the_shipped_suite(workspace: Path):
     assert len(table) == 20 and table["Question"].iloc[0] == json.loads(SHIPPED_TEST_CASES.read_text())[0]["question"]
     metrics = pd.read_csv(summary_csv, encoding="utf-8-sig")
     assert list(metrics.columns) == ["Metric", "Value"]
-    assert metrics["Metric"].tolist()[:4] == ["Total Test Cases", "Passed", "Failed", "Pass Rate"]
+    assert metrics["Metric"].tolist()[:4] == ["Total Queries", "Passed", "Failed", "Pass Rate"]
     assert int(metrics.set_index("Metric").loc["Passed", "Value"]) == summary["passed"]
     assert all(result["checks"].get(name) for name in ("scores_in_range", "test_case_file_valid"))
 
@@ -76,12 +77,44 @@ def test_python_agent_runs_and_the_regression_check_lists_what_broke(workspace: 
     passed_first = [r["case_id"] for r in first["results"] if r["overall_passed"]]
     assert passed_first, "the counting agent's answers pass retrieval and fidelity"
 
+    # Another agent is another series: not compared with the first run unless named as baseline.
     second = NabahanEvaluationPipeline(
         output_dir=workspace / "out", test_file=cases, agent=RAISING
     ).run_complete_pipeline()
     assert second["summary"]["errors"] == 4 and second["summary"]["pass_rate"] == 0
-    assert second["checks"]["no_regression"] is False
+    assert second["checks"]["no_regression"] is True
     assert {r["status"] for r in second["results"]} == {"error"}
+    against_first = NabahanEvaluationPipeline(
+        output_dir=workspace / "out", test_file=cases, agent=RAISING, baseline=first["run_id"][:8]
+    ).run_complete_pipeline()
+    assert against_first["checks"]["no_regression"] is False
+
+
+def test_history_is_kept_apart_per_suite_and_agent(workspace: Path):
+    from nabahan_pipeline.api import open_instance
+    from nabahan_pipeline.orchestration.history import summary_history
+
+    cases = write_cases(workspace / "cases.json", count_cases(3))
+    other_cases = write_cases(workspace / "other.json", count_cases(2))
+    runs = [
+        NabahanEvaluationPipeline(output_dir=workspace / "out", test_file=file, agent=agent, label=label)
+        .run_complete_pipeline()
+        for file, agent, label in ((cases, COUNTING, "counting-a"), (cases, RAISING, "raising"),
+                                   (other_cases, COUNTING, "other-suite"), (cases, COUNTING, "counting-b"))
+    ]
+    assert [run["checks"]["no_regression"] for run in runs] == [True, True, True, True]
+    instance = open_instance()
+    try:
+        run = instance.get_run_by_id(runs[3]["run_id"])
+        assert run.tags["nabahan/label"] == "counting-b" and run.tags["nabahan/agent"] == COUNTING
+        assert len(run.tags["nabahan/suite"]) == 16 and run.tags["nabahan/agent_fingerprint"]
+        latest = instance.fetch_materializations(dg.AssetKey("evaluation_summary"), limit=1).records[0]
+        series = {key: latest.asset_materialization.metadata[key].value for key in ("suite", "agent", "label")}
+        history = summary_history(instance, series=series)
+    finally:
+        instance.dispose()
+    assert [label.split(" ", 2)[2] for label in history["run_label"]] == ["counting-a", "counting-b"]
+    assert history["run_label"].str.match(r"\d\d-\d\d \d\d:\d\d ").all(), "the axis shows date and label"
 
 
 def test_bad_case_file_stops_before_any_agent_call_and_keeps_old_reports(workspace: Path):

@@ -210,6 +210,11 @@ def test_quick_takes_one_per_category_first_then_round_robin_in_file_order() -> 
     assert list(select_quick(cases, 6)["case_id"]) == ["q0", "q1", "q3", "q4", "q5", "q6"]
 
 
+def test_quick_by_default_takes_one_case_of_every_category() -> None:
+    cases = frame(["count", "count", "count", "lookup", "out_of_scope", "lookup", "aggregation"])
+    assert list(select_quick(cases)["case_id"]) == ["q0", "q3", "q4", "q6"]
+
+
 def test_quick_with_fewer_cases_than_n_returns_all() -> None:
     cases = frame(["count", "lookup"])
     assert list(select_quick(cases)["case_id"]) == ["q0", "q1"]

@@ -356,6 +356,19 @@ def score_answer(
     return {**scores, "correct": not reasons, "not_correct_because": "; ".join(reasons)}
 
 
+SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
+
+
+def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
+    """The seed's verdict of one stored response (retrieval, fidelity, latency tier, Overall
+    Passed): it needs no query run, so the console can show it the moment an answer arrives.
+    The same ``score_answer`` scores it again, whole, in ``case_scores``."""
+    columns, rows = _stored_result(response)
+    answer = {**response, "columns": columns, "rows": rows, "data": None}
+    scores = score_answer({**case, "expected_sql": None}, answer, float(response["latency_s"]))
+    return {name: scores[name] for name in SEED_VERDICT_COLUMNS}
+
+
 def not_correct_reasons(
     scores: Mapping[str, Any], *, status: Any, in_scope: bool, error: str | None, ungrounded: Sequence[str]
 ) -> list[str]:

@@ -1,4 +1,4 @@
-"""The two CSV reports and the console output, in the seed's names, columns and layout.
+"""The two CSV reports, in the seed's names, columns and labels (the console is ``console``).
 
 CSV files are UTF-8 with a byte-order mark so that Excel shows Arabic, are written atomically,
 never over another run's files, and hold no cell a spreadsheet would run as a formula.
@@ -77,39 +77,44 @@ def results_table(scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def _pct(value: float) -> str:
-    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value * 100:.2f}%"
+    """A fraction as the seed writes it: 85.0%."""
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value * 100:.1f}%"
 
 
 def _secs(value: float) -> str:
-    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
 
 
 def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The `Metric,Value` report: the seed's rows first, then ours, then one block per category."""
+    """The `Metric,Value` report: the seed's rows in its words first, then ours, then one block
+    per category. Total Queries counts cases; with --repeat, Total Answers counts answers."""
     overall = summary.iloc[0]
+    answers = int(overall["total"])
     rows: list[tuple[str, str | int]] = [
-        ("Total Test Cases", int(overall["total"])),
+        ("Total Queries", int(overall["cases"])),
         ("Passed", int(overall["passed"])),
         ("Failed", int(overall["failed"])),
         ("Pass Rate", _pct(overall["pass_rate"])),
-        ("Average Retrieval Accuracy", _pct(overall["avg_retrieval_accuracy"])),
-        ("Average Generation Fidelity", _pct(overall["avg_generation_fidelity"])),
-        ("Average Latency (s)", _secs(overall["avg_latency"])),
+        ("Avg Retrieval Accuracy", _pct(overall["avg_retrieval_accuracy"])),
+        ("Avg Generation Fidelity", _pct(overall["avg_generation_fidelity"])),
+        ("Avg Latency (s)", _secs(overall["avg_latency"])),
         ("P50 Latency (s)", _secs(overall["p50_latency"])),
         ("P95 Latency (s)", _secs(overall["p95_latency"])),
+        ("Total Answers", answers),
         ("Correct", int(overall["correct"])),
         ("Correct Rate", _pct(overall["correct_rate"])),
         ("Execution Accuracy", _pct(overall["execution_accuracy"])),
         ("Execution Cases", int(overall["execution_cases"])),
         ("Test Suite Accuracy", _pct(overall["test_suite_accuracy"])),
         ("Test Suite Cases", int(overall["test_suite_cases"])),
-        ("Average Latency Score", f"{overall['avg_latency_score']:.3f}"),
+        ("Avg Latency Score", f"{overall['avg_latency_score']:.3f}"),
         ("Errors", int(overall["errors"])),
         ("Unsafe SQL", int(overall["unsafe_sql"])),
         ("Rows Not Verified", int(overall["rows_not_verified"])),
         ("False Refusals", int(overall["false_refusals"])),
         ("False Answers", int(overall["false_answers"])),
     ]
+    rows.append(("Cached Answers", int(overall["cached_answers"])))
     for column, label in (("pass_hat_n", "Pass^N (all repeats passed)"), ("total_tokens", "Total Tokens")):
         if column in summary.columns and not pd.isna(overall[column]):
             rows.append((label, _pct(overall[column]) if column == "pass_hat_n" else int(overall[column])))
@@ -121,7 +126,7 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
             (f"[{name}] Pass Rate", _pct(category["pass_rate"])),
             (f"[{name}] Correct Rate", _pct(category["correct_rate"])),
             (f"[{name}] Execution Accuracy", _pct(category["execution_accuracy"])),
-            (f"[{name}] Average Latency (s)", _secs(category["avg_latency"])),
+            (f"[{name}] Avg Latency (s)", _secs(category["avg_latency"])),
         ]
     return pd.DataFrame(rows, columns=["Metric", "Value"])
 
@@ -159,59 +164,3 @@ def write_reports(
             for path in written:  # ours, claimed a moment ago: give the pair a free name together
                 path.unlink(missing_ok=True)
             attempt += 1
-
-
-def console_report(scores: pd.DataFrame, summary: pd.DataFrame, *, agent: str = "", width: int = 70) -> str:
-    """The seed's console output: one line per case, then the summary block."""
-    rule = "=" * width
-    lines = [rule, "NABAHAN AGENT EVALUATION" + (f" - agent: {agent}" if agent else ""), rule]
-    total = len(scores)
-    for _, case in scores.iterrows():
-        mark = "PASS" if case["overall_passed"] else "FAIL"
-        verdict = "correct" if case["correct"] else "NOT correct"
-        question = str(case["question"]).replace("\n", " ")
-        if len(question) > 60:
-            question = question[:59] + "…"
-        repeat = f" r{int(case['repeat']) + 1}" if "repeat" in case and case["repeat"] else ""
-        lines.append(
-            f"[{int(case['query_num'])}/{total}]{repeat} {mark} {verdict} | {case['category']} | "
-            f"R={int(case['retrieval_accuracy'])} F={int(case['generation_fidelity'])} "
-            f"| {case['latency_s']:.3f}s | {case['status']} | {question}"
-        )
-        if not case["correct"]:
-            lines.append(f"      not correct: {case['not_correct_because']}")
-    overall = summary.iloc[0]
-    lines += [
-        rule,
-        "EVALUATION SUMMARY",
-        rule,
-        f"Total Test Cases: {int(overall['total'])}",
-        f"Passed: {int(overall['passed'])}",
-        f"Failed: {int(overall['failed'])}",
-        f"Pass Rate: {_pct(overall['pass_rate'])}",
-        f"Correct Rate: {_pct(overall['correct_rate'])} ({int(overall['correct'])} of {int(overall['total'])}: "
-        "right result, grounded numbers, safe SQL)",
-        f"Average Retrieval Accuracy: {_pct(overall['avg_retrieval_accuracy'])}",
-        f"Average Generation Fidelity: {_pct(overall['avg_generation_fidelity'])}",
-        f"Average Latency: {_secs(overall['avg_latency'])}s",
-        f"P50 Latency: {_secs(overall['p50_latency'])}s",
-        f"P95 Latency: {_secs(overall['p95_latency'])}s",
-        f"Execution Accuracy: {_pct(overall['execution_accuracy'])} ({int(overall['execution_cases'])} cases with gold SQL)",
-        f"Test Suite Accuracy: {_pct(overall['test_suite_accuracy'])} ({int(overall['test_suite_cases'])} cases "
-        "also run on the test-suite databases)",
-        f"Errors: {int(overall['errors'])} | Unsafe SQL: {int(overall['unsafe_sql'])} "
-        f"| Rows not verified: {int(overall['rows_not_verified'])} "
-        f"| False refusals: {int(overall['false_refusals'])} | False answers: {int(overall['false_answers'])}",
-    ]
-    if "pass_hat_n" in summary.columns and not pd.isna(overall["pass_hat_n"]):
-        lines.append(f"Pass^N (every repeat passed): {_pct(overall['pass_hat_n'])}")
-    lines.append("")
-    lines.append("By category:")
-    for _, category in summary.iloc[1:].iterrows():
-        lines.append(
-            f"  {category['scope']:<14} {int(category['passed'])}/{int(category['total'])} passed "
-            f"({_pct(category['pass_rate'])}), {int(category['correct'])} correct "
-            f"({_pct(category['correct_rate'])}), p95 {_secs(category['p95_latency'])}s"
-        )
-    lines.append(rule)
-    return "\n".join(lines)

@@ -18,6 +18,7 @@ from nabahan_pipeline.evaluation.test_cases import CATEGORIES
 
 SUMMARY_COLUMNS: tuple[str, ...] = (
     "scope",
+    "cases",
     "total",
     "passed",
     "failed",
@@ -39,12 +40,13 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "rows_not_verified",
     "false_refusals",
     "false_answers",
+    "cached_answers",
     "repeats",
     "pass_hat_n",
     "total_tokens",
 )
 _INT_COLUMNS = (
-    "total", "passed", "failed", "correct", "execution_cases", "test_suite_cases", "errors", "unsafe_sql",
+    "cases", "cached_answers", "total", "passed", "failed", "correct", "execution_cases", "test_suite_cases", "errors", "unsafe_sql",
     "rows_not_verified", "false_refusals", "false_answers", "repeats",
 )
 # The rates a run can be gated on (--gate), by their summary column.
@@ -84,6 +86,7 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
     correct = int(scores["correct"].astype(bool).sum())
     return {
         "scope": scope,
+        "cases": int(scores["case_id"].nunique()),
         "total": total,
         "passed": passed,
         "failed": total - passed,
@@ -105,6 +108,7 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
         "rows_not_verified": int((~scores["rows_verified"].fillna(True).astype(bool)).sum()),
         "false_refusals": int(scores["false_refusal"].astype(bool).sum()),
         "false_answers": int(scores["false_answer"].astype(bool).sum()),
+        "cached_answers": int(scores["cached"].astype(bool).sum()) if "cached" in scores else 0,
         **_repeat_figures(scores),
         "total_tokens": _token_total(scores),
     }

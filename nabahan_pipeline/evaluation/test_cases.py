@@ -63,9 +63,21 @@ def load_test_cases(path: str | Path) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=list(COLUMNS))
 
 
-def select_quick(cases: pd.DataFrame, n: int = 5) -> pd.DataFrame:
+def suite_fingerprint(cases: pd.DataFrame) -> str:
+    """What identifies a suite: a digest of its cases' ids, questions and categories in order (a
+    --quick run is a suite of its own), so that history compares runs of the same suite. Works on
+    test_cases and on case_scores alike (repeats counted once)."""
+    distinct = cases.drop_duplicates("case_id")[["case_id", "question", "category"]]
+    text = distinct.to_json(orient="values", force_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def select_quick(cases: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
     """``n`` cases spread over the categories (round-robin in order of first appearance, the first
-    case of each category first), in file order: the ``--quick`` run."""
+    case of each category first), in file order: the ``--quick`` run. By default one case of
+    each category, so that a quick run leaves none out."""
+    if n is None:
+        n = cases["category"].nunique()
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
     categories = cases["category"].tolist()

@@ -13,7 +13,7 @@ from pathlib import Path
 import dagster as dg
 import pandas as pd
 
-from nabahan_pipeline.agents.registry import resolve_agent
+from nabahan_pipeline.agents.registry import effective_spec, resolve_agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.domain.database import database_hash, ensure_database, suite_databases
@@ -21,11 +21,17 @@ from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 from nabahan_pipeline.evaluation.metrics import score_responses
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.test_cases import check_against_database, load_test_cases, select_quick
+from nabahan_pipeline.evaluation.test_cases import (
+    check_against_database,
+    load_test_cases,
+    select_quick,
+    suite_fingerprint,
+)
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.locations import response_cache_path
-from nabahan_pipeline.orchestration.history import summary_history
+from nabahan_pipeline.orchestration.history import series_metadata, summary_history
 from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.progress import publish
 
 GROUP = "evaluation"
 # Summary figures recorded as numeric metadata, so that the UI plots them across runs.
@@ -110,6 +116,8 @@ def agent_responses(
     fingerprint = agent.fingerprint()
     db_hash = database_hash(database)
     cache = ResponseCache(response_cache_path()) if evaluation.use_cache else None
+    numbered = {case["case_id"]: {**case, "number": i + 1} for i, case in enumerate(test_cases.to_dict("records"))}
+    publish("asking", cases=len(test_cases), answers=len(test_cases) * evaluation.repeat)
     try:
         responses = run_agent(
             test_cases,
@@ -120,6 +128,7 @@ def agent_responses(
             cache=cache,
             cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
             limits=evaluation.answer_limits(),
+            on_answer=lambda row: publish("answer", case=numbered[row["case_id"]], row=row),
         )
     finally:
         if cache is not None:
@@ -160,6 +169,7 @@ def case_scores(
     )
     context.add_output_metadata(
         {
+            **run_series(evaluation, scores),
             "passed": int(scores["overall_passed"].sum()),
             "failed": int((~scores["overall_passed"].astype(bool)).sum()),
             "correct": int(scores["correct"].sum()),
@@ -171,10 +181,13 @@ def case_scores(
 
 
 @dg.asset(group_name=GROUP, kinds={"pandas", "parquet"})
-def evaluation_summary(context: dg.AssetExecutionContext, case_scores: pd.DataFrame) -> pd.DataFrame:
-    """Totals, rates, p50/p95 latency, overall and per category."""
+def evaluation_summary(
+    context: dg.AssetExecutionContext, evaluation: EvaluationSettings, case_scores: pd.DataFrame
+) -> pd.DataFrame:
+    """Totals, rates, p50/p95 latency, overall and per category; the run's series (suite, agent,
+    label) in its metadata, so that the trend compares like with like."""
     summary = summarize(case_scores)
-    context.add_output_metadata(plotted_figures(summary))
+    context.add_output_metadata({**run_series(evaluation, case_scores), **plotted_figures(summary)})
     return summary
 
 
@@ -203,13 +216,18 @@ def evaluation_charts(
         case_scores,
         evaluation_summary,
         charts,
-        history=summary_history(context.instance),
+        history=summary_history(context.instance, series=run_series(evaluation, case_scores)),
         pass_threshold=evaluation.pass_threshold,
     )
     metadata: dict[str, dg.MetadataValue] = {name: dg.MetadataValue.path(str(charts / name)) for name in drawn}
     metadata["run_folder"] = dg.MetadataValue.path(str(drawn["evaluation_dashboard.png"].parent))
     metadata["dashboard"] = dg.MetadataValue.md(dashboard_markdown(drawn["evaluation_dashboard.png"]))
     return dg.MaterializeResult(metadata=metadata)
+
+
+def run_series(evaluation: EvaluationSettings, scores: pd.DataFrame) -> dict[str, str]:
+    """The series a run belongs to (its suite and agent) and its label, for history."""
+    return series_metadata(suite_fingerprint(scores), effective_spec(evaluation.agent), evaluation.run_label())
 
 
 def plotted_figures(summary: pd.DataFrame) -> dict[str, float | int]:

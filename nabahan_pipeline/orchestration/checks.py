@@ -8,7 +8,7 @@ import pandas as pd
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regressions
 from nabahan_pipeline.evaluation.test_cases import TestCaseError, load_test_cases
-from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, test_cases
+from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, run_series, test_cases
 from nabahan_pipeline.orchestration.history import previous_archive
 from nabahan_pipeline.orchestration.resources import EvaluationSettings
 
@@ -57,16 +57,20 @@ def pass_rate_threshold(evaluation: EvaluationSettings, evaluation_summary: pd.D
 def no_regression(
     context: dg.AssetCheckExecutionContext, evaluation: EvaluationSettings, case_scores: pd.DataFrame
 ) -> dg.AssetCheckResult:
-    """Compare with the previous run's archived scores; list the cases that went from pass to fail
-    by the gate's verdict (Correct, or the seed's Overall Passed)."""
-    archive = previous_archive(context.instance, "case_scores", context.run.run_id)
+    """Compare with the previous run of the same suite and agent (or the ``baseline`` run); list
+    the cases that went from pass to fail by the gate's verdict (Correct, or the seed's)."""
+    archive = previous_archive(context.instance, "case_scores", context.run.run_id,
+                               series=run_series(evaluation, case_scores), baseline=evaluation.baseline)
     if archive is None or not Path(archive).exists():
-        return dg.AssetCheckResult(passed=True, metadata={"previous_run": "none (first run)"})
+        if evaluation.baseline:
+            return dg.AssetCheckResult(passed=False, metadata={"baseline": f"no run {evaluation.baseline!r} found"})
+        return dg.AssetCheckResult(passed=True, metadata={"previous_run": "none of this suite and agent"})
     regressed = regressions(pd.read_parquet(archive), case_scores, verdict=GATE_VERDICTS[evaluation.gate])
     return dg.AssetCheckResult(
         passed=regressed.empty,
         metadata={
             "previous_scores": dg.MetadataValue.path(archive),
+            "compared_with": evaluation.baseline or "the previous run of this suite and agent",
             "regressed_count": len(regressed),
             "regressed": dg.MetadataValue.md(markdown_table(regressed) if len(regressed) else "none"),
             "regressed_case_ids": dg.MetadataValue.json(regressed["case_id"].tolist()),

@@ -1,4 +1,9 @@
-"""Past runs, read from the Dagster instance's materialization records."""
+"""Past runs, read from the Dagster instance's materialization records.
+
+Runs are compared only with runs of the same series: the same suite (its cases) and the same
+agent (its spec), as recorded in the metadata of case_scores and evaluation_summary; or with a
+baseline the user names (a run id, or its prefix, or a run's label).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import dagster as dg
 import pandas as pd
 
 TREND_FIGURES = ("pass_rate", "execution_accuracy", "p95_latency")
+SERIES_KEYS = ("suite", "agent")
 
 
 def latest_materializations(
@@ -16,27 +22,60 @@ def latest_materializations(
     return [(record.run_id, record.timestamp, record.asset_materialization) for record in result.records]
 
 
-def summary_history(instance: dg.DagsterInstance, limit: int = 30) -> pd.DataFrame:
-    """One row per past evaluation_summary, oldest first: run_label, timestamp and trend figures."""
+def series_metadata(suite: str, agent: str, label: str) -> dict[str, str]:
+    """The metadata that puts a materialization in its series (and names its run)."""
+    return {"suite": suite, "agent": agent, "label": label}
+
+
+def _value(materialization: dg.AssetMaterialization, key: str) -> object:
+    entry = materialization.metadata.get(key)
+    return entry.value if entry is not None else None
+
+
+def _in_series(materialization: dg.AssetMaterialization, series: dict[str, str] | None) -> bool:
+    return series is None or all(_value(materialization, key) == series.get(key) for key in SERIES_KEYS)
+
+
+def summary_history(
+    instance: dg.DagsterInstance, limit: int = 30, *, series: dict[str, str] | None = None
+) -> pd.DataFrame:
+    """One row per past evaluation_summary of the series, oldest first: run_label (date and the
+    run's label), timestamp and trend figures."""
     rows = []
-    for run_id, timestamp, materialization in latest_materializations(instance, "evaluation_summary", limit):
-        metadata = materialization.metadata
-        row = {
-            "run_label": run_id[:8],
-            "timestamp": pd.Timestamp(timestamp, unit="s", tz="UTC").isoformat(),
-        }
+    for run_id, timestamp, materialization in latest_materializations(instance, "evaluation_summary", limit * 5):
+        if not _in_series(materialization, series):
+            continue
+        moment = pd.Timestamp(timestamp, unit="s", tz="UTC")
+        label = _value(materialization, "label") or run_id[:8]
+        row = {"run_label": f"{moment:%m-%d %H:%M} {label}", "timestamp": moment.isoformat()}
         for name in TREND_FIGURES:
-            value = metadata.get(name)
-            row[name] = float(value.value) if value is not None else float("nan")
+            value = _value(materialization, name)
+            row[name] = float(value) if value is not None else float("nan")
         rows.append(row)
+        if len(rows) == limit:
+            break
     return pd.DataFrame(rows[::-1], columns=["run_label", "timestamp", *TREND_FIGURES])
 
 
-def previous_archive(instance: dg.DagsterInstance, asset: str, current_run_id: str) -> str | None:
-    """The archived Parquet path of the asset's latest materialization before this run, if any."""
-    for run_id, _, materialization in latest_materializations(instance, asset, limit=10):
+def previous_archive(
+    instance: dg.DagsterInstance,
+    asset: str,
+    current_run_id: str,
+    *,
+    series: dict[str, str] | None = None,
+    baseline: str | None = None,
+) -> str | None:
+    """The archived Parquet path of the asset's materialization to compare this run with: the
+    ``baseline`` run when one is named (run id, its prefix, or label), else the latest earlier run
+    of the same series."""
+    for run_id, _, materialization in latest_materializations(instance, asset, limit=200):
         if run_id == current_run_id:
             continue
-        archive = materialization.metadata.get("archive_path")
-        return str(archive.value) if archive is not None else None
+        if baseline:
+            if not (run_id.startswith(baseline) or _value(materialization, "label") == baseline):
+                continue
+        elif not _in_series(materialization, series):
+            continue
+        archive = _value(materialization, "archive_path")
+        return str(archive) if archive is not None else None
     return None

@@ -9,6 +9,7 @@ from typing import Any, Optional
 import dagster as dg
 
 from nabahan_pipeline.agents.contract import AnswerLimits
+from nabahan_pipeline.agents.registry import effective_spec
 from nabahan_pipeline.domain.database import MAX_SUITE_DATABASES
 from nabahan_pipeline.evaluation.agent_sql import DEFAULT_MAX_ROWS, DEFAULT_SQL_TIMEOUT_S
 from nabahan_pipeline.evaluation.summary import GATES
@@ -25,6 +26,8 @@ class EvaluationSettings(dg.ConfigurableResource):
 
     test_file: Optional[str] = None
     output_dir: Optional[str] = None
+    label: Optional[str] = None
+    baseline: Optional[str] = None
     agent: Optional[str] = None
     agent_version: Optional[str] = None
     database: Optional[str] = None
@@ -57,6 +60,10 @@ class EvaluationSettings(dg.ConfigurableResource):
         """The evaluation database: configured, else $NABAHAN_DATABASE, else None (embedded)."""
         chosen = self.database or os.environ.get("NABAHAN_DATABASE")
         return Path(chosen).expanduser() if chosen else None
+
+    def run_label(self) -> str:
+        """The run's label: the one given, else the agent spec and the case file's name."""
+        return self.label or f"{effective_spec(self.agent)} · {self.case_file().name}"
 
     def test_suite_size(self) -> int:
         """How many test-suite databases to use: none when the evaluation database is not the

@@ -1,0 +1,218 @@
+"""The terminal of `nabahan eval`: the seed's layout, each case printed as its answer arrives, and
+on a terminal a progress line (done/total, rate, time left) under them.
+
+The seed's lines come first and read exactly as the seed's; ours follow them (the Correct verdict,
+execution and test-suite accuracy, errors, unsafe SQL, cached answers, tokens).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+import pandas as pd
+
+from nabahan_pipeline.evaluation.metrics import seed_verdict
+
+RULE = "=" * 70
+THIN = "-" * 70
+QUESTION_CHARS = 50
+
+
+def percent(value: Any) -> str:
+    """A fraction as the seed writes it: 85.0%; n/a when there is none."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{float(value) * 100:.1f}%"
+
+
+def seconds(value: Any) -> str:
+    """Seconds as the seed writes them: 1.85s."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{float(value):.2f}s"
+
+
+def header(*, timestamp: str, cases: int, output_dir: str | Path, agent: str, label: str, repeat: int = 1) -> str:
+    """The seed's opening block, then the agent and the run's label."""
+    lines = [RULE, "NABAHAN AGENT - EVALUATION PIPELINE", RULE,
+             f"Timestamp: {timestamp}", f"Test Cases: {cases}", f"Output Dir: {output_dir}",
+             f"Agent: {agent}", f"Label: {label}"]
+    if repeat > 1:
+        lines.append(f"Repeats: {repeat} answers per case ({cases * repeat} in all)")
+    return "\n".join([*lines, RULE, ""])
+
+
+def case_block(case: Mapping[str, Any], row: Mapping[str, Any], total: int, repeat: int = 1) -> str:
+    """One case as the seed prints it, the moment its answer arrives (numbered 1-based)."""
+    verdict = seed_verdict(case, row)
+    question = " ".join(str(case["question"]).split())
+    again = f" (repeat {int(row['repeat']) + 1}/{repeat})" if repeat > 1 else ""
+    lines = [
+        f"[{case['number']}/{total}] {str(case['category']).upper()}{again}",
+        f"    Q: {question[:QUESTION_CHARS]}...",
+        f"    Retrieval: {verdict['retrieval_accuracy'] * 100:.0f}% | "
+        f"Fidelity: {verdict['generation_fidelity'] * 100:.0f}% | "
+        f"Latency: {seconds(row['latency_s'])} | [{'PASS' if verdict['overall_passed'] else 'FAIL'}]",
+    ]
+    if row.get("status") == "error":
+        lines.append(f"    Error: {' '.join(str(row.get('error') or '').split())[:200]}")
+    elif row.get("cached"):
+        lines.append("    (cached answer)")
+    return "\n".join(lines)
+
+
+def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
+    """The seed's EVALUATION SUMMARY, then ours: Correct and why not, accuracy, counts, categories."""
+    overall = summary.iloc[0]
+    cases, answers = int(overall["cases"]), int(overall["total"])
+    lines = ["", RULE, "EVALUATION SUMMARY", RULE,
+             f"Total Queries: {cases}",
+             f"Passed: {int(overall['passed'])}",
+             f"Failed: {int(overall['failed'])}",
+             f"Pass Rate: {percent(overall['pass_rate'])}",
+             THIN,
+             f"Avg Retrieval Accuracy: {percent(overall['avg_retrieval_accuracy'])}",
+             f"Avg Generation Fidelity: {percent(overall['avg_generation_fidelity'])}",
+             THIN,
+             f"Avg Latency: {seconds(overall['avg_latency'])}",
+             f"P50 Latency: {seconds(overall['p50_latency'])}",
+             f"P95 Latency: {seconds(overall['p95_latency'])}",
+             THIN]
+    if answers != cases:
+        lines.append(f"Answers: {answers} ({int(overall['repeats'])} per case; passed and failed count answers)")
+    lines += [
+        f"Correct Rate: {percent(overall['correct_rate'])} ({int(overall['correct'])} of {answers}: "
+        "right result, grounded numbers, safe SQL)",
+        f"Execution Accuracy: {percent(overall['execution_accuracy'])} "
+        f"({int(overall['execution_cases'])} with gold SQL)",
+        f"Test Suite Accuracy: {percent(overall['test_suite_accuracy'])} "
+        f"({int(overall['test_suite_cases'])} also run on the test-suite databases)",
+        f"Errors: {int(overall['errors'])} | Unsafe SQL: {int(overall['unsafe_sql'])} "
+        f"| Rows not verified: {int(overall['rows_not_verified'])} "
+        f"| False refusals: {int(overall['false_refusals'])} | False answers: {int(overall['false_answers'])}",
+    ]
+    if int(overall["cached_answers"]):
+        lines.append(f"Cached answers: {int(overall['cached_answers'])} of {answers} reused from the cache")
+    if "pass_hat_n" in summary and not pd.isna(overall["pass_hat_n"]):
+        lines.append(f"Pass^N (every repeat passed): {percent(overall['pass_hat_n'])}")
+    if "total_tokens" in summary and not pd.isna(overall["total_tokens"]):
+        lines.append(f"Tokens: {int(overall['total_tokens']):,}")
+    wrong = scores[~scores["correct"].astype(bool)]
+    if len(wrong):
+        lines.append("Not correct:")
+        for _, case in wrong.iterrows():
+            again = f" r{int(case['repeat']) + 1}" if int(case["repeat"]) else ""
+            lines.append(f"  [{int(case['query_num'])}{again}] {case['case_id']}: {case['not_correct_because']}")
+    lines.append("By category:")
+    for _, category in summary.iloc[1:].iterrows():
+        lines.append(
+            f"  {category['scope']:<14} {int(category['passed'])}/{int(category['total'])} passed "
+            f"({percent(category['pass_rate'])}), {int(category['correct'])} correct "
+            f"({percent(category['correct_rate'])}), p95 {seconds(category['p95_latency'])}"
+        )
+    lines.append(RULE)
+    return "\n".join(lines)
+
+
+def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
+    """The seed's lines about the files written: the two reports, then one line per chart."""
+    out = Path(output_dir)
+    lines = ["", "Saving reports..."]
+    if "results_csv" in files:
+        lines.append(f"Detailed results saved to: {_shown(files['results_csv'], Path.cwd())}")
+    if "summary_csv" in files:
+        lines.append(f"Summary saved to: {_shown(files['summary_csv'], Path.cwd())}")
+    charts = [path for name, path in files.items() if name.endswith(".png")]
+    if charts:
+        lines += ["", "Generating visualization charts..."]
+        lines += [f"  Created: {_shown(path, out)}" for path in charts]
+    return "\n".join(lines)
+
+
+def footer(summary: pd.DataFrame) -> str:
+    """The seed's closing block, then the Correct rate (what the gate judges)."""
+    overall = summary.iloc[0]
+    return "\n".join(["", RULE, "EVALUATION COMPLETE", RULE,
+                      f"FINAL PASS RATE: {percent(overall['pass_rate'])}",
+                      f"FINAL CORRECT RATE: {percent(overall['correct_rate'])}"])
+
+
+def _shown(path: str | Path, base: Path) -> str:
+    try:
+        return str(Path(path).relative_to(base.absolute()))
+    except ValueError:
+        return str(path)
+
+
+class LiveConsole:
+    """Watches a run (``progress.watching(console)``): prints each case block as its answer
+    arrives; on a terminal, a progress line under them."""
+
+    def __init__(self, stream: TextIO, *, repeat: int = 1) -> None:
+        self.stream = stream
+        self.repeat = repeat
+        self._total = 0
+        self._progress: Any = None
+        self._task: Any = None
+        self._lock = threading.Lock()
+
+    def __call__(self, event: str, data: Mapping[str, Any]) -> None:
+        if event == "asking":
+            self._total = int(data["cases"])
+            if _is_terminal(self.stream):
+                self._start_progress(int(data["answers"]))
+        elif event == "answer":
+            text = case_block(data["case"], data["row"], self._total, self.repeat)
+            with self._lock:
+                if self._progress is not None:
+                    self._progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+                    self._progress.advance(self._task)
+                else:
+                    print(text, file=self.stream, flush=True)
+
+    def close(self) -> None:
+        """Take the progress line away (the blocks above it stay)."""
+        with self._lock:
+            if self._progress is not None:
+                self._progress.stop()
+                self._progress = None
+
+    def _start_progress(self, answers: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self._progress = Progress(
+            TextColumn("asking the agent"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _rate_column(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(file=self.stream),
+            transient=True,
+        )
+        self._task = self._progress.add_task("answers", total=answers)
+        self._progress.start()
+
+
+def _rate_column() -> Any:
+    """A progress column with the answers per second."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            return Text(f"{task.speed:.1f}/s" if task.speed else "")
+
+    return RateColumn()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,104 @@
+"""The console of `nabahan eval`: the seed's layout line for line, ours after it, and each case
+printed the moment its answer arrives."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from nabahan_pipeline.console import case_block, files_text, footer, header, summary_text
+from nabahan_pipeline.evaluation.summary import summarize
+
+from .test_entry_points import REPO, cases_file, nabahan
+
+RULE = "=" * 70
+
+
+def test_the_seed_layout_line_for_line(tmp_path: Path):
+    cases = cases_file(tmp_path / "cases.json", n=3)
+    result = nabahan("eval", "--test-file", str(cases), "--test-suite", "0", "--output-dir", "evaluation/results",
+                     "--agent", "python:nabahan_pipeline_tests.sample_agents:counting_agent", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:3] == [RULE, "NABAHAN AGENT - EVALUATION PIPELINE", RULE]
+    assert re.fullmatch(r"Timestamp: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", lines[3])
+    assert lines[4:6] == ["Test Cases: 3", "Output Dir: evaluation/results"]
+    blocks = [i for i, line in enumerate(lines) if re.fullmatch(r"\[\d/3\] COUNT", line)]
+    assert len(blocks) == 3
+    for i in blocks:
+        assert lines[i + 1].startswith("    Q: كم عدد المناقصات") and lines[i + 1].endswith("...")
+        assert re.fullmatch(r"    Retrieval: 100% \| Fidelity: 100% \| Latency: \d+\.\d\ds \| \[PASS\]", lines[i + 2])
+    start = lines.index("EVALUATION SUMMARY")
+    assert lines[start - 1] == lines[start + 1] == RULE
+    assert lines[start + 2:start + 14] == [
+        "Total Queries: 3", "Passed: 3", "Failed: 0", "Pass Rate: 100.0%", "-" * 70,
+        "Avg Retrieval Accuracy: 100.0%", "Avg Generation Fidelity: 100.0%", "-" * 70,
+        lines[start + 10], lines[start + 11], lines[start + 12], "-" * 70,
+    ]
+    assert [line.split(":")[0] for line in lines[start + 10:start + 13]] == ["Avg Latency", "P50 Latency", "P95 Latency"]
+    assert lines[start + 14].startswith("Correct Rate: 100.0% (3 of 3")
+    saving = lines.index("Saving reports...")
+    assert lines[saving + 1].startswith("Detailed results saved to: evaluation/results/evaluation_results_")
+    assert lines[saving + 2].startswith("Summary saved to: evaluation/results/evaluation_summary_")
+    charts = lines.index("Generating visualization charts...")
+    assert lines[charts + 1:charts + 8] == [f"  Created: charts/{name}" for name in (
+        "metrics_overview.png", "pass_fail_distribution.png", "latency_analysis.png", "category_breakdown.png",
+        "detailed_results.png", "evaluation_dashboard.png", "pass_rate_trend.png")]
+    assert lines[-5:] == [RULE, "EVALUATION COMPLETE", RULE, "FINAL PASS RATE: 100.0%", "FINAL CORRECT RATE: 100.0%"]
+
+
+def test_each_case_is_printed_as_its_answer_arrives(tmp_path: Path):
+    """A paced agent (0.8 s an answer, one at a time): the first case is on the terminal long
+    before the run ends."""
+    cases = cases_file(tmp_path / "cases.json", n=6)
+    environment = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO),
+                   "PYTHONUNBUFFERED": "1"}
+    environment.pop("DAGSTER_HOME", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nabahan_pipeline", "eval", "--test-file", str(cases), "--test-suite", "0",
+         "--concurrency", "1", "--agent", "python:nabahan_pipeline_tests.sample_agents:paced_agent",
+         "--output-dir", "out"],
+        cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    seen: dict[str, float] = {}
+    for line in process.stdout:
+        if re.match(r"\[\d/6\] COUNT", line):
+            seen.setdefault(line.strip(), time.monotonic())
+    ended = time.monotonic()
+    assert process.wait(timeout=60) == 0, process.stderr.read()
+    assert len(seen) == 6
+    first = min(seen.values())
+    assert ended - first > 3.0, "the first case was printed only when the run ended"
+    assert sorted(seen.values()) == list(seen.values()), "printed one by one, in completion order"
+
+
+def test_repeats_are_told_apart_from_cases():
+    scores = pd.DataFrame({
+        "query_num": [1, 1, 2, 2], "case_id": ["a", "a", "b", "b"], "repeat": [0, 1, 0, 1],
+        "category": ["count"] * 4, "overall_passed": [True, False, True, True], "correct": [True, False, True, True],
+        "not_correct_because": ["", "wrong result", "", ""], "latency_s": [0.1, 0.2, 0.3, 0.4],
+        "execution_match": [1.0, 0.0, 1.0, 1.0], "test_suite_match": [float("nan")] * 4,
+        "retrieval_accuracy": [1, 0, 1, 1], "generation_fidelity": [1, 1, 1, 1], "latency_score": [1.0] * 4,
+        "status": ["success"] * 4, "unsafe_sql": [False] * 4, "rows_verified": pd.array([True] * 4, dtype="boolean"),
+        "false_refusal": [False] * 4, "false_answer": [False] * 4, "cached": [True, False, False, False],
+        "prompt_tokens": [float("nan")] * 4, "completion_tokens": [float("nan")] * 4,
+    })
+    text = summary_text(scores, summarize(scores))
+    assert "Total Queries: 2" in text and "Answers: 4 (2 per case" in text
+    assert "Cached answers: 1 of 4 reused from the cache" in text
+    assert "  [1 r2] a: wrong result" in text
+    block = case_block({"number": 2, "category": "count", "question": "كم؟"},
+                       {"repeat": 1, "latency_s": 1.234, "status": "error", "error": "boom", "sql": None,
+                        "columns": "[]", "rows": "[]", "insights": "", "data_rows": 0}, total=2, repeat=2)
+    assert block.splitlines() == ["[2/2] COUNT (repeat 2/2)", "    Q: كم؟...",
+                                  "    Retrieval: 0% | Fidelity: 0% | Latency: 1.23s | [FAIL]", "    Error: boom"]
+    assert header(timestamp="t", cases=2, output_dir="o", agent="a", label="l", repeat=2).splitlines()[8] == \
+        "Repeats: 2 answers per case (4 in all)"
+    assert "FINAL PASS RATE: 75.0%" in footer(summarize(scores))
+    assert files_text({}, "out").strip() == "Saving reports..."
