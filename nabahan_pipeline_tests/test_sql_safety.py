@@ -67,7 +67,12 @@ def test_read_only_queries_are_accepted(sql: str) -> None:
         (";", "empty"),
         ("SELECT 1; SELECT 2", "one statement"),
         ("SELECT 1;;", "one statement"),
-        ("SELECT 1; DROP TABLE regions", "one statement"),
+        ("SELECT 1; DROP TABLE regions", "found 2 .*: SELECT, DROP"),
+        ("SELECT load_extension('/tmp/evil.so')", "calls load_extension"),
+        ("SELECT name_ar FROM regions WHERE LOAD_EXTENSION('x') IS NULL", "calls load_extension"),
+        ("SELECT fts3_tokenizer('simple')", "calls fts3_tokenizer"),
+        ("VACUUM INTO '/tmp/copy.sqlite'", "VACUUM"),
+        ("PRAGMA writable_schema = ON", "PRAGMA"),
         ("INSERT INTO regions VALUES (9, 'x', 'y')", "INSERT"),
         ("UPDATE regions SET name_en = 'x'", "UPDATE"),
         ("DELETE FROM regions", "DELETE"),
@@ -138,6 +143,27 @@ def test_run_caps_rows(db: Path) -> None:
     result = run_read_only(db, "SELECT region_id FROM regions ORDER BY region_id", max_rows=2)
     assert result.rows == [(1,), (2,)]
     assert result.truncated is True
+
+
+def test_run_caps_values_and_characters_not_only_rows(db: Path) -> None:
+    wide = "SELECT * FROM regions a, regions b ORDER BY a.region_id, b.region_id"  # 9 rows of 6 values
+    result = run_read_only(db, wide, max_cells=20)
+    assert len(result.rows) == 3 and result.truncated
+    assert result.cap == "the row cap of 3 rows at 6 columns (20 values)"
+    result = run_read_only(db, "SELECT name_en FROM regions ORDER BY region_id", max_text=13)
+    assert result.rows == [("Riyadh",), ("Makkah",)] and result.cap == "the cap of 13 characters of text"
+    exact = run_read_only(db, "SELECT region_id FROM regions", max_rows=3, max_cells=3)
+    assert len(exact.rows) == 3 and not exact.truncated and exact.cap is None, "exactly at the caps is whole"
+
+
+def test_one_value_may_not_grow_past_a_megabyte(db: Path) -> None:
+    started = time.perf_counter()
+    for sql in ("SELECT zeroblob(1000000000)", "SELECT hex(randomblob(600000))"):
+        with pytest.raises(UnsafeSQLError, match="string or blob too big"):
+            run_read_only(db, sql)
+    assert run_read_only(db, "SELECT printf('%.*c', 2000000, 'x')").rows == [(None,)], "printf gives NULL past it"
+    assert time.perf_counter() - started < 2.0
+    assert run_read_only(db, "SELECT length(hex(randomblob(100000)))").rows == [(200000,)]
 
 
 def test_run_checks_the_sql_before_touching_the_database(db: Path) -> None:

@@ -1,8 +1,14 @@
 """Untrusted SQL from an agent: parse it, accept one read-only query, list its tables, run it with
 a time limit on a read-only connection.
 
-Three layers, each enough on its own for the usual cases: the parse check here (sqlglot), SQLite's
-``query_only`` pragma, and an authorizer that allows nothing but reading.
+Three layers, each enough on its own for the usual cases: the parse check here (sqlglot, which also
+refuses load_extension), SQLite's ``query_only`` pragma on a ``mode=ro`` connection, and an
+authorizer that allows nothing but reading.
+
+What a query may cost is bounded too: wall-clock time (a progress handler interrupts it), the rows,
+values and characters of its result that are kept (past a cap the result is cut and marked
+``truncated``, with ``cap`` naming the cap), and the size of any one value SQLite builds
+(MAX_VALUE_BYTES, so ``zeroblob(1e9)`` fails instead of allocating a gigabyte).
 """
 
 from __future__ import annotations
@@ -56,6 +62,15 @@ _DENIED_FUNCTIONS = frozenset({"load_extension", "fts3_tokenizer"})
 # VM instructions between two looks at the clock: fine enough for a 0.1 s limit, cheap enough.
 _PROGRESS_STEPS = 1_000
 
+# What a result may hold before it is cut (truncated). Rows alone do not bound memory: 100,000
+# rows of a 44-column cross join are 4.4 million Python objects (~280 MB); a million values of
+# this database's text are ~65 MB.
+DEFAULT_MAX_ROWS = 100_000
+DEFAULT_MAX_CELLS = 1_000_000  # values: rows x columns
+DEFAULT_MAX_TEXT = 16_000_000  # characters of text plus bytes of blobs, over the result
+# The largest string or blob SQLite may build or read (SQLITE_LIMIT_LENGTH), per value.
+MAX_VALUE_BYTES = 1_000_000
+
 
 class UnsafeSQLError(ValueError):
     """SQL that is not a single read-only query, or that cannot be parsed or run safely."""
@@ -67,11 +82,13 @@ class QueryTimeoutError(UnsafeSQLError):
 
 @dataclass(frozen=True)
 class QueryResult:
-    """The rows a query returned, with its column names; ``truncated`` when rows were capped."""
+    """The rows a query returned, with its column names; ``truncated`` when the result was cut at
+    a cap, and ``cap`` then names it ("the row cap of 100,000 rows", ...)."""
 
     columns: list[str]
     rows: list[tuple]
     truncated: bool = False
+    cap: str | None = None
 
 
 def _parse(sql: str, dialect: str = "sqlite") -> list[exp.Expression | None]:
@@ -121,20 +138,33 @@ def check_read_only_select(sql: str, dialect: str = "sqlite") -> exp.Expression:
     if statements and statements[0] is None:
         raise UnsafeSQLError("empty SQL")
     if len(statements) != 1:
-        raise UnsafeSQLError(f"expected one statement, found {len(statements)} (separated by ';')")
+        kinds = ", ".join(_kind(s) if s is not None else "empty" for s in statements)
+        raise UnsafeSQLError(f"expected one statement, found {len(statements)} (separated by ';'): {kinds}")
     statement = statements[0]
     core = _query_core(statement)
     for node in statement.walk():
         if isinstance(node, _FORBIDDEN_NODES):
-            kind = node.key.upper() if not isinstance(node, exp.Command) else str(node.this).upper()
             where = "" if node is statement else " nested in the query"
-            raise UnsafeSQLError(f"not a read-only query: {kind} statement{where}")
+            raise UnsafeSQLError(f"not a read-only query: {_kind(node)} statement{where}")
+        if isinstance(node, exp.Func) and _function_name(node) in _DENIED_FUNCTIONS:
+            raise UnsafeSQLError(f"not a read-only query: calls {_function_name(node)}")
     if not isinstance(core, (exp.Select, exp.SetOperation)):
         first_word = sql.strip().lstrip("(").split(None, 1)[0].upper()
         raise UnsafeSQLError(f"not a read-only query: {first_word} statement")
     if any(select.args.get("into") for select in statement.find_all(exp.Select)):
         raise UnsafeSQLError("not a read-only query: SELECT ... INTO")
     return statement
+
+
+def _kind(node: exp.Expression) -> str:
+    """DROP, SELECT, VACUUM ...: the statement kind a node stands for."""
+    if isinstance(node, exp.Command):
+        return str(node.this).upper()
+    return _query_core(node).key.upper()
+
+
+def _function_name(node: exp.Func) -> str:
+    return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
 
 
 def referenced_tables(sql: str, dialect: str = "sqlite") -> set[str]:
@@ -185,31 +215,58 @@ def run_read_only(
     sql: str,
     *,
     timeout_s: float = 5.0,
-    max_rows: int = 100_000,
+    max_rows: int = DEFAULT_MAX_ROWS,
+    max_cells: int = DEFAULT_MAX_CELLS,
+    max_text: int = DEFAULT_MAX_TEXT,
 ) -> QueryResult:
     """Check ``sql`` with check_read_only_select, then run it on a read-only connection to the
-    SQLite file ``database``, interrupted after ``timeout_s`` seconds and capped at ``max_rows``."""
+    SQLite file ``database``, interrupted after ``timeout_s`` seconds (QueryTimeoutError).
+
+    The result keeps at most ``max_rows`` rows, ``max_cells`` values and ``max_text`` characters
+    of text and bytes of blobs; the row that would pass a cap is dropped and the result marked
+    truncated (at least one more row exists), so a cut result never holds more than the caps.
+    """
     check_read_only_select(sql)
     path = Path(database)
     if not path.is_file():
         raise FileNotFoundError(f"database file not found: {path}")
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
         conn.execute("PRAGMA query_only = ON")
         conn.set_authorizer(_authorize)
         deadline = time.monotonic() + timeout_s
         conn.set_progress_handler(lambda: time.monotonic() > deadline, _PROGRESS_STEPS)
         try:
             cursor = conn.execute(sql)
-            rows = cursor.fetchmany(max_rows + 1)
+            columns = [description[0] for description in cursor.description or ()]
+            rows, cap = _fetch(cursor, len(columns), max_rows, max_cells, max_text)
         except sqlite3.OperationalError as error:
             if time.monotonic() > deadline:
                 raise QueryTimeoutError(f"query exceeded the time limit of {timeout_s:g} s") from error
             raise UnsafeSQLError(f"query failed: {error}") from error
-        except sqlite3.DatabaseError as error:
+        except sqlite3.Error as error:  # DatabaseError, DataError ("string or blob too big"), ...
             raise UnsafeSQLError(f"query failed: {error}") from error
-        columns = [description[0] for description in cursor.description or ()]
-        truncated = len(rows) > max_rows
-        return QueryResult(columns=columns, rows=[tuple(row) for row in rows[:max_rows]], truncated=truncated)
+        return QueryResult(columns=columns, rows=rows, truncated=cap is not None, cap=cap)
     finally:
         conn.close()
+
+
+def _fetch(
+    cursor: sqlite3.Cursor, width: int, max_rows: int, max_cells: int, max_text: int
+) -> tuple[list[tuple], str | None]:
+    """The cursor's rows up to the caps, and the cap that cut them (None when all fit)."""
+    rows: list[tuple] = []
+    text = 0
+    row_cap = min(max_rows, max_cells // max(width, 1))
+    for row in cursor:
+        if len(rows) >= row_cap:
+            if row_cap == max_rows:
+                return rows, f"the row cap of {max_rows:,} rows"
+            return rows, f"the row cap of {row_cap:,} rows at {width} columns ({max_cells:,} values)"
+        size = sum(len(value) for value in row if isinstance(value, (str, bytes)))
+        if text + size > max_text:
+            return rows, f"the cap of {max_text:,} characters of text"
+        text += size
+        rows.append(row)
+    return rows, None

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from nabahan_pipeline.domain.database import connect_readonly
-from nabahan_pipeline.domain.sql_safety import UnsafeSQLError, check_read_only_select
+from nabahan_pipeline.domain.sql_safety import DEFAULT_MAX_CELLS, UnsafeSQLError, check_read_only_select
 
 CATEGORIES: tuple[str, ...] = (
     "count",
@@ -120,7 +120,8 @@ def check_against_database(
                 raise TestCaseError(f"{where}: field 'expected_sql': fails on {Path(database).name}: {error}") from None
             if any(result.truncated for result in expected):
                 raise TestCaseError(
-                    f"{where}: field 'expected_sql': returns more than {runner.max_rows:,} rows, more than can be compared"
+                    f"{where}: field 'expected_sql': returns more than can be compared (at most {runner.max_rows:,} "
+                    f"rows and {DEFAULT_MAX_CELLS:,} values)"
                 )
 
 
