@@ -18,7 +18,7 @@ import pandas as pd
 
 # Bumped when the stored record changes shape (2: the result as columns + rows), so that no
 # record of an older shape is ever read back.
-RECORD_FORMAT = 2
+RECORD_FORMAT = 3
 
 
 def response_key(case: pd.Series, repeat: int, fingerprint: str, database_hash: str) -> str:

@@ -130,9 +130,7 @@ class QueryRunner:
         else:
             # A result over the cap cannot equal a gold result (those are within it) and cannot be
             # verified: its rows are not kept, so that a cross join costs one fetch, not memory.
-            run = SQLRun(result) if not result.truncated else SQLRun(
-                None, f"result over the row cap of {self.max_rows:,} rows (sql_max_rows)"
-            )
+            run = SQLRun(result) if not result.truncated else SQLRun(None, f"result over {result.cap}")
         with self._lock:
             self._runs[key] = run
         return run
