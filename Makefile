@@ -6,6 +6,13 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# A .venv made by another Python (another version, or one since removed) is rebuilt, not reused.
+WANTED := $(shell $(PYTHON) -c 'import sys; print(sys.version.split()[0])' 2>/dev/null)
+FOUND := $(shell test -x $(BIN)/python && $(BIN)/python -c 'import sys; print(sys.version.split()[0])' 2>/dev/null)
+ifneq ($(FOUND),$(WANTED))
+$(shell rm -rf $(VENV))
+endif
+
 .PHONY: eval test dev bench clean
 
 $(STAMP): pyproject.toml setup.cfg
