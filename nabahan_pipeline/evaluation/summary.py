@@ -86,7 +86,7 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
     correct = int(scores["correct"].astype(bool).sum())
     return {
         "scope": scope,
-        "cases": int(scores["case_id"].nunique()),
+        "cases": int(scores["case_id"].nunique()) if "case_id" in scores else total,
         "total": total,
         "passed": passed,
         "failed": total - passed,
