@@ -137,10 +137,8 @@ class NabahanEvaluationPipeline:
 
     def run_tags(self) -> dict[str, str]:
         """The run's tags, shown in the Dagster UI's runs list (after ``check_inputs``)."""
-        settings = self.settings()
         return {
-            "nabahan/label": settings.run_label(),
-            "nabahan/agent": effective_spec(settings.agent),
+            **self.settings().run_tags(),
             "nabahan/agent_fingerprint": getattr(self, "_fingerprint", ""),
             "nabahan/suite": getattr(self, "_suite", ""),
             "nabahan/trigger": "nabahan eval",

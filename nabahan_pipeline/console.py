@@ -7,7 +7,9 @@ execution and test-suite accuracy, errors, unsafe SQL, cached answers, tokens).
 
 from __future__ import annotations
 
+import io
 import math
+import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -153,7 +155,11 @@ class LiveConsole:
     arrives; on a terminal, a progress line under them."""
 
     def __init__(self, stream: TextIO, *, repeat: int = 1) -> None:
-        self.stream = stream
+        # Made before the run starts: while a step runs, Dagster sends the process's stdout
+        # through its compute-log capture, which is no terminal and keeps a copy of everything.
+        self.terminal = _is_terminal(stream)
+        self.stream = _own_handle(stream)
+        self._given = stream
         self.repeat = repeat
         self._total = 0
         self._progress: Any = None
@@ -163,7 +169,7 @@ class LiveConsole:
     def __call__(self, event: str, data: Mapping[str, Any]) -> None:
         if event == "asking":
             self._total = int(data["cases"])
-            if _is_terminal(self.stream):
+            if self.terminal:
                 self._start_progress(int(data["answers"]))
         elif event == "answer":
             text = case_block(data["case"], data["row"], self._total, self.repeat)
@@ -180,6 +186,10 @@ class LiveConsole:
             if self._progress is not None:
                 self._progress.stop()
                 self._progress = None
+            self.stream.flush()
+            if self.stream is not self._given:
+                self.stream.close()
+                self.stream = self._given
 
     def _start_progress(self, answers: int) -> None:
         from rich.console import Console
@@ -192,7 +202,7 @@ class LiveConsole:
             _rate_column(),
             TextColumn("ETA"),
             TimeRemainingColumn(),
-            console=Console(file=self.stream),
+            console=Console(file=self.stream, force_terminal=True),
             transient=True,
         )
         self._task = self._progress.add_task("answers", total=answers)
@@ -209,6 +219,17 @@ def _rate_column() -> Any:
             return Text(f"{task.speed:.1f}/s" if task.speed else "")
 
     return RateColumn()
+
+
+def _own_handle(stream: TextIO) -> TextIO:
+    """A handle of our own on the stream's file (a duplicate descriptor), or the stream itself
+    when it has no file (a StringIO)."""
+    try:
+        stream.flush()
+        descriptor = os.dup(stream.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return stream
+    return open(descriptor, "w", encoding="utf-8", errors="replace", buffering=1, closefd=True)
 
 
 def _is_terminal(stream: TextIO) -> bool:

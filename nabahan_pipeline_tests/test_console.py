@@ -102,3 +102,41 @@ def test_repeats_are_told_apart_from_cases():
         "Repeats: 2 answers per case (4 in all)"
     assert "FINAL PASS RATE: 75.0%" in footer(summarize(scores))
     assert files_text({}, "out").strip() == "Saving reports..."
+
+
+def test_on_a_terminal_a_progress_line_sits_under_the_cases(tmp_path: Path):
+    """Run under a pseudo-terminal: the progress line (done/total, rate, ETA) is drawn; the case
+    blocks are printed above it all the same."""
+    import pty
+    import select
+
+    cases = cases_file(tmp_path / "cases.json", n=4)
+    environment = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO),
+                   "TERM": "xterm", "COLUMNS": "120"}
+    environment.pop("DAGSTER_HOME", None)
+    main, secondary = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nabahan_pipeline", "eval", "--test-file", str(cases), "--test-suite", "0",
+         "--concurrency", "1", "--agent", "python:nabahan_pipeline_tests.sample_agents:paced_agent",
+         "--output-dir", "out"],
+        cwd=tmp_path, env=environment, stdout=secondary, stderr=subprocess.PIPE,
+    )
+    os.close(secondary)
+    output = b""
+    while True:
+        ready, _, _ = select.select([main], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(main)
+    assert process.wait(timeout=60) == 0, process.stderr.read()
+    text = output.decode("utf-8", errors="replace")
+    assert "asking the agent" in text and re.search(r"\d/4", text) and "ETA" in text
+    assert all(f"[{n}/4] COUNT" in text for n in range(1, 5))
+    assert "FINAL PASS RATE: 100.0%" in text

@@ -65,6 +65,10 @@ class EvaluationSettings(dg.ConfigurableResource):
         """The run's label: the one given, else the agent spec and the case file's name."""
         return self.label or f"{effective_spec(self.agent)} · {self.case_file().name}"
 
+    def run_tags(self) -> dict[str, str]:
+        """Tags that tell this run apart in the Dagster UI's runs list: its label and agent."""
+        return {"nabahan/label": self.run_label(), "nabahan/agent": effective_spec(self.agent)}
+
     def test_suite_size(self) -> int:
         """How many test-suite databases to use: none when the evaluation database is not the
         embedded one (the generator's other seeds say nothing about another database)."""

@@ -20,5 +20,5 @@ def nightly_evaluation(context: dg.ScheduleEvaluationContext, evaluation: Evalua
     # All options are given: run config that set use_cache alone would drop the location's.
     return dg.RunRequest(
         run_config=settings_run_config(**{**settings_values(evaluation), "use_cache": False}),
-        tags={"nabahan/trigger": "nightly_evaluation"},
+        tags={**evaluation.run_tags(), "nabahan/trigger": "nightly_evaluation"},
     )

@@ -32,7 +32,7 @@ def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: Evaluati
         run_key=f"{digest[:16]}-{time.time_ns()}",
         # The file hashed here is the file the run evaluates; the other options carried along.
         run_config=settings_run_config(**{**settings_values(evaluation), "test_file": str(path), "use_cache": True}),
-        tags={"nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
+        tags={**evaluation.run_tags(), "nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
     )
 
 
