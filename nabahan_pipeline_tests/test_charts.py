@@ -262,7 +262,24 @@ def assert_text_fits_and_never_collides(fig, what: str) -> list[tuple[Text, obje
         ticks = sorted((b for t, b in boxes if t in ax.xaxis.get_ticklabels()), key=lambda b: b.x0)
         for left, right in zip(ticks, ticks[1:]):
             assert right.x0 - left.x1 >= 4, (what, "x tick labels run together", left, right)
+    # A dashboard tile's texts stay inside its box (the tile's axes, less a pixel or two).
+    for ax in dashboard_tiles(fig):
+        tb = ax.get_window_extent(renderer)
+        for t in ax.texts:
+            b = t.get_window_extent(renderer)
+            assert tb.x0 + 2 <= b.x0 and b.x1 <= tb.x1 - 2 and tb.y0 + 2 <= b.y0 and b.y1 <= tb.y1 - 2, (
+                what, "outside its tile", ax.get_gid(), t.get_text(), b.extents, tb.extents)
     return boxes
+
+
+def dashboard_tiles(fig) -> list:
+    """The dashboard's headline tiles, left to right."""
+    tiles = [ax for ax in fig.axes if (ax.get_gid() or "").startswith("tile:")]
+    return sorted(tiles, key=lambda ax: ax.get_position().x0)
+
+
+def tile_texts(tile) -> list[str]:
+    return [t.get_text() for t in tile.texts]
 
 
 # --------------------------------------------------------------------------------------------
@@ -399,9 +416,12 @@ def test_no_text_cut_off_or_colliding(case):
         if name == "evaluation_dashboard":
             drawn = {t.get_text() for t, _ in boxes}
             titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
-            assert len(titles) == 7, titles  # the six panels and the table
+            assert len(titles) == 6, titles  # the six panels; the table is not on the dashboard
             assert set(titles) <= drawn  # so all of them were checked above
             assert "Latency distribution — توزيع زمن الاستجابة" in titles
+            tiles = dashboard_tiles(fig)
+            assert len(tiles) == 4  # no Correct verdict in these summaries: pass rate first
+            assert all({t.get_text() for t in tile.texts} <= drawn for tile in tiles)
 
 
 def test_dashboard_panels_use_the_width():
@@ -566,8 +586,13 @@ def test_dashboard_headline_numbers():
     scores = make_scores(40)
     fig = plot_dashboard(scores, fixed_summary(), pass_threshold=0.8)
     t = texts(fig)
-    for value in ("1,000", "81.2%", "90.0%", "85.7%", "n/a", "1.23 s", "4.57 s", "7"):
+    # 1,000 cases in the donut; retrieval and fidelity on the metrics bars; the rest in tiles.
+    for value in ("1,000", "81.2%", "90.0%", "85.7%", "n/a", "median (P50) 1.23 s", "4.57 s", "7",
+                  "812 passed · 188 failed", "false answers 1", "false refusals 2"):
         assert value in t, value
+    assert "Nabahan evaluation dashboard · 1,000 cases · pass threshold 80.0% — لوحة تقييم نبهان" in t
+    first = dashboard_tiles(fig)[0]
+    assert tile_texts(first)[:3] == ["Pass rate", "نسبة النجاح", "81.2%"]  # judged, without Correct
     render_strict(fig)
 
 
@@ -620,12 +645,9 @@ def test_table_heading_follows_the_outcome():
     sel = select_table_rows(passed, 10)
     assert table_heading(sel) == ("all passed", "جميعها ناجحة")
     assert "20 of 20 cases shown, all passed" in "\n".join(texts(plot_detailed_results(passed)))
-    dash = plot_dashboard(passed, make_summary(passed))
-    assert "Cases, all passed (10 of 20) — الحالات، جميعها ناجحة" in texts(dash)
     mixed = make_scores(200, seed=4)
     assert table_heading(select_table_rows(mixed, 10)) == ("failures first", "الراسبة أولاً")
-    assert "Cases, failures first (10 of 200) — الحالات، الراسبة أولاً" in texts(
-        plot_dashboard(mixed, make_summary(mixed)))
+    assert "40 of 200 cases shown, failures first" in "\n".join(texts(plot_detailed_results(mixed)))
     failed = mixed.assign(overall_passed=False)
     assert table_heading(select_table_rows(failed, 10))[0] == "all failed"
     assert table_heading(select_table_rows(make_scores(0)))[0] == "none"
@@ -638,7 +660,7 @@ def test_table_cells_stay_inside_their_columns():
     scores.loc[1, "question"] = "SELECT COUNT(*) FROM TENDERS_FULL_DETAILS WHERE REGION = 'RIYADH' AND 1=1"
     scores.loc[2, "question"] = "ما " * 40
     scores.loc[3, "category"] = "a_very_long_custom_category_name_from_elsewhere"
-    for fig, rows in ((plot_detailed_results(scores), 12), (plot_dashboard(scores, make_summary(scores)), 10)):
+    for fig, rows in ((plot_detailed_results(scores), 12), (plot_detailed_results(scores, max_rows=5), 5)):
         render_strict(fig)
         ax = fig.axes[-1]  # the table
         renderer = fig.canvas.get_renderer()
@@ -809,7 +831,8 @@ def test_bad_inputs():
         plot_metrics_overview(summary, pass_threshold=80)
 
 
-def test_dashboard_shows_the_correct_rate_beside_the_pass_rate_and_why_not_correct():
+def correct_scores_and_summary():
+    """20 cases the seed passed, two of them not Correct, and a summary with the Correct columns."""
     scores = make_scores(20, seed=3, fail_share=0.0, error_share=0.0)
     scores["correct"] = True
     scores["not_correct_because"] = ""
@@ -818,13 +841,92 @@ def test_dashboard_shows_the_correct_rate_beside_the_pass_rate_and_why_not_corre
     scores.loc[9, "not_correct_because"] = "wrong result; reported rows its SQL does not return"
     summary = make_summary(scores).assign(correct=18, correct_rate=0.9, test_suite_accuracy=0.75,
                                           test_suite_cases=8, unsafe_sql=1, rows_not_verified=1)
-    fig = plot_dashboard(scores, summary, pass_threshold=0.95, table_rows=5)
+    return scores, summary
+
+
+def test_dashboard_shows_the_correct_rate_beside_the_pass_rate():
+    scores, summary = correct_scores_and_summary()
+    fig = plot_dashboard(scores, summary, pass_threshold=0.95)
+    tiles = dashboard_tiles(fig)
+    assert [tile_texts(tile)[:3] for tile in tiles[:2]] == [
+        ["Correct rate", "نسبة الإجابات الصحيحة", "90.0%"],
+        ["Pass rate (seed)", "نسبة النجاح", "100.0%"],
+    ]
+    assert tile_texts(tiles[0])[3:] == ["18 of 20 correct", "below threshold 95.0%"]
+    assert tiles[0].texts[2].get_color() == charts.FAIL_COLOR  # judged: below the threshold
+    assert "form checks only" in tile_texts(tiles[1])
     t = texts(fig)
-    assert "Correct rate" in t and "90.0%" in t and "18 correct · below threshold 95.0%" in t
-    assert "Pass rate (seed)" in t and "form checks only" in t
-    assert any("test suite 75.0%" in text for text in t) and any("unsafe SQL 1" in text for text in t)
+    assert "test suite 75.0%" in t and "unsafe SQL 1" in t
+    assert_text_fits_and_never_collides(fig, "dashboard with Correct")
+
+
+def test_detailed_results_say_why_not_correct():
+    scores, _ = correct_scores_and_summary()
+    fig = plot_detailed_results(scores, max_rows=5)
+    t = texts(fig)
+    assert "Correct — صحيحة" in t
     assert "✗ ungrounded 31,415" in t and any(text.startswith("✗ wrong result") for text in t)
     sel = select_table_rows(scores, 5)
     assert list(sel.rows["query_num"][:2]) == [5, 10], "not correct first, though the seed passed them"
     assert table_heading(sel) == ("failures first", "الراسبة أولاً")
-    assert_text_fits_and_never_collides(fig, "dashboard with Correct")
+    assert "5 of 20 cases shown, failures first" in "\n".join(t)
+    assert_text_fits_and_never_collides(fig, "detailed results with Correct")
+
+
+def test_dashboard_is_a_1920x1080_slide_with_tiles_first_and_no_table(tmp_path):
+    """The dashboard fits a 16:9 slide: exactly 1920 x 1080 pixels, the Correct rate and the
+    seed's pass rate as the first two tiles, numbers large enough to read when projected, and
+    no per-case table (that is detailed_results.png)."""
+    scores, summary = correct_scores_and_summary()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paths = render_charts(scores, summary, tmp_path / "charts", history=make_history(6))
+    png = paths["evaluation_dashboard.png"].read_bytes()
+    assert png[:8] == PNG_MAGIC and struct.unpack(">II", png[16:24]) == (1920, 1080)
+    assert mpimg.imread(paths["evaluation_dashboard.png"]).shape[:2] == (1080, 1920)
+
+    fig = plot_dashboard(scores, summary, history=make_history(6))
+    assert fig.dpi == charts.DPI
+    assert tuple(np.round(fig.get_size_inches() * fig.dpi, 6)) == (1920, 1080)
+    assert_text_fits_and_never_collides(fig, "slide dashboard")
+    tiles = dashboard_tiles(fig)
+    assert [ax.get_gid() for ax in tiles[:2]] == ["tile:correct_rate", "tile:pass_rate"]
+    assert [tile_texts(ax)[0] for ax in tiles[:2]] == ["Correct rate", "Pass rate (seed)"]
+    # Tiles first: a row across the top, above every chart panel.
+    panels = [ax for ax in fig.axes if ax not in tiles]
+    assert min(ax.get_position().y0 for ax in tiles) > max(ax.get_position().y1 for ax in panels)
+    for ax in tiles:
+        label, arabic, value, *notes = ax.texts
+        assert value.get_fontsize() >= 28 and value.get_fontweight() == "bold", ax.get_gid()
+        assert all(t.get_fontsize() >= 12 for t in (label, arabic, *notes)), ax.get_gid()
+    # Panel titles are readable too.
+    assert all(ax.title.get_fontsize() >= 13 for ax in panels if ax.get_title())
+    # No table: none of its headers, rows or footnote, and no tinted row background.
+    t = texts(fig)
+    assert not {header for _, header, _, _ in charts._TABLE_COLUMNS} & set(t)
+    assert not {"✓ PASS", "✗ FAIL"} & set(t)
+    assert not any(s.startswith(("Cases, ", "All 20 cases shown", "+ ")) for s in t)
+    assert not any("✗ ungrounded" in s for s in t)
+    tints = {charts.to_rgba(charts.PASS_TINT), charts.to_rgba(charts.FAIL_TINT)}
+    assert not any(isinstance(p, charts.Rectangle) and p.get_facecolor() in tints
+                   for ax in fig.axes for p in ax.patches)
+
+
+def test_dashboard_tiles_fit_with_very_large_numbers():
+    """Notes too wide for a tile are broken at their separators and values are set smaller
+    (not below 28 pt); nothing leaves its tile."""
+    scores = make_scores(50, seed=3)
+    summary = make_summary(scores)
+    summary.loc[0, ["total", "passed", "failed", "errors", "false_refusals", "false_answers",
+                    "execution_cases"]] = [12_345_678, 11_000_000, 1_345_678, 1_234_567, 123_456,
+                                           654_321, 9_876_543]
+    summary.loc[0, ["p95_latency", "p50_latency"]] = [0.00004, 0.00002]
+    summary = summary.assign(correct=11_111_111, correct_rate=0.9, test_suite_accuracy=0.755,
+                             test_suite_cases=8, unsafe_sql=1_000_000, rows_not_verified=0)
+    fig = plot_dashboard(scores, summary, history=make_history(300))
+    assert_text_fits_and_never_collides(fig, "large numbers")
+    by_key = {ax.get_gid(): tile_texts(ax) for ax in dashboard_tiles(fig)}
+    assert "< 0.0001 s" in by_key["tile:p95_latency"] and "1,234,567" in by_key["tile:errors"]
+    assert "11,000,000 passed" in by_key["tile:pass_rate"]  # broken at " · "
+    for ax in dashboard_tiles(fig):
+        assert ax.texts[2].get_fontsize() >= 28

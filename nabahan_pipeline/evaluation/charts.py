@@ -446,7 +446,7 @@ _LABEL_BOX = {"boxstyle": "square,pad=0.15", "facecolor": "white", "edgecolor": 
 def _draw_metrics_overview(ax, overall: pd.Series, threshold: float, *, compact: bool = False) -> None:
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
     if compact:
-        exec_note = f"({exec_cases:,} gold)" if exec_cases else "(no gold SQL)"
+        exec_note = f"{exec_cases:,} gold" if exec_cases else "no gold SQL"
         names = (("Retrieval", "الاسترجاع"), ("Fidelity", "الأمانة"), ("Execution", "التنفيذ"),
                  ("Pass rate", "النجاح"))
     else:
@@ -470,14 +470,14 @@ def _draw_metrics_overview(ax, overall: pd.Series, threshold: float, *, compact:
             hatch=None if ok else FAIL_HATCH, edgecolor="white", linewidth=0.8,
         )
         ax.text(xi, float(value) * 100 + 1.5, format_pct(value), ha="center", va="bottom",
-                fontsize=10.5 if compact else 11, fontweight="bold", color=INK, bbox=_LABEL_BOX,
+                fontsize=12 if compact else 11, fontweight="bold", color=INK, bbox=_LABEL_BOX,
                 zorder=5)
     ax.axhline(threshold * 100, color=INK, linestyle="--", linewidth=1.2, zorder=4)
     labels = [f"{en}\n{ar}" + (f"\n{note}" if note else "") for en, ar, _, note in metrics]
     ax.set_xticks(x, labels)
-    ax.tick_params(axis="x", length=0, labelsize=9 if compact else 9.5, labelcolor=INK)
+    ax.tick_params(axis="x", length=0, labelsize=10 if compact else 9.5, labelcolor=INK)
     ax.set_xlim(-0.6, len(metrics) - 0.4)
-    ax.set_ylim(0, 120)
+    ax.set_ylim(0, 126 if compact else 120)
     ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
     ax.yaxis.grid(True)
     ax.set_ylabel("Score (%)")
@@ -489,7 +489,7 @@ def _draw_metrics_overview(ax, overall: pd.Series, threshold: float, *, compact:
             Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white",
                   label="Below" if compact else "Below threshold"),
         ],
-        loc="upper center", ncol=3, fontsize=8 if compact else 8.5, handlelength=1.6,
+        loc="upper center", ncol=3, fontsize=9.5 if compact else 8.5, handlelength=1.6,
         columnspacing=1.0,
     )
 
@@ -532,10 +532,11 @@ def _draw_pass_fail(ax, overall: pd.Series, *, legend_fontsize: float = 9.5) -> 
         ax.text(r * math.cos(angle), r * math.sin(angle), s[3], ha="center", va="center",
                 fontsize=10, fontweight="bold", color="white",
                 bbox={"boxstyle": "round,pad=0.15", "facecolor": s[4], "edgecolor": "none"})
-    ax.text(0, 0.08, _count(total), ha="center", va="center", fontsize=17, fontweight="bold",
-            color=INK)
-    ax.text(0, -0.16, "cases\nحالة", ha="center", va="center", fontsize=9, color=MUTED,
-            linespacing=1.3)
+    # Stacked in points from the centre, so that they keep apart however small the donut is.
+    ax.annotate(_count(total), (0, 0), xytext=(0, 1), textcoords="offset points", ha="center",
+                va="bottom", fontsize=17, fontweight="bold", color=INK)
+    ax.annotate("cases\nحالة", (0, 0), xytext=(0, -1), textcoords="offset points", ha="center",
+                va="top", fontsize=10, color=MUTED, linespacing=1.3)
     ax.set_aspect("equal")
     ax.legend(
         wedges,
@@ -665,7 +666,7 @@ def _draw_latency_hist(ax, scores: pd.DataFrame, *, compact: bool = False) -> No
     bars = [Patch(facecolor=PASS_COLOR, label="Passed — ناجح"),
             Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white", label="Failed — راسب")]
     handles = [*tier_handles[:2], bars[0], *tier_handles[2:], bars[1]]
-    ax.legend(handles=handles, loc="upper center", ncol=2, fontsize=8 if compact else 9,
+    ax.legend(handles=handles, loc="upper center", ncol=2, fontsize=9.5 if compact else 9,
               frameon=True, facecolor="white", edgecolor="none", framealpha=0.92,
               handlelength=1.6, columnspacing=1.2)
 
@@ -720,7 +721,7 @@ def _draw_latency_per_case(ax, scores: pd.DataFrame, *, compact: bool = False) -
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{int(v):,}"))
     ax.set_xlabel("Query # (file order) — رقم السؤال")
     ax.set_ylabel("Latency (s, log)")
-    ax.legend(loc="upper left", ncol=3, fontsize=8 if compact else 9, markerscale=2.5 if many else 1,
+    ax.legend(loc="upper left", ncol=3, fontsize=9.5 if compact else 9, markerscale=2.5 if many else 1,
               handletextpad=0.4, columnspacing=1.2, frameon=True, facecolor="white",
               edgecolor="none", framealpha=0.9)
 
@@ -731,7 +732,7 @@ def _draw_categories(ax, summary: pd.DataFrame, threshold: float, *, compact: bo
         _no_data(ax, "No categories — لا توجد فئات")
         return
     y = np.arange(len(cats))[::-1]
-    fontsize = 8.5 if compact else 9.5
+    fontsize = 10 if compact else 9.5
     for yi, (_, row) in zip(y, cats.iterrows()):
         rate = row["pass_rate"]
         counts = f"({int(row['passed']):,}/{int(row['total']):,})"
@@ -759,7 +760,7 @@ def _draw_categories(ax, summary: pd.DataFrame, threshold: float, *, compact: bo
             Patch(facecolor=PASS_COLOR, label="At or above"),
             Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white", label="Below"),
         ],
-        loc="upper right", ncol=3, fontsize=8 if compact else 8.5, handlelength=1.6,
+        loc="upper right", ncol=3, fontsize=9.5 if compact else 8.5, handlelength=1.6,
     )
 
 
@@ -886,10 +887,7 @@ def _draw_trend(ax, history: pd.DataFrame | None, threshold: float, *, compact: 
     n = 0 if history is None else len(history)
     if n < 2:
         ax.set_axis_off()
-        ax.text(0.5, 0.62, "First run, no trend yet", ha="center", va="center",
-                fontsize=13 if compact else 16, fontweight="bold", color=INK, transform=ax.transAxes)
-        ax.text(0.5, 0.48, "التشغيل الأول، لا يوجد اتجاه بعد", ha="center", va="center",
-                fontsize=12 if compact else 15, color=INK, transform=ax.transAxes)
+        title_pt, arabic_pt, lines_pt = (14, 13, 11) if compact else (16, 15, 10.5)
         if n == 1:
             row = history.iloc[0]
             figures = [f"pass rate {format_pct(row['pass_rate'])}",
@@ -900,8 +898,17 @@ def _draw_trend(ax, history: pd.DataFrame | None, threshold: float, *, compact: 
                      *(figures if compact else [" · ".join(figures)])]
         else:
             lines = ["No run history given."]
-        ax.text(0.5, 0.3, "\n".join(lines), ha="center", va="center", fontsize=9 if compact else 10.5,
-                color=MUTED, transform=ax.transAxes, linespacing=1.5)
+        # Stacked in points, the block centred on the panel, so that they never run into each other.
+        block = (("First run, no trend yet", title_pt, "bold", INK),
+                 ("التشغيل الأول، لا يوجد اتجاه بعد", arabic_pt, "normal", INK),
+                 ("\n".join(lines), lines_pt, "normal", MUTED))
+        heights = [size * (1.2 + 1.5 * text.count("\n")) + size * 0.6 for text, size, _, _ in block]
+        y = -sum(heights) / 2
+        for (text, size, weight, colour), height in zip(block, heights):
+            ax.annotate(text, (0.5, 0.5), xycoords="axes fraction", xytext=(0, -y),
+                        textcoords="offset points", ha="center", va="top", fontsize=size,
+                        fontweight=weight, color=colour, linespacing=1.5)
+            y += height
         return
 
     x = np.arange(n)
@@ -969,60 +976,135 @@ def _draw_trend(ax, history: pd.DataFrame | None, threshold: float, *, compact: 
         FuncFormatter(lambda v, _p: labels[int(v)] if 0 <= int(v) < n and v == int(v) else "")
     )
     ax.set_xlabel("Run (oldest → newest) — التشغيل")
-    ax.legend(handles=handles, loc="upper center", ncol=2, fontsize=7.5 if compact else 9,
+    ax.legend(handles=handles, loc="upper center", ncol=2, fontsize=9,
               handlelength=2.0 if compact else 2.2, columnspacing=1.0 if compact else 1.5)
 
 
-def _headline_tiles(overall: pd.Series, threshold: float) -> list[tuple[str, str, str, str, str]]:
-    """(English label, Arabic label, value, note, value colour) for the dashboard's big numbers.
+# The dashboard is a 16:9 slide: 1920 x 1080 pixels at DPI, text sized to be read when projected.
+DASHBOARD_PX = (1920, 1080)
+TILE_VALUE_PT = 30.0  # the big number; shrunk to fit its tile, never below TILE_VALUE_MIN_PT
+TILE_VALUE_MIN_PT = 28.0
+TILE_LABEL_PT = 13.0  # English name (bold); the Arabic name and the notes are TILE_TEXT_PT
+TILE_TEXT_PT = 12.0
+# Panel text a little larger than on the single charts, for a projector.
+_DASHBOARD_RC = {
+    "axes.titlesize": 14,
+    "axes.labelsize": 11,
+    "xtick.labelsize": 10.5,
+    "ytick.labelsize": 10.5,
+}
 
-    The Correct rate is the gate's figure and is judged against the threshold; the seed's pass rate
-    stands beside it (summaries from before the Correct verdict show only the pass rate, judged)."""
+
+@dataclass(frozen=True)
+class _Tile:
+    """One headline number of the dashboard: its name in English and Arabic, the value, up to two
+    short note lines, and the colour of the value."""
+
+    key: str
+    en: str
+    ar: str
+    value: str
+    notes: tuple[str, ...] = ()
+    colour: str = INK
+
+
+def _headline_tiles(overall: pd.Series, threshold: float) -> list[_Tile]:
+    """The dashboard's big numbers, in order: the Correct rate (the gate's figure, judged against
+    the threshold) and the seed's pass rate first, then execution accuracy, P95 latency and
+    errors. Summaries from before the Correct verdict show the pass rate first, judged.
+
+    Five at most, so that each is wide enough for its number at TILE_VALUE_PT and its notes at
+    TILE_TEXT_PT. The number of cases is in the title and the donut; average retrieval and
+    fidelity are in the metrics panel right below."""
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
     has_correct = "correct_rate" in overall.index and pd.notna(overall.get("correct_rate"))
     gated = "correct_rate" if has_correct else "pass_rate"
     rate_ok = pd.notna(overall[gated]) and float(overall[gated]) >= threshold
     judged = f"{'at or above' if rate_ok else 'below'} threshold {format_pct(threshold)}"
-    tiles = [
-        ("Total cases", "إجمالي الحالات", _count(overall["total"]),
-         f"{_count(overall['passed'])} passed · {_count(overall['failed'])} failed", INK),
-    ]
+    judged_colour = PASS_COLOR if rate_ok else FAIL_COLOR
+    total = _count(overall["total"])
+    passed_failed = f"{_count(overall['passed'])} passed · {_count(overall['failed'])} failed"
+    tiles = []
     if has_correct:
-        tiles.append(("Correct rate", "نسبة الإجابات الصحيحة", format_pct(overall["correct_rate"]),
-                      f"{_count(overall['correct'])} correct · {judged}", PASS_COLOR if rate_ok else FAIL_COLOR))
-    tiles.append(("Pass rate (seed)" if has_correct else "Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
-                  "form checks only" if has_correct else judged,
-                  INK if has_correct else (PASS_COLOR if rate_ok else FAIL_COLOR)))
+        tiles.append(_Tile("correct_rate", "Correct rate", "نسبة الإجابات الصحيحة",
+                           format_pct(overall["correct_rate"]),
+                           (f"{_count(overall['correct'])} of {total} correct", judged), judged_colour))
+        tiles.append(_Tile("pass_rate", "Pass rate (seed)", "نسبة النجاح", format_pct(overall["pass_rate"]),
+                           (passed_failed, "form checks only")))
+    else:
+        tiles.append(_Tile("pass_rate", "Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
+                           (passed_failed, judged), judged_colour))
     suite = overall.get("test_suite_accuracy") if "test_suite_accuracy" in overall.index else None
-    exec_note = f"{exec_cases:,} cases with gold SQL" if exec_cases else "no gold SQL"
-    if suite is not None and pd.notna(suite):
-        exec_note = f"{exec_cases:,} gold · test suite {format_pct(suite)}"
+    exec_notes = (f"{exec_cases:,} cases with gold SQL",) if exec_cases else ("no gold SQL",)
+    if exec_cases and suite is not None and pd.notna(suite):
+        exec_notes += (f"test suite {format_pct(suite)}",)
     unsafe = int(overall["unsafe_sql"]) if "unsafe_sql" in overall.index and pd.notna(overall["unsafe_sql"]) else 0
+    errors = int(overall["errors"]) if pd.notna(overall["errors"]) else 0
     tiles += [
-        ("Avg retrieval", "دقة الاسترجاع", format_pct(overall["avg_retrieval_accuracy"]), "", INK),
-        ("Avg fidelity", "أمانة التوليد", format_pct(overall["avg_generation_fidelity"]), "", INK),
-        ("Exec accuracy", "دقة التنفيذ", format_pct(overall["execution_accuracy"]), exec_note, INK),
-        ("P50 latency", "الوسيط", format_seconds(overall["p50_latency"]), "", INK),
-        ("P95 latency", "المئين 95", format_seconds(overall["p95_latency"]), "", INK),
-        ("Errors", "الأخطاء", _count(overall["errors"]),
-         f"unsafe SQL {unsafe} · false refusals {_count(overall['false_refusals'])} · false answers "
-         f"{_count(overall['false_answers'])}", ERROR_COLOR if int(overall["errors"]) else INK),
+        _Tile("execution_accuracy", "Exec accuracy", "دقة التنفيذ",
+              format_pct(overall["execution_accuracy"]), exec_notes),
+        _Tile("p95_latency", "P95 latency", "المئين 95 لزمن الاستجابة",
+              format_seconds(overall["p95_latency"]),
+              (f"median (P50) {format_seconds(overall['p50_latency'])}",)),
+        _Tile("errors", "Errors", "الأخطاء", _count(errors),
+              (f"unsafe SQL {unsafe:,}", f"false answers {_count(overall['false_answers'])}",
+               f"false refusals {_count(overall['false_refusals'])}"),
+              ERROR_COLOR if errors else INK),
     ]
     return tiles
 
 
-def _draw_tile(ax, en: str, ar: str, value: str, note: str, colour: str) -> None:
+def _draw_tile(ax, tile: _Tile) -> None:
+    """A rounded box with the tile's texts stacked from its top. Each is measured: a note too
+    wide for the box is broken at its " · " separators, and what still does not fit is set
+    smaller, the value not below TILE_VALUE_MIN_PT and the rest not below TILE_TEXT_PT."""
     ax.set_axis_off()
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
-    ax.add_patch(FancyBboxPatch((0.02, 0.03), 0.96, 0.94, boxstyle="round,pad=0,rounding_size=0.06",
-                                facecolor="#F3F3F3", edgecolor="#DDDDDD", linewidth=0.8,
+    ax.set_gid(f"tile:{tile.key}")
+    ax.add_patch(FancyBboxPatch((0.015, 0.02), 0.97, 0.96, boxstyle="round,pad=0,rounding_size=0.05",
+                                facecolor="#F3F3F3", edgecolor="#D5D5D5", linewidth=1.0,
                                 mutation_aspect=0.5))
-    ax.text(0.5, 0.86, en, ha="center", va="center", fontsize=10, color=MUTED, fontweight="bold")
-    ax.text(0.5, 0.68, ar, ha="center", va="center", fontsize=10, color=MUTED)
-    ax.text(0.5, 0.38, value, ha="center", va="center", fontsize=22, fontweight="bold", color=colour)
-    if note:
-        ax.text(0.5, 0.12, note, ha="center", va="center", fontsize=7.5, color=MUTED)
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    # The grid cell's width, less a margin for the layout's padding and the box's edges.
+    room_pt = ax.get_position().width * fig.get_figwidth() * 72 * 0.88
+
+    def width_pt(text: str, size: float, weight: str) -> float:
+        prop = font_manager.FontProperties(family=FONT_FAMILY, size=size, weight=weight)
+        return renderer.get_text_width_height_descent(text, prop, ismath=False)[0] * 72 / fig.dpi
+
+    def size_to_fit(text: str, size: float, floor: float, weight: str) -> float:
+        w = width_pt(text, size, weight)
+        return size if w <= room_pt else max(floor, size * room_pt / w)
+
+    notes: list[str] = []
+    for note in tile.notes:
+        parts = note.split(" · ")
+        line = parts[0]
+        for part in parts[1:]:
+            if width_pt(f"{line} · {part}", TILE_TEXT_PT, "normal") <= room_pt:
+                line = f"{line} · {part}"
+            else:
+                notes.append(line)
+                line = part
+        notes.append(line)
+    # (text, size, minimum size, weight, colour, space above in points)
+    lines = [
+        (tile.en, TILE_LABEL_PT, TILE_TEXT_PT, "bold", "#444444", 8),
+        (tile.ar, TILE_TEXT_PT, TILE_TEXT_PT, "normal", "#444444", 2),
+        (tile.value, TILE_VALUE_PT, TILE_VALUE_MIN_PT, "bold", tile.colour, 4),
+        *((note, TILE_TEXT_PT, TILE_TEXT_PT, "normal", MUTED, 5 if i == 0 else 1)
+          for i, note in enumerate(notes)),
+    ]
+    y = 0.0
+    for text, size, floor, weight, colour, above in lines:
+        size = size_to_fit(text, size, floor, weight)
+        y += above
+        ax.annotate(text, xy=(0.5, 0.98), xycoords="axes fraction", xytext=(0, -y),
+                    textcoords="offset points", ha="center", va="top", fontsize=size,
+                    fontweight=weight, color=colour)
+        y += size * 1.22
 
 
 # --------------------------------------------------------------------------------------------
@@ -1112,36 +1194,36 @@ def plot_dashboard(
     *,
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
-    table_rows: int = 10,
 ) -> Figure:
-    """Everything on one page: headline numbers, then the charts, then the first failures."""
+    """One 16:9 slide, exactly 1920 x 1080 pixels: the headline numbers as tiles (the Correct rate
+    and the seed's pass rate first), then the metrics, pass/fail and category panels, then latency
+    and the trend over runs. The per-case table is in :func:`plot_detailed_results` only."""
     threshold = _check_threshold(pass_threshold)
     _require(scores, _SCORES_COLUMNS, "case_scores")
     overall = _overall(summary)
-    sel = select_table_rows(scores, table_rows)
-    table_h = 0.26 * (len(sel.rows) + 2.5) + 0.4
-    with _style():
-        fig = _new_figure(19.0, 1.6 + 1.55 + 4.6 + 4.6 + table_h)
+    width_px, height_px = DASHBOARD_PX
+    with _style(), matplotlib.rc_context(_DASHBOARD_RC):
+        fig = _new_figure(width_px / DPI, height_px / DPI)
         fig.suptitle(
-            f"Nabahan evaluation dashboard — لوحة تقييم نبهان\n"
-            f"{_count(overall['total'])} cases · pass threshold {format_pct(threshold)}",
-            fontsize=15, fontweight="bold", linespacing=1.4,
+            f"Nabahan evaluation dashboard · {_count(overall['total'])} cases · pass threshold "
+            f"{format_pct(threshold)} — لوحة تقييم نبهان",
+            fontsize=17, fontweight="bold",
         )
-        gs = fig.add_gridspec(4, 1, height_ratios=[1.55, 4.6, 4.6, table_h])
+        gs = fig.add_gridspec(3, 1, height_ratios=[2.2, 3.6, 3.6])
         headline = _headline_tiles(overall, threshold)
-        tiles = gs[0].subgridspec(1, len(headline), wspace=0.02)
+        tiles = gs[0].subgridspec(1, len(headline), wspace=0.03)
         for i, tile in enumerate(headline):
-            _draw_tile(fig.add_subplot(tiles[0, i]), *tile)
+            _draw_tile(fig.add_subplot(tiles[0, i]), tile)
 
         # Each chart row is a grid of its own, so that the constrained layout sizes the margins
         # of its columns (the category names, the donut's legend) for that row alone, instead of
         # aligning both rows and leaving every panel as narrow as the most crowded one.
-        top = gs[1].subgridspec(1, 3, width_ratios=[1.0, 0.95, 1.1])
+        top = gs[1].subgridspec(1, 3, width_ratios=[1.0, 0.95, 1.15])
         ax = fig.add_subplot(top[0, 0])
         _draw_metrics_overview(ax, overall, threshold, compact=True)
         ax.set_title("Metrics — المقاييس")
         ax = fig.add_subplot(top[0, 1])
-        _draw_pass_fail(ax, overall, legend_fontsize=9)
+        _draw_pass_fail(ax, overall, legend_fontsize=10.5)
         ax.set_title("Pass / fail — النجاح والرسوب")
         ax = fig.add_subplot(top[0, 2])
         _draw_categories(ax, summary, threshold, compact=True)
@@ -1157,11 +1239,6 @@ def plot_dashboard(
         ax = fig.add_subplot(middle[0, 2])
         _draw_trend(ax, history, threshold, compact=True)
         ax.set_title("Trend — الاتجاه")
-
-        ax = fig.add_subplot(gs[3])
-        _draw_table(ax, sel, fontsize=8.5)
-        en, ar = table_heading(sel)
-        ax.set_title(f"Cases, {en} ({len(sel.rows):,} of {sel.total:,}) — الحالات، {ar}")
     return fig
 
 
