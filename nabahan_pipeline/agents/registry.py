@@ -36,9 +36,11 @@ def resolve_agent(
     database: str | Path | None = None,
     timeout_s: float = 30.0,
     max_answer_bytes: int | None = None,
+    sql_timeout_s: float | None = None,
 ) -> Agent:
     """Build the agent adapter that ``spec`` names; raise ``AgentSpecError`` for a bad spec.
-    ``max_answer_bytes`` caps the body an HTTP or OpenAI-compatible agent's answer may have."""
+    ``max_answer_bytes`` caps the body an HTTP or OpenAI-compatible agent's answer may have;
+    ``sql_timeout_s`` limits each query the OpenAI-compatible agent runs itself."""
     spec = effective_spec(spec)
     if spec == "embedded":
         from nabahan_pipeline.agents.embedded import EmbeddedAgent
@@ -58,6 +60,7 @@ def resolve_agent(
         return OpenAICompatibleAgent(
             spec, agent_version=agent_version, database=database, timeout_s=timeout_s,
             max_answer_bytes=max_answer_bytes,
+            **({"sql_timeout_s": sql_timeout_s} if sql_timeout_s is not None else {}),
         )
     raise AgentSpecError(
         f"unknown agent spec {spec!r}: expected 'embedded', 'python:package.module:function', "

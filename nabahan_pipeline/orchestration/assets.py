@@ -112,6 +112,7 @@ def agent_responses(
         database=database,
         timeout_s=evaluation.timeout_s,
         max_answer_bytes=evaluation.max_answer_bytes,
+        sql_timeout_s=evaluation.sql_timeout_s,
     )
     fingerprint = agent.fingerprint()
     db_hash = database_hash(database)
