@@ -930,3 +930,17 @@ def test_dashboard_tiles_fit_with_very_large_numbers():
     assert "11,000,000 passed" in by_key["tile:pass_rate"]  # broken at " · "
     for ax in dashboard_tiles(fig):
         assert ax.texts[2].get_fontsize() >= 28
+
+
+def test_the_trend_draws_the_correct_rate_when_history_has_it():
+    history = make_history(6)
+    plain = plot_pass_rate_trend(history)
+    with_correct = plot_pass_rate_trend(history.assign(correct_rate=history["pass_rate"] - 0.1))
+
+    def line_labels(fig) -> list[str]:
+        return [line.get_label() for ax in fig.axes for line in ax.get_lines()]
+
+    assert "Correct rate — الصحيحة" not in line_labels(plain)
+    assert "Correct rate — الصحيحة" in line_labels(with_correct)
+    (correct,) = [line for ax in with_correct.axes for line in ax.get_lines() if line.get_label().startswith("Correct")]
+    assert np.allclose(correct.get_ydata(), (history["pass_rate"] - 0.1) * 100)

@@ -88,6 +88,7 @@ FAIL_COLOR = "#D55E00"  # vermillion
 ERROR_COLOR = "#CC79A7"  # reddish purple
 EXEC_COLOR = "#E69F00"  # orange
 P95_COLOR = "#009E73"  # bluish green
+CORRECT_COLOR = "#000000"  # black, solid with diamonds (the threshold is dashed)
 NA_COLOR = "#BBBBBB"
 INK = "#222222"
 MUTED = "#555555"
@@ -919,6 +920,11 @@ def _draw_trend(ax, history: pd.DataFrame | None, threshold: float, *, compact: 
     mk = (lambda m: m) if show_markers else (lambda m: None)
 
     handles = []
+    if "correct_rate" in history:
+        correct_pct = pd.to_numeric(history["correct_rate"], errors="coerce").to_numpy(dtype=float) * 100
+        if np.isfinite(correct_pct).any():
+            handles += ax.plot(x, correct_pct, color=CORRECT_COLOR, marker=mk("D"), markersize=4.5,
+                               linewidth=2, label="Correct rate — الصحيحة")
     handles += ax.plot(x, pass_pct, color=PASS_COLOR, marker=mk("o"), markersize=5, linewidth=2,
                        label="Pass rate — نسبة النجاح")
     if np.isfinite(exec_pct).any():
@@ -1264,6 +1270,7 @@ def _history_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
             "pass_rate": overall["pass_rate"],
             "execution_accuracy": overall["execution_accuracy"],
             "p95_latency": overall["p95_latency"],
+            **({"correct_rate": overall["correct_rate"]} if "correct_rate" in overall else {}),
         }]
     )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dagster as dg
 import pandas as pd
 
-TREND_FIGURES = ("pass_rate", "execution_accuracy", "p95_latency")
+TREND_FIGURES = ("correct_rate", "pass_rate", "execution_accuracy", "p95_latency")
 SERIES_KEYS = ("suite", "agent")
 
 
