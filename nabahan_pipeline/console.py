@@ -18,17 +18,11 @@ from typing import Any, TextIO
 import pandas as pd
 
 from nabahan_pipeline.evaluation.metrics import seed_verdict
+from nabahan_pipeline.evaluation.reports import format_pct
 
 RULE = "=" * 70
 THIN = "-" * 70
 QUESTION_CHARS = 50
-
-
-def percent(value: Any) -> str:
-    """A fraction as the seed writes it: 85.0%; n/a when there is none."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    return f"{float(value) * 100:.1f}%"
 
 
 def seconds(value: Any) -> str:
@@ -75,10 +69,10 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
              f"Total Queries: {cases}",
              f"Passed: {int(overall['passed'])}",
              f"Failed: {int(overall['failed'])}",
-             f"Pass Rate: {percent(overall['pass_rate'])}",
+             f"Pass Rate: {format_pct(overall['pass_rate'])}",
              THIN,
-             f"Avg Retrieval Accuracy: {percent(overall['avg_retrieval_accuracy'])}",
-             f"Avg Generation Fidelity: {percent(overall['avg_generation_fidelity'])}",
+             f"Avg Retrieval Accuracy: {format_pct(overall['avg_retrieval_accuracy'])}",
+             f"Avg Generation Fidelity: {format_pct(overall['avg_generation_fidelity'])}",
              THIN,
              f"Avg Latency: {seconds(overall['avg_latency'])}",
              f"P50 Latency: {seconds(overall['p50_latency'])}",
@@ -87,11 +81,11 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
     if answers != cases:
         lines.append(f"Answers: {answers} ({int(overall['repeats'])} per case; passed and failed count answers)")
     lines += [
-        f"Correct Rate: {percent(overall['correct_rate'])} ({int(overall['correct'])} of {answers}: "
+        f"Correct Rate: {format_pct(overall['correct_rate'])} ({int(overall['correct'])} of {answers}: "
         "right result, grounded numbers, safe SQL)",
-        f"Execution Accuracy: {percent(overall['execution_accuracy'])} "
+        f"Execution Accuracy: {format_pct(overall['execution_accuracy'])} "
         f"({int(overall['execution_cases'])} with gold SQL)",
-        f"Test Suite Accuracy: {percent(overall['test_suite_accuracy'])} "
+        f"Test Suite Accuracy: {format_pct(overall['test_suite_accuracy'])} "
         f"({int(overall['test_suite_cases'])} also run on the test-suite databases)",
         f"Errors: {int(overall['errors'])} | Unsafe SQL: {int(overall['unsafe_sql'])} "
         f"| Rows not verified: {int(overall['rows_not_verified'])} "
@@ -100,7 +94,7 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
     if int(overall["cached_answers"]):
         lines.append(f"Cached answers: {int(overall['cached_answers'])} of {answers} reused from the cache")
     if "pass_hat_n" in summary and not pd.isna(overall["pass_hat_n"]):
-        lines.append(f"Pass^N (every repeat passed): {percent(overall['pass_hat_n'])}")
+        lines.append(f"Pass^N (every repeat passed): {format_pct(overall['pass_hat_n'])}")
     if "total_tokens" in summary and not pd.isna(overall["total_tokens"]):
         lines.append(f"Tokens: {int(overall['total_tokens']):,}")
     wrong = scores[~scores["correct"].astype(bool)]
@@ -113,8 +107,8 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
     for _, category in summary.iloc[1:].iterrows():
         lines.append(
             f"  {category['scope']:<14} {int(category['passed'])}/{int(category['total'])} passed "
-            f"({percent(category['pass_rate'])}), {int(category['correct'])} correct "
-            f"({percent(category['correct_rate'])}), p95 {seconds(category['p95_latency'])}"
+            f"({format_pct(category['pass_rate'])}), {int(category['correct'])} correct "
+            f"({format_pct(category['correct_rate'])}), p95 {seconds(category['p95_latency'])}"
         )
     lines.append(RULE)
     return "\n".join(lines)
@@ -139,8 +133,8 @@ def footer(summary: pd.DataFrame) -> str:
     """The seed's closing block, then the Correct rate (what the gate judges)."""
     overall = summary.iloc[0]
     return "\n".join(["", RULE, "EVALUATION COMPLETE", RULE,
-                      f"FINAL PASS RATE: {percent(overall['pass_rate'])}",
-                      f"FINAL CORRECT RATE: {percent(overall['correct_rate'])}"])
+                      f"FINAL PASS RATE: {format_pct(overall['pass_rate'])}",
+                      f"FINAL CORRECT RATE: {format_pct(overall['correct_rate'])}"])
 
 
 def _shown(path: str | Path, base: Path) -> str:

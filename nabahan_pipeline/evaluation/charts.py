@@ -45,6 +45,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
 from matplotlib.ticker import FuncFormatter, Locator, MaxNLocator, NullLocator, ScalarFormatter
 
+from nabahan_pipeline.evaluation.reports import format_pct
 from nabahan_pipeline.files import atomic_folder, atomic_open, remove_stale_temporaries
 
 __all__ = [
@@ -233,13 +234,6 @@ def truncate_text(text: object, max_chars: int = QUESTION_MAX_CHARS, *, ellipsis
     head = s[:space] if space >= budget // 2 else s[:budget]
     head = head.rstrip(_TRAILING_JUNK) or s[:budget].rstrip()
     return head + ellipsis
-
-
-def format_pct(fraction: float | None) -> str:
-    """A fraction 0..1 as the charts print it: ``0.8123 -> "81.2%"``; NaN or None -> ``"n/a"``."""
-    if fraction is None or pd.isna(fraction):
-        return "n/a"
-    return f"{float(fraction) * 100:.1f}%"
 
 
 def format_seconds(seconds: float | None) -> str:

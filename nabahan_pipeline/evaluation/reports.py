@@ -76,9 +76,12 @@ def results_table(scores: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _pct(value: float) -> str:
-    """A fraction as the seed writes it: 85.0%."""
-    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value * 100:.1f}%"
+def format_pct(fraction: float | None) -> str:
+    """A fraction 0..1 as the seed writes it (reports, console, charts): ``0.8123 -> "81.2%"``;
+    NaN or None -> ``"n/a"``."""
+    if fraction is None or pd.isna(fraction):
+        return "n/a"
+    return f"{float(fraction) * 100:.1f}%"
 
 
 def _secs(value: float) -> str:
@@ -94,18 +97,18 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
         ("Total Queries", int(overall["cases"])),
         ("Passed", int(overall["passed"])),
         ("Failed", int(overall["failed"])),
-        ("Pass Rate", _pct(overall["pass_rate"])),
-        ("Avg Retrieval Accuracy", _pct(overall["avg_retrieval_accuracy"])),
-        ("Avg Generation Fidelity", _pct(overall["avg_generation_fidelity"])),
+        ("Pass Rate", format_pct(overall["pass_rate"])),
+        ("Avg Retrieval Accuracy", format_pct(overall["avg_retrieval_accuracy"])),
+        ("Avg Generation Fidelity", format_pct(overall["avg_generation_fidelity"])),
         ("Avg Latency (s)", _secs(overall["avg_latency"])),
         ("P50 Latency (s)", _secs(overall["p50_latency"])),
         ("P95 Latency (s)", _secs(overall["p95_latency"])),
         ("Total Answers", answers),
         ("Correct", int(overall["correct"])),
-        ("Correct Rate", _pct(overall["correct_rate"])),
-        ("Execution Accuracy", _pct(overall["execution_accuracy"])),
+        ("Correct Rate", format_pct(overall["correct_rate"])),
+        ("Execution Accuracy", format_pct(overall["execution_accuracy"])),
         ("Execution Cases", int(overall["execution_cases"])),
-        ("Test Suite Accuracy", _pct(overall["test_suite_accuracy"])),
+        ("Test Suite Accuracy", format_pct(overall["test_suite_accuracy"])),
         ("Test Suite Cases", int(overall["test_suite_cases"])),
         ("Avg Latency Score", f"{overall['avg_latency_score']:.3f}"),
         ("Errors", int(overall["errors"])),
@@ -117,15 +120,15 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     rows.append(("Cached Answers", int(overall["cached_answers"])))
     for column, label in (("pass_hat_n", "Pass^N (all repeats passed)"), ("total_tokens", "Total Tokens")):
         if column in summary.columns and not pd.isna(overall[column]):
-            rows.append((label, _pct(overall[column]) if column == "pass_hat_n" else int(overall[column])))
+            rows.append((label, format_pct(overall[column]) if column == "pass_hat_n" else int(overall[column])))
     for _, category in summary.iloc[1:].iterrows():
         name = category["scope"]
         rows += [
             (f"[{name}] Total", int(category["total"])),
             (f"[{name}] Passed", int(category["passed"])),
-            (f"[{name}] Pass Rate", _pct(category["pass_rate"])),
-            (f"[{name}] Correct Rate", _pct(category["correct_rate"])),
-            (f"[{name}] Execution Accuracy", _pct(category["execution_accuracy"])),
+            (f"[{name}] Pass Rate", format_pct(category["pass_rate"])),
+            (f"[{name}] Correct Rate", format_pct(category["correct_rate"])),
+            (f"[{name}] Execution Accuracy", format_pct(category["execution_accuracy"])),
             (f"[{name}] Avg Latency (s)", _secs(category["avg_latency"])),
         ]
     return pd.DataFrame(rows, columns=["Metric", "Value"])
