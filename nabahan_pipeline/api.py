@@ -14,7 +14,7 @@ import json
 from contextlib import nullcontext
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import dagster as dg
 import pandas as pd
@@ -54,6 +54,13 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
             with atomic_open(config, "w", encoding="utf-8") as handle:
                 handle.write(_INSTANCE_YAML)
         return dg.DagsterInstance.from_config(str(home))
+
+
+class CheckedInputs(NamedTuple):
+    """What ``check_inputs`` found: the cases to be asked and the agent's fingerprint."""
+
+    cases: pd.DataFrame
+    agent_fingerprint: str
 
 
 class NabahanEvaluationPipeline:
@@ -101,10 +108,6 @@ class NabahanEvaluationPipeline:
         }
         self.dagster_home = dagster_home
 
-    def label(self) -> str:
-        """The run's label: the one given, else the agent spec and the case file's name."""
-        return self.settings().run_label()
-
     def run_config(self) -> dict:
         """The run config of these options (what `-c run_config.yaml` would say)."""
         config = settings_run_config(**self.options)
@@ -112,10 +115,10 @@ class NabahanEvaluationPipeline:
         config["loggers"] = {"console": {"config": {"log_level": "CRITICAL"}}}
         return config
 
-    def check_inputs(self) -> None:
+    def check_inputs(self) -> CheckedInputs:
         """Check the options, the case file (gold SQL and expected tables included), the agent spec
         and that a service agent is reachable, before any run starts or any state is written;
-        raises ``EvaluationInputError`` naming what is wrong. Returns the cases to be asked."""
+        raises ``EvaluationInputError`` naming what is wrong."""
         settings = self.settings()
         try:
             _, cases = checked_test_cases(settings)
@@ -127,20 +130,19 @@ class NabahanEvaluationPipeline:
             )
             if hasattr(agent, "check"):  # a service: reachable at all?
                 agent.check()
-            self._fingerprint = agent.fingerprint()
+            fingerprint = agent.fingerprint()
             if hasattr(agent, "close"):
                 agent.close()
         except USER_ERRORS as exc:
             raise EvaluationInputError(str(exc)) from None
-        self._suite = suite_fingerprint(cases)
-        return cases
+        return CheckedInputs(cases, fingerprint)
 
-    def run_tags(self) -> dict[str, str]:
-        """The run's tags, shown in the Dagster UI's runs list (after ``check_inputs``)."""
+    def run_tags(self, checked: CheckedInputs) -> dict[str, str]:
+        """The run's tags, shown in the Dagster UI's runs list."""
         return {
             **self.settings().run_tags(),
-            "nabahan/agent_fingerprint": getattr(self, "_fingerprint", ""),
-            "nabahan/suite": getattr(self, "_suite", ""),
+            "nabahan/agent_fingerprint": checked.agent_fingerprint,
+            "nabahan/suite": suite_fingerprint(checked.cases),
             "nabahan/trigger": "nabahan eval",
         }
 
@@ -154,20 +156,20 @@ class NabahanEvaluationPipeline:
         Raises ``EvaluationInputError`` (one readable line) for a bad case file, agent spec,
         database or option, before a run starts: no state is written, no report touched.
         """
-        cases = self.check_inputs()
+        checked = self.check_inputs()
         settings = self.settings()
         live = LiveConsole(console, repeat=settings.repeat) if console is not None else None
         if console is not None:
-            print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(cases),
+            print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(checked.cases),
                          output_dir=settings.output_path(), agent=effective_spec(settings.agent),
-                         label=self.label(), repeat=settings.repeat), file=console, flush=True)
+                         label=settings.run_label(), repeat=settings.repeat), file=console, flush=True)
         instance = open_instance(self.dagster_home)
         try:
             try:
                 job = _definitions().resolve_job_def(evaluation_job.name)
                 with watching(live) if live is not None else nullcontext():
                     result = job.execute_in_process(
-                        run_config=self.run_config(), instance=instance, tags=self.run_tags()
+                        run_config=self.run_config(), instance=instance, tags=self.run_tags(checked)
                     )
             except USER_ERRORS as exc:  # execute_in_process raises the step's own exception
                 raise EvaluationInputError(str(exc)) from None

@@ -192,12 +192,9 @@ def _get(row: Mapping[str, Any], name: str) -> Any:
 
 def _over_a_cap(raw: Mapping[str, Any], insights: str, limits: AnswerLimits) -> str | None:
     # Counted on the raw answer, before any copy: a million rows are refused, not converted.
-    for key in ("rows", "data"):
-        result = raw.get(key)
-        if isinstance(result, (list, tuple)) and len(result) > limits.max_rows:
-            return f"{len(result):,} rows > max_answer_rows {limits.max_rows:,}"
-        if result is not None and key == "rows":
-            break
+    result = raw.get("rows") if raw.get("rows") is not None else raw.get("data")  # as result_table reads it
+    if isinstance(result, (list, tuple)) and len(result) > limits.max_rows:
+        return f"{len(result):,} rows > max_answer_rows {limits.max_rows:,}"
     if len(insights) > limits.max_insight_chars:
         return f"an insight of {len(insights):,} characters > max_insight_chars {limits.max_insight_chars:,}"
     sql = raw.get("sql")

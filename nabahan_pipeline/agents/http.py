@@ -349,8 +349,9 @@ class HttpClient:
         if cap is None:
             return response.read()
         declared = response.getheader("Content-Length") or ""
-        data = b"" if declared.isdigit() and int(declared) > cap else response.read(cap + 1)
-        if declared.isdigit() and int(declared) > cap or len(data) > cap:
+        announced_over = declared.isdigit() and int(declared) > cap
+        data = b"" if announced_over else response.read(cap + 1)
+        if announced_over or len(data) > cap:
             url = f"{target.scheme}://{target.host}:{target.port}{target.path}"
             raise BodyTooLargeError(f"answer over the cap: more than {cap:,} bytes from {url} (max_answer_bytes)")
         return data

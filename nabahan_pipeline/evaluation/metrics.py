@@ -317,7 +317,7 @@ def score_answer(
     failed_here = replay is not None and replay.result is None
     if checked.unsafe or failed_here:
         result_rows: Sequence[Sequence[Any]] = []
-    elif replay is not None and replay.result is not None:
+    elif replay is not None:
         result_rows = [tuple(row) for row in replay.result.rows]
     else:
         result_rows = rows
