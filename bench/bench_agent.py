@@ -13,7 +13,7 @@ import statistics
 import time
 from pathlib import Path
 
-from nabahan_pipeline.domain.reference_agent import default_agent
+from nabahan_pipeline.reference_agent.agent import default_agent
 
 BUDGET_MS = 50.0
 SUITE = Path(__file__).resolve().parent.parent / "nabahan_pipeline_tests" / "data" / "agent_questions.json"

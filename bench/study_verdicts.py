@@ -20,7 +20,7 @@ from sqlglot import exp, parse_one
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nabahan_pipeline.domain.database import ensure_database, suite_databases  # noqa: E402
+from nabahan_pipeline.etimad_db.database import ensure_database, suite_databases  # noqa: E402
 from nabahan_pipeline.evaluation.agent_sql import QueryRunner, check_agent_sql  # noqa: E402
 from nabahan_pipeline.evaluation.execution_match import result_matches  # noqa: E402
 from nabahan_pipeline.locations import SHIPPED_TEST_CASES  # noqa: E402
@@ -236,7 +236,7 @@ def main() -> None:
     from nabahan_pipeline.agents.runner import run_agent
     from nabahan_pipeline.agents.registry import resolve_agent
     from nabahan_pipeline.evaluation.metrics import score_responses
-    from nabahan_pipeline.evaluation.test_cases import load_test_cases
+    from nabahan_pipeline.evaluation.cases import load_test_cases
 
     cases = load_test_cases(SHIPPED_TEST_CASES)
     responses = run_agent(cases, resolve_agent("embedded"))

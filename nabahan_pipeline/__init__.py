@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from nabahan_pipeline.version import __version__
 
 __all__ = ["NabahanEvaluationPipeline", "nabahan_agent", "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.api import NabahanEvaluationPipeline
-    from nabahan_pipeline.domain.reference_agent import nabahan_agent
+    from nabahan_pipeline.reference_agent.agent import nabahan_agent
 
 
 def __getattr__(name: str) -> Any:
     # Lazy so that `import nabahan_pipeline` stays cheap and does not import Dagster.
     if name == "nabahan_agent":
-        from nabahan_pipeline.domain.reference_agent import nabahan_agent
+        from nabahan_pipeline.reference_agent.agent import nabahan_agent
 
         return nabahan_agent
     if name == "NabahanEvaluationPipeline":

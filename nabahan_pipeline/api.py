@@ -20,10 +20,10 @@ import dagster as dg
 import pandas as pd
 
 from nabahan_pipeline.agents.registry import AgentSpecError, effective_spec, resolve_agent
-from nabahan_pipeline.domain.database import DatabaseBuildError, ensure_database
+from nabahan_pipeline.etimad_db.database import DatabaseBuildError, ensure_database
 from nabahan_pipeline.console import LiveConsole, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summary_dict
-from nabahan_pipeline.evaluation.test_cases import TestCaseError, suite_fingerprint
+from nabahan_pipeline.evaluation.cases import TestCaseError, suite_fingerprint
 from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, dagster_home
 from nabahan_pipeline.orchestration.assets import EvaluationInputError, checked_test_cases

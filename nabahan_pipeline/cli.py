@@ -72,7 +72,7 @@ def _positive_float(text: str) -> float:
 
 
 def _cmd_db_build(args: argparse.Namespace) -> int:
-    from nabahan_pipeline.domain.database import DatabaseBuildError, build_database
+    from nabahan_pipeline.etimad_db.database import DatabaseBuildError, build_database
 
     try:
         path = build_database(args.out, tenders=args.tenders, projects=args.projects, seed=args.seed)
@@ -88,7 +88,7 @@ def _cmd_db_build(args: argparse.Namespace) -> int:
 def _cmd_agent_ask(args: argparse.Namespace) -> int:
     from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
     from nabahan_pipeline.agents.secrets import scrub
-    from nabahan_pipeline.domain.database import DatabaseBuildError
+    from nabahan_pipeline.etimad_db.database import DatabaseBuildError
 
     filters = None
     if args.filters:
@@ -110,7 +110,7 @@ def _cmd_agent_ask(args: argparse.Namespace) -> int:
 def _cmd_agent_serve(args: argparse.Namespace) -> int:
     from nabahan_pipeline.agents.registry import AgentSpecError
     from nabahan_pipeline.agents.server import serve
-    from nabahan_pipeline.domain.database import DatabaseBuildError
+    from nabahan_pipeline.etimad_db.database import DatabaseBuildError
 
     try:
         serve(host=args.host, port=args.port, agent_spec=args.agent)

@@ -15,7 +15,7 @@ import pandas as pd
 from nabahan_pipeline.console import case_block, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summarize
 
-from .test_entry_points import REPO, cases_file, nabahan
+from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan
 
 RULE = "=" * 70
 

@@ -21,7 +21,7 @@ from PIL import Image
 
 from nabahan_pipeline.evaluation.charts import CHART_FILES
 
-from .test_entry_points import REPO, cases_file, nabahan
+from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan
 
 # Part of the fault matrix (README, "Reliability and security"): pytest -m faults
 pytestmark = pytest.mark.faults

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from .loopback import closed_port
-from .test_entry_points import REPO, cases_file, nabahan
+from nabahan_pipeline_tests.loopback import closed_port
+from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan
 
 ANSWER = '''def answer(question, filters=None):
     return {"status": "success", "sql": "SELECT 7 AS n", "data": [{"n": 7}],

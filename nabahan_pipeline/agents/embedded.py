@@ -5,17 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import nabahan_pipeline
+from nabahan_pipeline.version import __version__
 from nabahan_pipeline.agents.fingerprint import compose, source_hash
 
-_DOMAIN_DIR = Path(__file__).resolve().parent.parent / "domain"
+_PACKAGE = Path(__file__).resolve().parent.parent
+# The agent's brain and the Arabic text functions it reads questions with; not the database
+# generator nor the evaluation, whose edits do not change an answer.
+_AGENT_SOURCES = (_PACKAGE / "reference_agent", _PACKAGE / "arabic")
 
 
 class EmbeddedAgent:
     """The reference agent over the embedded (or a given) SQLite database."""
 
     def __init__(self, database: str | Path | None = None, agent_version: str | None = None) -> None:
-        from nabahan_pipeline.domain.reference_agent import ReferenceAgent
+        from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 
         self.spec = "embedded"
         self._agent = ReferenceAgent(database=Path(database) if database else None)
@@ -26,10 +29,10 @@ class EmbeddedAgent:
         return self._agent.ask(question, filters)
 
     def fingerprint(self) -> str:
-        """Spec, package version and the source hash of the domain code (the agent's brain)."""
+        """Spec, package version and the source hash of the agent's own code."""
         return compose(
             self.spec,
-            nabahan_pipeline.__version__,
-            source_hash(_DOMAIN_DIR.glob("*.py")),
+            __version__,
+            source_hash(path for folder in _AGENT_SOURCES for path in folder.rglob("*.py")),
             self._agent_version,
         )

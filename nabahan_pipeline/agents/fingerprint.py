@@ -11,7 +11,7 @@ def source_hash(paths: Iterable[Path]) -> str:
     """sha256 over the given source files' bytes, in sorted path order (first 16 hex digits)."""
     digest = hashlib.sha256()
     for path in sorted(paths):
-        digest.update(path.name.encode())
+        digest.update(f"{path.parent.name}/{path.name}".encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -27,14 +27,14 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import urlsplit
 
-import nabahan_pipeline
+from nabahan_pipeline.version import __version__
 from nabahan_pipeline.agents.contract import AgentAnswer
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.registry import AgentSpecError
 from nabahan_pipeline.agents.secrets import register_secret, scrub
 
 TOKEN_ENV = "NABAHAN_AGENT_TOKEN"
-_USER_AGENT = f"nabahan-pipeline/{nabahan_pipeline.__version__}"
+_USER_AGENT = f"nabahan-pipeline/{__version__}"
 _EXCERPT_CHARS = 200
 # A reused keep-alive connection that the server closed meanwhile fails on first use; such a
 # failure is retried at once on a fresh connection, without counting as a retry.

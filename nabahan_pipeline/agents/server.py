@@ -20,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-import nabahan_pipeline
+from nabahan_pipeline.version import __version__
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, normalize_answer
 
 MAX_BODY_BYTES = 1 << 20
@@ -91,7 +91,7 @@ class _BadRequest(Exception):
 
 class _AskHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    server_version = f"nabahan/{nabahan_pipeline.__version__}"
+    server_version = f"nabahan/{__version__}"
     timeout = IDLE_TIMEOUT_S
     # Headers and body go out in two writes; with Nagle on, the second waits for the client's
     # delayed ACK (~40 ms per request on Linux), which would show up as agent latency.
@@ -120,7 +120,7 @@ class _AskHandler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         if path == "/health":
             agent = self.server.agent
-            self._send_json(200, {"status": "ok", "agent": agent.spec, "version": nabahan_pipeline.__version__})
+            self._send_json(200, {"status": "ok", "agent": agent.spec, "version": __version__})
         else:
             self._not_here(path, "GET")
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nabahan_pipeline.domain.sql_safety import QueryResult, UnsafeSQLError, run_read_only, to_sqlite
+from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError, run_read_only, to_sqlite
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult, expected_result, rows_match
 
 DEFAULT_SQL_TIMEOUT_S = 5.0

@@ -41,7 +41,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from nabahan_pipeline.domain.sql_safety import QueryResult, check_read_only_select, run_read_only
+from nabahan_pipeline.etimad_db.sql_safety import QueryResult, check_read_only_select, run_read_only
 
 REL_TOL = 1e-12
 ROUNDING = 0.005  # half a unit of the second decimal

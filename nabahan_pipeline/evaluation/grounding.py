@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from nabahan_pipeline.domain.arabic_numbers import NumberMention, Reading, find_numbers
+from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
 
 PAIRWISE_MAX_ROWS = 20
 ENUMERATION_MAX = 20

@@ -33,8 +33,8 @@ from typing import Any
 import pandas as pd
 
 from nabahan_pipeline.agents.contract import ContractError, result_table
-from nabahan_pipeline.domain.normalize import arabic_letter_share, normalize_arabic
-from nabahan_pipeline.domain.sql_safety import QueryResult, UnsafeSQLError, referenced_tables
+from nabahan_pipeline.arabic.normalize import arabic_letter_share, normalize_arabic
+from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError, referenced_tables
 from nabahan_pipeline.evaluation.agent_sql import (
     DEFAULT_MAX_ROWS,
     DEFAULT_SQL_TIMEOUT_S,
@@ -45,7 +45,7 @@ from nabahan_pipeline.evaluation.agent_sql import (
 )
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult, execution_match, result_matches
 from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
-from nabahan_pipeline.evaluation.test_cases import OUT_OF_SCOPE
+from nabahan_pipeline.evaluation.cases import OUT_OF_SCOPE
 
 MIN_INSIGHT_CHARS = 30  # a success must say more than this many characters (stripped)
 MIN_ARABIC_SHARE = 0.3

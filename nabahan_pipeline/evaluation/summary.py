@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.test_cases import CATEGORIES
+from nabahan_pipeline.evaluation.cases import CATEGORIES
 
 SUMMARY_COLUMNS: tuple[str, ...] = (
     "scope",

@@ -16,12 +16,12 @@ import pandas as pd
 from nabahan_pipeline.agents.registry import effective_spec, resolve_agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
-from nabahan_pipeline.domain.database import database_hash, ensure_database, suite_databases
+from nabahan_pipeline.etimad_db.database import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 from nabahan_pipeline.evaluation.metrics import score_responses
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.test_cases import (
+from nabahan_pipeline.evaluation.cases import (
     check_against_database,
     load_test_cases,
     select_quick,

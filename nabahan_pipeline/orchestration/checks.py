@@ -7,7 +7,7 @@ import pandas as pd
 
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regressions
-from nabahan_pipeline.evaluation.test_cases import TestCaseError, load_test_cases
+from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, run_series, test_cases
 from nabahan_pipeline.orchestration.history import previous_archive
 from nabahan_pipeline.orchestration.resources import EvaluationSettings

@@ -1,1 +1,0 @@
-"""The domain: the embedded procurement database, Arabic text normalization, the reference agent."""

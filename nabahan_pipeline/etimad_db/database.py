@@ -1,0 +1,871 @@
+"""The embedded evaluation database: build it, find it, hash it, open it read-only.
+
+The data is synthetic, shaped after the real Etimad platform (shared/reference/etimad_facts.md),
+and follows the contract of shared/docs/schema.md. The generator draws from one
+``random.Random(seed)`` in a fixed order, fills an in-memory SQLite database, creates the indexes
+and writes it out with ``VACUUM INTO``: the same seed and sizes give a byte-identical file (with
+the same SQLite library), a compact one, and never a half-written one (temporary file in the
+target directory, then ``os.replace``).
+
+Shape of the data, in short:
+
+- region: NULL for 10 %, else weighted by Etimad's awarded tenders per region (Riyadh, then
+  Makkah, then the Eastern Province);
+- agency: 40 % of the tenders of a region come from national bodies (ministries, armed forces),
+  the rest from the region's own agencies (municipality, health cluster, hospitals, university);
+- activity: Etimad's tender counts per activity, tilted by the kind of agency (hospitals buy
+  medicine, municipalities build roads);
+- type: direct purchase 64.5 %, public tender 30 %, the rare types a few per thousand each;
+- status: awarded 58 %, closed 13 %, cancelled 12 %, active 8 %, under evaluation 5 %,
+  awarding 4 %; dates agree with the status as of 2026-10-31 (an active tender's offer deadline
+  is after it, an awarded one's long before);
+- estimated value: log-normal per type (direct purchase median ~30k SAR, public tender ~1.05M),
+  so that the awarded values (0.7-1.1 x estimate) follow Etimad's award quantiles
+  (median ~60k, p90 ~2.5M; the upper quartile comes out higher than Etimad's).
+
+Quirks of the real data are kept on purpose (see reference_data): the names in
+tenders_full_details are copied from the lookup tables, padding and Persian yeh included;
+framework-agreement names are written both 'اتفاقية' and 'إتفاقية', reverse auctions both
+'إلكترونية' and 'الكترونية'; ~1.5 % of tender names are English only; ~12 % of tender numbers
+are NULL.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import math
+import os
+import random
+import sqlite3
+import threading
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from nabahan_pipeline.etimad_db.reference_data import (
+    ACTIVITIES,
+    AGENCIES,
+    CITIES,
+    REGIONS,
+    STATUSES,
+    TENDER_TYPES,
+    Activity,
+    Agency,
+)
+from nabahan_pipeline.files import remove_stale_temporaries, temporary_name
+
+# Bump whenever the generated content changes: the cache file name carries it.
+GENERATOR_VERSION = 1
+
+DEFAULT_SEED: int = 1446
+DEFAULT_TENDERS = 20_000
+DEFAULT_PROJECTS = 1_500
+MAX_TENDERS = 2_000_000  # beyond this the in-memory build needs gigabytes
+MAX_PROJECTS = 1_000_000
+
+FIRST_PUBLISH = date(2022, 1, 1)
+LAST_PUBLISH = date(2026, 10, 31)  # also the "as of" date the statuses agree with
+FIRST_OFFERING = date(2026, 11, 1)
+LAST_OFFERING = date(2028, 12, 31)
+
+T = TypeVar("T")
+
+
+class DatabaseBuildError(ValueError):
+    """A user mistake when building or locating the database (bad size, unusable path)."""
+
+
+# --- schema ---------------------------------------------------------------------------------------
+
+SCHEMA = """
+CREATE TABLE regions (
+    region_id INTEGER PRIMARY KEY,
+    name_ar TEXT NOT NULL,
+    name_en TEXT NOT NULL
+);
+CREATE TABLE tender_types (
+    tender_type_id INTEGER PRIMARY KEY,
+    name_ar TEXT NOT NULL,
+    name_en TEXT NOT NULL
+);
+CREATE TABLE tender_statuses (
+    status_id INTEGER PRIMARY KEY,
+    name_ar TEXT NOT NULL,
+    name_en TEXT NOT NULL
+);
+CREATE TABLE activities (
+    activity_id INTEGER PRIMARY KEY,
+    name_ar TEXT NOT NULL,
+    name_en TEXT NOT NULL
+);
+CREATE TABLE government_agencies (
+    agency_id INTEGER PRIMARY KEY,
+    name_ar TEXT NOT NULL,
+    name_en TEXT NOT NULL,
+    region_id INTEGER REFERENCES regions
+);
+CREATE TABLE tenders_full_details (
+    tender_id INTEGER PRIMARY KEY,
+    reference_number TEXT NOT NULL UNIQUE,
+    tender_number TEXT,
+    tender_name TEXT NOT NULL,
+    agency_id INTEGER NOT NULL REFERENCES government_agencies,
+    agency_name TEXT NOT NULL,
+    tender_type_id INTEGER NOT NULL REFERENCES tender_types,
+    tender_type_name TEXT NOT NULL,
+    status_id INTEGER NOT NULL REFERENCES tender_statuses,
+    status_name TEXT NOT NULL,
+    activity_id INTEGER NOT NULL REFERENCES activities,
+    activity_name TEXT NOT NULL,
+    region_id INTEGER REFERENCES regions,
+    region_name TEXT,
+    publish_date TEXT NOT NULL,
+    last_enquiry_date TEXT,
+    last_offer_date TEXT,
+    offers_opening_date TEXT,
+    booklet_price REAL NOT NULL,
+    estimated_value REAL NOT NULL,
+    awarded_value REAL,
+    bids_count INTEGER
+);
+CREATE TABLE future_projects (
+    project_id INTEGER PRIMARY KEY,
+    project_name TEXT NOT NULL,
+    agency_id INTEGER NOT NULL REFERENCES government_agencies,
+    agency_name TEXT NOT NULL,
+    region_id INTEGER REFERENCES regions,
+    region_name TEXT,
+    activity_id INTEGER NOT NULL REFERENCES activities,
+    activity_name TEXT NOT NULL,
+    tender_type_id INTEGER NOT NULL REFERENCES tender_types,
+    tender_type_name TEXT NOT NULL,
+    expected_offering_date TEXT NOT NULL,
+    estimated_value REAL NOT NULL,
+    duration_months INTEGER NOT NULL
+);
+"""
+
+INDEXES = """
+CREATE INDEX idx_tenders_region_id ON tenders_full_details (region_id);
+CREATE INDEX idx_tenders_status_id ON tenders_full_details (status_id);
+CREATE INDEX idx_tenders_tender_type_id ON tenders_full_details (tender_type_id);
+CREATE INDEX idx_tenders_agency_id ON tenders_full_details (agency_id);
+CREATE INDEX idx_tenders_activity_id ON tenders_full_details (activity_id);
+CREATE INDEX idx_tenders_publish_date ON tenders_full_details (publish_date);
+CREATE INDEX idx_tenders_estimated_value ON tenders_full_details (estimated_value);
+CREATE INDEX idx_projects_region_id ON future_projects (region_id);
+CREATE INDEX idx_projects_agency_id ON future_projects (agency_id);
+CREATE INDEX idx_projects_expected_offering_date ON future_projects (expected_offering_date);
+"""
+
+# --- generator parameters (shaped after etimad_facts.md) ------------------------------------------
+
+# Awarded tenders 2024-2026 per region.
+REGION_WEIGHTS = {1: 17112, 2: 8542, 3: 1834, 4: 1102, 5: 7186, 6: 2182, 7: 1537,
+                  8: 452, 9: 481, 10: 1115, 11: 813, 12: 339, 13: 380}  # fmt: skip
+NULL_REGION_SHARE = 0.10
+NATIONAL_SHARE = 0.40
+
+# Direct purchase and public tender as on Etimad; the rare types raised so that each has rows.
+TENDER_TYPE_WEIGHTS = {2: 0.645, 1: 0.300, 11: 0.025, 4: 0.015, 6: 0.008, 5: 0.004, 12: 0.003}
+STATUS_WEIGHTS = {4: 0.58, 6: 0.13, 5: 0.12, 1: 0.08, 2: 0.05, 3: 0.04}
+
+# Estimated value: (median SAR, sigma of the log) per type.
+VALUE_MODEL = {
+    2: (30_000, 1.4),
+    1: (1_050_000, 1.9),
+    4: (550_000, 1.6),
+    5: (2_000_000, 1.5),
+    6: (20_000_000, 1.5),
+    11: (1_050_000, 1.8),
+    12: (500_000, 1.2),
+}
+MIN_VALUE = 300.0
+MAX_VALUE = 2_500_000_000.0
+
+# Days between publishing and the offer deadline, per type.
+OFFER_WINDOW = {2: (5, 21), 1: (20, 75), 4: (15, 45), 5: (7, 20), 6: (30, 90), 11: (25, 70), 12: (30, 90)}
+
+# Tenders per activity on Etimad.
+ACTIVITY_COUNTS = {
+    1: 83127, 2: 55968, 3: 26206, 4: 21380, 5: 20485, 6: 19682, 7: 15686, 8: 9342, 9: 9265,
+    10: 8954, 11: 8848, 12: 6200, 13: 6129, 14: 5744, 15: 5226, 16: 4962, 17: 4751, 18: 4746,
+    19: 4580, 20: 3626, 21: 3116, 22: 3006, 23: 2908, 24: 2422, 25: 2313, 26: 2261, 27: 2082,
+    28: 2032, 29: 1935, 30: 1917, 31: 1704, 32: 1695,
+}  # fmt: skip
+
+# Weight of an agency the facts do not count, by kind.
+AGENCY_DEFAULT_WEIGHT = {
+    "health": 300, "municipality": 260, "university": 170, "hospital": 220, "emirate": 90,
+    "ministry": 180, "military": 400, "security": 200, "technical": 200, "utility": 200,
+    "industry": 150,
+}  # fmt: skip
+
+# How much more (or less) often each kind of agency buys from a sector than the platform average.
+KIND_SECTOR_FACTORS: dict[str, dict[str, float]] = {
+    "health": {"medical": 3, "medsupplies": 5, "drugs": 5, "equip_maint": 1.5, "food": 1.5,
+               "roads": 0.02, "road_om": 0.02, "agriculture": 0.1, "clothing": 0.5},
+    "military": {"parts": 2.5, "vehicles": 2.5, "vehicle_maint": 2.5, "clothing": 4, "food": 3,
+                 "fuel": 3, "medical": 0.3, "medsupplies": 0.3, "drugs": 0.2, "roads": 0.3},
+    "security": {"security": 4, "vehicles": 2.5, "vehicle_maint": 2, "it": 1.5, "clothing": 3,
+                 "parts": 1.5, "medical": 0.2, "medsupplies": 0.2, "drugs": 0.1, "roads": 0.2},
+    "ministry": {"it": 3, "media": 3, "events": 3, "training": 3, "om": 1.5, "furniture": 1.5,
+                 "medical": 0.1, "medsupplies": 0.1, "drugs": 0.05, "parts": 0.4},
+    "municipality": {"roads": 8, "road_om": 8, "building": 3, "om": 2, "agriculture": 6,
+                     "materials": 2, "chemicals": 2, "medical": 0.03, "medsupplies": 0.03,
+                     "drugs": 0.01},
+    "university": {"education": 6, "training": 3, "it": 2.5, "furniture": 2, "events": 2,
+                   "building": 1.5, "medical": 0.6, "drugs": 0.3, "roads": 0.1},
+    "technical": {"building": 6, "om": 4, "roads": 2, "materials": 3, "utilities": 3,
+                  "medical": 0.05, "medsupplies": 0.05, "drugs": 0.01, "parts": 0.5},
+    "emirate": {"events": 4, "media": 3, "it": 2, "furniture": 2, "om": 1.5, "supplies": 2,
+                "medical": 0.03, "medsupplies": 0.03, "drugs": 0.01},
+    "utility": {"utilities": 6, "chemicals": 8, "equip_maint": 2.5, "parts": 2, "roads": 1,
+                "medical": 0.03, "medsupplies": 0.03, "drugs": 0.01},
+    "industry": {"equipment": 3, "it": 2, "parts": 1.5, "equip_maint": 2, "medical": 0.05,
+                 "drugs": 0.01, "medsupplies": 0.05},
+}  # fmt: skip
+
+# What is bought in each sector; a tender name is one of these plus, often, a place or a period.
+SECTOR_OBJECTS: dict[str, tuple[str, ...]] = {
+    "medical": ("توريد أجهزة طبية", "توريد وتركيب أجهزة أشعة", "توريد مستلزمات غسيل الكلى",
+                "صيانة الأجهزة الطبية", "توريد أجهزة مختبرات طبية", "تشغيل خدمات التعقيم المركزي",
+                "توريد أسرة طبية وملحقاتها", "تشغيل خدمات الرعاية المنزلية"),
+    "parts": ("توريد قطع غيار للمركبات", "توريد قطع غيار لأجهزة التكييف",
+              "توريد قطع غيار للمعدات الثقيلة", "توريد إطارات وبطاريات للمركبات",
+              "توريد قطع غيار للمولدات الكهربائية", "توريد قطع غيار للأجهزة الطبية"),
+    "equipment": ("توريد أدوات ومعدات ورش", "توريد أجهزة كهربائية", "توريد معدات مطابخ",
+                  "توريد أجهزة قياس ومعايرة", "توريد عدد وأدوات يدوية"),
+    "it": ("توريد أجهزة حاسب آلي وملحقاتها", "تجديد تراخيص البرمجيات",
+           "تطوير وتشغيل المنصة الإلكترونية", "توريد وتركيب خوادم ومعدات شبكات",
+           "تقديم خدمات الحوسبة السحابية", "تشغيل وصيانة مركز البيانات", "توريد طابعات وأحبار",
+           "تطوير نظام تخطيط الموارد المؤسسية"),
+    "building": ("مشروع إنشاء مبنى إداري", "مشروع إنشاء مدرسة", "ترميم وتأهيل المباني",
+                 "مشروع إنشاء مركز صحي", "أعمال الإصلاح والترميم", "مشروع توسعة المبنى الرئيسي",
+                 "هدم وإعادة بناء المستودعات", "مشروع إنشاء سكن للموظفين"),
+    "materials": ("توريد مواد بناء", "توريد أدوات كهربائية وصحية", "توريد مواد سباكة",
+                  "توريد كابلات ولوحات كهربائية", "توريد دهانات ومواد عزل"),
+    "om": ("صيانة وتشغيل المباني والمرافق", "النظافة العامة للمنشآت",
+           "صيانة وتشغيل أنظمة التكييف", "التشغيل والصيانة الشاملة للمقر",
+           "صيانة المصاعد والسلالم المتحركة"),
+    "supplies": ("توريد هدايا ودروع تذكارية", "توريد مستلزمات مكتبية", "توريد أدوات الضيافة",
+                 "توريد مستلزمات المناسبات"),
+    "furniture": ("توريد أثاث مكتبي", "توريد مفروشات وستائر", "توريد سجاد وموكيت",
+                  "تأثيث مباني السكن"),
+    "medsupplies": ("توريد مستلزمات طبية", "توريد مستهلكات طبية",
+                    "توريد محاليل ومستلزمات المختبرات", "توريد مستلزمات العمليات الجراحية"),
+    "media": ("تصميم وطباعة المطبوعات", "تنفيذ حملة توعوية", "خدمات الدعاية والإعلان",
+              "إنتاج أفلام تعريفية", "طباعة الكتب والمصاحف"),
+    "vehicles": ("توريد سيارات", "توريد حافلات لنقل الطلاب", "توريد معدات ثقيلة",
+                 "توريد رافعات شوكية", "توريد سيارات إسعاف"),
+    "drugs": ("توريد أدوية", "توريد أدوية ولقاحات", "توريد أدوية الأمراض المزمنة",
+              "توريد مستحضرات صيدلانية"),
+    "utilities": ("توريد وتركيب وحدات تكييف", "توريد مولدات كهربائية", "تنفيذ شبكات المياه",
+                  "توريد وتركيب محطة تحلية", "تمديد شبكة الكهرباء"),
+    "vehicle_maint": ("صيانة وإصلاح المركبات", "صيانة أسطول السيارات", "صيانة المعدات الثقيلة"),
+    "security": ("توريد وتركيب كاميرات المراقبة", "خدمات الحراسات الأمنية",
+                 "توريد أنظمة إنذار ومكافحة الحريق", "توريد معدات الأمن والسلامة"),
+    "telecom": ("تقديم خدمات الاتصالات والإنترنت", "توريد أجهزة اتصالات لاسلكية",
+                "تنفيذ شبكة الألياف البصرية"),
+    "equip_maint": ("صيانة الأجهزة والمعدات", "صيانة المولدات الكهربائية", "صيانة أجهزة التكييف",
+                    "صيانة الأجهزة الطبية والمخبرية"),
+    "roads": ("مشروع إنشاء طرق", "سفلتة وإنارة الشوارع", "مشروع تنفيذ الجسور والتقاطعات",
+              "إنشاء ممرات المشاة", "مشروع تصريف مياه الأمطار"),
+    "events": ("تنظيم معرض", "تنظيم مؤتمر", "تنظيم ملتقى", "تنفيذ فعاليات اليوم الوطني"),
+    "clothing": ("توريد ملابس عسكرية", "توريد زي موحد", "توريد أقمشة وبطانيات",
+                 "توريد نظارات طبية"),
+    "road_om": ("صيانة الطرق", "تشغيل وصيانة الطرق", "صيانة وإنارة الطرق",
+                "ترقيع وصيانة الشوارع"),
+    "food": ("توريد مواد غذائية", "تقديم خدمات الإعاشة", "توريد وجبات غذائية",
+             "توريد مياه شرب معبأة"),
+    "transport": ("خدمات النقل", "نقل الطلاب والطالبات", "خدمات التخزين والنقل",
+                  "نقل الأثاث والمعدات"),
+    "rental": ("استئجار سيارات", "استئجار معدات", "استئجار مبنى", "استئجار حافلات"),
+    "training": ("تقديم برامج تدريبية", "تدريب الموظفين", "تنفيذ دورات تدريبية متخصصة"),
+    "fuel": ("توريد وقود", "تشغيل محطة وقود", "خدمات غسيل وتشحيم المركبات"),
+    "education": ("تشغيل مدارس", "تقديم خدمات تعليمية", "توريد وسائل تعليمية"),
+    "chemicals": ("توريد مواد كيميائية", "توريد مواد كيميائية لمعالجة المياه",
+                  "توريد مبيدات حشرية", "توريد مواد التعقيم والتطهير"),
+    "agriculture": ("تشجير وزراعة", "صيانة الحدائق والمسطحات الخضراء", "توريد شتلات وأشجار",
+                    "ري وصيانة الحدائق"),
+}  # fmt: skip
+
+ENGLISH_NAMES: dict[str, tuple[str, ...]] = {
+    "medical": ("Supply of Medical Equipment", "Radiology Equipment Maintenance"),
+    "medsupplies": ("Supply of Medical Consumables",),
+    "drugs": ("Supply of Pharmaceuticals",),
+    "it": ("IT Infrastructure Upgrade", "Software Licenses Renewal", "Data Center Operation"),
+    "building": ("Construction of Administrative Building",),
+    "om": ("Operation and Maintenance Services", "Facility Management Services"),
+    "telecom": ("Telecommunication Services",),
+    "events": ("Organizing an International Conference",),
+    "training": ("Professional Training Program",),
+}
+ENGLISH_FALLBACK = ("Supply and Installation Works", "Consultancy Services", "General Services Contract")
+
+SERVICE_SECTORS = frozenset(
+    {"om", "security", "food", "transport", "rental", "it", "road_om", "equip_maint", "vehicle_maint", "telecom"}
+)
+DURATIONS = (" لمدة سنة", " لمدة سنتين", " لمدة ثلاث سنوات", " لمدة خمس سنوات")
+PHASES = (" - المرحلة الأولى", " - المرحلة الثانية", " - المرحلة الثالثة")
+CONTEST_OBJECTS = ("مسابقة التصميم المعماري", "مسابقة أفضل فكرة مبتكرة", "مسابقة تصميم الهوية البصرية",
+                   "مسابقة تصميم الواجهات العمرانية")  # fmt: skip
+
+# 1 Muharram (Umm al-Qura) of the Hijri years the tenders span.
+HIJRI_YEAR_STARTS = (
+    (date(2021, 8, 9), 1443),
+    (date(2022, 7, 30), 1444),
+    (date(2023, 7, 19), 1445),
+    (date(2024, 7, 7), 1446),
+    (date(2025, 6, 26), 1447),
+    (date(2026, 6, 16), 1448),
+)
+
+
+# --- public API -----------------------------------------------------------------------------------
+
+
+def build_database(
+    out: str | Path,
+    tenders: int | None = None,
+    projects: int | None = None,
+    seed: int | None = None,
+) -> Path:
+    """Write the whole database to ``out`` and return its path; same arguments, same bytes.
+
+    ``projects`` defaults to DEFAULT_PROJECTS at the default size, else to 7.5 % of ``tenders``
+    (at least 1), the default ratio. The file appears atomically or not at all.
+    """
+    tenders, projects, seed = _check_sizes(tenders, projects, seed)
+    target = _check_target(out)
+    tmp = _claim_temp_file(target)
+    try:
+        con = sqlite3.connect(":memory:")
+        try:
+            _fill(con, tenders, projects, seed)
+            try:
+                con.execute("VACUUM INTO ?", (str(tmp),))
+            except sqlite3.Error as exc:
+                raise DatabaseBuildError(f"cannot write {target}: {exc}") from None
+        finally:
+            con.close()
+        _fsync(tmp)
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise DatabaseBuildError(f"cannot write {target}: {exc.strerror or exc}") from None
+        _fsync_dir(target.parent)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def default_database_path() -> Path:
+    """Where the default database is cached: $NABAHAN_CACHE_DIR, $XDG_CACHE_HOME/nabahan or
+    ~/.cache/nabahan; the name carries the generator version, seed and sizes."""
+    configured = os.environ.get("NABAHAN_CACHE_DIR")
+    if configured:
+        base = Path(configured).expanduser()
+    elif os.environ.get("XDG_CACHE_HOME"):
+        base = Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "nabahan"
+    else:
+        base = Path.home() / ".cache" / "nabahan"
+    name = f"etimad-v{GENERATOR_VERSION}-seed{DEFAULT_SEED}-{DEFAULT_TENDERS}t-{DEFAULT_PROJECTS}p.sqlite"
+    return base / name
+
+
+_ensure_lock = threading.Lock()
+
+# Test-suite execution match (Zhong, Yu and Klein 2020): more databases from the same generator
+# with other seeds, in several sizes, so that a query right by chance on one database is caught
+# on another (small ones leave groups empty and break ties differently). In each, the money of
+# every ROUND_EVERY-th row is rounded to one or two significant digits, as real estimates often
+# are: a threshold asked in words ("more than a million") then meets values on its boundary.
+# See docs/verdict_study.md.
+SUITE_SIZES: tuple[int, ...] = (1_000, 300, 3_000)
+MAX_SUITE_DATABASES = 20
+ROUND_EVERY = 5
+
+
+def suite_database_path(index: int) -> Path:
+    """Where the ``index``-th (0-based) test-suite database is cached, beside the default one."""
+    tenders, projects, seed = _check_sizes(SUITE_SIZES[index % len(SUITE_SIZES)], None, DEFAULT_SEED + 1 + index)
+    name = f"etimad-v{GENERATOR_VERSION}-seed{seed}-{tenders}t-{projects}p-round{ROUND_EVERY}.sqlite"
+    return default_database_path().with_name(name)
+
+
+def suite_databases(count: int) -> list[Path]:
+    """The first ``count`` test-suite databases, each built into the cache on first use."""
+    if not 0 <= count <= MAX_SUITE_DATABASES:
+        raise DatabaseBuildError(f"test-suite databases must number 0 to {MAX_SUITE_DATABASES}, got {count}")
+    paths = []
+    for index in range(count):
+        path = suite_database_path(index)
+        if not path.is_file():
+            with _ensure_lock:
+                if not path.is_file():
+                    _build_suite_database(path, SUITE_SIZES[index % len(SUITE_SIZES)], DEFAULT_SEED + 1 + index)
+        paths.append(path)
+    return paths
+
+
+def _build_suite_database(path: Path, tenders: int, seed: int) -> None:
+    # Built and rounded under a temporary name, then renamed: never seen half-made.
+    tmp = temporary_name(path)
+    try:
+        build_database(tmp, tenders=tenders, seed=seed)
+        con = sqlite3.connect(tmp)
+        try:
+            with con:
+                for table, key in (("tenders_full_details", "tender_id"), ("future_projects", "project_id")):
+                    money = ["estimated_value", "awarded_value"] if table == "tenders_full_details" else ["estimated_value"]
+                    rows = con.execute(
+                        f"SELECT {key}, {', '.join(money)} FROM {table} WHERE {key} % ? = 0", (ROUND_EVERY,)
+                    ).fetchall()
+                    con.executemany(
+                        f"UPDATE {table} SET {', '.join(f'{column} = ?' for column in money)} WHERE {key} = ?",
+                        [(*(_round_figure(v, 1 + key_value % 2) for v in values), key_value) for key_value, *values in rows],
+                    )
+        finally:
+            con.close()
+        _fsync(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _round_figure(value: float | None, digits: int) -> float | None:
+    return None if value is None else float(f"{value:.{digits}g}")
+
+
+def ensure_database(path: str | Path | None = None) -> Path:
+    """The path of a usable database: ``path`` if given (it must exist), else the default one,
+    built into the cache on first use."""
+    if path is not None:
+        given = Path(path).expanduser()
+        if given.is_dir():
+            raise DatabaseBuildError(f"database path is a directory, not a file: {given}")
+        if not given.is_file():
+            raise DatabaseBuildError(f"database not found: {given}")
+        return given
+    default = default_database_path()
+    if default.is_file():
+        return default
+    # Other processes may build at the same time: each writes its own temporary file and
+    # renames it over the same name, with identical content.
+    with _ensure_lock:
+        if not default.is_file():
+            remove_stale_temporaries(default.parent)  # half-built files of killed builds
+            build_database(default)
+    return default
+
+
+def connect_readonly(path: str | Path) -> sqlite3.Connection:
+    """Open the database read-only (a ``mode=ro`` URI): untrusted SQL cannot change it."""
+    resolved = Path(path).expanduser().resolve()
+    if not resolved.is_file():
+        raise DatabaseBuildError(f"database not found: {resolved}")
+    con = sqlite3.connect(f"{resolved.as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    con.execute("PRAGMA query_only = ON")
+    return con
+
+
+_hash_cache: dict[tuple[str, int, int], str] = {}
+_hash_lock = threading.Lock()
+
+
+def database_hash(path: str | Path) -> str:
+    """SHA-256 (hex) of the database file, to key caches and results to the data they saw."""
+    resolved = Path(path).expanduser().resolve()
+    stat = resolved.stat()
+    key = (str(resolved), stat.st_mtime_ns, stat.st_size)
+    with _hash_lock:
+        cached = _hash_cache.get(key)
+    if cached is not None:
+        return cached
+    digest = hashlib.sha256()
+    with resolved.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    value = digest.hexdigest()
+    with _hash_lock:
+        _hash_cache[key] = value
+    return value
+
+
+# --- validation and files -------------------------------------------------------------------------
+
+
+def _check_sizes(tenders: int | None, projects: int | None, seed: int | None) -> tuple[int, int, int]:
+    for name, value in (("tenders", tenders), ("projects", projects), ("seed", seed)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise DatabaseBuildError(f"{name} must be a whole number, got {value!r}")
+    if tenders is None:
+        tenders = DEFAULT_TENDERS
+        if projects is None:
+            projects = DEFAULT_PROJECTS
+    if not 1 <= tenders <= MAX_TENDERS:
+        raise DatabaseBuildError(f"tenders must be between 1 and {MAX_TENDERS:,}, got {tenders}")
+    if projects is None:
+        projects = max(1, (tenders * DEFAULT_PROJECTS + DEFAULT_TENDERS // 2) // DEFAULT_TENDERS)
+    if not 0 <= projects <= MAX_PROJECTS:
+        raise DatabaseBuildError(f"projects must be between 0 and {MAX_PROJECTS:,}, got {projects}")
+    return tenders, projects, DEFAULT_SEED if seed is None else seed
+
+
+def _check_target(out: str | Path) -> Path:
+    target = Path(out).expanduser()
+    if target.is_dir():
+        raise DatabaseBuildError(f"output path is a directory, not a file: {target}")
+    parent = target.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise DatabaseBuildError(f"cannot create directory {parent}: a parent is not a directory") from None
+    except OSError as exc:
+        raise DatabaseBuildError(f"cannot create directory {parent}: {exc.strerror or exc}") from None
+    return target
+
+
+def _claim_temp_file(target: Path) -> Path:
+    # Create the temporary file now so that an unwritable directory fails before the generator
+    # runs; VACUUM INTO accepts an existing empty file.
+    tmp = temporary_name(target)
+    try:
+        fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except OSError as exc:
+        raise DatabaseBuildError(f"cannot write to {target.parent}: {exc.strerror or exc}") from None
+    os.close(fd)
+    return tmp
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # not supported everywhere (Windows); the rename itself is atomic
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --- generator ------------------------------------------------------------------------------------
+
+
+class _Picker(Generic[T]):
+    """Weighted choice by bisection over cumulative weights (faster than random.choices per call)."""
+
+    __slots__ = ("items", "cum", "total")
+
+    def __init__(self, items: Sequence[T], weights: Sequence[float]) -> None:
+        self.items = tuple(items)
+        self.cum: list[float] = []
+        running = 0.0
+        for w in weights:
+            running += w
+            self.cum.append(running)
+        self.total = running
+
+    def pick(self, rng: random.Random) -> T:
+        return self.items[bisect.bisect_right(self.cum, rng.random() * self.total)]
+
+
+def _fill(con: sqlite3.Connection, tenders: int, projects: int, seed: int) -> None:
+    rng = random.Random(seed)
+    con.execute("PRAGMA journal_mode = OFF")
+    con.execute("PRAGMA synchronous = OFF")
+    con.executescript(SCHEMA)
+    con.executemany("INSERT INTO regions VALUES (?, ?, ?)", [(r.region_id, r.name_ar, r.name_en) for r in REGIONS])
+    con.executemany(
+        "INSERT INTO tender_types VALUES (?, ?, ?)", [(t.tender_type_id, t.name_ar, t.name_en) for t in TENDER_TYPES]
+    )
+    con.executemany(
+        "INSERT INTO tender_statuses VALUES (?, ?, ?)", [(s.status_id, s.name_ar, s.name_en) for s in STATUSES]
+    )
+    con.executemany(
+        "INSERT INTO activities VALUES (?, ?, ?)", [(a.activity_id, a.name_ar, a.name_en) for a in ACTIVITIES]
+    )
+    con.executemany(
+        "INSERT INTO government_agencies VALUES (?, ?, ?, ?)",
+        [(a.agency_id, a.name_ar, a.name_en, a.region_id) for a in AGENCIES],
+    )
+    gen = _Generator(rng)
+    con.executemany(f"INSERT INTO tenders_full_details VALUES ({', '.join('?' * 22)})", gen.tenders(tenders))
+    con.executemany(f"INSERT INTO future_projects VALUES ({', '.join('?' * 13)})", gen.projects(projects))
+    con.executescript(INDEXES)
+    con.execute(f"PRAGMA user_version = {GENERATOR_VERSION}")
+    con.commit()
+
+
+def _li(text: str) -> str:
+    """Arabic 'for': ل + word, with the article folded (ل + الـ -> لل)."""
+    return "لل" + text[2:] if text.startswith("ال") else "ل" + text
+
+
+def _hijri_year(day: date) -> int:
+    year = HIJRI_YEAR_STARTS[0][1]
+    for start, hijri in HIJRI_YEAR_STARTS:
+        if day >= start:
+            year = hijri
+    return year
+
+
+class _Generator:
+    """Draws rows in a fixed order from one Random; the same seed gives the same rows."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.region_name = {r.region_id: r.name_ar for r in REGIONS}
+        self.type_name = {t.tender_type_id: t.name_ar for t in TENDER_TYPES}
+        self.status_name = {s.status_id: s.name_ar for s in STATUSES}
+        self.region_picker = _Picker(list(REGION_WEIGHTS), list(REGION_WEIGHTS.values()))
+        self.type_picker = _Picker(list(TENDER_TYPE_WEIGHTS), list(TENDER_TYPE_WEIGHTS.values()))
+        self.status_picker = _Picker(list(STATUS_WEIGHTS), list(STATUS_WEIGHTS.values()))
+
+        def weight(agency: Agency) -> float:
+            return float(agency.awarded or AGENCY_DEFAULT_WEIGHT[agency.kind])
+
+        national = [a for a in AGENCIES if a.national]
+        self.national_picker = _Picker(national, [weight(a) for a in national])
+        self.all_picker = _Picker(AGENCIES, [weight(a) for a in AGENCIES])
+        self.local_pickers: dict[int, _Picker[Agency]] = {}
+        for region in REGIONS:
+            local = [a for a in AGENCIES if not a.national and a.region_id == region.region_id]
+            self.local_pickers[region.region_id] = _Picker(local, [weight(a) for a in local])
+        self.activity_pickers: dict[int, _Picker[Activity]] = {}
+        for agency in AGENCIES:
+            factors = KIND_SECTOR_FACTORS.get(agency.kind, {})
+            self.activity_pickers[agency.agency_id] = _Picker(
+                ACTIVITIES, [ACTIVITY_COUNTS[a.activity_id] * factors.get(a.sector, 1.0) for a in ACTIVITIES]
+            )
+        self.cities: dict[int, _Picker[str]] = {}
+        for region in REGIONS:
+            names = [c.name_ar for c in CITIES if c.region_id == region.region_id]
+            # The region's seat (listed first) is named most often.
+            self.cities[region.region_id] = _Picker(names, [4.0] + [1.0] * (len(names) - 1))
+        self.iso_cache: dict[int, str] = {}
+
+    # -- shared draws
+
+    def iso(self, ordinal: int) -> str:
+        text = self.iso_cache.get(ordinal)
+        if text is None:
+            text = self.iso_cache[ordinal] = date.fromordinal(ordinal).isoformat()
+        return text
+
+    def region_and_agency(self, null_share: float) -> tuple[int | None, Agency]:
+        rng = self.rng
+        if rng.random() < null_share:
+            return None, self.all_picker.pick(rng)
+        region_id = self.region_picker.pick(rng)
+        if rng.random() < NATIONAL_SHARE:
+            return region_id, self.national_picker.pick(rng)
+        return region_id, self.local_pickers[region_id].pick(rng)
+
+    def value(self, type_id: int, scale: float = 1.0) -> float:
+        median, sigma = VALUE_MODEL[type_id]
+        raw = math.exp(self.rng.gauss(math.log(median * scale), sigma))
+        return round(min(max(raw, MIN_VALUE), MAX_VALUE), 2)
+
+    def place_suffix(self, region_id: int | None) -> str:
+        if region_id is None:
+            return ""
+        return " ب" + self.cities[region_id].pick(self.rng)
+
+    def name(self, activity: Activity, agency: Agency, region_id: int | None, type_id: int, day: date) -> str:
+        rng = self.rng
+        sector = activity.sector
+        if rng.random() < 0.015:
+            return rng.choice(ENGLISH_NAMES.get(sector, ENGLISH_FALLBACK))
+        if type_id == 12:
+            base = rng.choice(CONTEST_OBJECTS)
+        else:
+            base = rng.choice(SECTOR_OBJECTS[sector])
+        if type_id == 11:
+            base = ("إتفاقية إطارية " if rng.random() < 0.4 else "اتفاقية إطارية ") + _li(base)
+        elif type_id == 5:
+            base = ("مزايدة عكسية الكترونية - " if rng.random() < 0.4 else "مزايدة عكسية إلكترونية - ") + base
+        r = rng.random()
+        if r < 0.30:
+            base += self.place_suffix(region_id)
+        elif r < 0.48:
+            base += " " + _li(agency.name_ar)
+        elif r < 0.60:
+            base += f" لعام {_hijri_year(day)}هـ"
+        elif r < 0.70 and sector in SERVICE_SECTORS:
+            base += rng.choice(DURATIONS)
+        if type_id == 6:
+            base += " (المرحلة الأولى)"
+        elif rng.random() < 0.03:
+            base += rng.choice(PHASES)
+        return base
+
+    # -- tenders
+
+    def tender_dates(self, status_id: int, type_id: int) -> tuple[int, int, int]:
+        """(publish, last offer, offers opening) as ordinals, agreeing with the status as of LAST_PUBLISH."""
+        rng = self.rng
+        first, last = FIRST_PUBLISH.toordinal(), LAST_PUBLISH.toordinal()
+        lo, hi = OFFER_WINDOW[type_id]
+        window = rng.randint(lo, hi)
+        if status_id == 1:  # offers still open
+            publish = last - int(120 * rng.random() ** 1.5)
+            offer = max(publish + window, last + rng.randint(1, 21))
+        elif status_id in (2, 3):  # offers closed recently, not yet decided
+            offer = last - rng.randint(1, 150 if status_id == 2 else 300)
+            publish = max(first, offer - window)
+        else:  # decided: anywhere in the span, more in recent years (the platform grows)
+            latest = last - window - 14
+            publish = first + int((latest - first) * rng.random() ** 0.9)
+            offer = publish + window
+        opening = offer + rng.choice((0, 1, 1, 1, 2, 3, 7))
+        return publish, offer, opening
+
+    def tenders(self, count: int) -> list[tuple]:
+        rng = self.rng
+        rows = []
+        seen_refs: set[str] = set()
+        for _ in range(count):
+            status_id = self.status_picker.pick(rng)
+            type_id = self.type_picker.pick(rng)
+            region_id, agency = self.region_and_agency(NULL_REGION_SHARE)
+            activity = self.activity_pickers[agency.agency_id].pick(rng)
+            publish, offer, opening = self.tender_dates(status_id, type_id)
+            publish_day = date.fromordinal(publish)
+            enquiry = None if rng.random() < 0.04 else publish + max(1, int((offer - publish) * rng.uniform(0.4, 0.8)))
+
+            estimated = self.value(type_id)
+            awarded = round(estimated * rng.uniform(0.7, 1.1), 2) if status_id == 4 else None
+            booklet = self.booklet_price(type_id, estimated)
+            bids = self.bids(status_id, type_id)
+
+            while True:
+                ref = f"{publish_day.year % 100:02d}{publish_day.month:02d}{rng.randrange(10**8):08d}"
+                if ref not in seen_refs:
+                    seen_refs.add(ref)
+                    break
+            rows.append(
+                (
+                    publish,
+                    ref,
+                    self.tender_number(type_id, publish_day),
+                    self.name(activity, agency, region_id, type_id, publish_day),
+                    agency.agency_id,
+                    agency.name_ar,
+                    type_id,
+                    self.type_name[type_id],
+                    status_id,
+                    self.status_name[status_id],
+                    activity.activity_id,
+                    activity.name_ar,
+                    region_id,
+                    None if region_id is None else self.region_name[region_id],
+                    self.iso(publish),
+                    None if enquiry is None else self.iso(enquiry),
+                    self.iso(offer),
+                    None if rng.random() < 0.01 else self.iso(opening),
+                    booklet,
+                    estimated,
+                    awarded,
+                    bids,
+                )
+            )
+        # tender_id follows publishing order, as on the platform.
+        rows.sort(key=lambda row: (row[0], row[1]))
+        return [(i, *row[1:]) for i, row in enumerate(rows, start=1)]
+
+    def booklet_price(self, type_id: int, estimated: float) -> float:
+        rng = self.rng
+        if type_id == 2:
+            return 0.0 if rng.random() < 0.97 else float(rng.choice((100, 200, 300)))
+        if type_id == 5:
+            return 0.0
+        if type_id == 12:
+            return rng.choice((0.0, 0.0, 500.0))
+        if rng.random() < 0.6:
+            return 500.0
+        if estimated > 50_000_000:
+            return float(rng.choice((1500, 5000, 10000)))
+        if estimated > 5_000_000:
+            return float(rng.choice((1000, 1500, 5000)))
+        return float(rng.choice((100, 200, 300, 1000)))
+
+    def bids(self, status_id: int, type_id: int) -> int | None:
+        rng = self.rng
+        if status_id == 1:
+            return None
+        p = 0.45 if type_id == 2 else 0.28 if type_id == 1 else 0.35
+        n = 1
+        while n < 40 and rng.random() > p:
+            n += 1
+        if status_id in (5, 6):  # cancelled or closed: often without any offer
+            return 0 if rng.random() < 0.35 else n
+        return n
+
+    def tender_number(self, type_id: int, day: date) -> str | None:
+        rng = self.rng
+        if rng.random() < 0.12:
+            return None
+        n = rng.randint(1, 999)
+        hijri = _hijri_year(day)
+        style = rng.randrange(5)
+        if style == 0:
+            return f"{hijri}/{n}"
+        if style == 1:
+            return f"{n}-{hijri}"
+        if style == 2:
+            return f"T{day.year}{n:04d}"
+        if style == 3:
+            return f"{'م ع' if type_id == 1 else 'ش م'}/{n}/{hijri}"
+        return f"{day.year}-{n:03d}"
+
+    # -- future projects
+
+    def projects(self, count: int) -> list[tuple]:
+        rng = self.rng
+        first, last = FIRST_OFFERING.toordinal(), LAST_OFFERING.toordinal()
+        type_picker = _Picker((1, 2, 11, 4, 6), (0.70, 0.15, 0.08, 0.04, 0.03))
+        rows = []
+        for project_id in range(1, count + 1):
+            region_id, agency = self.region_and_agency(0.08)
+            activity = self.activity_pickers[agency.agency_id].pick(rng)
+            type_id = type_picker.pick(rng)
+            base = rng.choice(SECTOR_OBJECTS[activity.sector])
+            name = base if base.startswith("مشروع") else "مشروع " + base
+            if rng.random() < 0.5:
+                name += self.place_suffix(region_id)
+            offering = rng.randint(first, last)
+            duration = int(round(math.exp(rng.uniform(math.log(3), math.log(60)))))
+            rows.append(
+                (
+                    project_id,
+                    name,
+                    agency.agency_id,
+                    agency.name_ar,
+                    region_id,
+                    None if region_id is None else self.region_name[region_id],
+                    activity.activity_id,
+                    activity.name_ar,
+                    type_id,
+                    self.type_name[type_id],
+                    self.iso(offering),
+                    self.value(type_id, scale=3.0),
+                    min(max(duration, 3), 60),
+                )
+            )
+        return rows
+

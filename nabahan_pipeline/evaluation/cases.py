@@ -1,0 +1,287 @@
+"""Load and validate the JSON test-case file into the ``test_cases`` table (docs/internals.md).
+
+A bad file stops the run before any agent call, with an error naming the file, the case by its
+1-based number in the file (and its id where the file gives one) and the field. With a database,
+every gold SQL must run on it and every expected_table must be one of its tables
+(``check_against_database``). Keys this module does not know are tolerated (suites carry notes of their
+own), except those within two edits of a known key, which are taken as misspellings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nabahan_pipeline.etimad_db.database import connect_readonly
+from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, UnsafeSQLError, check_read_only_select
+
+CATEGORIES: tuple[str, ...] = (
+    "count",
+    "region_filter",
+    "aggregation",
+    "distribution",
+    "lookup",
+    "time_filter",
+    "value_filter",
+    "out_of_scope",
+)
+OUT_OF_SCOPE = "out_of_scope"
+
+COLUMNS: tuple[str, ...] = (
+    "case_id",
+    "question",
+    "category",
+    "expected_table",
+    "expected_response",
+    "description",
+    "filters",
+    "expected_sql",
+    "tags",
+)
+_OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "expected_sql")
+_KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
+
+
+class TestCaseError(ValueError):
+    """A test-case file that cannot be used: the message names the file, the case and the field."""
+
+    __test__ = False
+
+
+def load_test_cases(path: str | Path) -> pd.DataFrame:
+    """Read and validate the JSON case file at ``path`` into the test_cases table, in file order;
+    raise TestCaseError on the first problem found."""
+    name = str(path)
+    entries = _read_json_list(Path(path), name)
+    records = [_validate_case(entry, number, name) for number, entry in enumerate(entries, 1)]
+    _check_unique_ids(records, name)
+    return pd.DataFrame.from_records(records, columns=list(COLUMNS))
+
+
+def suite_fingerprint(cases: pd.DataFrame) -> str:
+    """What identifies a suite: a digest of its cases' ids, questions and categories in order (a
+    --quick run is a suite of its own), so that history compares runs of the same suite. Works on
+    test_cases and on case_scores alike (repeats counted once)."""
+    distinct = cases.drop_duplicates("case_id")[["case_id", "question", "category"]]
+    text = distinct.to_json(orient="values", force_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def select_quick(cases: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
+    """``n`` cases spread over the categories (round-robin in order of first appearance, the first
+    case of each category first), in file order: the ``--quick`` run. By default one case of
+    each category, so that a quick run leaves none out."""
+    if n is None:
+        n = cases["category"].nunique()
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+    categories = cases["category"].tolist()
+    queues = [
+        [position for position, category in enumerate(categories) if category == wanted]
+        for wanted in dict.fromkeys(categories)
+    ]
+    chosen: list[int] = []
+    while len(chosen) < min(n, len(cases)):
+        for queue in queues:
+            if queue and len(chosen) < n:
+                chosen.append(queue.pop(0))
+    return cases.iloc[sorted(chosen)].reset_index(drop=True)
+
+
+def check_against_database(
+    cases: pd.DataFrame, file: str | Path, database: str | Path, suite: Sequence[str | Path] = ()
+) -> None:
+    """Check a whole case file (in file order) against the evaluation database before any agent
+    call: every expected_table is a table of it, every gold SQL runs on it and on the test-suite
+    databases ``suite``. Raises TestCaseError naming the case by number and id, and the database's
+    message."""
+    from nabahan_pipeline.evaluation.agent_sql import QueryRunner
+
+    tables = _table_names(database)
+    runner = QueryRunner(database, suite)
+    for number, case in enumerate(cases.to_dict("records"), 1):
+        where = f"{file}: case {number} (id {case['case_id']!r})"
+        table = case.get("expected_table")
+        if isinstance(table, str) and table.lower() not in tables:
+            raise TestCaseError(
+                f"{where}: field 'expected_table': {table!r} is not a table of {Path(database).name} "
+                f"(tables: {', '.join(sorted(tables))})"
+            )
+        sql = case.get("expected_sql")
+        if isinstance(sql, str):
+            try:
+                expected = runner.expected(sql)
+            except (UnsafeSQLError, OSError) as error:
+                raise TestCaseError(f"{where}: field 'expected_sql': fails on {Path(database).name}: {error}") from None
+            if any(result.truncated for result in expected):
+                raise TestCaseError(
+                    f"{where}: field 'expected_sql': returns more than can be compared (at most {runner.max_rows:,} "
+                    f"rows and {DEFAULT_MAX_CELLS:,} values)"
+                )
+
+
+def _table_names(database: str | Path) -> set[str]:
+    connection = connect_readonly(database)
+    try:
+        rows = connection.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").fetchall()
+    finally:
+        connection.close()
+    return {name.lower() for (name,) in rows}
+
+
+def derive_case_id(question: str, category: str, filters: dict | None = None) -> str:
+    """A stable id from a case's content: "c-" and 10 hex digits of the SHA-256 of its canonical JSON."""
+    content: dict[str, Any] = {"question": question, "category": category}
+    if filters is not None:
+        content["filters"] = filters
+    canonical = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "c-" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:10]
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def _read_json_list(path: Path, name: str) -> list:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise TestCaseError(f"{name}: file not found") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise TestCaseError(f"{name}: cannot read the file: {error}") from None
+    try:
+        entries = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TestCaseError(
+            f"{name}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+        ) from None
+    if not isinstance(entries, list):
+        raise TestCaseError(f"{name}: the top level must be a JSON list of cases, got {_json_type(entries)}")
+    if not entries:
+        raise TestCaseError(f"{name}: the list of cases is empty")
+    return entries
+
+
+# --- one case -----------------------------------------------------------------------------------
+
+
+Fail = Callable[[str, str], TestCaseError]
+
+
+def _validate_case(entry: object, number: int, name: str) -> dict[str, Any]:
+    where = f"{name}: case {number}"
+    if not isinstance(entry, dict):
+        raise TestCaseError(f"{where}: must be a JSON object, got {_json_type(entry)}")
+
+    def fail(field: str, problem: str) -> TestCaseError:
+        return TestCaseError(f"{where}: field '{field}': {problem}")
+
+    for key in entry:
+        close = _misspelling_of(key)
+        if close:
+            raise fail(key, f"unknown field (did you mean '{close}'?)")
+    question = _required_text(entry, "question", fail).strip()
+    category = _required_text(entry, "category", fail)
+    if category not in CATEGORIES:
+        raise fail("category", f"unknown category {category!r} (expected one of: {', '.join(CATEGORIES)})")
+    text = _optional_texts(entry, fail)
+    if category != OUT_OF_SCOPE and text["expected_table"] is None:
+        raise fail("expected_table", "missing (required for in-scope cases)")
+    filters, tags = _filters_and_tags(entry, fail)
+    return {
+        "case_id": text["id"] or derive_case_id(question, category, filters),
+        "question": question,
+        "category": category,
+        "expected_table": text["expected_table"],
+        "expected_response": text["expected_response"],
+        "description": text["description"],
+        "filters": None if filters is None else json.dumps(filters, ensure_ascii=False),
+        "expected_sql": text["expected_sql"],
+        "tags": json.dumps(tags, ensure_ascii=False),
+        "_explicit_id": text["id"] is not None,
+    }
+
+
+def _required_text(entry: dict, field: str, fail: Fail) -> str:
+    value = entry.get(field)
+    if value is None:
+        raise fail(field, "missing")
+    if not isinstance(value, str):
+        raise fail(field, f"must be a string, got {_json_type(value)}")
+    if not value.strip():
+        raise fail(field, "empty")
+    return value
+
+
+def _optional_texts(entry: dict, fail: Fail) -> dict[str, str | None]:
+    text: dict[str, str | None] = {}
+    for field in _OPTIONAL_TEXT:
+        value = entry.get(field)
+        if value is not None and not isinstance(value, str):
+            raise fail(field, f"must be a string, got {_json_type(value)}")
+        if field in ("id", "expected_table", "expected_sql") and value is not None and not value.strip():
+            raise fail(field, "empty")
+        text[field] = value.strip() if field in ("id", "expected_table") and value else value
+    if text["expected_sql"] is not None:
+        try:
+            check_read_only_select(text["expected_sql"])
+        except UnsafeSQLError as error:
+            raise fail("expected_sql", str(error)) from None
+    return text
+
+
+def _filters_and_tags(entry: dict, fail: Fail) -> tuple[dict | None, list[str]]:
+    filters = entry.get("filters")
+    if filters is not None and not isinstance(filters, dict):
+        raise fail("filters", f"must be a JSON object, got {_json_type(filters)}")
+    tags = entry.get("tags")
+    tags = [] if tags is None else tags
+    if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
+        raise fail("tags", "must be a list of strings")
+    return filters, tags
+
+
+def _check_unique_ids(records: list[dict[str, Any]], name: str) -> None:
+    first_seen: dict[str, int] = {}
+    explicit_ids = [record.pop("_explicit_id") for record in records]
+    for index, record in enumerate(records):
+        number = index + 1
+        case_id = record["case_id"]
+        if case_id in first_seen:
+            if explicit_ids[index] or explicit_ids[first_seen[case_id] - 1]:
+                problem = f"field 'id': duplicate id {case_id!r} (also case {first_seen[case_id]})"
+            else:
+                problem = (
+                    f"field 'question': duplicate case: same question, category and filters as "
+                    f"case {first_seen[case_id]} (derived id {case_id!r}; give one an 'id')"
+                )
+            raise TestCaseError(f"{name}: case {number}: {problem}")
+        first_seen[case_id] = number
+
+
+def _misspelling_of(key: str) -> str | None:
+    if key in _KNOWN_KEYS:
+        return None
+    for known in sorted(_KNOWN_KEYS):
+        if _edit_distance(key.lower(), known) <= min(2, len(known) // 3):
+            return known
+    return None
+
+
+def _edit_distance(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def _json_type(value: object) -> str:
+    names = {dict: "object", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)

@@ -1,0 +1,137 @@
+"""The embedded reference agent: Arabic question -> SQL over the embedded database -> Arabic insight.
+
+    nabahan_agent(question, filters=None) -> {"status", "sql", "data", "columns", "rows", "insights", "error"}
+
+The baseline users compare their own agents against. Deterministic and offline: a rule-based
+parser (``question_parser``) reads the question into a QueryFrame, ``sql_builder`` turns the frame
+into one SELECT, the SELECT runs on a read-only connection, and ``insights`` words the rows.
+It never raises: a question it does not take is refused (``out_of_scope``, an apology starting
+with "عذراً"), and anything that goes wrong becomes ``status="error"`` with a message.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Mapping
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from nabahan_pipeline.etimad_db.database import connect_readonly, ensure_database
+from nabahan_pipeline.reference_agent.insights import apology, write_insight
+from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
+from nabahan_pipeline.reference_agent.question_parser import QuestionParser, Refusal, apply_filters
+from nabahan_pipeline.reference_agent.sql_builder import build_sql
+
+_FILTERS_APOLOGY = "عذراً، لم أستطع قراءة عوامل التصفية المرسلة مع السؤال: "
+_ERROR_APOLOGY = "عذراً، حدث خطأ أثناء الإجابة عن السؤال؛ حاول صياغته بطريقة أخرى."
+
+
+class ReferenceAgent:
+    """The reference agent over one SQLite database (the embedded default when ``database`` is None).
+
+    ``as_of`` anchors "this year" / "last month"; by default the latest publish date in the data,
+    so that answers do not drift with the clock. Safe to share between threads: each thread gets
+    its own read-only connection; the lookup tables are read once.
+    """
+
+    def __init__(self, database: str | Path | None = None, as_of: date | None = None) -> None:
+        self._database = database
+        self._as_of = as_of
+        self._setup_lock = threading.Lock()
+        self._local = threading.local()
+        self._path: Path | None = None
+        self._parser: QuestionParser | None = None
+
+    @property
+    def parser(self) -> QuestionParser:
+        """The question parser, bound to this database's lookup tables (loaded on first use)."""
+        if self._parser is None:
+            with self._setup_lock:
+                if self._parser is None:
+                    self._path = ensure_database(self._database)
+                    catalog = Catalog.load(self._connection())
+                    self._parser = QuestionParser(catalog, self._as_of)
+        return self._parser
+
+    def _connection(self) -> sqlite3.Connection:
+        con = getattr(self._local, "connection", None)
+        if con is None:
+            assert self._path is not None
+            con = connect_readonly(self._path)
+            self._local.connection = con
+        return con
+
+    def ask(self, question: str, filters: dict | None = None) -> dict[str, Any]:
+        """Answer one question (contract dict); never raises."""
+        try:
+            return self._answer(question, filters)
+        except Exception as exc:  # the contract: an error answer, never a traceback
+            return _answer("error", insights=_ERROR_APOLOGY, error=f"{type(exc).__name__}: {exc}")
+
+    def _answer(self, question: str, filters: dict | None) -> dict[str, Any]:
+        if filters is not None and not isinstance(filters, Mapping):
+            message = f"filters must be an object (dict), got {type(filters).__name__}"
+            return _answer("error", insights=_FILTERS_APOLOGY + message, error=message)
+        parser = self.parser
+        frame = parser.parse(question)
+        if isinstance(frame, Refusal):
+            return _answer("out_of_scope", insights=apology(frame))
+        if filters:
+            try:
+                frame = apply_filters(frame, filters, parser)
+            except ValueError as exc:
+                return _answer("error", insights=_FILTERS_APOLOGY + str(exc), error=str(exc))
+        sql = build_sql(frame)
+        cursor = self._connection().execute(sql)
+        columns = [d[0] for d in cursor.description]
+        values = [list(row) for row in cursor.fetchall()]
+        rows = [dict(zip(columns, row)) for row in values]
+        insight = write_insight(frame, rows, parser.catalog)
+        return _answer("success", sql=sql, data=rows, columns=columns, rows=values, insights=insight)
+
+
+def _answer(
+    status: str,
+    *,
+    sql: str | None = None,
+    data: list | None = None,
+    columns: list[str] | None = None,
+    rows: list[list] | None = None,
+    insights: str = "",
+    error: str | None = None,
+) -> dict[str, Any]:
+    # Both result forms: ``data`` for readers of the seed's contract, ``columns`` + ``rows`` lossless.
+    return {
+        "status": status,
+        "sql": sql,
+        "data": data or [],
+        "columns": columns or [],
+        "rows": rows or [],
+        "insights": insights,
+        "error": error,
+    }
+
+
+_default_agent: ReferenceAgent | None = None
+_default_lock = threading.Lock()
+
+
+def default_agent() -> ReferenceAgent:
+    """The module's shared agent over the embedded default database, created on first use."""
+    global _default_agent
+    if _default_agent is None:
+        with _default_lock:
+            if _default_agent is None:
+                _default_agent = ReferenceAgent()
+    return _default_agent
+
+
+def nabahan_agent(question: str, filters: dict | None = None) -> dict[str, Any]:
+    """The agent contract over the embedded database: status, sql, data, insights, error."""
+    try:
+        agent = default_agent()
+    except Exception as exc:  # pragma: no cover - creating the agent does no I/O
+        return _answer("error", insights=_ERROR_APOLOGY, error=f"{type(exc).__name__}: {exc}")
+    return agent.ask(question, filters)

@@ -1,0 +1,446 @@
+"""Result rows -> a short Arabic answer that states the figures of the result.
+
+Every number written here is a cell of the rows, the number of rows, a column's sum, a share of a
+column's total computed from the rows, or a number the question stated (years, thresholds, top-N),
+so that each can be traced back; nothing is estimated or invented. Amounts are written with
+thousands separators (two decimals when there are halalas), large amounts also rounded in
+millions or billions from the exact value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
+from nabahan_pipeline.reference_agent.question_parser import QueryFrame, Refusal
+
+SHOWN_ITEMS = 3
+
+# Status ids -> the adjective after "المناقصات".
+_STATUS_ADJECTIVES = {
+    1: "النشطة",
+    2: "قيد الفحص",
+    3: "قيد الترسية",
+    4: "التي تمت ترسيتها",
+    5: "الملغاة",
+    6: "المنتهية",
+}
+_NOUNS = {
+    "tenders": ("المناقصات", "مناقصة"),
+    "projects": ("المشاريع المستقبلية", "مشروع"),
+}
+_DIMENSION_NOUNS = {
+    "region": ("المنطقة", "المناطق", "منطقة"),
+    "status": ("الحالة", "الحالات", "حالة"),
+    "type": ("نوع المناقصة", "أنواع المناقصات", "نوع"),
+    "activity": ("النشاط", "الأنشطة", "نشاط"),
+    "agency": ("الجهة", "الجهات", "جهة"),
+    "year": ("السنة", "السنوات", "سنة"),
+    "month": ("الشهر", "الأشهر", "شهر"),
+    "quarter": ("الربع", "الأرباع", "ربع"),
+}
+_LOOKUP_NOUNS = {
+    "regions": ("المناطق", "منطقة", "name_ar"),
+    "tender_types": ("أنواع المناقصات", "نوعاً", "name_ar"),
+    "tender_statuses": ("حالات المناقصات", "حالة", "name_ar"),
+    "activities": ("الأنشطة", "نشاطاً", "name_ar"),
+    "agencies": ("الجهات الحكومية", "جهة", "name_ar"),
+}
+_COLUMN_NOUNS = {
+    "value": "القيمة التقديرية",
+    "awarded": "قيمة الترسية",
+    "bids": "عدد العروض",
+    "booklet": "سعر الكراسة",
+    "duration": "مدة التنفيذ",
+    "date": "تاريخ النشر",
+    "deadline": "آخر موعد لتقديم العروض",
+}
+_MONEY = {"value", "awarded", "booklet"}
+
+APOLOGIES = {
+    "empty": "عذراً، لم أستلم سؤالاً. اسألني عن المناقصات الحكومية أو المشاريع المستقبلية، مثل: كم عدد المناقصات في منطقة الرياض؟",
+    "too_long": "عذراً، السؤال أطول مما أستطيع قراءته. اكتب سؤالاً قصيراً عن المناقصات الحكومية أو المشاريع المستقبلية.",
+    "not_arabic": "عذراً، أجيب عن الأسئلة المكتوبة بالعربية حول المناقصات الحكومية والمشاريع المستقبلية في منصة اعتماد.",
+    "sql": "عذراً، لا أنفذ استعلامات SQL مكتوبة في السؤال. اسألني بالعربية عن المناقصات أو المشاريع المستقبلية وسأكتب الاستعلام بنفسي.",
+    "mutation": "عذراً، لا أستطيع تعديل البيانات أو حذفها أو إضافتها؛ صلاحيتي قراءة فقط. أستطيع الإجابة عن أسئلة حول المناقصات والمشاريع المستقبلية والجهات والمناطق.",
+    "off_task": "عذراً، هذا الطلب خارج نطاق عملي. أستطيع الإجابة عن أسئلة حول بيانات المناقصات الحكومية والمشاريع المستقبلية: أعدادها وقيمها وتوزيعها حسب المنطقة والجهة والحالة والنوع.",
+    "off_topic": "عذراً، هذا السؤال خارج نطاق بيانات المشتريات الحكومية. أستطيع الإجابة عن أسئلة المناقصات والمشاريع المستقبلية والجهات الحكومية والمناطق.",
+    "unknown": "عذراً، لم أفهم السؤال على أنه سؤال عن بيانات المشتريات الحكومية. أستطيع الإجابة عن أسئلة مثل: كم عدد المناقصات النشطة في الرياض؟ أو ما توزيع المناقصات حسب النوع؟",
+}
+
+
+def apology(refusal: Refusal) -> str:
+    """The Arabic apology for a refused question."""
+    return APOLOGIES.get(refusal.reason, APOLOGIES["unknown"])
+
+
+def write_insight(frame: QueryFrame, rows: Sequence[dict[str, Any]], catalog: Catalog) -> str:
+    """One to three Arabic sentences that state the figures of ``rows`` for ``frame``."""
+    if frame.entity in _LOOKUP_NOUNS:
+        return _lookup(frame, rows)
+    scope = _Scope.of(frame, catalog)
+    if frame.group_by:
+        return _groups(frame, rows, scope)
+    if frame.measure == "rows":
+        return _rows(frame, rows, scope)
+    return _aggregate(frame, rows, scope)
+
+
+# --- wording helpers ----------------------------------------------------------------------------
+
+
+def money(value: float) -> str:
+    """An amount with thousands separators, with halalas when it has them."""
+    value = float(value)
+    if abs(value - round(value)) < 0.005:
+        return f"{value:,.0f}"
+    return f"{value:,.2f}"
+
+
+def approx_money(value: float) -> str:
+    """Large amounts also in millions or billions, rounded from the exact value ("" when small)."""
+    value = float(value)
+    if value >= 1e9:
+        return f" (نحو {value / 1e9:,.2f} مليار ريال)"
+    if value >= 1e6:
+        return f" (نحو {value / 1e6:,.2f} مليون ريال)"
+    return ""
+
+
+def count(value: float) -> str:
+    """A whole count with thousands separators."""
+    return f"{int(value):,}"
+
+
+def counted(n: float, singular: str, plural: str) -> str:
+    """A number with its noun: plural for 3 to 10, singular otherwise (as written with digits)."""
+    return f"{count(n)} {plural if 3 <= int(n) <= 10 else singular}"
+
+
+def li(phrase: str) -> str:
+    """The preposition ل before a phrase: "للمناقصات", "لمشاريع"."""
+    return "لل" + phrase[2:] if phrase.startswith("ال") else "ل" + phrase
+
+
+def display(name: Any) -> str:
+    """A name from the data as shown in prose: tabs and tatweel gone, Persian yeh as Arabic yeh."""
+    text = str(name).replace("\u06cc", "\u064a").replace("\u0640", "")
+    return " ".join(text.split())
+
+
+def _amount(column: str, value: float) -> str:
+    if column in _MONEY:
+        return f"{money(value)} ريال"
+    if column == "duration":
+        return f"{money(value)} شهراً"
+    if column == "bids":
+        return f"{money(value)} عرضاً" if value != 1 else "عرض واحد"
+    return money(value)
+
+
+_STATUS_INDEFINITE = {1: "نشطة", 2: "قيد الفحص", 3: "قيد الترسية", 4: "تمت ترسيتها", 5: "ملغاة", 6: "منتهية"}
+
+
+class _Scope:
+    """The rows a question is about, in words: "المناقصات النشطة في منطقة الرياض"."""
+
+    def __init__(self, noun: str, unit: str, units: str, qualifiers: list[str], indefinite: list[str]):
+        self.catalog: Catalog | None = None
+        self.noun, self.unit, self.units = noun, unit, units
+        self.qualifiers, self.indefinite = qualifiers, indefinite
+
+    @classmethod
+    def of(cls, frame: QueryFrame, catalog: Catalog) -> _Scope:
+        qualifiers: list[str] = []
+        indefinite: list[str] = []
+        order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "value", "awarded", "bids", "booklet", "duration")
+        for field in order:
+            for c in (c for c in frame.conditions if c.field == field):
+                if field == "status" and c.label.startswith("غير"):
+                    qualifiers.append(c.label)
+                    indefinite.append(c.label)
+                    continue
+                if field == "status":
+                    qualifiers.append(" أو ".join(_STATUS_ADJECTIVES.get(i, "") for i in c.values))
+                    indefinite.append(" أو ".join(_STATUS_INDEFINITE.get(i, "") for i in c.values))
+                    continue
+                if field == "activity":
+                    text = f"في نشاط {display(c.label)}"
+                elif field == "agency":
+                    text = f"لدى {display(c.label)}"
+                elif field == "date":
+                    text = _time_phrase(c.label)
+                elif field == "deadline":
+                    text = f"التي يحل آخر موعد لتقديم عروضها {_time_phrase(c.label)}"
+                else:
+                    text = c.label
+                qualifiers.append(text)
+                indefinite.append(text)
+        if frame.entity == "projects":
+            scope = cls("المشاريع المستقبلية", "مشروع", "مشاريع", qualifiers, indefinite)
+        else:
+            scope = cls("المناقصات", "مناقصة", "مناقصات", qualifiers, indefinite)
+        scope.catalog = catalog
+        return scope
+
+    @property
+    def definite(self) -> str:
+        return " ".join([self.noun, *self.qualifiers])
+
+    @property
+    def conditions(self) -> str:
+        return "، ".join(q for q in self.indefinite if q)
+
+    def none_found(self) -> str:
+        if self.conditions:
+            return f"لم أجد في البيانات أي {self.unit} تطابق شروط السؤال ({self.conditions})."
+        return f"لم أجد في البيانات أي {self.unit}."
+
+
+def _catalog_of(scope: _Scope) -> Catalog:
+    assert scope.catalog is not None
+    return scope.catalog
+
+
+def _time_phrase(label: str) -> str:
+    if label.startswith(("خلال", "من ", "منذ", "قبل", "بعد", "حتى", "في ", "هذا", "الشهر", "العام")):
+        return label
+    return f"في {label}"
+
+
+def _title(row: dict[str, Any], entity: str) -> str:
+    """How to name one row: its quoted title, else (a title with digits would read as figures)
+    the agency that published it."""
+    title = row.get("tender_name" if entity == "tenders" else "project_name")
+    agency = row.get("agency_name")
+    unit = "مناقصة" if entity == "tenders" else "مشروع"
+    if isinstance(title, str) and title.strip() and not any(ch.isdigit() for ch in title):
+        text = f"«{display(title)}»"
+        if agency and not any(ch.isdigit() for ch in str(agency)):
+            text += f" لدى {display(agency)}"
+        return text
+    if agency and not any(ch.isdigit() for ch in str(agency)):
+        return f"{unit} لدى {display(agency)}"
+    return unit
+
+
+# --- answers --------------------------------------------------------------------------------------
+
+
+def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
+    values = list(rows[0].values()) if rows else []
+    first = values[0] if values else None
+    if frame.measure == "count":
+        if not first:
+            return scope.none_found()
+        return f"بلغ عدد {scope.definite} في البيانات {counted(first, scope.unit, scope.units)}."
+    if frame.measure == "share":
+        matching, total, share = (values + [None, None, None])[:3]
+        if not total:
+            return scope.none_found()
+        part = _Scope.of(QueryFrame(entity=frame.entity, conditions=frame.share_of), _catalog_of(scope))
+        return (
+            f"نسبة {part.definite} من {scope.definite if scope.qualifiers else 'إجمالي ' + scope.noun}: {float(share or 0):.1f}% "
+            f"({count(matching or 0)} من أصل {counted(total, scope.unit, scope.units)})."
+        )
+    if frame.measure == "count_distinct":
+        dimension = frame.distinct_of or "agency"
+        _, plural, unit = _DIMENSION_NOUNS[dimension]
+        if not first:
+            return scope.none_found()
+        return f"عدد {plural} المختلفة في {scope.definite}: {count(first)} {unit}."
+    column = frame.column or "value"
+    counted_rows = values[1] if len(values) > 1 else None
+    if first is None or not counted_rows:
+        return scope.none_found()
+    noun = _COLUMN_NOUNS[column]
+    amount = _amount(column, first) + (approx_money(first) if column in _MONEY else "")
+    if frame.measure == "sum":
+        return f"إجمالي {noun} {li(scope.definite)}: {amount}، موزعة على {counted(counted_rows, scope.unit, scope.units)}."
+    if frame.measure == "avg":
+        return f"متوسط {noun} {li(scope.definite)}: {amount}، محسوباً على {counted(counted_rows, scope.unit, scope.units)}."
+    word = "أعلى" if frame.measure == "max" else "أدنى"
+    return f"{word} {noun} {li(scope.definite)}: {amount}."
+
+
+_ROW_COLUMNS = {
+    "value": "estimated_value",
+    "awarded": "awarded_value",
+    "bids": "bids_count",
+    "booklet": "booklet_price",
+    "duration": "duration_months",
+}
+
+
+def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
+    if not rows:
+        return scope.none_found()
+    entity = frame.entity
+    column = frame.column if frame.column in _ROW_COLUMNS else "value"
+
+    def describe(row: dict[str, Any], key: str = column) -> str:
+        value = row.get(_ROW_COLUMNS[key])
+        if value is None:
+            return _title(row, entity)
+        return f"{_title(row, entity)} ({_COLUMN_NOUNS[key]} {_amount(key, value)})"
+
+    if frame.ranked and frame.column in ("date", "deadline"):
+        if entity == "projects":
+            word = "أقرب" if frame.order == "asc" else "أبعد"
+        else:
+            word = "أحدث" if frame.order == "desc" else "أقدم"
+        if len(rows) == 1:
+            return f"{word} {scope.unit} من {scope.definite}: {describe(rows[0], 'value')}."
+        items = "، ".join(f"{i}) {describe(row, 'value')}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
+    if frame.ranked:
+        word = _rank_word(frame)
+        noun = _COLUMN_NOUNS[column]
+        if len(rows) == 1:
+            return f"{word} {scope.unit} من حيث {noun} بين {scope.definite}: {describe(rows[0])}."
+        items = "، ".join(f"{i}) {describe(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        return f"{word} {counted(len(rows), scope.unit, scope.units)} من حيث {noun} بين {scope.definite}: {items}."
+    # A plain list: how many, their total value, and the largest.
+    total = sum(float(row.get("estimated_value") or 0) for row in rows)
+    if len(rows) == 1:
+        return f"وجدت {scope.unit} واحدة فقط من {scope.definite}: {describe(rows[0], 'value')}." if entity == "tenders" else f"وجدت مشروعاً واحداً فقط من {scope.definite}: {describe(rows[0], 'value')}."
+    top = max(rows, key=lambda row: float(row.get("estimated_value") or 0))
+    return (
+        f"وجدت {counted(len(rows), scope.unit, scope.units)} من {scope.definite}، "
+        f"إجمالي قيمتها التقديرية {money(total)} ريال{approx_money(total)}. "
+        f"أعلاها قيمة {describe(top, 'value')}."
+    )
+
+
+def _rank_word(frame: QueryFrame) -> str:
+    column = frame.column or "value"
+    if column == "bids":
+        return "أكثر" if frame.order == "desc" else "أقل"
+    if column == "duration":
+        return "أطول" if frame.order == "desc" else "أقصر"
+    return "أعلى" if frame.order == "desc" else "أدنى"
+
+
+_NAME_COLUMNS = {
+    "region": "region_name",
+    "status": "status_name",
+    "type": "tender_type_name",
+    "activity": "activity_name",
+    "agency": "agency_name",
+}
+
+
+def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
+    if not rows:
+        return scope.none_found()
+    dimension = frame.group_by[0]
+    singular_noun, plural_noun, unit = _DIMENSION_NOUNS[dimension]
+    metric_column = _metric_column(frame, list(rows[0].keys()))
+
+    def label(row: dict[str, Any]) -> str:
+        parts = []
+        for dim in frame.group_by:
+            if dim in _NAME_COLUMNS:
+                name = row.get(_NAME_COLUMNS[dim])
+                parts.append(display(name) if name is not None else "غير محدد")
+            elif dim == "year":
+                parts.append(f"عام {row.get('year')}")
+            elif dim == "month":
+                parts.append(f"شهر {row.get('year_month')}")
+            elif dim == "quarter":
+                parts.append(f"الربع {row.get('quarter')} من عام {row.get('year')}")
+        return " - ".join(parts)
+
+    def figure(row: dict[str, Any]) -> str:
+        value = row.get(metric_column)
+        if value is None:
+            return "بلا قيمة"
+        if frame.measure == "count":
+            return counted(value, scope.unit, scope.units)
+        return _amount(frame.column or "value", value)
+
+    metric = _metric_phrase(frame, scope)
+    if frame.ranked:
+        if frame.measure == "count":
+            word = "الأكثر" if frame.order != "asc" else "الأقل"
+        else:
+            word = "الأعلى" if frame.order != "asc" else "الأدنى"
+        if len(rows) == 1:
+            return f"{singular_noun} {word} من حيث {metric}: {label(rows[0])} ({figure(rows[0])})."
+        items = "، ".join(f"{i}) {label(row)} ({figure(row)})" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        head = f"{plural_noun} {word} من حيث {metric} ({counted(len(rows), unit, _PLURAL_UNITS[dimension])})"
+        return f"{head}: {items}."
+    additive = frame.measure in ("count", "sum")
+    total = sum(float(row.get(metric_column) or 0) for row in rows) if additive else 0.0
+
+    def item(row: dict[str, Any]) -> str:
+        text = f"{label(row)} ({figure(row)}"
+        value = row.get(metric_column)
+        if additive and total > 0 and value is not None:
+            text += f"، {100.0 * float(value) / total:.1f}%"
+        return text + ")"
+
+    if dimension in ("year", "month", "quarter"):
+        shown = rows if len(rows) <= 6 else rows[:SHOWN_ITEMS]
+        text = f"{metric} حسب {singular_noun}: " + "، ".join(item(row) for row in shown) + "."
+        if len(rows) > 6:
+            best = max(rows, key=lambda row: float(row.get(metric_column) or 0))
+            text += f" وأعلى {_PERIOD_NOUNS[dimension]} {label(best)} ({figure(best)})."
+        return text
+    leaders = sorted(rows, key=lambda row: float(row.get(metric_column) or 0), reverse=True)[:SHOWN_ITEMS]
+    head = f"توزيع {metric} حسب {singular_noun} على {counted(len(rows), unit, _PLURAL_UNITS[dimension])}"
+    if additive:
+        head += f"، بإجمالي {_total_phrase(frame, scope, total)}"
+    return f"{head}. في المقدمة: " + "، ".join(item(row) for row in leaders) + "."
+
+
+_PLURAL_UNITS = {
+    "region": "مناطق",
+    "status": "حالات",
+    "type": "أنواع",
+    "activity": "أنشطة",
+    "agency": "جهات",
+    "year": "سنوات",
+    "month": "أشهر",
+    "quarter": "أرباع",
+}
+_PERIOD_NOUNS = {"year": "السنوات", "month": "الأشهر", "quarter": "الأرباع"}
+
+
+def _total_phrase(frame: QueryFrame, scope: _Scope, total: float) -> str:
+    if frame.measure == "count":
+        return counted(total, scope.unit, scope.units)
+    return f"{money(total)} ريال{approx_money(total)}"
+
+
+def _metric_phrase(frame: QueryFrame, scope: _Scope) -> str:
+    column = _COLUMN_NOUNS.get(frame.column or "value", "القيمة التقديرية")
+    if frame.measure == "count":
+        return f"عدد {scope.definite}"
+    word = {"sum": "إجمالي", "avg": "متوسط", "max": "أعلى", "min": "أدنى"}[frame.measure]
+    return f"{word} {column} {li(scope.definite)}"
+
+
+def _metric_column(frame: QueryFrame, columns: list[str]) -> str:
+    if frame.measure == "count":
+        return next(c for c in columns if c.endswith("_count"))
+    prefix = {"sum": "total_", "avg": "avg_", "max": "max_", "min": "min_"}[frame.measure]
+    return next(c for c in columns if c.startswith(prefix))
+
+
+def _lookup(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
+    plural, unit, name_column = _LOOKUP_NOUNS[frame.entity]
+    where = "".join(f" {c.label}" for c in frame.conditions if c.field == "region")
+    if frame.measure == "count":
+        value = next(iter(rows[0].values())) if rows else 0
+        if not value:
+            return f"لم أجد أي {plural}{where} في البيانات."
+        return f"بلغ عدد {plural}{where} في البيانات {count(value)} {unit}."
+    if not rows:
+        return f"لم أجد أي {plural}{where} في البيانات."
+    names = [display(row.get(name_column, "")) for row in rows]
+    readable = [n for n in names if n and not any(ch.isdigit() for ch in n)]
+    shown = "، ".join(readable[:8])
+    rest = "، وغيرها" if len(readable) > 8 else ""
+    return f"تضم البيانات {count(len(rows))} من {plural}{where}: {shown}{rest}."

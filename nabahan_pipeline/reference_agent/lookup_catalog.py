@@ -1,0 +1,177 @@
+"""The database's lookup tables, loaded once per database, and an index for finding agency and
+activity names in a question.
+
+Names are matched on normalized words, with the clitics a question glues to them (و، ف، ب، ل، ال)
+ignored, so "لوزارة الصحة" finds "وزارة الصحة - الديوان العام" and "الصیانة" (Persian yeh) finds
+"\\tالتشغيل والصيانة ..." (tab-padded). A phrase names every entity whose name contains it, as an
+analyst's ``LIKE '%phrase%'`` would.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from nabahan_pipeline.arabic.normalize import normalize_arabic
+
+_NON_WORD = re.compile(r"[^\w]+")
+
+
+def words(text: str) -> list[str]:
+    """The normalized words of ``text`` (punctuation, tabs and separators dropped)."""
+    return [w for w in _NON_WORD.sub(" ", normalize_arabic(text).replace("_", " ")).split() if w]
+
+
+def word_variants(word: str) -> frozenset[str]:
+    """``word`` and its forms without a leading conjunction, preposition or article, keeping at
+    least three letters: "بالرياض" -> {"بالرياض", "الرياض", "رياض"}."""
+    forms = [word]
+    if word[:1] in ("و", "ف") and len(word) > 3:
+        forms.append(word[1:])
+    for form in list(forms):
+        if form.startswith("لل") and len(form) > 4:
+            forms.append(form[2:])
+        if form[:1] in ("ب", "ل", "ك") and len(form) > 3:
+            forms.append(form[1:])
+    for form in list(forms):
+        if form.startswith("ال") and len(form) > 4:
+            forms.append(form[2:])
+    return frozenset(forms)
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """A phrase of the question that names agencies or activities."""
+
+    kind: str  # "agency" | "activity"
+    ids: tuple[int, ...]
+    start: int  # word index in the question
+    end: int  # exclusive
+
+
+@dataclass
+class NameIndex:
+    """Agency and activity names by word, for finding the phrases of a question that name them."""
+
+    # (kind, id) -> the variant sets of the name's words, in order
+    names: dict[tuple[str, int], list[frozenset[str]]] = field(default_factory=dict)
+    postings: dict[str, list[tuple[tuple[str, int], int]]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, kind: str, entity_id: int, name: str) -> None:
+        """Index one name."""
+        variants = [word_variants(w) for w in words(name)]
+        key = (kind, entity_id)
+        self.names[key] = variants
+        for pos, forms in enumerate(variants):
+            for form in forms:
+                self.postings[form].append((key, pos))
+
+    def find(self, question_words: list[str], lexical: set[int], generic: frozenset[str]) -> list[NameMatch]:
+        """The phrases of ``question_words`` that name agencies or activities, longest first, not
+        overlapping. A phrase needs a word that is not ``lexical`` (a position the vocabulary
+        already explains, such as a region); a one-word phrase also needs a word not in ``generic``."""
+        n = len(question_words)
+        hits: list[set[tuple[tuple[str, int], int]]] = []
+        for word in question_words:
+            found: set[tuple[tuple[str, int], int]] = set()
+            for form in word_variants(word):
+                found.update(self.postings.get(form, ()))
+            hits.append(found)
+        # run[i][(key, pos)]: matched words from question word i and name word pos on.
+        run: list[dict[tuple[tuple[str, int], int], int]] = [dict() for _ in range(n + 1)]
+        for i in range(n - 1, -1, -1):
+            for key, pos in hits[i]:
+                run[i][(key, pos)] = 1 + run[i + 1].get((key, pos + 1), 0)
+        spans: dict[tuple[int, int], set[tuple[str, int]]] = defaultdict(set)
+        for i in range(n):
+            for (key, _pos), length in run[i].items():
+                spans[(i, i + length)].add(key)
+        candidates = []
+        for (start, end), keys in spans.items():
+            free = [i for i in range(start, end) if i not in lexical]
+            if not free:
+                continue
+            if end - start == 1 and (word_variants(question_words[start]) & generic or len(question_words[start]) < 3):
+                continue
+            candidates.append((end - start, start, end, keys))
+        candidates.sort(key=lambda c: (-c[0], c[1]))
+        taken: set[int] = set()
+        matches: list[NameMatch] = []
+        for length, start, end, keys in candidates:
+            if any(i in taken for i in range(start, end)):
+                continue
+            # One kind per phrase: the kind whose names the phrase covers best.
+            best: dict[str, float] = {}
+            for kind, entity_id in keys:
+                share = length / len(self.names[(kind, entity_id)])
+                best[kind] = max(best.get(kind, 0.0), share)
+            kind = max(best, key=lambda k: (best[k], k == "activity"))
+            ids = tuple(sorted(entity_id for k, entity_id in keys if k == kind))
+            matches.append(NameMatch(kind=kind, ids=ids, start=start, end=end))
+            taken.update(range(start, end))
+        return matches
+
+
+@dataclass
+class Catalog:
+    """The lookup tables of one database and the dates that anchor relative time."""
+
+    regions: dict[int, str]
+    region_names_en: dict[int, str]
+    statuses: dict[int, str]
+    types: dict[int, str]
+    activities: dict[int, str]
+    agencies: dict[int, str]
+    agency_regions: dict[int, int | None]
+    latest_publish: date
+    names: NameIndex
+
+    @classmethod
+    def load(cls, con: sqlite3.Connection) -> Catalog:
+        """Read the lookup tables and the latest publish date from ``con``."""
+
+        def table(sql: str) -> list[tuple]:
+            return list(con.execute(sql).fetchall())
+
+        regions = {r[0]: r[1].strip() for r in table("SELECT region_id, name_ar FROM regions")}
+        region_en = {r[0]: r[1].strip() for r in table("SELECT region_id, name_en FROM regions")}
+        statuses = {r[0]: r[1].strip() for r in table("SELECT status_id, name_ar FROM tender_statuses")}
+        types = {r[0]: r[1].strip() for r in table("SELECT tender_type_id, name_ar FROM tender_types")}
+        activities = {r[0]: r[1].strip() for r in table("SELECT activity_id, name_ar FROM activities")}
+        agency_rows = table("SELECT agency_id, name_ar, region_id FROM government_agencies")
+        agencies = {r[0]: r[1].strip() for r in agency_rows}
+        latest = con.execute("SELECT MAX(publish_date) FROM tenders_full_details").fetchone()[0]
+        index = NameIndex()
+        for entity_id, name in agencies.items():
+            index.add("agency", entity_id, name)
+        for entity_id, name in activities.items():
+            index.add("activity", entity_id, name)
+        return cls(
+            regions=regions,
+            region_names_en=region_en,
+            statuses=statuses,
+            types=types,
+            activities=activities,
+            agencies=agencies,
+            agency_regions={r[0]: r[2] for r in agency_rows},
+            latest_publish=date.fromisoformat(latest) if latest else date.today(),
+            names=index,
+        )
+
+    def label(self, dimension: str, ids: Iterable[int]) -> str:
+        """The Arabic names of ``ids`` in ``dimension`` joined with و (for insights)."""
+        table = {
+            "region": self.regions,
+            "status": self.statuses,
+            "type": self.types,
+            "activity": self.activities,
+            "agency": self.agencies,
+        }[dimension]
+        names = [table.get(i, str(i)) for i in ids]
+        if len(names) <= 2:
+            return " و".join(names) if len(names) == 2 else (names[0] if names else "")
+        return "، ".join(names[:-1]) + " و" + names[-1]

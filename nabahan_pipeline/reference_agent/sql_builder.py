@@ -1,0 +1,241 @@
+"""QueryFrame -> one readable SQLite SELECT with its literals inlined, runnable as it stands.
+
+Every literal comes from the parser (ids, ISO dates, numbers), never from the question's raw text,
+and is quoted by ``_literal`` all the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nabahan_pipeline.reference_agent.question_parser import Condition, QueryFrame
+
+
+@dataclass(frozen=True)
+class _Table:
+    name: str
+    noun: str  # the row noun in column aliases: tender, project
+    columns: dict[str, str]  # abstract field -> column
+    id_name: dict[str, tuple[str, str]]  # dimension -> (id column, name column)
+
+
+_DIMENSIONS = {
+    "region": ("region_id", "region_name"),
+    "status": ("status_id", "status_name"),
+    "type": ("tender_type_id", "tender_type_name"),
+    "activity": ("activity_id", "activity_name"),
+    "agency": ("agency_id", "agency_name"),
+}
+TABLES = {
+    "tenders": _Table(
+        name="tenders_full_details",
+        noun="tender",
+        columns={
+            "region": "region_id",
+            "status": "status_id",
+            "type": "tender_type_id",
+            "activity": "activity_id",
+            "agency": "agency_id",
+            "date": "publish_date",
+            "deadline": "last_offer_date",
+            "value": "estimated_value",
+            "awarded": "awarded_value",
+            "bids": "bids_count",
+            "booklet": "booklet_price",
+            "reference": "reference_number",
+        },
+        id_name=_DIMENSIONS,
+    ),
+    "projects": _Table(
+        name="future_projects",
+        noun="project",
+        columns={
+            "region": "region_id",
+            "type": "tender_type_id",
+            "activity": "activity_id",
+            "agency": "agency_id",
+            "date": "expected_offering_date",
+            "value": "estimated_value",
+            "duration": "duration_months",
+        },
+        id_name={k: v for k, v in _DIMENSIONS.items() if k != "status"},
+    ),
+}
+LOOKUPS = {
+    "regions": ("regions", "region_id", "name_ar, name_en", "region"),
+    "tender_types": ("tender_types", "tender_type_id", "name_ar, name_en", "tender_type"),
+    "tender_statuses": ("tender_statuses", "status_id", "name_ar, name_en", "status"),
+    "activities": ("activities", "activity_id", "name_ar, name_en", "activity"),
+    "agencies": ("government_agencies", "agency_id", "name_ar, name_en, region_id", "agency"),
+}
+# Columns that are NULL on some rows: ranking by them leaves those rows out.
+_NULLABLE = {"awarded_value", "bids_count", "region_id", "last_offer_date"}
+
+
+def build_sql(frame: QueryFrame) -> str:
+    """The SQL for ``frame``."""
+    if frame.entity in LOOKUPS:
+        return _lookup_sql(frame)
+    table = TABLES[frame.entity]
+    where = [_condition(c, table) for c in frame.conditions if c.field in table.columns]
+    if frame.measure == "rows":
+        return _rows_sql(frame, table, where)
+    if frame.group_by:
+        return _group_sql(frame, table, where)
+    return _aggregate_sql(frame, table, where)
+
+
+def _rows_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
+    if frame.column and frame.order:
+        column = table.columns.get(frame.column, "estimated_value")
+        if column in _NULLABLE:
+            where = where + [f"{column} IS NOT NULL"]
+        direction = "DESC" if frame.order == "desc" else "ASC"
+        order = f"{column} {direction}"
+    else:
+        order = f"{table.columns['date']} DESC"
+    sql = f"SELECT * FROM {table.name}{_where(where)} ORDER BY {order}"
+    if frame.limit:
+        sql += f" LIMIT {int(frame.limit)}"
+    return sql
+
+
+def _aggregate_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
+    noun = table.noun
+    if frame.measure == "share":
+        part = " AND ".join(_condition(c, table) for c in frame.share_of if c.field in table.columns) or "1 = 1"
+        matching = f"SUM(CASE WHEN {part} THEN 1 ELSE 0 END)"
+        select = (
+            f"{matching} AS matching_count, COUNT(*) AS total_count, "
+            f"100.0 * {matching} / COUNT(*) AS share_pct"
+        )
+    elif frame.measure == "count":
+        select = f"COUNT(*) AS {noun}_count"
+    elif frame.measure == "count_distinct":
+        id_column = table.id_name[frame.distinct_of or "agency"][0]
+        select = f"COUNT(DISTINCT {id_column}) AS {frame.distinct_of}_count"
+    else:
+        column = table.columns.get(frame.column or "value", "estimated_value")
+        metric = _metric(frame.measure, column)
+        counted = f"COUNT({column})" if column in _NULLABLE else "COUNT(*)"
+        select = f"{metric}, {counted} AS {noun}_count"
+    return f"SELECT {select} FROM {table.name}{_where(where)}"
+
+
+def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
+    keys: list[str] = []
+    selected: list[str] = []
+    time_order: list[str] = []
+    date_column = table.columns["date"]
+    for dimension in frame.group_by:
+        if dimension in table.id_name:
+            id_column, name_column = table.id_name[dimension]
+            # Grouping by the id alone lets SQLite walk the id index; the name follows the id.
+            keys.append(id_column)
+            selected += [id_column, name_column]
+            if id_column in _NULLABLE:
+                where = where + [f"{id_column} IS NOT NULL"]
+        elif dimension == "year":
+            selected.append(f"strftime('%Y', {date_column}) AS year")
+            keys.append("year")
+            time_order.append("year")
+        elif dimension == "month":
+            selected += [f"strftime('%Y-%m', {date_column}) AS year_month", f"strftime('%m', {date_column}) AS month"]
+            keys.append("year_month")
+            time_order.append("year_month")
+        elif dimension == "quarter":
+            selected += [
+                f"strftime('%Y', {date_column}) AS year",
+                f"(CAST(strftime('%m', {date_column}) AS INTEGER) + 2) / 3 AS quarter",
+            ]
+            keys += ["year", "quarter"]
+            time_order += ["year", "quarter"]
+    noun = table.noun
+    count = f"COUNT(*) AS {noun}_count"
+    if frame.measure == "count":
+        metrics = [count]
+        order_key = f"{noun}_count"
+    else:
+        column = table.columns.get(frame.column or "value", "estimated_value")
+        metric = _metric(frame.measure, column)
+        metrics = [metric, count]
+        order_key = metric.rsplit(" AS ", 1)[1]
+        if frame.ranked and column in _NULLABLE:
+            where = where + [f"{column} IS NOT NULL"]
+    sql = f"SELECT {', '.join(selected + metrics)} FROM {table.name}{_where(where)} GROUP BY {', '.join(keys)}"
+    if time_order and not frame.ranked:
+        sql += f" ORDER BY {', '.join(time_order)}"
+    else:
+        # No tie-breaker: an analyst's ORDER BY has none, and SQLite orders ties the same way for
+        # the same plan.
+        direction = "ASC" if frame.order == "asc" else "DESC"
+        sql += f" ORDER BY {order_key} {direction}"
+    if frame.limit:
+        sql += f" LIMIT {int(frame.limit)}"
+    return sql
+
+
+def _lookup_sql(frame: QueryFrame) -> str:
+    table, id_column, names, noun = LOOKUPS[frame.entity]
+    where = []
+    for c in frame.conditions:
+        if c.field == "region" and frame.entity == "agencies":
+            where.append(_in("region_id", c.values))
+        elif c.field == "agency" and frame.entity == "agencies":
+            where.append(_in("agency_id", c.values))
+    if frame.measure == "count":
+        return f"SELECT COUNT(*) AS {noun}_count FROM {table}{_where(where)}"
+    return f"SELECT {id_column}, {names} FROM {table}{_where(where)} ORDER BY {id_column}"
+
+
+def _metric(measure: str, column: str) -> str:
+    prefix = {"sum": "total", "avg": "avg", "max": "max", "min": "min"}[measure]
+    return f"{measure.upper()}({column}) AS {prefix}_{column}"
+
+
+def _where(parts: list[str]) -> str:
+    return f" WHERE {' AND '.join(parts)}" if parts else ""
+
+
+def _condition(c: Condition, table: _Table) -> str:
+    column = table.columns[c.field]
+    if c.op == "in":
+        return _in(column, c.values)
+    if c.op == "date_range":
+        start, end = c.values
+        parts = []
+        if start:
+            parts.append(f"{column} >= {_literal(start)}")
+        if end:
+            parts.append(f"{column} < {_literal(end)}")
+        return " AND ".join(parts) if parts else "1 = 1"
+    if c.op == "month_in":
+        months = [f"{int(m):02d}" for m in c.values]
+        if len(months) == 1:
+            return f"strftime('%m', {column}) = {_literal(months[0])}"
+        return f"strftime('%m', {column}) IN ({', '.join(_literal(m) for m in months)})"
+    if c.op == "between":
+        low, high = c.values
+        return f"{column} BETWEEN {_literal(low)} AND {_literal(high)}"
+    if c.op in (">", ">=", "<", "<=", "="):
+        return f"{column} {c.op} {_literal(c.values[0])}"
+    if c.op == "not_null":
+        return f"{column} IS NOT NULL"
+    raise ValueError(f"unknown condition operator {c.op!r}")
+
+
+def _in(column: str, values: tuple) -> str:
+    if len(values) == 1:
+        return f"{column} = {_literal(values[0])}"
+    return f"{column} IN ({', '.join(_literal(v) for v in values)})"
+
+
+def _literal(value: object) -> str:
+    """A SQL literal: integers and floats as numbers, text single-quoted with quotes doubled."""
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    return "'" + str(value).replace("'", "''") + "'"

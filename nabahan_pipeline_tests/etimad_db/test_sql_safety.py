@@ -1,0 +1,222 @@
+"""Untrusted SQL: one read-only query accepted, everything else refused, run with a time limit."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from nabahan_pipeline.etimad_db.sql_safety import (
+    QueryResult,
+    QueryTimeoutError,
+    UnsafeSQLError,
+    check_read_only_select,
+    referenced_tables,
+    run_read_only,
+)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "procurement.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        """
+        CREATE TABLE regions (region_id INTEGER PRIMARY KEY, name_ar TEXT, name_en TEXT);
+        INSERT INTO regions VALUES (1, 'منطقة الرياض', 'Riyadh'), (2, 'منطقة مكة المكرمة', 'Makkah'),
+                                   (5, 'المنطقة الشرقية', 'Eastern');
+        CREATE TABLE tenders_full_details (tender_id INTEGER PRIMARY KEY, region_id INTEGER,
+                                           estimated_value REAL, publish_date TEXT);
+        INSERT INTO tenders_full_details VALUES (1, 1, 1000.0, '2024-01-05'), (2, 1, 2500.5, '2024-03-01'),
+                                                (3, 5, 300.0, '2023-12-31');
+        """
+    )
+    conn.commit()
+    conn.close()
+    return path
+
+
+ACCEPTED = [
+    "SELECT 1",
+    "SELECT 1;",
+    "  select count(*) from tenders_full_details  ;  ",
+    "SELECT 1; -- the count",
+    "SELECT 1 -- ; DROP TABLE regions",
+    "WITH r AS (SELECT * FROM regions) SELECT name_ar FROM r",
+    "SELECT region_id FROM regions UNION SELECT region_id FROM tenders_full_details",
+    "SELECT region_id FROM regions INTERSECT SELECT region_id FROM tenders_full_details",
+    "SELECT region_id FROM regions EXCEPT SELECT region_id FROM tenders_full_details",
+    "(SELECT 1 UNION SELECT 2) ORDER BY 1",
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3) SELECT x FROM c",
+    "SELECT strftime('%Y', publish_date) AS y, COUNT(*) FROM tenders_full_details GROUP BY 1 ORDER BY 2 DESC LIMIT 5",
+]
+
+
+@pytest.mark.parametrize("sql", ACCEPTED)
+def test_read_only_queries_are_accepted(sql: str) -> None:
+    assert check_read_only_select(sql) is not None
+
+
+@pytest.mark.parametrize(
+    ("sql", "reason"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        (";", "empty"),
+        ("SELECT 1; SELECT 2", "one statement"),
+        ("SELECT 1;;", "one statement"),
+        ("SELECT 1; DROP TABLE regions", "found 2 .*: SELECT, DROP"),
+        ("SELECT load_extension('/tmp/evil.so')", "calls load_extension"),
+        ("SELECT name_ar FROM regions WHERE LOAD_EXTENSION('x') IS NULL", "calls load_extension"),
+        ("SELECT fts3_tokenizer('simple')", "calls fts3_tokenizer"),
+        ("VACUUM INTO '/tmp/copy.sqlite'", "VACUUM"),
+        ("PRAGMA writable_schema = ON", "PRAGMA"),
+        ("INSERT INTO regions VALUES (9, 'x', 'y')", "INSERT"),
+        ("UPDATE regions SET name_en = 'x'", "UPDATE"),
+        ("DELETE FROM regions", "DELETE"),
+        ("DROP TABLE regions", "DROP"),
+        ("CREATE TABLE x (a INTEGER)", "CREATE"),
+        ("CREATE TABLE x AS SELECT * FROM regions", "CREATE"),
+        ("ALTER TABLE regions ADD COLUMN c INTEGER", "ALTER"),
+        ("ATTACH DATABASE 'other.db' AS other", "ATTACH"),
+        ("DETACH DATABASE other", "DETACH"),
+        ("PRAGMA query_only = OFF", "PRAGMA"),
+        ("VACUUM", "VACUUM"),
+        ("REPLACE INTO regions VALUES (1, 'x', 'y')", "REPLACE"),
+        ("WITH d AS (DELETE FROM regions RETURNING *) SELECT * FROM d", "DELETE"),
+        ("WITH i AS (INSERT INTO regions VALUES (9, 'x', 'y') RETURNING *) SELECT * FROM i", "INSERT"),
+        ("SELEC 1", "does not parse"),
+        ("SELECT * FROM", "does not parse"),
+        ("SELECT 'unterminated", "does not parse"),
+        ("VALUES (1)", "VALUES"),
+        ("BEGIN", "not a read-only query"),
+    ],
+)
+def test_everything_else_is_refused_with_a_reason(sql: str, reason: str) -> None:
+    with pytest.raises(UnsafeSQLError, match=reason):
+        check_read_only_select(sql)
+
+
+def test_unsafe_sql_error_is_a_value_error() -> None:
+    assert issubclass(UnsafeSQLError, ValueError)
+    assert issubclass(QueryTimeoutError, UnsafeSQLError)
+
+
+@pytest.mark.parametrize(
+    ("sql", "tables"),
+    [
+        ("SELECT COUNT(*) FROM Tenders_Full_Details", {"tenders_full_details"}),
+        (
+            'SELECT * FROM "regions" r JOIN tenders_full_details t ON t.region_id = r.region_id',
+            {"regions", "tenders_full_details"},
+        ),
+        ("WITH regions_cte AS (SELECT * FROM regions) SELECT * FROM regions_cte", {"regions"}),
+        ("SELECT s.n FROM (SELECT name_ar AS n FROM regions) AS s", {"regions"}),
+        (
+            "SELECT * FROM tenders_full_details WHERE region_id IN (SELECT region_id FROM future_projects)",
+            {"tenders_full_details", "future_projects"},
+        ),
+        ("SELECT 'regions' AS tenders_full_details FROM future_projects", {"future_projects"}),
+        ("SELECT * FROM main.regions", {"regions"}),
+        ("SELECT 1", set()),
+    ],
+)
+def test_referenced_tables_are_parsed_not_substrings(sql: str, tables: set[str]) -> None:
+    assert referenced_tables(sql) == tables
+
+
+def test_referenced_tables_of_unparseable_sql_raises() -> None:
+    with pytest.raises(UnsafeSQLError):
+        referenced_tables("SELECT * FROM")
+
+
+def test_run_returns_columns_and_rows(db: Path) -> None:
+    sql = "SELECT region_id, COUNT(*) AS n FROM tenders_full_details GROUP BY region_id ORDER BY region_id"
+    result = run_read_only(db, sql)
+    assert result == QueryResult(columns=["region_id", "n"], rows=[(1, 2), (5, 1)])
+    assert result.truncated is False
+
+
+def test_run_caps_rows(db: Path) -> None:
+    result = run_read_only(db, "SELECT region_id FROM regions ORDER BY region_id", max_rows=2)
+    assert result.rows == [(1,), (2,)]
+    assert result.truncated is True
+
+
+def test_run_caps_values_and_characters_not_only_rows(db: Path) -> None:
+    wide = "SELECT * FROM regions a, regions b ORDER BY a.region_id, b.region_id"  # 9 rows of 6 values
+    result = run_read_only(db, wide, max_cells=20)
+    assert len(result.rows) == 3 and result.truncated
+    assert result.cap == "the row cap of 3 rows at 6 columns (20 values)"
+    result = run_read_only(db, "SELECT name_en FROM regions ORDER BY region_id", max_text=13)
+    assert result.rows == [("Riyadh",), ("Makkah",)] and result.cap == "the cap of 13 characters of text"
+    exact = run_read_only(db, "SELECT region_id FROM regions", max_rows=3, max_cells=3)
+    assert len(exact.rows) == 3 and not exact.truncated and exact.cap is None, "exactly at the caps is whole"
+
+
+def test_one_value_may_not_grow_past_a_megabyte(db: Path) -> None:
+    started = time.perf_counter()
+    for sql in ("SELECT zeroblob(1000000000)", "SELECT hex(randomblob(600000))"):
+        with pytest.raises(UnsafeSQLError, match="string or blob too big"):
+            run_read_only(db, sql)
+    assert run_read_only(db, "SELECT printf('%.*c', 2000000, 'x')").rows == [(None,)], "printf gives NULL past it"
+    assert time.perf_counter() - started < 2.0
+    assert run_read_only(db, "SELECT length(hex(randomblob(100000)))").rows == [(200000,)]
+
+
+def test_run_checks_the_sql_before_touching_the_database(db: Path) -> None:
+    with pytest.raises(UnsafeSQLError, match="DELETE"):
+        run_read_only(db, "DELETE FROM regions")
+    assert run_read_only(db, "SELECT COUNT(*) FROM regions").rows == [(3,)]
+
+
+def test_run_times_out_on_a_slow_recursive_query(db: Path) -> None:
+    slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT MAX(x) FROM c"
+    started = time.perf_counter()
+    with pytest.raises(QueryTimeoutError, match="time limit"):
+        run_read_only(db, slow, timeout_s=0.2)
+    assert time.perf_counter() - started < 2.0
+
+
+def test_run_reports_sql_errors_as_unsafe_sql(db: Path) -> None:
+    with pytest.raises(UnsafeSQLError, match="no such table"):
+        run_read_only(db, "SELECT * FROM no_such_table")
+
+
+def test_run_refuses_a_missing_database(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        run_read_only(tmp_path / "absent.sqlite", "SELECT 1")
+    assert not (tmp_path / "absent.sqlite").exists()
+
+
+def test_connection_is_read_only_even_past_the_parser(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Defence in depth: with the parse check out of the way, SQLite itself still refuses writes.
+    import nabahan_pipeline.etimad_db.sql_safety as sql_safety
+
+    monkeypatch.setattr(sql_safety, "check_read_only_select", lambda sql: None)
+    for statement in ("DELETE FROM regions", "CREATE TABLE x (a)", "PRAGMA query_only = OFF"):
+        with pytest.raises(UnsafeSQLError, match="query failed"):
+            run_read_only(db, statement)
+    assert run_read_only(db, "SELECT COUNT(*) FROM regions").rows == [(3,)]
+
+
+def test_authorizer_denies_what_a_read_only_file_would_allow(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # mode=ro and query_only alone let ATTACH and turning query_only off through; the authorizer does not.
+    import nabahan_pipeline.etimad_db.sql_safety as sql_safety
+
+    monkeypatch.setattr(sql_safety, "check_read_only_select", lambda sql: None)
+    for statement in ("ATTACH DATABASE ':memory:' AS other", "PRAGMA query_only = OFF", "SELECT load_extension('x')"):
+        with pytest.raises(UnsafeSQLError, match="not authorized"):
+            run_read_only(db, statement)
+
+
+def test_query_only_pragma_stops_temp_writes_that_mode_ro_allows(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A read-only file still lets a connection create temp tables; PRAGMA query_only does not.
+    import nabahan_pipeline.etimad_db.sql_safety as sql_safety
+
+    monkeypatch.setattr(sql_safety, "check_read_only_select", lambda sql: None)
+    monkeypatch.setattr(sql_safety, "_authorize", lambda *args: sqlite3.SQLITE_OK)
+    with pytest.raises(UnsafeSQLError, match="readonly"):
+        run_read_only(db, "CREATE TEMP TABLE scratch (a)")

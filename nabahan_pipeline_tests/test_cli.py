@@ -1,0 +1,181 @@
+"""The entry points users type: `nabahan eval`, `dagster asset materialize`, definitions validate."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan, run
+
+COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
+RAISING = "python:nabahan_pipeline_tests.sample_agents:raising_agent"
+
+
+def test_nabahan_eval_quick_prints_the_summary_and_keeps_history(tmp_path: Path):
+    first = nabahan("eval", "--quick", "--output-dir", "out", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "EVALUATION SUMMARY" in first.stdout and "Total Queries: 8" in first.stdout, "one case per category"
+    assert first.stdout.rstrip().endswith("FINAL CORRECT RATE: 100.0%")
+    assert "Traceback" not in first.stderr
+    assert len(list((tmp_path / "out").glob("evaluation_results_*.csv"))) == 1
+    runs = tmp_path / "home" / "dagster"
+    assert (runs / "storage").is_dir() or any(runs.iterdir()), "run history is kept under NABAHAN_HOME"
+    second = nabahan("eval", "--quick", "--output-dir", "out", cwd=tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert "no_regression" not in second.stdout, "the same agent twice: no regression"
+
+
+def test_fail_under_exits_1_and_bad_input_exits_2(tmp_path: Path):
+    cases = cases_file(tmp_path / "cases.json")
+    failing = nabahan("eval", "--test-file", str(cases), "--agent", RAISING, "--fail-under", "0.5", cwd=tmp_path)
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "below --fail-under" in failing.stderr
+
+    (tmp_path / "broken.json").write_text('[{"question": "x", "category": "count",', encoding="utf-8")
+    broken = nabahan("eval", "--test-file", "broken.json", "--agent", COUNTING, cwd=tmp_path)
+    assert broken.returncode == 2
+    assert "broken.json" in broken.stderr and "Traceback" not in broken.stderr
+    assert len(broken.stderr.strip().splitlines()) == 1
+
+    for bad in (["--concurrency", "0"], ["--agent", "nope"], ["--test-file", "missing.json"]):
+        result = nabahan("eval", *bad, cwd=tmp_path)
+        assert result.returncode == 2, (bad, result.stderr)
+        assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: Path):
+    dagster = str(Path(sys.executable).parent / "dagster")
+    base = [dagster, "asset", "materialize", "-m", "nabahan_pipeline.definitions", "--select", "*"]
+    result = run(base, tmp_path, NABAHAN_OUTPUT_DIR=str(tmp_path / "default_out"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert list((tmp_path / "default_out").glob("evaluation_summary_*.csv"))
+    assert (tmp_path / "home" / "parquet" / "case_scores.parquet").exists()
+
+    config = tmp_path / "run_config.yaml"
+    config.write_text(
+        "resources:\n  evaluation:\n    config:\n"
+        f"      test_file: {cases_file(tmp_path / 'cases.json')}\n"
+        f"      agent: {COUNTING}\n"
+        f"      output_dir: {tmp_path / 'configured_out'}\n",
+        encoding="utf-8",
+    )
+    result = run([*base, "-c", str(config)], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (csv,) = (tmp_path / "configured_out").glob("evaluation_results_*.csv")
+    assert len(csv.read_text(encoding="utf-8-sig").strip().splitlines()) == 1 + 3
+
+
+def test_definitions_validate(tmp_path: Path):
+    dagster = str(Path(sys.executable).parent / "dagster")
+    result = run([dagster, "definitions", "validate", "-m", "nabahan_pipeline.definitions"], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+@pytest.mark.parametrize("question", ["كم مناقصة بالرياض؟"])
+def test_agent_ask_prints_readable_json(tmp_path: Path, question: str):
+    result = nabahan("agent", "ask", question, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["status"] == "success" and answer["data"]
+    assert "الرياض" in result.stdout, "Arabic printed as text, not \\u escapes"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["agent", "ask", "سؤال", "--agent", "bogus"],
+        ["agent", "ask", "سؤال", "--filters", "[1]"],
+        ["agent", "serve", "--agent", "bogus"],
+        ["db", "build", "--out", "a.db", "--tenders", "-5"],
+        ["db", "build", "--out", "/proc/nabahan/a.db"],
+    ],
+)
+def test_user_mistakes_are_one_line_with_exit_2(tmp_path: Path, args: list[str]):
+    result = nabahan(*args, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_http_agent_gives_the_same_scores_as_the_embedded_agent(tmp_path: Path):
+    """`nabahan agent serve` in one process, `nabahan eval --agent http://...` in another."""
+    environment = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "nabahan_pipeline", "agent", "serve", "--port", "0"],
+        cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = server.stdout.readline()
+        assert "serving embedded on http://127.0.0.1:" in line, line + server.stderr.read()
+        url = line.split(" on ", 1)[1].strip()
+        scores = {}
+        for agent in ("embedded", url):
+            out = tmp_path / ("http" if agent.startswith("http") else "embedded")
+            result = nabahan("eval", "--agent", agent, "--output-dir", str(out), cwd=tmp_path)
+            assert result.returncode == 0, result.stderr
+            (csv,) = out.glob("evaluation_results_*.csv")
+            table = pd.read_csv(csv, encoding="utf-8-sig")
+            columns = ["Case ID", "Status", "SQL Generated", "Data Rows", "Retrieval Accuracy",
+                       "Generation Fidelity", "Execution Match", "Overall Passed", "Insights"]
+            scores[agent] = table[columns]
+        pd.testing.assert_frame_equal(scores["embedded"], scores[url])
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_gate_is_correct_rate_and_the_console_says_why(tmp_path: Path):
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    made_up = "python:nabahan_pipeline_tests.sample_agents:made_up_number_agent"
+    gated = nabahan("eval", "--test-file", str(cases), "--agent", made_up, "--fail-under", "0.8",
+                    "--output-dir", "out", cwd=tmp_path)
+    assert gated.returncode == 1, gated.stdout + gated.stderr
+    assert "correct rate 0.0% is below --fail-under 80.0%" in gated.stderr
+    assert "Pass Rate: 100.0%" in gated.stdout and "Correct Rate: 0.0%" in gated.stdout
+    assert "[PASS]" in gated.stdout and "Not correct:" in gated.stdout
+    assert "] c-" in gated.stdout and ": ungrounded 31,415" in gated.stdout
+    results = pd.read_csv(next((tmp_path / "out").glob("evaluation_results_*.csv")), encoding="utf-8-sig")
+    assert list(results["Overall Passed"]) == [True, True] and list(results["Correct"]) == [False, False]
+    assert list(results["Why Not Correct"]) == ["ungrounded 31,415"] * 2
+    summary = pd.read_csv(next((tmp_path / "out").glob("evaluation_summary_*.csv")), encoding="utf-8-sig")
+    assert dict(zip(summary["Metric"], summary["Value"]))["Correct Rate"] == "0.0%"
+
+    seed_gate = nabahan("eval", "--test-file", str(cases), "--agent", made_up, "--fail-under", "0.8",
+                        "--gate", "pass_rate", "--output-dir", "out2", cwd=tmp_path)
+    assert seed_gate.returncode == 0, seed_gate.stdout + seed_gate.stderr
+
+
+def test_errors_and_writing_sql_never_pass(tmp_path: Path):
+    for agent, reason in (("always_error_agent", "error: upstream timeout"),
+                          ("dropping_agent", "unsafe SQL: not a read-only query: DROP statement")):
+        result = nabahan("eval", "--agent", f"python:nabahan_pipeline_tests.sample_agents:{agent}",
+                         "--output-dir", agent, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "Passed: 0" in result.stdout and "Correct Rate: 0.0%" in result.stdout, result.stdout
+        assert f": {reason}" in result.stdout
+
+
+@pytest.mark.faults
+def test_a_broken_gold_sql_exits_2_before_any_agent_call(tmp_path: Path):
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([
+        {"id": "ok", "question": "كم عدد المناقصات؟", "category": "count", "expected_table": "tenders_full_details"},
+        {"id": "typo", "question": "كم قيمة المناقصات؟", "category": "aggregation",
+         "expected_table": "tenders_full_details", "expected_sql": "SELECT SUM(estimated_valu) FROM tenders_full_details"},
+    ], ensure_ascii=False), encoding="utf-8")
+    result = nabahan("eval", "--test-file", str(cases), "--agent", RAISING, "--output-dir", "out", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    from nabahan_pipeline.etimad_db.database import default_database_path
+
+    assert result.stderr.strip().splitlines() == [
+        f"nabahan: error: {cases}: case 2 (id 'typo'): field 'expected_sql': fails on "
+        f"{default_database_path().name}: query failed: no such column: estimated_valu"
+    ]
+    assert not (tmp_path / "out").exists(), "nothing written, no agent asked"
+    assert not (tmp_path / "home").exists(), "no run started, no state written"
