@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from nabahan_pipeline.etimad_db.database import DEFAULT_TENDERS, build_database
+from nabahan_pipeline.etimad_db.generator import DEFAULT_TENDERS, build_database
 
 
 def main() -> None:

@@ -19,22 +19,20 @@ from typing import Any, NamedTuple, TextIO
 import dagster as dg
 import pandas as pd
 
-from nabahan_pipeline.agents.registry import AgentSpecError, effective_spec, resolve_agent
-from nabahan_pipeline.etimad_db.database import DatabaseBuildError, ensure_database
+from nabahan_pipeline.agents.registry import effective_spec, resolve_agent
+from nabahan_pipeline.errors import EvaluationInputError, NabahanError
+from nabahan_pipeline.etimad_db.store import ensure_database
 from nabahan_pipeline.console import LiveConsole, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summary_dict
-from nabahan_pipeline.evaluation.cases import TestCaseError, suite_fingerprint
+from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, dagster_home
-from nabahan_pipeline.orchestration.assets import EvaluationInputError, checked_test_cases
+from nabahan_pipeline.orchestration.assets import checked_test_cases
 from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration.resources import EvaluationSettings
 from nabahan_pipeline.progress import watching
 
 __all__ = ["EvaluationInputError", "NabahanEvaluationPipeline", "open_instance"]
-
-# Exceptions that are the user's mistake: reported as one line, never as a stack trace.
-USER_ERRORS = (EvaluationInputError, TestCaseError, AgentSpecError, DatabaseBuildError)
 
 _INSTANCE_YAML = """\
 # Dagster instance of the Nabahan evaluation's own entry points (nabahan eval, the Python API).
@@ -133,7 +131,7 @@ class NabahanEvaluationPipeline:
             fingerprint = agent.fingerprint()
             if hasattr(agent, "close"):
                 agent.close()
-        except USER_ERRORS as exc:
+        except NabahanError as exc:  # the user's mistake, reported as one line (errors.py)
             raise EvaluationInputError(str(exc)) from None
         return CheckedInputs(cases, fingerprint)
 
@@ -171,7 +169,7 @@ class NabahanEvaluationPipeline:
                     result = job.execute_in_process(
                         run_config=self.run_config(), instance=instance, tags=self.run_tags(checked)
                     )
-            except USER_ERRORS as exc:  # execute_in_process raises the step's own exception
+            except NabahanError as exc:  # execute_in_process raises the step's own exception
                 raise EvaluationInputError(str(exc)) from None
             except dg.DagsterInvalidConfigError as exc:
                 raise EvaluationInputError(f"invalid options: {exc}") from None

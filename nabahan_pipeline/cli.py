@@ -1,7 +1,7 @@
 """The `nabahan` command: `db build`, `agent ask|serve`, `eval`.
 
-Every subcommand turns a user mistake into one line on stderr and exit code 2 (``UsageError``);
-only a bug shows a stack trace.
+Every subcommand reports a user mistake (a ``NabahanError``, see ``errors``) as one line on
+stderr and exit code 2; only a bug shows a stack trace.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-
-class UsageError(Exception):
-    """A user mistake: printed as one line, exit code 2."""
+from nabahan_pipeline.errors import NabahanError, UsageError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,12 +70,9 @@ def _positive_float(text: str) -> float:
 
 
 def _cmd_db_build(args: argparse.Namespace) -> int:
-    from nabahan_pipeline.etimad_db.database import DatabaseBuildError, build_database
+    from nabahan_pipeline.etimad_db.generator import build_database
 
-    try:
-        path = build_database(args.out, tenders=args.tenders, projects=args.projects, seed=args.seed)
-    except DatabaseBuildError as exc:
-        raise UsageError(str(exc)) from None
+    path = build_database(args.out, tenders=args.tenders, projects=args.projects, seed=args.seed)
     print(f"wrote {path}")
     return 0
 
@@ -86,9 +81,8 @@ def _cmd_db_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_agent_ask(args: argparse.Namespace) -> int:
-    from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
+    from nabahan_pipeline.agents.registry import resolve_agent
     from nabahan_pipeline.agents.secrets import scrub
-    from nabahan_pipeline.etimad_db.database import DatabaseBuildError
 
     filters = None
     if args.filters:
@@ -98,23 +92,18 @@ def _cmd_agent_ask(args: argparse.Namespace) -> int:
             raise UsageError(f"--filters is not valid JSON: {exc}") from None
         if not isinstance(filters, dict):
             raise UsageError("--filters must be a JSON object, e.g. '{\"region\": \"الرياض\"}'")
-    try:
-        agent = resolve_agent(args.agent)
-    except (AgentSpecError, DatabaseBuildError) as exc:
-        raise UsageError(str(exc)) from None
+    agent = resolve_agent(args.agent)
     answer = agent.ask(args.question, filters)
     print(scrub(json.dumps(answer, ensure_ascii=False, indent=2, default=str)))
     return 0
 
 
 def _cmd_agent_serve(args: argparse.Namespace) -> int:
-    from nabahan_pipeline.agents.registry import AgentSpecError
     from nabahan_pipeline.agents.server import serve
-    from nabahan_pipeline.etimad_db.database import DatabaseBuildError
 
     try:
         serve(host=args.host, port=args.port, agent_spec=args.agent)
-    except (AgentSpecError, DatabaseBuildError, OSError) as exc:
+    except OSError as exc:  # the address is taken or not ours to bind
         raise UsageError(str(exc)) from None
     return 0
 
@@ -160,7 +149,7 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from nabahan_pipeline.api import EvaluationInputError, NabahanEvaluationPipeline
+    from nabahan_pipeline.api import NabahanEvaluationPipeline
 
     pipeline = NabahanEvaluationPipeline(
         output_dir=args.output_dir,
@@ -180,10 +169,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         label=args.label,
         baseline=args.baseline,
     )
-    try:
-        result = pipeline.run_complete_pipeline(console=sys.stdout)
-    except EvaluationInputError as exc:
-        raise UsageError(str(exc)) from None
+    result = pipeline.run_complete_pipeline(console=sys.stdout)
     rate = result["summary"][args.gate]
     if args.fail_under is not None and rate < args.fail_under:
         label = args.gate.replace("_", " ")
@@ -232,7 +218,7 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
     args = parse(argv)
     try:
         return args.handler(args)
-    except UsageError as exc:
+    except NabahanError as exc:
         print(f"nabahan: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

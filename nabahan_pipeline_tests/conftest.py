@@ -41,7 +41,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small database (2,000 tenders, default seed), built once per session."""
-    from nabahan_pipeline.etimad_db.database import build_database
+    from nabahan_pipeline.etimad_db.generator import build_database
 
     return build_database(tmp_path_factory.mktemp("db") / "small.sqlite", tenders=SMALL_TENDERS)
 
@@ -49,6 +49,6 @@ def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def default_db() -> Path:
     """The default database (20,000 tenders) from the session's cache, built on first use."""
-    from nabahan_pipeline.etimad_db.database import ensure_database
+    from nabahan_pipeline.etimad_db.store import ensure_database
 
     return ensure_database()

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from nabahan_pipeline.agents.http import HttpAgent
+
 
 @dataclass
 class Reply:
@@ -168,3 +170,10 @@ def closed_port() -> Iterator[int]:
         yield sock.getsockname()[1]
     finally:
         sock.close()
+
+
+def http_agent(url: str, **kwargs: Any) -> HttpAgent:
+    """An HTTP agent for a loopback server: a 5 s budget and near-zero backoff unless given."""
+    kwargs.setdefault("timeout_s", 5.0)
+    kwargs.setdefault("backoff_base_s", 0.01)
+    return HttpAgent(url, **kwargs)

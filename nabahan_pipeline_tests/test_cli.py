@@ -171,7 +171,7 @@ def test_a_broken_gold_sql_exits_2_before_any_agent_call(tmp_path: Path):
     ], ensure_ascii=False), encoding="utf-8")
     result = nabahan("eval", "--test-file", str(cases), "--agent", RAISING, "--output-dir", "out", cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    from nabahan_pipeline.etimad_db.database import default_database_path
+    from nabahan_pipeline.etimad_db.store import default_database_path
 
     assert result.stderr.strip().splitlines() == [
         f"nabahan: error: {cases}: case 2 (id 'typo'): field 'expected_sql': fails on "

@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from nabahan_pipeline.errors import ContractError
+
 STATUSES = ("success", "out_of_scope", "error")
 REQUIRED_KEYS = ("status", "sql", "insights")
 
@@ -158,10 +160,6 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
         prompt_tokens=_as_float(usage.get("prompt_tokens")),
         completion_tokens=_as_float(usage.get("completion_tokens")),
     )
-
-
-class ContractError(ValueError):
-    """A result that is in neither of the contract's forms."""
 
 
 def result_table(answer: Mapping[str, Any]) -> tuple[list[str], list[list]]:

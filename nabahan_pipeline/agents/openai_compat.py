@@ -22,8 +22,8 @@ from typing import Any
 from sqlglot.errors import SqlglotError
 
 from nabahan_pipeline.agents.fingerprint import compose
-from nabahan_pipeline.agents.http import HttpClient, HttpError, RetryPolicy, check_reachable, parse_http_url
-from nabahan_pipeline.agents.registry import AgentSpecError
+from nabahan_pipeline.agents.http_client import HttpClient, RetryPolicy, check_reachable, parse_http_url
+from nabahan_pipeline.errors import AgentSpecError, DatabaseBuildError, HttpError, UnsafeSQLError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 BASE_URL_ENV = "OPENAI_BASE_URL"
@@ -102,7 +102,7 @@ class OpenAICompatibleAgent:
         backoff_base_s: float = 0.5,
         max_answer_bytes: int | None = None,
     ) -> None:
-        from nabahan_pipeline.etimad_db.database import DatabaseBuildError, ensure_database
+        from nabahan_pipeline.etimad_db.store import ensure_database
 
         self.spec = spec.strip()
         self.model = self.spec.removeprefix("openai:").strip()
@@ -215,7 +215,7 @@ class OpenAICompatibleAgent:
 
         Raises _Repairable for SQL that does not parse or fails to run, _Failure for unsafe SQL.
         """
-        from nabahan_pipeline.etimad_db.sql_safety import UnsafeSQLError, check_read_only_select, run_read_only
+        from nabahan_pipeline.etimad_db.sql_safety import check_read_only_select, run_read_only
 
         sql = extract_sql(reply)
         if sql is None:
@@ -285,7 +285,7 @@ def extract_sql(reply: str) -> str | None:
 
 def describe_database(database: str | Path) -> str:
     """The schema as compact CREATE statements, plus the lookup tables' id -> name values."""
-    from nabahan_pipeline.etimad_db.database import connect_readonly
+    from nabahan_pipeline.etimad_db.store import connect_readonly
 
     con = connect_readonly(database)
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from nabahan_pipeline.agents.fingerprint import compose, source_hash
-from nabahan_pipeline.agents.registry import AgentSpecError
+from nabahan_pipeline.errors import AgentSpecError
 
 
 class PythonCallableAgent:

@@ -12,13 +12,10 @@ import os
 from pathlib import Path
 
 from nabahan_pipeline.agents.contract import Agent
+from nabahan_pipeline.errors import AgentSpecError
 
 DEFAULT_SPEC = "embedded"
 ENV_VAR = "NABAHAN_AGENT"
-
-
-class AgentSpecError(ValueError):
-    """An agent spec that names no usable agent (a user mistake)."""
 
 
 def effective_spec(spec: str | None) -> str:

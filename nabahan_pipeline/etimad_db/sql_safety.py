@@ -24,6 +24,8 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
+from nabahan_pipeline.errors import QueryTimeoutError, UnsafeSQLError
+
 # Statement kinds that write, change the schema or the connection, or run something opaque
 # (sqlglot falls back to Command for syntax it does not model, e.g. REPLACE, VACUUM, EXPLAIN).
 _FORBIDDEN_NODES: tuple[type[exp.Expression], ...] = (
@@ -70,14 +72,6 @@ DEFAULT_MAX_CELLS = 1_000_000  # values: rows x columns
 DEFAULT_MAX_TEXT = 16_000_000  # characters of text plus bytes of blobs, over the result
 # The largest string or blob SQLite may build or read (SQLITE_LIMIT_LENGTH), per value.
 MAX_VALUE_BYTES = 1_000_000
-
-
-class UnsafeSQLError(ValueError):
-    """SQL that is not a single read-only query, or that cannot be parsed or run safely."""
-
-
-class QueryTimeoutError(UnsafeSQLError):
-    """A query that ran past its time limit and was interrupted."""
 
 
 @dataclass(frozen=True)

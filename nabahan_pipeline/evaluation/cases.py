@@ -17,8 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from nabahan_pipeline.etimad_db.database import connect_readonly
-from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, UnsafeSQLError, check_read_only_select
+from nabahan_pipeline.etimad_db.store import connect_readonly
+from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, check_read_only_select
+from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
 
 CATEGORIES: tuple[str, ...] = (
     "count",
@@ -45,12 +46,6 @@ COLUMNS: tuple[str, ...] = (
 )
 _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "expected_sql")
 _KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
-
-
-class TestCaseError(ValueError):
-    """A test-case file that cannot be used: the message names the file, the case and the field."""
-
-    __test__ = False
 
 
 def load_test_cases(path: str | Path) -> pd.DataFrame:

@@ -16,7 +16,7 @@ import pandas as pd
 from nabahan_pipeline.agents.registry import effective_spec, resolve_agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
-from nabahan_pipeline.etimad_db.database import database_hash, ensure_database, suite_databases
+from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 from nabahan_pipeline.evaluation.metrics import score_responses
 from nabahan_pipeline.evaluation.reports import write_reports
@@ -27,6 +27,7 @@ from nabahan_pipeline.evaluation.cases import (
     select_quick,
     suite_fingerprint,
 )
+from nabahan_pipeline.errors import EvaluationInputError
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.locations import response_cache_path
 from nabahan_pipeline.orchestration.history import series_metadata, summary_history
@@ -63,10 +64,6 @@ test_cases_file = dg.AssetSpec(
     description="The JSON case file (outside Dagster); the sensor watches its content hash.",
     kinds={"json"},
 )
-
-
-class EvaluationInputError(ValueError):
-    """A user mistake in the run's options or inputs; the run stops before any agent call."""
 
 
 def checked_test_cases(evaluation: EvaluationSettings) -> tuple[Path, pd.DataFrame]:

@@ -10,7 +10,7 @@ import dagster as dg
 
 from nabahan_pipeline.agents.contract import AnswerLimits
 from nabahan_pipeline.agents.registry import effective_spec
-from nabahan_pipeline.etimad_db.database import MAX_SUITE_DATABASES
+from nabahan_pipeline.etimad_db.store import MAX_SUITE_DATABASES
 from nabahan_pipeline.evaluation.agent_sql import DEFAULT_MAX_ROWS, DEFAULT_SQL_TIMEOUT_S
 from nabahan_pipeline.evaluation.summary import GATES
 from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, SHIPPED_TEST_CASES

@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from nabahan_pipeline.etimad_db.database import connect_readonly, ensure_database
+from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
 from nabahan_pipeline.reference_agent.insights import apology, write_insight
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.question_parser import QuestionParser, Refusal, apply_filters

@@ -46,7 +46,7 @@ def no_script(request: Any) -> Reply:
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from nabahan_pipeline.etimad_db.database import build_database
+    from nabahan_pipeline.etimad_db.generator import build_database
 
     return build_database(tmp_path_factory.mktemp("db") / "small.sqlite", tenders=500)
 

@@ -180,7 +180,7 @@ def test_keep_alive_many_requests_one_connection(server: AgentServer) -> None:
 
 def test_serves_the_embedded_agent(tmp_path: Path) -> None:
     from nabahan_pipeline.agents.embedded import EmbeddedAgent
-    from nabahan_pipeline.etimad_db.database import build_database
+    from nabahan_pipeline.etimad_db.generator import build_database
 
     database = build_database(tmp_path / "small.sqlite", tenders=500)
     with running(EmbeddedAgent(database=database)) as server:

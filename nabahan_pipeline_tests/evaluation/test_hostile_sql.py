@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nabahan_pipeline.etimad_db.database import default_database_path, ensure_database, suite_databases
+from nabahan_pipeline.etimad_db.store import default_database_path, ensure_database, suite_databases
 from nabahan_pipeline.files import file_sha256
 
 from nabahan_pipeline_tests.loopback import LoopbackServer, Reply, Request

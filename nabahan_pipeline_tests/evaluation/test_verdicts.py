@@ -18,7 +18,7 @@ import pytest
 
 from nabahan_pipeline.agents.contract import normalize_answer
 from nabahan_pipeline.agents.runner import CallResult, _response_row
-from nabahan_pipeline.etimad_db.database import database_hash, ensure_database, suite_databases
+from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.agent_sql import QueryRunner, check_agent_sql, rows_verified
 from nabahan_pipeline.evaluation.execution_match import expected_result, result_matches
 from nabahan_pipeline.evaluation.metrics import score_responses

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nabahan_pipeline.etimad_db.database import connect_readonly
+from nabahan_pipeline.etimad_db.store import connect_readonly
 from nabahan_pipeline.arabic.normalize import arabic_letter_share
 from nabahan_pipeline.reference_agent.question_parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent, nabahan_agent

@@ -1,0 +1,110 @@
+"""The pipeline's exceptions, in two families that the entry points treat differently.
+
+``NabahanError``: the user's mistake (a bad case file, agent spec, database, option or argument).
+The entry points (`nabahan`, `nabahan-eval`, the Python API) report it as one line, exit code 2,
+before any run starts; never as a stack trace.
+
+``AgentAnswerError``: something wrong with what an agent answered or how (transport, a result
+outside the contract, SQL that is not one safe read-only query). Such an answer becomes an
+``error`` row and the run goes on; it never ends a run. Where the same check guards the user's own
+input (a case file's gold SQL), the caller turns it into the user error.
+
+Anything else that escapes is a bug, and shows its stack trace.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgentAnswerError",
+    "AgentSpecError",
+    "BodyTooLargeError",
+    "ContractError",
+    "DatabaseBuildError",
+    "EvaluationInputError",
+    "HttpConnectionError",
+    "HttpError",
+    "HttpStatusError",
+    "HttpTimeoutError",
+    "MalformedResponseError",
+    "NabahanError",
+    "QueryTimeoutError",
+    "TestCaseError",
+    "UnsafeSQLError",
+    "UsageError",
+]
+
+
+# --- the user's mistakes: one line, exit code 2 ---------------------------------------------------
+
+
+class NabahanError(Exception):
+    """A user mistake: the entry points print its message as one line and exit with code 2."""
+
+
+class UsageError(NabahanError):
+    """A command-line argument that cannot be used."""
+
+
+class EvaluationInputError(NabahanError, ValueError):
+    """A user mistake in the run's options or inputs; the run stops before any agent call."""
+
+
+class TestCaseError(NabahanError, ValueError):
+    """A test-case file that cannot be used: the message names the file, the case and the field."""
+
+    __test__ = False
+
+
+class AgentSpecError(NabahanError, ValueError):
+    """An agent spec that names no usable agent (a user mistake)."""
+
+
+class DatabaseBuildError(NabahanError, ValueError):
+    """A user mistake when building or locating the database (bad size, unusable path)."""
+
+
+# --- an agent's answer: an error row, never the run's end -----------------------------------------
+
+
+class AgentAnswerError(Exception):
+    """A problem with an agent's answer or with getting it: the answer is scored as an error."""
+
+
+class ContractError(AgentAnswerError, ValueError):
+    """A result that is in neither of the contract's forms."""
+
+
+class UnsafeSQLError(AgentAnswerError, ValueError):
+    """SQL that is not a single read-only query, or that cannot be parsed or run safely."""
+
+
+class QueryTimeoutError(UnsafeSQLError):
+    """A query that ran past its time limit and was interrupted."""
+
+
+class HttpError(AgentAnswerError):
+    """A request that failed for good (after any retries); the message says why, with no secrets."""
+
+
+class HttpConnectionError(HttpError):
+    """The server could not be reached, or dropped the connection."""
+
+
+class HttpTimeoutError(HttpError):
+    """No complete answer within the request's time budget."""
+
+
+class HttpStatusError(HttpError):
+    """The server answered with a status other than 2xx."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class MalformedResponseError(HttpError):
+    """A 2xx answer whose body is not what was asked for (e.g. not JSON)."""
+
+
+class BodyTooLargeError(HttpError):
+    """A response body over the client's ``max_body_bytes`` (read no further than the cap)."""

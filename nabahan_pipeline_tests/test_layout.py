@@ -1,0 +1,178 @@
+"""The package's import graph: no cycles, the core never reaches the Dagster layer, bench and
+tests stay apart.
+
+Every import statement counts, also one inside a function (a lazy import is still a dependency).
+``from X import Y`` is an edge to module X.Y when X.Y is a module, else to X. Importing a.b.c also
+runs the __init__ of a and a.b first, so it is an edge to those packages too, except to the
+importer's own packages: their __init__ has already started by the time the importer runs, so
+that edge orders nothing. An explicit import of an own package (``from a import x`` inside a.b)
+does count: it needs what a's __init__ defines.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "nabahan_pipeline"
+
+# The Dagster layer and the entry points (the package root's lazy public face and __main__ too):
+# only these may import dagster or one another.
+DAGSTER_LAYER = ("orchestration", "definitions", "api", "cli", "console")
+ENTRY_POINTS = ("", "__main__")
+# Everything else is the core; these are the core modules and packages the layout names.
+CORE = ("arabic", "etimad_db", "reference_agent", "agents", "evaluation", "files", "escaping", "errors",
+        "settings", "version", "progress", "locations")
+
+
+def module_name(path: Path, base: Path) -> str:
+    parts = list(path.relative_to(base).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules_under(folder: Path) -> dict[str, Path]:
+    """Every module under ``folder`` (a package or a plain folder) by its dotted name."""
+    return {module_name(path, folder.parent): path for path in sorted(folder.rglob("*.py"))}
+
+
+def imported_names(path: Path, name: str, known: set[str]) -> Iterator[str]:
+    """The modules the file at ``path`` (module ``name``) imports, anywhere in it, resolved as the
+    module docstring says (relative imports included)."""
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".")
+                anchor = anchor[: len(anchor) - node.level + (1 if is_package else 0)]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                yield candidate if candidate in known else base
+
+
+def dependencies(name: str, imported: str) -> set[str]:
+    """What importing ``imported`` from module ``name`` runs first: the module and its packages
+    other than ``name``'s own."""
+    return {imported, *(packages_of(imported) - packages_of(name))}
+
+
+def packages_of(name: str) -> set[str]:
+    """The packages that hold module ``name``: a.b.c -> {a, a.b}."""
+    parts = name.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))}
+
+
+MODULES = modules_under(ROOT / PACKAGE)
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module -> the modules it depends on, any import anywhere in it (outside modules kept)."""
+    known = set(modules)
+    return {
+        name: {dep for imported in imported_names(path, name, known) for dep in dependencies(name, imported)} - {name}
+        for name, path in modules.items()
+    }
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle among the graph's own nodes as a path that ends where it starts, or None."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for dep in sorted(graph[node] & graph.keys()):
+            if state.get(dep) == 1:
+                return path[path.index(dep):] + [dep]
+            if dep not in state and (cycle := visit(dep)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def layer_of(name: str) -> str:
+    local = name.removeprefix(PACKAGE).removeprefix(".")
+    top = local.split(".")[0]
+    if local in ENTRY_POINTS or top in DAGSTER_LAYER:
+        return "dagster"
+    return "core"
+
+
+GRAPH = import_graph(MODULES)
+
+
+def test_the_graph_sees_lazy_imports_and_packages() -> None:
+    # The registry builds its adapters lazily; the test must see those imports.
+    assert "nabahan_pipeline.agents.embedded" in GRAPH["nabahan_pipeline.agents.registry"]
+    # Importing etimad_db.sql_safety from evaluation runs etimad_db's __init__ first.
+    assert "nabahan_pipeline.etimad_db" in GRAPH["nabahan_pipeline.evaluation.agent_sql"]
+    # A module's own package is not an edge; the root is every module's own package.
+    assert "nabahan_pipeline.agents" not in GRAPH["nabahan_pipeline.agents.runner"]
+    assert PACKAGE not in GRAPH["nabahan_pipeline.api"]
+
+
+def test_find_cycle_finds_one_and_only_then() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "x"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_there_is_no_import_cycle() -> None:
+    cycle = find_cycle(GRAPH)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_every_module_is_in_a_layer_the_layout_names() -> None:
+    named = {*DAGSTER_LAYER, *CORE} | {name for name in ENTRY_POINTS if name}
+    unnamed = [name for name in MODULES if name != PACKAGE and name.split(".")[1] not in named]
+    assert unnamed == [], "modules in no layer (add them to CORE or DAGSTER_LAYER)"
+
+
+def test_the_core_never_imports_dagster_or_the_dagster_layer() -> None:
+    offences = [
+        f"{name} imports {dep}"
+        for name, deps in GRAPH.items()
+        if layer_of(name) == "core"
+        for dep in sorted(deps)
+        if dep.split(".")[0] in ("dagster", "dagster_pandera")
+        or (dep.split(".")[0] == PACKAGE and dep != PACKAGE and layer_of(dep) == "dagster")
+    ]
+    assert offences == []
+
+
+def test_the_layer_rule_catches_an_offence() -> None:
+    assert layer_of("nabahan_pipeline.orchestration.assets") == layer_of("nabahan_pipeline.cli") == "dagster"
+    assert layer_of("nabahan_pipeline.agents.runner") == layer_of("nabahan_pipeline.errors") == "core"
+    assert layer_of(PACKAGE) == "dagster"  # the root's lazy public face offers the API
+
+
+def bench_and_test_imports() -> list[str]:
+    bench = modules_under(ROOT / "bench")
+    tests = modules_under(ROOT / "nabahan_pipeline_tests")
+    known = {*bench, *tests, *MODULES}
+    found = []
+    for modules, forbidden in ((bench, "nabahan_pipeline_tests"), (tests, "bench")):
+        for name, path in modules.items():
+            found += [f"{name} imports {imported}" for imported in imported_names(path, name, known)
+                      if imported.split(".")[0] == forbidden]
+    return found
+
+
+@pytest.mark.xfail(strict=True, reason="bench_charts imports test factories until the factories move")
+def test_bench_and_tests_do_not_import_each_other() -> None:
+    assert bench_and_test_imports() == []
