@@ -198,6 +198,30 @@ def _writer_alive(pid: int, name: str) -> bool:
     return True
 
 
+def fsync_file(path: str | Path) -> None:
+    """Flush a written file's content to disk, so that a rename after it never exposes an empty one."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_folder(folder: str | Path) -> None:
+    """Flush a folder's entries to disk (a rename into it survives a crash); a no-op where the
+    system cannot (Windows), where the rename itself is still atomic."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def file_lock(path: str | Path) -> Iterator[None]:
     """Hold an exclusive lock on the file ``path`` (created if missing) for the block; other

@@ -53,7 +53,7 @@ from nabahan_pipeline.etimad_db.reference_data import (
     Activity,
     Agency,
 )
-from nabahan_pipeline.files import temporary_name
+from nabahan_pipeline.files import fsync_file, fsync_folder, temporary_name
 
 # Bump whenever the generated content changes: the cache file name carries it.
 GENERATOR_VERSION = 1
@@ -333,7 +333,7 @@ def build_database(
     ``projects`` defaults to DEFAULT_PROJECTS at the default size, else to 7.5 % of ``tenders``
     (at least 1), the default ratio. The file appears atomically or not at all.
     """
-    tenders, projects, seed = _check_sizes(tenders, projects, seed)
+    tenders, projects, seed = checked_sizes(tenders, projects, seed)
     target = _check_target(out)
     tmp = _claim_temp_file(target)
     try:
@@ -346,21 +346,23 @@ def build_database(
                 raise DatabaseBuildError(f"cannot write {target}: {exc}") from None
         finally:
             con.close()
-        _fsync(tmp)
+        fsync_file(tmp)
         try:
             os.replace(tmp, target)
         except OSError as exc:
             raise DatabaseBuildError(f"cannot write {target}: {exc.strerror or exc}") from None
-        _fsync_dir(target.parent)
+        fsync_folder(target.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return target
 
-# --- validation and files -------------------------------------------------------------------------
+# --- checking the arguments -----------------------------------------------------------------------
 
 
-def _check_sizes(tenders: int | None, projects: int | None, seed: int | None) -> tuple[int, int, int]:
+def checked_sizes(tenders: int | None, projects: int | None, seed: int | None) -> tuple[int, int, int]:
+    """The (tenders, projects, seed) a build uses: the defaults filled in (see ``build_database``),
+    each checked; DatabaseBuildError names the one that cannot be used."""
     for name, value in (("tenders", tenders), ("projects", projects), ("seed", seed)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise DatabaseBuildError(f"{name} must be a whole number, got {value!r}")
@@ -401,27 +403,6 @@ def _claim_temp_file(target: Path) -> Path:
         raise DatabaseBuildError(f"cannot write to {target.parent}: {exc.strerror or exc}") from None
     os.close(fd)
     return tmp
-
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return  # not supported everywhere (Windows); the rename itself is atomic
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # --- generator ------------------------------------------------------------------------------------

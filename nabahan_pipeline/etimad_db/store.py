@@ -3,7 +3,6 @@ use), the test-suite databases beside it, opening one read-only, and its content
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import threading
@@ -15,11 +14,10 @@ from nabahan_pipeline.etimad_db.generator import (
     DEFAULT_SEED,
     DEFAULT_TENDERS,
     GENERATOR_VERSION,
-    _check_sizes,
-    _fsync,
     build_database,
+    checked_sizes,
 )
-from nabahan_pipeline.files import remove_stale_temporaries, temporary_name
+from nabahan_pipeline.files import file_sha256, fsync_file, remove_stale_temporaries, temporary_name
 
 
 def default_database_path() -> Path:
@@ -51,7 +49,7 @@ ROUND_EVERY = 5
 
 def suite_database_path(index: int) -> Path:
     """Where the ``index``-th (0-based) test-suite database is cached, beside the default one."""
-    tenders, projects, seed = _check_sizes(SUITE_SIZES[index % len(SUITE_SIZES)], None, DEFAULT_SEED + 1 + index)
+    tenders, projects, seed = checked_sizes(SUITE_SIZES[index % len(SUITE_SIZES)], None, DEFAULT_SEED + 1 + index)
     name = f"etimad-v{GENERATOR_VERSION}-seed{seed}-{tenders}t-{projects}p-round{ROUND_EVERY}.sqlite"
     return default_database_path().with_name(name)
 
@@ -90,7 +88,7 @@ def _build_suite_database(path: Path, tenders: int, seed: int) -> None:
                     )
         finally:
             con.close()
-        _fsync(tmp)
+        fsync_file(tmp)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -145,11 +143,7 @@ def database_hash(path: str | Path) -> str:
         cached = _hash_cache.get(key)
     if cached is not None:
         return cached
-    digest = hashlib.sha256()
-    with resolved.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    value = digest.hexdigest()
+    value = file_sha256(resolved)
     with _hash_lock:
         _hash_cache[key] = value
     return value
