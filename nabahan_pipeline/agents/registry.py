@@ -4,6 +4,9 @@
     python:package.module:function    any callable with the contract
     http://host:port/path, https://…  a service speaking the contract over HTTP
     openai:MODEL                      an OpenAI-compatible chat model as a text-to-SQL agent
+
+This is the one module that knows the adapters, each imported when a spec names it; they do not
+import it back (their AgentSpecError comes from ``errors``).
 """
 
 from __future__ import annotations
