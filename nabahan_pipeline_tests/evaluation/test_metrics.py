@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult
-from nabahan_pipeline.evaluation.metrics import (
+from nabahan_pipeline.evaluation.scoring import (
     CASE_SCORE_COLUMNS,
     REPEAT_COLUMNS,
     SCORE_COLUMNS,
