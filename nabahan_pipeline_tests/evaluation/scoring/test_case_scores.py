@@ -16,8 +16,13 @@ from nabahan_pipeline.evaluation.scoring import (
     CASE_SCORE_COLUMNS,
     REPEAT_COLUMNS,
     SCORE_COLUMNS,
+    SCORERS,
+    Answer,
+    case_scores,
     score_responses,
+    scorer,
 )
+from nabahan_pipeline.evaluation.tables import CASE_SCORES
 from nabahan_pipeline_tests.evaluation.scoring.answers import COUNT_CASE, OUT_OF_SCOPE_CASE, REFUSAL, answer, score
 
 
@@ -145,3 +150,23 @@ def test_gold_sql_without_database_raises() -> None:
 def test_responses_for_unknown_cases_raise(db: Path) -> None:
     with pytest.raises(ValueError, match="unknown case ids: zzz"):
         score_responses(cases_frame(), pd.DataFrame([response("zzz")]), db)
+
+
+def test_each_scorer_fills_its_own_columns_and_together_they_fill_the_table(db: Path) -> None:
+    declared = [column for one in SCORERS for column in one.columns]
+    assert len(declared) == len(set(declared)), "no column is filled by two scorers"
+    assert set(declared) == set(SCORE_COLUMNS) and not set(declared) & set(REPEAT_COLUMNS)
+    assert list(CASE_SCORES.columns) == [*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]
+    responses = pd.DataFrame([response("a"), response("b", status="out_of_scope", sql=None, data=[], insights=REFUSAL),
+                              response("c", status="error", sql=None, data=[], insights="", error="timeout")])
+    CASE_SCORES.validate(score_responses(cases_frame(), responses, db), lazy=True)
+
+
+def test_a_scorer_that_fills_a_column_it_did_not_declare_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    @scorer("latency_tier")
+    def sloppy(answer: Answer, scores: Any) -> dict[str, Any]:
+        return {"latency_tier": "Excellent", "latency_score": 1.0}
+
+    monkeypatch.setattr(case_scores, "SCORERS", (sloppy,))
+    with pytest.raises(RuntimeError, match=r"scorer sloppy filled \['latency_score', 'latency_tier'\], not its columns"):
+        score()
