@@ -17,9 +17,9 @@ import pandera.pandas as pa
 
 from nabahan_pipeline.agents.responses_table import AGENT_RESPONSES, NON_NEGATIVE, json_text, non_text_dtypes
 
-POINT = pa.Check.isin((0, 1))
-RATE = pa.Check.in_range(0, 1)
-MATCH = pa.Check.isin((0.0, 1.0))
+_POINT = pa.Check.isin((0, 1))
+_RATE = pa.Check.in_range(0, 1)
+_MATCH = pa.Check.isin((0.0, 1.0))
 
 
 def _known_category(category: pd.Series) -> pd.Series:
@@ -62,7 +62,7 @@ def _count(description: str, *, trend: bool = False, at_least: int = 0) -> pa.Co
 
 
 def _rate(description: str, *, trend: bool = False, nullable: bool = False) -> pa.Column:
-    return pa.Column(float, RATE, nullable=nullable, description=description, metadata=_trend(trend))
+    return pa.Column(float, _RATE, nullable=nullable, description=description, metadata=_trend(trend))
 
 
 def _seconds(description: str, *, trend: bool = False) -> pa.Column:
@@ -122,31 +122,31 @@ CASE_SCORES = pa.DataFrameSchema(
         "prompt_tokens": _RESPONSE["prompt_tokens"],
         "completion_tokens": _RESPONSE["completion_tokens"],
         "result_digest": pa.Column(str, description="Order-blind digest of the result rows."),
-        "sql_valid": pa.Column(int, POINT, description="Retrieval point: SQL present and one read-only SELECT."),
-        "table_match": pa.Column(int, POINT, description="Retrieval point: the SQL reads the expected table."),
-        "has_rows": pa.Column(int, POINT, description="Retrieval point: the result has rows."),
+        "sql_valid": pa.Column(int, _POINT, description="Retrieval point: SQL present and one read-only SELECT."),
+        "table_match": pa.Column(int, _POINT, description="Retrieval point: the SQL reads the expected table."),
+        "has_rows": pa.Column(int, _POINT, description="Retrieval point: the result has rows."),
         "retrieval_points": pa.Column(int, pa.Check.in_range(0, 3), description="The three retrieval points summed."),
         "retrieval_accuracy": pa.Column(
-            int, POINT, description="The seed's retrieval verdict: 2 of 3 points; out of scope, the refusal."
+            int, _POINT, description="The seed's retrieval verdict: 2 of 3 points; out of scope, the refusal."
         ),
-        "status_match": pa.Column(int, POINT, description="Fidelity point: the text fits the status (an apology for a refusal)."),
-        "arabic_text": pa.Column(int, POINT, description="Fidelity point: the text is mostly Arabic."),
-        "numbers_present": pa.Column(int, POINT, description="Fidelity point: rows came back and the text has a digit."),
-        "no_hallucination": pa.Column(int, POINT, description="Fidelity point: no disclaimer, placeholder or ungrounded number."),
+        "status_match": pa.Column(int, _POINT, description="Fidelity point: the text fits the status (an apology for a refusal)."),
+        "arabic_text": pa.Column(int, _POINT, description="Fidelity point: the text is mostly Arabic."),
+        "numbers_present": pa.Column(int, _POINT, description="Fidelity point: rows came back and the text has a digit."),
+        "no_hallucination": pa.Column(int, _POINT, description="Fidelity point: no disclaimer, placeholder or ungrounded number."),
         "fidelity_points": pa.Column(int, pa.Check.in_range(0, 4), description="The four fidelity points summed."),
-        "generation_fidelity": pa.Column(int, POINT, description="The seed's fidelity verdict: 3 of 4 points."),
+        "generation_fidelity": pa.Column(int, _POINT, description="The seed's fidelity verdict: 3 of 4 points."),
         "latency_tier": pa.Column(
             str,
             pa.Check(_latency_tier, name="latency_tier", description="a tier of scoring.latency.LATENCY_TIERS"),
-            description="Excellent (< 2 s), Good (2-5 s), Acceptable (5-10 s) or Poor.",
+            description="The seed's latency tier, Excellent to Poor (scoring.latency.LATENCY_TIERS).",
         ),
         "latency_score": pa.Column(
             float,
             pa.Check(_latency_score, name="latency_score", description="a score of scoring.latency.LATENCY_TIERS"),
-            description="The tier's score: 1.0, 0.8, 0.5 or 0.2.",
+            description="The latency tier's score, 1.0 (Excellent) to 0.2 (Poor).",
         ),
         "execution_match": pa.Column(
-            float, MATCH, nullable=True, description="The result is the gold SQL's: 1.0/0.0, NaN when the case has no gold SQL."
+            float, _MATCH, nullable=True, description="The result is the gold SQL's: 1.0/0.0, NaN when the case has no gold SQL."
         ),
         "ungrounded_numbers": pa.Column(str, json_text(list), description="JSON list of the numbers, as written, traced to nothing."),
         "hallucination_markers": pa.Column(str, json_text(list), description="JSON list of what marks a hallucination."),
@@ -161,7 +161,7 @@ CASE_SCORES = pa.DataFrameSchema(
             "boolean", nullable=True, description="The re-run SQL returns the reported rows; NA when it could not run."
         ),
         "test_suite_match": pa.Column(
-            float, MATCH, nullable=True,
+            float, _MATCH, nullable=True,
             description="Right on every test-suite database too: 1.0/0.0, NaN without gold SQL, suite or a runnable SQL.",
         ),
         "correct": pa.Column(bool, description="Our verdict, the gate's."),

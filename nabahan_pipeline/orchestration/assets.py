@@ -3,8 +3,9 @@
     test_cases_file -> test_cases -> agent_responses -> case_scores -> evaluation_summary
                                                                     -> evaluation_reports -> evaluation_charts
 
-Each asset states what it is and calls the core; Parquet storage and the generic metadata (row
-count, column schema, preview) come from the IO manager.
+Each asset states what it is and calls the core; each table's Dagster type is its pandera schema
+(``evaluation.tables``), checked at the step that makes it. Parquet storage and the generic
+metadata (row count, column schema, preview) come from the IO manager.
 """
 
 import warnings
