@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.metrics import seed_verdict
+from nabahan_pipeline.evaluation.scoring import seed_verdict
 from nabahan_pipeline.evaluation.reports import format_pct
 
 RULE = "=" * 70

@@ -3,7 +3,7 @@
 A call that raises, times out, answers outside the contract or over a cap becomes an ``error``
 row; the run goes on. The runner is the one door agents' text comes in by: every text of an
 answer (SQL, insight, error, column names, values) is scrubbed of secrets here, before it is
-stored, cached or printed. The result is the ``agent_responses`` table (docs/internals.md).
+stored, cached or printed. The result is the ``agent_responses`` table (``responses_table``).
 """
 
 from __future__ import annotations
@@ -19,24 +19,9 @@ from typing import Any, Protocol
 import pandas as pd
 
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
+from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
 from nabahan_pipeline.agents.secrets import scrub
 
-RESPONSE_COLUMNS = (
-    "case_id",
-    "repeat",
-    "status",
-    "sql",
-    "dialect",
-    "columns",
-    "rows",
-    "data_rows",
-    "insights",
-    "error",
-    "latency_s",
-    "cached",
-    "prompt_tokens",
-    "completion_tokens",
-)
 # An error message is kept, not refused, whatever its length: cut (after scrubbing) to this.
 MAX_ERROR_CHARS = 2_000
 
@@ -172,9 +157,7 @@ def run_agent(
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
-    return pd.DataFrame(rows, columns=list(RESPONSE_COLUMNS)).astype(
-        {"repeat": "int64", "data_rows": "int64", "latency_s": "float64", "cached": "bool"}
-    )
+    return pd.DataFrame(rows, columns=list(RESPONSE_COLUMNS)).astype(RESPONSE_DTYPES)
 
 
 def _response_row(case_id: str, repeat: int, result: CallResult) -> dict:

@@ -1,4 +1,4 @@
-"""Load and validate the JSON test-case file into the ``test_cases`` table (docs/internals.md).
+"""Load and validate the JSON test-case file into the ``test_cases`` table (``tables.TEST_CASES``).
 
 A bad file stops the run before any agent call, with an error naming the file, the case by its
 1-based number in the file (and its id where the file gives one) and the field. With a database,
@@ -20,6 +20,7 @@ import pandas as pd
 from nabahan_pipeline.etimad_db.store import connect_readonly
 from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, check_read_only_select
 from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
+from nabahan_pipeline.evaluation.tables import TEST_CASE_COLUMNS
 
 CATEGORIES: tuple[str, ...] = (
     "count",
@@ -33,17 +34,6 @@ CATEGORIES: tuple[str, ...] = (
 )
 OUT_OF_SCOPE = "out_of_scope"
 
-COLUMNS: tuple[str, ...] = (
-    "case_id",
-    "question",
-    "category",
-    "expected_table",
-    "expected_response",
-    "description",
-    "filters",
-    "expected_sql",
-    "tags",
-)
 _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "expected_sql")
 _KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
 
@@ -55,7 +45,7 @@ def load_test_cases(path: str | Path) -> pd.DataFrame:
     entries = _read_json_list(Path(path), name)
     records = [_validate_case(entry, number, name) for number, entry in enumerate(entries, 1)]
     _check_unique_ids(records, name)
-    return pd.DataFrame.from_records(records, columns=list(COLUMNS))
+    return pd.DataFrame.from_records(records, columns=list(TEST_CASE_COLUMNS))
 
 
 def suite_fingerprint(cases: pd.DataFrame) -> str:

@@ -3,42 +3,39 @@
 from __future__ import annotations
 
 import pandas as pd
+import pandera.pandas as pa
 
-BINARY_COLUMNS = (
-    "sql_valid",
-    "table_match",
-    "has_rows",
-    "retrieval_accuracy",
-    "status_match",
-    "arabic_text",
-    "numbers_present",
-    "no_hallucination",
-    "generation_fidelity",
-)
-LATENCY_SCORES = (1.0, 0.8, 0.5, 0.2)
+from nabahan_pipeline.evaluation.tables import CASE_SCORES
+
 # The per-answer verdict behind each gated rate.
 GATE_VERDICTS = {"correct_rate": "correct", "pass_rate": "overall_passed"}
 
 
 def out_of_range(scores: pd.DataFrame) -> list[str]:
-    """Each score outside its range, as 'column: n rows (e.g. case X = v)'; empty when all are in range."""
+    """Each value outside what the case_scores schema allows (0/1 points, point sums within
+    bounds, non-negative latencies, known tiers, a Correct answer that passed ...), as
+    'column: n rows (e.g. case X = v)'; empty when all are in range."""
     problems: list[str] = []
-
-    def report(column: str, bad: pd.Series) -> None:
+    for name, column in CASE_SCORES.columns.items():
+        if not column.checks:
+            continue
+        bad = scores[name].isna() if not column.nullable else pd.Series(False, index=scores.index)
+        for check in column.checks:
+            bad |= ~_passes(check, scores[name])
         if bad.any():
             first = scores.loc[bad].iloc[0]
-            problems.append(f"{column}: {int(bad.sum())} rows (e.g. case {first['case_id']} = {first[column]!r})")
-
-    for column in BINARY_COLUMNS:
-        report(column, ~scores[column].isin((0, 1)))
-    report("retrieval_points", ~scores["retrieval_points"].between(0, 3))
-    report("fidelity_points", ~scores["fidelity_points"].between(0, 4))
-    report("latency_s", ~(scores["latency_s"] >= 0))
-    report("latency_score", ~scores["latency_score"].isin(LATENCY_SCORES))
-    for column in ("execution_match", "test_suite_match"):
-        report(column, ~(scores[column].isna() | scores[column].isin((0.0, 1.0))))
-    report("correct", scores["correct"].astype(bool) & ~scores["overall_passed"].astype(bool))
+            problems.append(f"{name}: {int(bad.sum())} rows (e.g. case {first['case_id']} = {first[name]!r})")
+    for check in CASE_SCORES.checks:
+        bad = ~_passes(check, scores)
+        if bad.any():
+            problems.append(f"{check.name}: {int(bad.sum())} rows (e.g. case {scores.loc[bad].iloc[0]['case_id']})")
     return problems
+
+
+def _passes(check: pa.Check, values: pd.Series | pd.DataFrame) -> pd.Series:
+    """Row by row whether ``values`` pass ``check``; a missing value passes (nullability is the
+    column's own rule)."""
+    return check(values).check_output.reindex(values.index, fill_value=True).astype(bool)
 
 
 def regressions(previous: pd.DataFrame, current: pd.DataFrame, verdict: str = "correct") -> pd.DataFrame:

@@ -15,40 +15,8 @@ from typing import Any
 import pandas as pd
 
 from nabahan_pipeline.evaluation.cases import CATEGORIES
+from nabahan_pipeline.evaluation.tables import SUMMARY_COLUMNS, SUMMARY_DTYPES
 
-SUMMARY_COLUMNS: tuple[str, ...] = (
-    "scope",
-    "cases",
-    "total",
-    "passed",
-    "failed",
-    "pass_rate",
-    "correct",
-    "correct_rate",
-    "avg_retrieval_accuracy",
-    "avg_generation_fidelity",
-    "avg_latency_score",
-    "avg_latency",
-    "p50_latency",
-    "p95_latency",
-    "execution_accuracy",
-    "execution_cases",
-    "test_suite_accuracy",
-    "test_suite_cases",
-    "errors",
-    "unsafe_sql",
-    "rows_not_verified",
-    "false_refusals",
-    "false_answers",
-    "cached_answers",
-    "repeats",
-    "pass_hat_n",
-    "total_tokens",
-)
-_INT_COLUMNS = (
-    "cases", "cached_answers", "total", "passed", "failed", "correct", "execution_cases", "test_suite_cases", "errors", "unsafe_sql",
-    "rows_not_verified", "false_refusals", "false_answers", "repeats",
-)
 # The rates a run can be gated on (--gate), by their summary column.
 GATES = ("correct_rate", "pass_rate")
 
@@ -60,7 +28,7 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     categories = [c for c in CATEGORIES if c in present] + [c for c in present if c not in CATEGORIES]
     rows = [_scope_row("overall", scores)]
     rows += [_scope_row(category, scores[scores["category"] == category]) for category in categories]
-    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).astype({column: "int64" for column in _INT_COLUMNS})
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).astype(SUMMARY_DTYPES)
 
 
 def summary_dict(summary: pd.DataFrame) -> dict[str, Any]:

@@ -3,24 +3,34 @@
     test_cases_file -> test_cases -> agent_responses -> case_scores -> evaluation_summary
                                                                     -> evaluation_reports -> evaluation_charts
 
-Each asset states what it is and calls the core; Parquet storage and the generic metadata (row
-count, column schema, preview) come from the IO manager.
+Each asset states what it is and calls the core; each table's Dagster type is its pandera schema
+(``evaluation.tables``), checked at the step that makes it. Parquet storage and the generic
+metadata (row count, column schema, preview) come from the IO manager.
 """
 
+import warnings
 from datetime import datetime
 from pathlib import Path
 
 import dagster as dg
 import pandas as pd
+from dagster_pandera import pandera_schema_to_dagster_type
 
 from nabahan_pipeline.agents.registry import effective_spec, resolve_agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
-from nabahan_pipeline.evaluation.metrics import score_responses
 from nabahan_pipeline.evaluation.reports import write_reports
+from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
+from nabahan_pipeline.evaluation.tables import (
+    AGENT_RESPONSES,
+    CASE_SCORES,
+    EVALUATION_SUMMARY,
+    TEST_CASES,
+    TREND_FIGURES,
+)
 from nabahan_pipeline.evaluation.cases import (
     check_against_database,
     load_test_cases,
@@ -35,28 +45,15 @@ from nabahan_pipeline.orchestration.resources import EvaluationSettings
 from nabahan_pipeline.progress import publish
 
 GROUP = "evaluation"
-# Summary figures recorded as numeric metadata, so that the UI plots them across runs.
-PLOTTED_FIGURES = (
-    "correct_rate",
-    "pass_rate",
-    "avg_retrieval_accuracy",
-    "avg_generation_fidelity",
-    "execution_accuracy",
-    "test_suite_accuracy",
-    "avg_latency",
-    "p50_latency",
-    "p95_latency",
-    "total",
-    "passed",
-    "failed",
-    "errors",
-    "unsafe_sql",
-    "rows_not_verified",
-    "false_refusals",
-    "false_answers",
-    "pass_hat_n",
-    "total_tokens",
-)
+# The tables between the assets, each checked against its schema at the step that makes it (a
+# wrong column fails that step); the Dagster UI shows each column's type and description.
+# (dagster-pandera is marked beta: its warning would reach every `nabahan` command's stderr.)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", dg.BetaWarning)
+    TEST_CASES_TYPE = pandera_schema_to_dagster_type(TEST_CASES)
+    AGENT_RESPONSES_TYPE = pandera_schema_to_dagster_type(AGENT_RESPONSES)
+    CASE_SCORES_TYPE = pandera_schema_to_dagster_type(CASE_SCORES)
+    EVALUATION_SUMMARY_TYPE = pandera_schema_to_dagster_type(EVALUATION_SUMMARY)
 
 test_cases_file = dg.AssetSpec(
     "test_cases_file",
@@ -80,7 +77,7 @@ def checked_test_cases(evaluation: EvaluationSettings) -> tuple[Path, pd.DataFra
     return path, select_quick(cases) if evaluation.quick else cases
 
 
-@dg.asset(group_name=GROUP, deps=[test_cases_file], kinds={"pandas", "parquet"})
+@dg.asset(group_name=GROUP, deps=[test_cases_file], kinds={"pandas", "parquet"}, dagster_type=TEST_CASES_TYPE)
 def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings) -> pd.DataFrame:
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
     table stops the run here, before any agent call."""
@@ -96,7 +93,7 @@ def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings
     return cases
 
 
-@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"})
+@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=AGENT_RESPONSES_TYPE)
 def agent_responses(
     context: dg.AssetExecutionContext, evaluation: EvaluationSettings, test_cases: pd.DataFrame
 ) -> pd.DataFrame:
@@ -145,7 +142,7 @@ def agent_responses(
     return responses
 
 
-@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"})
+@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=CASE_SCORES_TYPE)
 def case_scores(
     context: dg.AssetExecutionContext,
     evaluation: EvaluationSettings,
@@ -178,7 +175,7 @@ def case_scores(
     return scores
 
 
-@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"})
+@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=EVALUATION_SUMMARY_TYPE)
 def evaluation_summary(
     context: dg.AssetExecutionContext, evaluation: EvaluationSettings, case_scores: pd.DataFrame
 ) -> pd.DataFrame:
@@ -232,7 +229,7 @@ def plotted_figures(summary: pd.DataFrame) -> dict[str, float | int]:
     """The overall figures as numbers (NaN left out), for the UI's plots across runs."""
     overall = summary.iloc[0]
     figures: dict[str, float | int] = {}
-    for name in PLOTTED_FIGURES:
+    for name in TREND_FIGURES:
         if name in summary.columns and not pd.isna(overall[name]):
             value = overall[name]
             figures[name] = int(value) if pd.api.types.is_integer_dtype(summary[name]) else float(value)

@@ -29,7 +29,8 @@ def test_case_file_valid(evaluation: EvaluationSettings, test_cases: pd.DataFram
 
 @dg.asset_check(asset=case_scores, description="Every score is within its range (0/1 points, tiers).")
 def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
-    """Binary points are 0 or 1, point sums within bounds, latencies non-negative, tiers known."""
+    """Every value within what the case_scores schema allows (``evaluation.tables``): binary points
+    0 or 1, point sums within bounds, latencies non-negative, tiers known, Correct only if passed."""
     problems = out_of_range(case_scores)
     return dg.AssetCheckResult(passed=not problems, metadata={"problems": dg.MetadataValue.json(problems)})
 

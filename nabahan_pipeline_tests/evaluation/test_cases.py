@@ -11,12 +11,12 @@ import pytest
 
 from nabahan_pipeline.evaluation.cases import (
     CATEGORIES,
-    COLUMNS,
     TestCaseError,
     derive_case_id,
     load_test_cases,
     select_quick,
 )
+from nabahan_pipeline.evaluation.tables import TEST_CASE_COLUMNS as COLUMNS
 
 COUNT_CASE = {
     "question": "كم عدد المناقصات في منطقة الرياض؟",

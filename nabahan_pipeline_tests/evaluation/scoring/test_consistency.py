@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.metrics import score_responses
+from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
 
 INSIGHT = "بلغ عدد المناقصات المطابقة {n} مناقصة في البيانات المتاحة حالياً."

@@ -1,0 +1,65 @@
+"""The ``agent_responses`` table (docs/internals.md) as a pandera schema: what the runner returns,
+one row per case and repeat.
+
+It lives with the agents, not in ``evaluation.tables`` beside the other three, because the
+evaluation imports the agents (the answer contract): the agents never import the evaluation.
+``evaluation.tables`` re-exports it and reuses its columns in ``case_scores``. The two helpers
+below serve every table's declaration.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandera.pandas as pa
+
+from nabahan_pipeline.agents.contract import STATUSES
+
+NON_NEGATIVE = pa.Check.ge(0)
+
+
+def json_text(kind: type[list] | type[dict]) -> pa.Check:
+    """A check that each text is JSON of ``kind`` (a list, or an object), as the tables store
+    JSON-valued fields so that Parquet keeps one type per column."""
+    name = "list" if kind is list else "object"
+
+    def parses(text: Any) -> bool:
+        try:
+            return isinstance(json.loads(text), kind)
+        except (TypeError, ValueError):
+            return False
+
+    return pa.Check(parses, element_wise=True, name=f"json_{name}_text", error=f"JSON {name} text")
+
+
+def non_text_dtypes(schema: pa.DataFrameSchema) -> dict[str, str]:
+    """The pandas dtype of each column of ``schema`` that is not text, for ``DataFrame.astype``
+    (text columns stay object, so that None stays None)."""
+    return {name: str(column.dtype) for name, column in schema.columns.items() if str(column.dtype) != "str"}
+
+
+AGENT_RESPONSES = pa.DataFrameSchema(
+    {
+        "case_id": pa.Column(str, description="The case's id (test_cases.case_id)."),
+        "repeat": pa.Column(int, NON_NEGATIVE, description="Which answer to the case, 0-based (--repeat)."),
+        "status": pa.Column(str, pa.Check.isin(STATUSES), description="success, out_of_scope or error."),
+        "sql": pa.Column(str, nullable=True, description="The agent's SQL, as it sent it."),
+        "dialect": pa.Column(str, nullable=True, description="The SQL's dialect when the agent named one."),
+        "columns": pa.Column(str, json_text(list), description="JSON list of the result's column names (a name may repeat)."),
+        "rows": pa.Column(str, json_text(list), description="JSON list of the result's rows, each a list of values."),
+        "data_rows": pa.Column(int, NON_NEGATIVE, description="How many rows the result has."),
+        "insights": pa.Column(str, description="The agent's Arabic answer text."),
+        "error": pa.Column(str, nullable=True, description="Why the answer is an error (scrubbed of secrets)."),
+        "latency_s": pa.Column(float, NON_NEGATIVE, description="Seconds, wall clock around the call alone."),
+        "cached": pa.Column(bool, description="The answer was reused from the response cache."),
+        "prompt_tokens": pa.Column(float, nullable=True, description="LLM agents: prompt tokens; NaN when unknown."),
+        "completion_tokens": pa.Column(float, nullable=True, description="LLM agents: completion tokens; NaN when unknown."),
+    },
+    name="agent_responses",
+    description="Every case asked of the agent: one row per case and repeat.",
+    strict=True,
+    ordered=True,
+)
+RESPONSE_COLUMNS: tuple[str, ...] = tuple(AGENT_RESPONSES.columns)
+RESPONSE_DTYPES: dict[str, str] = non_text_dtypes(AGENT_RESPONSES)

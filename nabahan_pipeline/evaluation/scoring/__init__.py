@@ -1,0 +1,49 @@
+"""Scoring, one module per metric: each scorer declares the case_scores columns it fills, and
+``case_scores`` walks them (SCORERS, in order) over every answer, then adds the consistency over
+each case's repeats.
+
+    retrieval      the seed's retrieval points and accuracy
+    hallucination  disclaimers, placeholders, ungrounded numbers
+    fidelity       the seed's fidelity points and verdict
+    latency        the seed's latency tiers (LATENCY_TIERS)
+    execution      the agent's SQL run here: execution and test-suite match, rows verified
+    refusals       false refusals and false answers
+    verdicts       Overall Passed (the seed's) and Correct (ours), and why not
+    consistency    over a case's repeats
+    case_scores    the walk, and the case_scores table
+"""
+
+from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, scorer
+from nabahan_pipeline.evaluation.scoring.case_scores import (
+    CASE_SCORE_COLUMNS,
+    REPEAT_COLUMNS,
+    SCORE_COLUMNS,
+    SCORERS,
+    SEED_VERDICT_COLUMNS,
+    score_answer,
+    score_responses,
+    seed_verdict,
+)
+from nabahan_pipeline.evaluation.scoring.consistency import add_repeat_consistency, result_digest
+from nabahan_pipeline.evaluation.scoring.hallucination import hallucination_markers
+from nabahan_pipeline.evaluation.scoring.latency import LATENCY_TIERS, latency_tier
+from nabahan_pipeline.evaluation.scoring.verdicts import not_correct_reasons
+
+__all__ = [
+    "CASE_SCORE_COLUMNS",
+    "LATENCY_TIERS",
+    "REPEAT_COLUMNS",
+    "SCORERS",
+    "SCORE_COLUMNS",
+    "SEED_VERDICT_COLUMNS",
+    "Answer",
+    "Scorer",
+    "add_repeat_consistency",
+    "hallucination_markers",
+    "latency_tier",
+    "not_correct_reasons",
+    "result_digest",
+    "score_answer",
+    "score_responses",
+    "scorer",
+]

@@ -1,0 +1,136 @@
+"""One answer to one case as every scorer reads it, and what a scorer is: a function that fills
+the case_scores columns it declares, from the answer and the scores of the scorers before it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from nabahan_pipeline.agents.contract import ContractError, result_table
+from nabahan_pipeline.etimad_db.sql_safety import QueryResult
+from nabahan_pipeline.evaluation.agent_sql import CheckedSQL, SQLRun, check_agent_sql
+from nabahan_pipeline.evaluation.cases import OUT_OF_SCOPE
+from nabahan_pipeline.evaluation.execution_match import ExpectedResult
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer to one case, read once for every scorer.
+
+    ``sql`` is the agent's SQL and ``checked`` its safety check; ``columns`` and ``rows`` the
+    result it reported; ``gold`` the result of the case's expected_sql on the evaluation database,
+    ``replay`` the agent's SQL re-run there, ``suite`` the gold's and the agent's results paired
+    on each test-suite database.
+    """
+
+    case: Mapping[str, Any]
+    status: Any
+    sql: str | None
+    dialect: str | None
+    checked: CheckedSQL
+    columns: list[str]
+    rows: list[list]
+    data_rows: int
+    insight: str
+    question: str
+    error: str | None
+    latency_s: float
+    gold: QueryResult | ExpectedResult | None = None
+    replay: SQLRun | None = None
+    suite: Sequence[tuple[ExpectedResult, SQLRun]] = ()
+
+    @classmethod
+    def read(
+        cls,
+        case: Mapping[str, Any],
+        answer: Mapping[str, Any],
+        latency_s: float,
+        gold: QueryResult | ExpectedResult | None = None,
+        *,
+        replay: SQLRun | None = None,
+        suite: Sequence[tuple[ExpectedResult, SQLRun]] = (),
+    ) -> Answer:
+        """``answer`` has the contract's keys: its result as ``data`` or as ``columns`` + ``rows``
+        (a malformed result reads as none), and an optional ``dialect``."""
+        sql, dialect = text_or_none(answer.get("sql")), text_or_none(answer.get("dialect"))
+        try:
+            columns, rows = result_table(answer)
+        except ContractError:
+            columns, rows = [], []
+        return cls(
+            case=case,
+            status=answer.get("status"),
+            sql=sql,
+            dialect=dialect,
+            checked=check_agent_sql(sql, dialect),
+            columns=columns,
+            rows=rows,
+            data_rows=data_rows(answer, rows),
+            insight=text_or_none(answer.get("insights")) or "",
+            question=text_or_none(case.get("question")) or "",
+            error=text_or_none(answer.get("error")),
+            latency_s=latency_s,
+            gold=gold,
+            replay=replay,
+            suite=suite,
+        )
+
+    @property
+    def in_scope(self) -> bool:
+        return self.case["category"] != OUT_OF_SCOPE
+
+    @property
+    def refused(self) -> bool:
+        """A refusal: status out_of_scope and no SQL."""
+        return self.status == "out_of_scope" and self.sql is None
+
+
+ScoreFunction = Callable[[Answer, Mapping[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """A metric of one answer: the case_scores ``columns`` it fills, and ``score``, which fills
+    them from the answer and the scores of the scorers run before it."""
+
+    name: str
+    columns: tuple[str, ...]
+    score: ScoreFunction
+
+    def __call__(self, answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
+        return self.score(answer, scores)
+
+
+def scorer(*columns: str) -> Callable[[ScoreFunction], Scorer]:
+    """Declare a function the scorer of ``columns`` (named after the function)."""
+
+    def declare(score: ScoreFunction) -> Scorer:
+        return Scorer(score.__name__, columns, score)
+
+    return declare
+
+
+def data_rows(answer: Mapping[str, Any], rows: list) -> int:
+    """The rows an answer reports: the runner records data_rows; an answer built by hand may
+    leave it to the rows."""
+    return int(answer["data_rows"]) if present(answer.get("data_rows")) else len(rows)
+
+
+def present(value: Any) -> bool:
+    """False for None and for the NaN/NA that pandas puts in place of a missing value."""
+    if value is None:
+        return False
+    try:
+        return not bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return True  # list-likes
+
+
+def text_or_none(value: Any) -> str | None:
+    """A non-blank string, else None (None, NaN and blank strings all mean 'absent')."""
+    if not present(value) or not isinstance(value, str) or not value.strip():
+        return None
+    return value

@@ -1,0 +1,210 @@
+"""The case_scores table: every answer walked through the scorers, in order, then the consistency
+over each case's repeats.
+
+Each scorer fills the columns it declares and may read the scores of those before it (the
+verdicts read them all); the columns of the answer itself (case, status, SQL, latency ...) are
+copied here. The column order is the schema's (``evaluation.tables.CASE_SCORES``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nabahan_pipeline.agents.contract import ContractError, result_table
+from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError
+from nabahan_pipeline.evaluation.agent_sql import (
+    DEFAULT_MAX_ROWS,
+    DEFAULT_SQL_TIMEOUT_S,
+    QueryRunner,
+    SQLRun,
+    check_agent_sql,
+)
+from nabahan_pipeline.evaluation.execution_match import ExpectedResult
+from nabahan_pipeline.evaluation.scoring import consistency
+from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, data_rows, present, text_or_none
+from nabahan_pipeline.evaluation.scoring.execution import execution
+from nabahan_pipeline.evaluation.scoring.fidelity import fidelity
+from nabahan_pipeline.evaluation.scoring.hallucination import hallucination
+from nabahan_pipeline.evaluation.scoring.latency import latency
+from nabahan_pipeline.evaluation.scoring.refusals import refusals
+from nabahan_pipeline.evaluation.scoring.retrieval import retrieval
+from nabahan_pipeline.evaluation.scoring.verdicts import correct, overall_passed
+from nabahan_pipeline.evaluation.tables import CASE_SCORE_DTYPES, CASE_SCORES
+
+# In the order they run: each may read the scores of those before it.
+SCORERS: tuple[Scorer, ...] = (retrieval, hallucination, fidelity, latency, execution, refusals, overall_passed, correct)
+
+REPEAT_COLUMNS: tuple[str, ...] = consistency.COLUMNS
+_SCORED = {column for one in SCORERS for column in one.columns}
+# What score_answer returns, in the table's order.
+SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column in _SCORED)
+# Every column but those over a case's repeats.
+CASE_SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column not in REPEAT_COLUMNS)
+# The seed's verdict as the console shows it the moment an answer arrives.
+SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
+
+
+def score_answer(
+    case: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    latency_s: float,
+    gold: QueryResult | ExpectedResult | None = None,
+    *,
+    replay: SQLRun | None = None,
+    suite: Sequence[tuple[ExpectedResult, SQLRun]] = (),
+) -> dict[str, Any]:
+    """The score columns of one answer to one case (pure): every scorer of SCORERS, in order.
+
+    ``answer`` has the contract's keys (its result as ``data`` or as ``columns`` + ``rows``, and
+    an optional ``dialect``); ``gold`` is the result of the case's expected_sql on the evaluation
+    database, required when the case has one; ``replay`` is the agent's SQL re-run there, and
+    ``suite`` pairs the gold's and the agent's results on each test-suite database.
+    """
+    read = Answer.read(case, answer, latency_s, gold, replay=replay, suite=suite)
+    scores: dict[str, Any] = {}
+    for one in SCORERS:
+        filled = one(read, scores)
+        if set(filled) != set(one.columns):
+            raise RuntimeError(f"scorer {one.name} filled {sorted(filled)}, not its columns {sorted(one.columns)}")
+        scores.update(filled)
+    return {column: scores[column] for column in SCORE_COLUMNS}
+
+
+def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
+    """The seed's verdict of one stored response (retrieval, fidelity, latency tier, Overall
+    Passed): it needs no query run, so the console can show it the moment an answer arrives.
+    The same ``score_answer`` scores it again, whole, in ``case_scores``."""
+    columns, rows = _stored_result(response)
+    answer = {**response, "columns": columns, "rows": rows, "data": None}
+    scores = score_answer({**case, "expected_sql": None}, answer, float(response["latency_s"]))
+    return {name: scores[name] for name in SEED_VERDICT_COLUMNS}
+
+
+def score_responses(
+    cases: pd.DataFrame,
+    responses: pd.DataFrame,
+    database: str | Path | None,
+    *,
+    suite: Sequence[str | Path] = (),
+    timestamp: str | None = None,
+    sql_timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
+    max_rows: int = DEFAULT_MAX_ROWS,
+) -> pd.DataFrame:
+    """The case_scores table: every response (case x repeat) scored against its case, in file
+    order. The agent's SQL and each gold SQL run on ``database`` and on the test-suite databases
+    ``suite``, each distinct query once per database. A gold SQL that fails raises."""
+    unknown = sorted(set(responses["case_id"]) - set(cases["case_id"]))
+    if unknown:
+        raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
+    timestamp = timestamp or datetime.now().astimezone().isoformat(timespec="seconds")
+    runner = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
+    golds = _gold_results(cases, runner)
+    position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
+    ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
+        ["_position", "repeat"], kind="stable"
+    )
+    case_by_id = {record["case_id"]: record for record in cases.to_dict("records")}
+    records = []
+    for response in ordered.to_dict("records"):
+        case = case_by_id[response["case_id"]]
+        columns, rows = _stored_result(response)
+        answer = {**response, "columns": columns, "rows": rows, "data": None}
+        expected = golds.get(text_or_none(case.get("expected_sql")) or "", [])
+        checked = check_agent_sql(text_or_none(answer.get("sql")), text_or_none(answer.get("dialect")))
+        runs = runner.agent_runs(checked) if runner else []
+        scores = score_answer(
+            case,
+            answer,
+            float(response["latency_s"]),
+            expected[0] if expected else None,
+            replay=runs[0] if runs else None,
+            suite=list(zip(expected[1:], runs[1:])),
+        )
+        records.append({**_answer_columns(response, case, rows, response["_position"] + 1, timestamp), **scores})
+    table = pd.DataFrame.from_records(records, columns=list(CASE_SCORE_COLUMNS))
+    dtypes = {column: dtype for column, dtype in CASE_SCORE_DTYPES.items() if column in CASE_SCORE_COLUMNS}
+    return consistency.add_repeat_consistency(table.astype(dtypes))[list(CASE_SCORES.columns)]
+
+
+def _answer_columns(
+    response: Mapping[str, Any], case: Mapping[str, Any], rows: list, query_num: int, timestamp: str
+) -> dict[str, Any]:
+    """The columns of case_scores that are the answer's own, and its case's."""
+    return {
+        "query_num": query_num,
+        "case_id": response["case_id"],
+        "repeat": int(response["repeat"]),
+        "timestamp": timestamp,
+        "question": case["question"],
+        "category": case["category"],
+        "expected_table": text_or_none(case.get("expected_table")),
+        "status": response["status"],
+        "sql": text_or_none(response.get("sql")),
+        "dialect": text_or_none(response.get("dialect")),
+        "data_rows": data_rows(response, rows),
+        "insights": text_or_none(response.get("insights")) or "",
+        "error": text_or_none(response.get("error")),
+        "latency_s": float(response["latency_s"]),
+        "cached": present(response.get("cached")) and bool(response["cached"]),
+        "prompt_tokens": _token_count(response.get("prompt_tokens")),
+        "completion_tokens": _token_count(response.get("completion_tokens")),
+        "result_digest": consistency.result_digest(rows),
+    }
+
+
+def _token_count(value: Any) -> float:
+    return float(value) if present(value) else math.nan
+
+
+def _gold_results(cases: pd.DataFrame, runner: QueryRunner | None) -> dict[str, list[ExpectedResult]]:
+    """Each distinct gold SQL's result on every database (the evaluation database first)."""
+    results: dict[str, list[ExpectedResult]] = {}
+    for case in cases.to_dict("records"):
+        sql = text_or_none(case.get("expected_sql"))
+        if sql is None or sql in results:
+            continue
+        if runner is None:
+            raise ValueError(f"case {case['case_id']}: has expected_sql but no database was given")
+        try:
+            expected = runner.expected(sql)
+        except (UnsafeSQLError, OSError) as error:
+            raise ValueError(f"case {case['case_id']}: expected_sql fails on {runner.databases[0]}: {error}") from error
+        if any(result.truncated for result in expected):
+            raise ValueError(f"case {case['case_id']}: expected_sql returns more rows than can be compared")
+        results[sql] = expected
+    return results
+
+
+def _stored_result(response: Mapping[str, Any]) -> tuple[list[str], list[list]]:
+    """A stored response's result: the ``columns`` + ``rows`` JSON texts, or a ``data`` JSON text
+    of row objects (responses written by hand or by an older version)."""
+    case_id = response.get("case_id", "?")
+    if present(response.get("rows")):
+        parsed = {"columns": _json_list(response.get("columns"), case_id), "rows": _json_list(response["rows"], case_id)}
+    else:
+        parsed = {"data": _json_list(response.get("data"), case_id)}
+    try:
+        return result_table(parsed)
+    except ContractError as error:
+        raise ValueError(f"case {case_id}: stored result is malformed: {error}") from error
+
+
+def _json_list(value: Any, case_id: str) -> list:
+    if not present(value) or value == "":
+        return []
+    if isinstance(value, list):
+        return value
+    try:
+        parsed = json.loads(value)
+    except (TypeError, json.JSONDecodeError) as error:
+        raise ValueError(f"case {case_id}: response data is not JSON: {error}") from error
+    if not isinstance(parsed, list):
+        raise ValueError(f"case {case_id}: response data is not a JSON list")
+    return parsed

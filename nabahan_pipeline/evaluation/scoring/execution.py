@@ -1,0 +1,64 @@
+"""The agent's SQL judged by running it here (``agent_sql``): unsafe or not, execution match on the
+evaluation database and on the test-suite databases, and whether it returns the rows reported.
+
+SQL that is unsafe, fails here (a table we lack) or runs past the time limit scores 0, whatever
+rows the agent reported beside it: the agent must answer over the evaluation database.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nabahan_pipeline.etimad_db.sql_safety import QueryResult
+from nabahan_pipeline.evaluation.agent_sql import SQLRun, rows_verified
+from nabahan_pipeline.evaluation.execution_match import ExpectedResult, execution_match, result_matches
+from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer, text_or_none
+
+
+@scorer("execution_match", "unsafe_sql", "sql_problem", "rows_verified", "test_suite_match")
+def execution(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """Execution match (NaN without gold SQL) and test-suite match on the rows the agent's SQL
+    returns here, whether it is unsafe or why it gave no result, and whether its rows are the
+    ones reported (None when it did not run)."""
+    replay = answer.replay
+    # The rows the agent's SQL returns here. None at all for unsafe SQL (never run) and for SQL
+    # that fails or runs out of time here: the rows an agent reports beside such SQL prove nothing.
+    # Only with no database to run on (replay None) do the reported rows stand in.
+    not_run = answer.checked.unsafe or (replay is not None and replay.result is None)
+    if not_run:
+        result_rows: Sequence[Sequence[Any]] = []
+    elif replay is not None:
+        result_rows = [tuple(row) for row in replay.result.rows]
+    else:
+        result_rows = answer.rows
+    match = _execution_match(answer.case, "not run" if not_run else answer.status, result_rows, answer.gold)
+    return {
+        "execution_match": match,
+        "unsafe_sql": answer.checked.unsafe,
+        "sql_problem": answer.checked.problem or (replay.problem if replay is not None else None),
+        "rows_verified": rows_verified(answer.columns, answer.rows, replay) if replay is not None else None,
+        "test_suite_match": _test_suite_match(match, answer.status, answer.suite),
+    }
+
+
+def _execution_match(
+    case: Mapping[str, Any], status: Any, rows: Sequence[Sequence[Any]], gold: QueryResult | ExpectedResult | None
+) -> float:
+    gold_sql = text_or_none(case.get("expected_sql"))
+    if gold_sql is None:
+        return math.nan
+    if gold is None:
+        raise ValueError(f"case {case.get('case_id', '?')}: has expected_sql but no gold result was given")
+    return 1.0 if status == "success" and execution_match(rows, gold, gold_sql) else 0.0
+
+
+def _test_suite_match(execution: float, status: Any, suite: Sequence[tuple[ExpectedResult, SQLRun]]) -> float:
+    """1 when the result is right on the evaluation database and on every test-suite database;
+    NaN without gold SQL, without suite databases, or when the agent's SQL did not run here."""
+    if math.isnan(execution) or not suite or any(run.result is None for _, run in suite):
+        return math.nan
+    if execution != 1.0 or status != "success":
+        return 0.0
+    return float(all(result_matches(run.result.rows, expected) for expected, run in suite))

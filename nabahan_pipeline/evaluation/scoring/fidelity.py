@@ -1,0 +1,50 @@
+"""The seed's generation fidelity: four points on the insight (the status, Arabic, numbers, no
+hallucination), 3 of 4 pass."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from nabahan_pipeline.arabic.normalize import arabic_letter_share, normalize_arabic
+from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
+
+MIN_INSIGHT_CHARS = 30  # a success must say more than this many characters (stripped)
+MIN_ARABIC_SHARE = 0.3
+
+# An apology, after normalize_arabic: عذراً، أعتذر، نعتذر، آسف، للأسف، مع الأسف، sorry ...
+APOLOGY_PATTERN = re.compile(
+    r"(?<!\w)[وف]?(?:عذرا|معذره|اعتذر|نعتذر|اعتذار|اسف|اسفه|اسفون|اسفين|للاسف|بالاسف)(?!\w)"
+    r"|\b(?:sorry|apologi[sz]e|apologies|unfortunately)\b"
+)
+_DIGIT_PATTERN = re.compile("[0-9\u0660-\u0669\u06f0-\u06f9]")
+
+
+@scorer("status_match", "arabic_text", "numbers_present", "no_hallucination", "fidelity_points", "generation_fidelity")
+def fidelity(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """The four fidelity points, their sum and the seed's verdict on them; no_hallucination
+    reads the hallucination scorer's markers."""
+    status_match = int(matches_status(answer.status, answer.insight))
+    arabic_text = int(arabic_letter_share(answer.insight) > MIN_ARABIC_SHARE)
+    numbers_present = int(answer.data_rows > 0 and bool(_DIGIT_PATTERN.search(answer.insight)))
+    no_hallucination = int(not json.loads(scores["hallucination_markers"]))
+    points = status_match + arabic_text + numbers_present + no_hallucination
+    return {
+        "status_match": status_match,
+        "arabic_text": arabic_text,
+        "numbers_present": numbers_present,
+        "no_hallucination": no_hallucination,
+        "fidelity_points": points,
+        "generation_fidelity": int(points >= 3),
+    }
+
+
+def matches_status(status: Any, insight: str) -> bool:
+    """A success says more than MIN_INSIGHT_CHARS; a refusal apologizes; an error never matches."""
+    if status == "success":
+        return len(insight.strip()) > MIN_INSIGHT_CHARS
+    if status == "out_of_scope":
+        return bool(APOLOGY_PATTERN.search(normalize_arabic(insight)))
+    return False

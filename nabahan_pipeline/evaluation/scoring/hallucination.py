@@ -1,0 +1,168 @@
+"""What marks a hallucination in an insight: stock AI disclaimers, template placeholders, and
+numbers traced neither to the retrieved rows nor to the question (``grounding``).
+
+Grounding reads the insight against the reported rows, what the agent saw when it wrote it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
+from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
+
+# Stock AI disclaimers and hedges: an assistant speaking of itself as a model, of its training or
+# of its knowledge, which a grounded answer over retrieved rows never needs. Matched as whole words
+# and phrases after normalize_arabic (hamza, ta marbuta and case variants all match; "as an ai" is
+# not in "has an airport").
+DISCLAIMER_PHRASES: tuple[str, ...] = (
+    "كنموذج لغوي",
+    "نموذج لغوي كبير",
+    "بصفتي نموذج",
+    "بصفتي نموذجا",
+    "بصفتي ذكاء اصطناعي",
+    "كذكاء اصطناعي",
+    "كمساعد ذكاء اصطناعي",
+    "انا نموذج لغوي",
+    "انا مجرد نموذج",
+    "لا يمكنني تصفح",
+    "لا استطيع تصفح",
+    "حسب معرفتي",
+    "حسب علمي",
+    "على حد علمي",
+    "اخر تحديث لمعرفتي",
+    "بيانات تدريبي",
+    "تم تدريبي",
+    "as an ai",
+    "as a language model",
+    "as an artificial intelligence",
+    "language model",
+    "i am an ai",
+    "i'm an ai",
+    "i cannot browse",
+    "i can't browse",
+    "i am unable to browse",
+    "my knowledge cutoff",
+    "knowledge cutoff",
+    "my training data",
+    "as of my last update",
+)
+# "I cannot reach ..." is a disclaimer only when what it cannot reach is the internet or live,
+# current data (the model excusing itself); "لا يمكنني الوصول إلى بيانات الطقس" is an honest
+# statement of the agent's scope. LIVE_SOURCES must follow within three words.
+ACCESS_PHRASES: tuple[str, ...] = (
+    "لا يمكنني الوصول",
+    "لا استطيع الوصول",
+    "ليس لدي وصول",
+    "ليس لدي امكانية الوصول",
+    "لا املك امكانية الوصول",
+    "لا يمكنني الاتصال",
+    "i don't have access",
+    "i do not have access",
+    "i have no access",
+    "i cannot access",
+    "i can't access",
+    "i am unable to access",
+)
+LIVE_SOURCES: tuple[str, ...] = (
+    "الإنترنت",
+    "الانترنيت",
+    "الشبكة",
+    "الويب",
+    "بيانات حية",
+    "البيانات الحية",
+    "معلومات حية",
+    "المعلومات الحية",
+    "بيانات مباشرة",
+    "البيانات المباشرة",
+    "بيانات محدثة",
+    "البيانات المحدثة",
+    "معلومات محدثة",
+    "المعلومات المحدثة",
+    "أحدث البيانات",
+    "أحدث المعلومات",
+    "البيانات الحالية",
+    "المعلومات الحالية",
+    "الوقت الفعلي",
+    "الوقت الحقيقي",
+    "the internet",
+    "internet",
+    "the web",
+    "real-time",
+    "realtime",
+    "real time",
+    "live data",
+    "live information",
+    "current data",
+    "current information",
+    "current events",
+    "up-to-date",
+    "up to date",
+    "the latest",
+)
+
+
+def _phrase(text: str) -> str:
+    return r"(?<!\w)" + re.escape(normalize_arabic(text)) + r"(?!\w)"
+
+
+def _with_preposition(source: str) -> list[str]:
+    """A source as written, and after ب or ل ("بالإنترنت", "للبيانات الحية")."""
+    folded = normalize_arabic(source)
+    return [folded, "ب" + folded, "لل" + folded[2:] if folded.startswith("ال") else "ل" + folded]
+
+
+_LIVE = "(?:" + "|".join(_phrase(form) for source in LIVE_SOURCES for form in _with_preposition(source)) + ")"
+_DISCLAIMERS = tuple((phrase, re.compile(_phrase(phrase))) for phrase in DISCLAIMER_PHRASES) + tuple(
+    (phrase, re.compile(_phrase(phrase) + r"(?:\s+\S+){0,3}?\s+" + _LIVE)) for phrase in ACCESS_PHRASES
+)
+
+# HTML element names: a tag an agent may emit (<br>, <thead>, </td>, <h3>, <a href=...>) is no
+# placeholder.
+_HTML_ELEMENTS = (
+    "a|abbr|address|area|article|aside|audio|b|base|bdi|bdo|big|blockquote|body|br|button|canvas|"
+    "caption|center|cite|code|col|colgroup|data|datalist|dd|del|details|dfn|dialog|div|dl|dt|em|"
+    "embed|fieldset|figcaption|figure|font|footer|form|h[1-6]|head|header|hgroup|hr|html|i|iframe|"
+    "img|input|ins|kbd|label|legend|li|link|main|map|mark|menu|meta|meter|nav|noscript|object|ol|"
+    "optgroup|option|output|p|param|picture|pre|progress|q|rp|rt|ruby|s|samp|script|search|section|"
+    "select|slot|small|source|span|strike|strong|style|sub|summary|sup|table|tbody|td|template|"
+    "textarea|tfoot|th|thead|time|title|tr|track|tt|u|ul|var|video|wbr"
+)
+# Template placeholders left in the text: {count}, {{x}}, [REGION], <placeholder>, XXX, N/A,
+# TODO/TBD/FIXME, $1, ${x}, %s, %(name)s. [REGION] and TODO count in capitals only ("[see note]"
+# in prose is not a placeholder); an angle-bracket word counts when it is no HTML element name.
+PLACEHOLDER_PATTERN = re.compile(
+    r"\{\{?\s*[A-Za-z_][\w.]*\s*\}\}?"
+    r"|\[[A-Z][A-Z0-9_ ]*\]"
+    r"|\b(?:TODO|TBD|FIXME)\b"
+    r"|<(?!(?i:" + _HTML_ELEMENTS + r")\b)[A-Za-z_][\w ]*>"
+    r"|(?<![A-Za-z])[Xx]{3,}(?![A-Za-z])"
+    r"|(?<![\w/])(?i:n/a)(?![\w/])"
+    r"|\$[1-9](?![\d.,])|\$\{\w+\}"
+    r"|%\(\w+\)[sd]|(?<![\w%])%[sd](?!\w)"
+)
+
+
+def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
+    """What in ``insight`` marks a hallucination, each as 'kind: text': stock AI disclaimers,
+    template placeholders, and the ``ungrounded`` numbers (from grounding.ungrounded_numbers)."""
+    normalized = normalize_arabic(insight).replace("\u2019", "'")
+    markers = [f"disclaimer: {phrase}" for phrase, pattern in _DISCLAIMERS if pattern.search(normalized)]
+    markers += [f"placeholder: {match.group(0)}" for match in PLACEHOLDER_PATTERN.finditer(insight)]
+    markers += [f"ungrounded number: {number}" for number in ungrounded]
+    return markers
+
+
+@scorer("ungrounded_numbers", "hallucination_markers")
+def hallucination(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """The insight's ungrounded numbers and every hallucination marker, each as a JSON list."""
+    ungrounded = ungrounded_numbers(answer.insight, answer.rows, answer.question)
+    markers = hallucination_markers(answer.insight, ungrounded)
+    return {
+        "ungrounded_numbers": json.dumps(ungrounded, ensure_ascii=False),
+        "hallucination_markers": json.dumps(markers, ensure_ascii=False),
+    }

@@ -1,0 +1,41 @@
+"""The seed's retrieval accuracy: three points (valid SQL, the expected table, rows), 2 of 3 pass.
+
+Out-of-scope cases: retrieval accuracy is 1 exactly when the agent refused (status out_of_scope
+and no SQL). Their three points still record the same checks on whatever the agent did (a refusal
+scores 0 on all three), so a report shows what an answered out-of-scope case ran;
+retrieval_points sums them and does not decide the out-of-scope pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from nabahan_pipeline.etimad_db.sql_safety import UnsafeSQLError, referenced_tables
+from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer, text_or_none
+
+
+@scorer("sql_valid", "table_match", "has_rows", "retrieval_points", "retrieval_accuracy")
+def retrieval(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """The three retrieval points, their sum and the seed's verdict on them."""
+    sql_valid = int(answer.sql is not None and not answer.checked.unsafe)
+    table_match = int(references(answer.sql, answer.dialect, text_or_none(answer.case.get("expected_table"))))
+    has_rows = int(answer.data_rows > 0)
+    points = sql_valid + table_match + has_rows
+    return {
+        "sql_valid": sql_valid,
+        "table_match": table_match,
+        "has_rows": has_rows,
+        "retrieval_points": points,
+        "retrieval_accuracy": int(points >= 2) if answer.in_scope else int(answer.refused),
+    }
+
+
+def references(sql: str | None, dialect: str | None, table: str | None) -> bool:
+    """``sql`` (parsed in its dialect, SQLite by default) reads ``table``, in any letter case."""
+    if sql is None or table is None:
+        return False
+    try:
+        return table.strip().lower() in referenced_tables(sql, (dialect or "sqlite").lower())
+    except (UnsafeSQLError, ValueError):
+        return False

@@ -1,0 +1,85 @@
+"""The two verdicts on an answer.
+
+``overall_passed`` is the seed's formula (retrieval and fidelity both pass) with two hardenings
+of ours: an ``error`` answer, and an answer whose SQL is not one read-only SELECT, never pass.
+``correct`` (the gate's) also wants the gold's result where the case has gold SQL (on the
+evaluation database and every test-suite database), no ungrounded number, safe SQL whose re-run
+returns the rows the agent reported, and a refusal for an out-of-scope case;
+``not_correct_because`` says what failed. Both read the scores of every scorer before them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
+
+
+@scorer("overall_passed")
+def overall_passed(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """The seed's Overall Passed: retrieval and fidelity pass; ours, an error answer and SQL that
+    is not one read-only SELECT never pass."""
+    passed = (
+        scores["retrieval_accuracy"] == 1
+        and scores["generation_fidelity"] == 1
+        and answer.status != "error"
+        and not answer.checked.unsafe
+    )
+    return {"overall_passed": passed}
+
+
+@scorer("correct", "not_correct_because")
+def correct(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
+    """Our verdict, and why not when it is not."""
+    reasons = not_correct_reasons(
+        scores,
+        status=answer.status,
+        in_scope=answer.in_scope,
+        error=answer.error,
+        ungrounded=json.loads(scores["ungrounded_numbers"]),
+    )
+    return {"correct": not reasons, "not_correct_because": "; ".join(reasons)}
+
+
+def not_correct_reasons(
+    scores: Mapping[str, Any], *, status: Any, in_scope: bool, error: str | None, ungrounded: Sequence[str]
+) -> list[str]:
+    """Why an answer is not Correct, most telling first; empty when it is.
+
+    Correct: the seed's Overall Passed (with our two hardenings), the gold's result where the case
+    has gold SQL (and on every test-suite database), no ungrounded number, safe SQL whose re-run
+    gives the rows the agent reported, and for an out-of-scope case a refusal.
+    """
+    reasons: list[str] = []
+    if status == "error":
+        reasons.append(f"error: {_clip(error)}" if error else "error")
+    if scores["unsafe_sql"]:
+        reasons.append(f"unsafe SQL: {_clip(scores['sql_problem'])}")
+    if in_scope and status == "out_of_scope":
+        reasons.append("refused an in-scope question")
+    if not in_scope and status != "out_of_scope" and status != "error":
+        reasons.append("answered an out-of-scope question")
+    elif not in_scope and status == "out_of_scope" and not scores["retrieval_accuracy"]:
+        reasons.append("refused but ran SQL")
+    if status == "success" and not scores["unsafe_sql"] and scores["sql_problem"]:
+        reasons.append(f"its SQL gave no result here: {_clip(scores['sql_problem'])}")
+    elif scores["execution_match"] == 0.0 and status == "success":
+        reasons.append("wrong result")
+    elif scores["test_suite_match"] == 0.0 and status == "success":
+        reasons.append("right on the evaluation database only (test suite)")
+    if scores["rows_verified"] is False:
+        reasons.append("reported rows its SQL does not return")
+    if ungrounded:
+        reasons.append("ungrounded " + ", ".join(ungrounded[:5]) + (" …" if len(ungrounded) > 5 else ""))
+    if not scores["overall_passed"] and not reasons:
+        reasons.append(
+            f"seed checks: retrieval {scores['retrieval_points']}/3, fidelity {scores['fidelity_points']}/4"
+        )
+    return reasons
+
+
+def _clip(text: str | None, limit: int = 120) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
