@@ -12,8 +12,6 @@ or a trailing space. Compare names only after ``normalize.normalize_arabic``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
-from collections.abc import Mapping
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +78,6 @@ REGIONS: tuple[Region, ...] = (
     Region(13, "منطقة الجوف", "Al-Jawf", "الجوف"),
 )
 
-REGION_BY_ID: Mapping[int, Region] = MappingProxyType({r.region_id: r for r in REGIONS})
-
 # Names as in schema.md; the platform also writes 'منافسة إتفاقية إطارية' and 'الالكترونية'.
 TENDER_TYPES: tuple[TenderType, ...] = (
     TenderType(1, "منافسة عامة", "Public tender"),
@@ -93,8 +89,6 @@ TENDER_TYPES: tuple[TenderType, ...] = (
     TenderType(12, "مسابقة", "Design contest"),
 )
 
-TENDER_TYPE_BY_ID: Mapping[int, TenderType] = MappingProxyType({t.tender_type_id: t for t in TENDER_TYPES})
-
 STATUSES: tuple[Status, ...] = (
     Status(1, "نشطة", "Active"),
     Status(2, "قيد الفحص", "Under evaluation"),
@@ -103,11 +97,6 @@ STATUSES: tuple[Status, ...] = (
     Status(5, "ملغاة", "Cancelled"),
     Status(6, "منتهية", "Closed"),
 )
-
-STATUS_BY_ID: Mapping[int, Status] = MappingProxyType({s.status_id: s for s in STATUSES})
-
-ACTIVE_STATUS_ID = 1
-AWARDED_STATUS_ID = 4
 
 # The 32 activities with the most tenders on Etimad, in that order, spelled as the platform spells
 # them (tabs included). 'خدمات التأجير ' carries a trailing space, the other padding quirk.
@@ -205,8 +194,6 @@ ACTIVITIES: tuple[Activity, ...] = (
     Activity(31, "تجارة المواد الكيماوية", "Chemicals trade", "chemicals"),
     Activity(32, "أنشطة زراعية", "Agriculture", "agriculture"),
 )
-
-ACTIVITY_BY_ID: Mapping[int, Activity] = MappingProxyType({a.activity_id: a for a in ACTIVITIES})
 
 _A = Agency
 # Agencies 1..40 are the ones with the most awarded tenders (facts file), names verbatim; the rest
@@ -458,8 +445,6 @@ AGENCIES: tuple[Agency, ...] = (
 )
 del _A
 
-AGENCY_BY_ID: Mapping[int, Agency] = MappingProxyType({a.agency_id: a for a in AGENCIES})
-
 # Cities and governorates people name instead of a region; the first of each region is its seat.
 CITIES: tuple[City, ...] = (
     City("الرياض", "Riyadh", 1),
@@ -521,68 +506,3 @@ CITIES: tuple[City, ...] = (
     City("طبرجل", "Tabarjal", 13),
 )
 
-
-def _aliases() -> dict[str, int]:
-    aliases: dict[str, int] = {}
-    for region in REGIONS:
-        aliases[region.name_ar] = region.region_id
-        aliases[region.short_ar] = region.region_id
-        aliases[region.name_en.lower()] = region.region_id
-    for city in CITIES:
-        aliases.setdefault(city.name_ar, city.region_id)
-        aliases.setdefault(city.name_en.lower(), city.region_id)
-    extra = {
-        # Bare and shortened names.
-        "مكة": 2,
-        "منطقة مكة": 2,
-        "المدينة": 3,
-        "منطقة المدينة": 3,
-        "المنطقة الشرقية": 5,
-        "الشمالية": 9,
-        "منطقة الشمالية": 9,
-        # Spelling variants people type.
-        "جيزان": 10,
-        "منطقة جيزان": 10,
-        "حايل": 8,
-        "منطقة حايل": 8,
-        "الاحساء": 5,
-        "الإحساء": 5,
-        "ابها": 6,
-        "مكه": 2,
-        "مكه المكرمه": 2,
-        "جده": 2,
-        "المدينه المنوره": 3,
-        "المدينه": 3,
-        "الباحه": 12,
-        "عنيزه": 4,
-        "بريده": 4,
-        # English spellings.
-        "mecca": 2,
-        "makkah": 2,
-        "medina": 3,
-        "madinah": 3,
-        "eastern": 5,
-        "eastern region": 5,
-        "jeddah": 2,
-        "jiddah": 2,
-        "jizan": 10,
-        "gizan": 10,
-        "ha'il": 8,
-        "al-qassim": 4,
-        "baha": 12,
-        "jouf": 13,
-        "al jouf": 13,
-    }
-    for name, region_id in extra.items():
-        aliases.setdefault(name, region_id)
-    return aliases
-
-
-# Every way a question may name a region -> region_id: full and short region names, cities,
-# common spelling variants, English names (lower case). Keys are as written; for matching,
-# normalize both sides with normalize_arabic and prefer the longest match ('المدينة المنورة'
-# before 'المدينة').
-REGION_ALIASES: Mapping[str, int] = MappingProxyType(_aliases())
-
-# Short display names per region id: 1 -> 'الرياض', 2 -> 'مكة المكرمة', ...
-REGION_SHORT_NAMES: Mapping[int, str] = MappingProxyType({r.region_id: r.short_ar for r in REGIONS})

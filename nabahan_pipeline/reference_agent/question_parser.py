@@ -118,7 +118,6 @@ _DIMENSIONS, _DIMENSION_KEYS = _keyed_terms(lx.DIMENSION_TERMS)
 _COUNT = _terms(lx.COUNT_TERMS)
 _SUM = _terms(lx.SUM_TERMS)
 _AVG = _terms(lx.AVG_TERMS)
-_LIST = _terms(lx.LIST_TERMS, clitics=False)
 _QUESTION_FORM = _terms(lx.QUESTION_FORMS, clitics=False)
 _SUPERLATIVE = re.compile(
     r"(?<!\w)(?:[وف])?(?:ال)?(?P<w>" + "|".join(lx.SUPERLATIVE_TERMS) + r")(?:ه|هم|ها)?(?!\w)"
@@ -151,7 +150,6 @@ _SMALL_NUMBER = re.compile(r"(?<!\w)(?:ال)?(?P<w>" + _alternation(lx.SMALL_NUM
 _TOP_WORDS = re.compile(
     r"(?<!\w)(?:[وف])?(?:ال)?(?:" + "|".join(lx.SUPERLATIVE_TERMS) + r"|احدث|اقدم|اجدد|اخر|اول|اهم|افضل|top)(?!\w)"
 )
-_ALL_WORDS = re.compile(r"(?<!\w)(?:كل|جميع|كافه|كامل)(?!\w)")
 
 # Everything the vocabulary explains, to tell a name's own words from words such as regions.
 _KNOWN = re.compile(
@@ -943,10 +941,6 @@ _OP_LABELS = {">": "أكثر من", ">=": "لا تقل عن", "<": "أقل من"
 
 def _unit(field_name: str) -> str:
     return {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}[field_name]
-
-
-def _fmt(value: float) -> str:
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
 
 
 def apply_filters(frame: QueryFrame, filters: Mapping[str, object], parser: QuestionParser) -> QueryFrame:
