@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
-from nabahan_pipeline.reference_agent.question_parser import QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 
 SHOWN_ITEMS = 3
 
