@@ -19,7 +19,7 @@ class Region:
     region_id: int
     name_ar: str  # the full form, as in the database: 'منطقة الرياض', 'المنطقة الشرقية'
     name_en: str
-    short_ar: str  # for display and for matching: 'الرياض', 'الشرقية'
+    short_ar: str  # as people say it: 'الرياض', 'الشرقية' (the agent's vocabulary starts from it)
 
 
 @dataclass(frozen=True, slots=True)
