@@ -9,9 +9,15 @@ from nabahan_pipeline.version import __version__
 from nabahan_pipeline.agents.fingerprint import compose, source_hash
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-# The agent's brain and the Arabic text functions it reads questions with; not the database
-# generator nor the evaluation, whose edits do not change an answer.
-_AGENT_SOURCES = (_PACKAGE / "reference_agent", _PACKAGE / "arabic")
+
+
+def agent_sources(package: Path | None = None) -> list[Path]:
+    """The files whose edits can change the embedded agent's answers: its own code, the Arabic text
+    functions it reads questions with, and the reference data its vocabulary takes region and status
+    names from; not the database generator nor the evaluation. ``package``: the nabahan_pipeline folder."""
+    root = package or _PACKAGE
+    code = [path for folder in (root / "reference_agent", root / "arabic") for path in folder.rglob("*.py")]
+    return [*code, root / "etimad_db" / "reference_data.py"]
 
 
 class EmbeddedAgent:
@@ -30,9 +36,4 @@ class EmbeddedAgent:
 
     def fingerprint(self) -> str:
         """Spec, package version and the source hash of the agent's own code."""
-        return compose(
-            self.spec,
-            __version__,
-            source_hash(path for folder in _AGENT_SOURCES for path in folder.rglob("*.py")),
-            self._agent_version,
-        )
+        return compose(self.spec, __version__, source_hash(agent_sources()), self._agent_version)

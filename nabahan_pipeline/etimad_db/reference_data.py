@@ -1,8 +1,8 @@
 """Etimad reference data: regions, tender types, statuses, activities, agencies and place names.
 
 Plain constants shaped after the real Saudi e-procurement platform (see
-shared/reference/etimad_facts.md), from which the database generator writes the lookup tables and
-draws the tenders (the cities name the places in tender names).
+shared/reference/etimad_facts.md). The database generator writes the lookup tables from them and
+the reference agent reads them to understand a question ("في جدة" -> region 2).
 
 Names are kept as the platform writes them, quirks included: a Persian yeh (U+06CC) in
 'الشؤون الصحیة', a tatweel in 'الشـؤون', 'أمارة' for 'إمارة', activity names padded with tabs
@@ -19,6 +19,7 @@ class Region:
     region_id: int
     name_ar: str  # the full form, as in the database: 'منطقة الرياض', 'المنطقة الشرقية'
     name_en: str
+    short_ar: str  # as people say it: 'الرياض', 'الشرقية' (the agent's vocabulary starts from it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,19 +63,19 @@ class City:
 
 
 REGIONS: tuple[Region, ...] = (
-    Region(1, "منطقة الرياض", "Riyadh"),
-    Region(2, "منطقة مكة المكرمة", "Makkah"),
-    Region(3, "منطقة المدينة المنورة", "Madinah"),
-    Region(4, "منطقة القصيم", "Qassim"),
-    Region(5, "المنطقة الشرقية", "Eastern Province"),
-    Region(6, "منطقة عسير", "Asir"),
-    Region(7, "منطقة تبوك", "Tabuk"),
-    Region(8, "منطقة حائل", "Hail"),
-    Region(9, "منطقة الحدود الشمالية", "Northern Borders"),
-    Region(10, "منطقة جازان", "Jazan"),
-    Region(11, "منطقة نجران", "Najran"),
-    Region(12, "منطقة الباحة", "Al-Baha"),
-    Region(13, "منطقة الجوف", "Al-Jawf"),
+    Region(1, "منطقة الرياض", "Riyadh", "الرياض"),
+    Region(2, "منطقة مكة المكرمة", "Makkah", "مكة المكرمة"),
+    Region(3, "منطقة المدينة المنورة", "Madinah", "المدينة المنورة"),
+    Region(4, "منطقة القصيم", "Qassim", "القصيم"),
+    Region(5, "المنطقة الشرقية", "Eastern Province", "الشرقية"),
+    Region(6, "منطقة عسير", "Asir", "عسير"),
+    Region(7, "منطقة تبوك", "Tabuk", "تبوك"),
+    Region(8, "منطقة حائل", "Hail", "حائل"),
+    Region(9, "منطقة الحدود الشمالية", "Northern Borders", "الحدود الشمالية"),
+    Region(10, "منطقة جازان", "Jazan", "جازان"),
+    Region(11, "منطقة نجران", "Najran", "نجران"),
+    Region(12, "منطقة الباحة", "Al-Baha", "الباحة"),
+    Region(13, "منطقة الجوف", "Al-Jawf", "الجوف"),
 )
 
 # Names as in schema.md; the platform also writes 'منافسة إتفاقية إطارية' and 'الالكترونية'.

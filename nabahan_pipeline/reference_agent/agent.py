@@ -3,7 +3,7 @@
     nabahan_agent(question, filters=None) -> {"status", "sql", "data", "columns", "rows", "insights", "error"}
 
 The baseline users compare their own agents against. Deterministic and offline: a rule-based
-parser (``question_parser``) reads the question into a QueryFrame, ``sql_builder`` turns the frame
+parser (``parser``) reads the question into a QueryFrame, ``sql_builder`` turns the frame
 into one SELECT, the SELECT runs on a read-only connection, and ``insights`` words the rows.
 It never raises: a question it does not take is refused (``out_of_scope``, an apology starting
 with "عذراً"), and anything that goes wrong becomes ``status="error"`` with a message.
@@ -21,7 +21,7 @@ from typing import Any
 from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
 from nabahan_pipeline.reference_agent.insights import apology, write_insight
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
-from nabahan_pipeline.reference_agent.question_parser import QuestionParser, Refusal, apply_filters
+from nabahan_pipeline.reference_agent.parser import QuestionParser, Refusal, apply_filters
 from nabahan_pipeline.reference_agent.sql_builder import build_sql
 
 _FILTERS_APOLOGY = "عذراً، لم أستطع قراءة عوامل التصفية المرسلة مع السؤال: "

@@ -9,27 +9,15 @@ millions or billions from the exact value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
-from nabahan_pipeline.reference_agent.question_parser import QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 
 SHOWN_ITEMS = 3
 
-# Status ids -> the adjective after "المناقصات".
-_STATUS_ADJECTIVES = {
-    1: "النشطة",
-    2: "قيد الفحص",
-    3: "قيد الترسية",
-    4: "التي تمت ترسيتها",
-    5: "الملغاة",
-    6: "المنتهية",
-}
-_NOUNS = {
-    "tenders": ("المناقصات", "مناقصة"),
-    "projects": ("المشاريع المستقبلية", "مشروع"),
-}
 _DIMENSION_NOUNS = {
     "region": ("المنطقة", "المناطق", "منطقة"),
     "status": ("الحالة", "الحالات", "حالة"),
@@ -139,7 +127,17 @@ def _amount(column: str, value: float) -> str:
     return money(value)
 
 
-_STATUS_INDEFINITE = {1: "نشطة", 2: "قيد الفحص", 3: "قيد الترسية", 4: "تمت ترسيتها", 5: "ملغاة", 6: "منتهية"}
+def _status_wording(name: str | None) -> tuple[str, str]:
+    """How a status name from the data reads after "المناقصات" and after "مناقصة": "نشطة" ->
+    ("النشطة", "نشطة"), "قيد الفحص" stays, the verb phrase "تمت الترسية" agrees with the noun
+    ("التي تمت ترسيتها", "تمت ترسيتها")."""
+    if not name:
+        return "", ""
+    verb = re.fullmatch(r"(تمت?) ال(\w+)ة", name)
+    if verb:
+        clause = f"{verb.group(1)} {verb.group(2)}تها"
+        return "التي " + clause, clause
+    return (name if " " in name else "ال" + name), name
 
 
 class _Scope:
@@ -162,8 +160,9 @@ class _Scope:
                     indefinite.append(c.label)
                     continue
                 if field == "status":
-                    qualifiers.append(" أو ".join(_STATUS_ADJECTIVES.get(i, "") for i in c.values))
-                    indefinite.append(" أو ".join(_STATUS_INDEFINITE.get(i, "") for i in c.values))
+                    wordings = [_status_wording(catalog.statuses.get(i)) for i in c.values]
+                    qualifiers.append(" أو ".join(definite for definite, _ in wordings))
+                    indefinite.append(" أو ".join(plain for _, plain in wordings))
                     continue
                 if field == "activity":
                     text = f"في نشاط {display(c.label)}"

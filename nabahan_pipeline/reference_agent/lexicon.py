@@ -6,34 +6,62 @@ the conjunctions و/ف, the prepositions ب/ل/ك and the article ال in front 
 ("بالرياض", "والشرقية", "للرياض" all match ``رياض``). ``ال?`` inside a phrase marks an optional
 article on a later word. Keep entries specific: a word listed here is taken as meaning what its
 section says wherever it appears in a question.
+
+Region, city and status names come from the reference data the database is generated from
+(``etimad_db.reference_data``); this module adds only the other ways people say them.
 """
 
 from __future__ import annotations
 
+import re
+
+from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.etimad_db.reference_data import CITIES, REGIONS, STATUSES
+
 # --- places -------------------------------------------------------------------------------------
 
-# Region id -> region names and the cities people name instead (etimad_facts.md).
-REGION_TERMS: dict[int, tuple[str, ...]] = {
-    1: ("رياض", "الخرج", "خرج", "الدرعيه", "المجمعه", "الزلفي", "الدوادمي", "وادي الدواسر", "القويعيه", "عفيف"),
-    2: ("مكه(?: ال?مكرمه)?", "جده", "جدا", "طايف", "رابغ", "القنفذه", "الليث"),
-    3: ("مدينه ال?منوره", "المدينه", "ينبع", "العلا"),
-    4: ("قصيم", "بريده", "عنيزه", "الرس"),
-    5: ("شرقيه", "دمام", "خبر", "ظهران", "جبيل", "احساء", "احسا", "هفوف", "حفر الباطن", "قطيف", "خفجي"),
-    6: ("عسير", "ابها", "خميس مشيط", "خميس", "بيشه", "النماص"),
-    7: ("تبوك", "تيماء", "ضباء", "نيوم"),
-    8: ("حايل", "حائل"),
-    9: ("حدود ال?شماليه", "الشماليه", "عرعر", "رفحاء", "رفحا", "طريف"),
-    10: ("جازان", "جيزان", "صبيا", "ابو عريش"),
-    11: ("نجران", "شروره"),
-    12: ("باحه",),
-    13: ("جوف", "سكاكا", "القريات", "دومه ال?جندل"),
+# Spoken names of a region beyond the names the reference data gives it (its short name and its
+# cities): bare city names without their article, other spellings, governorates the data omits.
+REGION_VARIANTS: dict[int, tuple[str, ...]] = {
+    1: ("خرج", "القويعيه", "عفيف"),
+    2: ("مكه(?: ال?مكرمه)?", "جدا", "طايف"),
+    3: ("مدينه ال?منوره", "المدينه"),
+    5: ("دمام", "خبر", "ظهران", "جبيل", "احساء", "احسا", "هفوف", "قطيف", "خفجي"),
+    6: ("خميس",),
+    7: ("نيوم",),
+    9: ("حدود ال?شماليه", "الشماليه", "رفحا"),
+    10: ("جيزان",),
+    13: ("دومه ال?جندل",),
 }
+
+
+def _name_term(name: str, article: bool = True) -> str:
+    """A name from the reference data as a lexicon entry: normalized, and without the article of
+    its first word unless ``article`` (the parser adds the article itself)."""
+    term = normalize_arabic(name)
+    if not re.fullmatch(r"[\u0621-\u064a ]+", term):
+        raise ValueError(f"reference name {name!r} is not plain Arabic words")
+    return term if article or not term.startswith("ال") else term[2:]
+
+
+# Region id -> its short name, its cities (as written: a city's bare name can be an ordinary word,
+# "الوجه" / "وجه"), and its spoken variants.
+REGION_TERMS: dict[int, tuple[str, ...]] = {
+    region.region_id: (
+        _name_term(region.short_ar, article=False),
+        *(_name_term(city.name_ar) for city in CITIES if city.region_id == region.region_id),
+        *REGION_VARIANTS.get(region.region_id, ()),
+    )
+    for region in REGIONS
+}
+
 # Words for the whole country: no region filter.
 COUNTRY_TERMS = ("سعوديه", "المملكه(?: ال?عربيه ال?سعوديه)?", "كل ال?مملكه")
 
 # --- statuses and tender types (ids as in tender_statuses / tender_types) ------------------------
 
-STATUS_TERMS: dict[int, tuple[str, ...]] = {
+# Spoken forms of each status beyond its name in the reference data.
+STATUS_VARIANTS: dict[int, tuple[str, ...]] = {
     1: (
         "نشط(?:ه|ات)?",
         "حاليه",
@@ -60,6 +88,11 @@ STATUS_TERMS: dict[int, tuple[str, ...]] = {
     ),
     5: ("ملغا(?:ه|ت)?", "ملغي(?:ه|ات)?", "الغيت", "تم الغاوها", "انلغت", "ملغيه"),
     6: ("منتهي(?:ه|ات)?", "انتهت", "مغلق(?:ه|ات)?", "مقفل(?:ه|ات)?", "مسكر(?:ه|ات)?", "خلصت", "منقضيه"),
+}
+# Status id -> its name and its spoken forms.
+STATUS_TERMS: dict[int, tuple[str, ...]] = {
+    status.status_id: (_name_term(status.name_ar, article=False), *STATUS_VARIANTS.get(status.status_id, ()))
+    for status in STATUSES
 }
 
 TYPE_TERMS: dict[int, tuple[str, ...]] = {
@@ -134,19 +167,6 @@ DIMENSION_TERMS: dict[str, tuple[str, ...]] = {
     "year": ("سن(?:ه|وات|ين)", "عام", "اعوام", "سنويا"),
     "month": ("شهر", "اشهر", "شهور", "شهريا"),
     "quarter": ("ربع", "ارباع", "فصل", "فصول"),
-}
-# "المناطق" / "الجهات" alone name a lookup table; singular forms name a dimension only.
-LOOKUP_TERMS: dict[str, tuple[str, ...]] = {
-    "regions": ("مناطق", "منطقه", "مناطق ال?مملكه"),
-    "tender_types": (
-        "انواع ال?(?:مناقصات|منافسات|طرح|عطاءات)",
-        "طرق ال?طرح",
-        "انواع",
-        "نوع",
-    ),
-    "tender_statuses": ("حالات ال?(?:مناقصات|منافسات|عطاءات)", "حالات", "حاله"),
-    "activities": ("انشطه", "نشاطات", "مجالات", "قطاعات", "نشاط"),
-    "agencies": ("جهات(?: ال?حكوميه)?", "جهه(?: ال?حكوميه)?", "وزارات", "هيئات", "هيات", "جهات ال?طارحه"),
 }
 
 # --- what is asked ----------------------------------------------------------------------------
@@ -267,8 +287,6 @@ TRAILING_COMPARATORS: tuple[tuple[str, str], ...] = (
     (r"(?:ف|و|او )(?:اكثر|اعلى|ما فوق|فوق|اكبر)", ">="),
     (r"(?:ف|و|او )(?:اقل|ادنى|ما دون|دون|اصغر|تحت)", "<="),
 )
-RANGE_OPENERS = ("بين", "ما بين", "من")
-RANGE_JOINERS = ("و", "الى", "الي", "لين", "لحد", "حتى", "ل", "-")
 
 # --- time ---------------------------------------------------------------------------------------
 
@@ -293,8 +311,6 @@ ORDINALS: dict[str, int] = {
 THIS_TERMS = ("هذا", "هذه", "هذي", "ها", "هال", "الحالي", "الحاليه", "الجاري", "الجاريه", "ذا")
 LAST_TERMS = ("ماضي", "ماضيه", "سابق", "سابقه", "فايت", "فايته", "فاتت", "فات", "اللي فات", "اللي فاتت", "منصرم", "المنصرم", "قبل")
 NEXT_TERMS = ("قادم", "قادمه", "جاي", "جايه", "الجاي", "الجايه", "مقبل", "مقبله", "اللي بعده", "الجديد")
-HIJRI_MARKERS = ("ه", "هـ", "هجري", "هجريه", "للهجره", "هجره")
-GREGORIAN_MARKERS = ("م", "ميلادي", "ميلاديه", "للميلاد")
 # 1 Muharram of each Hijri year (Umm al-Qura) in the range of the data.
 HIJRI_NEW_YEAR: dict[int, str] = {
     1442: "2020-08-20",
@@ -324,7 +340,6 @@ MUTATION_TERMS = (
     "حذف",
     "مسح",
     "احذف",
-    "حذف",
     "امسح",
     "شيل",
     "عدل",
@@ -533,7 +548,6 @@ FILLER_TERMS = (
     "توجد",
     "موجود(?:ه)?",
     "هناك",
-    "فيه",
     "عندك",
     "عندكم",
     "عندنا",
@@ -597,7 +611,6 @@ FILLER_TERMS = (
     "حاليا",
     "الحين",
     "دحين",
-    "الحين",
     "لها",
     "له",
     "لهم",

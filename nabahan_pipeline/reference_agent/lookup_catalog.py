@@ -121,12 +121,10 @@ class Catalog:
     """The lookup tables of one database and the dates that anchor relative time."""
 
     regions: dict[int, str]
-    region_names_en: dict[int, str]
     statuses: dict[int, str]
     types: dict[int, str]
     activities: dict[int, str]
     agencies: dict[int, str]
-    agency_regions: dict[int, int | None]
     latest_publish: date
     names: NameIndex
 
@@ -138,12 +136,10 @@ class Catalog:
             return list(con.execute(sql).fetchall())
 
         regions = {r[0]: r[1].strip() for r in table("SELECT region_id, name_ar FROM regions")}
-        region_en = {r[0]: r[1].strip() for r in table("SELECT region_id, name_en FROM regions")}
         statuses = {r[0]: r[1].strip() for r in table("SELECT status_id, name_ar FROM tender_statuses")}
         types = {r[0]: r[1].strip() for r in table("SELECT tender_type_id, name_ar FROM tender_types")}
         activities = {r[0]: r[1].strip() for r in table("SELECT activity_id, name_ar FROM activities")}
-        agency_rows = table("SELECT agency_id, name_ar, region_id FROM government_agencies")
-        agencies = {r[0]: r[1].strip() for r in agency_rows}
+        agencies = {r[0]: r[1].strip() for r in table("SELECT agency_id, name_ar FROM government_agencies")}
         latest = con.execute("SELECT MAX(publish_date) FROM tenders_full_details").fetchone()[0]
         index = NameIndex()
         for entity_id, name in agencies.items():
@@ -152,12 +148,10 @@ class Catalog:
             index.add("activity", entity_id, name)
         return cls(
             regions=regions,
-            region_names_en=region_en,
             statuses=statuses,
             types=types,
             activities=activities,
             agencies=agencies,
-            agency_regions={r[0]: r[2] for r in agency_rows},
             latest_publish=date.fromisoformat(latest) if latest else date.today(),
             names=index,
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nabahan_pipeline.reference_agent.question_parser import Condition, QueryFrame
+from nabahan_pipeline.reference_agent.parser import Condition, QueryFrame
 
 
 @dataclass(frozen=True)

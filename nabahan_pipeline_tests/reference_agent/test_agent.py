@@ -13,7 +13,7 @@ import pytest
 
 from nabahan_pipeline.etimad_db.store import connect_readonly
 from nabahan_pipeline.arabic.normalize import arabic_letter_share
-from nabahan_pipeline.reference_agent.question_parser import QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent, nabahan_agent
 from nabahan_pipeline.etimad_db.sql_safety import check_read_only_select
 from nabahan_pipeline.evaluation.execution_match import gold_is_ordered, rows_match

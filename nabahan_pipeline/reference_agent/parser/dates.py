@@ -1,0 +1,263 @@
+"""Dates in a question: years (Gregorian and Hijri), ranges and open bounds of years, months,
+quarters, relative periods ("العام الماضي") and rolling ones ("آخر 3 أشهر"), each read into a
+DateSpan: a half-open range of ISO dates, or months of any year when no year is given."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from nabahan_pipeline.arabic.numbers import find_numbers
+from nabahan_pipeline.reference_agent import lexicon as lx
+from nabahan_pipeline.reference_agent.parser.patterns import SMALL_NUMBER, alternation, blank
+from nabahan_pipeline.reference_agent.parser.values import comparator_before
+
+# --- the phrases -----------------------------------------------------------------------------------
+
+_YEAR_WORD = r"(?:(?:[وفبل]?ال|[لب])?(?:عام|سنه)\s?)"
+_GREG = r"(?P<{n}>20[0-4]\d)(?:\s?(?:م|ميلادي(?:ه)?)(?!\w))?"
+_HIJRI_YEAR = re.compile(
+    rf"(?<!\w){_YEAR_WORD}?(?P<y>14\d\d)\s?(?:ه|هـ|هجري(?:ه)?|للهجره|هجريه)(?!\w)"
+    rf"|(?<!\w){_YEAR_WORD}(?P<y2>14[0-9]\d)(?!\w)"
+)
+_YEAR_RANGE = re.compile(
+    rf"(?<!\w)(?:ما\s)?(?:بين|من|[بم]ن)\s?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتى|لين|لغايه|ل|-|لحد)\s?"
+    rf"{_YEAR_WORD}?{_GREG.format(n='b')}(?!\d)"
+)
+_YEAR_BOUND = re.compile(
+    rf"(?<!\w)(?P<w>بعد|منذ|من بدايه|ابتداء من|اعتبارا من|من|قبل|حتى|لغايه|الى|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
+)
+_MONTH_NAMES = alternation(lx.MONTHS)
+_MONTH = re.compile(
+    rf"(?<!\w)(?:(?:[وفب]?ال|[بل])?شهر\s)?(?:[وفب]?(?:ال)?)?(?P<m>{_MONTH_NAMES})(?:\s(?:من\s)?{_YEAR_WORD}?{_GREG.format(n='y')})?(?!\w)"
+    rf"|(?<!\w)(?:[وفب]?ال|[بل])?شهر\s(?P<mn>1[0-2]|0?[1-9])(?:\s?(?:/|-|من|سنه|عام)?\s?{_YEAR_WORD}?{_GREG.format(n='y2')})?(?!\d)"
+    rf"|(?<![\w/])(?P<mn2>1[0-2]|0?[1-9])\s?[/-]\s?(?P<y3>20[0-4]\d)(?!\d)"
+    rf"|(?<![\w/])(?P<y4>20[0-4]\d)\s?[/-]\s?(?P<mn3>1[0-2]|0[1-9])(?![\d/-])"
+)
+_ORDINAL_NAMES = alternation(lx.ORDINALS)
+_QUARTER = re.compile(
+    rf"(?<!\w)(?:[وفب]?ال|[بل])?ربع\s(?:ال)?(?P<q>{_ORDINAL_NAMES}|[1-4])(?:\s(?:من\s)?(?:ال)?(?:سنه|عام)?\s?(?:{_GREG.format(n='y')})?)?(?!\w)"
+    rf"|(?<![a-z])q(?P<q2>[1-4])\s?(?:{_GREG.format(n='y2')})?(?!\w)"
+)
+_THIS = alternation(lx.THIS_TERMS)
+_LAST = alternation(lx.LAST_TERMS)
+_NEXT = alternation(lx.NEXT_TERMS)
+_RELATIVE = re.compile(
+    rf"(?<!\w)(?:(?P<this1>{_THIS})\s?(?:ال)?(?P<u1>عام|سنه|شهر)|(?:[وفب]?ال)?(?P<u2>عام|سنه|شهر)\s(?:ال)?(?:(?P<this2>حالي(?:ه)?|جاري(?:ه)?|دي|هذا|هذه|هذي)"
+    rf"|(?P<before>قبل (?:ال)?(?:ماضي|ماضيه|فايت|فايته|اللي فات))|(?P<last>{_LAST})|(?P<next>{_NEXT})))(?!\w)"
+)
+# Rolling period units; a trailing 2 is the dual ("شهرين": two months).
+_UNITS = {"يوم": "day", "ايام": "day", "يومين": "day2", "اسبوع": "week", "اسابيع": "week", "اسبوعين": "week2",
+          "شهر": "month", "اشهر": "month", "شهور": "month", "شهرين": "month2", "سنه": "year", "سنوات": "year",
+          "سنين": "year", "سنتين": "year2", "عام": "year", "اعوام": "year", "عامين": "year2"}
+_ROLLING = re.compile(
+    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{alternation(_UNITS)})"
+    rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
+)
+
+
+@dataclass(frozen=True)
+class DateSpan:
+    """The dates a phrase names, with its Arabic wording."""
+
+    start: str | None  # inclusive ISO date
+    end: str | None  # exclusive ISO date
+    label: str
+    month_of_year: tuple[int, ...] = ()  # months in any year (no year given)
+
+
+def year_span(year: int) -> tuple[str, str]:
+    """The ISO dates that bound ``year``: its first day and the next year's first day."""
+    return f"{year:04d}-01-01", f"{year + 1:04d}-01-01"
+
+
+def month_span(year: int, month: int) -> tuple[str, str]:
+    """The ISO dates that bound one month: its first day and the next month's first day."""
+    end = (year + 1, 1) if month == 12 else (year, month + 1)
+    return f"{year:04d}-{month:02d}-01", f"{end[0]:04d}-{end[1]:02d}-01"
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` moved by ``months`` (negative: back), its day of month clipped to the month's last."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    month += 1
+    last = (date(year + (month == 12), month % 12 + 1, 1) - timedelta(days=1)).day
+    return date(year, month, min(day.day, last))
+
+
+_MONTH_LABELS = {
+    1: "يناير", 2: "فبراير", 3: "مارس", 4: "أبريل", 5: "مايو", 6: "يونيو",
+    7: "يوليو", 8: "أغسطس", 9: "سبتمبر", 10: "أكتوبر", 11: "نوفمبر", 12: "ديسمبر",
+}
+_QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
+
+
+def read_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """The date phrases of ``text`` (normalized): the text with them blanked out, and their spans
+    in the order read. ``as_of`` anchors relative and rolling periods."""
+    spans: list[DateSpan] = []
+    for read in (_hijri_years, _year_ranges, _quarters, _months, _relative, _rolling, _year_bounds, _plain_years):
+        text = read(text, as_of, spans)
+    return text, spans
+
+
+def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Hijri years: "عام 1446هـ", "سنة 1445"."""
+    for m in list(_HIJRI_YEAR.finditer(text)):
+        year = int(m.group("y") or m.group("y2"))
+        start = lx.HIJRI_NEW_YEAR.get(year)
+        end = lx.HIJRI_NEW_YEAR.get(year + 1)
+        if start and end:
+            spans.append(DateSpan(start, end, f"عام {year}هـ"))
+            text = blank(text, m.start(), m.end())
+    return text
+
+
+def _year_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Ranges of years: "من 2023 إلى 2025"."""
+    for m in list(_YEAR_RANGE.finditer(text)):
+        a, b = sorted((int(m.group("a")), int(m.group("b"))))
+        spans.append(DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}"))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _quarters(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Quarters: "الربع الأول من 2024", "Q3"; without a year, those months of any year."""
+    for m in list(_QUARTER.finditer(text)):
+        q_text = m.group("q") or m.group("q2")
+        quarter = int(q_text) if q_text.isdigit() else lx.ORDINALS.get(q_text, lx.ORDINALS.get("ال" + q_text, 1))
+        year_text = m.group("y") or m.group("y2")
+        months = tuple(range(3 * quarter - 2, 3 * quarter + 1))
+        if year_text:
+            year = int(year_text)
+            start = month_span(year, months[0])[0]
+            end = month_span(year, months[-1])[1]
+            spans.append(DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year}"))
+        else:
+            spans.append(DateSpan(None, None, _QUARTER_LABELS[quarter], months))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _months(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Months by name or number: "مارس 2024", "شهر 3", "2024/03"; without a year, that month of any year."""
+    for m in list(_MONTH.finditer(text)):
+        if m.group("m"):
+            month = lx.MONTHS[m.group("m")]
+            year_text = m.group("y")
+        else:
+            month = int(m.group("mn") or m.group("mn2") or m.group("mn3"))
+            year_text = m.group("y2") or m.group("y3") or m.group("y4")
+        # "اب" (August) and "ماي" are also ordinary words: only with "شهر" or a year.
+        if m.group("m") in ("اب", "ماي") and not year_text and "شهر" not in m.group(0):
+            continue
+        if year_text:
+            start, end = month_span(int(year_text), month)
+            spans.append(DateSpan(start, end, f"شهر {_MONTH_LABELS[month]} {year_text}"))
+        else:
+            spans.append(DateSpan(None, None, f"شهر {_MONTH_LABELS[month]}", (month,)))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _relative(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """This, last, next or the one before last year or month: "العام الماضي", "هذا الشهر"."""
+    for m in list(_RELATIVE.finditer(text)):
+        unit = m.group("u1") or m.group("u2") or "عام"
+        if m.group("this1") or m.group("this2"):
+            shift, label = 0, {"شهر": "هذا الشهر"}.get(unit, "هذا العام")
+        elif m.group("before"):
+            shift, label = -2, {"شهر": "الشهر قبل الماضي"}.get(unit, "العام قبل الماضي")
+        elif m.group("last"):
+            shift, label = -1, {"شهر": "الشهر الماضي"}.get(unit, "العام الماضي")
+        else:
+            shift, label = 1, {"شهر": "الشهر القادم"}.get(unit, "العام القادم")
+        if unit == "شهر":
+            first = add_months(as_of.replace(day=1), shift)
+            start, end = month_span(first.year, first.month)
+        else:
+            start, end = year_span(as_of.year + shift)
+        spans.append(DateSpan(start, end, label))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _rolling(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Rolling periods up to ``as_of``: "آخر 3 أشهر", "خلال السنتين الماضيتين"."""
+    for m in list(_ROLLING.finditer(text)):
+        unit = _UNITS[m.group("u")]
+        count_text = m.group("n")
+        if m.group("last") == "ال" and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
+            continue
+        count = 1
+        if count_text:
+            count = int(count_text) if count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text, 1)
+        elif unit.endswith("2"):
+            count = 2
+        else:
+            trailing = SMALL_NUMBER.search(m.group(0)[m.end("u") - m.start() :])
+            if trailing:
+                count = lx.SMALL_NUMBERS[trailing.group("w")]
+        unit = unit.rstrip("2")
+        if unit == "day":
+            start_day = as_of - timedelta(days=count)
+        elif unit == "week":
+            start_day = as_of - timedelta(days=7 * count)
+        elif unit == "month":
+            start_day = add_months(as_of, -count)
+        else:
+            start_day = add_months(as_of, -12 * count)
+        unit_label = {"day": "يوم", "week": "أسبوع", "month": "شهر", "year": "سنة"}[unit]
+        label = f"خلال آخر {count_text} {m.group('u')}" if count_text and count_text.isdigit() else f"خلال آخر {m.group('u')}"
+        if not count_text and not m.group("u").endswith("ين"):
+            label = f"خلال آخر {unit_label}"
+        end_day = as_of + timedelta(days=1)
+        spans.append(DateSpan(start_day.isoformat(), end_day.isoformat(), label))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _year_bounds(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Open bounds: "بعد 2023", "قبل 2024", "منذ 2022" ("من 2024" alone is that year)."""
+    for m in list(_YEAR_BOUND.finditer(text)):
+        year = int(m.group("y"))
+        word = m.group("w")
+        if word == "بعد":
+            span = DateSpan(year_span(year + 1)[0], None, f"بعد عام {year}")
+        elif word in ("قبل",):
+            span = DateSpan(None, year_span(year)[0], f"قبل عام {year}")
+        elif word in ("حتى", "لغايه", "الى", "لين"):
+            span = DateSpan(None, year_span(year)[1], f"حتى نهاية عام {year}")
+        else:
+            # "من 2024" alone is the year 2024 unless the sentence goes on to another bound.
+            span = DateSpan(year_span(year)[0], None, f"منذ عام {year}")
+            if word == "من":
+                span = DateSpan(*year_span(year), f"عام {year}")
+        spans.append(span)
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _plain_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Plain years: a number 2000-2049 that no comparator or unit claims as an amount."""
+    for mention in find_numbers(text):
+        start, end = mention.start, mention.end
+        if mention.scaled or mention.percent or mention.decimals or "," in mention.text:
+            continue
+        if not 2000 <= mention.value <= 2049:
+            continue
+        before = text[max(0, start - 25) : start]
+        after = text[end : end + 12]
+        if comparator_before(before) and not re.search(r"(عام|سنه)\s*$", before):
+            continue
+        if re.match(r"\s*(?:ريال|ر\.?س|عرض|عروض|مناقص|منافس|مشروع|مشاريع|جهه|شهر|يوم)", after):
+            continue
+        year = int(mention.value)
+        spans.append(DateSpan(*year_span(year), f"عام {year}"))
+        # Blank the year word that came with it too.
+        word = re.search(rf"{_YEAR_WORD}\s*$", before)
+        text = blank(text, start - (len(word.group(0)) if word else 0), end)
+    return text

@@ -1,0 +1,40 @@
+"""What a question means, independent of SQL: the QueryFrame the parser reads it into, its WHERE
+conditions, and the Refusal of a question the agent declines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One WHERE condition. ``field`` is abstract ("region", "date", "value", ...) until the SQL
+    builder maps it to a column of the chosen table; ``label`` is its Arabic wording."""
+
+    field: str
+    op: str  # in | > | >= | < | <= | = | between | date_range | month_in | not_null
+    values: tuple = ()
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class QueryFrame:
+    """What a question asks, independent of SQL."""
+
+    entity: str  # tenders | projects | regions | tender_types | tender_statuses | activities | agencies
+    measure: str = "rows"  # rows | count | count_distinct | sum | avg | max | min
+    column: str | None = None  # measured or ordering field: value, awarded, bids, booklet, duration, date
+    group_by: tuple[str, ...] = ()  # region, status, type, activity, agency, year, month, quarter
+    conditions: tuple[Condition, ...] = ()
+    order: str | None = None  # desc | asc
+    limit: int | None = None
+    ranked: bool = False  # a superlative or top-N: the order is the answer
+    distinct_of: str | None = None  # count_distinct: the dimension counted
+    share_of: tuple[Condition, ...] = ()  # share: the conditions of the part, among ``conditions``
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A question the agent declines; ``reason`` picks the apology."""
+
+    reason: str  # empty | too_long | not_arabic | sql | mutation | off_task | off_topic | unknown

@@ -1,0 +1,312 @@
+"""What a question asks, once its filters are read: the table (tenders, future projects or a
+lookup table), the measure (rows, count, sum, average, share, distinct count), the dimensions to
+group by and the order and limit of a ranking, from the words the filter passes left in the text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from nabahan_pipeline.reference_agent import lexicon as lx
+from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.patterns import (
+    AVG,
+    AWARD,
+    BIDS,
+    BOOKLET,
+    COLUMN_AFTER_COUNT,
+    COMPARE,
+    COUNT,
+    DEADLINE,
+    DIMENSION_KEYS,
+    DIMENSIONS,
+    DURATION,
+    FILLERS,
+    GROUP_CUE,
+    KNOWN,
+    OFF_TOPIC,
+    OLDEST,
+    PLURAL_DIMENSION,
+    PROJECT,
+    PROJECT_ADJ,
+    QUESTION_FORM,
+    RECENT,
+    SHARE,
+    SOONEST,
+    SPREAD_CUE,
+    SUM,
+    SUPERLATIVE,
+    TENDER,
+    VALUE,
+    WHICH,
+)
+from nabahan_pipeline.reference_agent.parser.reading import Reading
+
+
+@dataclass(frozen=True)
+class _Dimension:
+    """A dimension noun of the question and where it stands."""
+
+    dimension: str
+    start: int
+    end: int
+    plural: bool
+    cued: bool
+
+
+# A dimension noun alone ("ما هي المناطق") asks for its lookup table.
+_LOOKUP_TABLES = {
+    "region": "regions",
+    "type": "tender_types",
+    "status": "tender_statuses",
+    "activity": "activities",
+    "agency": "agencies",
+}
+_DISTINCT_FIELDS = ("region", "agency", "activity", "type", "status")
+# A share is of the rows in a place and time: these conditions make the whole, the others the part.
+_BASE_FIELDS = ("region", "date", "deadline")
+
+
+def frame_of(r: Reading) -> QueryFrame | Refusal:
+    """The frame of a reading whose filters are read: the table, the measure, the grouping and
+    the order the words left in the question ask for, or the refusal of a question not about the data."""
+    # "آخر موعد لتقديم العروض" names the deadline column; its "آخر" is no "newest".
+    text = DEADLINE.sub(lambda m: " " * len(m.group(0)), r.text)
+    dims = _dimensions(text)
+    # The tender noun inside or right after a dimension noun ("أنواع المناقصات", "طرق الطرح")
+    # names the dimension only.
+    tender_hits = [
+        th
+        for th in TENDER.finditer(text)
+        if not any(
+            (d.start <= th.start() < d.end) or (d.plural and not d.cued and 0 <= th.start() - d.end <= 1)
+            for d in dims
+        )
+    ]
+    has_tender = bool(tender_hits)
+    has_project = bool(PROJECT.search(text)) or (bool(PROJECT_ADJ.search(text)) and not has_tender)
+    superlatives = [(m, lx.SUPERLATIVE_TERMS[m.group("w")]) for m in SUPERLATIVE.finditer(text)]
+    count_cue = next((m for m in COUNT.finditer(text) if not COLUMN_AFTER_COUNT.match(text, m.end())), None)
+    sum_cue = SUM.search(text)
+    avg_cue = AVG.search(text)
+    value_word = VALUE.search(text)
+    column = _column(text, has_project)
+    recent = RECENT.search(text)
+    oldest = OLDEST.search(text)
+    soonest = SOONEST.search(text) if has_project else None
+    off_topic = OFF_TOPIC.search(text)
+    question_form = QUESTION_FORM.search(r.original) or "?" in r.original
+    # Award, booklet and bid words are procurement words in their own right.
+    specific_column = column in ("awarded", "bids", "booklet")
+
+    entity: str | None = "projects" if has_project else "tenders" if has_tender else None
+
+    # Which dimensions are asked about: cued ("حسب المنطقة"), ranked ("أكثر منطقة"),
+    # counted ("كم جهة") or asked for ("أي جهة ...", "ما الجهات التي طرحت ...").
+    ranked_dims = [d for d in dims if any(_near(m, d) for m, _ in superlatives)]
+    counted_dim = next((d for d in dims if count_cue and 0 <= d.start - count_cue.end() <= 6), None)
+    which_dim = next(
+        (d for d in dims if any(0 <= d.start - w.end() <= 2 for w in WHICH.finditer(text))), None
+    )
+
+    if entity is None:
+        lookup = next((d for d in dims if d.dimension in _LOOKUP_TABLES), None)
+        if lookup and (off_topic or lookup.cued or ranked_dims or (superlatives and which_dim)):
+            lookup = None
+        if lookup and lookup.dimension == "region" and not lookup.plural and not count_cue:
+            # "منطقة الرياض" was read as a place; a lone singular "منطقة" is no list request.
+            lookup = None if any(c.field == "region" for c in r.conditions) else lookup
+        if lookup:
+            return _lookup_frame(lookup, r, count_cue)
+        if r.strong or specific_column or (dims and (any(d.cued for d in dims) or ranked_dims) and not off_topic):
+            entity = "tenders"
+        elif (r.weak or value_word) and not off_topic and question_form and not _unexplained(text):
+            entity = "tenders"
+        else:
+            return Refusal("off_topic" if off_topic else "unknown")
+
+    conditions = _conditions(r, entity)
+    if entity == "projects" and column == "awarded":
+        column = "value"
+
+    group_dims: list[str] = []
+    if COMPARE.search(text):
+        for c in conditions:
+            if c.field in _DISTINCT_FIELDS and c.op == "in" and len(c.values) > 1 and not c.label.startswith("غير"):
+                group_dims.append(c.field)
+                break
+    if SHARE.search(text) and not group_dims and not dims:
+        share = _share_frame(entity, conditions)
+        if share:
+            return share
+    for d in dims:
+        if d.cued or d in ranked_dims or (d is which_dim and (superlatives or not count_cue)):
+            if d.dimension not in group_dims and not (entity == "projects" and d.dimension == "status"):
+                group_dims.append(d.dimension)
+
+    # Count of distinct dimension values: "كم جهة طرحت مناقصات".
+    if counted_dim and counted_dim.dimension in _DISTINCT_FIELDS and not counted_dim.cued and not ranked_dims:
+        return QueryFrame(
+            entity=entity,
+            measure="count_distinct",
+            distinct_of=counted_dim.dimension,
+            conditions=tuple(conditions),
+        )
+
+    # The measure: average, total, count, or rows.
+    kam_value = bool(count_cue and VALUE.match(text, count_cue.end() + 1) if count_cue else False)
+    kam_value = kam_value or bool(count_cue and re.match(r"\s+(?:تبلغ|يبلغ|بلغت|مجموع|اجمالي)\s", text[count_cue.end():]))
+    if avg_cue:
+        measure = "avg"
+    elif sum_cue and (value_word or specific_column or not count_cue):
+        measure = "sum"
+    elif kam_value and not superlatives:
+        measure = "sum"
+    elif count_cue and not (superlatives and value_word):
+        measure = "count"
+    else:
+        measure = "rows"
+
+    direction = superlatives[0][1] if superlatives else None
+    if group_dims:
+        ranked = bool(ranked_dims) or (which_dim is not None and bool(superlatives))
+        group_metric = measure if measure in ("sum", "avg") else "count"
+        if group_metric == "count" and (value_word or specific_column) and not count_cue:
+            group_metric = "sum"
+        if superlatives and not ranked:
+            # "أعلى قيمة في كل منطقة": the extreme within each group.
+            group_metric = "max" if direction == "desc" else "min"
+        limit = None
+        if ranked:
+            singular = all(not d.plural for d in dims if d.dimension in group_dims)
+            limit = r.top_n or (1 if singular else lx.DEFAULT_TOP_N)
+        return QueryFrame(
+            entity=entity,
+            measure=group_metric,
+            column=column if group_metric != "count" else None,
+            group_by=tuple(group_dims[:2]),
+            conditions=tuple(conditions),
+            order=(direction or "desc") if ranked else "desc",
+            limit=limit,
+            ranked=ranked,
+        )
+
+    if measure in ("sum", "avg", "count"):
+        return QueryFrame(entity=entity, measure=measure, column=column, conditions=tuple(conditions))
+
+    # Rows: ranked by a column, or the newest/oldest, or all matching rows.
+    if superlatives:
+        m = superlatives[0][0]
+        order_column = column
+        if m.group("w") in ("اطول", "اقصر") and entity == "projects":
+            order_column = "duration"
+        limit = r.top_n or (lx.DEFAULT_TOP_N if _plural_after(text, m.end()) else 1)
+        return QueryFrame(
+            entity=entity,
+            measure="rows",
+            column=order_column,
+            conditions=tuple(conditions),
+            order=direction,
+            limit=limit,
+            ranked=True,
+        )
+    if recent or oldest or soonest:
+        cue = recent or oldest or soonest
+        order = "asc" if (oldest or soonest) else "desc"
+        date_column = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
+        limit = r.top_n or (lx.DEFAULT_TOP_N if _plural_after(text, cue.end()) else 1)
+        return QueryFrame(
+            entity=entity, measure="rows", column=date_column, conditions=tuple(conditions),
+            order=order, limit=limit, ranked=True,
+        )
+    if r.top_n:
+        return QueryFrame(
+            entity=entity, measure="rows", column=column, conditions=tuple(conditions),
+            order="desc", limit=r.top_n, ranked=True,
+        )
+    return QueryFrame(entity=entity, measure="rows", column=None, conditions=tuple(conditions))
+
+def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
+    """"نسبة المناقصات الملغاة في الرياض": the share of the rows meeting the status, type,
+    value and name conditions among the rows meeting the place and time conditions."""
+    part = tuple(c for c in conditions if c.field not in _BASE_FIELDS)
+    base = tuple(c for c in conditions if c.field in _BASE_FIELDS)
+    if not part:
+        return None
+    return QueryFrame(entity=entity, measure="share", conditions=base, share_of=part)
+
+def _conditions(r: Reading, entity: str) -> list[Condition]:
+    """The reading's filters as conditions on ``entity`` (dates on its date column)."""
+    conditions = list(r.conditions)
+    date_field = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
+    for span in r.dates:
+        if span.month_of_year:
+            conditions.append(Condition(date_field, "month_in", span.month_of_year, span.label))
+        else:
+            conditions.append(Condition(date_field, "date_range", (span.start, span.end), span.label))
+    for field_name, op, values, label in r.values:
+        if entity == "tenders" and field_name == "duration":
+            field_name = "value"
+        if entity == "projects" and field_name in ("awarded", "bids", "booklet"):
+            field_name = "value"
+        conditions.append(Condition(field_name, op, values, label))
+    if entity == "projects":
+        conditions = [c for c in conditions if c.field not in ("status", "deadline")]
+    return conditions
+
+def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) -> QueryFrame:
+    """A list (or count) of a lookup table: "ما هي المناطق", "كم جهة حكومية"."""
+    table = _LOOKUP_TABLES[d.dimension]
+    conditions = tuple(c for c in r.conditions if table == "agencies" and c.field in ("region", "agency"))
+    measure = "count" if count_cue else "rows"
+    return QueryFrame(entity=table, measure=measure, conditions=conditions)
+
+def _column(text: str, projects: bool) -> str:
+    """The measured column named by the words left in the question."""
+    if BIDS.search(text):
+        return "bids"
+    if BOOKLET.search(text):
+        return "booklet"
+    if AWARD.search(text):
+        return "awarded"
+    if projects and DURATION.search(text):
+        return "duration"
+    return "value"
+
+def _dimensions(text: str) -> list[_Dimension]:
+    """The dimension nouns of ``text`` ("المنطقة", "الجهات"), each plural or not and cued by a group word or not."""
+    found = []
+    near_cues = [m.end() for m in GROUP_CUE.finditer(text)]
+    spread = SPREAD_CUE.search(text)
+    for m in DIMENSIONS.finditer(text):
+        dimension = str(DIMENSION_KEYS[m.lastgroup])  # type: ignore[index]
+        word = m.group(0)
+        plural = bool(PLURAL_DIMENSION.search(word))
+        cued = (
+            any(0 <= m.start() - end <= 4 for end in near_cues)
+            or bool(re.search(r"(سنويا|شهريا)$", word))
+            or bool(spread and spread.start() < m.start())
+        )
+        found.append(_Dimension(dimension, m.start(), m.end(), plural, cued))
+    return found
+
+def _unexplained(text: str) -> list[str]:
+    """Words left that the vocabulary does not explain (a sign the question is about something else)."""
+    rest = FILLERS.sub(" ", text)
+    rest = KNOWN.sub(" ", rest)
+    return [w for w in rest.split() if len(w) > 1 and not w.isdigit()]
+
+
+def _plural_after(text: str, position: int) -> bool:
+    """Whether the noun after a superlative is plural ("أعلى المناقصات") rather than singular
+    ("أعلى مناقصة", "أقل قيمة")."""
+    following = text[position:].split()
+    return bool(following) and bool(
+        re.match(r"[وفبل]?(?:ال)?(?:مناقصات|منافسات|مشاريع|مشروعات|عطاءات|صفقات|قيم|عقود)$", following[0])
+    )
+
+
+def _near(m: re.Match[str], d: _Dimension) -> bool:
+    """A superlative that qualifies a dimension noun: right before it ("أكثر منطقة", "أكثر 3 جهات")
+    or right after it ("المنطقة الأكثر")."""
+    return 0 <= d.start - m.end() <= 6 or 0 <= m.start() - d.end <= 2

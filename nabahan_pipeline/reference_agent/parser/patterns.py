@@ -1,0 +1,164 @@
+"""The lexicon compiled into regular expressions: the clitics a question glues to a word, one
+pattern per group of terms (places, statuses, types, what is asked), and the cues the parser reads
+around them. Every pattern matches whole words of the normalized question."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from nabahan_pipeline.reference_agent import lexicon as lx
+
+# --- building patterns from lexicon fragments ------------------------------------------------------
+
+# و/ف, then ب/ل/ك, then the article: "وبالرياض", "للرياض", "فالمناقصات".
+_CLITICS = r"(?:[وف])?(?:لل|[بلك]?ال|[بلك])?"
+_ARTICLE_CLITICS = r"(?:[وف])?(?:لل|[بلك]?ال)"
+
+
+def _fragment(text: str) -> str:
+    """A lexicon fragment as a regex: its ``ال?`` marks an optional article."""
+    return text.replace("ال?", "(?:ال)?")
+
+
+def alternation(fragments: Iterable[str]) -> str:
+    """One regex alternation of ``fragments``, longest first so that the longest phrase wins."""
+    return "|".join(sorted((_fragment(f) for f in fragments), key=len, reverse=True))
+
+
+def _with_clitics(fragments: Iterable[str], clitics: bool = True) -> str:
+    """``fragments`` with the clitics a question may glue to their first word (only و/ف when not ``clitics``)."""
+    # A leading optional article is what the clitic prefix already allows.
+    fragments = [f[3:] if f.startswith("ال?") else f for f in fragments]
+    plain = [f for f in fragments if not f.startswith("ال")]
+    article = [f[2:] for f in fragments if f.startswith("ال")]
+    parts = []
+    if plain:
+        parts.append((_CLITICS if clitics else "(?:[وف])?") + f"(?:{alternation(plain)})")
+    if article:
+        parts.append((_ARTICLE_CLITICS if clitics else "(?:[وف])?ال") + f"(?:{alternation(article)})")
+    return "(?:" + "|".join(parts) + ")"
+
+
+def _terms(fragments: Iterable[str], clitics: bool = True) -> re.Pattern[str]:
+    """A pattern that finds any of ``fragments`` as whole words."""
+    return re.compile(rf"(?<!\w){_with_clitics(fragments, clitics)}(?!\w)")
+
+
+def _keyed_terms(table: Mapping[object, Iterable[str]]) -> tuple[re.Pattern[str], dict[str, object]]:
+    """A pattern over every key's fragments, and which key each named group (``m.lastgroup``) stands for."""
+    names: dict[str, object] = {}
+    parts = []
+    for i, (key, fragments) in enumerate(table.items()):
+        names[f"k{i}"] = key
+        parts.append(f"(?P<k{i}>{_with_clitics(fragments)})")
+    return re.compile(rf"(?<!\w)(?:{'|'.join(parts)})(?!\w)"), names
+
+
+# --- the vocabulary ----------------------------------------------------------------------------------
+
+REGIONS, REGION_KEYS = _keyed_terms(lx.REGION_TERMS)
+REGION_PREFIX = re.compile(r"(?:(?<!\w)[وفبل]?(?:ال)?(?:منطقه|مدينه|محافظه)\s)$")
+COUNTRY = _terms(lx.COUNTRY_TERMS)
+STATUSES, STATUS_KEYS = _keyed_terms(lx.STATUS_TERMS)
+TYPES, TYPE_KEYS = _keyed_terms(lx.TYPE_TERMS)
+TENDER = _terms(lx.TENDER_TERMS)
+PROJECT = _terms(lx.PROJECT_TERMS)
+PROJECT_ADJ = _terms(lx.PROJECT_ADJECTIVES)
+VALUE = _terms(lx.VALUE_TERMS)
+AWARD = _terms(lx.AWARD_TERMS)
+BIDS = _terms(lx.BIDS_TERMS)
+BOOKLET = _terms(lx.BOOKLET_TERMS)
+DURATION = _terms(lx.DURATION_TERMS)
+DEADLINE = _terms(lx.DEADLINE_TERMS)
+DIMENSIONS, DIMENSION_KEYS = _keyed_terms(lx.DIMENSION_TERMS)
+COUNT = _terms(lx.COUNT_TERMS)
+SUM = _terms(lx.SUM_TERMS)
+AVG = _terms(lx.AVG_TERMS)
+QUESTION_FORM = _terms(lx.QUESTION_FORMS, clitics=False)
+SUPERLATIVE = re.compile(
+    r"(?<!\w)(?:[وف])?(?:ال)?(?P<w>" + "|".join(lx.SUPERLATIVE_TERMS) + r")(?:ه|هم|ها)?(?!\w)"
+)
+RECENT = _terms(lx.RECENT_TERMS)
+OLDEST = _terms(lx.OLDEST_TERMS)
+SOONEST = _terms(lx.SOONEST_TERMS)
+MUTATION = re.compile(
+    r"(?<!\w)(?:[وف])?(?:" + alternation(lx.MUTATION_TERMS) + r")(?:ها|هم|ه|هن|لي|لنا)?(?!\w)"
+)
+# "غيّر ..." at the head of the request is an order to change data; elsewhere غير is "not".
+IMPERATIVE_CHANGE = re.compile(r"(?:(?:ممكن|لو سمحت|ابيك|ابغاك|اريدك|رجاء)\s)?[وف]?(?:غير|غيرو|عدلو)(?:ها|هم|ه)?\s")
+SQL = re.compile(r"(?<![a-z])(?:" + "|".join(lx.SQL_KEYWORDS) + r")(?![a-z])")
+SQL_STATEMENT = re.compile(r"(?<![a-z])(?:select|insert|update|delete|drop|alter|create|truncate|pragma|attach)(?![a-z])")
+OFF_TASK = _terms(lx.OFF_TASK_TERMS)
+OFF_TOPIC = _terms(lx.OFF_TOPIC_TERMS)
+FILLERS = _terms(lx.FILLER_TERMS)
+GROUP_CUE = re.compile(
+    r"(?<!\w)(?:[وف])?(?:حسب|بحسب|على حسب|لكل|ل?كل|في كل|بكل|توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|"
+    r"من حيث|على مستوى|بالنسبه ل?كل|مصنف(?:ه)? حسب|per|by)(?!\w)"
+)
+# A negation right before a status: "غير الملغاة".
+NEGATION = re.compile(r"(?<!\w)(?:ال)?(?:غير|مو|ليست|ليس|مش|بدون|عدا|ما عدا|باستثناء)\s$")
+# "عدد العروض" / "عدد المتقدمين" name the bids column, not a count of rows.
+COLUMN_AFTER_COUNT = re.compile(r"\s+(?:[وفبل]?ال)?(?:عروض|متقدمين|متنافسين|مشاركين|ايام|اشهر|شهور)(?!\w)")
+# "توزيع المناقصات على الأنشطة": a distribution word cues the dimensions after it.
+SPREAD_CUE = re.compile(r"(?<!\w)(?:[وف])?(?:ال)?(?:توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|تصنيف)(?!\w)")
+PLURAL_DIMENSION = re.compile(r"(ات|اتها|مناطق|مناطقها|انواع|انواعها|انشطه|اصناف|اعوام|سنوات|سنين|اشهر|شهور|ارباع|فصول)$")
+WHICH = re.compile(r"(?<!\w)(?:اي|ايش|وش|اية|ايه|انهي|مين|ما هي|ما هو|ماهي|من هي|من هو)(?!\w)")
+SMALL_NUMBER = re.compile(r"(?<!\w)(?:ال)?(?P<w>" + alternation(lx.SMALL_NUMBERS) + r")(?!\w)")
+TOP_WORDS = re.compile(
+    r"(?<!\w)(?:[وف])?(?:ال)?(?:" + "|".join(lx.SUPERLATIVE_TERMS) + r"|احدث|اقدم|اجدد|اخر|اول|اهم|افضل|top)(?!\w)"
+)
+
+# Everything the vocabulary explains, to tell a name's own words from words such as regions.
+KNOWN = re.compile(
+    r"(?<!\w)(?:"
+    + "|".join(
+        _with_clitics(group)
+        for group in (
+            [f for fr in lx.REGION_TERMS.values() for f in fr],
+            lx.COUNTRY_TERMS,
+            [f for fr in lx.STATUS_TERMS.values() for f in fr],
+            [f for fr in lx.TYPE_TERMS.values() for f in fr],
+            lx.TENDER_TERMS,
+            lx.PROJECT_TERMS,
+            lx.PROJECT_ADJECTIVES,
+            lx.VALUE_TERMS,
+            lx.AWARD_TERMS,
+            lx.BIDS_TERMS,
+            [f for fr in lx.DIMENSION_TERMS.values() for f in fr],
+            lx.COUNT_TERMS,
+            lx.SUM_TERMS,
+            lx.AVG_TERMS,
+            lx.LIST_TERMS,
+            list(lx.SUPERLATIVE_TERMS),
+            lx.FILLER_TERMS,
+            list(lx.MONTHS),
+            list(lx.ORDINALS),
+            lx.OFF_TOPIC_TERMS,
+        )
+    )
+    + r"|\d+(?:[.,]\d+)*)(?!\w)"
+)
+# Words of agency and activity names too common to name one by themselves.
+_GENERIC_NAME_WORDS = frozenset(
+    {
+        "وزاره", "هيئه", "اداره", "عامه", "عام", "ديوان", "صحي", "انشطه", "نشاط", "الملك", "ملك", "امير",
+        "الاميره", "بن", "عبد", "سعودي", "سعوديه", "ملكيه", "اول", "الاول", "ثاني", "الثاني", "جديده",
+        "اخرى", "منطقه", "محافظه", "مدينه", "مركزيه", "فنيه", "طبي",
+    }
+)
+_EXTRA_GENERIC = frozenset(v for w in list(_GENERIC_NAME_WORDS) for v in (w, w[2:] if w.startswith("ال") else "ال" + w))
+GENERIC_WORDS = _GENERIC_NAME_WORDS | _EXTRA_GENERIC
+
+# Cleaning the question: punctuation out, and separators that do not sit between digits.
+PUNCTUATION = re.compile(r"[^\w\s.,%\-/]")
+LOOSE_SEPARATORS = re.compile(r"(?<!\d)[.,/](?!\d)|(?<!\d)-|-(?!\d)")
+# "قارن بين الرياض وجدة": the conditions that name several values become a group-by.
+COMPARE = re.compile(r"(?<!\w)(?:[وفب]?ال)?(?:قارن|مقارنه|قارنلي|مقابل|ضد|versus|vs)(?!\w)")
+# "نسبة المناقصات الملغاة": a share of the rows.
+SHARE = re.compile(r"(?<!\w)(?:[وفب]?ال)?(?:نسب(?:ه|تها)|حص(?:ه|تها)|%|بالميه|في الميه)(?!\w)")
+
+
+def blank(text: str, start: int, end: int) -> str:
+    """``text`` with ``[start, end)`` blanked out: a phrase understood, every other offset kept."""
+    return text[:start] + " " * (end - start) + text[end:]

@@ -1,0 +1,178 @@
+"""Arabic question -> QueryFrame: what table, what measure, grouped by what, under which filters.
+
+A rule-based semantic parser. The question is normalized (``normalize_arabic``) and refused
+outright when it is SQL, not Arabic, a request to change data or a task that is no question; then
+it is read in passes over a working copy in which every phrase a pass understands is blanked out,
+so that later passes do not read it again: agency and activity names (from the database), dates,
+figures, top-N, places, statuses and tender types; what is left says what is asked (``intent``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, words
+from nabahan_pipeline.reference_agent.parser.dates import read_dates
+from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.intent import frame_of
+from nabahan_pipeline.reference_agent.parser.patterns import (
+    COUNTRY,
+    GENERIC_WORDS,
+    IMPERATIVE_CHANGE,
+    KNOWN,
+    LOOSE_SEPARATORS,
+    MUTATION,
+    NEGATION,
+    OFF_TASK,
+    PUNCTUATION,
+    REGION_KEYS,
+    REGION_PREFIX,
+    REGIONS,
+    SQL,
+    SQL_STATEMENT,
+    STATUS_KEYS,
+    STATUSES,
+    TYPE_KEYS,
+    TYPES,
+)
+from nabahan_pipeline.reference_agent.parser.reading import Reading
+from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
+
+MAX_QUESTION_CHARS = 1000
+
+
+class QuestionParser:
+    """Parses questions against one database's lookup tables (names, as-of date)."""
+
+    def __init__(self, catalog: Catalog, as_of: date | None = None) -> None:
+        self.catalog = catalog
+        self.as_of = as_of or catalog.latest_publish
+
+    # -- entry point --
+
+    def parse(self, question: object) -> QueryFrame | Refusal:
+        """The frame of ``question``, or the reason to refuse it."""
+        if not isinstance(question, str) or not question.strip():
+            return Refusal("empty")
+        if len(question) > MAX_QUESTION_CHARS:
+            return Refusal("too_long")
+        norm = normalize_arabic(question)
+        latin = norm.lower()
+        if SQL_STATEMENT.search(latin) and len(SQL.findall(latin)) >= 2:
+            return Refusal("sql")
+        if not re.search(r"[\u0621-\u064a]", norm):
+            return Refusal("not_arabic")
+        norm = PUNCTUATION.sub(" ", norm)
+        norm = LOOSE_SEPARATORS.sub(" ", norm)
+        norm = re.sub(r"\s+", " ", norm).strip()
+        if MUTATION.search(norm) or IMPERATIVE_CHANGE.match(norm):
+            return Refusal("mutation")
+        if OFF_TASK.search(norm):
+            return Refusal("off_task")
+        r = Reading(text=norm, original=norm)
+        self._names(r)
+        self._dates(r)
+        self._values(r)
+        self._top_n(r)
+        self._places(r)
+        self._statuses_and_types(r)
+        return frame_of(r)
+
+    # -- passes --
+
+    def _names(self, r: Reading) -> None:
+        """Agency and activity names, matched against the database's names."""
+        spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", r.text)]
+        tokens = [r.text[s:e] for s, e in spans]
+        lexical: set[int] = set()
+        for m in KNOWN.finditer(r.text):
+            for i, (s, e) in enumerate(spans):
+                if s < m.end() and m.start() < e:
+                    lexical.add(i)
+        for match in self.catalog.names.find(tokens, lexical, GENERIC_WORDS):
+            field_name = "agency" if match.kind == "agency" else "activity"
+            phrase = " ".join(words(" ".join(tokens[match.start : match.end])))
+            if len(match.ids) == 1:
+                label = self.catalog.label(field_name, match.ids)
+            else:
+                label = f"«{phrase}»"
+            r.conditions.append(Condition(field_name, "in", match.ids, label))
+            r.blank(spans[match.start][0], spans[match.end - 1][1])
+            r.strong = True
+
+    def _dates(self, r: Reading) -> None:
+        """Years, months, quarters and periods, relative ones counted from ``as_of``."""
+        r.text, spans = read_dates(r.text, self.as_of)
+        r.dates += spans
+        if spans:
+            r.weak = True
+
+    def _values(self, r: Reading) -> None:
+        """Reference numbers and figures compared with a threshold or a range."""
+        r.text, references, comparisons = read_values(r.text)
+        r.conditions += references
+        if references:
+            r.strong = True
+        r.values += comparisons
+        if comparisons:
+            r.weak = True
+
+    def _top_n(self, r: Reading) -> None:
+        """The N of a top-N."""
+        r.text, r.top_n = read_top_n(r.text)
+
+    def _places(self, r: Reading) -> None:
+        """Regions and the cities named for them; the whole country is no filter."""
+        region_ids: list[int] = []
+        for m in list(REGIONS.finditer(r.text)):
+            region_id = REGION_KEYS[m.lastgroup]  # type: ignore[index]
+            if region_id not in region_ids:
+                region_ids.append(region_id)
+            prefix = REGION_PREFIX.search(r.text[: m.start()])
+            r.blank(prefix.start() if prefix else m.start(), m.end())
+        for m in list(COUNTRY.finditer(r.text)):
+            r.blank(m.start(), m.end())
+        if region_ids:
+            r.conditions.append(
+                Condition("region", "in", tuple(region_ids), "في " + self.catalog.label("region", region_ids))
+            )
+            r.weak = True
+
+    def _statuses_and_types(self, r: Reading) -> None:
+        """Tender statuses (negated ones too: "غير الملغاة") and tender types."""
+        statuses: list[int] = []
+        negated: list[int] = []
+        for m in list(STATUSES.finditer(r.text)):
+            status_id = int(STATUS_KEYS[m.lastgroup])  # type: ignore[index,call-overload]
+            negation = NEGATION.search(r.text[: m.start()])
+            target = negated if negation else statuses
+            if status_id not in target:
+                target.append(status_id)
+            r.blank(negation.start() if negation else m.start(), m.end())
+        if negated:
+            kept = [i for i in self.catalog.statuses if i not in negated]
+            label = "غير " + " أو ".join(self.catalog.statuses[i] for i in negated if i in self.catalog.statuses)
+            r.conditions.append(Condition("status", "in", tuple(kept), label))
+            r.strong = True
+        types: list[int] = []
+        for m in list(TYPES.finditer(r.text)):
+            type_id = TYPE_KEYS[m.lastgroup]  # type: ignore[index]
+            if type_id not in types:
+                types.append(type_id)
+            # "المنافسات العامة" names a type and is still about tenders: keep the noun readable.
+            noun = re.match(r"(?:[وفبل]?ال)?(?:منافس|مناقص)(?:ه|ات)", m.group(0).lstrip())
+            r.blank(m.start() + (noun.end() if noun else 0), m.end())
+            if noun:
+                r.text = r.text[: m.start()] + m.group(0)[: noun.end()] + r.text[m.start() + noun.end() :]
+        if statuses:
+            r.conditions.append(
+                Condition("status", "in", tuple(statuses), "ذات الحالة " + self.catalog.label("status", statuses))
+            )
+            r.strong = True
+        if types:
+            r.conditions.append(
+                Condition("type", "in", tuple(types), "من نوع " + self.catalog.label("type", types))
+            )
+            r.strong = True

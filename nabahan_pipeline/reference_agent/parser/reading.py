@@ -1,0 +1,29 @@
+"""The working state of one parse: the question with every phrase already understood blanked out,
+and what the passes have read from it so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from nabahan_pipeline.reference_agent.parser.dates import DateSpan
+from nabahan_pipeline.reference_agent.parser.frame import Condition
+from nabahan_pipeline.reference_agent.parser.patterns import blank
+from nabahan_pipeline.reference_agent.parser.values import Comparison
+
+
+@dataclass
+class Reading:
+    """One question being read."""
+
+    text: str  # normalized question, with understood phrases blanked out
+    original: str  # normalized question
+    conditions: list[Condition] = field(default_factory=list)
+    dates: list[DateSpan] = field(default_factory=list)
+    values: list[Comparison] = field(default_factory=list)
+    top_n: int | None = None
+    strong: bool = False  # names, statuses or types: procurement words
+    weak: bool = False  # places, dates, values: could be about anything
+
+    def blank(self, start: int, end: int) -> None:
+        """Blank out ``[start, end)`` of the working text: that phrase is understood."""
+        self.text = blank(self.text, start, end)

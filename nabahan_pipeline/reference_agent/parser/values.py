@@ -1,0 +1,175 @@
+"""Figures in a question: amounts compared with a threshold or a range ("أكثر من مليون",
+"بين 100 ألف و500 ألف"), the column each is about (estimated or awarded value, bids, booklet
+price, duration), reference numbers, and the N of a top-N ("أعلى 5 مناقصات")."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from nabahan_pipeline.arabic.numbers import find_numbers
+from nabahan_pipeline.reference_agent import lexicon as lx
+from nabahan_pipeline.reference_agent.parser.frame import Condition
+from nabahan_pipeline.reference_agent.parser.patterns import AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, blank
+
+
+class Comparison(NamedTuple):
+    """A figure compared with a column: ``field`` (value, awarded, bids, booklet, duration) ``op``
+    (> >= < <= = between) ``values``, worded as ``label``."""
+
+    field: str
+    op: str
+    values: tuple[float, ...]
+    label: str
+
+
+_VALUE_WORDS_TAIL = r"(?:\s+(?:[وفب]?ال)?(?:قيم\w*|تقديري\w*|اجمالي\w*|مبلغ\w*|ترسي\w*|مرسا\w*|عقد|كراس\w*|سعر\w*|تكلف\w*|مد\w*|عدد|عروض\w*|ميزاني\w*))*"
+_COMPARATOR_TAIL = re.compile(
+    r"(?:(?<!\w)(?:" + "|".join(p for p, _ in lx.COMPARATOR_TERMS) + r")" + _VALUE_WORDS_TAIL + r")\s*$"
+)
+_COMPARATOR_PARTS = [
+    (re.compile(r"(?<!\w)(?:" + p + r")" + _VALUE_WORDS_TAIL + r"\s*$"), op) for p, op in lx.COMPARATOR_TERMS
+]
+_TRAILING = [(re.compile(r"\s*(?:ريال\s*)?(?:" + p + r")(?!\w)"), op) for p, op in lx.TRAILING_COMPARATORS]
+
+
+def comparator_before(before: str) -> str | None:
+    """The comparison operator that ends ``before`` (the text just before a number), if any."""
+    before = re.sub(r"(?:ال)?(?:ريال|ر\.?س)\s*$", "", before)
+    for pattern, op in _COMPARATOR_PARTS:
+        if pattern.search(before):
+            return op
+    return None
+
+
+# A tender's 12-digit reference number; "بعرض واحد" / "بعرضين": a number of bids said in words.
+_REFERENCE_NUMBER = re.compile(r"(?<![\d.,])(\d{12})(?![\d.,])")
+_SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
+
+_SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألفين", "نص": "نصف", "ميه": "مئة", "مايه": "مئة"}
+
+
+def _spelled(text: str) -> str:
+    """A number as the question wrote it, with the hamza that normalization folded back on."""
+    return " ".join(_SPELLINGS.get(word, word) for word in text.split())
+
+
+_FIELD_LABELS = {
+    "value": "بقيمة تقديرية",
+    "awarded": "بقيمة ترسية",
+    "bids": "بعدد عروض",
+    "booklet": "بسعر كراسة",
+    "duration": "بمدة",
+}
+_OP_LABELS = {">": "أكثر من", ">=": "لا تقل عن", "<": "أقل من", "<=": "لا تتجاوز", "=": "تساوي"}
+
+
+def _unit(field_name: str) -> str:
+    """The unit written after a compared figure of ``field_name``."""
+    return {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}[field_name]
+
+
+def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
+    """The figures of ``text`` (normalized): the text with the phrases read blanked out, the
+    reference numbers (as conditions) and the comparisons, in the order read."""
+    references: list[Condition] = []
+    comparisons: list[Comparison] = []
+    for m in list(_REFERENCE_NUMBER.finditer(text)):
+        references.append(Condition("reference", "in", (m.group(1),), f"ذات الرقم المرجعي {m.group(1)}"))
+        text = blank(text, m.start(), m.end())
+    for m in list(_SINGLE_BID.finditer(text)):
+        bids = 2 if m.group(0).strip().endswith("ين") else 1
+        comparisons.append(Comparison("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
+        text = blank(text, m.start(), m.end())
+    # The numbers are read in ``text`` as it is now; the phrases they belong to are blanked in ``working``.
+    working = text
+    spans = [(m.start, m.end, m) for m in find_numbers(text) if not m.percent]
+    used: set[int] = set()
+    # Ranges: "بين مليون و 5 ملايين", "من 100 ألف إلى 500 ألف".
+    for i in range(len(spans) - 1):
+        (s1, e1, n1), (s2, e2, n2) = spans[i], spans[i + 1]
+        between = text[e1:s2]
+        before = text[max(0, s1 - 30) : s1]
+        opener = re.search(r"(?:^|\s)(?:ما\s)?(?:بين|من|[بم]ن)\s*(?:ال?قيم\w*\s)?$", before)
+        if opener and re.fullmatch(r"\s*(?:ريال\s*)?(?:و|الى|الي|لين|لحد|حتى|ل|-)\s*", between):
+            first = n1.value
+            if n2.scaled and not n1.scaled and first < 1000:
+                # "بين 10 و 20 مليون": the scale word serves both numbers.
+                first *= n2.scale
+            low, high = sorted((first, n2.value))
+            field_name = value_field(text, s1, e2)
+            # The bounds as the question wrote them, so that the answer repeats its figures.
+            texts = (n1.text, n2.text) if n1.value * (first / n1.value if n1.value else 1) <= n2.value else (n2.text, n1.text)
+            label = f"{_FIELD_LABELS[field_name]} بين {_spelled(texts[0])} و{_spelled(texts[1])}{_unit(field_name)}"
+            comparisons.append(Comparison(field_name, "between", (low, high), label))
+            used.update((i, i + 1))
+            working = blank(working, s1 - len(opener.group(0).lstrip()), e2)
+    for i, (start, end, mention) in enumerate(spans):
+        if i in used:
+            continue
+        before = text[max(0, start - 40) : start]
+        after = text[end : end + 25]
+        op = comparator_before(before)
+        trailing = None
+        for pattern, trailing_op in _TRAILING:
+            m = pattern.match(after)
+            if m:
+                trailing = (trailing_op, m.end())
+                break
+        if trailing:
+            op = trailing[0]
+        if not op:
+            continue
+        # "اكثر من 5" with no unit and no value word is a count of rows ("أكثر من 5 عروض" has one).
+        field_name = value_field(text, start, end)
+        value = mention.value
+        label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {_spelled(mention.text)}{_unit(field_name)}"
+        comparisons.append(Comparison(field_name, op, (value,), label))
+        comparator = _COMPARATOR_TAIL.search(before)
+        left = start - (len(comparator.group(0)) if comparator else 0)
+        working = blank(working, left, end + (trailing[1] if trailing else 0))
+    return working, references, comparisons
+
+
+def value_field(text: str, start: int, end: int) -> str:
+    """Which column a compared number is about, from the words around it."""
+    after = text[end : end + 20]
+    window = text[max(0, start - 45) : min(len(text), end + 20)]
+    if re.match(r"\s*(?:عرض|عروض|متقدم|متنافس|مشارك|عطاء)", after):
+        return "bids"
+    if re.match(r"\s*(?:شهر|اشهر|شهور|سنه|سنوات)", after):
+        return "duration"
+    if BOOKLET.search(window):
+        return "booklet"
+    if AWARD.search(window) and not re.search(r"تمت? ال?ترسيه", window):
+        return "awarded"
+    if BIDS.search(text[max(0, start - 30) : start]) and not re.match(r"\s*(?:ريال|الف|مليون)", after):
+        return "bids"
+    if DURATION.search(text[max(0, start - 30) : start]):
+        return "duration"
+    return "value"
+
+
+def read_top_n(text: str) -> tuple[str, int | None]:
+    """The N of a top-N ("أعلى 5 مناقصات", "أكبر خمس جهات"): the text with it blanked out and N,
+    or ``text`` and None."""
+    for mention in find_numbers(text):
+        start, end = mention.start, mention.end
+        if mention.scaled or mention.percent or mention.decimals or not 1 <= mention.value <= 1000:
+            continue
+        before = text[max(0, start - 20) : start]
+        after = text[end : end + 30]
+        if TOP_WORDS.search(before[-12:]) or re.match(
+            r"\s*(?:[وفبل]?ال)?(?:مناقص|منافس|مشاريع|مشروع|جهات|جهه|مناطق|منطق|انشطه|نشاط|وزارات|عطاء|صفق)", after
+        ):
+            return blank(text, start, end), int(mention.value)
+    for m in SMALL_NUMBER.finditer(text):
+        before = text[max(0, m.start() - 20) : m.start()]
+        after = text[m.end() : m.end() + 30]
+        if TOP_WORDS.search(before) or re.match(
+            r"\s*(?:[وفبل]?ال)?(?:مناقص|منافس|مشاريع|مشروع|جهات|مناطق|انشطه|وزارات|عطاء|صفق)", after
+        ):
+            value = lx.SMALL_NUMBERS[m.group("w")]
+            # "الأولى" / "عشر سنوات" are not top-N; a small number right before a plural noun is.
+            return blank(text, m.start(), m.end()), value
+    return text, None

@@ -1,0 +1,96 @@
+"""Dates in a question: the span arithmetic and each kind of date phrase read into a DateSpan."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.reference_agent.parser.dates import DateSpan, add_months, month_span, read_dates, year_span
+
+AS_OF = date(2025, 6, 15)
+
+
+def test_year_and_month_spans_are_half_open() -> None:
+    assert year_span(2024) == ("2024-01-01", "2025-01-01")
+    assert month_span(2024, 2) == ("2024-02-01", "2024-03-01")
+    assert month_span(2024, 12) == ("2024-12-01", "2025-01-01")
+
+
+@pytest.mark.parametrize(
+    ("day", "months", "expected"),
+    [
+        (date(2025, 6, 15), -3, date(2025, 3, 15)),
+        (date(2025, 1, 15), -1, date(2024, 12, 15)),
+        (date(2025, 11, 30), 2, date(2026, 1, 30)),
+        (date(2025, 3, 31), -1, date(2025, 2, 28)),  # clipped to the month's last day
+        (date(2024, 3, 31), -1, date(2024, 2, 29)),  # a leap year
+        (date(2025, 6, 15), -24, date(2023, 6, 15)),
+    ],
+)
+def test_add_months(day: date, months: int, expected: date) -> None:
+    assert add_months(day, months) == expected
+
+
+@pytest.mark.parametrize(
+    ("phrase", "span"),
+    [
+        ("في 2024", DateSpan("2024-01-01", "2025-01-01", "عام 2024")),
+        ("في عام 2024م", DateSpan("2024-01-01", "2025-01-01", "عام 2024")),
+        ("عام 1446هـ", DateSpan("2024-07-07", "2025-06-26", "عام 1446هـ")),
+        ("سنة 1445", DateSpan("2023-07-19", "2024-07-07", "عام 1445هـ")),
+        ("من 2022 إلى 2024", DateSpan("2022-01-01", "2025-01-01", "من عام 2022 إلى عام 2024")),
+        ("بين 2024 و2022", DateSpan("2022-01-01", "2025-01-01", "من عام 2022 إلى عام 2024")),
+        ("بعد 2023", DateSpan("2024-01-01", None, "بعد عام 2023")),
+        ("قبل 2024", DateSpan(None, "2024-01-01", "قبل عام 2024")),
+        ("منذ 2022", DateSpan("2022-01-01", None, "منذ عام 2022")),
+        ("في مارس 2024", DateSpan("2024-03-01", "2024-04-01", "شهر مارس 2024")),
+        ("في 2024/03", DateSpan("2024-03-01", "2024-04-01", "شهر مارس 2024")),
+        ("شهر 12 2023", DateSpan("2023-12-01", "2024-01-01", "شهر ديسمبر 2023")),
+        ("في شهر مارس", DateSpan(None, None, "شهر مارس", (3,))),
+        ("الربع الأول من 2024", DateSpan("2024-01-01", "2024-04-01", "الربع الأول من عام 2024")),
+        ("Q3 2024", DateSpan("2024-07-01", "2024-10-01", "الربع الثالث من عام 2024")),
+        ("الربع الثاني", DateSpan(None, None, "الربع الثاني", (4, 5, 6))),
+        # Relative to as_of, 2025-06-15.
+        ("هذا العام", DateSpan("2025-01-01", "2026-01-01", "هذا العام")),
+        ("العام الماضي", DateSpan("2024-01-01", "2025-01-01", "العام الماضي")),
+        ("السنة القادمة", DateSpan("2026-01-01", "2027-01-01", "العام القادم")),
+        ("الشهر الماضي", DateSpan("2025-05-01", "2025-06-01", "الشهر الماضي")),
+        ("الشهر قبل الماضي", DateSpan("2025-04-01", "2025-05-01", "الشهر قبل الماضي")),
+        # Rolling periods end with as_of itself.
+        ("آخر 3 أشهر", DateSpan("2025-03-15", "2025-06-16", "خلال آخر 3 اشهر")),
+        ("آخر 10 أيام", DateSpan("2025-06-05", "2025-06-16", "خلال آخر 10 ايام")),
+        ("آخر أسبوعين", DateSpan("2025-06-01", "2025-06-16", "خلال آخر اسبوعين")),
+        ("خلال آخر سنة", DateSpan("2024-06-15", "2025-06-16", "خلال آخر سنة")),
+    ],
+)
+def test_each_date_phrase_is_read_and_blanked(phrase: str, span: DateSpan) -> None:
+    text = normalize_arabic(phrase)
+    left, spans = read_dates(text, AS_OF)
+    assert spans == [span]
+    assert len(left) == len(text), "blanking keeps every offset"
+    assert not any(ch.isdigit() for ch in left)
+
+
+def test_text_without_dates_is_left_as_it_is() -> None:
+    text = normalize_arabic("كم مناقصة نشطة في الرياض")
+    assert read_dates(text, AS_OF) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "2024 مناقصة",  # a count of tenders, not a year
+        "بقيمة 2030 ريال",  # an amount
+        "اب",  # August, or an ordinary word: a month only with "شهر" or a year
+    ],
+)
+def test_numbers_and_words_that_are_no_dates(phrase: str) -> None:
+    assert read_dates(normalize_arabic(phrase), AS_OF)[1] == []
+
+
+def test_several_dates_are_read_in_order() -> None:
+    left, spans = read_dates(normalize_arabic("في الربع الأول من 2024 وفي شهر مارس"), AS_OF)
+    assert [s.label for s in spans] == ["الربع الأول من عام 2024", "شهر مارس"]
+    assert left.split() == ["في", "وفي"]

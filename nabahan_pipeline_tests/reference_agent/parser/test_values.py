@@ -1,0 +1,113 @@
+"""Figures in a question: comparators, thresholds, ranges, the column a figure is about,
+reference numbers and the N of a top-N."""
+
+from __future__ import annotations
+
+import pytest
+
+from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.reference_agent.parser.frame import Condition
+from nabahan_pipeline.reference_agent.parser.values import (
+    Comparison,
+    comparator_before,
+    read_top_n,
+    read_values,
+    value_field,
+)
+
+
+@pytest.mark.parametrize(
+    ("before", "op"),
+    [
+        ("اكثر من ", ">"),
+        ("اعلي من ", ">"),
+        ("تتجاوز ", ">"),
+        ("فوق ", ">"),
+        ("اقل من ", "<"),
+        ("دون ", "<"),
+        ("لا تقل عن ", ">="),
+        ("لا تتجاوز ", "<="),
+        ("تساوي ", "="),
+        ("اكثر من ريال ", ">"),  # a currency word before the number is read past
+        ("قيمتها اكبر من القيمه التقديريه ", ">"),  # so are value words after the comparator
+        ("في ", None),
+        ("اكثر من مناقصات ", None),
+    ],
+)
+def test_comparator_before(before: str, op: str | None) -> None:
+    assert comparator_before(before) == op
+
+
+@pytest.mark.parametrize(
+    ("phrase", "comparison"),
+    [
+        ("أكثر من مليون ريال", Comparison("value", ">", (1_000_000.0,), "بقيمة تقديرية أكثر من مليون ريال")),
+        ("لا تتجاوز 5 ملايين", Comparison("value", "<=", (5_000_000.0,), "بقيمة تقديرية لا تتجاوز 5 ملايين ريال")),
+        ("مليون فأكثر", Comparison("value", ">=", (1_000_000.0,), "بقيمة تقديرية لا تقل عن مليون ريال")),
+        ("1000 أو أقل", Comparison("value", "<=", (1000.0,), "بقيمة تقديرية لا تتجاوز 1000 ريال")),
+        # The scale word of the second bound serves the first.
+        ("بين 10 و 20 مليون", Comparison("value", "between", (10_000_000.0, 20_000_000.0), "بقيمة تقديرية بين 10 و20 مليون ريال")),
+        ("من 100 ألف إلى 500 ألف", Comparison("value", "between", (100_000.0, 500_000.0), "بقيمة تقديرية بين 100 ألف و500 ألف ريال")),
+        # The column, from the words around the figure.
+        ("قيمة الترسية أكثر من مليون", Comparison("awarded", ">", (1_000_000.0,), "بقيمة ترسية أكثر من مليون ريال")),
+        ("سعر الكراسة أقل من 500", Comparison("booklet", "<", (500.0,), "بسعر كراسة أقل من 500 ريال")),
+        ("أكثر من 5 عروض", Comparison("bids", ">", (5.0,), "بعدد عروض أكثر من 5")),
+        ("مدتها أكثر من 12 شهر", Comparison("duration", ">", (12.0,), "بمدة أكثر من 12 شهراً")),
+        ("بعرض واحد", Comparison("bids", "=", (1.0,), "بعرض واحد")),
+        ("بعرضين", Comparison("bids", "=", (2.0,), "بعرضين")),
+    ],
+)
+def test_each_comparison_is_read_and_blanked(phrase: str, comparison: Comparison) -> None:
+    text = normalize_arabic(phrase)
+    left, references, comparisons = read_values(text)
+    assert references == [] and comparisons == [comparison]
+    assert len(left) == len(text), "blanking keeps every offset"
+    assert not any(ch.isdigit() for ch in left)
+
+
+def test_a_reference_number_is_a_condition() -> None:
+    left, references, comparisons = read_values(normalize_arabic("المناقصة رقم 123456789012"))
+    assert references == [Condition("reference", "in", ("123456789012",), "ذات الرقم المرجعي 123456789012")]
+    assert comparisons == [] and left.split() == ["المناقصه", "رقم"]
+
+
+def test_a_number_without_a_comparator_is_no_comparison() -> None:
+    text = normalize_arabic("كم مناقصة بقيمة مليون")
+    assert read_values(text) == (text, [], [])
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("اكثر من 9 عروض", "bids"),
+        ("اكثر من 9 شهر", "duration"),
+        ("سعر الكراسه اقل من 9", "booklet"),
+        ("قيمه الترسيه اكثر من 9", "awarded"),
+        ("تمت الترسيه واكثر من 9", "value"),  # the status "awarded", not the awarded value
+        ("عدد العروض اكثر من 9", "bids"),
+        ("مده التنفيذ اكثر من 9", "duration"),
+        ("اكثر من 9", "value"),
+    ],
+)
+def test_value_field(text: str, field: str) -> None:
+    start = text.index("9")
+    assert value_field(text, start, start + 1) == field
+
+
+@pytest.mark.parametrize(
+    ("phrase", "n", "left"),
+    [
+        ("أعلى 5 مناقصات", 5, "اعلي   مناقصات"),
+        ("أكبر خمس جهات", 5, "اكبر     جهات"),
+        ("أكثر 3 جهات", 3, "اكثر   جهات"),
+        ("10 مشاريع", 10, "   مشاريع"),
+    ],
+)
+def test_top_n(phrase: str, n: int, left: str) -> None:
+    assert read_top_n(normalize_arabic(phrase)) == (left, n)
+
+
+@pytest.mark.parametrize("phrase", ["كم مناقصة في 2024", "الربع الأول", "مناقصات بقيمة مليون"])
+def test_no_top_n(phrase: str) -> None:
+    text = normalize_arabic(phrase)
+    assert read_top_n(text) == (text, None)
