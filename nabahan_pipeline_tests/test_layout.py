@@ -121,7 +121,7 @@ def test_the_graph_sees_lazy_imports_and_packages() -> None:
     # The registry builds its adapters lazily; the test must see those imports.
     assert "nabahan_pipeline.agents.embedded" in GRAPH["nabahan_pipeline.agents.registry"]
     # `from nabahan_pipeline.reference_agent import lexicon as lx` is an import of the module.
-    assert "nabahan_pipeline.reference_agent.lexicon" in GRAPH["nabahan_pipeline.reference_agent.question_parser"]
+    assert "nabahan_pipeline.reference_agent.lexicon" in GRAPH["nabahan_pipeline.reference_agent.parser.patterns"]
     # Importing etimad_db.sql_safety from evaluation runs etimad_db's __init__ first.
     assert "nabahan_pipeline.etimad_db" in GRAPH["nabahan_pipeline.evaluation.agent_sql"]
     # A module's own package is not an edge; the root is every module's own package.

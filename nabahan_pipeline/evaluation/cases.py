@@ -20,19 +20,7 @@ import pandas as pd
 from nabahan_pipeline.etimad_db.store import connect_readonly
 from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, check_read_only_select
 from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
-from nabahan_pipeline.evaluation.tables import TEST_CASE_COLUMNS
-
-CATEGORIES: tuple[str, ...] = (
-    "count",
-    "region_filter",
-    "aggregation",
-    "distribution",
-    "lookup",
-    "time_filter",
-    "value_filter",
-    "out_of_scope",
-)
-OUT_OF_SCOPE = "out_of_scope"
+from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS
 
 _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "expected_sql")
 _KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})

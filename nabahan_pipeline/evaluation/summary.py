@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.cases import CATEGORIES
+from nabahan_pipeline.evaluation.tables import CATEGORIES
 from nabahan_pipeline.evaluation.tables import SUMMARY_COLUMNS, SUMMARY_DTYPES
 
 # The rates a run can be gated on (--gate), by their summary column.

@@ -22,29 +22,46 @@ _RATE = pa.Check.in_range(0, 1)
 _MATCH = pa.Check.isin((0.0, 1.0))
 
 
-def _known_category(category: pd.Series) -> pd.Series:
-    # Read when the check runs: evaluation.cases imports this module for its columns.
-    from nabahan_pipeline.evaluation.cases import CATEGORIES
+# The words a case's category may be; out_of_scope cases name no table.
+CATEGORIES: tuple[str, ...] = (
+    "count",
+    "region_filter",
+    "aggregation",
+    "distribution",
+    "lookup",
+    "time_filter",
+    "value_filter",
+    "out_of_scope",
+)
+OUT_OF_SCOPE = "out_of_scope"
 
+# The seed's latency table: < 2 s Excellent, 2-5 Good, 5-10 Acceptable, > 10 Poor; each bound belongs
+# to the tier below it (5.0 s is Good, 10.0 s Acceptable), 2.0 s is no longer "< 2".
+# (upper bound s, bound included, tier, score); scoring.latency reads an answer's tier from it,
+# the charts draw its bands.
+LATENCY_TIERS: tuple[tuple[float, bool, str, float], ...] = (
+    (2.0, False, "Excellent", 1.0),
+    (5.0, True, "Good", 0.8),
+    (10.0, True, "Acceptable", 0.5),
+)
+POOR = ("Poor", 0.2)
+# Every tier and its score, best first.
+TIERS: tuple[tuple[str, float], ...] = tuple((tier, score) for _, _, tier, score in LATENCY_TIERS) + (POOR,)
+
+
+def _known_category(category: pd.Series) -> pd.Series:
     return category.isin(CATEGORIES)
 
 
 def _has_expected_table(cases: pd.DataFrame) -> pd.Series:
-    from nabahan_pipeline.evaluation.cases import OUT_OF_SCOPE
-
     return (cases["category"] == OUT_OF_SCOPE) | cases["expected_table"].notna()
 
 
 def _latency_tier(tier: pd.Series) -> pd.Series:
-    # Read when the check runs: the scoring package imports this module for its columns.
-    from nabahan_pipeline.evaluation.scoring.latency import TIERS
-
     return tier.isin([name for name, _ in TIERS])
 
 
 def _latency_score(score: pd.Series) -> pd.Series:
-    from nabahan_pipeline.evaluation.scoring.latency import TIERS
-
     return score.isin([value for _, value in TIERS])
 
 
@@ -80,7 +97,7 @@ TEST_CASES = pa.DataFrameSchema(
         "question": pa.Column(str, description="The question asked of the agent."),
         "category": pa.Column(
             str,
-            pa.Check(_known_category, name="known_category", description="one of evaluation.cases.CATEGORIES"),
+            pa.Check(_known_category, name="known_category", description="one of evaluation.tables.CATEGORIES"),
             description="What the case asks for (count, lookup ...); out_of_scope: the agent should refuse.",
         ),
         "expected_table": pa.Column(str, nullable=True, description="The table the SQL should read; required for in-scope cases."),
@@ -137,12 +154,12 @@ CASE_SCORES = pa.DataFrameSchema(
         "generation_fidelity": pa.Column(int, _POINT, description="The seed's fidelity verdict: 3 of 4 points."),
         "latency_tier": pa.Column(
             str,
-            pa.Check(_latency_tier, name="latency_tier", description="a tier of scoring.latency.LATENCY_TIERS"),
-            description="The seed's latency tier, Excellent to Poor (scoring.latency.LATENCY_TIERS).",
+            pa.Check(_latency_tier, name="latency_tier", description="a tier of LATENCY_TIERS"),
+            description="The seed's latency tier, Excellent to Poor (LATENCY_TIERS).",
         ),
         "latency_score": pa.Column(
             float,
-            pa.Check(_latency_score, name="latency_score", description="a score of scoring.latency.LATENCY_TIERS"),
+            pa.Check(_latency_score, name="latency_score", description="a score of LATENCY_TIERS"),
             description="The latency tier's score, 1.0 (Excellent) to 0.2 (Poor).",
         ),
         "execution_match": pa.Column(

@@ -18,7 +18,7 @@ from nabahan_pipeline.reference_agent.agent import ReferenceAgent, nabahan_agent
 from nabahan_pipeline.etimad_db.sql_safety import check_read_only_select
 from nabahan_pipeline.evaluation.execution_match import gold_is_ordered, rows_match
 from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
-from nabahan_pipeline.evaluation.cases import CATEGORIES
+from nabahan_pipeline.evaluation.tables import CATEGORIES
 
 SUITE = Path(__file__).parents[1] / "data" / "agent_questions.json"
 SHIPPED_CASES = Path(__file__).parents[2] / "nabahan_pipeline" / "data" / "test_cases.json"

@@ -12,7 +12,7 @@ import pandas as pd
 from nabahan_pipeline.agents.contract import ContractError, result_table
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult
 from nabahan_pipeline.evaluation.agent_sql import CheckedSQL, SQLRun, check_agent_sql
-from nabahan_pipeline.evaluation.cases import OUT_OF_SCOPE
+from nabahan_pipeline.evaluation.tables import OUT_OF_SCOPE
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 
 
