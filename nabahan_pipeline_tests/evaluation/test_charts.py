@@ -22,9 +22,13 @@ import matplotlib.image as mpimg
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.colors import to_rgba
+from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 from nabahan_pipeline.evaluation import charts
+from nabahan_pipeline.evaluation.charts.detailed_results import TABLE_COLUMNS
+from nabahan_pipeline.evaluation.charts.style import DPI, FAIL_COLOR, FAIL_TINT, PASS_TINT, chart_style, new_figure
 from nabahan_pipeline.evaluation.charts import (
     CHART_FILES,
     dashboard_markdown,
@@ -219,7 +223,7 @@ def render_strict(fig):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         buf = io.BytesIO()
-        with charts._style():
+        with chart_style():
             fig.savefig(buf, format="png")
     return buf.getvalue()
 
@@ -312,7 +316,7 @@ def _expected_px(name, scores, summary, history) -> tuple[int, int]:
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history),
     }
     fig = builders[name]()
-    w, h = fig.get_size_inches() * charts.DPI
+    w, h = fig.get_size_inches() * DPI
     return round(h), round(w)
 
 
@@ -338,7 +342,7 @@ def test_fixed_sizes_and_dpi():
     scores = make_scores(20)
     summary = make_summary(scores)
     fig = plot_metrics_overview(summary)
-    assert fig.dpi == charts.DPI and 100 <= charts.DPI <= 120
+    assert fig.dpi == DPI and 100 <= DPI <= 120
     assert tuple(fig.get_size_inches()) == (9.5, 6.0)
 
 
@@ -470,8 +474,8 @@ def test_latency_ticks_thin_out_on_a_narrow_axis():
 
 def test_missing_glyph_is_an_error_and_data_text_is_sanitized():
     # The strict rendering really does catch a missing glyph...
-    fig = charts._new_figure(3, 1)
-    with charts._style():
+    fig = new_figure(3, 1)
+    with chart_style():
         fig.text(0.1, 0.5, "漢字")
     with pytest.raises(UserWarning, match="Glyph"):
         render_strict(fig)
@@ -484,8 +488,9 @@ def test_missing_glyph_is_an_error_and_data_text_is_sanitized():
     render_strict(plot_detailed_results(scores))
 
 
-def test_no_arabic_preshaping():
-    source = Path(charts.__file__).read_text(encoding="utf-8")
+@pytest.mark.parametrize("module", sorted(p.name for p in Path(charts.__file__).parent.glob("*.py")))
+def test_no_arabic_preshaping(module):
+    source = (Path(charts.__file__).parent / module).read_text(encoding="utf-8")
     tree = ast.parse(source)
     imported = set()
     for node in ast.walk(tree):
@@ -664,10 +669,10 @@ def test_table_cells_stay_inside_their_columns():
         render_strict(fig)
         ax = fig.axes[-1]  # the table
         renderer = fig.canvas.get_renderer()
-        fractions = np.cumsum([0.0] + [c[2] for c in charts._TABLE_COLUMNS])
+        fractions = np.cumsum([0.0] + [c[2] for c in TABLE_COLUMNS])
         edges_px = ax.transAxes.transform(np.c_[fractions / fractions[-1], np.zeros(len(fractions))])[:, 0]
         cells = ax.texts[:-2]  # the last two are the footnote (English, Arabic)
-        assert len(cells) == len(charts._TABLE_COLUMNS) * (rows + 1)
+        assert len(cells) == len(TABLE_COLUMNS) * (rows + 1)
         for t in cells:
             bb = t.get_window_extent(renderer)
             col = int(np.searchsorted(edges_px, (bb.x0 + bb.x1) / 2) - 1)
@@ -853,7 +858,7 @@ def test_dashboard_shows_the_correct_rate_beside_the_pass_rate():
         ["Pass rate (seed)", "نسبة النجاح", "100.0%"],
     ]
     assert tile_texts(tiles[0])[3:] == ["18 of 20 correct", "below threshold 95.0%"]
-    assert tiles[0].texts[2].get_color() == charts.FAIL_COLOR  # judged: below the threshold
+    assert tiles[0].texts[2].get_color() == FAIL_COLOR  # judged: below the threshold
     assert "form checks only" in tile_texts(tiles[1])
     t = texts(fig)
     assert "test suite 75.0%" in t and "unsafe SQL 1" in t
@@ -886,7 +891,7 @@ def test_dashboard_is_a_1920x1080_slide_with_tiles_first_and_no_table(tmp_path):
     assert mpimg.imread(paths["evaluation_dashboard.png"]).shape[:2] == (1080, 1920)
 
     fig = plot_dashboard(scores, summary, history=make_history(6))
-    assert fig.dpi == charts.DPI
+    assert fig.dpi == DPI
     assert tuple(np.round(fig.get_size_inches() * fig.dpi, 6)) == (1920, 1080)
     assert_text_fits_and_never_collides(fig, "slide dashboard")
     tiles = dashboard_tiles(fig)
@@ -903,12 +908,12 @@ def test_dashboard_is_a_1920x1080_slide_with_tiles_first_and_no_table(tmp_path):
     assert all(ax.title.get_fontsize() >= 13 for ax in panels if ax.get_title())
     # No table: none of its headers, rows or footnote, and no tinted row background.
     t = texts(fig)
-    assert not {header for _, header, _, _ in charts._TABLE_COLUMNS} & set(t)
+    assert not {header for _, header, _, _ in TABLE_COLUMNS} & set(t)
     assert not {"✓ PASS", "✗ FAIL"} & set(t)
     assert not any(s.startswith(("Cases, ", "All 20 cases shown", "+ ")) for s in t)
     assert not any("✗ ungrounded" in s for s in t)
-    tints = {charts.to_rgba(charts.PASS_TINT), charts.to_rgba(charts.FAIL_TINT)}
-    assert not any(isinstance(p, charts.Rectangle) and p.get_facecolor() in tints
+    tints = {to_rgba(PASS_TINT), to_rgba(FAIL_TINT)}
+    assert not any(isinstance(p, Rectangle) and p.get_facecolor() in tints
                    for ax in fig.axes for p in ax.patches)
 
 
