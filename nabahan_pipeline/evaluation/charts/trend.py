@@ -3,6 +3,8 @@ the right axis; a "first run" note until there are two runs."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -126,13 +128,20 @@ def draw_trend(ax: Axes, history: pd.DataFrame | None, threshold: float, *, comp
     if fit_flat >= min(n, 4):
         nbins = max(1, min(fit_flat, 12) - 1)
     else:
-        nbins = max(1, min(int(width_in / 0.32), 12) - 1)
+        # Turned 30 degrees, a label still spans its length times cos 30 (and its height times
+        # sin 30) along the axis.
+        per_label_in = (longest + 3) / 12 * math.cos(math.radians(30)) + 0.08
+        nbins = max(1, min(int(width_in / per_label_in), 12) - 1)
         ax.tick_params(axis="x", labelrotation=30, labelrotation_mode="xtick")
     ax.xaxis.set_major_locator(MaxNLocator(nbins=nbins, integer=True))
     ax.xaxis.set_major_formatter(
         FuncFormatter(lambda v, _p: labels[int(v)] if 0 <= int(v) < n and v == int(v) else "")
     )
     ax.set_xlabel("Run (oldest → newest) — التشغيل")
+    if compact and len(handles) > 4:
+        # A third legend row (the Correct rate's line): more room above 100%, so that the legend
+        # clears the last pass rate's label up there.
+        ax.set_ylim(0, 152)
     ax.legend(handles=handles, loc="upper center", ncol=2, fontsize=9,
               handlelength=2.0 if compact else 2.2, columnspacing=1.0 if compact else 1.5)
 
