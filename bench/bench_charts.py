@@ -1,36 +1,29 @@
 """Time the charts: each chart (build + atomic PNG write) and render_charts as a whole.
 
-    /tmp/venv/bin/python bench/bench_charts.py [--sizes 20 10000] [--runs 14] [--all-passed] [--out DIR]
+    .venv/bin/python bench/bench_charts.py [--sizes 20 10000] [--runs 14] [--all-passed] [--out DIR]
 
-Uses the synthetic case_scores / evaluation_summary generator of the chart tests. ``--all-passed``
-renders a run like one against the reference agent instead (every case passed, answers in
-milliseconds); ``--runs 1`` the first run (no trend yet), ``--runs 2`` the second.
+Synthetic case_scores (evaluation.synthetic) and the summary summarize makes of them.
+``--all-passed`` renders a run like one against the reference agent instead (every case passed,
+answers in milliseconds); ``--runs 1`` the first run (no trend yet), ``--runs 2`` the second.
 Target: all seven charts for 10,000 cases in under ~10 s on a 2-core machine.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 import warnings
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from nabahan_pipeline.evaluation import charts  # noqa: E402
-from nabahan_pipeline_tests.test_charts import (  # noqa: E402
-    all_passed_scores,
-    make_history,
-    make_scores,
-    make_summary,
-)
+from nabahan_pipeline.evaluation import charts
+from nabahan_pipeline.evaluation.summary import summarize
+from nabahan_pipeline.evaluation.synthetic import all_passed_scores, make_history, make_scores
 
 
 def bench(n: int, out: Path, *, runs: int = 14, all_passed: bool = False) -> float:
     scores = all_passed_scores(n) if all_passed else make_scores(n, seed=n)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     history = make_history(runs)
     builders = {
         "metrics_overview.png": lambda: charts.plot_metrics_overview(summary),

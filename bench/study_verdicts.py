@@ -12,18 +12,15 @@ written differently (equivalent SQL) measure false alarms: the test suite must a
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 
 from sqlglot import exp, parse_one
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from nabahan_pipeline.etimad_db.store import ensure_database, suite_databases  # noqa: E402
-from nabahan_pipeline.evaluation.agent_sql import QueryRunner, check_agent_sql  # noqa: E402
-from nabahan_pipeline.evaluation.execution_match import result_matches  # noqa: E402
-from nabahan_pipeline.locations import SHIPPED_TEST_CASES  # noqa: E402
+from nabahan_pipeline.etimad_db.store import ensure_database, suite_databases
+from nabahan_pipeline.evaluation.agent_sql import QueryRunner, check_agent_sql
+from nabahan_pipeline.evaluation.execution_match import result_matches
+from nabahan_pipeline.locations import SHIPPED_TEST_CASES
 
 T = "tenders_full_details"
 # (gold, near miss, the mistake)

@@ -10,10 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
-
 from nabahan_pipeline.console import case_block, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summarize
+from nabahan_pipeline.evaluation.synthetic import make_scores
 
 from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan
 
@@ -79,16 +78,9 @@ def test_each_case_is_printed_as_its_answer_arrives(tmp_path: Path):
 
 
 def test_repeats_are_told_apart_from_cases():
-    scores = pd.DataFrame({
-        "query_num": [1, 1, 2, 2], "case_id": ["a", "a", "b", "b"], "repeat": [0, 1, 0, 1],
-        "category": ["count"] * 4, "overall_passed": [True, False, True, True], "correct": [True, False, True, True],
-        "not_correct_because": ["", "wrong result", "", ""], "latency_s": [0.1, 0.2, 0.3, 0.4],
-        "execution_match": [1.0, 0.0, 1.0, 1.0], "test_suite_match": [float("nan")] * 4,
-        "retrieval_accuracy": [1, 0, 1, 1], "generation_fidelity": [1, 1, 1, 1], "latency_score": [1.0] * 4,
-        "status": ["success"] * 4, "unsafe_sql": [False] * 4, "rows_verified": pd.array([True] * 4, dtype="boolean"),
-        "false_refusal": [False] * 4, "false_answer": [False] * 4, "cached": [True, False, False, False],
-        "prompt_tokens": [float("nan")] * 4, "completion_tokens": [float("nan")] * 4,
-    })
+    scores = make_scores(2, repeats=2, fail_share=0.0, error_share=0.0).assign(
+        case_id=["a", "a", "b", "b"], cached=[True, False, False, False])
+    scores.loc[1, ["overall_passed", "correct", "not_correct_because"]] = [False, False, "wrong result"]
     text = summary_text(scores, summarize(scores))
     assert "Total Queries: 2" in text and "Answers: 4 (2 per case" in text
     assert "Cached answers: 1 of 4 reused from the cache" in text

@@ -188,6 +188,5 @@ def bench_and_test_imports() -> list[str]:
     return sorted(found)
 
 
-@pytest.mark.xfail(strict=True, reason="bench_charts imports test factories until the factories move")
 def test_bench_and_tests_do_not_import_each_other() -> None:
     assert bench_and_test_imports() == []

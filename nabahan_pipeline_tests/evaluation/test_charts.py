@@ -1,8 +1,8 @@
 """Tests for nabahan_pipeline.evaluation.charts.
 
-The tables come from a synthetic generator that follows docs/internals.md (case_scores and
-evaluation_summary), so these tests do not depend on metrics.py / summary.py. Every chart is
-rendered with warnings turned into errors: a "Glyph missing" warning fails the test.
+The tables are synthetic case_scores (evaluation.synthetic) and the summary the real summarize
+makes of them. Every chart is rendered with warnings turned into errors: a "Glyph missing"
+warning fails the test.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import base64
 import contextlib
 import io
 import itertools
-import json
 import re
 import struct
 import warnings
@@ -20,11 +19,13 @@ from pathlib import Path
 
 import matplotlib.image as mpimg
 import numpy as np
-import pandas as pd
 import pytest
+from matplotlib.colors import to_rgba
+from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 from nabahan_pipeline.evaluation import charts
+from nabahan_pipeline.evaluation.cases import CATEGORIES
 from nabahan_pipeline.evaluation.charts import (
     CHART_FILES,
     dashboard_markdown,
@@ -45,169 +46,12 @@ from nabahan_pipeline.evaluation.charts import (
     table_heading,
     truncate_text,
 )
+from nabahan_pipeline.evaluation.charts.detailed_results import TABLE_COLUMNS
+from nabahan_pipeline.evaluation.charts.style import DPI, FAIL_COLOR, FAIL_TINT, PASS_TINT, chart_style, new_figure
+from nabahan_pipeline.evaluation.summary import summarize
+from nabahan_pipeline.evaluation.synthetic import all_passed_scores, fixed_summary, make_history, make_scores
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-CATEGORIES = ("count", "region_filter", "aggregation", "distribution", "lookup", "time_filter",
-              "value_filter", "out_of_scope")
-_REGIONS = ("الرياض", "مكة المكرمة", "المنطقة الشرقية", "المدينة المنورة", "القصيم", "عسير", "تبوك",
-            "حائل", "الجوف", "جازان", "نجران", "الباحة", "الحدود الشمالية")
-_AGENCIES = ("وزارة الصحة", "وزارة التعليم", "وزارة النقل والخدمات اللوجستية", "أمانة منطقة الرياض",
-             "وزارة الشؤون البلدية والقروية والإسكان", "الهيئة السعودية للبيانات والذكاء الاصطناعي")
-_TEMPLATES = {
-    "count": ("كم عدد المناقصات في منطقة {r}؟",
-              "كم عدد المناقصات المطروحة من {a} خلال عام {y} في منطقة {r}؟"),
-    "region_filter": ("ما المناقصات المطروحة في منطقة {r}؟",
-                      "اعرض المناقصات القائمة في منطقة {r} التي تزيد قيمتها على {v} مليون ريال"),
-    "aggregation": ("ما إجمالي قيمة عقود {a}؟",
-                    "ما متوسط قيمة المناقصات الترسية لدى {a} في الربع الثاني من عام {y}؟"),
-    "distribution": ("ما توزيع المناقصات حسب المنطقة؟",
-                     "كيف تتوزع المشاريع المستقبلية لـ{a} على المناطق والأنشطة في عام {y}؟"),
-    "lookup": ("ما حالة المناقصة رقم {n}؟",
-               "ما تفاصيل المناقصة رقم {n} المطروحة من {a} (SQL, PDF)؟"),
-    "time_filter": ("ما المناقصات المطروحة في عام {y}؟",
-                    "ما المناقصات التي ينتهي موعد تقديم عروضها قبل نهاية شهر رمضان {y}؟"),
-    "value_filter": ("ما المناقصات التي تزيد قيمتها على {v} مليون ريال؟",
-                     "ما المناقصات التي تتراوح قيمتها بين {v} و{v2} مليون ريال في منطقة {r}؟"),
-    "out_of_scope": ("ما حالة الطقس في الرياض اليوم؟",
-                     "اكتب لي قصيدة عن البحر والسفر والحنين إلى الوطن في عشرة أبيات"),
-}
-
-
-# --------------------------------------------------------------------------------------------
-# Synthetic tables (docs/internals.md)
-
-
-def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share: float = 0.01,
-                gold_share: float = 0.6, repeats: int = 1) -> pd.DataFrame:
-    """A realistic case_scores table with ``n`` cases (times ``repeats``)."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for q in range(1, n + 1):
-        cat = CATEGORIES[(q - 1) % len(CATEGORIES)] if rng.random() < 0.7 else str(rng.choice(CATEGORIES))
-        tmpl = _TEMPLATES[cat][int(rng.random() < 0.4)]
-        question = tmpl.format(
-            r=rng.choice(_REGIONS), a=rng.choice(_AGENCIES), y=int(rng.integers(2019, 2026)),
-            v=int(rng.integers(1, 50)), v2=int(rng.integers(50, 500)), n=int(rng.integers(10**5, 10**6)),
-        )
-        has_gold = cat != "out_of_scope" and rng.random() < gold_share
-        for rep in range(repeats):
-            rows.append((q, rep, cat, question, has_gold))
-    m = len(rows)
-    q, rep, cat, question, gold = (np.array(c, dtype=object) for c in zip(*rows)) if m else [np.array([])] * 5
-    in_scope = np.array([c != "out_of_scope" for c in cat], dtype=bool)
-    is_error = rng.random(m) < error_share
-    is_fail = (rng.random(m) < fail_share) & ~is_error
-    status = np.where(is_error, "error", np.where(in_scope, "success", "out_of_scope"))
-    sql_valid = np.where(in_scope & ~is_error, 1, 0)
-    table_match = np.where(in_scope & ~is_error & ~(is_fail & (rng.random(m) < 0.7)), 1, 0)
-    has_rows = np.where(in_scope & ~is_error & ~(is_fail & (rng.random(m) < 0.6)), 1, 0)
-    points = sql_valid + table_match + has_rows
-    retrieval = np.where(in_scope, (points >= 2).astype(int), (~is_error & ~is_fail).astype(int))
-    fid = np.stack([
-        (~is_error).astype(int),
-        (~is_error).astype(int),
-        (~is_error & (~is_fail | (rng.random(m) < 0.5))).astype(int),
-        (~is_error & ~(is_fail & (retrieval == 1))).astype(int),
-    ])
-    fid_points = fid.sum(axis=0)
-    fidelity = (fid_points >= 3).astype(int)
-    latency = np.where(is_error & (rng.random(m) < 0.5), 30.0 + rng.random(m),
-                       rng.lognormal(mean=0.2, sigma=0.75, size=m))
-    tier = np.select([latency < 2, latency <= 5, latency <= 10], ["Excellent", "Good", "Acceptable"], "Poor")
-    tier_score = pd.Series(tier).map({"Excellent": 1.0, "Good": 0.8, "Acceptable": 0.5, "Poor": 0.2})
-    exec_match = np.where(np.array(gold, dtype=bool),
-                          ((retrieval == 1) & (rng.random(m) < 0.85)).astype(float), np.nan)
-    data_rows = np.where(has_rows == 1, rng.integers(1, 200, m), 0)
-    passed = (retrieval == 1) & (fidelity == 1)
-    return pd.DataFrame({
-        "query_num": q.astype(int),
-        "case_id": [f"case-{int(x):05d}" for x in q],
-        "repeat": rep.astype(int),
-        "timestamp": "2025-03-01T02:00:00+03:00",
-        "question": question.astype(str),
-        "category": cat.astype(str),
-        "expected_table": np.where(in_scope, "tenders_full_details", None),
-        "status": status,
-        "sql": np.where(sql_valid == 1, "SELECT COUNT(*) FROM tenders_full_details", None),
-        "data_rows": data_rows.astype(int),
-        "insights": "بلغ عدد المناقصات 120 مناقصة في منطقة الرياض.",
-        "error": np.where(is_error, "timeout after 30 s", None),
-        "latency_s": latency.astype(float),
-        "cached": False,
-        "sql_valid": sql_valid, "table_match": table_match, "has_rows": has_rows,
-        "retrieval_points": points.astype(int),
-        "retrieval_accuracy": retrieval.astype(int),
-        "status_match": fid[0], "arabic_text": fid[1], "numbers_present": fid[2], "no_hallucination": fid[3],
-        "fidelity_points": fid_points.astype(int),
-        "generation_fidelity": fidelity,
-        "latency_tier": tier,
-        "latency_score": tier_score.to_numpy(dtype=float),
-        "execution_match": exec_match,
-        "ungrounded_numbers": json.dumps([]),
-        "hallucination_markers": json.dumps([]),
-        "false_refusal": in_scope & (status == "out_of_scope"),
-        "false_answer": ~in_scope & (status == "success"),
-        "overall_passed": passed,
-    })
-
-
-def _summary_row(scope: str, df: pd.DataFrame) -> dict:
-    total = len(df)
-    passed = int(df["overall_passed"].sum())
-    exec_vals = df["execution_match"].dropna()
-    lat = df["latency_s"].to_numpy(dtype=float)
-    return {
-        "scope": scope, "total": total, "passed": passed, "failed": total - passed,
-        "pass_rate": passed / total if total else np.nan,
-        "avg_retrieval_accuracy": df["retrieval_accuracy"].mean() if total else np.nan,
-        "avg_generation_fidelity": df["generation_fidelity"].mean() if total else np.nan,
-        "avg_latency_score": df["latency_score"].mean() if total else np.nan,
-        "avg_latency": lat.mean() if total else np.nan,
-        "p50_latency": float(np.percentile(lat, 50)) if total else np.nan,
-        "p95_latency": float(np.percentile(lat, 95)) if total else np.nan,
-        "execution_accuracy": exec_vals.mean() if len(exec_vals) else np.nan,
-        "execution_cases": len(exec_vals),
-        "errors": int((df["status"] == "error").sum()),
-        "false_refusals": int(df["false_refusal"].sum()),
-        "false_answers": int(df["false_answer"].sum()),
-    }
-
-
-def make_summary(scores: pd.DataFrame) -> pd.DataFrame:
-    """evaluation_summary: the overall row, then one row per category (in file order)."""
-    rows = [_summary_row("overall", scores)]
-    for cat in dict.fromkeys(scores["category"]):
-        rows.append(_summary_row(cat, scores[scores["category"] == cat]))
-    return pd.DataFrame(rows)
-
-
-def make_history(n_runs: int, *, seed: int = 1, exec_nan: bool = False) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    ts = pd.date_range("2025-01-01 02:00", periods=n_runs, freq="D", tz="Asia/Riyadh")
-    return pd.DataFrame({
-        "run_label": [f"run-{t:%m%d}" for t in ts],
-        "timestamp": [t.isoformat() for t in ts],
-        "pass_rate": np.clip(0.7 + np.cumsum(rng.normal(0.005, 0.02, n_runs)), 0, 1),
-        "execution_accuracy": np.nan if exec_nan else np.clip(0.6 + rng.normal(0, 0.05, n_runs), 0, 1),
-        "p95_latency": np.abs(3 + rng.normal(0, 0.8, n_runs)),
-    })
-
-
-def fixed_summary() -> pd.DataFrame:
-    """A hand-written summary with known numbers, for checking what the charts print."""
-    base = {"avg_latency_score": 0.9, "avg_latency": 1.1, "execution_cases": 0, "false_refusals": 2,
-            "false_answers": 1}
-    return pd.DataFrame([
-        {**base, "scope": "overall", "total": 1000, "passed": 812, "failed": 188, "pass_rate": 0.812,
-         "avg_retrieval_accuracy": 0.9, "avg_generation_fidelity": 0.8567, "p50_latency": 1.234,
-         "p95_latency": 4.5678, "execution_accuracy": np.nan, "errors": 7},
-        {**base, "scope": "count", "total": 600, "passed": 450, "failed": 150, "pass_rate": 0.75,
-         "avg_retrieval_accuracy": 0.8, "avg_generation_fidelity": 0.8, "p50_latency": 1.0,
-         "p95_latency": 4.0, "execution_accuracy": np.nan, "errors": 5},
-        {**base, "scope": "out_of_scope", "total": 400, "passed": 362, "failed": 38,
-         "pass_rate": 0.905, "avg_retrieval_accuracy": 0.95, "avg_generation_fidelity": 0.95,
-         "p50_latency": 0.5, "p95_latency": 2.0, "execution_accuracy": np.nan, "errors": 2},
-    ])
 
 
 def texts(fig) -> list[str]:
@@ -219,7 +63,7 @@ def render_strict(fig):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         buf = io.BytesIO()
-        with charts._style():
+        with chart_style():
             fig.savefig(buf, format="png")
     return buf.getvalue()
 
@@ -290,10 +134,10 @@ def tile_texts(tile) -> list[str]:
 def rendered(request, tmp_path_factory):
     n = request.param
     scores = make_scores(n, seed=n)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     history = make_history(12)
-    history.loc[len(history) - 1, ["pass_rate", "execution_accuracy"]] = (
-        summary.iloc[0]["pass_rate"], summary.iloc[0]["execution_accuracy"])
+    history.loc[len(history) - 1, ["correct_rate", "pass_rate", "execution_accuracy"]] = (
+        summary.iloc[0]["correct_rate"], summary.iloc[0]["pass_rate"], summary.iloc[0]["execution_accuracy"])
     out = tmp_path_factory.mktemp(f"charts{n}") / "charts"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -312,7 +156,7 @@ def _expected_px(name, scores, summary, history) -> tuple[int, int]:
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history),
     }
     fig = builders[name]()
-    w, h = fig.get_size_inches() * charts.DPI
+    w, h = fig.get_size_inches() * DPI
     return round(h), round(w)
 
 
@@ -336,15 +180,15 @@ def test_render_charts_writes_all_seven_valid_pngs(rendered):
 
 def test_fixed_sizes_and_dpi():
     scores = make_scores(20)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     fig = plot_metrics_overview(summary)
-    assert fig.dpi == charts.DPI and 100 <= charts.DPI <= 120
+    assert fig.dpi == DPI and 100 <= DPI <= 120
     assert tuple(fig.get_size_inches()) == (9.5, 6.0)
 
 
 def test_render_from_scratch_without_history_says_first_run(tmp_path):
     scores = make_scores(20, seed=3)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         paths = render_charts(scores, summary, tmp_path / "a" / "b")
@@ -354,7 +198,7 @@ def test_render_from_scratch_without_history_says_first_run(tmp_path):
 def test_every_chart_renders_strictly_and_is_not_cut_off():
     """Each plot function on its own, warnings as errors; no text artist outside its figure."""
     scores = make_scores(60, seed=7, repeats=2)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     history = make_history(30)
     figs = [
         plot_metrics_overview(summary, pass_threshold=0.9),
@@ -376,16 +220,6 @@ def test_every_chart_renders_strictly_and_is_not_cut_off():
         assert ink.x1 <= w + tol and ink.y1 <= h + tol, (fig.axes[0].get_title(), ink)
 
 
-def all_passed_scores(n: int = 20) -> pd.DataFrame:
-    """Like a small real run against the reference agent: every case passed, answers in ms."""
-    scores = make_scores(n, seed=3, fail_share=0.0, error_share=0.0)
-    scores["overall_passed"] = True
-    scores["latency_s"] = np.random.default_rng(0).lognormal(np.log(0.01), 0.8, len(scores))
-    scores.loc[scores.index[-1], "latency_s"] = 0.00004
-    scores["latency_tier"] = "Excellent"
-    return scores
-
-
 _LAYOUT_CASES = {
     "20 all passed, first run": (lambda: all_passed_scores(20), 1),
     "20 all passed, two runs": (lambda: all_passed_scores(20), 2),
@@ -400,7 +234,7 @@ def test_no_text_cut_off_or_colliding(case):
     inside its figure, no two texts overlap, and x tick labels do not run together."""
     make, runs = _LAYOUT_CASES[case]
     scores = make()
-    summary = make_summary(scores)
+    summary = summarize(scores)
     history = make_history(runs)
     figs = {
         "metrics_overview": plot_metrics_overview(summary),
@@ -420,7 +254,7 @@ def test_no_text_cut_off_or_colliding(case):
             assert set(titles) <= drawn  # so all of them were checked above
             assert "Latency distribution — توزيع زمن الاستجابة" in titles
             tiles = dashboard_tiles(fig)
-            assert len(tiles) == 4  # no Correct verdict in these summaries: pass rate first
+            assert len(tiles) == 5  # the summary has the Correct verdict: Correct rate, then pass rate
             assert all({t.get_text() for t in tile.texts} <= drawn for tile in tiles)
 
 
@@ -428,7 +262,7 @@ def test_dashboard_panels_use_the_width():
     """Each chart row is laid out on its own: the category names of the top row do not make the
     latency histogram below them narrow (it was a third of its column)."""
     scores = all_passed_scores(20)
-    fig = plot_dashboard(scores, make_summary(scores), history=make_history(2))
+    fig = plot_dashboard(scores, summarize(scores), history=make_history(2))
     render_strict(fig)
     by_title = {ax.get_title(): ax for ax in fig.axes if ax.get_title()}
     hist = by_title["Latency distribution — توزيع زمن الاستجابة"]
@@ -446,7 +280,7 @@ def test_latency_tiers_are_named_in_the_legend_with_their_shares():
         "Excellent (< 2 s): 20 · 100.0% — ممتاز", "Good (2–5 s): 0 · 0.0% — جيد", "Passed — ناجح",
         "Acceptable (5–10 s): 0 · 0.0% — مقبول", "Poor (> 10 s): 0 · 0.0% — ضعيف", "Failed — راسب",
     ]
-    dash = plot_dashboard(scores, make_summary(scores))
+    dash = plot_dashboard(scores, summarize(scores))
     hist = next(ax for ax in dash.axes if ax.get_title().startswith("Latency distribution"))
     legend = [t.get_text() for t in hist.get_legend().get_texts()]
     assert "Good 2–5 s: 0.0%" in legend and "Excellent < 2 s: 100.0%" in legend
@@ -455,7 +289,7 @@ def test_latency_tiers_are_named_in_the_legend_with_their_shares():
 def test_latency_ticks_thin_out_on_a_narrow_axis():
     scores = all_passed_scores(20)
     wide = plot_latency_analysis(scores)
-    dash = plot_dashboard(scores, make_summary(scores), history=make_history(2))
+    dash = plot_dashboard(scores, summarize(scores), history=make_history(2))
     render_strict(wide)
     render_strict(dash)
     narrow = next(ax for ax in dash.axes if ax.get_title().startswith("Latency distribution"))
@@ -470,8 +304,8 @@ def test_latency_ticks_thin_out_on_a_narrow_axis():
 
 def test_missing_glyph_is_an_error_and_data_text_is_sanitized():
     # The strict rendering really does catch a missing glyph...
-    fig = charts._new_figure(3, 1)
-    with charts._style():
+    fig = new_figure(3, 1)
+    with chart_style():
         fig.text(0.1, 0.5, "漢字")
     with pytest.raises(UserWarning, match="Glyph"):
         render_strict(fig)
@@ -479,13 +313,14 @@ def test_missing_glyph_is_an_error_and_data_text_is_sanitized():
     assert safe_text("كم عدد 🙂 المناقصات 漢字\nفي الرياض\u200f؟") == "كم عدد \ufffd المناقصات \ufffd في الرياض\u200f؟"
     scores = make_scores(5)
     scores.loc[0, "question"] = "كم عدد 🙂 المناقصات 漢 $x$ في\tالرياض؟"
-    scores.loc[0, "overall_passed"] = False
+    scores.loc[0, ["overall_passed", "correct"]] = False
     scores.loc[1, "category"] = "新类别"
     render_strict(plot_detailed_results(scores))
 
 
-def test_no_arabic_preshaping():
-    source = Path(charts.__file__).read_text(encoding="utf-8")
+@pytest.mark.parametrize("module", sorted(p.name for p in Path(charts.__file__).parent.glob("*.py")))
+def test_no_arabic_preshaping(module):
+    source = (Path(charts.__file__).parent / module).read_text(encoding="utf-8")
     tree = ast.parse(source)
     imported = set()
     for node in ast.walk(tree):
@@ -500,7 +335,7 @@ def test_no_arabic_preshaping():
 
 def test_arabic_goes_to_matplotlib_in_logical_order():
     scores = make_scores(10)
-    scores["overall_passed"] = False
+    scores[["overall_passed", "correct"]] = False
     fig = plot_detailed_results(scores)
     all_text = texts(fig)
     presentation_forms = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]")
@@ -565,7 +400,7 @@ def test_category_breakdown_one_bar_per_category_with_counts():
 
 def test_category_breakdown_bar_count_at_scale():
     scores = make_scores(10_000, seed=5)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     fig = plot_category_breakdown(summary)
     ax = fig.axes[0]
     assert len(ax.patches) == len(summary) - 1 == len(CATEGORIES)
@@ -584,7 +419,8 @@ def test_format_seconds_keeps_two_significant_digits():
 
 def test_dashboard_headline_numbers():
     scores = make_scores(40)
-    fig = plot_dashboard(scores, fixed_summary(), pass_threshold=0.8)
+    # A summary without the Correct verdict: the pass rate is the first tile, judged.
+    fig = plot_dashboard(scores, fixed_summary().drop(columns=["correct", "correct_rate"]), pass_threshold=0.8)
     t = texts(fig)
     # 1,000 cases in the donut; retrieval and fidelity on the metrics bars; the rest in tiles.
     for value in ("1,000", "81.2%", "90.0%", "85.7%", "n/a", "median (P50) 1.23 s", "4.57 s", "7",
@@ -603,7 +439,7 @@ def test_dashboard_headline_numbers():
 def test_table_selection_10000_cases_all_failures_fit():
     scores = make_scores(10_000, seed=11, fail_share=0.0, error_share=0.0)
     fail_idx = scores.sample(25, random_state=0).index
-    scores.loc[fail_idx, "overall_passed"] = False
+    scores.loc[fail_idx, ["overall_passed", "correct"]] = False
     sel = select_table_rows(scores, 40)
     assert len(sel.rows) == 40 and sel.total == 10_000
     assert sel.omitted == 9_960 and sel.omitted_failed == 0 and sel.omitted_passed == 9_960
@@ -635,7 +471,7 @@ def test_table_selection_small_and_all_failed():
     sel = select_table_rows(scores)
     assert sel.omitted == 0 and len(sel.rows) == 20
     assert omitted_note(sel) == ("All 20 cases shown", "جميع الحالات معروضة")
-    scores["overall_passed"] = False
+    scores[["overall_passed", "correct"]] = False
     sel = select_table_rows(scores, 5)
     assert omitted_note(sel)[0] == "+ 15 more cases not shown (all failed)"
 
@@ -648,14 +484,14 @@ def test_table_heading_follows_the_outcome():
     mixed = make_scores(200, seed=4)
     assert table_heading(select_table_rows(mixed, 10)) == ("failures first", "الراسبة أولاً")
     assert "40 of 200 cases shown, failures first" in "\n".join(texts(plot_detailed_results(mixed)))
-    failed = mixed.assign(overall_passed=False)
+    failed = mixed.assign(overall_passed=False, correct=False)
     assert table_heading(select_table_rows(failed, 10))[0] == "all failed"
     assert table_heading(select_table_rows(make_scores(0)))[0] == "none"
 
 
 def test_table_cells_stay_inside_their_columns():
     scores = make_scores(12, seed=2)
-    scores["overall_passed"] = False
+    scores[["overall_passed", "correct"]] = False
     scores.loc[0, "question"] = "W" * 60
     scores.loc[1, "question"] = "SELECT COUNT(*) FROM TENDERS_FULL_DETAILS WHERE REGION = 'RIYADH' AND 1=1"
     scores.loc[2, "question"] = "ما " * 40
@@ -664,10 +500,10 @@ def test_table_cells_stay_inside_their_columns():
         render_strict(fig)
         ax = fig.axes[-1]  # the table
         renderer = fig.canvas.get_renderer()
-        fractions = np.cumsum([0.0] + [c[2] for c in charts._TABLE_COLUMNS])
+        fractions = np.cumsum([0.0] + [c[2] for c in TABLE_COLUMNS])
         edges_px = ax.transAxes.transform(np.c_[fractions / fractions[-1], np.zeros(len(fractions))])[:, 0]
         cells = ax.texts[:-2]  # the last two are the footnote (English, Arabic)
-        assert len(cells) == len(charts._TABLE_COLUMNS) * (rows + 1)
+        assert len(cells) == len(TABLE_COLUMNS) * (rows + 1)
         for t in cells:
             bb = t.get_window_extent(renderer)
             col = int(np.searchsorted(edges_px, (bb.x0 + bb.x1) / 2) - 1)
@@ -735,7 +571,7 @@ def test_trend_first_run_one_row():
 
 def test_trend_first_run_in_the_dashboard_one_figure_per_line():
     scores = all_passed_scores(20)
-    fig = plot_dashboard(scores, make_summary(scores), history=make_history(1))
+    fig = plot_dashboard(scores, summarize(scores), history=make_history(1))
     note = next(t for t in texts(fig) if t.startswith("This run"))
     assert note.count("\n") == 3 and "\nP95 latency " in note
     assert_text_fits_and_never_collides(fig, "first-run dashboard")
@@ -748,7 +584,7 @@ def test_trend_none():
 
 
 def test_trend_several_runs():
-    history = make_history(8)
+    history = make_history(8, correct=False)
     fig = plot_pass_rate_trend(history, pass_threshold=0.8)
     render_strict(fig)
     t = texts(fig)
@@ -812,7 +648,7 @@ def test_save_figure_is_atomic(tmp_path, monkeypatch):
 
 def test_empty_run_renders(tmp_path):
     scores = make_scores(0)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     assert summary.iloc[0]["total"] == 0
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -822,7 +658,7 @@ def test_empty_run_renders(tmp_path):
 
 def test_bad_inputs():
     scores = make_scores(5)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     with pytest.raises(ValueError, match="latency_s"):
         plot_latency_analysis(scores.drop(columns="latency_s"))
     with pytest.raises(ValueError, match="overall"):
@@ -832,16 +668,16 @@ def test_bad_inputs():
 
 
 def correct_scores_and_summary():
-    """20 cases the seed passed, two of them not Correct, and a summary with the Correct columns."""
+    """20 cases the seed passed, two of them not Correct (an ungrounded number; a wrong result
+    and rows its SQL does not return), and their summary."""
     scores = make_scores(20, seed=3, fail_share=0.0, error_share=0.0)
-    scores["correct"] = True
-    scores["not_correct_because"] = ""
+    scores.loc[4, ["ungrounded_numbers", "hallucination_markers"]] = ['["31,415"]', '["ungrounded number: 31,415"]']
+    scores.loc[4, ["no_hallucination", "fidelity_points"]] = [0, 3]
+    scores.loc[9, ["execution_match", "test_suite_match", "rows_verified"]] = [0.0, 0.0, False]
     scores.loc[[4, 9], "correct"] = False
     scores.loc[4, "not_correct_because"] = "ungrounded 31,415"
     scores.loc[9, "not_correct_because"] = "wrong result; reported rows its SQL does not return"
-    summary = make_summary(scores).assign(correct=18, correct_rate=0.9, test_suite_accuracy=0.75,
-                                          test_suite_cases=8, unsafe_sql=1, rows_not_verified=1)
-    return scores, summary
+    return scores, summarize(scores)
 
 
 def test_dashboard_shows_the_correct_rate_beside_the_pass_rate():
@@ -853,10 +689,11 @@ def test_dashboard_shows_the_correct_rate_beside_the_pass_rate():
         ["Pass rate (seed)", "نسبة النجاح", "100.0%"],
     ]
     assert tile_texts(tiles[0])[3:] == ["18 of 20 correct", "below threshold 95.0%"]
-    assert tiles[0].texts[2].get_color() == charts.FAIL_COLOR  # judged: below the threshold
+    assert tiles[0].texts[2].get_color() == FAIL_COLOR  # judged: below the threshold
     assert "form checks only" in tile_texts(tiles[1])
     t = texts(fig)
-    assert "test suite 75.0%" in t and "unsafe SQL 1" in t
+    overall = summary.iloc[0]
+    assert f"test suite {format_pct(overall['test_suite_accuracy'])}" in t and f"unsafe SQL {overall['unsafe_sql']}" in t
     assert_text_fits_and_never_collides(fig, "dashboard with Correct")
 
 
@@ -886,7 +723,7 @@ def test_dashboard_is_a_1920x1080_slide_with_tiles_first_and_no_table(tmp_path):
     assert mpimg.imread(paths["evaluation_dashboard.png"]).shape[:2] == (1080, 1920)
 
     fig = plot_dashboard(scores, summary, history=make_history(6))
-    assert fig.dpi == charts.DPI
+    assert fig.dpi == DPI
     assert tuple(np.round(fig.get_size_inches() * fig.dpi, 6)) == (1920, 1080)
     assert_text_fits_and_never_collides(fig, "slide dashboard")
     tiles = dashboard_tiles(fig)
@@ -903,12 +740,12 @@ def test_dashboard_is_a_1920x1080_slide_with_tiles_first_and_no_table(tmp_path):
     assert all(ax.title.get_fontsize() >= 13 for ax in panels if ax.get_title())
     # No table: none of its headers, rows or footnote, and no tinted row background.
     t = texts(fig)
-    assert not {header for _, header, _, _ in charts._TABLE_COLUMNS} & set(t)
+    assert not {header for _, header, _, _ in TABLE_COLUMNS} & set(t)
     assert not {"✓ PASS", "✗ FAIL"} & set(t)
     assert not any(s.startswith(("Cases, ", "All 20 cases shown", "+ ")) for s in t)
     assert not any("✗ ungrounded" in s for s in t)
-    tints = {charts.to_rgba(charts.PASS_TINT), charts.to_rgba(charts.FAIL_TINT)}
-    assert not any(isinstance(p, charts.Rectangle) and p.get_facecolor() in tints
+    tints = {to_rgba(PASS_TINT), to_rgba(FAIL_TINT)}
+    assert not any(isinstance(p, Rectangle) and p.get_facecolor() in tints
                    for ax in fig.axes for p in ax.patches)
 
 
@@ -916,7 +753,7 @@ def test_dashboard_tiles_fit_with_very_large_numbers():
     """Notes too wide for a tile are broken at their separators and values are set smaller
     (not below 28 pt); nothing leaves its tile."""
     scores = make_scores(50, seed=3)
-    summary = make_summary(scores)
+    summary = summarize(scores)
     summary.loc[0, ["total", "passed", "failed", "errors", "false_refusals", "false_answers",
                     "execution_cases"]] = [12_345_678, 11_000_000, 1_345_678, 1_234_567, 123_456,
                                            654_321, 9_876_543]
@@ -933,7 +770,7 @@ def test_dashboard_tiles_fit_with_very_large_numbers():
 
 
 def test_the_trend_draws_the_correct_rate_when_history_has_it():
-    history = make_history(6)
+    history = make_history(6, correct=False)
     plain = plot_pass_rate_trend(history)
     with_correct = plot_pass_rate_trend(history.assign(correct_rate=history["pass_rate"] - 0.1))
 

@@ -135,3 +135,11 @@ def test_a_wrong_table_is_refused_naming_the_column(default_db: Path):
         TEST_CASES.validate(cases.assign(category="weather"), lazy=True)
     with pytest.raises(pa.errors.SchemaErrors, match="overall_first"):
         EVALUATION_SUMMARY.validate(summarize(scores).iloc[::-1], lazy=True)
+
+
+def test_the_columns_the_charts_read_are_the_tables_columns() -> None:
+    # The charts check for the few columns they draw; those names must be the schemas' own.
+    from nabahan_pipeline.evaluation.charts import inputs
+
+    assert set(inputs._SUMMARY_COLUMNS) <= set(EVALUATION_SUMMARY.columns)
+    assert set(inputs._SCORES_COLUMNS) <= set(CASE_SCORES.columns)

@@ -1,0 +1,212 @@
+"""evaluation_dashboard.png: one 16:9 slide, the headline numbers as tiles above six chart panels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import matplotlib
+import pandas as pd
+from matplotlib import font_manager
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyBboxPatch
+
+from nabahan_pipeline.evaluation.charts.categories import draw_categories
+from nabahan_pipeline.evaluation.charts.formats import format_count, format_pct, format_seconds
+from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_scores
+from nabahan_pipeline.evaluation.charts.latency import draw_latency_hist, draw_latency_per_case
+from nabahan_pipeline.evaluation.charts.overview import draw_metrics_overview
+from nabahan_pipeline.evaluation.charts.pass_fail import draw_pass_fail
+from nabahan_pipeline.evaluation.charts.style import (
+    DPI,
+    ERROR_COLOR,
+    FAIL_COLOR,
+    FONT_FAMILY,
+    INK,
+    MUTED,
+    PASS_COLOR,
+    chart_style,
+    new_figure,
+)
+from nabahan_pipeline.evaluation.charts.trend import draw_trend
+
+# The dashboard is a 16:9 slide: 1920 x 1080 pixels at DPI, text sized to be read when projected.
+DASHBOARD_PX = (1920, 1080)
+TILE_VALUE_PT = 30.0  # the big number; shrunk to fit its tile, never below TILE_VALUE_MIN_PT
+TILE_VALUE_MIN_PT = 28.0
+TILE_LABEL_PT = 13.0  # English name (bold); the Arabic name and the notes are TILE_TEXT_PT
+TILE_TEXT_PT = 12.0
+# Panel text a little larger than on the single charts, for a projector.
+_DASHBOARD_RC = {
+    "axes.titlesize": 14,
+    "axes.labelsize": 11,
+    "xtick.labelsize": 10.5,
+    "ytick.labelsize": 10.5,
+}
+
+
+@dataclass(frozen=True)
+class _Tile:
+    """One headline number of the dashboard: its name in English and Arabic, the value, up to two
+    short note lines, and the colour of the value."""
+
+    key: str
+    en: str
+    ar: str
+    value: str
+    notes: tuple[str, ...] = ()
+    colour: str = INK
+
+
+def _headline_tiles(overall: pd.Series, threshold: float) -> list[_Tile]:
+    """The dashboard's big numbers, in order: the Correct rate (the gate's figure, judged against
+    the threshold) and the seed's pass rate first, then execution accuracy, P95 latency and
+    errors. Summaries from before the Correct verdict show the pass rate first, judged.
+
+    Five at most, so that each is wide enough for its number at TILE_VALUE_PT and its notes at
+    TILE_TEXT_PT. The number of cases is in the title and the donut; average retrieval and
+    fidelity are in the metrics panel right below."""
+    exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
+    has_correct = pd.notna(overall.get("correct_rate"))
+    gated = "correct_rate" if has_correct else "pass_rate"
+    rate_ok = pd.notna(overall[gated]) and float(overall[gated]) >= threshold
+    judged = f"{'at or above' if rate_ok else 'below'} threshold {format_pct(threshold)}"
+    judged_colour = PASS_COLOR if rate_ok else FAIL_COLOR
+    total = format_count(overall["total"])
+    passed_failed = f"{format_count(overall['passed'])} passed · {format_count(overall['failed'])} failed"
+    tiles = []
+    if has_correct:
+        tiles.append(_Tile("correct_rate", "Correct rate", "نسبة الإجابات الصحيحة",
+                           format_pct(overall["correct_rate"]),
+                           (f"{format_count(overall['correct'])} of {total} correct", judged),
+                           judged_colour))
+        tiles.append(_Tile("pass_rate", "Pass rate (seed)", "نسبة النجاح", format_pct(overall["pass_rate"]),
+                           (passed_failed, "form checks only")))
+    else:
+        tiles.append(_Tile("pass_rate", "Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
+                           (passed_failed, judged), judged_colour))
+    suite = overall.get("test_suite_accuracy")
+    exec_notes = (f"{exec_cases:,} cases with gold SQL",) if exec_cases else ("no gold SQL",)
+    if exec_cases and suite is not None and pd.notna(suite):
+        exec_notes += (f"test suite {format_pct(suite)}",)
+    unsafe = int(overall["unsafe_sql"]) if pd.notna(overall.get("unsafe_sql")) else 0
+    errors = int(overall["errors"]) if pd.notna(overall["errors"]) else 0
+    tiles += [
+        _Tile("execution_accuracy", "Exec accuracy", "دقة التنفيذ",
+              format_pct(overall["execution_accuracy"]), exec_notes),
+        _Tile("p95_latency", "P95 latency", "المئين 95 لزمن الاستجابة",
+              format_seconds(overall["p95_latency"]),
+              (f"median (P50) {format_seconds(overall['p50_latency'])}",)),
+        _Tile("errors", "Errors", "الأخطاء", format_count(errors),
+              (f"unsafe SQL {unsafe:,}", f"false answers {format_count(overall['false_answers'])}",
+               f"false refusals {format_count(overall['false_refusals'])}"),
+              ERROR_COLOR if errors else INK),
+    ]
+    return tiles
+
+
+def _draw_tile(ax: Axes, tile: _Tile) -> None:
+    """A rounded box with the tile's texts stacked from its top. Each is measured: a note too
+    wide for the box is broken at its " · " separators, and what still does not fit is set
+    smaller, the value not below TILE_VALUE_MIN_PT and the rest not below TILE_TEXT_PT."""
+    ax.set_axis_off()
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_gid(f"tile:{tile.key}")
+    ax.add_patch(FancyBboxPatch((0.015, 0.02), 0.97, 0.96, boxstyle="round,pad=0,rounding_size=0.05",
+                                facecolor="#F3F3F3", edgecolor="#D5D5D5", linewidth=1.0,
+                                mutation_aspect=0.5))
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    # The grid cell's width, less a margin for the layout's padding and the box's edges.
+    room_pt = ax.get_position().width * fig.get_figwidth() * 72 * 0.88
+
+    def width_pt(text: str, size: float, weight: str) -> float:
+        prop = font_manager.FontProperties(family=FONT_FAMILY, size=size, weight=weight)
+        return renderer.get_text_width_height_descent(text, prop, ismath=False)[0] * 72 / fig.dpi
+
+    def size_to_fit(text: str, size: float, floor: float, weight: str) -> float:
+        w = width_pt(text, size, weight)
+        return size if w <= room_pt else max(floor, size * room_pt / w)
+
+    notes: list[str] = []
+    for note in tile.notes:
+        parts = note.split(" · ")
+        line = parts[0]
+        for part in parts[1:]:
+            if width_pt(f"{line} · {part}", TILE_TEXT_PT, "normal") <= room_pt:
+                line = f"{line} · {part}"
+            else:
+                notes.append(line)
+                line = part
+        notes.append(line)
+    # (text, size, minimum size, weight, colour, space above in points)
+    lines = [
+        (tile.en, TILE_LABEL_PT, TILE_TEXT_PT, "bold", "#444444", 8),
+        (tile.ar, TILE_TEXT_PT, TILE_TEXT_PT, "normal", "#444444", 2),
+        (tile.value, TILE_VALUE_PT, TILE_VALUE_MIN_PT, "bold", tile.colour, 4),
+        *((note, TILE_TEXT_PT, TILE_TEXT_PT, "normal", MUTED, 5 if i == 0 else 1)
+          for i, note in enumerate(notes)),
+    ]
+    y = 0.0
+    for text, size, floor, weight, colour, above in lines:
+        size = size_to_fit(text, size, floor, weight)
+        y += above
+        ax.annotate(text, xy=(0.5, 0.98), xycoords="axes fraction", xytext=(0, -y),
+                    textcoords="offset points", ha="center", va="top", fontsize=size,
+                    fontweight=weight, color=colour)
+        y += size * 1.22
+
+
+def plot_dashboard(
+    scores: pd.DataFrame,
+    summary: pd.DataFrame,
+    *,
+    history: pd.DataFrame | None = None,
+    pass_threshold: float = 0.8,
+) -> Figure:
+    """One 16:9 slide, exactly 1920 x 1080 pixels: the headline numbers as tiles (the Correct rate
+    and the seed's pass rate first), then the metrics, pass/fail and category panels, then latency
+    and the trend over runs. The per-case table is in ``plot_detailed_results`` only."""
+    threshold = check_threshold(pass_threshold)
+    require_scores(scores)
+    overall = overall_row(summary)
+    width_px, height_px = DASHBOARD_PX
+    with chart_style(), matplotlib.rc_context(_DASHBOARD_RC):
+        fig = new_figure(width_px / DPI, height_px / DPI)
+        fig.suptitle(
+            f"Nabahan evaluation dashboard · {format_count(overall['total'])} cases · pass threshold "
+            f"{format_pct(threshold)} — لوحة تقييم نبهان",
+            fontsize=17, fontweight="bold",
+        )
+        gs = fig.add_gridspec(3, 1, height_ratios=[2.2, 3.6, 3.6])
+        headline = _headline_tiles(overall, threshold)
+        tiles = gs[0].subgridspec(1, len(headline), wspace=0.03)
+        for i, tile in enumerate(headline):
+            _draw_tile(fig.add_subplot(tiles[0, i]), tile)
+
+        # Each chart row is a grid of its own, so that the constrained layout sizes the margins
+        # of its columns (the category names, the donut's legend) for that row alone, instead of
+        # aligning both rows and leaving every panel as narrow as the most crowded one.
+        top = gs[1].subgridspec(1, 3, width_ratios=[1.0, 0.95, 1.15])
+        ax = fig.add_subplot(top[0, 0])
+        draw_metrics_overview(ax, overall, threshold, compact=True)
+        ax.set_title("Metrics — المقاييس")
+        ax = fig.add_subplot(top[0, 1])
+        draw_pass_fail(ax, overall, legend_fontsize=10.5)
+        ax.set_title("Pass / fail — النجاح والرسوب")
+        ax = fig.add_subplot(top[0, 2])
+        draw_categories(ax, summary, threshold, compact=True)
+        ax.set_title("By category — حسب الفئة")
+
+        middle = gs[2].subgridspec(1, 3, width_ratios=[1.3, 1.0, 1.0])
+        ax = fig.add_subplot(middle[0, 0])
+        draw_latency_hist(ax, scores, compact=True)
+        ax.set_title("Latency distribution — توزيع زمن الاستجابة")
+        ax = fig.add_subplot(middle[0, 1])
+        draw_latency_per_case(ax, scores, compact=True)
+        ax.set_title("Latency per case — زمن الاستجابة لكل حالة")
+        ax = fig.add_subplot(middle[0, 2])
+        draw_trend(ax, history, threshold, compact=True)
+        ax.set_title("Trend — الاتجاه")
+    return fig

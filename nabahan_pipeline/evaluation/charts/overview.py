@@ -1,0 +1,89 @@
+"""metrics_overview.png: retrieval accuracy, generation fidelity, execution accuracy and pass rate
+as bars against the pass threshold."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from nabahan_pipeline.evaluation.charts.formats import format_count, format_pct
+from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row
+from nabahan_pipeline.evaluation.charts.style import (
+    FAIL_COLOR,
+    FAIL_HATCH,
+    INK,
+    LABEL_BOX,
+    MUTED,
+    PASS_COLOR,
+    chart_style,
+    new_figure,
+)
+
+
+def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, compact: bool = False) -> None:
+    """The four overall rates as bars on ``ax``; ``compact`` for a dashboard panel."""
+    exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
+    if compact:
+        exec_note = f"{exec_cases:,} gold" if exec_cases else "no gold SQL"
+        names = (("Retrieval", "الاسترجاع"), ("Fidelity", "الأمانة"), ("Execution", "التنفيذ"),
+                 ("Pass rate", "النجاح"))
+    else:
+        exec_note = f"({exec_cases:,} cases with gold SQL)" if exec_cases else "(no gold SQL)"
+        names = (("Retrieval accuracy", "دقة الاسترجاع"), ("Generation fidelity", "أمانة التوليد"),
+                 ("Execution accuracy", "دقة التنفيذ"), ("Pass rate", "نسبة النجاح"))
+    values = (overall["avg_retrieval_accuracy"], overall["avg_generation_fidelity"],
+              overall["execution_accuracy"], overall["pass_rate"])
+    notes = (None, None, exec_note, None)
+    metrics = [(en, ar, v, note) for (en, ar), v, note in zip(names, values, notes)]
+    x = np.arange(len(metrics))
+    for xi, (_, _, value, _) in zip(x, metrics):
+        if pd.isna(value):
+            ax.bar(xi, 0, width=0.6)
+            ax.text(xi, 2, "n/a", ha="center", va="bottom", fontsize=11, color=MUTED)
+            continue
+        ok = float(value) >= threshold
+        ax.bar(
+            xi, float(value) * 100, width=0.6,
+            color=PASS_COLOR if ok else FAIL_COLOR,
+            hatch=None if ok else FAIL_HATCH, edgecolor="white", linewidth=0.8,
+        )
+        ax.text(xi, float(value) * 100 + 1.5, format_pct(value), ha="center", va="bottom",
+                fontsize=12 if compact else 11, fontweight="bold", color=INK, bbox=LABEL_BOX,
+                zorder=5)
+    ax.axhline(threshold * 100, color=INK, linestyle="--", linewidth=1.2, zorder=4)
+    labels = [f"{en}\n{ar}" + (f"\n{note}" if note else "") for en, ar, _, note in metrics]
+    ax.set_xticks(x, labels)
+    ax.tick_params(axis="x", length=0, labelsize=10 if compact else 9.5, labelcolor=INK)
+    ax.set_xlim(-0.6, len(metrics) - 0.4)
+    ax.set_ylim(0, 126 if compact else 120)
+    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
+    ax.yaxis.grid(True)
+    ax.set_ylabel("Score (%)")
+    ax.legend(
+        handles=[
+            Line2D([], [], color=INK, linestyle="--",
+                   label=f"{'Threshold' if compact else 'Pass threshold'} {format_pct(threshold)}"),
+            Patch(facecolor=PASS_COLOR, label="At or above" if compact else "At or above threshold"),
+            Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white",
+                  label="Below" if compact else "Below threshold"),
+        ],
+        loc="upper center", ncol=3, fontsize=9.5 if compact else 8.5, handlelength=1.6,
+        columnspacing=1.0,
+    )
+
+
+def plot_metrics_overview(summary: pd.DataFrame, *, pass_threshold: float = 0.8) -> Figure:
+    """Bars: retrieval accuracy, generation fidelity, execution accuracy, pass rate (overall, %)."""
+    threshold = check_threshold(pass_threshold)
+    overall = overall_row(summary)
+    with chart_style():
+        fig = new_figure(9.5, 6.0)
+        ax = fig.add_subplot()
+        draw_metrics_overview(ax, overall, threshold)
+        ax.set_title(f"Evaluation metrics — مقاييس التقييم\n{format_count(overall['total'])} cases",
+                     linespacing=1.4)
+    return fig

@@ -1,0 +1,95 @@
+"""All seven charts of a run, drawn and switched into the run folder as one set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
+from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
+from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_results
+from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_history, require_scores
+from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
+from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
+from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
+from nabahan_pipeline.evaluation.charts.style import DPI, chart_style
+from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
+from nabahan_pipeline.files import atomic_folder, atomic_open, remove_stale_temporaries
+
+CHART_FILES: tuple[str, ...] = (
+    "metrics_overview.png",
+    "pass_fail_distribution.png",
+    "latency_analysis.png",
+    "category_breakdown.png",
+    "detailed_results.png",
+    "evaluation_dashboard.png",
+    "pass_rate_trend.png",
+)
+
+
+def save_figure(fig: Figure, path: str | Path) -> Path:
+    """Write ``fig`` as PNG to ``path`` atomically: a temporary file in the same folder, then
+    ``os.replace``. Readers never see a half-written file."""
+    path = Path(path)
+    with atomic_open(path, "wb") as handle, chart_style():
+        fig.savefig(handle, format="png", dpi=DPI)
+    return path
+
+
+def _history_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    overall = overall_row(summary)
+    return pd.DataFrame(
+        [{
+            "run_label": "this run",
+            "timestamp": "",
+            "pass_rate": overall["pass_rate"],
+            "execution_accuracy": overall["execution_accuracy"],
+            "p95_latency": overall["p95_latency"],
+            **({"correct_rate": overall["correct_rate"]} if "correct_rate" in overall else {}),
+        }]
+    )
+
+
+def render_charts(
+    scores: pd.DataFrame,
+    summary: pd.DataFrame,
+    out_dir: str | Path,
+    *,
+    history: pd.DataFrame | None = None,
+    pass_threshold: float = 0.8,
+) -> dict[str, Path]:
+    """Write the seven PNG charts as one set: drawn into a folder of their own, then ``out_dir``
+    (a symbolic link, see ``files.atomic_folder``) is switched to it whole, so a reader never sees
+    charts of two runs mixed, and a run killed while drawing leaves the last set in place.
+
+    ``history``: one row per run, oldest first, the current run last (run_label, timestamp,
+    pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run.
+    Returns ``{file name: path}`` in :data:`CHART_FILES` order, the paths in this run's own
+    folder (``out_dir`` may point at a later run's by the time they are read).
+    """
+    threshold = check_threshold(pass_threshold)
+    require_scores(scores)
+    overall_row(summary)
+    if history is None or len(history) == 0:
+        history = _history_from_summary(summary)
+    else:
+        require_history(history)
+    out = Path(out_dir)
+    builders = {
+        "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
+        "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
+        "latency_analysis.png": lambda: plot_latency_analysis(scores),
+        "category_breakdown.png": lambda: plot_category_breakdown(summary, pass_threshold=threshold),
+        "detailed_results.png": lambda: plot_detailed_results(scores),
+        "evaluation_dashboard.png": lambda: plot_dashboard(
+            scores, summary, history=history, pass_threshold=threshold
+        ),
+        "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
+    }
+    remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
+    with atomic_folder(out) as folder:
+        for name in CHART_FILES:
+            save_figure(builders[name](), folder.path / name)
+    return {name: folder.final / name for name in CHART_FILES}
