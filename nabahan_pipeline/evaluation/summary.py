@@ -73,7 +73,7 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
         "test_suite_cases": len(suite),
         "errors": int((scores["status"] == "error").sum()),
         "unsafe_sql": int(scores["unsafe_sql"].astype(bool).sum()),
-        "rows_not_verified": int((~scores["rows_verified"].fillna(True).astype(bool)).sum()),
+        "rows_not_verified": int((~scores["rows_verified"].astype("boolean").fillna(True)).sum()),
         "false_refusals": int(scores["false_refusal"].astype(bool).sum()),
         "false_answers": int(scores["false_answer"].astype(bool).sum()),
         "cached_answers": int(scores["cached"].astype(bool).sum()) if "cached" in scores else 0,
