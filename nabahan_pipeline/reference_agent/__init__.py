@@ -6,17 +6,13 @@ The names below load on first use, so that importing one of the agent's modules 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-__all__ = ["ReferenceAgent", "default_agent", "nabahan_agent"]
+from nabahan_pipeline.exports import lazy_exports
+
+_EXPORTS = {"ReferenceAgent": "agent", "default_agent": "agent", "nabahan_agent": "agent"}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.reference_agent.agent import ReferenceAgent, default_agent, nabahan_agent
-
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from nabahan_pipeline.reference_agent import agent
-
-        return getattr(agent, name)
-    raise AttributeError(f"module 'nabahan_pipeline.reference_agent' has no attribute {name!r}")

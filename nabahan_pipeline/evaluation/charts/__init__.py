@@ -14,8 +14,9 @@ matplotlib.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING
+
+from nabahan_pipeline.exports import lazy_exports
 
 # Public name -> the module of this package that defines it.
 _EXPORTS = {
@@ -40,37 +41,24 @@ _EXPORTS = {
     "truncate_text": "text",
 }
 
-__all__ = [
-    "CHART_FILES",
-    "TableSelection",
-    "dashboard_markdown",
-    "format_pct",
-    "format_seconds",
-    "omitted_note",
-    "plot_category_breakdown",
-    "plot_dashboard",
-    "plot_detailed_results",
-    "plot_latency_analysis",
-    "plot_metrics_overview",
-    "plot_pass_fail_distribution",
-    "plot_pass_rate_trend",
-    "render_charts",
-    "safe_text",
-    "save_figure",
-    "select_table_rows",
-    "table_heading",
-    "truncate_text",
-]
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+if TYPE_CHECKING:  # pragma: no cover
+    from nabahan_pipeline.evaluation.charts.render import CHART_FILES, render_charts, save_figure
+    from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
+    from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
+    from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
+    from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
+    from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
+    from nabahan_pipeline.evaluation.charts.detailed_results import (
+        TableSelection,
+        omitted_note,
+        plot_detailed_results,
+        select_table_rows,
+        table_heading,
+    )
+    from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
+    from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
+    from nabahan_pipeline.evaluation.charts.formats import format_pct, format_seconds
+    from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
