@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from nabahan_pipeline.etimad_db.database import ensure_database, suite_databases  # noqa: E402
 from nabahan_pipeline.evaluation.agent_sql import QueryRunner, check_agent_sql  # noqa: E402
 from nabahan_pipeline.evaluation.execution_match import result_matches  # noqa: E402
-from nabahan_pipeline.locations import SHIPPED_TEST_CASES  # noqa: E402
+from nabahan_pipeline.settings import SHIPPED_TEST_CASES  # noqa: E402
 
 T = "tenders_full_details"
 # (gold, near miss, the mistake)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import email.utils
 import http.client
 import json
-import os
 import random
 import select
 import socket
@@ -32,8 +31,8 @@ from nabahan_pipeline.agents.contract import AgentAnswer
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.registry import AgentSpecError
 from nabahan_pipeline.agents.secrets import register_secret, scrub
+from nabahan_pipeline.settings import resolve
 
-TOKEN_ENV = "NABAHAN_AGENT_TOKEN"
 _USER_AGENT = f"nabahan-pipeline/{__version__}"
 _EXCERPT_CHARS = 200
 # A reused keep-alive connection that the server closed meanwhile fails on first use; such a
@@ -470,7 +469,7 @@ class HttpAgent:
             raise AgentSpecError(f"agent spec: {exc}") from None
         self.spec = spec
         self._agent_version = agent_version
-        token = token if token is not None else os.environ.get(TOKEN_ENV)
+        token = resolve("agent_token", token)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._client = HttpClient(
             timeout_s=timeout_s,
