@@ -12,12 +12,9 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from nabahan_pipeline.settings import SETTINGS, SettingsError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from nabahan_pipeline.api import NabahanEvaluationPipeline
+from nabahan_pipeline.settings import SETTINGS, SettingsError, resolve_run_settings, whole_number
 
 
 class UsageError(Exception):
@@ -29,28 +26,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _int_at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number not below ``minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be {minimum} or more, got {value}")
-        return value
-
-    return parse
-
-
-_positive_int = _int_at_least(1)
-_non_negative_int = _int_at_least(0)
-
-
-def _option_type(name: str) -> Callable[[str], Any]:
-    """An argparse type: the option's own converter (settings.py); its complaint becomes argparse's."""
-    convert = SETTINGS[name].convert
+def _argparse_type(convert: Callable[[Any], Any]) -> Callable[[str], Any]:
+    """An argparse type from one of settings.py's converters; its complaint becomes argparse's."""
 
     def parse(text: str) -> Any:
         try:
@@ -61,9 +38,18 @@ def _option_type(name: str) -> Callable[[str], Any]:
     return parse
 
 
-def _option_help(name: str, text: str | None = None) -> str:
+_positive_int = _argparse_type(whole_number(1))
+_non_negative_int = _argparse_type(whole_number(0))
+
+
+def _option_type(name: str) -> Callable[[str], Any]:
+    """An argparse type: the run option's own converter."""
+    return _argparse_type(SETTINGS[name].convert)
+
+
+def _option_help(name: str) -> str:
     """The help of an option's flag: its line, default and variable from settings.py."""
-    return (text or SETTINGS[name].describe()).replace("%", "%%")
+    return SETTINGS[name].describe().replace("%", "%%")
 
 
 # --- db ------------------------------------------------------------------------------------------
@@ -120,67 +106,63 @@ def _cmd_agent_serve(args: argparse.Namespace) -> int:
 # --- eval ----------------------------------------------------------------------------------------
 
 
-# The flags of `eval` and the run options they set; the other options (the SQL row cap, the caps on
-# answers) come from their variables or run config alone.
+# The flags of `eval` and the run options they set (--fail-under sets pass_threshold and the exit
+# code); the other options (the SQL row cap, the caps on answers) come from their variables alone.
 EVAL_SWITCHES = {"--quick": "quick", "--cache": "use_cache"}
-EVAL_FLAGS = {
-    "--test-file": "test_file",
-    "--output-dir": "output_dir",
-    "--agent": "agent",
-    "--agent-version": "agent_version",
-    "--concurrency": "concurrency",
-    "--timeout": "timeout_s",
-    "--gate": "gate",
-    "--test-suite": "test_suite_databases",
-    "--sql-timeout": "sql_timeout_s",
-    "--repeat": "repeat",
-    "--database": "database",
-    "--label": "label",
-    "--baseline": "baseline",
-}
-_METAVARS = {
-    "--test-file": "FILE", "--output-dir": "DIR", "--agent": "SPEC", "--agent-version": "VERSION",
-    "--concurrency": "N", "--timeout": "SECONDS", "--test-suite": "K", "--sql-timeout": "SECONDS",
-    "--repeat": "N", "--database": "FILE", "--label": "LABEL", "--baseline": "RUN_ID|LABEL",
+EVAL_FLAGS = {  # flag: (option, metavar)
+    "--test-file": ("test_file", "FILE"),
+    "--output-dir": ("output_dir", "DIR"),
+    "--agent": ("agent", "SPEC"),
+    "--agent-version": ("agent_version", "VERSION"),
+    "--concurrency": ("concurrency", "N"),
+    "--timeout": ("timeout_s", "SECONDS"),
+    "--gate": ("gate", None),
+    "--test-suite": ("test_suite_databases", "K"),
+    "--sql-timeout": ("sql_timeout_s", "SECONDS"),
+    "--repeat": ("repeat", "N"),
+    "--database": ("database", "FILE"),
+    "--label": ("label", "LABEL"),
+    "--baseline": ("baseline", "RUN_ID|LABEL"),
 }
 
 
 def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     for flag, name in EVAL_SWITCHES.items():
         parser.add_argument(flag, dest=name, action="store_true", default=None, help=_option_help(name))
-    for flag, name in EVAL_FLAGS.items():
+    for flag, (name, metavar) in EVAL_FLAGS.items():
         parser.add_argument(
-            flag, dest=name, type=_option_type(name), choices=SETTINGS[name].choices or None,
-            metavar=_METAVARS.get(flag), help=_option_help(name),
+            flag, dest=name, type=_option_type(name), choices=SETTINGS[name].choices or None, metavar=metavar,
+            help=_option_help(name),
         )
     parser.add_argument(
         "--fail-under", type=_option_type("pass_threshold"), metavar="RATE",
-        help=_option_help("pass_threshold", "exit 1 when the gated rate (--gate) is below this, 0.8 or 80%; "
-                          "also the threshold check's (default: no exit; the check's is $NABAHAN_PASS_THRESHOLD or 0.8)"),
+        help="exit 1 when the gated rate (--gate) is below this, 0.8 or 80%%; also the threshold check's "
+        "(default: no exit; the check's is $NABAHAN_PASS_THRESHOLD or 0.8)",
     )
 
 
-def eval_pipeline(args: argparse.Namespace) -> NabahanEvaluationPipeline:
-    """The Python API's pipeline of `eval`'s flags; a flag not given leaves its option not given."""
-    from nabahan_pipeline.api import NabahanEvaluationPipeline
-
-    options = {name: getattr(args, name) for name in (*EVAL_SWITCHES.values(), *EVAL_FLAGS.values())}
-    return NabahanEvaluationPipeline(**options, fail_under=args.fail_under)
+def eval_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The run options `eval`'s flags give; None for a flag not given."""
+    names = [*EVAL_SWITCHES.values(), *(name for name, _ in EVAL_FLAGS.values())]
+    options = {name: getattr(args, name) for name in names}
+    return {**options, "pass_threshold": args.fail_under}
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from nabahan_pipeline.api import EvaluationInputError
+    options = eval_options(args)
+    try:  # a bad flag or variable stops here, before Dagster is even imported
+        gate = resolve_run_settings(options).gate
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
+    from nabahan_pipeline.api import EvaluationInputError, NabahanEvaluationPipeline
 
-    pipeline = eval_pipeline(args)
     try:
-        gate = pipeline.settings().gate
-        result = pipeline.run_complete_pipeline(console=sys.stdout)
-    except (EvaluationInputError, SettingsError) as exc:
+        result = NabahanEvaluationPipeline(**options).run_complete_pipeline(console=sys.stdout)
+    except EvaluationInputError as exc:
         raise UsageError(str(exc)) from None
     rate = result["summary"][gate]
     if args.fail_under is not None and rate < args.fail_under:
-        label = gate.replace("_", " ")
-        print(f"{label} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
+        print(f"{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
         return 1
     return 0
 
