@@ -23,9 +23,9 @@ from typing import Any
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SHIPPED_TEST_CASES = PACKAGE_DIR / "data" / "test_cases.json"
-# The rates a run can be gated on, by their evaluation_summary column.
+# The rates a run can be gated on, by their evaluation_summary column (summary.GATES, the same).
 GATES = ("correct_rate", "pass_rate")
-# The most test-suite databases a run may use (each is generated and cached on first use).
+# The most test-suite databases a run may use (database.MAX_SUITE_DATABASES, the same).
 MAX_SUITE_DATABASES = 20
 _REDACTED = "***"
 
@@ -171,21 +171,21 @@ class Setting:
         return "off" if self.default is False else str(self.default)
 
     def describe(self) -> str:
-        """The help line with the default and the variable: 'agents asked at once (default 8; $NABAHAN_CONCURRENCY)'."""
+        """The help line with the default and the variable: 'agent calls at once (default: 8; $NABAHAN_CONCURRENCY)'."""
         return f"{self.help} (default: {self.default_text()}; ${self.env})"
 
     def resolve(self, given: Any = None) -> Any:
         """``given`` when it is not None, else the environment variable, else the default; raises
         SettingsError naming the option or the variable and the bad value."""
         if given is not None:
-            return self.check(given, f"{self.name}={given!r}" if isinstance(given, str) else f"{self.name}={given}")
+            shown = _REDACTED if self.secret else repr(given) if isinstance(given, str) else given
+            return self._convert(given, f"{self.name}={shown}")
         raw = os.environ.get(self.env, "")
         if raw.strip():
-            return self.check(raw, f"{self.env}={_REDACTED if self.secret else raw}")
+            return self._convert(raw, f"{self.env}={_REDACTED if self.secret else raw}")
         return self.default_value()
 
-    def check(self, value: Any, source: str) -> Any:
-        """``value`` converted, or SettingsError('<source>: <what is wrong>')."""
+    def _convert(self, value: Any, source: str) -> Any:
         try:
             return self.convert(value)
         except ValueError as exc:
@@ -202,10 +202,11 @@ def _option(default: Any, convert: Convert, help: str, shown: str | None = None)
 
 @dataclass(frozen=True)
 class RunSettings:
-    """The options of one evaluation run, resolved (build it with ``resolve_run_settings``).
+    """The options of one evaluation run, resolved (build it with ``resolve_run_settings``). Each
+    field declares an option: its default, converter and help; its variable is NABAHAN_<NAME>.
 
-    The numbers are the defaults the library functions also use (agent_sql, AnswerLimits); a test
-    keeps them equal."""
+    The numbers are also the defaults of the library functions that take them (agent_sql,
+    sql_safety, AnswerLimits); a test keeps them equal."""
 
     test_file: Path = _option(SHIPPED_TEST_CASES, path, "the JSON case file", "the shipped 20-case suite")
     output_dir: Path = _option(Path("evaluation") / "results", path, "where the CSV reports and charts go")
@@ -228,14 +229,14 @@ class RunSettings:
     timeout_s: float = _option(30.0, seconds, "seconds allowed to each agent call")
     repeat: int = _option(1, whole_number(1), "times every case is asked")
     use_cache: bool = _option(False, yes_no, "reuse the cached answers of an unchanged agent")
-    pass_threshold: float = _option(
-        0.8, rate, "the gated rate the threshold check wants: 0.8 or 80%"
-    )
+    pass_threshold: float = _option(0.8, rate, "the gated rate the threshold check wants: 0.8 or 80%")
     gate: str = _option(
-        "correct_rate", one_of(GATES), "the rate the threshold check and --fail-under judge: Correct Rate or the seed's pass rate"
+        "correct_rate", one_of(GATES),
+        "the rate the threshold check and --fail-under judge: Correct Rate or the seed's pass rate",
     )
     test_suite_databases: int = _option(
-        3, whole_number(0, MAX_SUITE_DATABASES), "more generated databases that gold and agent SQL also run on; 0 turns it off"
+        3, whole_number(0, MAX_SUITE_DATABASES),
+        "more generated databases that gold and agent SQL also run on; 0 turns it off",
     )
     sql_timeout_s: float = _option(5.0, seconds, "seconds allowed to each query the pipeline runs")
     sql_max_rows: int = _option(100_000, whole_number(1), "the row cap of each query the pipeline runs")
@@ -305,7 +306,7 @@ def resolve_run_settings(given: Mapping[str, Any] | None = None) -> RunSettings:
 
 def nabahan_home() -> Path:
     """The state directory (run history, Parquet, the response cache), absolute."""
-    return Path(resolve("home")).resolve()
+    return resolve("home").resolve()
 
 
 def parquet_dir(given: str | Path | None = None) -> Path:
@@ -315,7 +316,7 @@ def parquet_dir(given: str | Path | None = None) -> Path:
 
 def dagster_home(given: str | Path | None = None) -> Path:
     """The Dagster home of our own entry points: ``given``, else $DAGSTER_HOME, else <home>/dagster."""
-    return Path(resolve("dagster_home", given or None)).resolve()
+    return resolve("dagster_home", given or None).resolve()
 
 
 def response_cache_path() -> Path:
