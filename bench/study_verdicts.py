@@ -20,7 +20,7 @@ from sqlglot import exp, parse_one
 from nabahan_pipeline.etimad_db.store import ensure_database, suite_databases
 from nabahan_pipeline.evaluation.agent_sql import QueryRunner, check_agent_sql
 from nabahan_pipeline.evaluation.execution_match import result_matches
-from nabahan_pipeline.locations import SHIPPED_TEST_CASES
+from nabahan_pipeline.settings import SHIPPED_TEST_CASES
 
 T = "tenders_full_details"
 # (gold, near miss, the mistake)

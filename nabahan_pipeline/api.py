@@ -5,7 +5,8 @@
     result["summary"]["pass_rate"]  # a fraction
 
 There is no second code path: this runs the same assets as `dagster dev` and `dagster asset
-materialize`, and keeps run history and Parquet between runs (see ``locations``).
+materialize`, and keeps run history and Parquet between runs (see ``settings``). An option not
+given here comes from its environment variable, else its default, as everywhere (``settings``).
 """
 
 from __future__ import annotations
@@ -19,18 +20,18 @@ from typing import Any, NamedTuple, TextIO
 import dagster as dg
 import pandas as pd
 
-from nabahan_pipeline.agents.registry import effective_spec, resolve_agent
+from nabahan_pipeline.agents.registry import resolve_agent
 from nabahan_pipeline.errors import EvaluationInputError, NabahanError
 from nabahan_pipeline.etimad_db.store import ensure_database
 from nabahan_pipeline.console import LiveConsole, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.files import atomic_open, file_lock
-from nabahan_pipeline.locations import DEFAULT_OUTPUT_DIR, dagster_home
 from nabahan_pipeline.orchestration.assets import checked_test_cases
 from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
-from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.orchestration import resources
 from nabahan_pipeline.progress import watching
+from nabahan_pipeline.settings import RunSettings, dagster_home, resolve_run_settings
 
 __all__ = ["EvaluationInputError", "NabahanEvaluationPipeline", "open_instance"]
 
@@ -43,7 +44,7 @@ telemetry:
 
 def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
     """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster)."""
-    home = Path(home) if home else dagster_home()
+    home = dagster_home(home)
     # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp the
     # schema's version); runs that share the instance afterwards are.
     with file_lock(home / ".nabahan-instance.lock"):
@@ -62,53 +63,71 @@ class CheckedInputs(NamedTuple):
 
 
 class NabahanEvaluationPipeline:
-    """One evaluation run's options; ``run_complete_pipeline`` materializes the evaluation group."""
+    """One evaluation run's options; ``run_complete_pipeline`` materializes the evaluation group.
+
+    An option left None is not given: it comes from its environment variable (NABAHAN_<OPTION>),
+    else its default, when the options are resolved (``settings()``)."""
 
     def __init__(
         self,
-        output_dir: str | Path = DEFAULT_OUTPUT_DIR,
+        output_dir: str | Path | None = None,
         *,
         test_file: str | Path | None = None,
         agent: str | None = None,
         agent_version: str | None = None,
-        quick: bool = False,
-        concurrency: int = 8,
-        timeout_s: float = 30.0,
-        repeat: int = 1,
-        use_cache: bool = False,
+        quick: bool | None = None,
+        concurrency: int | None = None,
+        timeout_s: float | None = None,
+        repeat: int | None = None,
+        use_cache: bool | None = None,
         database: str | Path | None = None,
-        pass_threshold: float = 0.8,
-        fail_under: float | None = None,
-        gate: str = "correct_rate",
-        test_suite_databases: int = 3,
-        sql_timeout_s: float = 5.0,
+        pass_threshold: float | str | None = None,
+        fail_under: float | str | None = None,
+        gate: str | None = None,
+        test_suite_databases: int | None = None,
+        sql_timeout_s: float | None = None,
+        sql_max_rows: int | None = None,
+        max_answer_rows: int | None = None,
+        max_insight_chars: int | None = None,
+        max_sql_chars: int | None = None,
+        max_answer_bytes: int | None = None,
         dagster_home: str | Path | None = None,
         label: str | None = None,
         baseline: str | None = None,
     ) -> None:
         self.options = {
-            "output_dir": str(output_dir),
-            "test_file": str(test_file) if test_file else None,
+            "output_dir": output_dir,
+            "test_file": test_file or None,
             "agent": agent,
             "agent_version": agent_version,
             "quick": quick,
             "concurrency": concurrency,
-            "timeout_s": float(timeout_s),
+            "timeout_s": timeout_s,
             "repeat": repeat,
             "use_cache": use_cache,
-            "database": str(database) if database else None,
-            "pass_threshold": float(fail_under if fail_under is not None else pass_threshold),
+            "database": database or None,
+            "pass_threshold": fail_under if fail_under is not None else pass_threshold,
             "gate": gate,
             "test_suite_databases": test_suite_databases,
-            "sql_timeout_s": float(sql_timeout_s),
+            "sql_timeout_s": sql_timeout_s,
+            "sql_max_rows": sql_max_rows,
+            "max_answer_rows": max_answer_rows,
+            "max_insight_chars": max_insight_chars,
+            "max_sql_chars": max_sql_chars,
+            "max_answer_bytes": max_answer_bytes,
             "label": label,
             "baseline": baseline,
         }
         self.dagster_home = dagster_home
 
+    def settings(self) -> RunSettings:
+        """These options resolved now (given, else environment, else default), as the run's
+        ``evaluation`` resource will see them; raises SettingsError naming a bad value."""
+        return resolve_run_settings(self.options)
+
     def run_config(self) -> dict:
-        """The run config of these options (what `-c run_config.yaml` would say)."""
-        config = settings_run_config(**self.options)
+        """The run config of these options, every one resolved (what `-c run_config.yaml` would say)."""
+        config = settings_run_config(**self.settings().as_config())
         # Our own console report replaces Dagster's event log on the terminal.
         config["loggers"] = {"console": {"config": {"log_level": "CRITICAL"}}}
         return config
@@ -117,8 +136,8 @@ class NabahanEvaluationPipeline:
         """Check the options, the case file (gold SQL and expected tables included), the agent spec
         and that a service agent is reachable, before any run starts or any state is written;
         raises ``EvaluationInputError`` naming what is wrong."""
-        settings = self.settings()
         try:
+            settings = self.settings()
             _, cases = checked_test_cases(settings)
             agent = resolve_agent(
                 settings.agent,
@@ -138,15 +157,11 @@ class NabahanEvaluationPipeline:
     def run_tags(self, checked: CheckedInputs) -> dict[str, str]:
         """The run's tags, shown in the Dagster UI's runs list."""
         return {
-            **self.settings().run_tags(),
+            **resources.run_tags(self.settings()),
             "nabahan/agent_fingerprint": checked.agent_fingerprint,
             "nabahan/suite": suite_fingerprint(checked.cases),
             "nabahan/trigger": "nabahan eval",
         }
-
-    def settings(self) -> EvaluationSettings:
-        """These options as the run's ``evaluation`` resource will see them."""
-        return EvaluationSettings(**{key: value for key, value in self.options.items() if value is not None})
 
     def run_complete_pipeline(self, console: TextIO | None = None) -> dict[str, Any]:
         """Materialize the evaluation group; return ``summary``, ``results``, ``files`` and more.
@@ -159,7 +174,7 @@ class NabahanEvaluationPipeline:
         live = LiveConsole(console, repeat=settings.repeat) if console is not None else None
         if console is not None:
             print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(checked.cases),
-                         output_dir=settings.output_path(), agent=effective_spec(settings.agent),
+                         output_dir=settings.output_path(), agent=settings.agent,
                          label=settings.run_label(), repeat=settings.repeat), file=console, flush=True)
         instance = open_instance(self.dagster_home)
         try:
@@ -199,6 +214,7 @@ class NabahanEvaluationPipeline:
             "files": files,
             "checks": checks,
             "run_id": result.run_id,
+            "settings": settings.as_config(),
         }
 
 

@@ -1,7 +1,9 @@
 """The `nabahan` command: `db build`, `agent ask|serve`, `eval`.
 
 Every subcommand reports a user mistake (a ``NabahanError``, see ``errors``) as one line on
-stderr and exit code 2; only a bug shows a stack trace.
+stderr and exit code 2; only a bug shows a stack trace. An `eval` flag not given is None: the
+option then comes from its environment variable, else its default (``settings``), as in the
+Python API and Dagster.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from nabahan_pipeline.errors import NabahanError, UsageError
+from nabahan_pipeline.settings import SETTINGS, resolve_run_settings, whole_number
 
 
 class _Parser(argparse.ArgumentParser):
@@ -20,50 +24,30 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _int_at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number not below ``minimum``."""
+def _argparse_type(convert: Callable[[Any], Any]) -> Callable[[str], Any]:
+    """An argparse type from one of settings.py's converters; its complaint becomes argparse's."""
 
-    def parse(text: str) -> int:
+    def parse(text: str) -> Any:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be {minimum} or more, got {value}")
-        return value
+            return convert(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{exc} (got {text})") from None
 
     return parse
 
 
-_positive_int = _int_at_least(1)
-_non_negative_int = _int_at_least(0)
+_positive_int = _argparse_type(whole_number(1))
+_non_negative_int = _argparse_type(whole_number(0))
 
 
-def _rate(text: str) -> float:
-    """A rate: 0 to 1 (0.8), or a percentage written with % (80%). A bare 1.5 or 80 is refused:
-    it could mean either."""
-    percent = text.strip().endswith("%")
-    try:
-        value = float(text.strip().removesuffix("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a rate such as 0.8 or 80%, got {text!r}") from None
-    if percent:
-        value /= 100
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(
-            f"expected a rate between 0 and 1 (0.8) or a percentage between 0% and 100% (80%), got {text}"
-        )
-    return value
+def _option_type(name: str) -> Callable[[str], Any]:
+    """An argparse type: the run option's own converter."""
+    return _argparse_type(SETTINGS[name].convert)
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
-    return value
+def _option_help(name: str) -> str:
+    """The help of an option's flag: its line, default and variable from settings.py."""
+    return SETTINGS[name].describe().replace("%", "%%")
 
 
 # --- db ------------------------------------------------------------------------------------------
@@ -111,69 +95,57 @@ def _cmd_agent_serve(args: argparse.Namespace) -> int:
 # --- eval ----------------------------------------------------------------------------------------
 
 
+# The flags of `eval` and the run options they set (--fail-under sets pass_threshold and the exit
+# code); the other options (the SQL row cap, the caps on answers) come from their variables alone.
+EVAL_SWITCHES = {"--quick": "quick", "--cache": "use_cache"}
+EVAL_FLAGS = {  # flag: (option, metavar)
+    "--test-file": ("test_file", "FILE"),
+    "--output-dir": ("output_dir", "DIR"),
+    "--agent": ("agent", "SPEC"),
+    "--agent-version": ("agent_version", "VERSION"),
+    "--concurrency": ("concurrency", "N"),
+    "--timeout": ("timeout_s", "SECONDS"),
+    "--gate": ("gate", None),
+    "--test-suite": ("test_suite_databases", "K"),
+    "--sql-timeout": ("sql_timeout_s", "SECONDS"),
+    "--repeat": ("repeat", "N"),
+    "--database": ("database", "FILE"),
+    "--label": ("label", "LABEL"),
+    "--baseline": ("baseline", "RUN_ID|LABEL"),
+}
+
+
 def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--quick", action="store_true", help="one case of each category")
-    parser.add_argument("--test-file", type=Path, help="JSON case file (default: the shipped suite)")
-    parser.add_argument("--output-dir", type=Path, default=Path("evaluation/results"))
-    parser.add_argument("--agent", help="embedded | python:pkg.module:function | http(s)://... | openai:MODEL")
-    parser.add_argument("--agent-version", help="your agent's version, part of its cache fingerprint")
-    parser.add_argument("--concurrency", type=_positive_int, default=8)
-    parser.add_argument("--timeout", type=_positive_float, default=30.0, help="seconds per agent call")
+    for flag, name in EVAL_SWITCHES.items():
+        parser.add_argument(flag, dest=name, action="store_true", default=None, help=_option_help(name))
+    for flag, (name, metavar) in EVAL_FLAGS.items():
+        parser.add_argument(
+            flag, dest=name, type=_option_type(name), choices=SETTINGS[name].choices or None, metavar=metavar,
+            help=_option_help(name),
+        )
     parser.add_argument(
-        "--fail-under", type=_rate, help="exit 1 when the gated rate (--gate) is below this: 0.8 or 80%%"
+        "--fail-under", type=_option_type("pass_threshold"), metavar="RATE",
+        help="exit 1 when the gated rate (--gate) is below this, 0.8 or 80%%; also the threshold check's "
+        "(default: no exit; the check's is $NABAHAN_PASS_THRESHOLD or 0.8)",
     )
-    parser.add_argument(
-        "--gate",
-        choices=("correct_rate", "pass_rate"),
-        default="correct_rate",
-        help="the rate --fail-under and the threshold check judge: Correct Rate (default) or the seed's pass rate",
-    )
-    parser.add_argument(
-        "--test-suite",
-        type=_non_negative_int,
-        default=3,
-        metavar="K",
-        help="also run gold and agent SQL on K more generated databases (default 3; 0 turns it off)",
-    )
-    parser.add_argument(
-        "--sql-timeout", type=_positive_float, default=5.0, help="seconds allowed to each query we run (default 5)"
-    )
-    parser.add_argument("--repeat", type=_positive_int, default=1, help="ask every case N times")
-    parser.add_argument("--cache", action="store_true", help="reuse cached answers of an unchanged agent")
-    parser.add_argument("--database", type=Path, help="evaluation SQLite database (default: embedded)")
-    parser.add_argument("--label", help="the run's name in history, the trend and the UI (default: agent spec · case file)")
-    parser.add_argument(
-        "--baseline", metavar="RUN_ID|LABEL",
-        help="compare with this run (id, id prefix or label) instead of the previous run of the same suite and agent",
-    )
+
+
+def eval_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The run options `eval`'s flags give; None for a flag not given."""
+    names = [*EVAL_SWITCHES.values(), *(name for name, _ in EVAL_FLAGS.values())]
+    options = {name: getattr(args, name) for name in names}
+    return {**options, "pass_threshold": args.fail_under}
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
+    options = eval_options(args)
+    gate = resolve_run_settings(options).gate  # a bad flag or variable stops here, before Dagster loads
     from nabahan_pipeline.api import NabahanEvaluationPipeline
 
-    pipeline = NabahanEvaluationPipeline(
-        output_dir=args.output_dir,
-        test_file=args.test_file,
-        agent=args.agent,
-        agent_version=args.agent_version,
-        quick=args.quick,
-        concurrency=args.concurrency,
-        timeout_s=args.timeout,
-        repeat=args.repeat,
-        use_cache=args.cache,
-        database=args.database,
-        fail_under=args.fail_under,
-        gate=args.gate,
-        test_suite_databases=args.test_suite,
-        sql_timeout_s=args.sql_timeout,
-        label=args.label,
-        baseline=args.baseline,
-    )
-    result = pipeline.run_complete_pipeline(console=sys.stdout)
-    rate = result["summary"][args.gate]
+    result = NabahanEvaluationPipeline(**options).run_complete_pipeline(console=sys.stdout)
+    rate = result["summary"][gate]
     if args.fail_under is not None and rate < args.fail_under:
-        label = args.gate.replace("_", " ")
-        print(f"{label} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
+        print(f"{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
         return 1
     return 0
 
@@ -200,12 +172,13 @@ def build_parser() -> argparse.ArgumentParser:
     ask = agent_sub.add_parser("ask", help="ask one question, print the JSON answer")
     ask.add_argument("question")
     ask.add_argument("--filters", help="JSON object: region, year, status, type")
-    ask.add_argument("--agent", default=None, help="agent spec (default: NABAHAN_AGENT or embedded)")
+    ask.add_argument("--agent", default=None, help=_option_help("agent"))
     ask.set_defaults(handler=_cmd_agent_ask)
     serve = agent_sub.add_parser("serve", help="serve an agent over HTTP (POST /ask, GET /health)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_non_negative_int, default=8765)
-    serve.add_argument("--agent", default="embedded", help="agent spec to serve (default: embedded)")
+    # Not $NABAHAN_AGENT: that names the agent `eval` asks, often this very server.
+    serve.add_argument("--agent", default=SETTINGS["agent"].default, help="agent spec to serve (default: embedded)")
     serve.set_defaults(handler=_cmd_agent_serve)
 
     ev = sub.add_parser("eval", help="run the evaluation through the Dagster assets")

@@ -1,12 +1,10 @@
 """The Dagster code location: `dagster dev` and `dagster asset materialize -m nabahan_pipeline.definitions`.
 
-Options come from run config (`resources.evaluation.config`, see run_config.yaml), with defaults
-from the environment: NABAHAN_TEST_FILE, NABAHAN_OUTPUT_DIR, NABAHAN_AGENT, NABAHAN_DATABASE.
+Options come from run config (`resources.evaluation.config`, see run_config.yaml); those it leaves
+out come from their environment variables when a run starts, else from their defaults (settings.py).
 """
 
 from __future__ import annotations
-
-import os
 
 import dagster as dg
 
@@ -29,7 +27,7 @@ def build_definitions() -> dg.Definitions:
         schedules=[nightly_evaluation],
         resources={
             "evaluation": EvaluationSettings(),
-            "io_manager": ParquetIOManager(base_dir=os.environ.get("NABAHAN_PARQUET_DIR") or None),
+            "io_manager": ParquetIOManager(),
         },
         # Steps run in this process: the multiprocess default re-imports the code per step.
         executor=dg.in_process_executor,

@@ -28,6 +28,7 @@ __all__ = [
     "MalformedResponseError",
     "NabahanError",
     "QueryTimeoutError",
+    "SettingsError",
     "TestCaseError",
     "UnsafeSQLError",
     "UsageError",
@@ -57,6 +58,11 @@ class TestCaseError(NabahanError, ValueError):
 
 class AgentSpecError(NabahanError, ValueError):
     """An agent spec that names no usable agent (a user mistake)."""
+
+
+class SettingsError(NabahanError, ValueError):
+    """A bad option value, named with where it came from (a flag, an API argument, run config or a
+    variable)."""
 
 
 class DatabaseBuildError(NabahanError, ValueError):

@@ -8,13 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+from nabahan_pipeline.settings import ENVIRONMENT_VARIABLES
+
 REPO = Path(__file__).resolve().parents[1]
 
 
 def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
-    environment = {**os.environ, "NABAHAN_HOME": str(cwd / "home"), "PYTHONPATH": str(REPO), **env}
-    environment.pop("DAGSTER_HOME", None)
-    environment.pop("NABAHAN_AGENT", None)
+    # No setting inherited from the shell but the session's database cache (conftest); ``env`` wins.
+    inherited = {key: value for key, value in os.environ.items()
+                 if key not in ENVIRONMENT_VARIABLES or key == "NABAHAN_CACHE_DIR"}
+    environment = {**inherited, "NABAHAN_HOME": str(cwd / "home"), "PYTHONPATH": str(REPO), **env}
     return subprocess.run(args, cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
 
 

@@ -12,7 +12,7 @@ import pytest
 from nabahan_pipeline import NabahanEvaluationPipeline
 from nabahan_pipeline.api import EvaluationInputError
 from nabahan_pipeline.evaluation.reports import SEED_COLUMNS
-from nabahan_pipeline.locations import SHIPPED_TEST_CASES
+from nabahan_pipeline.settings import SHIPPED_TEST_CASES
 from nabahan_pipeline_tests import sample_agents
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"

@@ -12,7 +12,8 @@ from nabahan_pipeline import cli, errors
 from nabahan_pipeline.api import NabahanEvaluationPipeline
 from nabahan_pipeline.errors import AgentAnswerError, EvaluationInputError, NabahanError
 
-USER_ERRORS = ("UsageError", "EvaluationInputError", "TestCaseError", "AgentSpecError", "DatabaseBuildError")
+USER_ERRORS = ("UsageError", "EvaluationInputError", "TestCaseError", "AgentSpecError", "DatabaseBuildError",
+               "SettingsError")
 ANSWER_ERRORS = ("ContractError", "UnsafeSQLError", "QueryTimeoutError", "HttpError", "HttpConnectionError",
                  "HttpTimeoutError", "HttpStatusError", "MalformedResponseError", "BodyTooLargeError")
 

@@ -15,7 +15,6 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "nabahan_pipeline"

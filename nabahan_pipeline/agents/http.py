@@ -5,15 +5,14 @@ The transport (pooling, time budget, retries, body cap, scrubbing) is ``agents.h
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from nabahan_pipeline.agents.contract import AgentAnswer
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.http_client import HttpClient, RetryPolicy, check_reachable, parse_http_url
 from nabahan_pipeline.errors import AgentSpecError, HttpError, MalformedResponseError
+from nabahan_pipeline.settings import resolve
 
-TOKEN_ENV = "NABAHAN_AGENT_TOKEN"
 
 
 class HttpAgent:
@@ -43,7 +42,7 @@ class HttpAgent:
             raise AgentSpecError(f"agent spec: {exc}") from None
         self.spec = spec
         self._agent_version = agent_version
-        token = token if token is not None else os.environ.get(TOKEN_ENV)
+        token = resolve("agent_token", token)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._client = HttpClient(
             timeout_s=timeout_s,

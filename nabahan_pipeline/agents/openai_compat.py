@@ -13,7 +13,6 @@ short Arabic insight from the question and the first rows. Token usage is summed
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -24,10 +23,11 @@ from sqlglot.errors import SqlglotError
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.http_client import HttpClient, RetryPolicy, check_reachable, parse_http_url
 from nabahan_pipeline.errors import AgentSpecError, DatabaseBuildError, HttpError, UnsafeSQLError
+from nabahan_pipeline.settings import SETTINGS, resolve
 
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
-BASE_URL_ENV = "OPENAI_BASE_URL"
-API_KEY_ENV = "OPENAI_API_KEY"
+DEFAULT_BASE_URL = SETTINGS["openai_base_url"].default
+BASE_URL_ENV = SETTINGS["openai_base_url"].env
+API_KEY_ENV = SETTINGS["openai_api_key"].env
 OUT_OF_SCOPE = "OUT_OF_SCOPE"
 APOLOGY = (
     "عذراً، هذا السؤال خارج نطاق ما أستطيع الإجابة عنه؛ "
@@ -108,14 +108,14 @@ class OpenAICompatibleAgent:
         self.model = self.spec.removeprefix("openai:").strip()
         if not self.model:
             raise AgentSpecError(f"agent spec {spec!r}: expected 'openai:MODEL', e.g. 'openai:gpt-4o-mini'")
-        base = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).strip().rstrip("/")
+        base = resolve("openai_base_url", base_url or None).strip().rstrip("/")
         try:
             target = parse_http_url(base)
         except ValueError as exc:
             raise AgentSpecError(f"base URL (${BASE_URL_ENV}): {exc}") from None
         self._url = f"{base}/chat/completions"
         self._host = f"{target.host}:{target.port}"
-        api_key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
+        api_key = resolve("openai_api_key", api_key)
         if not api_key and base == DEFAULT_BASE_URL:
             raise AgentSpecError(
                 f"agent spec {spec!r}: ${API_KEY_ENV} is not set for {DEFAULT_BASE_URL} "

@@ -11,22 +11,20 @@ import it back (their AgentSpecError comes from ``errors``).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from nabahan_pipeline.agents.contract import Agent
-from nabahan_pipeline.errors import AgentSpecError
+from nabahan_pipeline.errors import AgentSpecError, SettingsError
+from nabahan_pipeline.settings import resolve
 
-DEFAULT_SPEC = "embedded"
-ENV_VAR = "NABAHAN_AGENT"
 
 
 def effective_spec(spec: str | None) -> str:
     """The spec to use: the given one, else $NABAHAN_AGENT, else ``embedded``."""
-    chosen = (spec or os.environ.get(ENV_VAR) or DEFAULT_SPEC).strip()
-    if not chosen:
-        raise AgentSpecError("the agent spec is empty")
-    return chosen
+    try:
+        return resolve("agent", spec or None)
+    except SettingsError:  # the only way a spec can be bad here
+        raise AgentSpecError("the agent spec is empty") from None
 
 
 def resolve_agent(

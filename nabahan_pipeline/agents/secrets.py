@@ -10,12 +10,12 @@ scrubbed whole, before it is cut for an excerpt, so no cut can leave a piece beh
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Iterable
 
-SECRET_ENV_VARS = ("NABAHAN_AGENT_TOKEN", "OPENAI_API_KEY")
+from nabahan_pipeline.settings import secret_values
+
 REDACTED = "***"
 # A piece of a secret this long or longer is redacted wherever it appears.
 MIN_PIECE = 5
@@ -39,7 +39,7 @@ def register_secret(value: str | None) -> None:
 
 def known_secrets() -> frozenset[str]:
     """The secrets of this process: the environment's and the registered ones."""
-    values = {os.environ.get(name) or "" for name in SECRET_ENV_VARS}
+    values = set(secret_values())
     with _lock:
         values |= _registered
     return frozenset(value for value in values if value.strip())

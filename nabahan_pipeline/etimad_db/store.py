@@ -18,20 +18,14 @@ from nabahan_pipeline.etimad_db.generator import (
     checked_sizes,
 )
 from nabahan_pipeline.files import file_sha256, fsync_file, remove_stale_temporaries, temporary_name
+from nabahan_pipeline.settings import cache_dir
 
 
 def default_database_path() -> Path:
     """Where the default database is cached: $NABAHAN_CACHE_DIR, $XDG_CACHE_HOME/nabahan or
     ~/.cache/nabahan; the name carries the generator version, seed and sizes."""
-    configured = os.environ.get("NABAHAN_CACHE_DIR")
-    if configured:
-        base = Path(configured).expanduser()
-    elif os.environ.get("XDG_CACHE_HOME"):
-        base = Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "nabahan"
-    else:
-        base = Path.home() / ".cache" / "nabahan"
     name = f"etimad-v{GENERATOR_VERSION}-seed{DEFAULT_SEED}-{DEFAULT_TENDERS}t-{DEFAULT_PROJECTS}p.sqlite"
-    return base / name
+    return cache_dir() / name
 
 
 _ensure_lock = threading.Lock()

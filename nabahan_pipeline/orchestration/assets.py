@@ -16,7 +16,7 @@ import dagster as dg
 import pandas as pd
 from dagster_pandera import pandera_schema_to_dagster_type
 
-from nabahan_pipeline.agents.registry import effective_spec, resolve_agent
+from nabahan_pipeline.agents.registry import resolve_agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
@@ -37,11 +37,10 @@ from nabahan_pipeline.evaluation.cases import (
     select_quick,
     suite_fingerprint,
 )
-from nabahan_pipeline.errors import EvaluationInputError
 from nabahan_pipeline.files import file_sha256
-from nabahan_pipeline.locations import response_cache_path
 from nabahan_pipeline.orchestration.history import series_metadata, summary_history
-from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.orchestration.resources import answer_limits
+from nabahan_pipeline.settings import RunSettings, response_cache_path
 from nabahan_pipeline.progress import publish
 
 GROUP = "evaluation"
@@ -63,13 +62,10 @@ test_cases_file = dg.AssetSpec(
 )
 
 
-def checked_test_cases(evaluation: EvaluationSettings) -> tuple[Path, pd.DataFrame]:
-    """The case file and its cases (the quick selection with ``quick``), once the options, the
-    file, its gold SQL and expected tables are checked; raises a user error naming what is wrong.
-    Our entry points call it before they start a run, the ``test_cases`` asset inside the run."""
-    problems = evaluation.problems()
-    if problems:
-        raise EvaluationInputError("; ".join(problems))
+def checked_test_cases(evaluation: RunSettings) -> tuple[Path, pd.DataFrame]:
+    """The case file and its cases (the quick selection with ``quick``), once the file, its gold
+    SQL and expected tables are checked; raises a user error naming what is wrong. Our entry
+    points call it before they start a run, the ``test_cases`` asset inside the run."""
     path = evaluation.case_file()
     cases = load_test_cases(path)
     database = ensure_database(evaluation.database_path())
@@ -78,7 +74,7 @@ def checked_test_cases(evaluation: EvaluationSettings) -> tuple[Path, pd.DataFra
 
 
 @dg.asset(group_name=GROUP, deps=[test_cases_file], kinds={"pandas", "parquet"}, dagster_type=TEST_CASES_TYPE)
-def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings) -> pd.DataFrame:
+def test_cases(context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings]) -> pd.DataFrame:
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
     table stops the run here, before any agent call."""
     path, cases = checked_test_cases(evaluation)
@@ -95,7 +91,7 @@ def test_cases(context: dg.AssetExecutionContext, evaluation: EvaluationSettings
 
 @dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=AGENT_RESPONSES_TYPE)
 def agent_responses(
-    context: dg.AssetExecutionContext, evaluation: EvaluationSettings, test_cases: pd.DataFrame
+    context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings], test_cases: pd.DataFrame
 ) -> pd.DataFrame:
     """Every case asked of the agent, concurrently, each call timed alone; failures and answers over
     a cap become error rows; secrets are scrubbed from every answer."""
@@ -122,7 +118,7 @@ def agent_responses(
             repeat=evaluation.repeat,
             cache=cache,
             cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
-            limits=evaluation.answer_limits(),
+            limits=answer_limits(evaluation),
             on_answer=lambda row: publish("answer", case=numbered[row["case_id"]], row=row),
         )
     finally:
@@ -145,7 +141,7 @@ def agent_responses(
 @dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=CASE_SCORES_TYPE)
 def case_scores(
     context: dg.AssetExecutionContext,
-    evaluation: EvaluationSettings,
+    evaluation: dg.ResourceParam[RunSettings],
     test_cases: pd.DataFrame,
     agent_responses: pd.DataFrame,
 ) -> pd.DataFrame:
@@ -177,18 +173,24 @@ def case_scores(
 
 @dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=EVALUATION_SUMMARY_TYPE)
 def evaluation_summary(
-    context: dg.AssetExecutionContext, evaluation: EvaluationSettings, case_scores: pd.DataFrame
+    context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame
 ) -> pd.DataFrame:
     """Totals, rates, p50/p95 latency, overall and per category; the run's series (suite, agent,
-    label) in its metadata, so that the trend compares like with like."""
+    label) in its metadata, so that the trend compares like with like, and the options it ran with."""
     summary = summarize(case_scores)
-    context.add_output_metadata({**run_series(evaluation, case_scores), **plotted_figures(summary)})
+    context.add_output_metadata(
+        {
+            **run_series(evaluation, case_scores),
+            **plotted_figures(summary),
+            "settings": dg.MetadataValue.json(evaluation.as_config()),
+        }
+    )
     return summary
 
 
 @dg.asset(group_name=GROUP, kinds={"csv"})
 def evaluation_reports(
-    evaluation: EvaluationSettings, case_scores: pd.DataFrame, evaluation_summary: pd.DataFrame
+    evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame, evaluation_summary: pd.DataFrame
 ) -> dg.MaterializeResult:
     """The results and summary CSV files (seed names and columns), written atomically."""
     paths = write_reports(case_scores, evaluation_summary, evaluation.output_path(), report_stamp(case_scores))
@@ -200,7 +202,7 @@ def evaluation_reports(
 @dg.asset(group_name=GROUP, deps=[evaluation_reports], kinds={"png"})
 def evaluation_charts(
     context: dg.AssetExecutionContext,
-    evaluation: EvaluationSettings,
+    evaluation: dg.ResourceParam[RunSettings],
     case_scores: pd.DataFrame,
     evaluation_summary: pd.DataFrame,
 ) -> dg.MaterializeResult:
@@ -220,9 +222,9 @@ def evaluation_charts(
     return dg.MaterializeResult(metadata=metadata)
 
 
-def run_series(evaluation: EvaluationSettings, scores: pd.DataFrame) -> dict[str, str]:
+def run_series(evaluation: RunSettings, scores: pd.DataFrame) -> dict[str, str]:
     """The series a run belongs to (its suite and agent) and its label, for history."""
-    return series_metadata(suite_fingerprint(scores), effective_spec(evaluation.agent), evaluation.run_label())
+    return series_metadata(suite_fingerprint(scores), evaluation.agent, evaluation.run_label())
 
 
 def plotted_figures(summary: pd.DataFrame) -> dict[str, float | int]:

@@ -10,11 +10,13 @@ from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, run_series, test_cases
 from nabahan_pipeline.orchestration.history import previous_archive
-from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.settings import RunSettings
 
 
 @dg.asset_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
-def test_case_file_valid(evaluation: EvaluationSettings, test_cases: pd.DataFrame) -> dg.AssetCheckResult:
+def test_case_file_valid(
+    evaluation: dg.ResourceParam[RunSettings], test_cases: pd.DataFrame
+) -> dg.AssetCheckResult:
     """Re-read the case file: it must be valid, and hold every case that was materialized."""
     try:
         on_disk = load_test_cases(evaluation.case_file())
@@ -39,7 +41,9 @@ def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
     asset=evaluation_summary,
     description="The gated rate (Correct Rate, or the seed's pass rate) is at or above the threshold.",
 )
-def pass_rate_threshold(evaluation: EvaluationSettings, evaluation_summary: pd.DataFrame) -> dg.AssetCheckResult:
+def pass_rate_threshold(
+    evaluation: dg.ResourceParam[RunSettings], evaluation_summary: pd.DataFrame
+) -> dg.AssetCheckResult:
     """The ``gate`` rate (default correct_rate) >= ``pass_threshold`` (default 0.8)."""
     rate = float(evaluation_summary.iloc[0][evaluation.gate])
     return dg.AssetCheckResult(
@@ -56,7 +60,7 @@ def pass_rate_threshold(evaluation: EvaluationSettings, evaluation_summary: pd.D
 
 @dg.asset_check(asset=case_scores, description="No case that passed (by the gate's verdict) in the previous run fails now.")
 def no_regression(
-    context: dg.AssetCheckExecutionContext, evaluation: EvaluationSettings, case_scores: pd.DataFrame
+    context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame
 ) -> dg.AssetCheckResult:
     """Compare with the previous run of the same suite and agent (or the ``baseline`` run); list
     the cases that went from pass to fail by the gate's verdict (Correct, or the seed's)."""

@@ -17,20 +17,21 @@ import pandas as pd
 
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.files import atomic_path, remove_stale_temporaries
-from nabahan_pipeline.locations import parquet_dir
+from nabahan_pipeline.settings import parquet_dir
 
 PREVIEW_ROWS = 10
 PREVIEW_CELL_CHARS = 60
 
 
 class ParquetIOManager(dg.ConfigurableIOManager):
-    """Stores DataFrames as Parquet under ``base_dir`` (default: $NABAHAN_HOME/parquet)."""
+    """Stores DataFrames as Parquet under ``base_dir`` (default: $NABAHAN_PARQUET_DIR, else
+    $NABAHAN_HOME/parquet, resolved when a run reads or writes)."""
 
     base_dir: Optional[str] = None
     keep_history: int = 50
 
     def _root(self) -> Path:
-        return Path(self.base_dir).expanduser() if self.base_dir else parquet_dir()
+        return parquet_dir(self.base_dir)
 
     def _path(self, asset_key: dg.AssetKey) -> Path:
         return self._root() / f"{'/'.join(asset_key.path)}.parquet"

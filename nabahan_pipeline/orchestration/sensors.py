@@ -7,7 +7,8 @@ import dagster as dg
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.history import latest_materializations
 from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
-from nabahan_pipeline.orchestration.resources import EvaluationSettings, settings_values
+from nabahan_pipeline.orchestration.resources import run_tags
+from nabahan_pipeline.settings import RunSettings
 
 
 @dg.sensor(
@@ -16,7 +17,7 @@ from nabahan_pipeline.orchestration.resources import EvaluationSettings, setting
     default_status=dg.DefaultSensorStatus.RUNNING,
     description="Launches evaluation_job when the case file's content changes (also back to old content).",
 )
-def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: EvaluationSettings):
+def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: dg.ResourceParam[RunSettings]):
     """Compare the case file's sha256 with the cursor; launch a cached run when it differs."""
     path = evaluation.case_file()
     if not path.is_file():
@@ -30,9 +31,9 @@ def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: Evaluati
     return dg.RunRequest(
         # The time makes a change back to earlier content a new run, not a duplicate run key.
         run_key=f"{digest[:16]}-{time.time_ns()}",
-        # The file hashed here is the file the run evaluates; the other options carried along.
-        run_config=settings_run_config(**{**settings_values(evaluation), "test_file": str(path), "use_cache": True}),
-        tags={**evaluation.run_tags(), "nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
+        # The file hashed here is the file the run evaluates; the other options, resolved now, carried along.
+        run_config=settings_run_config(**{**evaluation.as_config(), "test_file": str(path), "use_cache": True}),
+        tags={**run_tags(evaluation), "nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
     )
 
 

@@ -15,7 +15,7 @@ from nabahan_pipeline.evaluation.cases import load_test_cases
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.tables import AGENT_RESPONSES, CASE_SCORES, EVALUATION_SUMMARY, TEST_CASES
-from nabahan_pipeline.locations import SHIPPED_TEST_CASES
+from nabahan_pipeline.settings import SHIPPED_TEST_CASES
 from nabahan_pipeline_tests.sample_agents import counting_agent
 
 INTERNALS = Path(__file__).resolve().parents[2] / "docs" / "internals.md"

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
-from nabahan_pipeline.evaluation.tables import LATENCY_TIERS, POOR, TIERS
+from nabahan_pipeline.evaluation.tables import LATENCY_TIERS, POOR
 
 
 def latency_tier(seconds: float) -> tuple[str, float]:

@@ -24,7 +24,7 @@ from nabahan_pipeline.evaluation.execution_match import expected_result, result_
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.cases import TestCaseError, check_against_database, load_test_cases
-from nabahan_pipeline.locations import SHIPPED_TEST_CASES
+from nabahan_pipeline.settings import SHIPPED_TEST_CASES
 
 T = "tenders_full_details"
 INSIGHT = "بلغ عدد المناقصات المطابقة {n} مناقصة وفق بيانات منصة اعتماد الحكومية."

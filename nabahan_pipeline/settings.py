@@ -1,0 +1,362 @@
+"""Every option of the pipeline, declared once: name, type, default, environment variable, one
+line of help; and the one order in which all entry points resolve it:
+
+    explicit value (CLI flag, API argument, run config)  >  environment variable  >  default
+
+A run option (``RunSettings``, one evaluation run's) takes its variable from its name,
+``NABAHAN_<NAME>``; the process settings (where state and caches live, an agent's credentials) keep
+the names their tools already use (``DAGSTER_HOME``, ``XDG_CACHE_HOME``, ``OPENAI_API_KEY``). An empty
+variable counts as unset. A bad value is one ``SettingsError`` that names where it came from and
+what is wrong: ``NABAHAN_CONCURRENCY=abc: not a whole number``.
+
+Standard library only, so that any module may import it without an import cycle.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from nabahan_pipeline.errors import SettingsError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+SHIPPED_TEST_CASES = PACKAGE_DIR / "data" / "test_cases.json"
+# The rates a run can be gated on, by their evaluation_summary column (summary.GATES, the same).
+GATES = ("correct_rate", "pass_rate")
+# The most test-suite databases a run may use (database.MAX_SUITE_DATABASES, the same).
+MAX_SUITE_DATABASES = 20
+_REDACTED = "***"
+
+
+# --- converters: text (a variable, a flag) or a typed value (an argument, run config) -> the value ---
+
+Convert = Callable[[Any], Any]
+
+
+def whole_number(minimum: int, maximum: int | None = None) -> Convert:
+    """A whole number from ``minimum`` (to ``maximum``)."""
+
+    def convert(value: Any) -> int:
+        if isinstance(value, str):
+            try:
+                value = int(value.strip())
+            except ValueError:
+                raise ValueError("not a whole number") from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("not a whole number")
+        if maximum is not None and not minimum <= value <= maximum:
+            raise ValueError(f"must be {minimum} to {maximum}")
+        if value < minimum:
+            raise ValueError(f"must be at least {minimum}")
+        return value
+
+    return convert
+
+
+def seconds(value: Any) -> float:
+    """A time in seconds, greater than 0."""
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise ValueError("not a number of seconds") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("not a number of seconds")
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError("must be greater than 0")
+    return float(value)
+
+
+def rate(value: Any) -> float:
+    """A rate: 0 to 1 (0.8), or a percentage written with % ("80%"). A bare 80 or 1.5 is refused:
+    it could mean either."""
+    forms = "a rate between 0 and 1 (0.8) or a percentage between 0% and 100% (80%)"
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number = float(text.removesuffix("%"))
+        except ValueError:
+            raise ValueError(f"not {forms}") from None
+        number = number / 100 if text.endswith("%") else number
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+    else:
+        raise ValueError(f"not {forms}")
+    if not 0 <= number <= 1:
+        raise ValueError(f"not {forms}")
+    return number
+
+
+_YES = ("1", "true", "yes", "on")
+_NO = ("0", "false", "no", "off")
+
+
+def yes_no(value: Any) -> bool:
+    """A switch: a bool, or 1/true/yes/on and 0/false/no/off in any case."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _YES + _NO:
+        return value.strip().lower() in _YES
+    raise ValueError(f"not one of {'/'.join(_YES)} or {'/'.join(_NO)}")
+
+
+def one_of(choices: tuple[str, ...]) -> Convert:
+    """One of ``choices``."""
+
+    def convert(value: Any) -> str:
+        if isinstance(value, str) and value.strip() in choices:
+            return value.strip()
+        raise ValueError(f"not one of {', '.join(choices)}")
+
+    convert.choices = choices  # type: ignore[attr-defined]  # for argparse and the help
+    return convert
+
+
+def path(value: Any) -> Path:
+    """A file or folder path; ``~`` expanded."""
+    if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+        raise ValueError("not a path")
+    return Path(value).expanduser()
+
+
+def text(value: Any) -> str:
+    """Any text, as given."""
+    if not isinstance(value, str):
+        raise ValueError("not text")
+    return value
+
+
+def spec(value: Any) -> str:
+    """Text with something in it, surrounding blanks removed (an agent spec)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("empty")
+    return value.strip()
+
+
+# --- one setting ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One option: its name, environment variable, default (a value, or a function computing it
+    when needed), converter, help line, and how help shows the default when it is not a plain value."""
+
+    name: str
+    env: str
+    default: Any
+    convert: Convert
+    help: str
+    shown_default: str | None = None
+    secret: bool = False
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The values allowed, when they are a short list."""
+        return getattr(self.convert, "choices", ())
+
+    def default_value(self) -> Any:
+        """The default, computed now when it depends on other settings."""
+        return self.default() if callable(self.default) else self.default
+
+    def default_text(self) -> str:
+        """The default as help and the README show it."""
+        if self.shown_default is not None:
+            return self.shown_default
+        return "off" if self.default is False else str(self.default)
+
+    def describe(self) -> str:
+        """The help line with the default and the variable: 'agent calls at once (default: 8; $NABAHAN_CONCURRENCY)'."""
+        return f"{self.help} (default: {self.default_text()}; ${self.env})"
+
+    def resolve(self, given: Any = None) -> Any:
+        """``given`` when it is not None, else the environment variable, else the default; raises
+        SettingsError naming the option or the variable and the bad value."""
+        if given is not None:
+            shown = _REDACTED if self.secret else repr(given) if isinstance(given, str) else given
+            return self._convert(given, f"{self.name}={shown}")
+        raw = os.environ.get(self.env, "")
+        if raw.strip():
+            return self._convert(raw, f"{self.env}={_REDACTED if self.secret else raw}")
+        return self.default_value()
+
+    def _convert(self, value: Any, source: str) -> Any:
+        try:
+            return self.convert(value)
+        except ValueError as exc:
+            raise SettingsError(f"{source}: {exc}") from None
+
+
+# --- the options of one evaluation run -----------------------------------------------------------
+
+
+def _option(default: Any, convert: Convert, help: str, shown: str | None = None) -> Any:
+    """A RunSettings field: its default, converter and help (its variable is NABAHAN_<NAME>)."""
+    return field(default=default, metadata={"convert": convert, "help": help, "shown": shown})
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The options of one evaluation run, resolved (build it with ``resolve_run_settings``). Each
+    field declares an option: its default, converter and help; its variable is NABAHAN_<NAME>.
+
+    The numbers are also the defaults of the library functions that take them (agent_sql,
+    sql_safety, AnswerLimits); a test keeps them equal."""
+
+    test_file: Path = _option(SHIPPED_TEST_CASES, path, "the JSON case file", "the shipped 20-case suite")
+    output_dir: Path = _option(Path("evaluation") / "results", path, "where the CSV reports and charts go")
+    agent: str = _option(
+        "embedded", spec, "the agent: embedded, python:pkg.module:function, http(s)://..., openai:MODEL"
+    )
+    agent_version: str | None = _option(None, text, "your agent's version, part of its cache fingerprint", "none")
+    database: Path | None = _option(
+        None, path, "the evaluation SQLite database", "the embedded database, built on first use"
+    )
+    label: str | None = _option(
+        None, text, "the run's name in history, the trend and the UI", "agent spec · case file name"
+    )
+    baseline: str | None = _option(
+        None, text, "the run no_regression compares with (id, id prefix or label)",
+        "the previous run of the same suite and agent",
+    )
+    quick: bool = _option(False, yes_no, "one case of each category")
+    concurrency: int = _option(8, whole_number(1), "agent calls at once")
+    timeout_s: float = _option(30.0, seconds, "seconds allowed to each agent call")
+    repeat: int = _option(1, whole_number(1), "times every case is asked")
+    use_cache: bool = _option(False, yes_no, "reuse the cached answers of an unchanged agent")
+    pass_threshold: float = _option(0.8, rate, "the gated rate the threshold check wants: 0.8 or 80%")
+    gate: str = _option(
+        "correct_rate", one_of(GATES),
+        "the rate the threshold check and --fail-under judge: Correct Rate or the seed's pass rate",
+    )
+    test_suite_databases: int = _option(
+        3, whole_number(0, MAX_SUITE_DATABASES),
+        "more generated databases that gold and agent SQL also run on; 0 turns it off",
+    )
+    sql_timeout_s: float = _option(5.0, seconds, "seconds allowed to each query the pipeline runs")
+    sql_max_rows: int = _option(100_000, whole_number(1), "the row cap of each query the pipeline runs")
+    max_answer_rows: int = _option(100_000, whole_number(1), "the most rows one answer may carry")
+    max_insight_chars: int = _option(20_000, whole_number(1), "the most characters of one answer's insight")
+    max_sql_chars: int = _option(100_000, whole_number(1), "the most characters of one answer's SQL")
+    max_answer_bytes: int = _option(
+        32 * 1024 * 1024, whole_number(1), "the most bytes of an HTTP or OpenAI-compatible answer's body",
+        "33554432 (32 MiB)",
+    )
+
+    def case_file(self) -> Path:
+        """The JSON case file."""
+        return self.test_file
+
+    def output_path(self) -> Path:
+        """Where the reports go."""
+        return self.output_dir
+
+    def database_path(self) -> Path | None:
+        """The evaluation database; None for the embedded one."""
+        return self.database
+
+    def run_label(self) -> str:
+        """The run's label: the one given, else the agent spec and the case file's name."""
+        return self.label or f"{self.agent} · {self.test_file.name}"
+
+    def test_suite_size(self) -> int:
+        """How many test-suite databases to use: none when the evaluation database is not the
+        embedded one (the generator's other seeds say nothing about another database)."""
+        return 0 if self.database is not None else self.test_suite_databases
+
+    def as_config(self) -> dict[str, Any]:
+        """The options as run config values (paths as text, unset ones left out)."""
+        return {
+            name: str(value) if isinstance(value, Path) else value
+            for name, value in asdict(self).items()
+            if value is not None
+        }
+
+
+RUN_OPTIONS: tuple[Setting, ...] = tuple(
+    Setting(option.name, f"NABAHAN_{option.name.upper()}", option.default, option.metadata["convert"],
+            option.metadata["help"], option.metadata["shown"])
+    for option in fields(RunSettings)
+)
+
+
+def resolve_run_settings(given: Mapping[str, Any] | None = None) -> RunSettings:
+    """The run's options: each given one (None: not given), else its variable, else its default.
+    Raises one SettingsError listing every bad value (and any unknown option)."""
+    given = dict(given or {})
+    values, problems = {}, []
+    for setting in RUN_OPTIONS:
+        try:
+            values[setting.name] = setting.resolve(given.pop(setting.name, None))
+        except SettingsError as exc:
+            problems.append(str(exc))
+    problems += [f"unknown option {name!r}" for name in given]
+    if problems:
+        raise SettingsError("; ".join(problems))
+    return RunSettings(**values)
+
+
+# --- the process: where state and caches live, an agent's credentials ----------------------------
+
+
+def nabahan_home() -> Path:
+    """The state directory (run history, Parquet, the response cache), absolute."""
+    return resolve("home").resolve()
+
+
+def parquet_dir(given: str | Path | None = None) -> Path:
+    """Where the Parquet materializations go: ``given``, else $NABAHAN_PARQUET_DIR, else <home>/parquet."""
+    return resolve("parquet_dir", given or None)
+
+
+def dagster_home(given: str | Path | None = None) -> Path:
+    """The Dagster home of our own entry points: ``given``, else $DAGSTER_HOME, else <home>/dagster."""
+    return resolve("dagster_home", given or None).resolve()
+
+
+def response_cache_path() -> Path:
+    """The SQLite file of the response cache."""
+    return nabahan_home() / "response_cache.sqlite"
+
+
+def cache_dir() -> Path:
+    """Where generated databases are cached: $NABAHAN_CACHE_DIR, else $XDG_CACHE_HOME/nabahan."""
+    return resolve("cache_dir")
+
+
+PROCESS_SETTINGS: tuple[Setting, ...] = (
+    Setting("home", "NABAHAN_HOME", Path(".nabahan"), path,
+            "the state directory: run history, Parquet, the response cache", "./.nabahan"),
+    Setting("parquet_dir", "NABAHAN_PARQUET_DIR", lambda: nabahan_home() / "parquet", path,
+            "where the Parquet tables between assets go", "$NABAHAN_HOME/parquet"),
+    Setting("dagster_home", "DAGSTER_HOME", lambda: nabahan_home() / "dagster", path,
+            "where Dagster keeps run history (the plain dagster command keeps none without it)",
+            "$NABAHAN_HOME/dagster"),
+    Setting("cache_dir", "NABAHAN_CACHE_DIR", lambda: resolve("xdg_cache_home") / "nabahan", path,
+            "where generated databases are cached", "$XDG_CACHE_HOME/nabahan"),
+    Setting("xdg_cache_home", "XDG_CACHE_HOME", lambda: Path.home() / ".cache", path,
+            "the user's cache directory", "~/.cache"),
+    Setting("agent_token", "NABAHAN_AGENT_TOKEN", None, text,
+            "bearer token sent to an HTTP agent (never shown)", "none", secret=True),
+    Setting("openai_api_key", "OPENAI_API_KEY", None, text,
+            "key of an OpenAI-compatible server (never shown)", "none", secret=True),
+    Setting("openai_base_url", "OPENAI_BASE_URL", "https://api.openai.com/v1", spec,
+            "base URL of an OpenAI-compatible server"),
+)
+
+SETTINGS: Mapping[str, Setting] = {setting.name: setting for setting in (*RUN_OPTIONS, *PROCESS_SETTINGS)}
+# Every environment variable the pipeline reads.
+ENVIRONMENT_VARIABLES: tuple[str, ...] = tuple(setting.env for setting in SETTINGS.values())
+
+
+def resolve(name: str, given: Any = None) -> Any:
+    """The setting ``name``: ``given`` when not None, else its variable, else its default."""
+    return SETTINGS[name].resolve(given)
+
+
+def secret_values() -> frozenset[str]:
+    """The secrets set in the environment (the agent token, the OpenAI key), to scrub from every text."""
+    return frozenset(value for setting in SETTINGS.values() if setting.secret and (value := setting.resolve()))
