@@ -25,9 +25,9 @@ from nabahan_pipeline.errors import SettingsError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SHIPPED_TEST_CASES = PACKAGE_DIR / "data" / "test_cases.json"
-# The rates a run can be gated on, by their evaluation_summary column (summary.GATES, the same).
+# The rates a run can be gated on, by their evaluation_summary column.
 GATES = ("correct_rate", "pass_rate")
-# The most test-suite databases a run may use (database.MAX_SUITE_DATABASES, the same).
+# The most test-suite databases a run may use.
 MAX_SUITE_DATABASES = 20
 _REDACTED = "***"
 

@@ -273,18 +273,15 @@ def test_eval_help_shows_each_flags_default_and_variable(capsys: pytest.CaptureF
 def test_the_library_defaults_are_the_settings_defaults():
     from nabahan_pipeline.agents.contract import AnswerLimits
     from nabahan_pipeline.etimad_db import sql_safety
-    from nabahan_pipeline.etimad_db.store import MAX_SUITE_DATABASES
     from nabahan_pipeline.evaluation import agent_sql
     from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS
-    from nabahan_pipeline.evaluation.summary import GATES
 
     defaults = RunSettings()
     assert AnswerLimits() == AnswerLimits(defaults.max_answer_rows, defaults.max_insight_chars,
                                           defaults.max_sql_chars, defaults.max_answer_bytes)
     assert (agent_sql.DEFAULT_SQL_TIMEOUT_S, agent_sql.DEFAULT_MAX_ROWS) == (defaults.sql_timeout_s, defaults.sql_max_rows)
     assert sql_safety.DEFAULT_MAX_ROWS == defaults.sql_max_rows
-    assert MAX_SUITE_DATABASES == settings.MAX_SUITE_DATABASES
-    assert GATES == settings.GATES == tuple(GATE_VERDICTS)
+    assert settings.GATES == tuple(GATE_VERDICTS)
 
 
 def test_readme_lists_exactly_the_settings_variables():

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from nabahan_pipeline.errors import ContractError
+from nabahan_pipeline.settings import SETTINGS
 
 STATUSES = ("success", "out_of_scope", "error")
 REQUIRED_KEYS = ("status", "sql", "insights")
@@ -42,10 +43,10 @@ class AnswerLimits:
     whatever an agent sends.
     """
 
-    max_rows: int = 100_000
-    max_insight_chars: int = 20_000
-    max_sql_chars: int = 100_000
-    max_answer_bytes: int = 32 * 1024 * 1024
+    max_rows: int = SETTINGS["max_answer_rows"].default
+    max_insight_chars: int = SETTINGS["max_insight_chars"].default
+    max_sql_chars: int = SETTINGS["max_sql_chars"].default
+    max_answer_bytes: int = SETTINGS["max_answer_bytes"].default
 
     def problems(self) -> list[str]:
         """What is wrong with these caps, each naming its option; empty when all is well."""

@@ -25,6 +25,7 @@ from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
 from nabahan_pipeline.errors import QueryTimeoutError, UnsafeSQLError
+from nabahan_pipeline.settings import SETTINGS
 
 # Statement kinds that write, change the schema or the connection, or run something opaque
 # (sqlglot falls back to Command for syntax it does not model, e.g. REPLACE, VACUUM, EXPLAIN).
@@ -67,7 +68,7 @@ _PROGRESS_STEPS = 1_000
 # What a result may hold before it is cut (truncated). Rows alone do not bound memory: 100,000
 # rows of a 44-column cross join are 4.4 million Python objects (~280 MB); a million values of
 # this database's text are ~65 MB.
-DEFAULT_MAX_ROWS = 100_000
+DEFAULT_MAX_ROWS: int = SETTINGS["sql_max_rows"].default
 DEFAULT_MAX_CELLS = 1_000_000  # values: rows x columns
 DEFAULT_MAX_TEXT = 16_000_000  # characters of text plus bytes of blobs, over the result
 # The largest string or blob SQLite may build or read (SQLITE_LIMIT_LENGTH), per value.

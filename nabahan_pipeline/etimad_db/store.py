@@ -18,7 +18,7 @@ from nabahan_pipeline.etimad_db.generator import (
     checked_sizes,
 )
 from nabahan_pipeline.files import file_sha256, fsync_file, remove_stale_temporaries, temporary_name
-from nabahan_pipeline.settings import cache_dir
+from nabahan_pipeline.settings import MAX_SUITE_DATABASES, cache_dir
 
 
 def default_database_path() -> Path:
@@ -37,7 +37,6 @@ _ensure_lock = threading.Lock()
 # are: a threshold asked in words ("more than a million") then meets values on its boundary.
 # See docs/verdict_study.md.
 SUITE_SIZES: tuple[int, ...] = (1_000, 300, 3_000)
-MAX_SUITE_DATABASES = 20
 ROUND_EVERY = 5
 
 

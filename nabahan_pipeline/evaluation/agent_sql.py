@@ -17,9 +17,10 @@ from typing import Any
 
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError, run_read_only, to_sqlite
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult, expected_result, rows_match
+from nabahan_pipeline.settings import SETTINGS
 
-DEFAULT_SQL_TIMEOUT_S = 5.0
-DEFAULT_MAX_ROWS = 100_000
+DEFAULT_SQL_TIMEOUT_S: float = SETTINGS["sql_timeout_s"].default
+DEFAULT_MAX_ROWS: int = SETTINGS["sql_max_rows"].default
 
 _GOLD_RESULTS: dict[tuple, ExpectedResult] = {}
 _GOLD_RESULTS_MAX = 10_000

@@ -42,6 +42,7 @@ from typing import Any
 from sqlglot import exp
 
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult, check_read_only_select, run_read_only
+from nabahan_pipeline.settings import SETTINGS
 
 REL_TOL = 1e-12
 ROUNDING = 0.005  # half a unit of the second decimal
@@ -91,7 +92,7 @@ def gold_is_ordered(sql: str) -> bool:
 
 
 def expected_result(
-    database: str | Path, sql: str, *, timeout_s: float = 5.0, max_rows: int = 100_000
+    database: str | Path, sql: str, *, timeout_s: float = SETTINGS["sql_timeout_s"].default, max_rows: int = SETTINGS["sql_max_rows"].default
 ) -> ExpectedResult:
     """Run the gold ``sql`` read-only on ``database`` and return its rows with their tie groups.
 

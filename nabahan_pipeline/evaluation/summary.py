@@ -14,11 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.tables import CATEGORIES
-from nabahan_pipeline.evaluation.tables import SUMMARY_COLUMNS, SUMMARY_DTYPES
-
-# The rates a run can be gated on (--gate), by their summary column.
-GATES = ("correct_rate", "pass_rate")
+from nabahan_pipeline.evaluation.tables import CATEGORIES, SUMMARY_COLUMNS, SUMMARY_DTYPES
 
 
 def summarize(scores: pd.DataFrame) -> pd.DataFrame:

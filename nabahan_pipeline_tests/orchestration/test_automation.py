@@ -15,8 +15,9 @@ from nabahan_pipeline.orchestration import sensors
 
 
 def tick(instance: dg.DagsterInstance, settings: EvaluationSettings, cursor: str | None):
-    context = dg.build_sensor_context(instance=instance, cursor=cursor, resources={"evaluation": settings})
-    return sensors.test_cases_changed(context), context.cursor
+    # Entered and left as a context, so that the resources and instance state it sets are reset.
+    with dg.build_sensor_context(instance=instance, cursor=cursor, resources={"evaluation": settings}) as context:
+        return sensors.test_cases_changed(context), context.cursor
 
 
 def write(path: Path, question: str) -> None:
@@ -70,8 +71,8 @@ def test_nightly_schedule_is_a_full_refresh_at_2am_riyadh():
     assert nightly_evaluation.execution_timezone == "Asia/Riyadh"
     assert nightly_evaluation.default_status == dg.DefaultScheduleStatus.RUNNING
     with dg.instance_for_test() as instance:
-        context = dg.build_schedule_context(instance=instance, resources={"evaluation": EvaluationSettings()})
-        data = nightly_evaluation.evaluate_tick(context)
+        with dg.build_schedule_context(instance=instance, resources={"evaluation": EvaluationSettings()}) as context:
+            data = nightly_evaluation.evaluate_tick(context)
         (request,) = data.run_requests
         assert request.run_config["resources"]["evaluation"]["config"]["use_cache"] is False
 
