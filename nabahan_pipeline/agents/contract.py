@@ -48,12 +48,6 @@ class AnswerLimits:
     max_sql_chars: int = SETTINGS["max_sql_chars"].default
     max_answer_bytes: int = SETTINGS["max_answer_bytes"].default
 
-    def problems(self) -> list[str]:
-        """What is wrong with these caps, each naming its option; empty when all is well."""
-        names = {"max_answer_rows": self.max_rows, "max_insight_chars": self.max_insight_chars,
-                 "max_sql_chars": self.max_sql_chars, "max_answer_bytes": self.max_answer_bytes}
-        return [f"{name} must be at least 1, got {value}" for name, value in names.items() if value < 1]
-
 
 class Agent(Protocol):
     """What the runner needs of an agent adapter."""
