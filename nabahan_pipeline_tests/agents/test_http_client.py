@@ -18,14 +18,8 @@ QUESTION = "كم عدد المناقصات في منطقة الرياض؟"
 
 
 @pytest.fixture(autouse=True)
-def _no_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NABAHAN_AGENT_TOKEN", raising=False)
-
-
-@pytest.fixture
-def server():
-    with LoopbackServer() as srv:
-        yield srv
+def _no_token(no_agent_token: None) -> None:
+    """No NABAHAN_AGENT_TOKEN from the shell (agents/conftest.py)."""
 
 
 def test_500_is_retried_then_succeeds(server: LoopbackServer) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from nabahan_pipeline.etimad_db.generator import (
 )
 from nabahan_pipeline.etimad_db.store import connect_readonly, database_hash
 from nabahan_pipeline_tests.conftest import SMALL_TENDERS
+from nabahan_pipeline_tests.etimad_db.queries import query, scalar, sha256
 
 
 # (column, declared type, NOT NULL, primary key) exactly as schema.md writes them.
@@ -142,22 +142,6 @@ TENDER_TYPES = {
     12: "مسابقة",
 }
 STATUSES = {1: "نشطة", 2: "قيد الفحص", 3: "قيد الترسية", 4: "تمت الترسية", 5: "ملغاة", 6: "منتهية"}
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def query(path: Path, sql: str, params: tuple = ()) -> list[tuple]:
-    con = connect_readonly(path)
-    try:
-        return con.execute(sql, params).fetchall()
-    finally:
-        con.close()
-
-
-def scalar(path: Path, sql: str, params: tuple = ()) -> object:
-    return query(path, sql, params)[0][0]
 
 
 def count(path: Path, where: str, table: str = "tenders_full_details") -> int:

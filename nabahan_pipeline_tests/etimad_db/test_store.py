@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 from pathlib import Path
@@ -18,22 +17,7 @@ from nabahan_pipeline.etimad_db.generator import (
     build_database,
 )
 from nabahan_pipeline.etimad_db.store import connect_readonly, database_hash, default_database_path, ensure_database
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def query(path: Path, sql: str, params: tuple = ()) -> list[tuple]:
-    con = connect_readonly(path)
-    try:
-        return con.execute(sql, params).fetchall()
-    finally:
-        con.close()
-
-
-def scalar(path: Path, sql: str, params: tuple = ()) -> object:
-    return query(path, sql, params)[0][0]
+from nabahan_pipeline_tests.etimad_db.queries import scalar, sha256
 
 
 def test_default_database_is_built_once_into_the_session_cache(default_db: Path) -> None:
