@@ -203,8 +203,8 @@ class RunSettings:
     """The options of one evaluation run, resolved (build it with ``resolve_run_settings``). Each
     field declares an option: its default, converter and help; its variable is NABAHAN_<NAME>.
 
-    The numbers are also the defaults of the library functions that take them (agent_sql,
-    sql_safety, AnswerLimits); a test keeps them equal."""
+    The library functions that take these numbers (agent_sql, sql_safety, execution_match,
+    AnswerLimits) read their defaults from here."""
 
     test_file: Path = _option(SHIPPED_TEST_CASES, path, "the JSON case file", "the shipped 20-case suite")
     output_dir: Path = _option(Path("evaluation") / "results", path, "where the CSV reports and charts go")
