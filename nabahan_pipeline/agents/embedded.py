@@ -34,6 +34,10 @@ class EmbeddedAgent:
         """Ask the reference agent."""
         return self._agent.ask(question, filters)
 
+    def close(self) -> None:
+        """Close the agent's database connections."""
+        self._agent.close()
+
     def fingerprint(self) -> str:
         """Spec, package version and the source hash of the agent's own code."""
         return compose(self.spec, __version__, source_hash(agent_sources()), self._agent_version)

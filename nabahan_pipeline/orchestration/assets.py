@@ -124,6 +124,8 @@ def agent_responses(
     finally:
         if cache is not None:
             cache.close()
+        if hasattr(agent, "close"):  # its connections (HTTP, the embedded agent's database)
+            agent.close()
     context.add_output_metadata(
         {
             "agent_spec": agent.spec,

@@ -41,6 +41,8 @@ class ReferenceAgent:
         self._as_of = as_of
         self._setup_lock = threading.Lock()
         self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []  # every thread's, closed by close()
+        self._connections_lock = threading.Lock()
         self._path: Path | None = None
         self._parser: QuestionParser | None = None
 
@@ -61,7 +63,17 @@ class ReferenceAgent:
             assert self._path is not None
             con = connect_readonly(self._path)
             self._local.connection = con
+            with self._connections_lock:
+                self._connections.append(con)
         return con
+
+    def close(self) -> None:
+        """Close every thread's connection; a later question opens a new one."""
+        with self._connections_lock:
+            connections, self._connections = self._connections, []
+            self._local = threading.local()
+        for con in connections:
+            con.close()
 
     def ask(self, question: str, filters: dict | None = None) -> dict[str, Any]:
         """Answer one question (contract dict); never raises."""

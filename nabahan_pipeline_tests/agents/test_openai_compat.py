@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def riyadh_count(database: Path) -> int:
-    with sqlite3.connect(database) as con:
+    with closing(sqlite3.connect(database)) as con:
         return con.execute("SELECT COUNT(*) FROM tenders_full_details WHERE region_id = 1").fetchone()[0]
 
 
@@ -137,7 +138,7 @@ def test_unsafe_sql_is_refused_without_running_it(llm: LoopbackServer, database:
     assert answer.error.startswith("unsafe SQL from the model, not run: not a read-only query")
     assert "DROP TABLE tenders_full_details" in answer.error
     assert len(llm.requests) == 1  # no repair round for a writing statement
-    with sqlite3.connect(database) as con:
+    with closing(sqlite3.connect(database)) as con:
         assert con.execute("SELECT COUNT(*) FROM tenders_full_details").fetchone()[0] == 500
 
 

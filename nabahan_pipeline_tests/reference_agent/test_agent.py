@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import threading
 from datetime import date
 from pathlib import Path
@@ -324,3 +325,19 @@ def test_works_on_another_database(small_db: Path) -> None:
     answer = agent.ask("كم عدد المناقصات الكلي؟")
     assert answer["status"] == "success"
     assert answer["data"][0]["tender_count"] == 2_000
+
+
+def test_close_closes_every_threads_connection_and_the_agent_still_answers(small_db: Path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    agent = ReferenceAgent(database=small_db)
+    with ThreadPoolExecutor(3) as pool:
+        answers = list(pool.map(agent.ask, ["كم عدد المناقصات؟"] * 6))
+    assert all(answer["status"] == "success" for answer in answers)
+    connections = list(agent._connections)
+    assert connections, "each asking thread opened a connection"
+    agent.close()
+    for con in connections:
+        with pytest.raises(sqlite3.ProgrammingError):
+            con.execute("SELECT 1")
+    assert agent.ask("كم عدد المناقصات؟")["status"] == "success"
