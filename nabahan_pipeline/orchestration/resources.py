@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Optional
 
 import dagster as dg
@@ -55,14 +54,6 @@ class EvaluationSettings(dg.ConfigurableResource):
     def create_resource(self, context: dg.InitResourceContext) -> RunSettings:
         """What assets, checks, the sensor and the schedule receive: the resolved options."""
         return self.resolved()
-
-    def case_file(self) -> Path:
-        """The JSON case file a run started now evaluates."""
-        return self.resolved().case_file()
-
-    def output_path(self) -> Path:
-        """Where a run started now writes its reports."""
-        return self.resolved().output_path()
 
 
 def run_tags(settings: RunSettings) -> dict[str, str]:
