@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from nabahan_pipeline.agents.labels import labelled_agents
 from nabahan_pipeline.errors import NabahanError, UsageError
-from nabahan_pipeline.settings import SETTINGS, resolve_run_settings, whole_number
+from nabahan_pipeline.settings import SETTINGS, RunSettings, resolve_run_settings, whole_number
 
 
 class _Parser(argparse.ArgumentParser):
@@ -119,6 +120,13 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     for flag, name in EVAL_SWITCHES.items():
         parser.add_argument(flag, dest=name, action="store_true", default=None, help=_option_help(name))
     for flag, (name, metavar) in EVAL_FLAGS.items():
+        if flag == "--agent":  # repeatable: several agents are evaluated and compared
+            parser.add_argument(
+                flag, dest=name, action="append", type=_option_type(name), metavar="[NAME=]SPEC",
+                help=_option_help(name).replace(" (default", "; repeat it to compare agents, each named "
+                                                "NAME=SPEC or labelled by its spec (default", 1),
+            )
+            continue
         parser.add_argument(
             flag, dest=name, type=_option_type(name), choices=SETTINGS[name].choices or None, metavar=metavar,
             help=_option_help(name),
@@ -131,23 +139,35 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def eval_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The run options `eval`'s flags give; None for a flag not given."""
+    """The run options `eval`'s flags give (``agent``: the list of --agent); None for a flag not given."""
     names = [*EVAL_SWITCHES.values(), *(name for name, _ in EVAL_FLAGS.values())]
     options = {name: getattr(args, name) for name in names}
     return {**options, "pass_threshold": args.fail_under}
 
 
+def eval_settings(args: argparse.Namespace) -> RunSettings:
+    """The options `eval`'s flags resolve to (with one --agent, its spec); raises a user error for
+    a bad flag, label or variable."""
+    options = eval_options(args)
+    agents = labelled_agents(options["agent"]) if options["agent"] else []
+    return resolve_run_settings({**options, "agent": agents[0].spec if len(agents) == 1 else None})
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
     options = eval_options(args)
-    gate = resolve_run_settings(options).gate  # a bad flag or variable stops here, before Dagster loads
+    gate = eval_settings(args).gate  # a bad flag, label or variable stops here, before Dagster loads
     from nabahan_pipeline.api import NabahanEvaluationPipeline
 
     result = NabahanEvaluationPipeline(**options).run_complete_pipeline(console=sys.stdout)
-    rate = result["summary"][gate]
-    if args.fail_under is not None and rate < args.fail_under:
-        print(f"{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
-        return 1
-    return 0
+    below = [
+        (run["agent_label"], run["summary"][gate])
+        for run in (result["agents"].values() if "agents" in result else [result])
+        if args.fail_under is not None and run["summary"][gate] < args.fail_under
+    ]
+    for label, rate in below:
+        named = f"{label}: " if "agents" in result else ""
+        print(f"{named}{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
+    return 1 if below else 0
 
 
 # --- parser --------------------------------------------------------------------------------------

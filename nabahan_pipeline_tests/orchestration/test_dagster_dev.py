@@ -357,15 +357,16 @@ def test_sensor_and_schedule_runs_keep_the_locations_settings(tmp_path: Path, mo
     settings = EvaluationSettings(test_file=str(cases), output_dir=str(tmp_path / "out"), agent=COUNTING)
     with dg.instance_for_test() as instance:
         context = dg.build_sensor_context(instance=instance, resources={"evaluation": settings})
-        request = sensors.test_cases_changed(context)
-    assert isinstance(request, dg.RunRequest)
+        (request,) = sensors.test_cases_changed(context)
+    assert isinstance(request, dg.RunRequest) and request.partition_key == COUNTING
     config = _resolved_settings(request.run_config)
     chosen = (config["test_file"], config["output_dir"], config["agent"])
     assert chosen == (str(cases), str(tmp_path / "out"), COUNTING)
     assert config["use_cache"] is True
 
     with dg.instance_for_test() as instance:
-        context = dg.build_schedule_context(instance=instance, resources={"evaluation": settings})
+        context = dg.build_schedule_context(instance=instance, resources={"evaluation": settings},
+                                            repository_def=defs.get_repository_def())
         (request,) = nightly_evaluation.evaluate_tick(context).run_requests
     config = _resolved_settings(request.run_config)
     chosen = (config["test_file"], config["output_dir"], config["agent"])

@@ -15,7 +15,9 @@ def _png_bytes(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def dashboard_markdown(path: str | Path, *, max_width_px: int = 800, max_bytes: int = 150_000) -> str:
+def dashboard_markdown(
+    path: str | Path, *, max_width_px: int = 800, max_bytes: int = 150_000, alt: str = "Evaluation dashboard"
+) -> str:
     """Markdown with a small copy of the dashboard PNG inline (base64 data URI), for the Dagster UI.
 
     The image is scaled down to at most ``max_width_px`` wide; if the encoded image is still over
@@ -35,4 +37,4 @@ def dashboard_markdown(path: str | Path, *, max_width_px: int = 800, max_bytes: 
         if len(encoded) <= max_bytes or width <= 200:
             break
         width = int(width * 0.85)
-    return f"![Evaluation dashboard](data:image/png;base64,{encoded.decode('ascii')})"
+    return f"![{alt}](data:image/png;base64,{encoded.decode('ascii')})"
