@@ -1,4 +1,4 @@
-"""The `nabahan` command: `db build`, `agent ask|serve`, `eval`.
+"""The `nabahan` command: `db build`, `agent ask|serve`, `agents add|list|remove`, `eval`.
 
 Every subcommand reports a user mistake (a ``NabahanError``, see ``errors``) as one line on
 stderr and exit code 2; only a bug shows a stack trace. An `eval` flag not given is None: the
@@ -90,6 +90,48 @@ def _cmd_agent_serve(args: argparse.Namespace) -> int:
         serve(host=args.host, port=args.port, agent_spec=args.agent)
     except OSError as exc:  # the address is taken or not ours to bind
         raise UsageError(str(exc)) from None
+    return 0
+
+
+# --- agents --------------------------------------------------------------------------------------
+
+
+def _cmd_agents_add(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.agents.registry import resolve_agent
+    from nabahan_pipeline.api import open_instance
+    from nabahan_pipeline.orchestration.partitions import register_agents
+
+    agents = labelled_agents(args.agents, args.agent_version, source="agent")
+    for agent in agents:  # a spec that names no agent is refused here, not in tonight's run
+        adapter = resolve_agent(agent.spec, agent_version=agent.version)
+        if hasattr(adapter, "close"):
+            adapter.close()
+    with open_instance() as instance:
+        register_agents(instance, agents)
+    for agent in agents:
+        print(f"registered {agent.label}: {agent.spec}" + (f" (version {agent.version})" if agent.version else ""))
+    return 0
+
+
+def _cmd_agents_list(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.api import open_instance
+    from nabahan_pipeline.orchestration.partitions import registered_agents
+
+    with open_instance() as instance:
+        agents = registered_agents(instance)
+    for agent in agents:
+        print(f"{agent.label}\t{agent.spec}" + (f"\t{agent.version}" if agent.version else ""))
+    return 0
+
+
+def _cmd_agents_remove(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.api import open_instance
+    from nabahan_pipeline.orchestration.partitions import remove_agents
+
+    with open_instance() as instance:
+        missing = remove_agents(instance, args.labels)
+    if missing:
+        raise UsageError(f"no agent labelled {', '.join(repr(label) for label in missing)} (see `nabahan agents list`)")
     return 0
 
 
@@ -200,6 +242,18 @@ def build_parser() -> argparse.ArgumentParser:
     # Not $NABAHAN_AGENT: that names the agent `eval` asks, often this very server.
     serve.add_argument("--agent", default=SETTINGS["agent"].default, help="agent spec to serve (default: embedded)")
     serve.set_defaults(handler=_cmd_agent_serve)
+
+    agents = sub.add_parser("agents", help="the agents the sensor and the nightly schedule evaluate (partitions)")
+    agents_sub = agents.add_subparsers(dest="agents_command", required=True, parser_class=_Parser)
+    add = agents_sub.add_parser("add", help="register agents (each a partition of the evaluation assets)")
+    add.add_argument("agents", nargs="+", metavar="[NAME=]SPEC", help="an agent spec, named NAME or by itself")
+    add.add_argument("--agent-version", default=None, help=_option_help("agent_version"))
+    add.set_defaults(handler=_cmd_agents_add)
+    listing = agents_sub.add_parser("list", help="the registered agents: label, spec, version")
+    listing.set_defaults(handler=_cmd_agents_list)
+    remove = agents_sub.add_parser("remove", help="unregister agents (their history stays)")
+    remove.add_argument("labels", nargs="+", metavar="LABEL")
+    remove.set_defaults(handler=_cmd_agents_remove)
 
     ev = sub.add_parser("eval", help="run the evaluation through the Dagster assets")
     _add_eval_arguments(ev)

@@ -30,43 +30,45 @@ class LabelledAgent:
     version: str | None = None
 
 
-def check_label(label: str, given: str) -> str:
-    """``label`` when it can name a partition and a folder; raises AgentSpecError naming ``given``."""
+def check_label(label: str, given: str, source: str = "--agent") -> str:
+    """``label`` when it can name a partition and a folder; raises AgentSpecError naming ``given``
+    as the ``source`` gave it (the flag, or the argument)."""
     if not label.strip():
-        raise AgentSpecError(f"--agent {given!r}: the label before '=' is empty")
+        raise AgentSpecError(f"{source} {given!r}: the label before '=' is empty")
     if len(label) > MAX_LABEL_CHARS:
-        raise AgentSpecError(f"--agent {given!r}: a label has at most {MAX_LABEL_CHARS} characters")
+        raise AgentSpecError(f"{source} {given!r}: a label has at most {MAX_LABEL_CHARS} characters")
     bad = [piece for piece in _FORBIDDEN if piece in label] + [
         f"U+{ord(char):04X}" for char in label if ord(char) < 32 or ord(char) == 127
     ]
     if bad:
         raise AgentSpecError(
-            f"--agent {given!r}: a label may not hold {', '.join(repr(piece) for piece in bad)}; "
-            "name the agent: --agent NAME=SPEC"
+            f"{source} {given!r}: a label may not hold {', '.join(repr(piece) for piece in bad)}; "
+            f"name the agent: {source} NAME=SPEC"
         )
     return label
 
 
-def labelled_agent(text: str, version: str | None = None) -> LabelledAgent:
+def labelled_agent(text: str, version: str | None = None, *, source: str = "--agent") -> LabelledAgent:
     """``NAME=SPEC`` or a bare ``SPEC`` (its own label) as a LabelledAgent."""
     text = text.strip()
     name, equals, spec = text.partition("=")
     if not equals or ":" in name or "/" in name:
         name, spec = text, text
     if not spec.strip():
-        raise AgentSpecError(f"--agent {text!r}: no agent spec after '='")
-    return LabelledAgent(check_label(name.strip(), text), spec.strip(), version)
+        raise AgentSpecError(f"{source} {text!r}: no agent spec after '='")
+    return LabelledAgent(check_label(name.strip(), text, source), spec.strip(), version)
 
 
-def labelled_agents(texts: Sequence[str], version: str | None = None) -> list[LabelledAgent]:
-    """Each ``--agent`` as a LabelledAgent, in order; raises AgentSpecError when two share a label."""
-    agents = [labelled_agent(text, version) for text in texts]
+def labelled_agents(texts: Sequence[str], version: str | None = None, *, source: str = "--agent") -> list[LabelledAgent]:
+    """Each agent as ``source`` (the flag, or "agent" for an argument) gave it, in order; raises
+    AgentSpecError when two share a label."""
+    agents = [labelled_agent(text, version, source=source) for text in texts]
     seen: dict[str, str] = {}
     for text, agent in zip(texts, agents):
         if agent.label in seen:
             raise AgentSpecError(
-                f"--agent {seen[agent.label]!r} and --agent {text.strip()!r} are both labelled {agent.label!r}; "
-                "give each its own: --agent NAME=SPEC"
+                f"{source} {seen[agent.label]!r} and {source} {text.strip()!r} are both labelled {agent.label!r}; "
+                f"give each its own: {source} NAME=SPEC"
             )
         seen[agent.label] = text.strip()
     return agents

@@ -41,6 +41,17 @@ def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent
             )
 
 
+def remove_agents(instance: dg.DagsterInstance, labels: Sequence[str]) -> list[str]:
+    """Remove the agents' partitions (their runs and materializations stay); return the labels
+    that were not registered (and removes nothing then)."""
+    known = set(instance.get_dynamic_partitions(AGENTS.name))
+    missing = [label for label in labels if label not in known]
+    if not missing:
+        for label in labels:
+            instance.delete_dynamic_partition(AGENTS.name, label)
+    return missing
+
+
 def registered_agent(instance: dg.DagsterInstance, label: str) -> LabelledAgent | None:
     """What ``label`` was last registered as; None when it never was."""
     records = instance.fetch_observations(
