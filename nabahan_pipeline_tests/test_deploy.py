@@ -117,6 +117,7 @@ def test_the_helm_values_make_the_instance_of_deploy_dagster_yaml():
     postgres = VALUES["postgresql"]
     assert postgres["enabled"] is False and postgres["postgresqlPassword"] == "", "the password is a Secret's"
     assert postgres["service"]["port"] == 5432
+    assert postgres["postgresqlScheme"] == INSTANCE["storage"]["postgres"]["postgres_db"]["scheme"] == "postgresql+psycopg2"
     secrets = {doc["metadata"]["name"]: doc for doc in documents(DEPLOY / "k8s" / "nabahan-secrets.example.yaml")}
     assert "postgresql-password" in secrets[VALUES["global"]["postgresqlSecretName"]]["stringData"]
     assert VALUES["telemetry"]["enabled"] is INSTANCE["telemetry"]["enabled"] is False
@@ -148,7 +149,7 @@ def test_deploy_dagster_yaml_is_a_valid_instance_with_credentials_from_the_envir
     text = (DEPLOY / "dagster.yaml").read_text(encoding="utf-8")
     assert not re.search(r"password:\s*[^{\s]", text), "no password in the file"
     postgres = INSTANCE["storage"]["postgres"]["postgres_db"]
-    assert {entry["env"] for entry in postgres.values()} == PG_VARIABLES
+    assert {entry["env"] for entry in postgres.values() if isinstance(entry, dict)} == PG_VARIABLES
     for name in PG_VARIABLES:
         monkeypatch.setenv(name, "5432" if name.endswith("PORT") else "x")
     result = process_config(dagster_instance_config_schema(), INSTANCE)
