@@ -169,12 +169,12 @@ def category_table(summaries: Mapping[str, pd.DataFrame], labels: list[str]) -> 
 
 
 def agents_report(agents: pd.DataFrame) -> pd.DataFrame:
-    """The agents table as its CSV shows it: rates as percentages, seconds to the millisecond."""
+    """The agents table as its CSV shows it: rates as percentages, seconds to the microsecond."""
     table = agents.copy().astype(object)
     for column in _RATES:
         table[column] = agents[column].map(format_pct)
     for column in _SECONDS:
-        table[column] = agents[column].map(lambda value: "n/a" if pd.isna(value) else round(float(value), 3))
+        table[column] = agents[column].map(lambda value: "n/a" if pd.isna(value) else round(float(value), 6))
     table["total_tokens"] = agents["total_tokens"].map(lambda value: "" if pd.isna(value) else int(value))
     return table.rename(columns=AGENT_COLUMNS)
 
