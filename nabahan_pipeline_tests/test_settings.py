@@ -330,8 +330,12 @@ def _three_runs(tmp: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[
     config = folders["dagster"] / "run_config.yaml"
     config.write_text(yaml.safe_dump({"resources": {"evaluation": {"config": given}}}), encoding="utf-8")
     dagster = str(Path(sys.executable).parent / "dagster")
+    # The plain dagster command needs a kept instance holding the agent's partition.
+    kept = {"DAGSTER_HOME": str(folders["dagster"] / "dagster_home"), **env}
+    registered = nabahan("agents", "add", COUNTING, cwd=folders["dagster"], **kept)
+    assert registered.returncode == 0, registered.stderr[-3000:]
     materialized = run([dagster, "asset", "materialize", "-m", "nabahan_pipeline.definitions", "--select", "*",
-                        "-c", str(config)], folders["dagster"], **env)
+                        "--partition", COUNTING, "-c", str(config)], folders["dagster"], **kept)
     assert materialized.returncode == 0, materialized.stderr[-3000:]
     monkeypatch.chdir(folders["api"])
     monkeypatch.setenv("NABAHAN_HOME", str(folders["api"] / "home"))
@@ -364,7 +368,7 @@ def test_nabahan_home_holds_every_entry_points_state(clean_env: Path, monkeypatc
     _three_runs(clean_env, monkeypatch, NABAHAN_HOME=str(state))
     assert len(list((state / "parquet" / "history" / "case_scores").glob("*.parquet"))) == 3
     with dg.DagsterInstance.from_config(str(state / "dagster")) as instance:
-        # The plain dagster command keeps run history only under $DAGSTER_HOME (README).
+        # The plain dagster command keeps run history only under $DAGSTER_HOME (README): its own here.
         assert len(instance.get_runs()) == 2, "nabahan eval's and the API's runs"
 
 
