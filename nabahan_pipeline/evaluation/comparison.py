@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from nabahan_pipeline.evaluation.reports import format_pct, write_tables
-from nabahan_pipeline.evaluation.tables import CATEGORIES
+from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISON_DTYPES, CATEGORIES
 
 CORRECT = "correct"
 NOT_EVALUATED = "not evaluated"
@@ -99,14 +99,15 @@ def compare_agents(scores: Mapping[str, pd.DataFrame], summaries: Mapping[str, p
 
 
 def agents_table(summaries: Mapping[str, pd.DataFrame], labels: list[str]) -> pd.DataFrame:
-    """One row per agent: its overall figures (the summary's ``overall`` row)."""
+    """One row per agent: its overall figures (the summary's ``overall`` row); the
+    ``agent_comparison`` table (``tables.AGENT_COMPARISON``)."""
     rows = []
     for label in labels:
         overall = summaries[label].iloc[0]
         if overall["scope"] != "overall":
             raise ValueError(f"{label}: the summary's first row is not 'overall'")
         rows.append({"agent": label, **{column: _plain(overall[figure]) for column, figure in AGENT_FIGURES.items()}})
-    return pd.DataFrame(rows, columns=list(AGENT_COLUMNS))
+    return pd.DataFrame(rows, columns=list(AGENT_COMPARISON.columns)).astype(AGENT_COMPARISON_DTYPES)
 
 
 def case_verdicts(scores: pd.DataFrame) -> pd.DataFrame:

@@ -6,18 +6,21 @@ calls the core (``evaluation.comparison``). After the agents' runs (however they
 machines) the automation sensor brings it up to date once none of them is still in progress.
 """
 
+import warnings
 from datetime import datetime
 from typing import Optional
 
 import dagster as dg
 import pandas as pd
+from dagster_pandera import pandera_schema_to_dagster_type
 from pydantic import Field
 
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.evaluation.charts.comparison import plot_agent_comparison
 from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
 from nabahan_pipeline.evaluation.charts.render import save_figure
-from nabahan_pipeline.evaluation.comparison import AGENT_COLUMNS, agents_report, compare_agents, write_comparison
+from nabahan_pipeline.evaluation.comparison import agents_report, agents_table, compare_agents, write_comparison
+from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON
 from nabahan_pipeline.orchestration.assets import GROUP, case_scores, evaluation_summary
 from nabahan_pipeline.orchestration.history import latest_evaluations
 from nabahan_pipeline.orchestration.partitions import registered_agents
@@ -39,10 +42,16 @@ class ComparisonConfig(dg.Config):
     )
 
 
+with warnings.catch_warnings():  # dagster-pandera is marked beta (see assets.py)
+    warnings.simplefilter("ignore", dg.BetaWarning)
+    AGENT_COMPARISON_TYPE = pandera_schema_to_dagster_type(AGENT_COMPARISON)
+
+
 @dg.asset(
     group_name=GROUP,
     deps=[case_scores, evaluation_summary],
-    kinds={"pandas", "csv", "png"},
+    kinds={"pandas", "parquet", "csv", "png"},
+    dagster_type=AGENT_COMPARISON_TYPE,
     automation_condition=AFTER_EVALUATIONS,
 )
 def agent_comparison(
@@ -61,7 +70,7 @@ def agent_comparison(
     }
     if len(evaluations) < 2:
         context.add_output_metadata({**metadata, "compared": "fewer than two agents evaluated on one suite"})
-        return pd.DataFrame(columns=list(AGENT_COLUMNS))
+        return agents_table({}, [])
     comparison = compare_agents(
         {label: pd.read_parquet(paths["case_scores"]) for label, paths in evaluations.items()},
         {label: pd.read_parquet(paths["evaluation_summary"]) for label, paths in evaluations.items()},

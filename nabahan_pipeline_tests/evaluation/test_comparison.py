@@ -12,11 +12,13 @@ import pytest
 from nabahan_pipeline.evaluation.comparison import (
     NOT_EVALUATED,
     agents_report,
+    agents_table,
     compare_agents,
     matrix_report,
     write_comparison,
 )
 from nabahan_pipeline.evaluation.summary import summarize
+from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON
 from nabahan_pipeline.evaluation.synthetic import make_scores
 
 
@@ -63,6 +65,8 @@ def test_the_matrix_puts_disagreements_first_and_says_why_not(frames):
 def test_the_agents_table_is_each_summarys_overall_row(frames):
     by_agent, summaries = frames
     comparison = compare_agents(by_agent, summaries)
+    AGENT_COMPARISON.validate(comparison.agents)
+    AGENT_COMPARISON.validate(agents_table({}, []))  # nothing to compare: typed, empty
     second = comparison.agents.set_index("agent").loc["second"]
     assert (second["cases"], second["answers"], second["correct"]) == (3, 6, 3)
     assert second["correct_rate"] == pytest.approx(0.5)
