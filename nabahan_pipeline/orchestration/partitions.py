@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 import dagster as dg
+import sqlalchemy.exc
 
 from nabahan_pipeline.agents.labels import LabelledAgent, folder_name
 from nabahan_pipeline.settings import RunSettings
@@ -28,7 +29,14 @@ AGENT_LABEL_TAG = "nabahan/agent_label"
 
 def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent]) -> None:
     """Add each agent's partition, and record its spec and version when they are new or changed."""
-    instance.add_dynamic_partitions(AGENTS.name, [agent.label for agent in agents])
+    labels = [agent.label for agent in agents]
+    for attempt in range(3):
+        try:
+            instance.add_dynamic_partitions(AGENTS.name, labels)
+            break
+        except sqlalchemy.exc.IntegrityError:  # another process added one between Dagster's check and insert
+            if attempt == 2:
+                raise
     for agent in agents:
         if registered_agent(instance, agent.label) != agent:
             instance.report_runless_asset_event(
