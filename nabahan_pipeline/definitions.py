@@ -1,7 +1,7 @@
 """The Dagster code location: `dagster dev` and `dagster asset materialize -m nabahan_pipeline.definitions`.
 
 The evaluation assets are partitioned by agent (``orchestration.partitions``): materialize one with
-`--partition LABEL` (a label `nabahan eval` registered, or an agent spec, its own label).
+`--partition LABEL`, a label `nabahan eval` or `nabahan agents add` registered.
 
 Options come from run config (`resources.evaluation.config`, see run_config.yaml); those it leaves
 out come from their environment variables when a run starts, else from their defaults (settings.py).

@@ -2,10 +2,10 @@
 
 Each run writes its own copy, ``<base_dir>/history/<asset>/<run_id>.parquet``, and downstream
 assets of the same run read that copy: two runs at once never read each other's tables. The
-newest copy is also published as ``<base_dir>/<asset>.parquet`` for people and notebooks. An
-asset not materialized in the run is read from its latest materialization's copy (the path in
-its metadata; for an agent's partition, that agent's), so that a partial run
-(``--select case_scores+``) starts from the last results.
+newest copy (of whichever agent ran last) is also published as ``<base_dir>/<asset>.parquet`` for
+people and notebooks. An asset not materialized in the run is read from its latest
+materialization's copy (the path in its metadata; for an agent's partition, that agent's), so that
+a partial run (``--select case_scores+``) starts from the last results.
 """
 
 from __future__ import annotations
