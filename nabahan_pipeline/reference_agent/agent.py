@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
@@ -43,6 +44,8 @@ class ReferenceAgent:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []  # every thread's, closed by close()
         self._connections_lock = threading.Lock()
+        # An agent dropped without close() still closes its connections when it is collected.
+        weakref.finalize(self, _close_all, self._connections)
         self._path: Path | None = None
         self._parser: QuestionParser | None = None
 
@@ -70,10 +73,10 @@ class ReferenceAgent:
     def close(self) -> None:
         """Close every thread's connection; a later question opens a new one."""
         with self._connections_lock:
-            connections, self._connections = self._connections, []
+            connections = list(self._connections)
+            self._connections.clear()
             self._local = threading.local()
-        for con in connections:
-            con.close()
+        _close_all(connections)
 
     def ask(self, question: str, filters: dict | None = None) -> dict[str, Any]:
         """Answer one question (contract dict); never raises."""
@@ -102,6 +105,11 @@ class ReferenceAgent:
         rows = [dict(zip(columns, row)) for row in values]
         insight = write_insight(frame, rows, parser.catalog)
         return _answer("success", sql=sql, data=rows, columns=columns, rows=values, insights=insight)
+
+
+def _close_all(connections: list[sqlite3.Connection]) -> None:
+    for con in connections:
+        con.close()
 
 
 def _answer(

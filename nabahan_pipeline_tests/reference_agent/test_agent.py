@@ -341,3 +341,18 @@ def test_close_closes_every_threads_connection_and_the_agent_still_answers(small
         with pytest.raises(sqlite3.ProgrammingError):
             con.execute("SELECT 1")
     assert agent.ask("كم عدد المناقصات؟")["status"] == "success"
+
+
+def test_an_agent_dropped_without_close_closes_its_connections(small_db: Path):
+    # Python 3.13 reports a connection left to the garbage collector as an unclosed database.
+    import gc
+
+    agent = ReferenceAgent(database=small_db)
+    assert agent.ask("كم عدد المناقصات؟")["status"] == "success"
+    connections = list(agent._connections)
+    assert connections
+    del agent
+    gc.collect()
+    for con in connections:
+        with pytest.raises(sqlite3.ProgrammingError):
+            con.execute("SELECT 1")
