@@ -1,0 +1,78 @@
+"""Scale: `nabahan eval` over 1,000 and 10,000 cases (100,000 when asked) with an instant agent.
+
+    .venv/bin/python bench/bench_scale.py [--sizes 1000 10000 100000] [--repeat 3]
+
+Each run is the `nabahan` command in a subprocess, in a fresh temporary folder, as a user runs it
+(charts on, cache off, every option at its default), with the in-process agent
+``python:instant_agent:answer`` so that nothing but our own work is timed. The cases are the
+shipped suite repeated (``eval_runs.write_cases``). Per size: the wall of each stage (from the
+run's Dagster event log) and of the whole process, its CPU (user + system) per case and its peak
+memory (ru_maxrss of that child, ``os.wait4``); with ``--repeat`` the run of median wall is shown.
+Then the CPU per case at the margin (between the smallest and the largest size) and
+time(largest)/time(smallest), against the targets of issue 14: <= 0.25 ms of CPU per case,
+10,000 cases <= 5 s, 100,000 cases <= 30 s and <= 1.5 GiB.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from eval_runs import (
+    GIB,
+    INSTANT_AGENT,
+    ProcessRun,
+    figure,
+    nabahan_eval,
+    print_stages,
+    run_timeline,
+    scratch_folder,
+    write_cases,
+)
+
+CPU_PER_CASE_TARGET_MS = 0.25
+WALL_TARGETS_S = {10_000: 5.0, 100_000: 30.0}
+MEMORY_TARGETS_GIB = {100_000: 1.5}
+
+
+def measure(n: int, repeat: int) -> ProcessRun:
+    """``repeat`` runs of ``n`` cases, each in a fresh folder; the run of median wall, its stages printed."""
+    runs = []
+    for _ in range(repeat):
+        with scratch_folder() as folder:
+            cases = write_cases(folder / "cases.json", n)
+            run = nabahan_eval(folder, "--agent", INSTANT_AGENT, "--test-file", str(cases))
+            runs.append((run, run_timeline(folder / "home")))
+    runs.sort(key=lambda pair: pair[0].wall_s)
+    run, timeline = runs[len(runs) // 2]
+    walls = ", ".join(f"{r.wall_s:.2f}" for r, _ in runs)
+    print(f"\n{n:,} cases (walls of {repeat} run(s): {walls} s; the median run below)")
+    print_stages(run, timeline)
+    print(figure(f"{n:,} cases: whole process wall", run.wall_s, "s", WALL_TARGETS_S.get(n)))
+    print(figure(f"{n:,} cases: CPU (user + system)", run.cpu_s, "s"))
+    print(figure(f"{n:,} cases: CPU per case (whole process / cases)", run.cpu_s / n * 1000, "ms"))
+    print(figure(f"{n:,} cases: peak memory", run.max_rss_bytes / GIB, "GiB", MEMORY_TARGETS_GIB.get(n), digits=3))
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000], help="case counts (default 1000 10000)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per size; the median is shown (default 1)")
+    args = parser.parse_args()
+    sizes = sorted(set(args.sizes))
+    with scratch_folder() as folder:  # databases built if missing, files in the page cache
+        warm = nabahan_eval(folder, "--agent", INSTANT_AGENT)
+    print(f"warm-up: 20 cases in {warm.wall_s:.2f} s (not counted)")
+    runs = {n: measure(n, max(1, args.repeat)) for n in sizes}
+    if len(sizes) > 1:
+        small, large = sizes[0], sizes[-1]
+        print(f"\nbetween {small:,} and {large:,} cases")
+        margin_ms = (runs[large].cpu_s - runs[small].cpu_s) / (large - small) * 1000
+        print(figure("CPU per case at the margin", margin_ms, "ms", CPU_PER_CASE_TARGET_MS, digits=3))
+        fixed = runs[small].cpu_s - margin_ms / 1000 * small
+        print(figure("CPU fixed cost (extrapolated to 0 cases)", fixed, "s"))
+        print(figure(f"time({large:,}) / time({small:,}) (wall)", runs[large].wall_s / runs[small].wall_s, "x"))
+
+
+if __name__ == "__main__":
+    main()
