@@ -47,9 +47,9 @@ def measure(n: int, repeat: int) -> ProcessRun:
     walls = ", ".join(f"{r.wall_s:.2f}" for r, _ in runs)
     print(f"\n{n:,} cases (walls of {repeat} run(s): {walls} s; the median run below)")
     print_stages(run, timeline)
-    print(figure(f"{n:,} cases: whole process wall", run.wall_s, "s", WALL_TARGETS_S.get(n)))
+    print(figure(f"{n:,} cases: whole process", run.wall_s, "s", WALL_TARGETS_S.get(n)))
     print(figure(f"{n:,} cases: CPU (user + system)", run.cpu_s, "s"))
-    print(figure(f"{n:,} cases: CPU per case (whole process / cases)", run.cpu_s / n * 1000, "ms"))
+    print(figure(f"{n:,} cases: CPU / cases", run.cpu_s / n * 1000, "ms"))
     print(figure(f"{n:,} cases: peak memory", run.max_rss_bytes / GIB, "GiB", MEMORY_TARGETS_GIB.get(n), digits=3))
     return run
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -134,10 +133,6 @@ def write_cases(path: Path, n: int) -> Path:
     return path
 
 
-def median(values: Sequence[float]) -> float:
-    return statistics.median(values)
-
-
 # --- the run's stages, from the Dagster event log -----------------------------------------------
 
 
@@ -249,12 +244,12 @@ def responses_table(home: Path):  # -> pandas.DataFrame
 
 
 def figure(label: str, value: float, unit: str, target: float | None = None, *, at_least: bool = False,
-           digits: int = 2) -> str:
+           digits: int = 2, note: str = "") -> str:
     """One line: the figure, its target (at most, or ``at_least``) and value/target, met or not."""
-    line = f"{label:<52} {value:>10.{digits}f} {unit:<5}"
-    if target is None:
-        return line
-    ratio = value / target if target else float("inf")
-    met = value >= target if at_least else value <= target
-    sign = ">=" if at_least else "<="
-    return f"{line} target {sign} {target:g} {unit:<5} ratio {ratio:5.2f}  {'met' if met else 'NOT MET'}"
+    line = f"{label:<46} {value:>9.{digits}f} {unit:<4}"
+    if target is not None:
+        ratio = value / target if target else float("inf")
+        met = value >= target if at_least else value <= target
+        sign = ">=" if at_least else "<="
+        line += f" target {sign} {target:<5g} ratio {ratio:5.2f} {'met' if met else 'NOT MET'}"
+    return f"{line}  {note}" if note else line
