@@ -11,11 +11,17 @@ memory (ru_maxrss of that child, ``os.wait4``); with ``--repeat`` the run of med
 Then the CPU per case at the margin (between the smallest and the largest size) and
 time(largest)/time(smallest), against the targets of issue 14: <= 0.25 ms of CPU per case,
 10,000 cases <= 5 s, 100,000 cases <= 30 s and <= 1.5 GiB.
+
+``--profile FILE`` profiles one more run of the largest size with cProfile (which sees the main
+thread alone: the agent calls on the runner's threads are not in it, the rest of the run is),
+writes the stats to FILE (for ``python -m pstats`` or snakeviz) and prints the top functions.
 """
 
 from __future__ import annotations
 
 import argparse
+import pstats
+from pathlib import Path
 
 from eval_runs import (
     GIB,
@@ -54,10 +60,30 @@ def measure(n: int, repeat: int) -> ProcessRun:
     return run
 
 
+def print_profile(path: Path, top: int = 20) -> None:
+    """The functions of most own time, and our functions of most cumulative time."""
+    stats = pstats.Stats(str(path)).stats  # (file, line, function) -> (calls, primitive, own, cumulative, callers)
+    total = sum(own for _, _, own, _, _ in stats.values())
+    print(f"\nprofile {path} (main thread, {total:.2f} s of own time in all)")
+
+    def name(key: tuple) -> str:
+        file, line, function = key
+        return f"{Path(file).name}:{line} {function}" if line else function
+
+    print("  most own time:")
+    for key, (_, calls, own, cumulative, _) in sorted(stats.items(), key=lambda item: -item[1][2])[:top]:
+        print(f"    {own:7.2f} s own {cumulative:7.2f} s cum {calls:>9,} calls  {name(key)}")
+    print("  our functions, most cumulative time:")
+    ours = [item for item in stats.items() if "nabahan_pipeline" in item[0][0]]
+    for key, (_, calls, own, cumulative, _) in sorted(ours, key=lambda item: -item[1][3])[:top]:
+        print(f"    {cumulative:7.2f} s cum {own:7.2f} s own {calls:>9,} calls  {name(key)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000], help="case counts (default 1000 10000)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per size; the median is shown (default 1)")
+    parser.add_argument("--profile", type=Path, metavar="FILE", help="profile one more run of the largest size into FILE")
     args = parser.parse_args()
     sizes = sorted(set(args.sizes))
     with scratch_folder() as folder:  # databases built if missing, files in the page cache
@@ -72,6 +98,13 @@ def main() -> None:
         fixed = runs[small].cpu_s - margin_ms / 1000 * small
         print(figure("CPU fixed cost (extrapolated to 0 cases)", fixed, "s"))
         print(figure(f"time({large:,}) / time({small:,}) (wall)", runs[large].wall_s / runs[small].wall_s, "x"))
+    if args.profile is not None:
+        with scratch_folder() as folder:
+            cases = write_cases(folder / "cases.json", sizes[-1])
+            profile = args.profile.absolute()
+            nabahan_eval(folder, "--agent", INSTANT_AGENT, "--test-file", str(cases),
+                         python_flags=["-m", "cProfile", "-o", str(profile)])
+        print_profile(profile)
 
 
 if __name__ == "__main__":
