@@ -31,6 +31,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -131,8 +132,9 @@ def find_promptfoo(folder: Path, install: bool) -> Path | None:
             print(f"promptfoo skipped: npm install failed (exit {done.returncode}): {tail}")
             return None
     link_migrations(folder / "node_modules" / "promptfoo")
-    check = subprocess.run([str(executable), "--version"], capture_output=True, text=True,
-                           env=promptfoo_environment(folder / "version-check"))
+    with tempfile.TemporaryDirectory(prefix="nabahan-bench-promptfoo-") as home:
+        check = subprocess.run([str(executable), "--version"], capture_output=True, text=True,
+                               env=promptfoo_environment(Path(home)))
     if check.returncode != 0:
         tail = " | ".join(check.stderr.strip().splitlines()[:2])
         print(f"promptfoo skipped: `promptfoo --version` fails in {folder}: {tail}")
