@@ -37,8 +37,9 @@ from eval_runs import (
 
 HELP_TARGET_S = 0.3
 EVAL_20_TARGET_S = 2.5
-# `dagster definitions validate` on 2026-11-23, before issue 14's optimizations (bench/README.md).
-VALIDATE_BASELINE_S = 4.0
+# `dagster definitions validate` on 2026-11-23, before issue 14's optimizations: the median of 5
+# on the shared 2-core machine (bench/README.md); the target is to be no slower than that.
+VALIDATE_BASELINE_S = 2.9
 _IMPORT_LINE = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \|( +)(\S+)\s*$")
 
 
