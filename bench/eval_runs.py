@@ -123,10 +123,12 @@ def nabahan_eval(workdir: Path, *flags: str, python_flags: Sequence[str] = (), *
     return run
 
 
-def write_cases(path: Path, n: int) -> Path:
+def write_cases(path: Path, n: int, *, gold_sql: bool = True) -> Path:
     """A case file of ``n`` cases: the shipped suite over and over (its gold SQL, categories and
-    expected tables), each copy with its own id."""
+    expected tables), each copy with its own id; without ``gold_sql``, the cases carry none."""
     shipped = json.loads(SHIPPED_TEST_CASES.read_text(encoding="utf-8"))
+    if not gold_sql:
+        shipped = [{key: value for key, value in case.items() if key != "expected_sql"} for case in shipped]
     cases = [{**shipped[i % len(shipped)], "id": f"{shipped[i % len(shipped)]['id']}-{i // len(shipped)}"}
              for i in range(n)]
     path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
