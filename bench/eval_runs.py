@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -57,16 +58,12 @@ def run_process(args: Sequence[str], cwd: Path, env: dict[str, str], timeout_s: 
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.time()
         proc = subprocess.Popen(list(args), cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        deadline = started + timeout_s
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.time() > deadline:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.002)
+        watchdog = threading.Timer(timeout_s, proc.kill)
+        watchdog.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            watchdog.cancel()
         ended = time.time()
         proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen does not wait for it again
         out.seek(0)
