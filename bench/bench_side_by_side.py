@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -191,7 +192,18 @@ def run_promptfoo(executable: Path, folder: Path, cases: Path, agent: LoopbackAg
                       promptfoo_environment(folder / "promptfoo-home"))
     if run.returncode != 0:
         raise RuntimeError(f"promptfoo exited {run.returncode}: {run.stderr[-1500:] or run.stdout[-1500:]}")
-    return run, agent.stats()
+    stats = agent.stats()
+    successes = re.search(r"Successes: (\d+)", run.stdout)
+    check_complete("promptfoo", stats, int(successes[1]) if successes else 0, len(json.loads(cases.read_text("utf-8"))))
+    return run, stats
+
+
+def check_complete(tool: str, stats: dict, answered: int, n: int) -> None:
+    """Raise unless the agent answered all ``n`` calls once each and the tool counted ``n`` good
+    answers: a run with failed calls would time less work than it claims."""
+    if stats["calls"] != n or answered != n:
+        raise RuntimeError(f"{tool}: the agent answered {stats['calls']} calls and {tool} got {answered} "
+                           f"good answers, of {n} cases")
 
 
 # --- the benchmark ------------------------------------------------------------------------------------
@@ -201,7 +213,10 @@ def run_nabahan(folder: Path, cases: Path, agent: LoopbackAgent, concurrency: in
     """One `nabahan eval` over HTTP, end to end; its process and what the agent saw."""
     agent.reset()
     run = nabahan_eval(folder, "--agent", agent.url, "--test-file", str(cases), "--concurrency", str(concurrency))
-    return run, agent.stats()
+    stats = agent.stats()
+    statuses = responses_table(folder / "home")["status"]
+    check_complete("nabahan", stats, int((statuses != "error").sum()), len(statuses))
+    return run, stats
 
 
 def main() -> None:
