@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.image import imsave
 
 from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
 from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
@@ -29,13 +30,31 @@ CHART_FILES: tuple[str, ...] = (
 )
 
 
+def draw_figure(fig: Figure) -> memoryview:
+    """Lay ``fig`` out and draw it, once, on its Agg canvas; its pixels, RGBA rows from the top.
+
+    ``Figure.savefig`` would draw a figure with a layout engine twice: once to lay it out, with
+    drawing switched off, and again to paint. ``FigureCanvasAgg.draw`` does both in one pass, and
+    paints the same pixels (our figures' face is already the white ``savefig.facecolor``).
+    """
+    with chart_style():
+        fig.canvas.draw()
+    return fig.canvas.buffer_rgba()
+
+
+def write_png(pixels: memoryview, path: str | Path, *, dpi: float = DPI) -> Path:
+    """Write drawn pixels as PNG to ``path`` atomically, as ``savefig`` writes them (same encoder,
+    same metadata): a temporary file in the same folder, then ``os.replace``."""
+    path = Path(path)
+    with atomic_open(path, "wb") as handle:
+        imsave(handle, pixels, format="png", origin="upper", dpi=dpi)
+    return path
+
+
 def save_figure(fig: Figure, path: str | Path) -> Path:
     """Write ``fig`` as PNG to ``path`` atomically: a temporary file in the same folder, then
     ``os.replace``. Readers never see a half-written file."""
-    path = Path(path)
-    with atomic_open(path, "wb") as handle, chart_style():
-        fig.savefig(handle, format="png", dpi=DPI)
-    return path
+    return write_png(draw_figure(fig), path, dpi=fig.dpi)
 
 
 def _history_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
