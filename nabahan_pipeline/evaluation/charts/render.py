@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -108,7 +109,10 @@ def render_charts(
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
     }
     remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
-    with atomic_folder(out) as folder:
-        for name in CHART_FILES:
-            save_figure(builders[name](), folder.path / name)
+    # The PNG encoder (zlib, outside the GIL) writes each chart while the next is drawn.
+    with atomic_folder(out) as folder, ThreadPoolExecutor(1, thread_name_prefix="chart-png") as writer:
+        writes = [writer.submit(write_png, draw_figure(builders[name]()), folder.path / name)
+                  for name in CHART_FILES]
+        for write in writes:
+            write.result()
     return {name: folder.final / name for name in CHART_FILES}
