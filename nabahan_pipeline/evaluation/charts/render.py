@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.image import imsave
 
 from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
 from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
 from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_results
+from nabahan_pipeline.evaluation.charts.drawing import default_processes, draw_charts, draw_figure, write_png
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_history, require_scores
 from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
 from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
 from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
-from nabahan_pipeline.evaluation.charts.style import DPI, chart_style
 from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
-from nabahan_pipeline.files import atomic_folder, atomic_open, remove_stale_temporaries
+from nabahan_pipeline.files import atomic_folder, remove_stale_temporaries
 
 CHART_FILES: tuple[str, ...] = (
     "metrics_overview.png",
@@ -29,27 +27,6 @@ CHART_FILES: tuple[str, ...] = (
     "evaluation_dashboard.png",
     "pass_rate_trend.png",
 )
-
-
-def draw_figure(fig: Figure) -> memoryview:
-    """Lay ``fig`` out and draw it, once, on its Agg canvas; its pixels, RGBA rows from the top.
-
-    ``Figure.savefig`` would draw a figure with a layout engine twice: once to lay it out, with
-    drawing switched off, and again to paint. ``FigureCanvasAgg.draw`` does both in one pass, and
-    paints the same pixels (our figures' face is already the white ``savefig.facecolor``).
-    """
-    with chart_style():
-        fig.canvas.draw()
-    return fig.canvas.buffer_rgba()
-
-
-def write_png(pixels: memoryview, path: str | Path, *, dpi: float = DPI) -> Path:
-    """Write drawn pixels as PNG to ``path`` atomically, as ``savefig`` writes them (same encoder,
-    same metadata): a temporary file in the same folder, then ``os.replace``."""
-    path = Path(path)
-    with atomic_open(path, "wb") as handle:
-        imsave(handle, pixels, format="png", origin="upper", dpi=dpi)
-    return path
 
 
 def save_figure(fig: Figure, path: str | Path) -> Path:
@@ -79,6 +56,7 @@ def render_charts(
     *,
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
+    processes: int | None = None,
 ) -> dict[str, Path]:
     """Write the seven PNG charts as one set: drawn into a folder of their own, then ``out_dir``
     (a symbolic link, see ``files.atomic_folder``) is switched to it whole, so a reader never sees
@@ -86,6 +64,8 @@ def render_charts(
 
     ``history``: one row per run, oldest first, the current run last (run_label, timestamp,
     pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run.
+    ``processes``: 1 draws here alone, 2 with a forked helper (``drawing``); ``None`` chooses
+    (``drawing.default_processes``). The pixels are the same either way.
     Returns ``{file name: path}`` in :data:`CHART_FILES` order, the paths in this run's own
     folder (``out_dir`` may point at a later run's by the time they are read).
     """
@@ -97,22 +77,20 @@ def render_charts(
     else:
         require_history(history)
     out = Path(out_dir)
-    builders = {
-        "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
-        "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
-        "latency_analysis.png": lambda: plot_latency_analysis(scores),
-        "category_breakdown.png": lambda: plot_category_breakdown(summary, pass_threshold=threshold),
-        "detailed_results.png": lambda: plot_detailed_results(scores),
+    # Costliest first, so that two processes finish together.
+    charts = {
         "evaluation_dashboard.png": lambda: plot_dashboard(
             scores, summary, history=history, pass_threshold=threshold
         ),
+        "detailed_results.png": lambda: plot_detailed_results(scores),
+        "latency_analysis.png": lambda: plot_latency_analysis(scores),
+        "category_breakdown.png": lambda: plot_category_breakdown(summary, pass_threshold=threshold),
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
+        "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
+        "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
     }
     remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
-    # The PNG encoder (zlib, outside the GIL) writes each chart while the next is drawn.
-    with atomic_folder(out) as folder, ThreadPoolExecutor(1, thread_name_prefix="chart-png") as writer:
-        writes = [writer.submit(write_png, draw_figure(builders[name]()), folder.path / name)
-                  for name in CHART_FILES]
-        for write in writes:
-            write.result()
+    with atomic_folder(out) as folder:
+        draw_charts(charts, folder.path, processes=default_processes() if processes is None else processes)
     return {name: folder.final / name for name in CHART_FILES}
+
