@@ -13,6 +13,7 @@ from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_re
 from nabahan_pipeline.evaluation.charts.drawing import default_processes, draw_charts, draw_figure, write_png
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_history, require_scores
 from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
+from nabahan_pipeline.evaluation.charts.markdown import prepare_dashboard_markdown
 from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
 from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
 from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
@@ -77,7 +78,8 @@ def render_charts(
     else:
         require_history(history)
     out = Path(out_dir)
-    # Costliest first, so that two processes finish together.
+    # Costliest first, so that two processes finish together; the dashboard first of all, so that
+    # its Markdown is made while the others are drawn.
     charts = {
         "evaluation_dashboard.png": lambda: plot_dashboard(
             scores, summary, history=history, pass_threshold=threshold
@@ -91,6 +93,11 @@ def render_charts(
     }
     remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
     with atomic_folder(out) as folder:
-        draw_charts(charts, folder.path, processes=default_processes() if processes is None else processes)
+        draw_charts(charts, folder.path, processes=default_processes() if processes is None else processes,
+                    written=_prepare_markdown)
     return {name: folder.final / name for name in CHART_FILES}
 
+
+def _prepare_markdown(name: str, path: Path, pixels: memoryview) -> None:
+    if name == "evaluation_dashboard.png":
+        prepare_dashboard_markdown(path, pixels)
