@@ -7,6 +7,7 @@ The helper is made to take a chart for sure: the first chart is always the calle
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
@@ -155,12 +156,56 @@ def test_when_this_process_fails_the_helper_is_stopped_at_once(tmp_path):
 
 
 @pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork here")
-def test_two_processes_only_from_a_single_thread_with_two_cores(monkeypatch):
+def test_two_processes_only_from_a_single_thread_with_two_cores_and_no_daemon(monkeypatch):
     monkeypatch.setattr(drawing.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.setattr(drawing.threading, "active_count", lambda: 1)
     assert drawing.default_processes() == 2
     monkeypatch.setattr(drawing.threading, "active_count", lambda: 2)
     assert drawing.default_processes() == 1
     monkeypatch.setattr(drawing.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(multiprocessing.current_process(), "daemon", True)  # may have no children
+    assert drawing.default_processes() == 1
+    monkeypatch.setattr(multiprocessing.current_process(), "daemon", False)
     monkeypatch.setattr(drawing.os, "sched_getaffinity", lambda _pid: {0})
     assert drawing.default_processes() == 1
+
+
+def test_a_stuck_helper_is_an_error_not_a_hang(tmp_path, monkeypatch):
+    monkeypatch.setattr(drawing, "HELPER_TIMEOUT_S", 1.0)
+    taken = _handshake()
+    helper_pid = tmp_path / "helper.pid"
+
+    def first():
+        assert taken.wait(30)
+        return _figure()
+
+    def second():
+        helper_pid.write_text(str(os.getpid()))
+        taken.set()
+        time.sleep(60)  # as if it waited for a lock nobody will release
+        return _figure()
+
+    started = time.monotonic()
+    with pytest.raises(TimeoutError, match="did not finish"):
+        draw_charts({"first.png": first, "second.png": second}, tmp_path, processes=2)
+    assert time.monotonic() - started < 30
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(helper_pid.read_text()), 0)
+
+
+def test_the_collector_is_off_while_drawing_and_as_it_was_after(tmp_path):
+    seen = []
+
+    def chart():
+        seen.append(gc.isenabled())
+        return _figure()
+
+    assert gc.isenabled()
+    draw_charts({"a.png": chart}, tmp_path, processes=1)
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        draw_charts({"b.png": chart}, tmp_path, processes=1)
+        assert not gc.isenabled()  # not switched on by us
+    finally:
+        gc.enable()
