@@ -63,9 +63,9 @@ def write_png(pixels: memoryview, path: str | Path, *, dpi: float = DPI) -> Path
 
 def default_processes() -> int:
     """How many processes draw: two when this process has a single thread and two cores to run
-    on, and may fork (the platform can; it is not a daemon process, which may have no children);
-    else one."""
-    if (threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods()
+    on, and may fork (on Linux: macOS system libraries are not safe to fork; not from a daemon
+    process, which may have no children); else one."""
+    if (threading.active_count() > 1 or not sys.platform.startswith("linux")
             or multiprocessing.current_process().daemon):
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -155,11 +155,14 @@ def test_when_this_process_fails_the_helper_is_stopped_at_once(tmp_path):
     assert not list(tmp_path.glob("*.png"))
 
 
-@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork here")
-def test_two_processes_only_from_a_single_thread_with_two_cores_and_no_daemon(monkeypatch):
+def test_two_processes_only_from_a_single_thread_with_two_cores_on_linux_and_no_daemon(monkeypatch):
     monkeypatch.setattr(drawing.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.setattr(drawing.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(drawing.sys, "platform", "linux")
     assert drawing.default_processes() == 2
+    monkeypatch.setattr(drawing.sys, "platform", "darwin")
+    assert drawing.default_processes() == 1
+    monkeypatch.setattr(drawing.sys, "platform", "linux")
     monkeypatch.setattr(drawing.threading, "active_count", lambda: 2)
     assert drawing.default_processes() == 1
     monkeypatch.setattr(drawing.threading, "active_count", lambda: 1)
