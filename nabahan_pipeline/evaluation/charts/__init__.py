@@ -6,7 +6,8 @@ labels, text from the data made safe to draw), ``formats`` (numbers), ``inputs``
 the charts need and the views they take of the tables), ``tiers`` (the latency tiers),
 ``ticks`` (the log latency axis), one module per chart (``overview``, ``pass_fail``,
 ``latency``, ``categories``, ``detailed_results``, ``trend``, ``dashboard``), ``render`` (all
-seven saved as one set) and ``markdown`` (the dashboard for the Dagster UI).
+seven saved as one set), ``drawing`` (each figure drawn once, on one or two processes) and
+``markdown`` (the dashboard for the Dagster UI).
 
 The names below load their module on first use, so that importing this package does not import
 matplotlib.
