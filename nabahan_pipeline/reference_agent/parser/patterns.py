@@ -86,12 +86,18 @@ MUTATION = re.compile(
     r"(?<!\w)(?:[وف])?(?:" + alternation(lx.MUTATION_TERMS) + r")(?:ها|هم|ه|هن|لي|لنا)?(?!\w)"
 )
 # "غيّر ..." at the head of the request is an order to change data; elsewhere غير is "not".
-IMPERATIVE_CHANGE = re.compile(r"(?:(?:ممكن|لو سمحت|ابيك|ابغاك|اريدك|رجاء)\s)?[وف]?(?:غير|غيرو|عدلو)(?:ها|هم|ه)?\s")
+# So is "انقل ..." / "ارفع القيمة ...": an order to move or raise what the data holds.
+IMPERATIVE_CHANGE = re.compile(
+    r"(?:(?:ممكن|لو سمحت|ابيك|ابغاك|اريدك|رجاء)\s)?[وف]?"
+    r"(?:(?:غير|غيرو|عدلو)(?:ها|هم|ه)?\s|(?:انقل|انقلو|ارفع|خفض)(?:ها|هم|ه)?\s(?:كل|ال?قيم|ال?مبلغ|حال))"
+)
 SQL = re.compile(r"(?<![a-z])(?:" + "|".join(lx.SQL_KEYWORDS) + r")(?![a-z])")
 SQL_STATEMENT = re.compile(r"(?<![a-z])(?:select|insert|update|delete|drop|alter|create|truncate|pragma|attach)(?![a-z])")
 OFF_TASK = _terms(lx.OFF_TASK_TERMS)
 OFF_TOPIC = _terms(lx.OFF_TOPIC_TERMS)
 FILLERS = _terms(lx.FILLER_TERMS)
+LIST_WORDS = _terms(lx.LIST_TERMS)
+UNHELD, UNHELD_KEYS = _keyed_terms(lx.UNHELD_DATA)
 GROUP_CUE = re.compile(
     r"(?<!\w)(?:[وف])?(?:حسب|بحسب|على حسب|لكل|ل?كل|في كل|بكل|توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|"
     r"من حيث|على مستوى|بالنسبه ل?كل|مصنف(?:ه)? حسب|per|by)(?!\w)"

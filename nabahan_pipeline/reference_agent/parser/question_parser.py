@@ -13,9 +13,11 @@ import re
 from datetime import date
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, words
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
-from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words
+from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COUNTRY,
@@ -26,6 +28,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     MUTATION,
     NEGATION,
     OFF_TASK,
+    OFF_TOPIC,
     PUNCTUATION,
     REGION_KEYS,
     REGION_PREFIX,
@@ -36,6 +39,8 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     STATUSES,
     TYPE_KEYS,
     TYPES,
+    UNHELD,
+    UNHELD_KEYS,
 )
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
@@ -54,31 +59,58 @@ class QuestionParser:
 
     def parse(self, question: object) -> QueryFrame | Refusal:
         """The frame of ``question``, or the reason to refuse it."""
+        return self.read(question).frame
+
+    def read(self, question: object) -> Parse:
+        """``question`` read: its frame or refusal, what each part consumed, the words left over.
+        A content word left over refuses the question (``not_understood``): answering without it
+        would answer a different question."""
         if not isinstance(question, str) or not question.strip():
-            return Refusal("empty")
+            return Parse(Refusal("empty"))
         if len(question) > MAX_QUESTION_CHARS:
-            return Refusal("too_long")
+            return Parse(Refusal("too_long"))
         norm = normalize_arabic(question)
         latin = norm.lower()
         if SQL_STATEMENT.search(latin) and len(SQL.findall(latin)) >= 2:
-            return Refusal("sql")
+            return Parse(Refusal("sql"))
         if not re.search(r"[\u0621-\u064a]", norm):
-            return Refusal("not_arabic")
+            return Parse(Refusal("not_arabic"))
         norm = PUNCTUATION.sub(" ", norm)
         norm = LOOSE_SEPARATORS.sub(" ", norm)
         norm = re.sub(r"\s+", " ", norm).strip()
         if MUTATION.search(norm) or IMPERATIVE_CHANGE.match(norm):
-            return Refusal("mutation")
+            return Parse(Refusal("mutation"))
         if OFF_TASK.search(norm):
-            return Refusal("off_task")
+            return Parse(Refusal("off_task"))
+        unheld = UNHELD.search(norm)
+        if unheld:
+            topic = str(UNHELD_KEYS[unheld.lastgroup])  # type: ignore[index]
+            reason = "off_topic" if topic in lx.OFF_TOPIC_SUBJECTS else "unheld"
+            return Parse(Refusal(reason, (unheld.group(0).strip(),), topic))
         r = Reading(text=norm, original=norm)
-        self._names(r)
-        self._dates(r)
-        self._values(r)
-        self._top_n(r)
-        self._places(r)
-        self._statuses_and_types(r)
-        return frame_of(r)
+        consumed: list[tuple[str, tuple[str, ...]]] = []
+        for part, read_part in (
+            ("name", self._names),
+            ("date", self._dates),
+            ("value", self._values),
+            ("top_n", self._top_n),
+            ("region", self._places),
+            ("status_type", self._statuses_and_types),
+        ):
+            before = r.text
+            read_part(r)
+            words = consumed_words(before, r.text)
+            if words:
+                consumed.append((part, words))
+        intent, leftover = account_intent(r.text)
+        consumed += intent
+        frame = frame_of(r)
+        if isinstance(frame, Refusal):
+            frame = Refusal(frame.reason, leftover)
+        elif leftover:
+            off_topic = any(OFF_TOPIC.fullmatch(w) for w in leftover)
+            frame = Refusal("off_topic" if off_topic else "not_understood", leftover)
+        return Parse(frame, tuple(consumed), leftover)
 
     # -- passes --
 
