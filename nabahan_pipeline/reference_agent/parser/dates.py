@@ -22,11 +22,11 @@ _HIJRI_YEAR = re.compile(
     rf"|(?<!\w){_YEAR_WORD}(?P<y2>14[0-9]\d)(?!\w)"
 )
 _YEAR_RANGE = re.compile(
-    rf"(?<!\w)(?:ما\s)?(?:بين|من|[بم]ن)\s?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتى|لين|لغايه|ل|-|لحد)\s?"
+    rf"(?<!\w)(?:ما\s)?(?:بين|من|[بم]ن)\s?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتي|لين|لغايه|ل|-|لحد)\s?"
     rf"{_YEAR_WORD}?{_GREG.format(n='b')}(?!\d)"
 )
 _YEAR_BOUND = re.compile(
-    rf"(?<!\w)(?P<w>بعد|منذ|من بدايه|ابتداء من|اعتبارا من|من|قبل|حتى|لغايه|الى|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
+    rf"(?<!\w)(?P<w>بعد|منذ|من بدايه|ابتداء من|اعتبارا من|من|قبل|حتي|لغايه|الي|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
 )
 _MONTH_NAMES = alternation(lx.MONTHS)
 _MONTH = re.compile(
@@ -55,6 +55,9 @@ _ROLLING = re.compile(
     rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{alternation(_UNITS)})"
     rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
 )
+
+# A unit after a number makes it an amount, not a year.
+_AMOUNT_AFTER = re.compile(r"\s*(?:ريال|ر\.?س|الف|مليون|مليار|عرض|عروض)(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,8 @@ def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
 def _year_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Ranges of years: "من 2023 إلى 2025"."""
     for m in list(_YEAR_RANGE.finditer(text)):
+        if _AMOUNT_AFTER.match(text, m.end()):
+            continue  # "بين 2000 و 2500 ريال" is a range of amounts
         a, b = sorted((int(m.group("a")), int(m.group("b"))))
         spans.append(DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}"))
         text = blank(text, m.start(), m.end())
@@ -223,13 +228,15 @@ def _rolling(text: str, as_of: date, spans: list[DateSpan]) -> str:
 def _year_bounds(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Open bounds: "بعد 2023", "قبل 2024", "منذ 2022" ("من 2024" alone is that year)."""
     for m in list(_YEAR_BOUND.finditer(text)):
+        if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
+            continue  # "أكثر من 2024 ريال" is an amount, not a year
         year = int(m.group("y"))
         word = m.group("w")
         if word == "بعد":
             span = DateSpan(year_span(year + 1)[0], None, f"بعد عام {year}")
         elif word in ("قبل",):
             span = DateSpan(None, year_span(year)[0], f"قبل عام {year}")
-        elif word in ("حتى", "لغايه", "الى", "لين"):
+        elif word in ("حتي", "لغايه", "الي", "لين"):
             span = DateSpan(None, year_span(year)[1], f"حتى نهاية عام {year}")
         else:
             # "من 2024" alone is the year 2024 unless the sentence goes on to another bound.
@@ -255,6 +262,8 @@ def _plain_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
             continue
         if re.match(r"\s*(?:ريال|ر\.?س|عرض|عروض|مناقص|منافس|مشروع|مشاريع|جهه|شهر|يوم)", after):
             continue
+        if re.match(r"\s*(?:و|الي|حتي|لين|-)\s*\d[\d.,]*" + _AMOUNT_AFTER.pattern, text[end : end + 40]):
+            continue  # the first bound of a range of amounts: "بين 2000 و 2500 ريال"
         year = int(mention.value)
         spans.append(DateSpan(*year_span(year), f"عام {year}"))
         # Blank the year word that came with it too.

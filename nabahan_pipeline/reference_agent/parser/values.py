@@ -23,7 +23,13 @@ class Comparison(NamedTuple):
     label: str
 
 
-_VALUE_WORDS_TAIL = r"(?:\s+(?:[وفب]?ال)?(?:قيم\w*|تقديري\w*|اجمالي\w*|مبلغ\w*|ترسي\w*|مرسا\w*|عقد|كراس\w*|سعر\w*|تكلف\w*|مد\w*|عدد|عروض\w*|ميزاني\w*))*"
+# The noun a comparator may come before ("تزيد قيمتها التقديرية عن"), then "فيها", the
+# comparator's own preposition and "حاجز" ("تتخطى حاجز المليون").
+_VALUE_WORDS_TAIL = (
+    r"(?:\s+(?:[وفب]?ال)?(?:قيم\w*|تقديري\w*|اجمالي\w*|مبلغ\w*|ترسي\w*|مرسا\w*|عقد|كراس\w*|سعر\w*|تكلف\w*|مد\w*"
+    r"|عدد|عروض\w*|ميزاني\w*|شروط))*"
+    r"(?:\s+(?:فيها|فيه))?(?:\s+(?:عن|علي|من))?(?:\s+(?:ال)?حاجز)?"
+)
 _COMPARATOR_TAIL = re.compile(
     r"(?:(?<!\w)(?:" + "|".join(p for p, _ in lx.COMPARATOR_TERMS) + r")" + _VALUE_WORDS_TAIL + r")\s*$"
 )
@@ -46,7 +52,7 @@ def comparator_before(before: str) -> str | None:
 _REFERENCE_NUMBER = re.compile(r"(?<![\d.,])(\d{12})(?![\d.,])")
 _SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
 
-_SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألفين", "نص": "نصف", "ميه": "مئة", "مايه": "مئة"}
+_SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألفين", "الفي": "ألفي", "نص": "نصف", "ميه": "مئة", "مايه": "مئة"}
 
 
 def _spelled(text: str) -> str:
@@ -91,7 +97,7 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         between = text[e1:s2]
         before = text[max(0, s1 - 30) : s1]
         opener = re.search(r"(?:^|\s)(?:ما\s)?(?:بين|من|[بم]ن)\s*(?:ال?قيم\w*\s)?$", before)
-        if opener and re.fullmatch(r"\s*(?:ريال\s*)?(?:و|الى|الي|لين|لحد|حتى|ل|-)\s*", between):
+        if opener and re.fullmatch(r"\s*(?:ريال\s*)?(?:و|الى|الي|لين|لحد|حتي|ل|-)\s*", between):
             first = n1.value
             if n2.scaled and not n1.scaled and first < 1000:
                 # "بين 10 و 20 مليون": the scale word serves both numbers.

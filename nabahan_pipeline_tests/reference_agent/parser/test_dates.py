@@ -94,3 +94,18 @@ def test_several_dates_are_read_in_order() -> None:
     left, spans = read_dates(normalize_arabic("في الربع الأول من 2024 وفي شهر مارس"), AS_OF)
     assert [s.label for s in spans] == ["الربع الأول من عام 2024", "شهر مارس"]
     assert left.split() == ["في", "وفي"]
+
+
+@pytest.mark.parametrize("phrase", ["حتى 2023", "حتى عام 2023", "إلى 2023", "لغاية 2023"])
+def test_up_to_a_year_is_up_to_its_end(phrase: str) -> None:
+    # "حتى" / "إلى" are folded by normalization ("حتي" / "الي"): the patterns must be folded too.
+    left, spans = read_dates(normalize_arabic(phrase), AS_OF)
+    assert spans == [DateSpan(None, "2024-01-01", "حتى نهاية عام 2023")]
+    assert left.strip() == ""
+
+
+@pytest.mark.parametrize(
+    "phrase", ["أكثر من 2024 ريال", "اكثر من 2024 ريال", "بين 2000 و 2500 ريال", "من 2024 ريال"]
+)
+def test_a_year_like_amount_is_no_year(phrase: str) -> None:
+    assert read_dates(normalize_arabic(phrase), AS_OF)[1] == []

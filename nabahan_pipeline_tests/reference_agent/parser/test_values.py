@@ -3,6 +3,8 @@ reference numbers and the N of a top-N."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
@@ -111,3 +113,30 @@ def test_top_n(phrase: str, n: int, left: str) -> None:
 def test_no_top_n(phrase: str) -> None:
     text = normalize_arabic(phrase)
     assert read_top_n(text) == (text, None)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "op", "value"),
+    [
+        ("تزيد قيمتها عن مليون", ">", 1e6),
+        ("تزيد قيمتها التقديرية على مليون", ">", 1e6),
+        ("لا تقل قيمتها عن 500 ألف", ">=", 5e5),
+        ("تتعدى 3 ملايين", ">", 3e6),
+        ("تفوق مليونين", ">", 2e6),
+        ("تتخطى مليوني ريال", ">", 2e6),
+        ("قيمتها تتجاوز ألفي ريال", ">", 2e3),
+        ("تقل قيمتها عن ألفي ريال", "<", 2e3),
+        ("تتخطى حاجز 100 مليون", ">", 1e8),
+        ("أكثر من 2024 ريال", ">", 2024.0),
+    ],
+)
+def test_value_wordings(phrase: str, op: str, value: float) -> None:
+    left, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("value", op, (value,))]
+    assert not re.search(r"تزيد|تقل|تتعدي|تفوق|تتخطي|تتجاوز|حاجز|اكثر|مليون|الف", left)
+
+
+def test_a_comparator_before_the_booklet_noun_and_its_preposition() -> None:
+    left, _, comparisons = read_values(normalize_arabic("يزيد سعر كراسة الشروط فيها على 1000 ريال"))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("booklet", ">", (1000.0,))]
+    assert left.strip() == "ريال" or left.strip() == ""
