@@ -214,6 +214,8 @@ def _condition(c: Condition, table: _Table) -> str:
         if len(months) == 1:
             return f"strftime('%m', {column}) = {_literal(months[0])}"
         return f"strftime('%m', {column}) IN ({', '.join(_literal(m) for m in months)})"
+    if c.op == "year_in":
+        return f"strftime('%Y', {column}) IN ({', '.join(_literal(str(int(y))) for y in c.values)})"
     if c.op == "between":
         low, high = c.values
         return f"{column} BETWEEN {_literal(low)} AND {_literal(high)}"

@@ -180,6 +180,7 @@ def test_lookup_tables(con: sqlite3.Connection) -> None:
          "last_offer_date >= '2025-01-01' AND last_offer_date < '2026-01-01'"),
         (Condition("date", "month_in", (3,)), "strftime('%m', publish_date) = '03'"),
         (Condition("date", "month_in", (1, 2, 3)), "strftime('%m', publish_date) IN ('01', '02', '03')"),
+        (Condition("date", "year_in", (2022, 2024)), "strftime('%Y', publish_date) IN ('2022', '2024')"),
         (Condition("value", "between", (100_000.0, 500_000.5)), "estimated_value BETWEEN 100000 AND 500000.5"),
         (Condition("bids", ">=", (3.0,)), "bids_count >= 3"),
         (Condition("booklet", "<", (500,)), "booklet_price < 500"),

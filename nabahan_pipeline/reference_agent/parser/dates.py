@@ -68,6 +68,7 @@ class DateSpan:
     end: str | None  # exclusive ISO date
     label: str
     month_of_year: tuple[int, ...] = ()  # months in any year (no year given)
+    years: tuple[int, ...] = ()  # any of these whole years ("في 2023 و2024")
 
 
 def year_span(year: int) -> tuple[str, str]:
@@ -101,7 +102,7 @@ def read_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """The date phrases of ``text`` (normalized): the text with them blanked out, and their spans
     in the order read. ``as_of`` anchors relative and rolling periods."""
     spans: list[DateSpan] = []
-    for read in (_hijri_years, _year_ranges, _quarters, _months, _relative, _rolling, _year_bounds, _plain_years):
+    for read in (_hijri_years, _year_ranges, _several_years, _quarters, _months, _relative, _rolling, _year_bounds, _plain_years):
         text = read(text, as_of, spans)
     return text, spans
 
@@ -125,6 +126,26 @@ def _year_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
             continue  # "بين 2000 و 2500 ريال" is a range of amounts
         a, b = sorted((int(m.group("a")), int(m.group("b"))))
         spans.append(DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}"))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+_SEVERAL_YEARS = re.compile(
+    rf"(?<!\w)(?:(?:[وفبل]?ال)?(?:اعوام|سنوات|سنين|سنتي|سنتين|عامي|عامين)\s)?(?:(?:[وفبل]?ال|[لب])?(?:عام|سنه)\s?)?"
+    rf"(?P<years>20[0-4]\d(?:\s?(?:,|و|او)\s?(?:(?:عام|سنه)\s?)?20[0-4]\d)+)(?!\d)"
+)
+
+
+def _several_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Several years, each whole: "في 2023 و2024", "سنتي 2023 و2025": any of them, not all at once."""
+    for m in list(_SEVERAL_YEARS.finditer(text)):
+        if _AMOUNT_AFTER.match(text, m.end()):
+            continue
+        years = tuple(sorted({int(y) for y in re.findall(r"20[0-4]\d", m.group("years"))}))
+        if len(years) < 2:
+            continue
+        label = "في الأعوام " + " و".join(str(y) for y in years)
+        spans.append(DateSpan(year_span(years[0])[0], year_span(years[-1])[1], label, years=years))
         text = blank(text, m.start(), m.end())
     return text
 

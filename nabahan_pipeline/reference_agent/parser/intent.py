@@ -240,7 +240,9 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
     conditions = list(r.conditions)
     date_field = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
     for span in r.dates:
-        if span.month_of_year:
+        if span.years:
+            conditions.append(Condition(date_field, "year_in", span.years, span.label))
+        elif span.month_of_year:
             conditions.append(Condition(date_field, "month_in", span.month_of_year, span.label))
         else:
             conditions.append(Condition(date_field, "date_range", (span.start, span.end), span.label))

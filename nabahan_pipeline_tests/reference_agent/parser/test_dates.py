@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -109,3 +110,19 @@ def test_up_to_a_year_is_up_to_its_end(phrase: str) -> None:
 )
 def test_a_year_like_amount_is_no_year(phrase: str) -> None:
     assert read_dates(normalize_arabic(phrase), AS_OF)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("phrase", "years"),
+    [
+        ("في 2023 و2024", (2023, 2024)),
+        ("في 2022 و2024 و2026", (2022, 2024, 2026)),
+        ("خلال الأعوام 2023 و 2024 و 2025", (2023, 2024, 2025)),
+        ("سنتي 2023 و2025", (2023, 2025)),
+        ("في 2024 أو 2023", (2023, 2024)),
+    ],
+)
+def test_several_years_mean_any_of_them(phrase: str, years: tuple[int, ...]) -> None:
+    left, spans = read_dates(normalize_arabic(phrase), AS_OF)
+    assert [s.years for s in spans] == [years]
+    assert not re.search(r"\d", left)
