@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from nabahan_pipeline.reference_agent.parser.frame import QueryFrame
 from nabahan_pipeline.reference_agent.parser.patterns import (
     AVG,
     AWARD,
@@ -17,6 +18,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     DEADLINE,
     DIMENSIONS,
     DURATION,
+    ESTIMATED,
     FILLERS,
     GROUP_CUE,
     LIST_WORDS,
@@ -39,20 +41,21 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
 
 # The words left after the filter passes, read by what is asked (``intent``), part by part.
 INTENT_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("column", DEADLINE),
+    ("column:deadline", DEADLINE),
     ("grouping", DIMENSIONS),
     ("table", PROJECT),
     ("table", TENDER),
     ("table", PROJECT_ADJ),
-    ("column", BOOKLET),
-    ("column", BIDS),
-    ("column", AWARD),
-    ("column", DURATION),
-    ("column", VALUE),
+    ("column:booklet", BOOKLET),
+    ("column:bids", BIDS),
+    ("column:awarded", AWARD),
+    ("column:duration", DURATION),
+    ("column:value", ESTIMATED),
+    ("column:any", VALUE),
     ("grouping", GROUP_CUE),
     ("grouping", SPREAD_CUE),
     ("grouping", COMPARE),
-    ("measure", SHARE),
+    ("measure:share", SHARE),
     ("measure", AVG),
     ("measure", SUM),
     ("measure", COUNT),
@@ -77,10 +80,21 @@ def consumed_words(before: str, after: str) -> tuple[str, ...]:
     )
 
 
+# "ما" past the question's first word negates ("المنافسات اللي ما لها منطقة", "ما طرحتها"):
+# no filler then, a word the parser does not understand.
+_MID_NEGATION = re.compile(r"(?<=\S)(\s+)ما(?=\s)(?!\s(?:هي|هو|عدا)(?!\w))")
+_FIRST_WORD = re.compile(r"\s*\S+")
+
+
 def account_intent(text: str) -> tuple[list[tuple[str, tuple[str, ...]]], tuple[str, ...]]:
     """The words of ``text`` (the question with its filters blanked) each part of what is asked
     explains, and the content words none explains: the leftover."""
     consumed: list[tuple[str, tuple[str, ...]]] = []
+    first = _FIRST_WORD.match(text)
+    negations: list[tuple[int, str]] = []
+    for m in _MID_NEGATION.finditer(text, first.end() if first else 0):
+        negations.append((m.end(1), "ما"))
+        text = blank(text, m.end(1), m.end())
     for part, pattern in INTENT_PARTS:
         found = [m for m in pattern.finditer(text) if m.group(0).strip()]
         if not found:
@@ -88,5 +102,26 @@ def account_intent(text: str) -> tuple[list[tuple[str, tuple[str, ...]]], tuple[
         consumed.append((part, tuple(m.group(0).strip() for m in found)))
         for m in found:
             text = blank(text, m.start(), m.end())
-    leftover = tuple(w for w in text.split() if _CONTENT.search(w))
-    return consumed, leftover
+    left = [(m.start(), m.group(0)) for m in _WORD.finditer(text) if _CONTENT.search(m.group(0))]
+    return consumed, tuple(word for _, word in sorted(left + negations))
+
+
+def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, ...]:
+    """Words a part of the reading consumed that ``frame`` does not use: a share that became a
+    count, a superlative with nothing ranked, a column word (booklet, bids, award, duration) that
+    neither a condition, the measure nor the grouping is about ("التقديرية" beside a sum of awards)."""
+    parts: dict[str, tuple[str, ...]] = {}
+    for part, words in consumed:
+        parts[part] = parts.get(part, ()) + words
+    ignored: list[str] = []
+    if frame.measure != "share":
+        ignored += parts.get("measure:share", ())
+    if not (frame.ranked or frame.group_by or frame.measure in ("max", "min") or frame.order):
+        ignored += parts.get("order", ())
+    used_columns = {c.field for c in frame.conditions + frame.share_of} | set(frame.group_by)
+    if frame.measure in ("sum", "avg", "max", "min") or frame.ranked:
+        used_columns.add(frame.column or "value")
+    for column in ("booklet", "bids", "awarded", "duration", "value"):
+        if column not in used_columns:
+            ignored += parts.get(f"column:{column}", ())
+    return tuple(ignored)

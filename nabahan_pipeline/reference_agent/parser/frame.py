@@ -49,7 +49,8 @@ class Refusal:
 @dataclass(frozen=True)
 class Parse:
     """A question read: its frame (or refusal), the words each part of the reading consumed
-    (part, words) and the content words left over, which nothing explained."""
+    (part, words), and the words not understood: content words nothing explained, or words read
+    that the frame has no place for (then the frame is a ``not_understood`` refusal)."""
 
     frame: QueryFrame | Refusal
     consumed: tuple[tuple[str, tuple[str, ...]], ...] = ()

@@ -65,7 +65,8 @@ TYPES, TYPE_KEYS = _keyed_terms(lx.TYPE_TERMS)
 TENDER = _terms(lx.TENDER_TERMS)
 PROJECT = _terms(lx.PROJECT_TERMS)
 PROJECT_ADJ = _terms(lx.PROJECT_ADJECTIVES)
-VALUE = _terms(lx.VALUE_TERMS)
+VALUE = _terms(lx.VALUE_TERMS + lx.ESTIMATED_TERMS)
+ESTIMATED = _terms(lx.ESTIMATED_TERMS)
 AWARD = _terms(lx.AWARD_TERMS)
 BIDS = _terms(lx.BIDS_TERMS)
 BOOKLET = _terms(lx.BOOKLET_TERMS)
@@ -129,6 +130,7 @@ KNOWN = re.compile(
             lx.PROJECT_TERMS,
             lx.PROJECT_ADJECTIVES,
             lx.VALUE_TERMS,
+            lx.ESTIMATED_TERMS,
             lx.AWARD_TERMS,
             lx.BIDS_TERMS,
             [f for fr in lx.DIMENSION_TERMS.values() for f in fr],

@@ -16,7 +16,7 @@ from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, words
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
-from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words
+from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.patterns import (
@@ -110,6 +110,15 @@ class QuestionParser:
         elif leftover:
             off_topic = any(OFF_TOPIC.fullmatch(w) for w in leftover)
             frame = Refusal("off_topic" if off_topic else "not_understood", leftover)
+        else:
+            # Words read but not used: two date phrases (ANDed, they would ask for no day at
+            # all) or a part of the question the frame has no place for.
+            ignored = ignored_words(frame, tuple(consumed))
+            if len(r.dates) > 1:
+                ignored = dict(consumed).get("date", ()) + ignored
+            if ignored:
+                frame = Refusal("not_understood", ignored)
+                leftover = ignored
         return Parse(frame, tuple(consumed), leftover)
 
     # -- passes --

@@ -49,7 +49,9 @@ def comparator_before(before: str) -> str | None:
 
 
 # A tender's 12-digit reference number; "بعرض واحد" / "بعرضين": a number of bids said in words.
-_REFERENCE_NUMBER = re.compile(r"(?<![\d.,])(\d{12})(?![\d.,])")
+_REFERENCE_NUMBER = re.compile(
+    r"(?:(?<!\w)(?:ذات\s)?(?:[وبل]?ال)?رقم(?:ها)?(?:\s(?:ال)?مرجعي)?\s)?(?<![\d.,])(\d{12})(?![\d.,])"
+)
 _SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
 
 _SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألفين", "الفي": "ألفي", "نص": "نصف", "ميه": "مئة", "مايه": "مئة"}

@@ -116,3 +116,27 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
             answered_with_leftover.append((case["id"], leftover))
     assert answered_with_leftover == []
     assert oos_answered == []
+
+
+@pytest.mark.parametrize(
+    ("question", "ignored"),
+    [
+        # A superlative with nothing to rank: "the higher of Riyadh or Makkah" is no sum of both.
+        ("وش الأعلى في مجموع قيم الترسية، الرياض أو مكة؟", "الاعلي"),
+        # A share that the frame could not place is no count.
+        ("كم نسبة منافسات المنطقة الشرقية من إجمالي المنافسات؟", "نسبه"),
+        # A column word no condition, measure or grouping uses.
+        ("كم منافسة في الرياض كراستها بفلوس؟", "كراستها"),
+        ("قارن بين مجموع القيم التقديرية ومجموع قيم الترسية للمنافسات اللي تمت ترسيتها", "القيم التقديريه"),
+        # Two date phrases would be ANDed into no day at all.
+        ("كم منافسة نشرت بين فبراير ومايو 2024؟", "فبراير"),
+        # "ما" past the first word negates.
+        ("كم منافسة في تبوك ما طرحتها أمانة منطقة تبوك؟", "ما"),
+        ("كم مشروع مستقبلي ما له منطقة؟", "ما"),
+    ],
+)
+def test_a_word_read_but_unused_by_the_frame_refuses(agent: ReferenceAgent, question: str, ignored: str) -> None:
+    parse = agent.parser.read(question)
+    assert parse.frame == Refusal("not_understood")
+    assert any(ignored in word for word in parse.leftover), parse.leftover
+    assert agent.ask(question)["status"] == "out_of_scope"
