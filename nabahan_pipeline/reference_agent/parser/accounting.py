@@ -16,6 +16,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     COMPARE,
     COUNT,
     DEADLINE,
+    DIMENSION_KEYS,
     DIMENSIONS,
     DURATION,
     ESTIMATED,
@@ -42,7 +43,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
 # The words left after the filter passes, read by what is asked (``intent``), part by part.
 INTENT_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("column:deadline", DEADLINE),
-    ("grouping", DIMENSIONS),
+    ("grouping:dimension", DIMENSIONS),
     ("table", PROJECT),
     ("table", TENDER),
     ("table", PROJECT_ADJ),
@@ -84,6 +85,9 @@ def consumed_words(before: str, after: str) -> tuple[str, ...]:
 # no filler then, a word the parser does not understand.
 _MID_NEGATION = re.compile(r"(?<=\S)(\s+)ما(?=\s)(?!\s(?:هي|هو|عدا)(?!\w))")
 _FIRST_WORD = re.compile(r"\s*\S+")
+# A comparator the values pass left, so with no figure after it ("بقيمة أعلى من قيمتها التقديرية"):
+# a comparison the parser cannot read.
+_DANGLING_COMPARATOR = re.compile(r"(?<!\w)(?:ب)?(?:اكثر|اعلي|اقل|ادني|اكبر|اصغر|ازيد)(?=\s(?:من|عن)\s)")
 
 
 def account_intent(text: str) -> tuple[list[tuple[str, tuple[str, ...]]], tuple[str, ...]]:
@@ -91,10 +95,13 @@ def account_intent(text: str) -> tuple[list[tuple[str, tuple[str, ...]]], tuple[
     explains, and the content words none explains: the leftover."""
     consumed: list[tuple[str, tuple[str, ...]]] = []
     first = _FIRST_WORD.match(text)
-    negations: list[tuple[int, str]] = []
+    negations: list[tuple[int, str]] = []  # and other words left unexplained on purpose
     for m in _MID_NEGATION.finditer(text, first.end() if first else 0):
         negations.append((m.end(1), "ما"))
         text = blank(text, m.end(1), m.end())
+    for m in _DANGLING_COMPARATOR.finditer(text):
+        negations.append((m.start(), m.group(0)))
+        text = blank(text, m.start(), m.end())
     for part, pattern in INTENT_PARTS:
         found = [m for m in pattern.finditer(text) if m.group(0).strip()]
         if not found:
@@ -109,11 +116,19 @@ def account_intent(text: str) -> tuple[list[tuple[str, tuple[str, ...]]], tuple[
 def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, ...]:
     """Words a part of the reading consumed that ``frame`` does not use: a share that became a
     count, a superlative with nothing ranked, a column word (booklet, bids, award, duration) that
-    neither a condition, the measure nor the grouping is about ("التقديرية" beside a sum of awards)."""
+    neither a condition, the measure nor the grouping is about ("التقديرية" beside a sum of awards),
+    a dimension noun ("المناطق") with nothing grouped or counted by it."""
     parts: dict[str, tuple[str, ...]] = {}
     for part, words in consumed:
         parts[part] = parts.get(part, ()) + words
     ignored: list[str] = []
+    if not (frame.group_by or frame.distinct_of or frame.entity not in ("tenders", "projects")):
+        # A dimension noun beside a condition on it ("في نشاط الاتصالات") names that condition.
+        filtered = {c.field for c in frame.conditions + frame.share_of}
+        for word in parts.get("grouping:dimension", ()):
+            m = DIMENSIONS.fullmatch(word)
+            if not (m and DIMENSION_KEYS[m.lastgroup] in filtered):  # type: ignore[index]
+                ignored.append(word)
     if frame.measure != "share":
         ignored += parts.get("measure:share", ())
     if not (frame.ranked or frame.group_by or frame.measure in ("max", "min") or frame.order):
@@ -121,6 +136,8 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
     used_columns = {c.field for c in frame.conditions + frame.share_of} | set(frame.group_by)
     if frame.measure in ("sum", "avg", "max", "min") or frame.ranked:
         used_columns.add(frame.column or "value")
+    if frame.measure == "rows" and not frame.ranked:
+        used_columns |= {"booklet", "bids", "awarded", "duration", "value"}  # the rows show every column
     for column in ("booklet", "bids", "awarded", "duration", "value"):
         if column not in used_columns:
             ignored += parts.get(f"column:{column}", ())

@@ -135,8 +135,15 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         comparisons.append(Comparison(field_name, op, (value,), label))
         comparator = _COMPARATOR_TAIL.search(before)
         left = start - (len(comparator.group(0)) if comparator else 0)
-        working = blank(working, left, end + (trailing[1] if trailing else 0))
+        right = end + (trailing[1] if trailing else 0)
+        if field_name == "duration":
+            unit = _DURATION_UNIT.match(text, right)
+            right = unit.end() if unit else right
+        working = blank(working, left, right)
     return working, references, comparisons
+
+
+_DURATION_UNIT = re.compile(r"\s*(?:شهر|اشهر|شهور|شهرا|سنه|سنوات|سنين)(?!\w)")
 
 
 def value_field(text: str, start: int, end: int) -> str:

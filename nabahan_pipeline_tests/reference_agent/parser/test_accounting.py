@@ -133,6 +133,10 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
         # "ما" past the first word negates.
         ("كم منافسة في تبوك ما طرحتها أمانة منطقة تبوك؟", "ما"),
         ("كم مشروع مستقبلي ما له منطقة؟", "ما"),
+        # A comparator with no figure after it compares with something the parser cannot read.
+        ("كم منافسة رسيت بقيمة أعلى من قيمتها التقديرية؟", "اعلي"),
+        # A dimension noun nothing is grouped by, counted by or filtered on.
+        ("رتب لي المناطق حسب عدد المنافسات من الأكثر للأقل", "المناطق"),
     ],
 )
 def test_a_word_read_but_unused_by_the_frame_refuses(agent: ReferenceAgent, question: str, ignored: str) -> None:
@@ -140,3 +144,19 @@ def test_a_word_read_but_unused_by_the_frame_refuses(agent: ReferenceAgent, ques
     assert parse.frame == Refusal("not_understood")
     assert any(ignored in word for word in parse.leftover), parse.leftover
     assert agent.ask(question)["status"] == "out_of_scope"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "كم مناقصة في نشاط الاتصالات؟",  # the dimension noun names the activity condition
+        "كم مشروع مدته أكثر من 24 شهر؟",  # the unit of a duration is read with it
+        "ما القيمة التقديرية للمنافسة رقم 220156426099؟",  # rows show every column
+        "كم يبلغ إجمالي القيمة التقديرية لمنافسات منطقة تبوك؟",
+        "كم منافسة رست في المدينة المنورة؟",
+    ],
+)
+def test_words_the_frame_uses_are_no_reason_to_refuse(agent: ReferenceAgent, question: str) -> None:
+    parse = agent.parser.read(question)
+    assert isinstance(parse.frame, QueryFrame), parse
+    assert parse.leftover == ()
