@@ -160,6 +160,9 @@ DEADLINE_TERMS = (
     "ينتهي ال?تقديم",
 )
 
+# The unit an answer is asked in ("بالأشهر"): read before the dimension nouns it looks like.
+UNIT_TERMS = ("بال?(?:اشهر|شهور)", "بال?ريال", "بال?ايام")
+
 # Group-by dimensions: word -> dimension.
 DIMENSION_TERMS: dict[str, tuple[str, ...]] = {
     "region": ("منطق(?:ه|ات|تها|تين)", "مناطق(?:ها)?"),

@@ -35,6 +35,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     SUPERLATIVE,
     TENDER,
     TOP_WORDS,
+    UNITS,
     VALUE,
     WHICH,
     blank,
@@ -43,6 +44,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
 # The words left after the filter passes, read by what is asked (``intent``), part by part.
 INTENT_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("column:deadline", DEADLINE),
+    ("unit", UNITS),
     ("grouping:dimension", DIMENSIONS),
     ("table", PROJECT),
     ("table", TENDER),
@@ -122,7 +124,8 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
     for part, words in consumed:
         parts[part] = parts.get(part, ()) + words
     ignored: list[str] = []
-    if not (frame.group_by or frame.distinct_of or frame.entity not in ("tenders", "projects")):
+    rows = frame.measure == "rows" and not frame.ranked  # the rows show every column
+    if not (rows or frame.group_by or frame.distinct_of or frame.entity not in ("tenders", "projects")):
         # A dimension noun beside a condition on it ("في نشاط الاتصالات") names that condition.
         filtered = {c.field for c in frame.conditions + frame.share_of}
         for word in parts.get("grouping:dimension", ()):
@@ -136,8 +139,8 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
     used_columns = {c.field for c in frame.conditions + frame.share_of} | set(frame.group_by)
     if frame.measure in ("sum", "avg", "max", "min") or frame.ranked:
         used_columns.add(frame.column or "value")
-    if frame.measure == "rows" and not frame.ranked:
-        used_columns |= {"booklet", "bids", "awarded", "duration", "value"}  # the rows show every column
+    if rows:
+        used_columns |= {"booklet", "bids", "awarded", "duration", "value"}
     for column in ("booklet", "bids", "awarded", "duration", "value"):
         if column not in used_columns:
             ignored += parts.get(f"column:{column}", ())
