@@ -126,3 +126,29 @@ def test_several_years_mean_any_of_them(phrase: str, years: tuple[int, ...]) -> 
     left, spans = read_dates(normalize_arabic(phrase), AS_OF)
     assert [s.years for s in spans] == [years]
     assert not re.search(r"\d", left)
+
+
+LATE_AS_OF = date(2026, 10, 20)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("في النصف الأول من 2025", "2025-01-01", "2025-07-01"),
+        ("خلال النصف الثاني لعام 2023", "2023-07-01", "2024-01-01"),
+        ("في النصف الأول من السنة الحالية", "2026-01-01", "2026-07-01"),
+        ("بين فبراير ومايو 2024", "2024-02-01", "2024-06-01"),
+        ("من أكتوبر 2025 إلى يناير 2026", "2025-10-01", "2026-02-01"),
+        ("في شهري نوفمبر وديسمبر 2025", "2025-11-01", "2026-01-01"),
+        ("من بداية شهر أغسطس 2026 حتى الآن", "2026-08-01", None),
+        ("من مارس 2026 لين اليوم", "2026-03-01", None),
+        ("منذ بداية العام الحالي", "2026-01-01", None),
+        ("في الربع الماضي", "2026-07-01", "2026-10-01"),
+        ("في العام الهجري 1446", "2024-07-07", "2025-06-26"),
+        ("في السنة الهجرية الحالية", "2026-06-16", "2027-06-06"),
+    ],
+)
+def test_halves_month_ranges_since_and_hijri(phrase: str, start: str, end: str | None) -> None:
+    left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF)
+    assert [(s.start, s.end) for s in spans] == [(start, end)]
+    assert left.split() in ([], ["في"], ["خلال"])
