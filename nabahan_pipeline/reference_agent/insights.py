@@ -177,7 +177,7 @@ class _Scope:
         order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "value", "awarded", "bids", "booklet", "duration")
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
-                if field == "status" and c.label.startswith("غير"):
+                if c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير")):
                     qualifiers.append(c.label)
                     indefinite.append(c.label)
                     continue

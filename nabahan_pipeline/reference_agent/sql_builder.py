@@ -214,6 +214,12 @@ def _condition(c: Condition, table: _Table) -> str:
         if len(months) == 1:
             return f"strftime('%m', {column}) = {_literal(months[0])}"
         return f"strftime('%m', {column}) IN ({', '.join(_literal(m) for m in months)})"
+    if c.op == "not_in":
+        if len(c.values) == 1:
+            return f"{column} <> {_literal(c.values[0])}"
+        return f"{column} NOT IN ({', '.join(_literal(v) for v in c.values)})"
+    if c.op == "is_null":
+        return f"{column} IS NULL"
     if c.op == "year_in":
         return f"strftime('%Y', {column}) IN ({', '.join(_literal(str(int(y))) for y in c.values)})"
     if c.op == "between":

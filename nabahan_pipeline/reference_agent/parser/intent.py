@@ -232,6 +232,10 @@ def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
     part = tuple(c for c in conditions if c.field not in _BASE_FIELDS)
     base = tuple(c for c in conditions if c.field in _BASE_FIELDS)
     if not part:
+        # "نسبة منافسات الشرقية من منافسات 2024": with nothing else to share, the place is the part.
+        part = tuple(c for c in base if c.field == "region")
+        base = tuple(c for c in base if c.field != "region")
+    if not part:
         return None
     return QueryFrame(entity=entity, measure="share", conditions=base, share_of=part)
 

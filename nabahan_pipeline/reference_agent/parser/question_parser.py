@@ -27,6 +27,9 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     LOOSE_SEPARATORS,
     MUTATION,
     NEGATION,
+    NEITHER,
+    FIRST_NEGATION,
+    NO_REGION,
     OFF_TASK,
     OFF_TOPIC,
     PUNCTUATION,
@@ -139,8 +142,15 @@ class QuestionParser:
                 label = self.catalog.label(field_name, match.ids)
             else:
                 label = f"«{phrase}»"
-            r.conditions.append(Condition(field_name, "in", match.ids, label))
-            r.blank(spans[match.start][0], spans[match.end - 1][1])
+            start = spans[match.start][0]
+            negation = _negation(r, start)
+            if negation:
+                noun = "الجهة" if field_name == "agency" else "نشاط"
+                r.conditions.append(Condition(field_name, "not_in", match.ids, f"من غير {noun} {label}"))
+                start = negation.start()
+            else:
+                r.conditions.append(Condition(field_name, "in", match.ids, label))
+            r.blank(start, spans[match.end - 1][1])
             r.strong = True
 
     def _dates(self, r: Reading) -> None:
@@ -166,13 +176,26 @@ class QuestionParser:
 
     def _places(self, r: Reading) -> None:
         """Regions and the cities named for them; the whole country is no filter."""
+        for m in list(NO_REGION.finditer(r.text)):
+            r.conditions.append(Condition("region", "is_null", (), "التي لا منطقة محددة لها"))
+            r.blank(m.start(), m.end())
+            r.weak = True
         region_ids: list[int] = []
+        outside: list[int] = []
         for m in list(REGIONS.finditer(r.text)):
             region_id = REGION_KEYS[m.lastgroup]  # type: ignore[index]
-            if region_id not in region_ids:
-                region_ids.append(region_id)
             prefix = REGION_PREFIX.search(r.text[: m.start()])
-            r.blank(prefix.start() if prefix else m.start(), m.end())
+            start = prefix.start() if prefix else m.start()
+            negation = _negation(r, start)
+            target = outside if negation else region_ids
+            if region_id not in target:
+                target.append(region_id)
+            r.blank(negation.start() if negation else start, m.end())
+        if outside:
+            r.conditions.append(
+                Condition("region", "not_in", tuple(outside), "خارج " + self.catalog.label("region", outside))
+            )
+            r.weak = True
         for m in list(COUNTRY.finditer(r.text)):
             r.blank(m.start(), m.end())
         if region_ids:
@@ -187,7 +210,7 @@ class QuestionParser:
         negated: list[int] = []
         for m in list(STATUSES.finditer(r.text)):
             status_id = int(STATUS_KEYS[m.lastgroup])  # type: ignore[index,call-overload]
-            negation = NEGATION.search(r.text[: m.start()])
+            negation = _negation(r, m.start())
             target = negated if negation else statuses
             if status_id not in target:
                 target.append(status_id)
@@ -198,10 +221,15 @@ class QuestionParser:
             r.conditions.append(Condition("status", "in", tuple(kept), label))
             r.strong = True
         types: list[int] = []
+        other_types: list[int] = []
         for m in list(TYPES.finditer(r.text)):
             type_id = TYPE_KEYS[m.lastgroup]  # type: ignore[index]
-            if type_id not in types:
-                types.append(type_id)
+            negation = _negation(r, m.start())
+            target = other_types if negation else types
+            if type_id not in target:
+                target.append(type_id)
+            if negation:
+                r.blank(negation.start(), m.start())
             # "المنافسات العامة" names a type and is still about tenders: keep the noun readable.
             noun = re.match(r"(?:[وفبل]?ال)?(?:منافس|مناقص)(?:ه|ات)", m.group(0).lstrip())
             r.blank(m.start() + (noun.end() if noun else 0), m.end())
@@ -217,3 +245,21 @@ class QuestionParser:
                 Condition("type", "in", tuple(types), "من نوع " + self.catalog.label("type", types))
             )
             r.strong = True
+        if other_types:
+            r.conditions.append(
+                Condition("type", "not_in", tuple(other_types), "من غير نوع " + self.catalog.label("type", other_types))
+            )
+            r.strong = True
+
+
+def _negation(r: Reading, start: int) -> re.Match[str] | None:
+    """The negation right before ``start`` in the working text ("غير", "باستثناء", "ما طرحتها"),
+    or "ولا" when the question negated once already ("لا ملغاة ولا منتهية")."""
+    before = r.text[:start]
+    negation = NEGATION.search(before)
+    if negation:
+        return negation
+    neither = NEITHER.search(before)
+    if neither and FIRST_NEGATION.search(r.original[: neither.start()]):
+        return neither
+    return None
