@@ -72,6 +72,15 @@ LOOKUPS = {
 _NULLABLE = {"awarded_value", "bids_count", "region_id", "last_offer_date"}
 
 
+def unanswerable(frame: QueryFrame) -> tuple[Condition, ...]:
+    """The conditions of ``frame`` its table has no column for (a status of a future project):
+    built, they would be left out of the WHERE clause and the answer would be about other rows."""
+    table = TABLES.get(frame.entity)
+    if table is None:
+        return ()
+    return tuple(c for c in frame.conditions + frame.share_of if c.field not in table.columns)
+
+
 def build_sql(frame: QueryFrame) -> str:
     """The SQL for ``frame``."""
     if frame.entity in LOOKUPS:

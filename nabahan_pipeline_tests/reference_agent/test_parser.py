@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
+from nabahan_pipeline.reference_agent.sql_builder import unanswerable
 from nabahan_pipeline.reference_agent.parser import (
     MAX_QUESTION_CHARS,
     Condition,
@@ -155,10 +156,12 @@ def test_filters_combine(parser: QuestionParser) -> None:
     )
 
 
-def test_projects_drop_the_conditions_they_have_no_column_for(parser: QuestionParser) -> None:
-    # Future projects have no status: "الملغاة" cannot narrow them.
+def test_projects_keep_the_conditions_they_have_no_column_for(parser: QuestionParser) -> None:
+    # Future projects have no status: "الملغاة" cannot narrow them, and dropping it would answer
+    # about every project; the frame keeps it and the SQL builder names it as unanswerable.
     frame = parser.parse("المشاريع المستقبلية الملغاة في الرياض")
-    assert frame == QueryFrame("projects", "rows", conditions=(_region(1, label="في منطقة الرياض"),))
+    assert isinstance(frame, QueryFrame) and frame.entity == "projects"
+    assert [c.field for c in unanswerable(frame)] == ["status"]
 
 
 # --- rankings, groups, lookups ---------------------------------------------------------------------

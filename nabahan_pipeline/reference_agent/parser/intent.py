@@ -256,8 +256,8 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
         if entity == "projects" and field_name in ("awarded", "bids", "booklet"):
             field_name = "value"
         conditions.append(Condition(field_name, op, values, label))
-    if entity == "projects":
-        conditions = [c for c in conditions if c.field not in ("status", "deadline")]
+    # A status or deadline of a future project stays: the agent refuses what its table cannot hold
+    # (``sql_builder.unanswerable``) rather than answer without it.
     return conditions
 
 def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) -> QueryFrame:
