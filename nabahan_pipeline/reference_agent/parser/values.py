@@ -54,6 +54,12 @@ _REFERENCE_NUMBER = re.compile(
 )
 _SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
 
+# A free or a paid booklet: its price is 0, or more.
+_BOOKLET_FREE = re.compile(r"(?<!\w)(?:مجاني(?:ه)?|مجانا|ببلاش|بدون (?:رسوم|مقابل))(?!\w)")
+_BOOKLET_PAID = re.compile(r"(?<!\w)(?:بفلوس|مدفوع(?:ه)?|برسوم|بمقابل|غير مجاني(?:ه)?)(?!\w)")
+# A figure right after the booklet's price is that price.
+_BOOKLET_PRICE_BEFORE = re.compile(r"(?<!\w)(?:[وفبل]?ال)?(?:سعر\w* )?كراس\w*(?: ال?شروط)?\s*(?:ب|هو\s)?$")
+
 _SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألفين", "الفي": "ألفي", "نص": "نصف", "ميه": "مئة", "مايه": "مئة"}
 
 
@@ -89,6 +95,13 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         bids = 2 if m.group(0).strip().endswith("ين") else 1
         comparisons.append(Comparison("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
         text = blank(text, m.start(), m.end())
+    if BOOKLET.search(text):
+        for m in list(_BOOKLET_FREE.finditer(text)):
+            comparisons.append(Comparison("booklet", "=", (0.0,), "بكراسة شروط مجانية"))
+            text = blank(text, m.start(), m.end())
+        for m in list(_BOOKLET_PAID.finditer(text)):
+            comparisons.append(Comparison("booklet", ">", (0.0,), "بكراسة شروط مدفوعة"))
+            text = blank(text, m.start(), m.end())
     # The numbers are read in ``text`` as it is now; the phrases they belong to are blanked in ``working``.
     working = text
     spans = [(m.start, m.end, m) for m in find_numbers(text) if not m.percent]
@@ -126,6 +139,8 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
                 break
         if trailing:
             op = trailing[0]
+        if not op and _BOOKLET_PRICE_BEFORE.search(before):
+            op = "="  # "سعر كراستها 500 ريال"
         if not op:
             continue
         # "اكثر من 5" with no unit and no value word is a count of rows ("أكثر من 5 عروض" has one).

@@ -126,7 +126,7 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
         # A share that the frame could not place is no count.
         ("كم نسبة المنافسات في 2024؟", "نسبه"),
         # A column word no condition, measure or grouping uses.
-        ("كم منافسة في الرياض كراستها بفلوس؟", "كراستها"),
+        ("كم منافسة في الرياض كراستها غالية؟", "كراستها"),
         ("قارن بين مجموع القيم التقديرية ومجموع قيم الترسية للمنافسات اللي تمت ترسيتها", "القيم التقديريه"),
         # Two date phrases would be ANDed into no day at all.
         ("كم منافسة نشرت في 2023 وفي الربع الأول من 2024؟", "2023"),

@@ -140,3 +140,22 @@ def test_a_comparator_before_the_booklet_noun_and_its_preposition() -> None:
     left, _, comparisons = read_values(normalize_arabic("يزيد سعر كراسة الشروط فيها على 1000 ريال"))
     assert [(c.field, c.op, c.values) for c in comparisons] == [("booklet", ">", (1000.0,))]
     assert left.strip() == "ريال" or left.strip() == ""
+
+
+@pytest.mark.parametrize(
+    ("phrase", "op", "value"),
+    [
+        ("كراسة الشروط فيها مجانية", "=", 0.0),
+        ("كراستها بفلوس", ">", 0.0),
+        ("كراسة شروطها مدفوعة", ">", 0.0),
+        ("سعر كراستها 500 ريال", "=", 500.0),
+    ],
+)
+def test_a_free_paid_or_priced_booklet(phrase: str, op: str, value: float) -> None:
+    left, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("booklet", op, (value,))]
+    assert not re.search(r"مجاني|بفلوس|مدفوع|500", left)
+
+
+def test_free_is_a_booklet_word_only_beside_a_booklet() -> None:
+    assert read_values(normalize_arabic("المنافسات المجانية"))[2] == []
