@@ -358,3 +358,16 @@ def test_spoken_or_is_no_negation(parser: QuestionParser) -> None:
     # "ولا" alone is "or": no region is excluded (the question is refused for its other words).
     frame = parser.parse("أيهما طرح منافسات أكثر: تبوك ولا جازان؟")
     assert not (isinstance(frame, QueryFrame) and any(c.op == "not_in" for c in frame.conditions))
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("أيهما طرح منافسات أكثر: تبوك ولا جازان؟", "count"),
+        ("وش الأعلى في مجموع قيم الترسية، الرياض أو مكة؟", "sum"),
+    ],
+)
+def test_which_of_two_places_is_a_ranked_comparison(parser: QuestionParser, question: str, measure: str) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert (frame.group_by, frame.measure, frame.ranked, frame.limit) == (("region",), measure, True, 1)

@@ -130,11 +130,15 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
         column = "value"
 
     group_dims: list[str] = []
-    if COMPARE.search(text):
+    # "أيهما أكثر: تبوك ولا جازان", "وش الأعلى ... الرياض أو مكة": the places named are compared
+    # and the first of them is the answer.
+    pick_one = bool(superlatives) and not dims
+    if COMPARE.search(text) or pick_one:
         for c in conditions:
             if c.field in _DISTINCT_FIELDS and c.op == "in" and len(c.values) > 1 and not c.label.startswith("غير"):
                 group_dims.append(c.field)
                 break
+    pick_one = pick_one and bool(group_dims)
     if SHARE.search(text) and not group_dims and not dims:
         share = _share_frame(entity, conditions)
         if share:
@@ -169,7 +173,7 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
 
     direction = superlatives[0][1] if superlatives else None
     if group_dims:
-        ranked = bool(ranked_dims) or (which_dim is not None and bool(superlatives))
+        ranked = bool(ranked_dims) or (which_dim is not None and bool(superlatives)) or pick_one
         group_metric = measure if measure in ("sum", "avg") else "count"
         if group_metric == "count" and (value_word or specific_column) and not count_cue:
             group_metric = "sum"

@@ -121,8 +121,9 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
 @pytest.mark.parametrize(
     ("question", "ignored"),
     [
-        # A superlative with nothing to rank: "the higher of Riyadh or Makkah" is no sum of both.
-        ("وش الأعلى في مجموع قيم الترسية، الرياض أو مكة؟", "الاعلي"),
+        # A superlative with nothing to rank: a sum has no "highest".
+        ("ما مجموع قيم الترسية الأعلى في الرياض؟", "الاعلي"),
+        ("كم عدد المنافسات الأحدث في جدة؟", "الاحدث"),
         # A share that the frame could not place is no count.
         ("كم نسبة المنافسات في 2024؟", "نسبه"),
         # A column word no condition, measure or grouping uses.
