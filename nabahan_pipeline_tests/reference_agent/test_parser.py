@@ -371,3 +371,13 @@ def test_which_of_two_places_is_a_ranked_comparison(parser: QuestionParser, ques
     frame = parser.parse(question)
     assert isinstance(frame, QueryFrame), frame
     assert (frame.group_by, frame.measure, frame.ranked, frame.limit) == (("region",), measure, True, 1)
+
+
+@pytest.mark.parametrize(
+    ("question", "agency"),
+    [("أمانة الشرقية كم منافسة طرحت؟", 58), ("كم منافسة نشطة لأمانة جدة؟", 55), ("كم منافسة لأمانة الرياض؟", 20)],
+)
+def test_the_word_after_a_shared_name_picks_the_agency(parser: QuestionParser, question: str, agency: int) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert [(c.field, c.values) for c in frame.conditions if c.field in ("agency", "region")] == [("agency", (agency,))]

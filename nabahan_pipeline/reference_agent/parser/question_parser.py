@@ -14,7 +14,7 @@ from datetime import date
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, words
+from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
@@ -138,19 +138,26 @@ class QuestionParser:
         for match in self.catalog.names.find(tokens, lexical, GENERIC_WORDS):
             field_name = "agency" if match.kind == "agency" else "activity"
             phrase = " ".join(words(" ".join(tokens[match.start : match.end])))
-            if len(match.ids) == 1:
-                label = self.catalog.label(field_name, match.ids)
+            ids, end = match.ids, match.end
+            if len(ids) > 1 and end < len(tokens):
+                # "أمانة جدة", "أمانة الشرقية": the word after a shared name picks the one it names.
+                following = word_variants(tokens[end])
+                named = tuple(i for i in ids if following & set(words(self.catalog.label(field_name, (i,)))))
+                if len(named) == 1 and tokens[end] not in ("في", "من", "او", "و"):
+                    ids, end = named, end + 1
+            if len(ids) == 1:
+                label = self.catalog.label(field_name, ids)
             else:
                 label = f"«{phrase}»"
             start = spans[match.start][0]
             negation = _negation(r, start)
             if negation:
                 noun = "الجهة" if field_name == "agency" else "نشاط"
-                r.conditions.append(Condition(field_name, "not_in", match.ids, f"من غير {noun} {label}"))
+                r.conditions.append(Condition(field_name, "not_in", ids, f"من غير {noun} {label}"))
                 start = negation.start()
             else:
-                r.conditions.append(Condition(field_name, "in", match.ids, label))
-            r.blank(start, spans[match.end - 1][1])
+                r.conditions.append(Condition(field_name, "in", ids, label))
+            r.blank(start, spans[end - 1][1])
             r.strong = True
 
     def _dates(self, r: Reading) -> None:
