@@ -123,6 +123,7 @@ def read_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     spans: list[DateSpan] = []
     for read in (
         _hijri_years,
+        _days,
         _month_ranges,
         _halves,
         _since_month,
@@ -182,6 +183,48 @@ def _several_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
             continue
         label = "في الأعوام " + " و".join(str(y) for y in years)
         spans.append(DateSpan(year_span(years[0])[0], year_span(years[-1])[1], label, years=years))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+_DAY = rf"(?P<d{{n}}>[12]\d|3[01]|0?[1-9])\s(?P<m{{n}}>{_MONTH_NAMES})"
+_DAYS = re.compile(
+    rf"(?<!\w)(?:(?:في )?(?:ال)?فتره )?(?:(?:ما )?(?:بين|من) )(?:يوم )?{_DAY.format(n=1)}(?:\s(?P<y1>20[0-4]\d))?"
+    rf"\s?(?:و|الي|حتي|لين|لغايه|-)\s?(?:يوم )?{_DAY.format(n=2)}\s(?P<y2>20[0-4]\d)(?!\d)"
+    rf"|(?<!\w)(?:(?:يوم|بتاريخ|تاريخ) )?{_DAY.format(n=3)}\s(?P<y3>20[0-4]\d)(?!\d)"
+    rf"|(?<![\w/])(?:(?:يوم|بتاريخ|تاريخ) )?(?P<y4>20[0-4]\d)[/-](?P<mn4>1[0-2]|0?[1-9])[/-](?P<d4>[12]\d|3[01]|0?[1-9])(?![\d/])"
+    rf"|(?<![\w/])(?:(?:يوم|بتاريخ|تاريخ) )?(?P<d5>[12]\d|3[01]|0?[1-9])[/-](?P<mn5>1[0-2]|0?[1-9])[/-](?P<y5>20[0-4]\d)(?![\d/])"
+)
+
+
+def _days(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Single days and ranges of days: "يوم 15 مارس 2025", "بتاريخ 2026/10/31",
+    "من 1 يونيو إلى 15 يوليو 2024"."""
+    for m in list(_DAYS.finditer(text)):
+        try:
+            if m.group("d1"):
+                last_year = int(m.group("y2"))
+                first_year = int(m.group("y1") or last_year)
+                first = date(first_year, lx.MONTHS[m.group("m1")], int(m.group("d1")))
+                last = date(last_year, lx.MONTHS[m.group("m2")], int(m.group("d2")))
+            elif m.group("d3"):
+                first = last = date(int(m.group("y3")), lx.MONTHS[m.group("m3")], int(m.group("d3")))
+            elif m.group("d4"):
+                first = last = date(int(m.group("y4")), int(m.group("mn4")), int(m.group("d4")))
+            else:
+                first = last = date(int(m.group("y5")), int(m.group("mn5")), int(m.group("d5")))
+        except ValueError:
+            continue  # no such day: "31 فبراير"
+        if last < first:
+            continue
+        if first == last:
+            label = f"يوم {first.day} {_MONTH_LABELS[first.month]} {first.year}"
+        else:
+            label = (
+                f"من {first.day} {_MONTH_LABELS[first.month]} {first.year}"
+                f" إلى {last.day} {_MONTH_LABELS[last.month]} {last.year}"
+            )
+        spans.append(DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label))
         text = blank(text, m.start(), m.end())
     return text
 

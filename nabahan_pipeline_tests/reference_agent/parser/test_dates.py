@@ -152,3 +152,25 @@ def test_halves_month_ranges_since_and_hijri(phrase: str, start: str, end: str |
     left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF)
     assert [(s.start, s.end) for s in spans] == [(start, end)]
     assert left.split() in ([], ["في"], ["خلال"])
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("يوم 15 مارس 2025", "2025-03-15", "2025-03-16"),
+        ("بتاريخ 2026/10/31", "2026-10-31", "2026-11-01"),
+        ("بتاريخ 31/10/2026", "2026-10-31", "2026-11-01"),
+        ("في الفترة من 1 يونيو إلى 15 يوليو 2024", "2024-06-01", "2024-07-16"),
+    ],
+)
+def test_days_and_ranges_of_days(phrase: str, start: str, end: str) -> None:
+    left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF)
+    assert [(s.start, s.end) for s in spans] == [(start, end)]
+    assert not re.search(r"\d", left)
+
+
+def test_a_day_that_does_not_exist_is_no_day() -> None:
+    # Read as the month only, its "31" left over for the parser to refuse.
+    left, spans = read_dates(normalize_arabic("يوم 31 فبراير 2025"), LATE_AS_OF)
+    assert [(s.start, s.end) for s in spans] == [("2025-02-01", "2025-03-01")]
+    assert "31" in left.split()
