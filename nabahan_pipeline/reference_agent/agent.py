@@ -23,7 +23,7 @@ from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
 from nabahan_pipeline.reference_agent.insights import apology, write_insight
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QuestionParser, Refusal, apply_filters
-from nabahan_pipeline.reference_agent.sql_builder import build_sql
+from nabahan_pipeline.reference_agent.sql_builder import build_sql, unanswerable
 
 _FILTERS_APOLOGY = "عذراً، لم أستطع قراءة عوامل التصفية المرسلة مع السؤال: "
 _ERROR_APOLOGY = "عذراً، حدث خطأ أثناء الإجابة عن السؤال؛ حاول صياغته بطريقة أخرى."
@@ -98,6 +98,9 @@ class ReferenceAgent:
                 frame = apply_filters(frame, filters, parser)
             except ValueError as exc:
                 return _answer("error", insights=_FILTERS_APOLOGY + str(exc), error=str(exc))
+        unheld = unanswerable(frame)
+        if unheld:
+            return _answer("out_of_scope", insights=apology(Refusal("no_column", tuple(c.label for c in unheld))))
         sql = build_sql(frame)
         cursor = self._connection().execute(sql)
         columns = [d[0] for d in cursor.description]

@@ -356,3 +356,12 @@ def test_an_agent_dropped_without_close_closes_its_connections(small_db: Path):
     for con in connections:
         with pytest.raises(sqlite3.ProgrammingError):
             con.execute("SELECT 1")
+
+
+@pytest.mark.parametrize("question", ["كم مشروع مستقبلي ملغي؟", "كم مشروع نشط في الرياض؟"])
+def test_a_condition_the_table_cannot_hold_refuses(default_db: Path, question: str) -> None:
+    # Future projects have no status: answering without it would count every project.
+    answer = ReferenceAgent().ask(question)
+    assert answer["status"] == "out_of_scope"
+    assert answer["sql"] is None
+    assert "ذات الحالة" in answer["insights"]
