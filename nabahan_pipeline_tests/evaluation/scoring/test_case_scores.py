@@ -170,3 +170,15 @@ def test_a_scorer_that_fills_a_column_it_did_not_declare_is_caught(monkeypatch: 
     monkeypatch.setattr(case_scores, "SCORERS", (sloppy,))
     with pytest.raises(RuntimeError, match=r"scorer sloppy filled \['latency_score', 'latency_tier'\], not its columns"):
         score()
+
+
+def test_the_pinned_evaluation_scores_as_it_did(tmp_path: Path) -> None:
+    # Every column, dtype and value of case_scores as the code scored it before it was made fast.
+    from nabahan_pipeline_tests.evaluation.scoring import pinned
+
+    expected = json.loads(pinned.PINNED.read_text(encoding="utf-8"))["case_scores"]
+    now = json.loads(json.dumps(pinned.scored(tmp_path)["case_scores"], ensure_ascii=False))
+    assert now["dtypes"] == expected["dtypes"]
+    columns = list(expected["dtypes"])
+    for row_now, row_pinned in zip(now["rows"], expected["rows"], strict=True):
+        assert dict(zip(columns, row_now)) == dict(zip(columns, row_pinned))
