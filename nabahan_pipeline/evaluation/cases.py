@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from nabahan_pipeline.etimad_db.store import connect_readonly
-from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, check_read_only_select
+from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, read_sql
 from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
 from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS
 
@@ -200,10 +200,9 @@ def _optional_texts(entry: dict, fail: Fail) -> dict[str, str | None]:
             raise fail(field, "empty")
         text[field] = value.strip() if field in ("id", "expected_table") and value else value
     if text["expected_sql"] is not None:
-        try:
-            check_read_only_select(text["expected_sql"])
-        except UnsafeSQLError as error:
-            raise fail("expected_sql", str(error)) from None
+        problem = read_sql(text["expected_sql"]).problem
+        if problem is not None:
+            raise fail("expected_sql", problem)
     return text
 
 
