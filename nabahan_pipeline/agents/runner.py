@@ -20,7 +20,7 @@ import pandas as pd
 
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
 from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
-from nabahan_pipeline.agents.secrets import scrub
+from nabahan_pipeline.agents.secrets import scrubber
 
 # An error message is kept, not refused, whatever its length: cut (after scrubbing) to this.
 MAX_ERROR_CHARS = 2_000
@@ -88,6 +88,8 @@ def call_agent(
 def scrubbed(answer: AgentAnswer) -> AgentAnswer:
     """``answer`` with every known secret removed from every text in it (see ``agents.secrets``),
     and its error message cut to ``MAX_ERROR_CHARS``."""
+
+    scrub = scrubber()  # the secrets looked up once for every text of the answer
 
     def clean(value: Any) -> Any:
         return scrub(value) if isinstance(value, str) else value
