@@ -45,6 +45,19 @@ def suite_fingerprint(cases: pd.DataFrame) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def numbered_cases(cases: pd.DataFrame) -> Callable[[str], dict[str, Any]]:
+    """A case's record by its id, with its 1-based ``number`` in ``cases``, made when asked (as the
+    console shows each answer): a record kept for each of 100,000 cases would hold 100 MB."""
+    columns = {name: cases[name].tolist() for name in cases.columns}
+    position = {case_id: index for index, case_id in enumerate(columns["case_id"])}
+
+    def record(case_id: str) -> dict[str, Any]:
+        index = position[case_id]
+        return {**{name: values[index] for name, values in columns.items()}, "number": index + 1}
+
+    return record
+
+
 def select_quick(cases: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
     """``n`` cases spread over the categories (round-robin in order of first appearance, the first
     case of each category first), in file order: the ``--quick`` run. By default one case of

@@ -34,6 +34,7 @@ from nabahan_pipeline.evaluation.tables import (
 from nabahan_pipeline.evaluation.cases import (
     check_against_database,
     load_test_cases,
+    numbered_cases,
     select_quick,
     suite_fingerprint,
 )
@@ -107,7 +108,7 @@ def agent_responses(
     fingerprint = agent.fingerprint()
     db_hash = database_hash(database)
     cache = ResponseCache(response_cache_path()) if evaluation.use_cache else None
-    numbered = {case["case_id"]: {**case, "number": i + 1} for i, case in enumerate(test_cases.to_dict("records"))}
+    numbered = numbered_cases(test_cases)
     publish("asking", cases=len(test_cases), answers=len(test_cases) * evaluation.repeat)
     try:
         responses = run_agent(
@@ -119,7 +120,7 @@ def agent_responses(
             cache=cache,
             cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
             limits=answer_limits(evaluation),
-            on_answer=lambda row: publish("answer", case=numbered[row["case_id"]], row=row),
+            on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
         )
     finally:
         if cache is not None:
