@@ -47,6 +47,8 @@ _SCORED = {column for one in SCORERS for column in one.columns}
 SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column in _SCORED)
 # Every column but those over a case's repeats.
 CASE_SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column not in REPEAT_COLUMNS)
+# Answers scored at a time: what scoring holds besides the table stays flat as answers grow.
+BATCH_ROWS = 2_000
 # The seed's verdict as the console shows it the moment an answer arrives.
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
 
@@ -110,27 +112,46 @@ def score_responses(
     ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
         ["_position", "repeat"], kind="stable"
     )
-    case_by_id = {record["case_id"]: record for record in cases.to_dict("records")}
-    records = []
-    for response in ordered.to_dict("records"):
-        case = case_by_id[response["case_id"]]
-        columns, rows = _stored_result(response)
-        answer = {**response, "columns": columns, "rows": rows, "data": None}
-        expected = golds.get(text_or_none(case.get("expected_sql")) or "", [])
-        checked = check_agent_sql(text_or_none(answer.get("sql")), text_or_none(answer.get("dialect")))
-        runs = runner.agent_runs(checked) if runner else []
-        scores = score_answer(
-            case,
-            answer,
-            float(response["latency_s"]),
-            expected[0] if expected else None,
-            replay=runs[0] if runs else None,
-            suite=list(zip(expected[1:], runs[1:])),
-        )
-        records.append({**_answer_columns(response, case, rows, response["_position"] + 1, timestamp), **scores})
-    table = pd.DataFrame.from_records(records, columns=list(CASE_SCORE_COLUMNS))
+    case_values = {name: cases[name].tolist() for name in cases.columns}
+    batches = []
+    for start in range(0, len(ordered), BATCH_ROWS):  # a batch of answers' records at a time
+        records = []
+        for response in ordered.iloc[start : start + BATCH_ROWS].to_dict("records"):
+            case = {name: values[response["_position"]] for name, values in case_values.items()}
+            records.append(_scored_row(case, response, golds, runner, timestamp))
+        batches.append(_scores_frame(records))
+    table = pd.concat(batches, ignore_index=True) if batches else _scores_frame([])
+    return consistency.add_repeat_consistency(table)[list(CASE_SCORES.columns)]
+
+
+def _scored_row(
+    case: Mapping[str, Any],
+    response: Mapping[str, Any],
+    golds: Mapping[str, list[ExpectedResult]],
+    runner: QueryRunner | None,
+    timestamp: str,
+) -> dict[str, Any]:
+    """One response's row of case_scores (all but the columns over its case's repeats)."""
+    columns, rows = _stored_result(response)
+    answer = {**response, "columns": columns, "rows": rows, "data": None}
+    expected = golds.get(text_or_none(case.get("expected_sql")) or "", [])
+    checked = check_agent_sql(text_or_none(answer.get("sql")), text_or_none(answer.get("dialect")))
+    runs = runner.agent_runs(checked) if runner else []
+    scores = score_answer(
+        case,
+        answer,
+        float(response["latency_s"]),
+        expected[0] if expected else None,
+        replay=runs[0] if runs else None,
+        suite=list(zip(expected[1:], runs[1:])),
+    )
+    return {**_answer_columns(response, case, rows, response["_position"] + 1, timestamp), **scores}
+
+
+def _scores_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
+    """Scored rows as a table of case_scores' columns and dtypes, but those over repeats."""
     dtypes = {column: dtype for column, dtype in CASE_SCORE_DTYPES.items() if column in CASE_SCORE_COLUMNS}
-    return consistency.add_repeat_consistency(table.astype(dtypes))[list(CASE_SCORES.columns)]
+    return pd.DataFrame.from_records(records, columns=list(CASE_SCORE_COLUMNS)).astype(dtypes)
 
 
 def _answer_columns(

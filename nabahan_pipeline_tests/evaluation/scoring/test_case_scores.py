@@ -172,9 +172,13 @@ def test_a_scorer_that_fills_a_column_it_did_not_declare_is_caught(monkeypatch: 
         score()
 
 
-def test_the_pinned_evaluation_scores_as_it_did(tmp_path: Path) -> None:
-    # Every column, dtype and value of case_scores as the code scored it before it was made fast.
+@pytest.mark.parametrize("batch_rows", [case_scores.BATCH_ROWS, 4, 1])
+def test_the_pinned_evaluation_scores_as_it_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch_rows: int) -> None:
+    # Every column, dtype and value of case_scores as the code scored it before it was made fast,
+    # however many answers are scored at a time.
     from nabahan_pipeline_tests.evaluation.scoring import pinned
+
+    monkeypatch.setattr(case_scores, "BATCH_ROWS", batch_rows)
 
     expected = json.loads(pinned.PINNED.read_text(encoding="utf-8"))["case_scores"]
     now = json.loads(json.dumps(pinned.scored(tmp_path)["case_scores"], ensure_ascii=False))
