@@ -79,9 +79,9 @@ def test_what_only_looks_like_a_marker_is_not_one(insight: str) -> None:
     assert json.loads(score(reply=answer(insights=insight))["hallucination_markers"]) == []
 
 
-def test_every_phrase_is_found_past_the_one_search_that_clears_an_insight() -> None:
-    # hallucination_markers searches for any disclaimer at once before naming each: every phrase
-    # (each access phrase followed by each live source) must still be named, and named alone.
+def test_every_phrase_is_found_past_the_check_that_its_words_are_there() -> None:
+    # hallucination_markers searches a phrase's pattern only where the phrase (folded) is in the
+    # text: every phrase (each access phrase followed by each live source) must still be named.
     from nabahan_pipeline.arabic.normalize import normalize_arabic
     from nabahan_pipeline.evaluation.scoring.hallucination import (
         ACCESS_PHRASES,
