@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
+from nabahan_pipeline.agents.call_threads import start_call
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
 from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
 from nabahan_pipeline.agents.secrets import scrubber
@@ -59,35 +60,21 @@ def call_agent(
     The answer comes back normalized, within ``limits`` and scrubbed of secrets. When ``abandon``
     is set (the run was interrupted) the call is given up at once.
 
-    The call runs on a daemon thread so that a hung agent costs one thread, not the run.
+    The call runs on a call thread (``call_threads``) so that a hung agent costs one thread, not the run.
     """
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        start = time.perf_counter()
-        try:
-            outcome["raw"] = agent.ask(question, filters)
-        except BaseException as exc:  # an agent's failure is data, never the run's
-            outcome["exc"] = exc
-        finally:
-            outcome["latency"] = time.perf_counter() - start
-
     started = time.perf_counter()
-    worker = threading.Thread(target=target, name="nabahan-agent-call", daemon=True)
-    worker.start()
+    call = start_call(lambda: agent.ask(question, filters))
     deadline = started + timeout_s
-    while worker.is_alive() and time.perf_counter() < deadline:
-        if abandon is not None and abandon.is_set():
+    while not call.wait(min(0.05, max(0.0, deadline - time.perf_counter()))):
+        if abandon is not None and abandon.is_set() and call.give_up():
             return CallResult(AgentAnswer.failure("interrupted"), time.perf_counter() - started)
-        worker.join(min(0.05, max(0.0, deadline - time.perf_counter())))
-    if worker.is_alive():
-        return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
-    latency = outcome.get("latency", time.perf_counter() - started)
-    if "exc" in outcome:
-        exc = outcome["exc"]
-        return CallResult(scrubbed(AgentAnswer.failure(f"{type(exc).__name__}: {exc}")), latency)
-    answer = normalize_answer(outcome.pop("raw", None), limits)
-    return CallResult(scrubbed(answer), latency)
+        if time.perf_counter() >= deadline and call.give_up():
+            return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
+    if call.error is not None:
+        exc = call.error
+        return CallResult(scrubbed(AgentAnswer.failure(f"{type(exc).__name__}: {exc}")), call.latency_s)
+    answer = normalize_answer(call.value, limits)
+    return CallResult(scrubbed(answer), call.latency_s)
 
 
 def scrubbed(answer: AgentAnswer) -> AgentAnswer:
