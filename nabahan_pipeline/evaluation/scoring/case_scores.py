@@ -49,8 +49,10 @@ SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns 
 CASE_SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column not in REPEAT_COLUMNS)
 # Answers scored at a time: what scoring holds besides the table stays flat as answers grow.
 BATCH_ROWS = 2_000
-# The seed's verdict as the console shows it the moment an answer arrives.
+# The seed's verdict as the console shows it the moment an answer arrives, and the scorers it takes
+# (in SCORERS order; overall_passed reads retrieval's and fidelity's verdicts, fidelity the markers).
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
+SEED_SCORERS: tuple[Scorer, ...] = (retrieval, hallucination, fidelity, latency, overall_passed)
 
 
 def score_answer(
@@ -61,8 +63,10 @@ def score_answer(
     *,
     replay: SQLRun | None = None,
     suite: Sequence[tuple[ExpectedResult, SQLRun]] = (),
+    scorers: Sequence[Scorer] | None = None,
 ) -> dict[str, Any]:
-    """The score columns of one answer to one case (pure): every scorer of SCORERS, in order.
+    """The score columns of one answer to one case (pure): every scorer of ``scorers`` (all of
+    SCORERS unless told), in order.
 
     ``answer`` has the contract's keys (its result as ``data`` or as ``columns`` + ``rows``, and
     an optional ``dialect``); ``gold`` is the result of the case's expected_sql on the evaluation
@@ -71,12 +75,12 @@ def score_answer(
     """
     read = Answer.read(case, answer, latency_s, gold, replay=replay, suite=suite)
     scores: dict[str, Any] = {}
-    for one in SCORERS:
+    for one in SCORERS if scorers is None else scorers:
         filled = one(read, scores)
         if set(filled) != set(one.columns):
             raise RuntimeError(f"scorer {one.name} filled {sorted(filled)}, not its columns {sorted(one.columns)}")
         scores.update(filled)
-    return {column: scores[column] for column in SCORE_COLUMNS}
+    return {column: scores[column] for column in SCORE_COLUMNS if column in scores}
 
 
 def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,7 +89,7 @@ def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[s
     The same ``score_answer`` scores it again, whole, in ``case_scores``."""
     columns, rows = _stored_result(response)
     answer = {**response, "columns": columns, "rows": rows, "data": None}
-    scores = score_answer({**case, "expected_sql": None}, answer, float(response["latency_s"]))
+    scores = score_answer({**case, "expected_sql": None}, answer, float(response["latency_s"]), scorers=SEED_SCORERS)
     return {name: scores[name] for name in SEED_VERDICT_COLUMNS}
 
 

@@ -186,3 +186,18 @@ def test_the_pinned_evaluation_scores_as_it_did(tmp_path: Path, monkeypatch: pyt
     columns = list(expected["dtypes"])
     for row_now, row_pinned in zip(now["rows"], expected["rows"], strict=True):
         assert dict(zip(columns, row_now)) == dict(zip(columns, row_pinned))
+
+
+def test_the_seed_verdict_the_console_shows_is_the_one_the_table_holds(tmp_path: Path) -> None:
+    # seed_verdict runs only the scorers the seed's verdict reads; every answer of the pinned
+    # evaluation gets from it what score_answer, with every scorer, gives it (without a database).
+    from nabahan_pipeline.evaluation.scoring import SEED_VERDICT_COLUMNS, score_answer, seed_verdict
+    from nabahan_pipeline.evaluation.scoring.case_scores import _stored_result
+    from nabahan_pipeline_tests.evaluation.scoring import pinned
+
+    cases = {case["case_id"]: {**case, "expected_sql": None} for case in pinned.CASES}
+    for response in pinned.responses():
+        case = cases[response["case_id"]]
+        columns, rows = _stored_result(response)
+        whole = score_answer(case, {**response, "columns": columns, "rows": rows, "data": None}, response["latency_s"])
+        assert seed_verdict(case, response) == {name: whole[name] for name in SEED_VERDICT_COLUMNS}
