@@ -20,7 +20,6 @@ from nabahan_pipeline.agents.registry import resolve_agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
-from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
@@ -211,6 +210,9 @@ def evaluation_charts(
 ) -> dg.MaterializeResult:
     """The PNG charts, the dashboard shown in the UI, and the pass-rate trend over runs, switched
     into ``charts`` as one set."""
+    # Imported here: matplotlib is for the step that draws, not for every load of the code location.
+    from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
+
     charts = evaluation.output_path().absolute() / "charts"
     drawn = render_charts(
         case_scores,
