@@ -201,3 +201,11 @@ def test_the_seed_verdict_the_console_shows_is_the_one_the_table_holds(tmp_path:
         columns, rows = _stored_result(response)
         whole = score_answer(case, {**response, "columns": columns, "rows": rows, "data": None}, response["latency_s"])
         assert seed_verdict(case, response) == {name: whole[name] for name in SEED_VERDICT_COLUMNS}
+
+
+def test_no_answers_is_an_empty_table_of_the_same_columns_and_dtypes(db: Path) -> None:
+    responses = pd.DataFrame([response("a"), response("b", status="out_of_scope", sql=None, data=[], insights=REFUSAL)])
+    scored = score_responses(cases_frame(), responses, db)
+    none = score_responses(cases_frame(), responses.iloc[0:0], db)
+    assert none.empty and list(none.dtypes.items()) == list(scored.dtypes.items())
+    CASE_SCORES.validate(none)
