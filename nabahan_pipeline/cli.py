@@ -141,9 +141,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     options = eval_options(args)
     gate = resolve_run_settings(options).gate  # a bad flag or variable stops here, before Dagster loads
     from nabahan_pipeline.api import NabahanEvaluationPipeline
+    from nabahan_pipeline.evaluation.summary import summary_dict
 
-    result = NabahanEvaluationPipeline(**options).run_complete_pipeline(console=sys.stdout)
-    rate = result["summary"][gate]
+    run = NabahanEvaluationPipeline(**options).run(console=sys.stdout)
+    rate = summary_dict(run.summary)[gate]
     if args.fail_under is not None and rate < args.fail_under:
         print(f"{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
         return 1

@@ -71,6 +71,39 @@ def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: P
     assert len(csv.read_text(encoding="utf-8-sig").strip().splitlines()) == 1 + 3
 
 
+# What `nabahan --help` and a mistyped flag must not wait for (see the probe below).
+HEAVY_LIBRARIES = ("pandas", "matplotlib", "dagster", "pandera", "sqlglot")
+_PROBE = """
+import json, sys
+from nabahan_pipeline.cli import main
+try:
+    code = main(sys.argv[2:])
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps({"code": code, "loaded": sorted(set(sys.argv[1].split(",")) & set(sys.modules))}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "code"),
+    [
+        (["--help"], {}, 0),
+        (["eval", "--help"], {}, 0),
+        (["db", "build", "--help"], {}, 0),
+        (["eval", "--concurrency", "abc"], {}, 2),
+        (["eval", "--gate", "nope"], {}, 2),
+        (["nonsense"], {}, 2),
+        (["eval"], {"NABAHAN_CONCURRENCY": "abc"}, 2),  # a bad variable stops before Dagster loads
+    ],
+)
+def test_help_and_argument_errors_load_no_heavy_library(tmp_path: Path, args: list[str], env: dict, code: int):
+    # The probe runs `nabahan ARGS` in a fresh interpreter and reports which of the libraries it loaded.
+    result = run([sys.executable, "-c", _PROBE, ",".join(HEAVY_LIBRARIES), *args], tmp_path, **env)
+    report = json.loads(result.stderr.strip().splitlines()[-1])
+    assert report["code"] == code, result.stderr
+    assert report["loaded"] == [], f"nabahan {' '.join(args)} imported {report['loaded']}"
+
+
 def test_definitions_validate(tmp_path: Path):
     dagster = str(Path(sys.executable).parent / "dagster")
     result = run([dagster, "definitions", "validate", "-m", "nabahan_pipeline.definitions"], tmp_path)
