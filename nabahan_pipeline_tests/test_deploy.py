@@ -110,6 +110,7 @@ def test_the_helm_values_serve_our_code_location_with_that_environment():
     assert queued["tagConcurrencyLimits"] == instance["run_coordinator"]["config"]["tag_concurrency_limits"]
     assert values["dagsterDaemon"]["runMonitoring"]["enabled"] is True
     assert values["postgresql"]["enabled"] is False and values["generatePostgresqlPasswordSecret"] is False
+    assert values["postgresql"]["postgresqlScheme"] == instance["storage"]["postgres"]["postgres_db"]["scheme"]
     assert values["retention"]["sensor"]["purgeAfterDays"] == instance["retention"]["sensor"]["purge_after_days"]
 
 
