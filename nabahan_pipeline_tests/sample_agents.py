@@ -175,3 +175,44 @@ def paced_agent(question: str, filters: dict | None = None) -> dict:
     """Takes 0.8 s per answer, then answers like counting_agent: for live output."""
     time.sleep(0.8)
     return counting_agent(question, filters)
+
+
+# Two scripted agents for the comparison (nabahan_pipeline_tests/evaluation/test_comparison.py):
+# asked COMPARED_CASES, "agent_a" answers all three right, "agent_b" the first only.
+COMPARED_CASES: list[dict] = [
+    {"id": "tenders", "question": "كم عدد المناقصات الكلي؟", "category": "count",
+     "expected_table": "tenders_full_details", "expected_sql": "SELECT COUNT(*) FROM tenders_full_details"},
+    {"id": "projects", "question": "كم عدد المشاريع المستقبلية؟", "category": "count",
+     "expected_table": "future_projects", "expected_sql": "SELECT COUNT(*) FROM future_projects"},
+    {"id": "weather", "question": "ما حالة الطقس في الرياض غداً؟", "category": "out_of_scope"},
+]
+_COUNT_SQL = {case["question"]: case.get("expected_sql") for case in COMPARED_CASES}
+_REFUSAL = "عذراً، هذا السؤال خارج نطاق بيانات المنافسات الحكومية ولا يمكنني الإجابة عنه."
+
+
+def _count_answer(sql: str) -> dict:
+    from contextlib import closing
+
+    from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
+
+    with closing(connect_readonly(ensure_database())) as connection:
+        (n,) = connection.execute(sql).fetchone()
+    return {"status": "success", "sql": sql, "data": [{"n": n}],
+            "insights": f"بلغ العدد {n} وفق البيانات المتاحة في المنصة.", "error": None}
+
+
+def agent_a(question: str, filters: dict | None = None) -> dict:
+    """Sleeps 0.1 s; runs the gold SQL of the two counts, refuses the weather; 100 + 20 tokens each."""
+    time.sleep(0.1)
+    sql = _COUNT_SQL.get(question)
+    answer = _count_answer(sql) if sql else {"status": "out_of_scope", "sql": None, "data": [],
+                                             "insights": _REFUSAL, "error": None}
+    return {**answer, "usage": {"prompt_tokens": 100, "completion_tokens": 20}}
+
+
+def agent_b(question: str, filters: dict | None = None) -> dict:
+    """Sleeps 0.3 s; counts tenders for both counts (wrong for projects), errors on the weather; no tokens."""
+    time.sleep(0.3)
+    if _COUNT_SQL.get(question):
+        return _count_answer("SELECT COUNT(*) FROM tenders_full_details")
+    return {"status": "error", "sql": None, "data": [], "insights": "", "error": "upstream down"}

@@ -40,6 +40,7 @@ _EXPORTS = {
     "format_seconds": "formats",
     "safe_text": "text",
     "truncate_text": "text",
+    "plot_agent_comparison": "comparison",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -63,3 +64,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
     from nabahan_pipeline.evaluation.charts.formats import format_pct, format_seconds
     from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
+    from nabahan_pipeline.evaluation.charts.comparison import plot_agent_comparison
