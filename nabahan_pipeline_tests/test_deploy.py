@@ -119,7 +119,7 @@ def test_the_dockerfile_serves_the_module_with_the_instance_configuration():
     assert steps[0] == ("FROM", "python:3.11-slim")
     env = docker_env()
     home = env["DAGSTER_HOME"]
-    assert ("COPY", f"deploy/dagster.yaml ${{DAGSTER_HOME}}/dagster.yaml") in steps and home.startswith("/")
+    assert ("COPY", "deploy/dagster.yaml ${DAGSTER_HOME}/dagster.yaml") in steps and home.startswith("/")
     installs = [args for instruction, args in steps if instruction == "RUN" and "pip install" in args]
     assert any(".[deploy" in args for args in installs), "dagster-postgres and dagster-k8s installed"
     command = json.loads(next(args for instruction, args in steps if instruction == "CMD"))

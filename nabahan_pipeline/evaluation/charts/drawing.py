@@ -203,7 +203,7 @@ def _helper_main(charts: Mapping[str, Chart], names: list[str], queue: _Queue, f
             _draw_from(queue, queue.take(), charts, names, folder, None)
         except BaseException as exc:  # every error goes back to the parent
             exc.add_note("".join(["In the chart helper process:\n", *traceback.format_exception(exc)]))
-            error = _picklable(exc, lambda: RuntimeError("".join(traceback.format_exception(exc))))
+            error = _picklable(exc, lambda exc=exc: RuntimeError("".join(traceback.format_exception(exc))))
     try:
         report.send((error, [(_picklable(w.message, lambda w=w: str(w.message)), w.category, w.filename,
                               w.lineno) for w in caught]))
