@@ -212,3 +212,16 @@ def test_a_broken_gold_sql_exits_2_before_any_agent_call(tmp_path: Path):
     ]
     assert not (tmp_path / "out").exists(), "nothing written, no agent asked"
     assert not (tmp_path / "home").exists(), "no run started, no state written"
+
+
+@pytest.mark.parametrize("args", [["--help"], ["eval", "--help"], ["eval", "--concurrency", "0"], ["agent", "--help"]],
+                         ids=["help", "eval-help", "argument-error", "agent-help"])
+def test_help_and_argument_errors_import_no_heavy_library(tmp_path: Path, args: list[str]):
+    """`nabahan --help` and an argparse error answer at once: pandas, matplotlib, dagster and
+    their kin are imported only by the commands that use them."""
+    done = run([sys.executable, "-X", "importtime", "-m", "nabahan_pipeline", *args], tmp_path)
+    assert done.returncode in (0, 2) and "Traceback" not in done.stderr, done.stderr
+    imported = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "nabahan_pipeline.cli" in imported, "importtime saw the command's own imports"
+    heavy = {"pandas", "matplotlib", "dagster", "pandera", "sqlglot", "numpy", "pyarrow"}
+    assert not heavy & imported, f"{sorted(heavy & imported)} imported by nabahan {' '.join(args)}"
