@@ -15,7 +15,8 @@ from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words
 
 TESTS = Path(__file__).parents[2]
-QUESTION_SETS = sorted((TESTS / "data").glob("*.json")) + [TESTS.parent / "nabahan_pipeline" / "data" / "test_cases.json"]
+# Every question set is named *_questions.json (the folder holds other fixtures too).
+QUESTION_SETS = sorted((TESTS / "data").glob("*_questions.json")) + [TESTS.parent / "nabahan_pipeline" / "data" / "test_cases.json"]
 
 
 @pytest.fixture(scope="module")
