@@ -44,7 +44,7 @@ from nabahan_pipeline.orchestration.partitions import (
 from nabahan_pipeline.progress import watching
 from nabahan_pipeline.settings import RunSettings, dagster_home, resolve_run_settings
 
-__all__ = ["EvaluationInputError", "NabahanEvaluationPipeline", "open_instance"]
+__all__ = ["ComparedRuns", "EvaluationInputError", "EvaluationRun", "NabahanEvaluationPipeline", "open_instance"]
 
 _INSTANCE_YAML = """\
 # Dagster instance of the Nabahan evaluation's own entry points (nabahan eval, the Python API).
@@ -206,24 +206,29 @@ class NabahanEvaluationPipeline:
         agent spec or label, database or option, before a run starts: no state is written, no
         report touched.
         """
+        return self.run(console).as_dict()
+
+    def run(self, console: TextIO | None = None) -> EvaluationRun | ComparedRuns:
+        """``run_complete_pipeline`` with the tables as they are, not as records (which, for
+        100,000 answers, hold a third of a gigabyte): what `nabahan eval` needs. One agent: its
+        EvaluationRun; several: ComparedRuns."""
         checked = self.check_inputs()
         several = len(checked.agents) > 1
         instance = open_instance(self.dagster_home)
         try:
             register_agents(instance, checked.agents)
-            results = {agent.label: self._evaluate(instance, checked, agent, several, console)
-                       for agent in checked.agents}
+            runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
+                    for agent in checked.agents}
             if not several:
-                return results[checked.agents[0].label]
-            comparison = self._compare(instance, checked, console)
+                return runs[checked.agents[0].label]
+            return self._compare(instance, checked, runs, console)
         finally:
             instance.dispose()
-        return {"agents": results, "comparison": comparison, "files": comparison.pop("files")}
 
     def _evaluate(
         self, instance: dg.DagsterInstance, checked: CheckedInputs, agent: LabelledAgent, several: bool,
         console: TextIO | None,
-    ) -> dict[str, Any]:
+    ) -> EvaluationRun:
         """One agent's run: its partition of the evaluation job, in this process."""
         run_config = self.run_config(agent, several=several)
         settings = resolve_run_settings(run_config["resources"]["evaluation"]["config"])
@@ -260,17 +265,12 @@ class NabahanEvaluationPipeline:
             failed = [name for name, passed in checks.items() if not passed]
             if failed:
                 print(f"checks not passed: {', '.join(failed)}", file=console)
-        return {
-            "agent_label": agent.label,
-            "summary": summary_dict(summary),
-            "results": json.loads(scores.to_json(orient="records", force_ascii=False)),
-            "files": files,
-            "checks": checks,
-            "run_id": result.run_id,
-            "settings": settings.as_config(),
-        }
+        return EvaluationRun(scores, summary, files, checks, result.run_id, settings.as_config(), agent.label)
 
-    def _compare(self, instance: dg.DagsterInstance, checked: CheckedInputs, console: TextIO | None) -> dict[str, Any]:
+    def _compare(
+        self, instance: dg.DagsterInstance, checked: CheckedInputs, runs: dict[str, EvaluationRun],
+        console: TextIO | None,
+    ) -> ComparedRuns:
         """The comparison of the agents just evaluated: the agent_comparison asset, in this process."""
         labels = [agent.label for agent in checked.agents]
         run_config = settings_run_config(**self.settings().as_config())
@@ -287,12 +287,57 @@ class NabahanEvaluationPipeline:
         if console is not None:
             print(comparison_text(agents, cases=int(metadata["cases"]), disagreements=int(metadata["disagreements"]),
                                   files=files), file=console)
+        return ComparedRuns(runs, agents, int(metadata["cases"]), int(metadata["disagreements"]), files, result.run_id)
+
+
+class EvaluationRun(NamedTuple):
+    """A finished run: its case_scores and evaluation_summary tables, the files written, the
+    checks' verdicts, its run id, the options it ran with and its agent's label."""
+
+    scores: pd.DataFrame
+    summary: pd.DataFrame
+    files: dict[str, str]
+    checks: dict[str, bool]
+    run_id: str
+    settings: dict[str, Any]
+    agent_label: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """What ``run_complete_pipeline`` returns for one agent: the overall figures (``summary``,
+        with ``categories``), every answer's scores as a record (``results``), and the rest."""
         return {
-            "agents": json.loads(agents.to_json(orient="records", force_ascii=False)),
-            "cases": int(metadata["cases"]),
-            "disagreements": int(metadata["disagreements"]),
-            "run_id": result.run_id,
-            "files": files,
+            "agent_label": self.agent_label,
+            "summary": summary_dict(self.summary),
+            "results": json.loads(self.scores.to_json(orient="records", force_ascii=False)),
+            "files": self.files,
+            "checks": self.checks,
+            "run_id": self.run_id,
+            "settings": self.settings,
+        }
+
+
+class ComparedRuns(NamedTuple):
+    """Several agents evaluated and compared: each one's run by label, the agent_comparison table,
+    how many cases and disagreements, the comparison's files and its run id."""
+
+    runs: dict[str, EvaluationRun]
+    agents: pd.DataFrame
+    cases: int
+    disagreements: int
+    files: dict[str, str]
+    run_id: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """What ``run_complete_pipeline`` returns for several agents."""
+        return {
+            "agents": {label: run.as_dict() for label, run in self.runs.items()},
+            "comparison": {
+                "agents": json.loads(self.agents.to_json(orient="records", force_ascii=False)),
+                "cases": self.cases,
+                "disagreements": self.disagreements,
+                "run_id": self.run_id,
+            },
+            "files": self.files,
         }
 
 

@@ -198,16 +198,16 @@ def eval_settings(args: argparse.Namespace) -> RunSettings:
 def _cmd_eval(args: argparse.Namespace) -> int:
     options = eval_options(args)
     gate = eval_settings(args).gate  # a bad flag, label or variable stops here, before Dagster loads
-    from nabahan_pipeline.api import NabahanEvaluationPipeline
+    from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
+    from nabahan_pipeline.evaluation.summary import summary_dict
 
-    result = NabahanEvaluationPipeline(**options).run_complete_pipeline(console=sys.stdout)
-    below = [
-        (run["agent_label"], run["summary"][gate])
-        for run in (result["agents"].values() if "agents" in result else [result])
-        if args.fail_under is not None and run["summary"][gate] < args.fail_under
-    ]
+    result = NabahanEvaluationPipeline(**options).run(console=sys.stdout)
+    several = isinstance(result, ComparedRuns)
+    runs = list(result.runs.values()) if several else [result]
+    rates = [(run.agent_label, summary_dict(run.summary)[gate]) for run in runs]
+    below = [(label, rate) for label, rate in rates if args.fail_under is not None and rate < args.fail_under]
     for label, rate in below:
-        named = f"{label}: " if "agents" in result else ""
+        named = f"{label}: " if several else ""
         print(f"{named}{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
     return 1 if below else 0
 

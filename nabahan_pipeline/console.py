@@ -97,12 +97,12 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
         lines.append(f"Pass^N (every repeat passed): {format_pct(overall['pass_hat_n'])}")
     if "total_tokens" in summary and not pd.isna(overall["total_tokens"]):
         lines.append(f"Tokens: {int(overall['total_tokens']):,}")
-    wrong = scores[~scores["correct"].astype(bool)]
+    wrong = scores.loc[~scores["correct"].astype(bool), ["query_num", "repeat", "case_id", "not_correct_because"]]
     if len(wrong):
         lines.append("Not correct:")
-        for _, case in wrong.iterrows():
-            again = f" r{int(case['repeat']) + 1}" if int(case["repeat"]) else ""
-            lines.append(f"  [{int(case['query_num'])}{again}] {case['case_id']}: {case['not_correct_because']}")
+        for query_num, repeat, case_id, because in wrong.itertuples(index=False):
+            again = f" r{int(repeat) + 1}" if int(repeat) else ""
+            lines.append(f"  [{int(query_num)}{again}] {case_id}: {because}")
     lines.append("By category:")
     for _, category in summary.iloc[1:].iterrows():
         lines.append(

@@ -4,7 +4,7 @@
 
 PHASE is where the run stops: ``agent`` (inside an agent call), ``parquet`` (half-way through
 writing case_scores' Parquet file), ``report`` (half-way through writing the results CSV) or
-``charts`` (after three of the seven charts). There the process writes MARKER and sleeps until
+``charts`` (as the run itself writes its first chart; a forked chart helper draws on). There the process writes MARKER and sleeps until
 it is killed. Nothing in the product is changed for this: the patches live here.
 """
 
@@ -60,18 +60,19 @@ def _patch(phase: str, marker: Path) -> None:
 
         pd.DataFrame.to_csv = to_csv
     elif phase == "charts":
-        from matplotlib.figure import Figure
+        import os
 
-        original_savefig = Figure.savefig
-        saved = []
+        from nabahan_pipeline.evaluation.charts import drawing
 
-        def savefig(self, *args, **kwargs):
-            saved.append(1)
-            if len(saved) > 3:
+        original_write_png = drawing.write_png
+        run_pid = os.getpid()
+
+        def write_png(*args, **kwargs):
+            if os.getpid() == run_pid:  # not in a forked chart helper: the test kills the run
                 _stop_here(marker)
-            return original_savefig(self, *args, **kwargs)
+            return original_write_png(*args, **kwargs)
 
-        Figure.savefig = savefig
+        drawing.write_png = write_png
 
 
 def main(argv: list[str]) -> int:

@@ -168,11 +168,13 @@ def test_cache_asks_only_the_edited_case_and_a_new_version_asks_all(workspace: P
 
 def test_repeat_reports_pass_hat_n(workspace: Path):
     path = write_cases(workspace / "cases.json", count_cases(3))
-    result = NabahanEvaluationPipeline(
-        output_dir=workspace / "out", test_file=path, agent=COUNTING, repeat=3
-    ).run_complete_pipeline()
-    assert len(result["results"]) == 9
-    assert "pass_hat_n" in result["summary"]
+    run = NabahanEvaluationPipeline(output_dir=workspace / "out", test_file=path, agent=COUNTING, repeat=3).run()
+    assert list(zip(run.scores["case_id"], run.scores["repeat"])) == [(f"case-{i}", r) for i in range(3) for r in range(3)]
+    assert run.summary.iloc[0]["scope"] == "overall" and run.summary.iloc[0]["repeats"] == 3
+    result = run.as_dict()  # what run_complete_pipeline returns
+    assert len(result["results"]) == 9 and result["results"][4]["case_id"] == "case-1"
+    assert result["results"][4]["repeat"] == 1
+    assert "pass_hat_n" in result["summary"] and result["run_id"] == run.run_id
 
 
 def test_changing_the_agent_module_invalidates_the_cache(workspace: Path, monkeypatch: pytest.MonkeyPatch):

@@ -118,6 +118,39 @@ def test_nabahan_eval_with_two_agents_writes_the_comparison(tmp_path: Path):
     assert failing.stderr.strip().splitlines() == ["bad: correct rate 0.0% is below --fail-under 50.0%"]
 
 
+# What `nabahan --help` and a mistyped flag must not wait for (see the probe below).
+HEAVY_LIBRARIES = ("pandas", "matplotlib", "dagster", "pandera", "sqlglot")
+_PROBE = """
+import json, sys
+from nabahan_pipeline.cli import main
+try:
+    code = main(sys.argv[2:])
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps({"code": code, "loaded": sorted(set(sys.argv[1].split(",")) & set(sys.modules))}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "code"),
+    [
+        (["--help"], {}, 0),
+        (["eval", "--help"], {}, 0),
+        (["db", "build", "--help"], {}, 0),
+        (["eval", "--concurrency", "abc"], {}, 2),
+        (["eval", "--gate", "nope"], {}, 2),
+        (["nonsense"], {}, 2),
+        (["eval"], {"NABAHAN_CONCURRENCY": "abc"}, 2),  # a bad variable stops before Dagster loads
+    ],
+)
+def test_help_and_argument_errors_load_no_heavy_library(tmp_path: Path, args: list[str], env: dict, code: int):
+    # The probe runs `nabahan ARGS` in a fresh interpreter and reports which of the libraries it loaded.
+    result = run([sys.executable, "-c", _PROBE, ",".join(HEAVY_LIBRARIES), *args], tmp_path, **env)
+    report = json.loads(result.stderr.strip().splitlines()[-1])
+    assert report["code"] == code, result.stderr
+    assert report["loaded"] == [], f"nabahan {' '.join(args)} imported {report['loaded']}"
+
+
 def test_definitions_validate(tmp_path: Path):
     dagster = str(Path(sys.executable).parent / "dagster")
     result = run([dagster, "definitions", "validate", "-m", "nabahan_pipeline.definitions"], tmp_path)
@@ -226,3 +259,16 @@ def test_a_broken_gold_sql_exits_2_before_any_agent_call(tmp_path: Path):
     ]
     assert not (tmp_path / "out").exists(), "nothing written, no agent asked"
     assert not (tmp_path / "home").exists(), "no run started, no state written"
+
+
+@pytest.mark.parametrize("args", [["--help"], ["eval", "--help"], ["eval", "--concurrency", "0"], ["agent", "--help"]],
+                         ids=["help", "eval-help", "argument-error", "agent-help"])
+def test_help_and_argument_errors_import_no_heavy_library(tmp_path: Path, args: list[str]):
+    """`nabahan --help` and an argparse error answer at once: pandas, matplotlib, dagster and
+    their kin are imported only by the commands that use them."""
+    done = run([sys.executable, "-X", "importtime", "-m", "nabahan_pipeline", *args], tmp_path)
+    assert done.returncode in (0, 2) and "Traceback" not in done.stderr, done.stderr
+    imported = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "nabahan_pipeline.cli" in imported, "importtime saw the command's own imports"
+    heavy = {"pandas", "matplotlib", "dagster", "pandera", "sqlglot", "numpy", "pyarrow"}
+    assert not heavy & imported, f"{sorted(heavy & imported)} imported by nabahan {' '.join(args)}"

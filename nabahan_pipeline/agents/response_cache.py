@@ -12,16 +12,16 @@ import hashlib
 import json
 import sqlite3
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-
-import pandas as pd
+from typing import Any
 
 # Bumped when the stored record changes shape (2: the result as columns + rows), so that no
 # record of an older shape is ever read back.
 RECORD_FORMAT = 3
 
 
-def response_key(case: pd.Series, repeat: int, fingerprint: str, database_hash: str) -> str:
+def response_key(case: Mapping[str, Any], repeat: int, fingerprint: str, database_hash: str) -> str:
     """The cache key of one case and repeat for an agent and a database."""
     payload = json.dumps(
         {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pandas as pd
 import pandera.pandas as pa
 
 from nabahan_pipeline.agents.contract import STATUSES
@@ -30,7 +31,15 @@ def json_text(kind: type[list] | type[dict]) -> pa.Check:
         except (TypeError, ValueError):
             return False
 
-    return pa.Check(parses, element_wise=True, name=f"json_{name}_text", error=f"JSON {name} text")
+    def each_parses(texts: pd.Series) -> pd.Series:
+        # Each distinct text parsed once: most are alike ("[]", the same column names).
+        try:
+            verdicts = {text: parses(text) for text in pd.unique(texts)}
+        except TypeError:  # a value that is no text, and cannot be hashed
+            return texts.map(parses).astype(bool)
+        return pd.Series([verdicts[text] for text in texts], index=texts.index, dtype=bool)
+
+    return pa.Check(each_parses, name=f"json_{name}_text", error=f"JSON {name} text")
 
 
 def non_text_dtypes(schema: pa.DataFrameSchema) -> dict[str, str]:

@@ -11,19 +11,25 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import pandas as pd
 
+from nabahan_pipeline.agents.call_threads import start_call
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
 from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
-from nabahan_pipeline.agents.secrets import scrub
+from nabahan_pipeline.agents.secrets import scrubber
 
 # An error message is kept, not refused, whatever its length: cut (after scrubbing) to this.
 MAX_ERROR_CHARS = 2_000
+# Rows per agent_responses batch, and how many calls may be queued ahead of the oldest unfinished
+# one (far more than any concurrency, so that a slow call holds up no other).
+BATCH_ROWS = 2_000
+IN_FLIGHT_ROWS = 8_192
 
 
 class ResponseStore(Protocol):
@@ -54,40 +60,28 @@ def call_agent(
     The answer comes back normalized, within ``limits`` and scrubbed of secrets. When ``abandon``
     is set (the run was interrupted) the call is given up at once.
 
-    The call runs on a daemon thread so that a hung agent costs one thread, not the run.
+    The call runs on a call thread (``call_threads``) so that a hung agent costs one thread, not the run.
     """
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        start = time.perf_counter()
-        try:
-            outcome["raw"] = agent.ask(question, filters)
-        except BaseException as exc:  # an agent's failure is data, never the run's
-            outcome["exc"] = exc
-        finally:
-            outcome["latency"] = time.perf_counter() - start
-
     started = time.perf_counter()
-    worker = threading.Thread(target=target, name="nabahan-agent-call", daemon=True)
-    worker.start()
+    call = start_call(lambda: agent.ask(question, filters))
     deadline = started + timeout_s
-    while worker.is_alive() and time.perf_counter() < deadline:
-        if abandon is not None and abandon.is_set():
+    while not call.wait(min(0.05, max(0.0, deadline - time.perf_counter()))):
+        if abandon is not None and abandon.is_set() and call.give_up():
             return CallResult(AgentAnswer.failure("interrupted"), time.perf_counter() - started)
-        worker.join(min(0.05, max(0.0, deadline - time.perf_counter())))
-    if worker.is_alive():
-        return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
-    latency = outcome.get("latency", time.perf_counter() - started)
-    if "exc" in outcome:
-        exc = outcome["exc"]
-        return CallResult(scrubbed(AgentAnswer.failure(f"{type(exc).__name__}: {exc}")), latency)
-    answer = normalize_answer(outcome.pop("raw", None), limits)
-    return CallResult(scrubbed(answer), latency)
+        if time.perf_counter() >= deadline and call.give_up():
+            return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
+    if call.error is not None:
+        exc = call.error
+        return CallResult(scrubbed(AgentAnswer.failure(f"{type(exc).__name__}: {exc}")), call.latency_s)
+    answer = normalize_answer(call.value, limits)
+    return CallResult(scrubbed(answer), call.latency_s)
 
 
 def scrubbed(answer: AgentAnswer) -> AgentAnswer:
     """``answer`` with every known secret removed from every text in it (see ``agents.secrets``),
     and its error message cut to ``MAX_ERROR_CHARS``."""
+
+    scrub = scrubber()  # the secrets looked up once for every text of the answer
 
     def clean(value: Any) -> Any:
         return scrub(value) if isinstance(value, str) else value
@@ -114,23 +108,53 @@ def run_agent(
     timeout_s: float = 30.0,
     repeat: int = 1,
     cache: ResponseStore | None = None,
-    cache_key: Callable[[pd.Series, int], str] | None = None,
+    cache_key: Callable[[Mapping[str, Any], int], str] | None = None,
     on_answer: Callable[[dict], None] | None = None,
     limits: AnswerLimits = AnswerLimits(),
 ) -> pd.DataFrame:
-    """Ask ``agent`` every case ``repeat`` times with at most ``concurrency`` calls at once.
+    """Ask ``agent`` every case ``repeat`` times with at most ``concurrency`` calls at once: the
+    agent_responses table, every batch of ``answer_batches`` in one.
 
     With a ``cache`` (and ``cache_key`` giving each case-and-repeat its key), a cached answer is
     reused and marked ``cached``; it keeps the latency measured when it was fetched.
     Rows come back in case order, repeats together; ``on_answer`` sees each row as it completes.
     """
+    batches = list(
+        answer_batches(
+            cases, agent, concurrency=concurrency, timeout_s=timeout_s, repeat=repeat, cache=cache,
+            cache_key=cache_key, on_answer=on_answer, limits=limits,
+        )
+    )
+    if not batches:
+        return _responses_frame([])
+    return pd.concat(batches, ignore_index=True) if len(batches) > 1 else batches[0]
+
+
+def answer_batches(
+    cases: pd.DataFrame,
+    agent: Agent,
+    *,
+    concurrency: int = 8,
+    timeout_s: float = 30.0,
+    repeat: int = 1,
+    cache: ResponseStore | None = None,
+    cache_key: Callable[[Mapping[str, Any], int], str] | None = None,
+    on_answer: Callable[[dict], None] | None = None,
+    limits: AnswerLimits = AnswerLimits(),
+    batch_rows: int = BATCH_ROWS,
+) -> Iterator[pd.DataFrame]:
+    """``run_agent``'s rows as agent_responses tables of at most ``batch_rows`` rows, in case
+    order, each as soon as its calls are done; the calls go on concurrently across batches.
+
+    What a run holds besides the answers stays flat as cases grow: the cases are read a batch at
+    a time and no more than ``IN_FLIGHT_ROWS`` calls are queued ahead of the oldest unfinished one.
+    """
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
-    jobs = [(case, r) for _, case in cases.iterrows() for r in range(repeat)]
 
-    def one(job: tuple[pd.Series, int]) -> dict:
+    def one(job: tuple[Mapping[str, Any], int]) -> dict:
         case, r = job
         key = cache_key(case, r) if cache is not None and cache_key is not None else None
         cached = cache.get(key) if key is not None else None
@@ -150,13 +174,42 @@ def run_agent(
     # not started are cancelled, so Ctrl-C ends the run at once instead of after the slowest call.
     abandon = threading.Event()
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="nabahan-eval")
+    pending: deque[Future[dict]] = deque()
+    rows: list[dict] = []
+    finished = False
     try:
-        rows = list(pool.map(one, jobs))
-    except BaseException:
-        abandon.set()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+        for job in _jobs(cases, repeat, batch_rows):
+            pending.append(pool.submit(one, job))
+            if len(pending) > IN_FLIGHT_ROWS:
+                rows.append(pending.popleft().result())
+                if len(rows) >= batch_rows:
+                    yield _responses_frame(rows)
+                    rows = []
+        while pending:
+            rows.append(pending.popleft().result())
+            if len(rows) >= batch_rows:
+                yield _responses_frame(rows)
+                rows = []
+        if rows:
+            yield _responses_frame(rows)
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:  # interrupted, failed, or the batches no longer wanted
+            abandon.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _jobs(cases: pd.DataFrame, repeat: int, batch_rows: int) -> Iterator[tuple[dict, int]]:
+    """Each case and repeat in order, the cases read as records a batch at a time."""
+    for start in range(0, len(cases), batch_rows):
+        for case in cases.iloc[start : start + batch_rows].to_dict("records"):
+            for r in range(repeat):
+                yield case, r
+
+
+def _responses_frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(RESPONSE_COLUMNS)).astype(RESPONSE_DTYPES)
 
 

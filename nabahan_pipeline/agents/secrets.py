@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from nabahan_pipeline.settings import secret_values
 
@@ -50,13 +50,29 @@ def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
     characters, and every credential after ``Authorization``/``Bearer``/``api_key=`` redacted."""
     if not text:
         return text
-    secrets = known_secrets() | {value for value in extra if value}
-    for pattern, pieces in _patterns(frozenset(secrets)):
-        text = _redact_pieces(text, pattern, pieces)
-    for secret in secrets:
-        if len(secret) < MIN_PIECE:
+    return scrubber(extra)(text)
+
+
+def scrubber(extra: Iterable[str | None] = ()) -> Callable[[str], str]:
+    """``scrub`` with the secrets known now looked up once, for the many texts of one answer."""
+    secrets = frozenset(known_secrets() | {value for value in extra if value})
+    patterns = _patterns(secrets)
+    short = [secret for secret in secrets if len(secret) < MIN_PIECE]
+
+    def scrub_text(text: str) -> str:
+        if not text:
+            return text
+        for pattern, pieces in patterns:
+            text = _redact_pieces(text, pattern, pieces)
+        for secret in short:
             text = text.replace(secret, REDACTED)
-    return _CREDENTIAL.sub(lambda match: match.group(1) + REDACTED, text)
+        return _CREDENTIAL.sub(_redact_credential, text)
+
+    return scrub_text
+
+
+def _redact_credential(match: re.Match[str]) -> str:
+    return match.group(1) + REDACTED
 
 
 def _patterns(secrets: frozenset[str]) -> list[tuple[re.Pattern[str], frozenset[str]]]:

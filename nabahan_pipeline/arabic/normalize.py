@@ -97,11 +97,14 @@ def normalize_arabic(text: str) -> str:
 
 def arabic_letter_share(text: str) -> float:
     """The share (0..1) of the letters in ``text`` that are Arabic letters; 0.0 when it has none."""
-    letters = [ch for ch in text if ch.isalpha()]
+    letters = "".join(filter(str.isalpha, text))
     if not letters:
         return 0.0
-    arabic = sum(1 for ch in letters if is_arabic_letter(ch))
-    return arabic / len(letters)
+    return len(_ARABIC_BLOCKS.findall(letters)) / len(letters)
+
+
+# The Arabic script blocks, as is_arabic_letter names them.
+_ARABIC_BLOCKS = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
 
 
 def is_arabic_letter(ch: str) -> bool:

@@ -75,10 +75,23 @@ class NumberMention:
         return self.scale > 1
 
 
+# The mentions of the texts read last are kept: an answer's insight and its case's question are read
+# by the console, by the scoring and for each repeat. A longer text is read anew each time, so that
+# the kept texts stay a few megabytes.
+MENTIONS_KEPT = 4_096
+MENTIONS_KEPT_CHARS = 2_000
+
+
 def find_numbers(text: str) -> list[NumberMention]:
     """The numbers ``text`` states, in order, with their spans in ``text`` itself."""
     if not text:
         return []
+    if len(text) <= MENTIONS_KEPT_CHARS:
+        return list(_kept_mentions(text))
+    return list(_mentions(text))
+
+
+def _mentions(text: str) -> tuple[NumberMention, ...]:
     folded, origin = _fold_with_origin(text)
     mentions = []
     for found in _Scanner(folded).numbers():
@@ -86,7 +99,10 @@ def find_numbers(text: str) -> list[NumberMention]:
         while end < len(text) and _is_mark(text[end]):
             end += 1  # the tanween of "ألفاً", folded away, still belongs to the word
         mentions.append(replace(found, text=text[start:end], start=start, end=end))
-    return mentions
+    return tuple(mentions)
+
+
+_kept_mentions = functools.lru_cache(maxsize=MENTIONS_KEPT)(_mentions)
 
 
 # --- folding, keeping track of where each folded character came from ----------------------------

@@ -13,6 +13,7 @@ values and characters of its result that are kept (past a cap the result is cut 
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -86,6 +87,54 @@ class QueryResult:
     cap: str | None = None
 
 
+@dataclass(frozen=True)
+class SQLReading:
+    """What one parse of a SQL text tells: the real tables it reads (None when it does not parse in
+    its dialect) and, when it is exactly one read-only query, that query as SQLite; else
+    ``problem`` says why it is unsafe."""
+
+    tables: frozenset[str] | None
+    sqlite: str | None
+    problem: str | None = None
+
+
+# The readings of the texts seen last are kept: an answer's SQL is read by the console, by each
+# scorer and before each database it runs on. A text longer than this is read anew each time, so
+# that the kept texts stay a few megabytes whatever an agent sends.
+READINGS_KEPT = 4_096
+READING_KEPT_CHARS = 2_000
+
+
+def read_sql(sql: str, dialect: str | None = None) -> SQLReading:
+    """``sql`` written in ``dialect`` (sqlglot's names; None for SQLite) parsed once: its tables
+    (as ``referenced_tables``) and its SQLite form, or why it is unsafe (as ``to_sqlite``)."""
+    if isinstance(sql, str) and len(sql) <= READING_KEPT_CHARS:
+        return _kept_reading(sql, dialect)
+    return _reading(sql, dialect)
+
+
+def _reading(sql: str, dialect: str | None) -> SQLReading:
+    name = (dialect or "sqlite").lower()
+    if name != "sqlite":
+        try:
+            _check_dialect(name)
+        except UnsafeSQLError as error:
+            return SQLReading(tables=None, sqlite=None, problem=str(error))
+    try:
+        statements = _parse(sql, name)
+    except UnsafeSQLError as error:
+        return SQLReading(tables=None, sqlite=None, problem=str(error))
+    tables = frozenset(table for statement in statements if statement is not None for table in _statement_tables(statement))
+    try:
+        tree = _one_read_only_query(statements, sql)
+        return SQLReading(tables=tables, sqlite=sql if name == "sqlite" else _as_sqlite(tree))
+    except UnsafeSQLError as error:
+        return SQLReading(tables=tables, sqlite=None, problem=str(error))
+
+
+_kept_reading = functools.lru_cache(maxsize=READINGS_KEPT)(_reading)
+
+
 def _parse(sql: str, dialect: str = "sqlite") -> list[exp.Expression | None]:
     if not isinstance(sql, str) or not sql.strip():
         raise UnsafeSQLError("empty SQL")
@@ -107,10 +156,13 @@ def _check_dialect(dialect: str) -> str:
 def to_sqlite(sql: str, dialect: str | None = None) -> str:
     """``sql`` written in ``dialect`` (sqlglot's names; None or "sqlite" for SQLite) as one
     SQLite query, after checking it is one read-only query in its own dialect."""
-    if not dialect or dialect.lower() == "sqlite":
-        check_read_only_select(sql)
-        return sql
-    tree = check_read_only_select(sql, dialect=_check_dialect(dialect.lower()))
+    reading = read_sql(sql, dialect)
+    if reading.problem is not None:
+        raise UnsafeSQLError(reading.problem)
+    return reading.sqlite
+
+
+def _as_sqlite(tree: exp.Expression) -> str:
     try:
         return tree.sql(dialect="sqlite")
     except (SqlglotError, RecursionError) as error:
@@ -128,8 +180,13 @@ def check_read_only_select(sql: str, dialect: str = "sqlite") -> exp.Expression:
     """Parse ``sql`` (SQLite unless ``dialect`` says otherwise) and return its tree if it is exactly
     one read-only query (SELECT, WITH ... SELECT, or a UNION/INTERSECT/EXCEPT of them); raise
     UnsafeSQLError otherwise."""
+    return _one_read_only_query(_parse(sql, dialect), sql)
+
+
+def _one_read_only_query(parsed: list[exp.Expression | None], sql: str) -> exp.Expression:
+    """The one read-only query among the statements ``sql`` parsed into; raises UnsafeSQLError."""
     # A comment after the final semicolon parses as a statement of its own; it runs as nothing.
-    statements = [s for s in _parse(sql, dialect) if not isinstance(s, exp.Semicolon)]
+    statements = [s for s in parsed if not isinstance(s, exp.Semicolon)]
     if statements and statements[0] is None:
         raise UnsafeSQLError("empty SQL")
     if len(statements) != 1:
@@ -214,14 +271,16 @@ def run_read_only(
     max_cells: int = DEFAULT_MAX_CELLS,
     max_text: int = DEFAULT_MAX_TEXT,
 ) -> QueryResult:
-    """Check ``sql`` with check_read_only_select, then run it on a read-only connection to the
+    """Check ``sql`` with check_read_only_select (its kept reading, ``read_sql``), then run it on a read-only connection to the
     SQLite file ``database``, interrupted after ``timeout_s`` seconds (QueryTimeoutError).
 
     The result keeps at most ``max_rows`` rows, ``max_cells`` values and ``max_text`` characters
     of text and bytes of blobs; the row that would pass a cap is dropped and the result marked
     truncated (at least one more row exists), so a cut result never holds more than the caps.
     """
-    check_read_only_select(sql)
+    problem = read_sql(sql).problem
+    if problem is not None:
+        raise UnsafeSQLError(problem)
     path = Path(database)
     if not path.is_file():
         raise FileNotFoundError(f"database file not found: {path}")

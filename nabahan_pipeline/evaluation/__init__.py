@@ -17,6 +17,8 @@ _EXPORTS = {
     "summarize": "summary",
     "write_reports": "reports",
     "render_charts": "charts",
+    "compare_agents": "comparison",
+    "write_comparison": "comparison",
     "TEST_CASES": "tables",
     "AGENT_RESPONSES": "tables",
     "CASE_SCORES": "tables",
@@ -31,4 +33,5 @@ if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.evaluation.summary import summarize
     from nabahan_pipeline.evaluation.reports import write_reports
     from nabahan_pipeline.evaluation.charts import render_charts
+    from nabahan_pipeline.evaluation.comparison import compare_agents, write_comparison
     from nabahan_pipeline.evaluation.tables import AGENT_RESPONSES, CASE_SCORES, EVALUATION_SUMMARY, TEST_CASES

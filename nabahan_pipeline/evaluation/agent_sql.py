@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError, run_read_only, to_sqlite
+from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError, read_sql, run_read_only
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult, expected_result, rows_match
 from nabahan_pipeline.settings import SETTINGS
 
@@ -51,10 +51,10 @@ def check_agent_sql(sql: str | None, dialect: str | None = None) -> CheckedSQL:
     two statements, or text that does not parse as SQL of its dialect)."""
     if sql is None or not sql.strip():
         return CheckedSQL(sqlite=None)
-    try:
-        return CheckedSQL(sqlite=to_sqlite(sql, dialect))
-    except UnsafeSQLError as error:
-        return CheckedSQL(sqlite=None, unsafe=True, problem=str(error))
+    reading = read_sql(sql, dialect)
+    if reading.problem is not None:
+        return CheckedSQL(sqlite=None, unsafe=True, problem=reading.problem)
+    return CheckedSQL(sqlite=reading.sqlite)
 
 
 def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQLRun | None) -> bool | None:

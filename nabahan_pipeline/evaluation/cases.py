@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from nabahan_pipeline.etimad_db.store import connect_readonly
-from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, check_read_only_select
+from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, read_sql
 from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
 from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS
 
@@ -43,6 +43,19 @@ def suite_fingerprint(cases: pd.DataFrame) -> str:
     distinct = cases.drop_duplicates("case_id")[["case_id", "question", "category"]]
     text = distinct.to_json(orient="values", force_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def numbered_cases(cases: pd.DataFrame) -> Callable[[str], dict[str, Any]]:
+    """A case's record by its id, with its 1-based ``number`` in ``cases``, made when asked (as the
+    console shows each answer): a record kept for each of 100,000 cases would hold 100 MB."""
+    columns = {name: cases[name].tolist() for name in cases.columns}
+    position = {case_id: index for index, case_id in enumerate(columns["case_id"])}
+
+    def record(case_id: str) -> dict[str, Any]:
+        index = position[case_id]
+        return {**{name: values[index] for name, values in columns.items()}, "number": index + 1}
+
+    return record
 
 
 def select_quick(cases: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
@@ -77,16 +90,17 @@ def check_against_database(
 
     tables = _table_names(database)
     runner = QueryRunner(database, suite)
-    for number, case in enumerate(cases.to_dict("records"), 1):
-        where = f"{file}: case {number} (id {case['case_id']!r})"
-        table = case.get("expected_table")
+    checked: set[str] = set()  # each distinct gold SQL once: a suite repeats few of them
+    columns = (cases[name].tolist() for name in ("case_id", "expected_table", "expected_sql"))
+    for number, (case_id, table, sql) in enumerate(zip(*columns), 1):
+        where = f"{file}: case {number} (id {case_id!r})"
         if isinstance(table, str) and table.lower() not in tables:
             raise TestCaseError(
                 f"{where}: field 'expected_table': {table!r} is not a table of {Path(database).name} "
                 f"(tables: {', '.join(sorted(tables))})"
             )
-        sql = case.get("expected_sql")
-        if isinstance(sql, str):
+        if isinstance(sql, str) and sql not in checked:
+            checked.add(sql)
             try:
                 expected = runner.expected(sql)
             except (UnsafeSQLError, OSError) as error:
@@ -200,10 +214,9 @@ def _optional_texts(entry: dict, fail: Fail) -> dict[str, str | None]:
             raise fail(field, "empty")
         text[field] = value.strip() if field in ("id", "expected_table") and value else value
     if text["expected_sql"] is not None:
-        try:
-            check_read_only_select(text["expected_sql"])
-        except UnsafeSQLError as error:
-            raise fail("expected_sql", str(error)) from None
+        problem = read_sql(text["expected_sql"]).problem
+        if problem is not None:
+            raise fail("expected_sql", problem)
     return text
 
 

@@ -83,7 +83,7 @@ def _repeat_figures(scores: pd.DataFrame) -> dict[str, Any]:
     repeats = int(scores["repeat"].max()) + 1 if len(scores) and "repeat" in scores.columns else 1
     if repeats < 2:
         return {"repeats": repeats, "pass_hat_n": math.nan}
-    all_passed = scores.groupby("case_id")["overall_passed"].apply(lambda passed: bool(passed.astype(bool).all()))
+    all_passed = scores["overall_passed"].astype(bool).groupby(scores["case_id"]).all()
     return {"repeats": repeats, "pass_hat_n": float(all_passed.mean())}
 
 

@@ -23,7 +23,6 @@ from nabahan_pipeline.agents.registry import resolve_agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
-from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
@@ -37,6 +36,7 @@ from nabahan_pipeline.evaluation.tables import (
 from nabahan_pipeline.evaluation.cases import (
     check_against_database,
     load_test_cases,
+    numbered_cases,
     select_quick,
     suite_fingerprint,
 )
@@ -120,7 +120,7 @@ def agent_responses(
     fingerprint = agent.fingerprint()
     db_hash = database_hash(database)
     cache = ResponseCache(response_cache_path()) if evaluation.use_cache else None
-    numbered = {case["case_id"]: {**case, "number": i + 1} for i, case in enumerate(test_cases.to_dict("records"))}
+    numbered = numbered_cases(test_cases)
     publish("asking", cases=len(test_cases), answers=len(test_cases) * evaluation.repeat)
     try:
         responses = run_agent(
@@ -132,7 +132,7 @@ def agent_responses(
             cache=cache,
             cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
             limits=answer_limits(evaluation),
-            on_answer=lambda row: publish("answer", case=numbered[row["case_id"]], row=row),
+            on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
         )
     finally:
         if cache is not None:
@@ -223,6 +223,9 @@ def evaluation_charts(
 ) -> dg.MaterializeResult:
     """The PNG charts, the dashboard shown in the UI, and the pass-rate trend over runs, switched
     into ``charts`` as one set."""
+    # Imported here: matplotlib is for the step that draws, not for every load of the code location.
+    from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
+
     charts = evaluation.output_path().absolute() / "charts"
     drawn = render_charts(
         case_scores,

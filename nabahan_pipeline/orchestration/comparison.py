@@ -16,9 +16,6 @@ from dagster_pandera import pandera_schema_to_dagster_type
 from pydantic import Field
 
 from nabahan_pipeline.escaping import markdown_table
-from nabahan_pipeline.evaluation.charts.comparison import plot_agent_comparison
-from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
-from nabahan_pipeline.evaluation.charts.render import save_figure
 from nabahan_pipeline.evaluation.comparison import agents_report, agents_table, compare_agents, write_comparison
 from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON
 from nabahan_pipeline.orchestration.assets import GROUP, case_scores, evaluation_summary
@@ -71,6 +68,9 @@ def agent_comparison(
     if len(evaluations) < 2:
         context.add_output_metadata({**metadata, "compared": "fewer than two agents evaluated on one suite"})
         return agents_table({}, [])
+    # Imported here: matplotlib is for the step that draws, not for every load of the code location.
+    from nabahan_pipeline.evaluation.charts import dashboard_markdown, plot_agent_comparison, save_figure
+
     comparison = compare_agents(
         {label: pd.read_parquet(paths["case_scores"]) for label, paths in evaluations.items()},
         {label: pd.read_parquet(paths["evaluation_summary"]) for label, paths in evaluations.items()},
@@ -86,7 +86,7 @@ def agent_comparison(
             "agents": dg.MetadataValue.md(markdown_table(agents_report(comparison.agents))),
             "cases": len(comparison.matrix),
             "disagreements": comparison.disagreements,
-            "chart": dg.MetadataValue.md(dashboard_markdown(chart, alt="Agents side by side")),
+            "chart": dg.MetadataValue.md(dashboard_markdown(chart)),
         }
     )
     return comparison.agents

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
@@ -22,7 +23,7 @@ from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
 from nabahan_pipeline.reference_agent.insights import apology, write_insight
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QuestionParser, Refusal, apply_filters
-from nabahan_pipeline.reference_agent.sql_builder import build_sql
+from nabahan_pipeline.reference_agent.sql_builder import build_sql, unanswerable
 
 _FILTERS_APOLOGY = "عذراً، لم أستطع قراءة عوامل التصفية المرسلة مع السؤال: "
 _ERROR_APOLOGY = "عذراً، حدث خطأ أثناء الإجابة عن السؤال؛ حاول صياغته بطريقة أخرى."
@@ -43,6 +44,8 @@ class ReferenceAgent:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []  # every thread's, closed by close()
         self._connections_lock = threading.Lock()
+        # An agent dropped without close() still closes its connections when it is collected.
+        weakref.finalize(self, _close_all, self._connections)
         self._path: Path | None = None
         self._parser: QuestionParser | None = None
 
@@ -70,10 +73,10 @@ class ReferenceAgent:
     def close(self) -> None:
         """Close every thread's connection; a later question opens a new one."""
         with self._connections_lock:
-            connections, self._connections = self._connections, []
+            connections = list(self._connections)
+            self._connections.clear()
             self._local = threading.local()
-        for con in connections:
-            con.close()
+        _close_all(connections)
 
     def ask(self, question: str, filters: dict | None = None) -> dict[str, Any]:
         """Answer one question (contract dict); never raises."""
@@ -95,6 +98,9 @@ class ReferenceAgent:
                 frame = apply_filters(frame, filters, parser)
             except ValueError as exc:
                 return _answer("error", insights=_FILTERS_APOLOGY + str(exc), error=str(exc))
+        unheld = unanswerable(frame)
+        if unheld:
+            return _answer("out_of_scope", insights=apology(Refusal("no_column", tuple(c.label for c in unheld))))
         sql = build_sql(frame)
         cursor = self._connection().execute(sql)
         columns = [d[0] for d in cursor.description]
@@ -102,6 +108,11 @@ class ReferenceAgent:
         rows = [dict(zip(columns, row)) for row in values]
         insight = write_insight(frame, rows, parser.catalog)
         return _answer("success", sql=sql, data=rows, columns=columns, rows=values, insights=insight)
+
+
+def _close_all(connections: list[sqlite3.Connection]) -> None:
+    for con in connections:
+        con.close()
 
 
 def _answer(

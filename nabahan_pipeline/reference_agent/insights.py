@@ -55,12 +55,36 @@ APOLOGIES = {
     "off_task": "عذراً، هذا الطلب خارج نطاق عملي. أستطيع الإجابة عن أسئلة حول بيانات المناقصات الحكومية والمشاريع المستقبلية: أعدادها وقيمها وتوزيعها حسب المنطقة والجهة والحالة والنوع.",
     "off_topic": "عذراً، هذا السؤال خارج نطاق بيانات المشتريات الحكومية. أستطيع الإجابة عن أسئلة المناقصات والمشاريع المستقبلية والجهات الحكومية والمناطق.",
     "unknown": "عذراً، لم أفهم السؤال على أنه سؤال عن بيانات المشتريات الحكومية. أستطيع الإجابة عن أسئلة مثل: كم عدد المناقصات النشطة في الرياض؟ أو ما توزيع المناقصات حسب النوع؟",
+    "not_understood": "عذراً، لم أفهم من السؤال: {words}، ولا أجيب عن سؤال لم أفهمه كله كي لا أجيب عن سؤال آخر. "
+    "أستطيع الإجابة عن أعداد المناقصات والمشاريع المستقبلية وقيمها التقديرية وقيم ترسيتها وعدد عروضها وأسعار "
+    "كراساتها، مصفاة بالمنطقة والجهة والنشاط والحالة والنوع والسنة أو الشهر، أو موزعة حسب أحدها.",
+    "no_column": "عذراً، لا أستطيع تطبيق الشرط {words} على هذه البيانات (المشاريع المستقبلية مثلاً لا حالة لها ولا "
+    "موعد لتقديم العروض)، ولا أجيب دونه كي لا أجيب عن سؤال آخر.",
+    "off_topic_named": "عذراً، لا أملك بيانات عن {topic} (سألت عن: {words})؛ هذا خارج نطاق بيانات المشتريات "
+    "الحكومية. أستطيع الإجابة عن أسئلة المناقصات والمشاريع المستقبلية والجهات الحكومية والمناطق.",
+    "unheld": "عذراً، لا تحتوي بيانات منصة اعتماد المتاحة لي على {topic} (سألت عن: {words}). أستطيع الإجابة عن "
+    "المناقصات والمشاريع المستقبلية: أعدادها وقيمها وحالاتها وأنواعها وجهاتها ومناطقها.",
+}
+# What each topic of ``lexicon.UNHELD_DATA`` is called in the apology.
+UNHELD_NAMES = {
+    "suppliers": "الموردين والشركات",
+    "winners": "الفائزين بالمنافسات",
+    "bidders": "المتقدمين وعروضهم",
+    "local_content": "المحتوى المحلي والتفضيل السعري",
+    "contract_terms": "الضمانات والعقود الموقعة وتقييم الأداء",
+    "people": "الأشخاص والموظفين ورواتبهم وبيانات التواصل",
+    "credentials": "كلمات المرور وبيانات الدخول والمفاتيح",
+    "weather": "الطقس",
+    "sports": "الرياضة",
 }
 
 
 def apology(refusal: Refusal) -> str:
     """The Arabic apology for a refused question."""
-    return APOLOGIES.get(refusal.reason, APOLOGIES["unknown"])
+    reason = "off_topic_named" if refusal.reason == "off_topic" and refusal.topic else refusal.reason
+    text = APOLOGIES.get(reason, APOLOGIES["unknown"])
+    words = "، ".join(f"«{w}»" for w in refusal.words)
+    return text.format(words=words, topic=UNHELD_NAMES.get(refusal.topic, "هذه البيانات"))
 
 
 def write_insight(frame: QueryFrame, rows: Sequence[dict[str, Any]], catalog: Catalog) -> str:
@@ -155,7 +179,7 @@ class _Scope:
         order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "value", "awarded", "bids", "booklet", "duration")
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
-                if field == "status" and c.label.startswith("غير"):
+                if c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير")):
                     qualifiers.append(c.label)
                     indefinite.append(c.label)
                     continue

@@ -72,6 +72,15 @@ LOOKUPS = {
 _NULLABLE = {"awarded_value", "bids_count", "region_id", "last_offer_date"}
 
 
+def unanswerable(frame: QueryFrame) -> tuple[Condition, ...]:
+    """The conditions of ``frame`` its table has no column for (a status of a future project):
+    built, they would be left out of the WHERE clause and the answer would be about other rows."""
+    table = TABLES.get(frame.entity)
+    if table is None:
+        return ()
+    return tuple(c for c in frame.conditions + frame.share_of if c.field not in table.columns)
+
+
 def build_sql(frame: QueryFrame) -> str:
     """The SQL for ``frame``."""
     if frame.entity in LOOKUPS:
@@ -214,6 +223,14 @@ def _condition(c: Condition, table: _Table) -> str:
         if len(months) == 1:
             return f"strftime('%m', {column}) = {_literal(months[0])}"
         return f"strftime('%m', {column}) IN ({', '.join(_literal(m) for m in months)})"
+    if c.op == "not_in":
+        if len(c.values) == 1:
+            return f"{column} <> {_literal(c.values[0])}"
+        return f"{column} NOT IN ({', '.join(_literal(v) for v in c.values)})"
+    if c.op == "is_null":
+        return f"{column} IS NULL"
+    if c.op == "year_in":
+        return f"strftime('%Y', {column}) IN ({', '.join(_literal(str(int(y))) for y in c.values)})"
     if c.op == "between":
         low, high = c.values
         return f"{column} BETWEEN {_literal(low)} AND {_literal(high)}"

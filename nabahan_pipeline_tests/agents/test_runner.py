@@ -10,7 +10,8 @@ import pytest
 
 from nabahan_pipeline.agents.contract import normalize_answer
 from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
-from nabahan_pipeline.agents.runner import call_agent, run_agent
+from nabahan_pipeline.agents import runner
+from nabahan_pipeline.agents.runner import answer_batches, call_agent, run_agent
 
 GOOD = {"status": "success", "sql": "SELECT 1", "data": [{"n": 1}], "insights": "نص", "error": None}
 
@@ -86,6 +87,45 @@ def test_repeats_ask_each_case_n_times():
     responses = run_agent(cases(3), agent, repeat=3)
     assert len(responses) == 9
     assert responses.groupby("case_id")["repeat"].apply(list).tolist() == [[0, 1, 2]] * 3
+
+
+def test_batches_come_in_case_order_and_the_calls_run_on_across_them():
+    agent = resolve_agent("python:nabahan_pipeline_tests.sample_agents:slow_agent")
+    started = time.perf_counter()
+    batches = list(answer_batches(cases(8), agent, concurrency=8, timeout_s=5, batch_rows=2))
+    elapsed = time.perf_counter() - started
+    assert [len(batch) for batch in batches] == [2, 2, 2, 2]
+    assert pd.concat(batches)["case_id"].tolist() == [f"c{i}" for i in range(8)]
+    # Four batches of 0.2 s calls, one after another, would take 0.8 s.
+    assert elapsed < 0.6, f"8 calls of 0.2 s with concurrency 8 in batches of 2 took {elapsed:.2f} s"
+    assert list(run_agent(cases(3), agent, concurrency=3).dtypes) == list(batches[0].dtypes)
+
+
+class CountingAgent:
+    spec = "counting"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def ask(self, question: str, filters: dict | None = None) -> dict:
+        self.calls += 1
+        return GOOD
+
+    def fingerprint(self) -> str:
+        return self.spec
+
+
+def test_calls_are_queued_a_bounded_way_ahead_and_stop_when_the_batches_are_no_longer_wanted(monkeypatch):
+    monkeypatch.setattr(runner, "IN_FLIGHT_ROWS", 5)
+    agent = CountingAgent()
+    batches = answer_batches(cases(200), agent, concurrency=1, batch_rows=1)
+    first = next(batches)
+    assert first["case_id"].tolist() == ["c0"]
+    time.sleep(0.3)  # the pool works on while the first batch is read
+    assert agent.calls <= 1 + 5 + 1, "no more than IN_FLIGHT_ROWS calls queued past the oldest"
+    batches.close()
+    time.sleep(0.3)
+    assert agent.calls <= 1 + 5 + 1, "the calls not started are cancelled"
 
 
 def test_an_agent_without_filters_parameter_is_called_with_the_question_only():

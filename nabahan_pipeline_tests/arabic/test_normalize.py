@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nabahan_pipeline.arabic.normalize import (
     arabic_letter_share,
+    is_arabic_letter,
     normalize_arabic,
     normalize_digits,
     strip_marks,
@@ -99,3 +102,12 @@ def test_arabic_letter_share() -> None:
     assert arabic_letter_share("hello") == 0.0
     assert arabic_letter_share("123 😀") == 0.0
     assert 0 < arabic_letter_share("كم SQL") < 1
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60)
+       | st.text(st.characters(min_codepoint=0x05F0, max_codepoint=0x0900), max_size=60)
+       | st.text(st.characters(min_codepoint=0xFB40, max_codepoint=0xFF00), max_size=60))
+def test_arabic_letter_share_counts_as_is_arabic_letter_does(text: str) -> None:
+    letters = [ch for ch in text if ch.isalpha()]
+    expected = sum(1 for ch in letters if is_arabic_letter(ch)) / len(letters) if letters else 0.0
+    assert arabic_letter_share(text) == expected

@@ -423,3 +423,21 @@ def test_reading_a_normalized_text_gives_the_same_numbers() -> None:
     # The question parser reads normalize_arabic's output; grounding reads the text as written.
     text = "أكثر من ٢٫٥ مليون وأقل من ثلاثمائة ألف، و١٬٢٥٠ ريال بنسبة ٣٠٪"
     assert _values(normalize_arabic(text)) == _values(text) == [2.5e6, 3e5, 1250, 30]
+
+
+def test_a_text_read_again_gives_the_same_mentions_in_a_list_of_its_own(monkeypatch) -> None:
+    import nabahan_pipeline.arabic.numbers as numbers
+
+    numbers._kept_mentions.cache_clear()
+    folds: list[str] = []
+    real = numbers._fold_with_origin
+    monkeypatch.setattr(numbers, "_fold_with_origin", lambda text: folds.append(text) or real(text))
+    text = "بلغ عدد المناقصات 1,234 مناقصة بقيمة ٢٫٥ مليون ريال"
+    first = find_numbers(text)
+    first.clear()  # the caller's list is its own
+    again = find_numbers(text)
+    assert [m.text for m in again] == ["1,234", "٢٫٥ مليون"]
+    assert folds == [text], "read once while kept"
+    long_text = "العدد 7 " + "ا" * numbers.MENTIONS_KEPT_CHARS
+    assert [m.value for m in find_numbers(long_text)] == [m.value for m in find_numbers(long_text)] == [7.0]
+    assert folds == [text, long_text, long_text], "a text past MENTIONS_KEPT_CHARS is read each time"

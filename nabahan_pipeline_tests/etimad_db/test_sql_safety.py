@@ -13,8 +13,10 @@ from nabahan_pipeline.etimad_db.sql_safety import (
     QueryTimeoutError,
     UnsafeSQLError,
     check_read_only_select,
+    read_sql,
     referenced_tables,
     run_read_only,
+    to_sqlite,
 )
 
 
@@ -132,6 +134,60 @@ def test_referenced_tables_of_unparseable_sql_raises() -> None:
         referenced_tables("SELECT * FROM")
 
 
+READINGS = [
+    ("SELECT COUNT(*) FROM Tenders_Full_Details", None),
+    ("WITH r AS (SELECT * FROM regions) SELECT * FROM r JOIN tenders_full_details t USING (region_id)", "sqlite"),
+    ('SELECT "n" FROM "regions" LIMIT 2', "Postgres"),
+    ("SELECT `name_ar` FROM regions", "mysql"),
+    ("SELECT TOP 3 name_ar FROM regions", "tsql"),
+    ("SELECT COUNT(*) FROM regions", "klingon"),
+    ("DELETE FROM regions", None),
+    ("SELECT 1; DROP TABLE regions", None),
+    ("SELEC FROM WHERE", None),
+    ("   ", None),
+    ("SELECT * INTO copy FROM regions", "postgres"),
+]
+
+
+@pytest.mark.parametrize(("sql", "dialect"), READINGS)
+def test_one_reading_tells_what_referenced_tables_and_to_sqlite_tell(sql: str, dialect: str | None) -> None:
+    reading = read_sql(sql, dialect)
+    try:
+        tables = referenced_tables(sql, (dialect or "sqlite").lower())
+    except (UnsafeSQLError, ValueError):  # does not parse in its dialect, or the dialect is unknown
+        tables = None
+    assert reading.tables == tables
+    try:
+        assert (reading.sqlite, reading.problem) == (to_sqlite(sql, dialect), None)
+    except UnsafeSQLError as error:
+        assert (reading.sqlite, reading.problem) == (None, str(error))
+    if dialect is None:  # run_read_only refuses what the reading refuses, with its words
+        try:
+            check_read_only_select(sql)
+        except UnsafeSQLError as error:
+            assert reading.problem == str(error)
+        else:
+            assert reading.problem is None
+
+
+def test_a_text_is_parsed_once_while_its_reading_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    import nabahan_pipeline.etimad_db.sql_safety as sql_safety
+
+    sql_safety._kept_reading.cache_clear()
+    parsed: list[str] = []
+    real = sql_safety._parse
+    monkeypatch.setattr(sql_safety, "_parse", lambda sql, dialect="sqlite": parsed.append(sql) or real(sql, dialect))
+    sql = "SELECT region_id, COUNT(*) FROM tenders_full_details GROUP BY region_id -- kept once"
+    for _ in range(3):
+        assert to_sqlite(sql) == sql
+        assert read_sql(sql).tables == {"tenders_full_details"}
+    assert parsed == [sql]
+    long_sql = "SELECT 1 AS x" + " " * sql_safety.READING_KEPT_CHARS
+    for _ in range(2):
+        read_sql(long_sql)
+    assert parsed == [sql, long_sql, long_sql], "a text past READING_KEPT_CHARS is not kept"
+
+
 def test_run_returns_columns_and_rows(db: Path) -> None:
     sql = "SELECT region_id, COUNT(*) AS n FROM tenders_full_details GROUP BY region_id ORDER BY region_id"
     result = run_read_only(db, sql)
@@ -195,7 +251,7 @@ def test_connection_is_read_only_even_past_the_parser(db: Path, monkeypatch: pyt
     # Defence in depth: with the parse check out of the way, SQLite itself still refuses writes.
     import nabahan_pipeline.etimad_db.sql_safety as sql_safety
 
-    monkeypatch.setattr(sql_safety, "check_read_only_select", lambda sql: None)
+    monkeypatch.setattr(sql_safety, "read_sql", lambda sql: sql_safety.SQLReading(tables=None, sqlite=sql))
     for statement in ("DELETE FROM regions", "CREATE TABLE x (a)", "PRAGMA query_only = OFF"):
         with pytest.raises(UnsafeSQLError, match="query failed"):
             run_read_only(db, statement)
@@ -206,7 +262,7 @@ def test_authorizer_denies_what_a_read_only_file_would_allow(db: Path, monkeypat
     # mode=ro and query_only alone let ATTACH and turning query_only off through; the authorizer does not.
     import nabahan_pipeline.etimad_db.sql_safety as sql_safety
 
-    monkeypatch.setattr(sql_safety, "check_read_only_select", lambda sql: None)
+    monkeypatch.setattr(sql_safety, "read_sql", lambda sql: sql_safety.SQLReading(tables=None, sqlite=sql))
     for statement in ("ATTACH DATABASE ':memory:' AS other", "PRAGMA query_only = OFF", "SELECT load_extension('x')"):
         with pytest.raises(UnsafeSQLError, match="not authorized"):
             run_read_only(db, statement)
@@ -216,7 +272,7 @@ def test_query_only_pragma_stops_temp_writes_that_mode_ro_allows(db: Path, monke
     # A read-only file still lets a connection create temp tables; PRAGMA query_only does not.
     import nabahan_pipeline.etimad_db.sql_safety as sql_safety
 
-    monkeypatch.setattr(sql_safety, "check_read_only_select", lambda sql: None)
+    monkeypatch.setattr(sql_safety, "read_sql", lambda sql: sql_safety.SQLReading(tables=None, sqlite=sql))
     monkeypatch.setattr(sql_safety, "_authorize", lambda *args: sqlite3.SQLITE_OK)
     with pytest.raises(UnsafeSQLError, match="readonly"):
         run_read_only(db, "CREATE TEMP TABLE scratch (a)")

@@ -219,3 +219,20 @@ def test_quick_with_fewer_cases_than_n_returns_all() -> None:
     cases = frame(["count", "lookup"])
     assert list(select_quick(cases)["case_id"]) == ["q0", "q1"]
     assert select_quick(cases, 0).empty
+
+
+# --- numbered_cases ------------------------------------------------------------------------------
+
+
+def test_numbered_cases_give_each_case_its_record_and_number_in_file_order() -> None:
+    from nabahan_pipeline.evaluation.cases import numbered_cases
+
+    from nabahan_pipeline.settings import SHIPPED_TEST_CASES
+
+    cases = load_test_cases(SHIPPED_TEST_CASES)
+    numbered = numbered_cases(cases)
+    for number, record in enumerate(cases.to_dict("records"), 1):
+        assert numbered(record["case_id"]) == {**record, "number": number}
+    with pytest.raises(KeyError):
+        numbered("no-such-case")
+

@@ -632,14 +632,17 @@ def test_dashboard_markdown(rendered, max_width):
 
 
 def test_save_figure_is_atomic(tmp_path, monkeypatch):
+    from nabahan_pipeline.evaluation.charts import drawing
+
     target = tmp_path / "metrics_overview.png"
     target.write_bytes(b"old")
     fig = plot_metrics_overview(fixed_summary())
 
-    def boom(*args, **kwargs):
+    def boom(handle, *args, **kwargs):
+        handle.write(PNG_MAGIC)  # half a file, then the disk is full
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(fig, "savefig", boom)
+    monkeypatch.setattr(drawing, "imsave", boom)
     with pytest.raises(RuntimeError):
         save_figure(fig, target)
     assert target.read_bytes() == b"old"

@@ -113,3 +113,15 @@ def test_a_report_name_taken_by_another_run_is_never_overwritten(tmp_path: Path)
     assert second["summary_csv"].name == "evaluation_summary_20261123_020000_2.csv"
     assert {key: path.read_bytes() for key, path in first.items()} == kept
     assert "سؤال آخر" in second["results_csv"].read_text(encoding="utf-8-sig")
+
+
+def test_the_pinned_evaluation_reports_as_it_did(tmp_path: Path):
+    # Both CSV files, byte for byte (after the BOM), as the code wrote them before it was made fast.
+    import json
+
+    from nabahan_pipeline_tests.evaluation.scoring import pinned
+
+    expected = json.loads(pinned.PINNED.read_text(encoding="utf-8"))
+    now = pinned.scored(tmp_path)
+    assert now["results_csv"].splitlines() == expected["results_csv"].splitlines()
+    assert now["summary_csv"] == expected["summary_csv"]

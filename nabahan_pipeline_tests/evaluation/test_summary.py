@@ -115,3 +115,12 @@ def test_no_answers_gives_an_overall_row_of_zeros_and_nans(scores: pd.DataFrame)
     assert list(summary["scope"]) == ["overall"]
     assert summary.loc[0, "total"] == 0
     assert math.isnan(summary.loc[0, "pass_rate"]) and math.isnan(summary.loc[0, "p95_latency"])
+
+
+def test_the_pinned_evaluation_summarizes_as_it_did(tmp_path) -> None:
+    # Every column, dtype and value of evaluation_summary as the code made it before it was made fast.
+    from nabahan_pipeline_tests.evaluation.scoring import pinned
+
+    expected = json.loads(pinned.PINNED.read_text(encoding="utf-8"))["evaluation_summary"]
+    now = json.loads(json.dumps(pinned.scored(tmp_path)["evaluation_summary"], ensure_ascii=False))
+    assert now == expected

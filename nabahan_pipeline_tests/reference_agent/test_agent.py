@@ -341,3 +341,27 @@ def test_close_closes_every_threads_connection_and_the_agent_still_answers(small
         with pytest.raises(sqlite3.ProgrammingError):
             con.execute("SELECT 1")
     assert agent.ask("كم عدد المناقصات؟")["status"] == "success"
+
+
+def test_an_agent_dropped_without_close_closes_its_connections(small_db: Path):
+    # Python 3.13 reports a connection left to the garbage collector as an unclosed database.
+    import gc
+
+    agent = ReferenceAgent(database=small_db)
+    assert agent.ask("كم عدد المناقصات؟")["status"] == "success"
+    connections = list(agent._connections)
+    assert connections
+    del agent
+    gc.collect()
+    for con in connections:
+        with pytest.raises(sqlite3.ProgrammingError):
+            con.execute("SELECT 1")
+
+
+@pytest.mark.parametrize("question", ["كم مشروع مستقبلي ملغي؟", "كم مشروع نشط في الرياض؟"])
+def test_a_condition_the_table_cannot_hold_refuses(default_db: Path, question: str) -> None:
+    # Future projects have no status: answering without it would count every project.
+    answer = ReferenceAgent().ask(question)
+    assert answer["status"] == "out_of_scope"
+    assert answer["sql"] is None
+    assert "ذات الحالة" in answer["insights"]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
+from nabahan_pipeline.reference_agent.sql_builder import unanswerable
 from nabahan_pipeline.reference_agent.parser import (
     MAX_QUESTION_CHARS,
     Condition,
@@ -155,10 +156,12 @@ def test_filters_combine(parser: QuestionParser) -> None:
     )
 
 
-def test_projects_drop_the_conditions_they_have_no_column_for(parser: QuestionParser) -> None:
-    # Future projects have no status: "الملغاة" cannot narrow them.
+def test_projects_keep_the_conditions_they_have_no_column_for(parser: QuestionParser) -> None:
+    # Future projects have no status: "الملغاة" cannot narrow them, and dropping it would answer
+    # about every project; the frame keeps it and the SQL builder names it as unanswerable.
     frame = parser.parse("المشاريع المستقبلية الملغاة في الرياض")
-    assert frame == QueryFrame("projects", "rows", conditions=(_region(1, label="في منطقة الرياض"),))
+    assert isinstance(frame, QueryFrame) and frame.entity == "projects"
+    assert [c.field for c in unanswerable(frame)] == ["status"]
 
 
 # --- rankings, groups, lookups ---------------------------------------------------------------------
@@ -317,3 +320,64 @@ def test_apply_filters_names_the_filter_it_cannot_read(
     assert isinstance(frame, QueryFrame)
     with pytest.raises(ValueError, match=message):
         apply_filters(frame, filters, parser)
+
+
+# --- negation of every filter --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "op", "values"),
+    [
+        ("ما عدد المنافسات في منطقة الرياض باستثناء الشراء المباشر؟", "type", "not_in", (2,)),
+        ("كم منافسة نشطة بالرياض نوعها غير المنافسة المحدودة؟", "type", "not_in", (4,)),
+        ("المنافسات اللي مو منافسة عامة ولا شراء مباشر، كم عددها؟", "type", "not_in", (1, 2)),
+        ("كم عدد المنافسات المطروحة في المناطق الأخرى غير مكة المكرمة؟", "region", "not_in", (2,)),
+        ("متوسط قيمة المنافسات في غير منطقة الرياض", "region", "not_in", (1,)),
+        ("كم منافسة خارج المنطقة الشرقية؟", "region", "not_in", (5,)),
+        ("وش عدد المنافسات اللي ما لها منطقة محددة؟", "region", "is_null", ()),
+        ("كم منافسة مرساة لم تُحدَّد لها منطقة؟", "region", "is_null", ()),
+        ("كم مشروع مستقبلي بدون منطقة؟", "region", "is_null", ()),
+        ("كم منافسة حالتها لا ملغاة ولا منتهية؟", "status", "in", (1, 2, 3, 4)),
+    ],
+)
+def test_negation_of_a_filter(parser: QuestionParser, question: str, field: str, op: str, values: tuple) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert [(c.op, c.values) for c in frame.conditions if c.field == field] == [(op, values)]
+
+
+def test_a_negated_agency_is_excluded(parser: QuestionParser) -> None:
+    frame = parser.parse("كم منافسة في تبوك ما طرحتها أمانة منطقة تبوك؟")
+    assert isinstance(frame, QueryFrame)
+    agency = [c for c in frame.conditions if c.field == "agency"]
+    assert [c.op for c in agency] == ["not_in"] and agency[0].label.startswith("من غير")
+    assert [(c.op, c.values) for c in frame.conditions if c.field == "region"] == [("in", (7,))]
+
+
+def test_spoken_or_is_no_negation(parser: QuestionParser) -> None:
+    # "ولا" alone is "or": no region is excluded (the question is refused for its other words).
+    frame = parser.parse("أيهما طرح منافسات أكثر: تبوك ولا جازان؟")
+    assert not (isinstance(frame, QueryFrame) and any(c.op == "not_in" for c in frame.conditions))
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("أيهما طرح منافسات أكثر: تبوك ولا جازان؟", "count"),
+        ("وش الأعلى في مجموع قيم الترسية، الرياض أو مكة؟", "sum"),
+    ],
+)
+def test_which_of_two_places_is_a_ranked_comparison(parser: QuestionParser, question: str, measure: str) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert (frame.group_by, frame.measure, frame.ranked, frame.limit) == (("region",), measure, True, 1)
+
+
+@pytest.mark.parametrize(
+    ("question", "agency"),
+    [("أمانة الشرقية كم منافسة طرحت؟", 58), ("كم منافسة نشطة لأمانة جدة؟", 55), ("كم منافسة لأمانة الرياض؟", 20)],
+)
+def test_the_word_after_a_shared_name_picks_the_agency(parser: QuestionParser, question: str, agency: int) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert [(c.field, c.values) for c in frame.conditions if c.field in ("agency", "region")] == [("agency", (agency,))]

@@ -6,7 +6,8 @@ labels, text from the data made safe to draw), ``formats`` (numbers), ``inputs``
 the charts need and the views they take of the tables), ``tiers`` (the latency tiers),
 ``ticks`` (the log latency axis), one module per chart (``overview``, ``pass_fail``,
 ``latency``, ``categories``, ``detailed_results``, ``trend``, ``dashboard``), ``render`` (all
-seven saved as one set) and ``markdown`` (the dashboard for the Dagster UI).
+seven saved as one set), ``drawing`` (each figure drawn once, on one or two processes) and
+``markdown`` (the dashboard for the Dagster UI).
 
 The names below load their module on first use, so that importing this package does not import
 matplotlib.
@@ -39,6 +40,7 @@ _EXPORTS = {
     "format_seconds": "formats",
     "safe_text": "text",
     "truncate_text": "text",
+    "plot_agent_comparison": "comparison",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -62,3 +64,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
     from nabahan_pipeline.evaluation.charts.formats import format_pct, format_seconds
     from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
+    from nabahan_pipeline.evaluation.charts.comparison import plot_agent_comparison

@@ -28,6 +28,7 @@ from nabahan_pipeline.evaluation.charts.style import (
     chart_style,
     new_figure,
 )
+from nabahan_pipeline.evaluation.charts.text import text_width_px
 from nabahan_pipeline.evaluation.charts.trend import draw_trend
 
 # The dashboard is a 16:9 slide: 1920 x 1080 pixels at DPI, text sized to be read when projected.
@@ -117,13 +118,12 @@ def _draw_tile(ax: Axes, tile: _Tile) -> None:
                                 facecolor="#F3F3F3", edgecolor="#D5D5D5", linewidth=1.0,
                                 mutation_aspect=0.5))
     fig = ax.figure
-    renderer = fig.canvas.get_renderer()
     # The grid cell's width, less a margin for the layout's padding and the box's edges.
     room_pt = ax.get_position().width * fig.get_figwidth() * 72 * 0.88
 
     def width_pt(text: str, size: float, weight: str) -> float:
         prop = font_manager.FontProperties(family=FONT_FAMILY, size=size, weight=weight)
-        return renderer.get_text_width_height_descent(text, prop, ismath=False)[0] * 72 / fig.dpi
+        return text_width_px(fig, text, prop) * 72 / fig.dpi
 
     def size_to_fit(text: str, size: float, floor: float, weight: str) -> float:
         w = width_pt(text, size, weight)

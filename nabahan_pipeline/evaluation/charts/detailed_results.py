@@ -24,7 +24,7 @@ from nabahan_pipeline.evaluation.charts.style import (
     chart_style,
     new_figure,
 )
-from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
+from nabahan_pipeline.evaluation.charts.text import safe_text, text_width_px, truncate_text
 from nabahan_pipeline.evaluation.charts.tiers import tier_of
 
 MAX_TABLE_ROWS = 40
@@ -167,26 +167,22 @@ def _draw_table(ax: Axes, sel: TableSelection, *, fontsize: float = 9.0) -> None
             return edges[i + 1] - pad
         return (edges[i] + edges[i + 1]) / 2
 
-    # Cells are measured with the Agg renderer and shortened (on a word boundary) to fit their
+    # Cells are measured on the Agg canvas and shortened (on a word boundary) to fit their
     # column, so that a long unbroken question cannot run into the next column. The table axes
     # spans the figure width, less the layout pads.
-    renderer = ax.figure.canvas.get_renderer()
     table_px = ax.figure.bbox.width - 0.3 * ax.figure.dpi
     regular = font_manager.FontProperties(family=FONT_FAMILY, size=fontsize)
     bold = font_manager.FontProperties(family=FONT_FAMILY, size=fontsize, weight="bold")
 
-    def width(text: str, prop) -> float:
-        return renderer.get_text_width_height_descent(text, prop, ismath=False)[0]
-
     def fit(text: str, i: int, prop) -> str:
         room = (edges[i + 1] - edges[i] - 2 * pad) * table_px
-        full = width(text, prop)
+        full = text_width_px(ax.figure, text, prop)
         if full <= room:
             return text
         # Start from the proportional estimate, then shorten two characters at a time.
         limit = max(min(len(text) - 1, int(len(text) * room / full) + 2), 5)
         short = truncate_text(text, limit)
-        while limit > 5 and width(short, prop) > room:
+        while limit > 5 and text_width_px(ax.figure, short, prop) > room:
             limit -= 2
             short = truncate_text(text, limit)
         return short

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import base64
 import io
+import os
 from pathlib import Path
 
 from PIL import Image  # matplotlib depends on Pillow
+
+MAX_WIDTH_PX = 800
+MAX_BYTES = 150_000
+
+# The Markdown of the dashboard render_charts wrote last, made while the other charts were drawn,
+# by the file's identity (device, inode, modification time, size: the same file whatever the
+# path or link it is read by) and the two limits.
+_prepared: dict[tuple[int, ...], str] = {}
 
 
 def _png_bytes(image: Image.Image) -> bytes:
@@ -15,18 +24,12 @@ def _png_bytes(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def dashboard_markdown(
-    path: str | Path, *, max_width_px: int = 800, max_bytes: int = 150_000, alt: str = "Evaluation dashboard"
-) -> str:
-    """Markdown with a small copy of the dashboard PNG inline (base64 data URI), for the Dagster UI.
+def _identity(path: str | Path, max_width_px: int, max_bytes: int) -> tuple[int, ...]:
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, max_width_px, max_bytes)
 
-    The image is scaled down to at most ``max_width_px`` wide; if the encoded image is still over
-    ``max_bytes`` it is reduced to a 256-colour palette, then narrowed step by step.
-    """
-    if max_width_px < 16:
-        raise ValueError(f"max_width_px too small: {max_width_px}")
-    with Image.open(path) as src:
-        image = src.convert("RGB")
+
+def _markdown(image: Image.Image, max_width_px: int, max_bytes: int) -> str:
     width = min(max_width_px, image.width)
     while True:
         height = max(1, round(image.height * width / image.width))
@@ -37,4 +40,31 @@ def dashboard_markdown(
         if len(encoded) <= max_bytes or width <= 200:
             break
         width = int(width * 0.85)
-    return f"![{alt}](data:image/png;base64,{encoded.decode('ascii')})"
+    return f"![Evaluation dashboard](data:image/png;base64,{encoded.decode('ascii')})"
+
+
+def prepare_dashboard_markdown(path: str | Path, pixels: memoryview) -> None:
+    """Make the Markdown of the dashboard PNG just written at ``path`` from its drawn ``pixels``
+    (RGBA rows from the top, as the PNG holds them), so that :func:`dashboard_markdown` of that
+    file, with the default limits, is ready at once."""
+    height, width = pixels.shape[:2]
+    image = Image.frombuffer("RGBA", (width, height), pixels, "raw", "RGBA", 0, 1).convert("RGB")
+    markdown = _markdown(image, MAX_WIDTH_PX, MAX_BYTES)
+    _prepared.clear()
+    _prepared[_identity(path, MAX_WIDTH_PX, MAX_BYTES)] = markdown
+
+
+def dashboard_markdown(path: str | Path, *, max_width_px: int = MAX_WIDTH_PX, max_bytes: int = MAX_BYTES) -> str:
+    """Markdown with a small copy of the dashboard PNG inline (base64 data URI), for the Dagster UI.
+
+    The image is scaled down to at most ``max_width_px`` wide; if the encoded image is still over
+    ``max_bytes`` it is reduced to a 256-colour palette, then narrowed step by step.
+    """
+    if max_width_px < 16:
+        raise ValueError(f"max_width_px too small: {max_width_px}")
+    prepared = _prepared.get(_identity(path, max_width_px, max_bytes))
+    if prepared is not None:
+        return prepared
+    with Image.open(path) as src:
+        image = src.convert("RGB")
+    return _markdown(image, max_width_px, max_bytes)

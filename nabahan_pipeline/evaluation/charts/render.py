@@ -10,13 +10,14 @@ from matplotlib.figure import Figure
 from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
 from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
 from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_results
+from nabahan_pipeline.evaluation.charts.drawing import default_processes, draw_charts, draw_figure, write_png
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_history, require_scores
 from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
+from nabahan_pipeline.evaluation.charts.markdown import prepare_dashboard_markdown
 from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
 from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
-from nabahan_pipeline.evaluation.charts.style import DPI, chart_style
 from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
-from nabahan_pipeline.files import atomic_folder, atomic_open, remove_stale_temporaries
+from nabahan_pipeline.files import atomic_folder, remove_stale_temporaries
 
 CHART_FILES: tuple[str, ...] = (
     "metrics_overview.png",
@@ -32,10 +33,7 @@ CHART_FILES: tuple[str, ...] = (
 def save_figure(fig: Figure, path: str | Path) -> Path:
     """Write ``fig`` as PNG to ``path`` atomically: a temporary file in the same folder, then
     ``os.replace``. Readers never see a half-written file."""
-    path = Path(path)
-    with atomic_open(path, "wb") as handle, chart_style():
-        fig.savefig(handle, format="png", dpi=DPI)
-    return path
+    return write_png(draw_figure(fig), path, dpi=fig.dpi)
 
 
 def _history_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
@@ -59,6 +57,7 @@ def render_charts(
     *,
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
+    processes: int | None = None,
 ) -> dict[str, Path]:
     """Write the seven PNG charts as one set: drawn into a folder of their own, then ``out_dir``
     (a symbolic link, see ``files.atomic_folder``) is switched to it whole, so a reader never sees
@@ -66,6 +65,8 @@ def render_charts(
 
     ``history``: one row per run, oldest first, the current run last (run_label, timestamp,
     pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run.
+    ``processes``: 1 draws here alone, 2 with a forked helper (``drawing``); ``None`` chooses
+    (``drawing.default_processes``). The pixels are the same either way.
     Returns ``{file name: path}`` in :data:`CHART_FILES` order, the paths in this run's own
     folder (``out_dir`` may point at a later run's by the time they are read).
     """
@@ -77,19 +78,26 @@ def render_charts(
     else:
         require_history(history)
     out = Path(out_dir)
-    builders = {
-        "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
-        "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
-        "latency_analysis.png": lambda: plot_latency_analysis(scores),
-        "category_breakdown.png": lambda: plot_category_breakdown(summary, pass_threshold=threshold),
-        "detailed_results.png": lambda: plot_detailed_results(scores),
+    # Costliest first, so that two processes finish together; the dashboard first of all, so that
+    # its Markdown is made while the others are drawn.
+    charts = {
         "evaluation_dashboard.png": lambda: plot_dashboard(
             scores, summary, history=history, pass_threshold=threshold
         ),
+        "detailed_results.png": lambda: plot_detailed_results(scores),
+        "latency_analysis.png": lambda: plot_latency_analysis(scores),
+        "category_breakdown.png": lambda: plot_category_breakdown(summary, pass_threshold=threshold),
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
+        "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
+        "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
     }
     remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
     with atomic_folder(out) as folder:
-        for name in CHART_FILES:
-            save_figure(builders[name](), folder.path / name)
+        draw_charts(charts, folder.path, processes=default_processes() if processes is None else processes,
+                    written=_prepare_markdown)
     return {name: folder.final / name for name in CHART_FILES}
+
+
+def _prepare_markdown(name: str, path: Path, pixels: memoryview) -> None:
+    if name == "evaluation_dashboard.png":
+        prepare_dashboard_markdown(path, pixels)

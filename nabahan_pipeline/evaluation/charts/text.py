@@ -18,6 +18,8 @@ import re
 import unicodedata
 
 from matplotlib import font_manager, ft2font
+from matplotlib.figure import Figure
+from matplotlib.text import _get_text_metrics_with_cache
 
 from nabahan_pipeline.evaluation.charts.style import FONT_FAMILY
 
@@ -42,6 +44,15 @@ def _font_charmap() -> frozenset[int]:
         font_manager.FontProperties(family=FONT_FAMILY), fallback_to_default=False
     )
     return frozenset(ft2font.FT2Font(path).get_charmap())
+
+
+def text_width_px(fig: Figure, text: str, prop: font_manager.FontProperties) -> float:
+    """The width in pixels of one line of ``text`` drawn in ``prop`` on ``fig``'s Agg canvas.
+
+    Measured through matplotlib's own cache of text metrics (private, pinned with matplotlib),
+    the one drawing reads: a label measured to fit is not shaped again for the layout.
+    """
+    return _get_text_metrics_with_cache(fig.canvas.get_renderer(), text, prop, False, fig.dpi)[0]
 
 
 def safe_text(value: object) -> str:

@@ -3,6 +3,7 @@ the case_scores columns it declares, from the answer and the scores of the score
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -123,6 +124,10 @@ def present(value: Any) -> bool:
     """False for None and for the NaN/NA that pandas puts in place of a missing value."""
     if value is None:
         return False
+    if isinstance(value, (str, int)):  # the usual cells, answered without pandas
+        return True
+    if isinstance(value, float):
+        return not math.isnan(value)
     try:
         return not bool(pd.isna(value))
     except (TypeError, ValueError):
@@ -131,6 +136,4 @@ def present(value: Any) -> bool:
 
 def text_or_none(value: Any) -> str | None:
     """A non-blank string, else None (None, NaN and blank strings all mean 'absent')."""
-    if not present(value) or not isinstance(value, str) or not value.strip():
-        return None
-    return value
+    return value if isinstance(value, str) and value.strip() else None

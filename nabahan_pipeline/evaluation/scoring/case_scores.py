@@ -47,8 +47,12 @@ _SCORED = {column for one in SCORERS for column in one.columns}
 SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column in _SCORED)
 # Every column but those over a case's repeats.
 CASE_SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column not in REPEAT_COLUMNS)
-# The seed's verdict as the console shows it the moment an answer arrives.
+# Answers scored at a time: what scoring holds besides the table stays flat as answers grow.
+BATCH_ROWS = 2_000
+# The seed's verdict as the console shows it the moment an answer arrives, and the scorers it takes
+# (in SCORERS order; overall_passed reads retrieval's and fidelity's verdicts, fidelity the markers).
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
+SEED_SCORERS: tuple[Scorer, ...] = (retrieval, hallucination, fidelity, latency, overall_passed)
 
 
 def score_answer(
@@ -59,8 +63,10 @@ def score_answer(
     *,
     replay: SQLRun | None = None,
     suite: Sequence[tuple[ExpectedResult, SQLRun]] = (),
+    scorers: Sequence[Scorer] | None = None,
 ) -> dict[str, Any]:
-    """The score columns of one answer to one case (pure): every scorer of SCORERS, in order.
+    """The score columns of one answer to one case (pure): every scorer of ``scorers`` (all of
+    SCORERS unless told), in order.
 
     ``answer`` has the contract's keys (its result as ``data`` or as ``columns`` + ``rows``, and
     an optional ``dialect``); ``gold`` is the result of the case's expected_sql on the evaluation
@@ -69,12 +75,12 @@ def score_answer(
     """
     read = Answer.read(case, answer, latency_s, gold, replay=replay, suite=suite)
     scores: dict[str, Any] = {}
-    for one in SCORERS:
+    for one in SCORERS if scorers is None else scorers:
         filled = one(read, scores)
         if set(filled) != set(one.columns):
             raise RuntimeError(f"scorer {one.name} filled {sorted(filled)}, not its columns {sorted(one.columns)}")
         scores.update(filled)
-    return {column: scores[column] for column in SCORE_COLUMNS}
+    return {column: scores[column] for column in SCORE_COLUMNS if column in scores}
 
 
 def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
@@ -83,7 +89,7 @@ def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[s
     The same ``score_answer`` scores it again, whole, in ``case_scores``."""
     columns, rows = _stored_result(response)
     answer = {**response, "columns": columns, "rows": rows, "data": None}
-    scores = score_answer({**case, "expected_sql": None}, answer, float(response["latency_s"]))
+    scores = score_answer({**case, "expected_sql": None}, answer, float(response["latency_s"]), scorers=SEED_SCORERS)
     return {name: scores[name] for name in SEED_VERDICT_COLUMNS}
 
 
@@ -110,53 +116,85 @@ def score_responses(
     ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
         ["_position", "repeat"], kind="stable"
     )
-    case_by_id = {record["case_id"]: record for record in cases.to_dict("records")}
-    records = []
-    for response in ordered.to_dict("records"):
-        case = case_by_id[response["case_id"]]
-        columns, rows = _stored_result(response)
-        answer = {**response, "columns": columns, "rows": rows, "data": None}
-        expected = golds.get(text_or_none(case.get("expected_sql")) or "", [])
-        checked = check_agent_sql(text_or_none(answer.get("sql")), text_or_none(answer.get("dialect")))
-        runs = runner.agent_runs(checked) if runner else []
-        scores = score_answer(
-            case,
-            answer,
-            float(response["latency_s"]),
-            expected[0] if expected else None,
-            replay=runs[0] if runs else None,
-            suite=list(zip(expected[1:], runs[1:])),
-        )
-        records.append({**_answer_columns(response, case, rows, response["_position"] + 1, timestamp), **scores})
-    table = pd.DataFrame.from_records(records, columns=list(CASE_SCORE_COLUMNS))
-    dtypes = {column: dtype for column, dtype in CASE_SCORE_DTYPES.items() if column in CASE_SCORE_COLUMNS}
-    return consistency.add_repeat_consistency(table.astype(dtypes))[list(CASE_SCORES.columns)]
+    case_values = {name: cases[name].tolist() for name in cases.columns}
+    batches = []
+    for start in range(0, len(ordered), BATCH_ROWS):  # a batch of answers at a time
+        batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
+        scored = [
+            _scored_row({name: values[response["_position"]] for name, values in case_values.items()}, response,
+                        golds, runner)
+            for response in batch.to_dict("records")
+        ]
+        batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
+    table = pd.concat(batches, ignore_index=True) if batches else _scores_frame(_answer_table(ordered, {}, timestamp), [])
+    return consistency.add_repeat_consistency(table)[list(CASE_SCORES.columns)]
 
 
-def _answer_columns(
-    response: Mapping[str, Any], case: Mapping[str, Any], rows: list, query_num: int, timestamp: str
+def _scored_row(
+    case: Mapping[str, Any],
+    response: Mapping[str, Any],
+    golds: Mapping[str, list[ExpectedResult]],
+    runner: QueryRunner | None,
 ) -> dict[str, Any]:
-    """The columns of case_scores that are the answer's own, and its case's."""
-    return {
-        "query_num": query_num,
-        "case_id": response["case_id"],
-        "repeat": int(response["repeat"]),
-        "timestamp": timestamp,
-        "question": case["question"],
-        "category": case["category"],
-        "expected_table": text_or_none(case.get("expected_table")),
-        "status": response["status"],
-        "sql": text_or_none(response.get("sql")),
-        "dialect": text_or_none(response.get("dialect")),
-        "data_rows": data_rows(response, rows),
-        "insights": text_or_none(response.get("insights")) or "",
-        "error": text_or_none(response.get("error")),
-        "latency_s": float(response["latency_s"]),
-        "cached": present(response.get("cached")) and bool(response["cached"]),
-        "prompt_tokens": _token_count(response.get("prompt_tokens")),
-        "completion_tokens": _token_count(response.get("completion_tokens")),
-        "result_digest": consistency.result_digest(rows),
-    }
+    """One response's scores, and the columns read from its result (data_rows, result_digest)."""
+    columns, rows = _stored_result(response)
+    answer = {**response, "columns": columns, "rows": rows, "data": None}
+    expected = golds.get(text_or_none(case.get("expected_sql")) or "", [])
+    checked = check_agent_sql(text_or_none(answer.get("sql")), text_or_none(answer.get("dialect")))
+    runs = runner.agent_runs(checked) if runner else []
+    scores = score_answer(
+        case,
+        answer,
+        float(response["latency_s"]),
+        expected[0] if expected else None,
+        replay=runs[0] if runs else None,
+        suite=list(zip(expected[1:], runs[1:])),
+    )
+    return {**scores, "data_rows": data_rows(response, rows), "result_digest": consistency.result_digest(rows)}
+
+
+def _answer_table(responses: pd.DataFrame, case_values: Mapping[str, list], timestamp: str) -> pd.DataFrame:
+    """The columns of case_scores that are the answers' own and their cases' (all but data_rows and
+    result_digest, read from each result), column by column; ``_position`` is each answer's case."""
+    positions = responses["_position"].tolist() if "_position" in responses else []
+
+    def of_case(name: str) -> list:
+        values = case_values.get(name)
+        return [values[position] for position in positions] if values is not None else [None] * len(positions)
+
+    def of_answer(name: str) -> list:
+        return responses[name].tolist() if name in responses else [None] * len(responses)
+
+    return pd.DataFrame(
+        {
+            "query_num": [position + 1 for position in positions],
+            "case_id": of_answer("case_id"),
+            "repeat": [int(repeat) for repeat in of_answer("repeat")],
+            "timestamp": [timestamp] * len(responses),
+            "question": of_case("question"),
+            "category": of_case("category"),
+            "expected_table": [text_or_none(table) for table in of_case("expected_table")],
+            "status": of_answer("status"),
+            "sql": [text_or_none(sql) for sql in of_answer("sql")],
+            "dialect": [text_or_none(dialect) for dialect in of_answer("dialect")],
+            "insights": [text_or_none(text) or "" for text in of_answer("insights")],
+            "error": [text_or_none(error) for error in of_answer("error")],
+            "latency_s": [float(seconds) for seconds in of_answer("latency_s")],
+            "cached": [present(cached) and bool(cached) for cached in of_answer("cached")],
+            "prompt_tokens": [_token_count(tokens) for tokens in of_answer("prompt_tokens")],
+            "completion_tokens": [_token_count(tokens) for tokens in of_answer("completion_tokens")],
+        },
+        index=responses.index,
+        dtype=object,  # as records give them; _scores_frame types the columns that are not text
+    )
+
+
+def _scores_frame(answers: pd.DataFrame, scored: list[dict[str, Any]]) -> pd.DataFrame:
+    """A batch's answer columns and scores as a table of case_scores' columns and dtypes, but
+    those over repeats."""
+    dtypes = {column: dtype for column, dtype in CASE_SCORE_DTYPES.items() if column in CASE_SCORE_COLUMNS}
+    scores = pd.DataFrame.from_records(scored, columns=[*SCORE_COLUMNS, "data_rows", "result_digest"])
+    return pd.concat([answers, scores.set_axis(answers.index)], axis=1)[list(CASE_SCORE_COLUMNS)].astype(dtypes)
 
 
 def _token_count(value: Any) -> float:
@@ -166,18 +204,18 @@ def _token_count(value: Any) -> float:
 def _gold_results(cases: pd.DataFrame, runner: QueryRunner | None) -> dict[str, list[ExpectedResult]]:
     """Each distinct gold SQL's result on every database (the evaluation database first)."""
     results: dict[str, list[ExpectedResult]] = {}
-    for case in cases.to_dict("records"):
-        sql = text_or_none(case.get("expected_sql"))
+    gold_sql = cases["expected_sql"].tolist() if "expected_sql" in cases else []
+    for case_id, sql in zip(cases["case_id"].tolist(), map(text_or_none, gold_sql)):
         if sql is None or sql in results:
             continue
         if runner is None:
-            raise ValueError(f"case {case['case_id']}: has expected_sql but no database was given")
+            raise ValueError(f"case {case_id}: has expected_sql but no database was given")
         try:
             expected = runner.expected(sql)
         except (UnsafeSQLError, OSError) as error:
-            raise ValueError(f"case {case['case_id']}: expected_sql fails on {runner.databases[0]}: {error}") from error
+            raise ValueError(f"case {case_id}: expected_sql fails on {runner.databases[0]}: {error}") from error
         if any(result.truncated for result in expected):
-            raise ValueError(f"case {case['case_id']}: expected_sql returns more rows than can be compared")
+            raise ValueError(f"case {case_id}: expected_sql returns more rows than can be compared")
         results[sql] = expected
     return results
 

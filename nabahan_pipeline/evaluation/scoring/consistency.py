@@ -22,9 +22,10 @@ def result_digest(rows: Sequence[Any]) -> str:
 
 def add_repeat_consistency(scores: pd.DataFrame) -> pd.DataFrame:
     """Per case, over its repeats: the share that passed, distinct SQL texts, distinct result sets."""
-    by_case = scores.groupby("case_id", sort=False)
+    # Built-in group reductions only: a Python function per case costs 5 s per 10,000 cases.
+    case = scores["case_id"]
     return scores.assign(
-        repeat_pass_share=by_case["overall_passed"].transform("mean").astype(float),
-        distinct_sql=by_case["sql"].transform(lambda sql: sql.fillna("").nunique()).astype("int64"),
-        distinct_results=by_case["result_digest"].transform("nunique").astype("int64"),
+        repeat_pass_share=scores["overall_passed"].groupby(case, sort=False).transform("mean").astype(float),
+        distinct_sql=scores["sql"].fillna("").groupby(case, sort=False).transform("nunique").astype("int64"),
+        distinct_results=scores["result_digest"].groupby(case, sort=False).transform("nunique").astype("int64"),
     )

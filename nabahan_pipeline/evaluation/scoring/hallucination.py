@@ -120,6 +120,8 @@ _LIVE = "(?:" + "|".join(_phrase(form) for source in LIVE_SOURCES for form in _w
 _DISCLAIMERS = tuple((phrase, re.compile(_phrase(phrase))) for phrase in DISCLAIMER_PHRASES) + tuple(
     (phrase, re.compile(_phrase(phrase) + r"(?:\s+\S+){0,3}?\s+" + _LIVE)) for phrase in ACCESS_PHRASES
 )
+# Each pattern starts with its phrase as folded: one whose phrase is not in the text is not searched.
+_FOLDED_DISCLAIMERS = tuple((phrase, normalize_arabic(phrase), pattern) for phrase, pattern in _DISCLAIMERS)
 
 # HTML element names: a tag an agent may emit (<br>, <thead>, </td>, <h3>, <a href=...>) is no
 # placeholder.
@@ -151,7 +153,11 @@ def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
     """What in ``insight`` marks a hallucination, each as 'kind: text': stock AI disclaimers,
     template placeholders, and the ``ungrounded`` numbers (from grounding.ungrounded_numbers)."""
     normalized = normalize_arabic(insight).replace("\u2019", "'")
-    markers = [f"disclaimer: {phrase}" for phrase, pattern in _DISCLAIMERS if pattern.search(normalized)]
+    markers = [
+        f"disclaimer: {phrase}"
+        for phrase, folded, pattern in _FOLDED_DISCLAIMERS
+        if folded in normalized and pattern.search(normalized)
+    ]
     markers += [f"placeholder: {match.group(0)}" for match in PLACEHOLDER_PATTERN.finditer(insight)]
     markers += [f"ungrounded number: {number}" for number in ungrounded]
     return markers

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from nabahan_pipeline.etimad_db.sql_safety import UnsafeSQLError, referenced_tables
+from nabahan_pipeline.etimad_db.sql_safety import read_sql
 from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer, text_or_none
 
 
@@ -35,7 +35,5 @@ def references(sql: str | None, dialect: str | None, table: str | None) -> bool:
     """``sql`` (parsed in its dialect, SQLite by default) reads ``table``, in any letter case."""
     if sql is None or table is None:
         return False
-    try:
-        return table.strip().lower() in referenced_tables(sql, (dialect or "sqlite").lower())
-    except (UnsafeSQLError, ValueError):
-        return False
+    tables = read_sql(sql, dialect).tables  # None: it does not parse in its dialect
+    return tables is not None and table.strip().lower() in tables

@@ -20,13 +20,15 @@ _GREG = r"(?P<{n}>20[0-4]\d)(?:\s?(?:م|ميلادي(?:ه)?)(?!\w))?"
 _HIJRI_YEAR = re.compile(
     rf"(?<!\w){_YEAR_WORD}?(?P<y>14\d\d)\s?(?:ه|هـ|هجري(?:ه)?|للهجره|هجريه)(?!\w)"
     rf"|(?<!\w){_YEAR_WORD}(?P<y2>14[0-9]\d)(?!\w)"
+    rf"|(?<!\w){_YEAR_WORD}(?:ال)?هجري(?:ه)?\s(?P<y3>14\d\d)(?!\w)"
+    rf"|(?<!\w)(?P<now>(?:[وفبل]?ال)?(?:عام|سنه) (?:ال)?هجري(?:ه)? (?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?))(?!\w)"
 )
 _YEAR_RANGE = re.compile(
-    rf"(?<!\w)(?:ما\s)?(?:بين|من|[بم]ن)\s?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتى|لين|لغايه|ل|-|لحد)\s?"
+    rf"(?<!\w)(?:ما\s)?(?:بين|من|[بم]ن)\s?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتي|لين|لغايه|ل|-|لحد)\s?"
     rf"{_YEAR_WORD}?{_GREG.format(n='b')}(?!\d)"
 )
 _YEAR_BOUND = re.compile(
-    rf"(?<!\w)(?P<w>بعد|منذ|من بدايه|ابتداء من|اعتبارا من|من|قبل|حتى|لغايه|الى|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
+    rf"(?<!\w)(?P<w>بعد|منذ|من بدايه|ابتداء من|اعتبارا من|من|قبل|حتي|لغايه|الي|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
 )
 _MONTH_NAMES = alternation(lx.MONTHS)
 _MONTH = re.compile(
@@ -36,6 +38,23 @@ _MONTH = re.compile(
     rf"|(?<![\w/])(?P<y4>20[0-4]\d)\s?[/-]\s?(?P<mn3>1[0-2]|0[1-9])(?![\d/-])"
 )
 _ORDINAL_NAMES = alternation(lx.ORDINALS)
+_YEAR_OF = rf"(?:\s?(?:من|لل|ل)?\s?(?:ال)?(?:عام|سنه)?\s?{_GREG.format(n='{n}')})"
+_MONTH_RANGE = re.compile(
+    rf"(?<!\w)(?:(?:في|خلال) )?(?:ال)?(?:فتره )?(?:(?:ما )?(?:بين|من) (?:بدايه )?(?:شهر |شهري )?|(?:[وفب]?ال)?شهري )(?P<m1>{_MONTH_NAMES})"
+    rf"{_YEAR_OF.format(n='y1')}?\s?(?:و|الي|حتي|لين|لغايه|ل|-)\s?(?:نهايه )?(?:شهر )?(?P<m2>{_MONTH_NAMES})"
+    rf"{_YEAR_OF.format(n='y2')}(?!\d)"
+)
+_SINCE_MONTH = re.compile(
+    rf"(?<!\w)(?:من|منذ) (?:بدايه )?(?:شهر )?(?P<m>{_MONTH_NAMES}){_YEAR_OF.format(n='y')}"
+    rf"\s(?:حتي|لين|الي|لغايه|لحد) (?:ال)?(?:ان|يوم|حين|لحين|وقت ال?حالي)(?!\w)"
+    rf"|(?<!\w)(?:من|منذ) (?:بدايه )?(?P<this>(?:ال)?(?:عام|سنه) (?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?)|هذا ال?عام|هذه ال?سنه)(?!\w)"
+)
+_HALF = re.compile(
+    rf"(?<!\w)(?:ال)?نصف (?:ال)?(?P<h>اول|ثاني)(?:\s?(?:من|لل|ل)\s?(?:ال)?(?:عام|سنه)?\s?(?:{_GREG.format(n='y')}|(?P<this>(?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?))))(?!\w)"
+)
+_RELATIVE_QUARTER = re.compile(
+    r"(?<!\w)(?:(?:ال)?ربع (?:ال)?(?P<w>ماضي|سابق|فايت|حالي|جاري)|(?P<this>هذا ال?ربع|هال?ربع))(?!\w)"
+)
 _QUARTER = re.compile(
     rf"(?<!\w)(?:[وفب]?ال|[بل])?ربع\s(?:ال)?(?P<q>{_ORDINAL_NAMES}|[1-4])(?:\s(?:من\s)?(?:ال)?(?:سنه|عام)?\s?(?:{_GREG.format(n='y')})?)?(?!\w)"
     rf"|(?<![a-z])q(?P<q2>[1-4])\s?(?:{_GREG.format(n='y2')})?(?!\w)"
@@ -56,6 +75,9 @@ _ROLLING = re.compile(
     rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
 )
 
+# A unit after a number makes it an amount, not a year.
+_AMOUNT_AFTER = re.compile(r"\s*(?:ريال|ر\.?س|الف|مليون|مليار|عرض|عروض)(?!\w)")
+
 
 @dataclass(frozen=True)
 class DateSpan:
@@ -65,6 +87,7 @@ class DateSpan:
     end: str | None  # exclusive ISO date
     label: str
     month_of_year: tuple[int, ...] = ()  # months in any year (no year given)
+    years: tuple[int, ...] = ()  # any of these whole years ("في 2023 و2024")
 
 
 def year_span(year: int) -> tuple[str, str]:
@@ -98,7 +121,22 @@ def read_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """The date phrases of ``text`` (normalized): the text with them blanked out, and their spans
     in the order read. ``as_of`` anchors relative and rolling periods."""
     spans: list[DateSpan] = []
-    for read in (_hijri_years, _year_ranges, _quarters, _months, _relative, _rolling, _year_bounds, _plain_years):
+    for read in (
+        _hijri_years,
+        _days,
+        _month_ranges,
+        _halves,
+        _since_month,
+        _relative_quarters,
+        _year_ranges,
+        _several_years,
+        _quarters,
+        _months,
+        _relative,
+        _rolling,
+        _year_bounds,
+        _plain_years,
+    ):
         text = read(text, as_of, spans)
     return text, spans
 
@@ -106,7 +144,10 @@ def read_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
 def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Hijri years: "عام 1446هـ", "سنة 1445"."""
     for m in list(_HIJRI_YEAR.finditer(text)):
-        year = int(m.group("y") or m.group("y2"))
+        if m.group("now"):
+            year = max((y for y, start in lx.HIJRI_NEW_YEAR.items() if start <= as_of.isoformat()), default=0)
+        else:
+            year = int(m.group("y") or m.group("y2") or m.group("y3"))
         start = lx.HIJRI_NEW_YEAR.get(year)
         end = lx.HIJRI_NEW_YEAR.get(year + 1)
         if start and end:
@@ -118,8 +159,124 @@ def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
 def _year_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Ranges of years: "من 2023 إلى 2025"."""
     for m in list(_YEAR_RANGE.finditer(text)):
+        if _AMOUNT_AFTER.match(text, m.end()):
+            continue  # "بين 2000 و 2500 ريال" is a range of amounts
         a, b = sorted((int(m.group("a")), int(m.group("b"))))
         spans.append(DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}"))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+_SEVERAL_YEARS = re.compile(
+    r"(?<!\w)(?:(?:[وفبل]?ال)?(?:اعوام|سنوات|سنين|سنتي|سنتين|عامي|عامين)\s)?(?:(?:[وفبل]?ال|[لب])?(?:عام|سنه)\s?)?"
+    r"(?P<years>20[0-4]\d(?:\s?(?:,|و|او)\s?(?:(?:عام|سنه)\s?)?20[0-4]\d)+)(?!\d)"
+)
+
+
+def _several_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Several years, each whole: "في 2023 و2024", "سنتي 2023 و2025": any of them, not all at once."""
+    for m in list(_SEVERAL_YEARS.finditer(text)):
+        if _AMOUNT_AFTER.match(text, m.end()):
+            continue
+        years = tuple(sorted({int(y) for y in re.findall(r"20[0-4]\d", m.group("years"))}))
+        if len(years) < 2:
+            continue
+        label = "في الأعوام " + " و".join(str(y) for y in years)
+        spans.append(DateSpan(year_span(years[0])[0], year_span(years[-1])[1], label, years=years))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+_DAY = rf"(?P<d{{n}}>[12]\d|3[01]|0?[1-9])\s(?P<m{{n}}>{_MONTH_NAMES})"
+_DAYS = re.compile(
+    rf"(?<!\w)(?:(?:في )?(?:ال)?فتره )?(?:(?:ما )?(?:بين|من) )(?:يوم )?{_DAY.format(n=1)}(?:\s(?P<y1>20[0-4]\d))?"
+    rf"\s?(?:و|الي|حتي|لين|لغايه|-)\s?(?:يوم )?{_DAY.format(n=2)}\s(?P<y2>20[0-4]\d)(?!\d)"
+    rf"|(?<!\w)(?:(?:يوم|بتاريخ|تاريخ) )?{_DAY.format(n=3)}\s(?P<y3>20[0-4]\d)(?!\d)"
+    rf"|(?<![\w/])(?:(?:يوم|بتاريخ|تاريخ) )?(?P<y4>20[0-4]\d)[/-](?P<mn4>1[0-2]|0?[1-9])[/-](?P<d4>[12]\d|3[01]|0?[1-9])(?![\d/])"
+    rf"|(?<![\w/])(?:(?:يوم|بتاريخ|تاريخ) )?(?P<d5>[12]\d|3[01]|0?[1-9])[/-](?P<mn5>1[0-2]|0?[1-9])[/-](?P<y5>20[0-4]\d)(?![\d/])"
+)
+
+
+def _days(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Single days and ranges of days: "يوم 15 مارس 2025", "بتاريخ 2026/10/31",
+    "من 1 يونيو إلى 15 يوليو 2024"."""
+    for m in list(_DAYS.finditer(text)):
+        try:
+            if m.group("d1"):
+                last_year = int(m.group("y2"))
+                first_year = int(m.group("y1") or last_year)
+                first = date(first_year, lx.MONTHS[m.group("m1")], int(m.group("d1")))
+                last = date(last_year, lx.MONTHS[m.group("m2")], int(m.group("d2")))
+            elif m.group("d3"):
+                first = last = date(int(m.group("y3")), lx.MONTHS[m.group("m3")], int(m.group("d3")))
+            elif m.group("d4"):
+                first = last = date(int(m.group("y4")), int(m.group("mn4")), int(m.group("d4")))
+            else:
+                first = last = date(int(m.group("y5")), int(m.group("mn5")), int(m.group("d5")))
+        except ValueError:
+            continue  # no such day: "31 فبراير"
+        if last < first:
+            continue
+        if first == last:
+            label = f"يوم {first.day} {_MONTH_LABELS[first.month]} {first.year}"
+        else:
+            label = (
+                f"من {first.day} {_MONTH_LABELS[first.month]} {first.year}"
+                f" إلى {last.day} {_MONTH_LABELS[last.month]} {last.year}"
+            )
+        spans.append(DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _month_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Ranges of months: "بين فبراير ومايو 2024", "من أكتوبر 2025 إلى يناير 2026"."""
+    for m in list(_MONTH_RANGE.finditer(text)):
+        first, last = lx.MONTHS[m.group("m1")], lx.MONTHS[m.group("m2")]
+        last_year = int(m.group("y2"))
+        first_year = int(m.group("y1")) if m.group("y1") else last_year - (first > last)
+        start, end = month_span(first_year, first)[0], month_span(last_year, last)[1]
+        if start >= end:
+            continue
+        label = f"من {_MONTH_LABELS[first]} {first_year} إلى {_MONTH_LABELS[last]} {last_year}"
+        spans.append(DateSpan(start, end, label))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _since_month(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """From a month until now, or since the start of this year: "من مارس 2026 لين اليوم"."""
+    for m in list(_SINCE_MONTH.finditer(text)):
+        if m.group("this"):
+            spans.append(DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي"))
+        else:
+            month, year = lx.MONTHS[m.group("m")], int(m.group("y"))
+            spans.append(DateSpan(month_span(year, month)[0], None, f"منذ {_MONTH_LABELS[month]} {year}"))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _halves(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """Halves of a year: "النصف الأول من 2025", "النصف الثاني لعام 2023", "النصف الأول من السنة الحالية"."""
+    for m in list(_HALF.finditer(text)):
+        year = as_of.year if m.group("this") else int(m.group("y"))
+        half = 1 if m.group("h") == "اول" else 2
+        first = 1 if half == 1 else 7
+        start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
+        spans.append(DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} من عام {year}"))
+        text = blank(text, m.start(), m.end())
+    return text
+
+
+def _relative_quarters(text: str, as_of: date, spans: list[DateSpan]) -> str:
+    """This quarter and the last one, counted from ``as_of``: "الربع الماضي", "هذا الربع"."""
+    for m in list(_RELATIVE_QUARTER.finditer(text)):
+        shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 0
+        first = add_months(as_of.replace(day=1), -((as_of.month - 1) % 3) + 3 * shift)
+        start = month_span(first.year, first.month)[0]
+        last = add_months(first, 2)
+        end = month_span(last.year, last.month)[1]
+        spans.append(DateSpan(start, end, "الربع الماضي" if shift else "الربع الحالي"))
         text = blank(text, m.start(), m.end())
     return text
 
@@ -223,13 +380,15 @@ def _rolling(text: str, as_of: date, spans: list[DateSpan]) -> str:
 def _year_bounds(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Open bounds: "بعد 2023", "قبل 2024", "منذ 2022" ("من 2024" alone is that year)."""
     for m in list(_YEAR_BOUND.finditer(text)):
+        if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
+            continue  # "أكثر من 2024 ريال" is an amount, not a year
         year = int(m.group("y"))
         word = m.group("w")
         if word == "بعد":
             span = DateSpan(year_span(year + 1)[0], None, f"بعد عام {year}")
         elif word in ("قبل",):
             span = DateSpan(None, year_span(year)[0], f"قبل عام {year}")
-        elif word in ("حتى", "لغايه", "الى", "لين"):
+        elif word in ("حتي", "لغايه", "الي", "لين"):
             span = DateSpan(None, year_span(year)[1], f"حتى نهاية عام {year}")
         else:
             # "من 2024" alone is the year 2024 unless the sentence goes on to another bound.
@@ -255,6 +414,8 @@ def _plain_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
             continue
         if re.match(r"\s*(?:ريال|ر\.?س|عرض|عروض|مناقص|منافس|مشروع|مشاريع|جهه|شهر|يوم)", after):
             continue
+        if re.match(r"\s*(?:و|الي|حتي|لين|-)\s*\d[\d.,]*" + _AMOUNT_AFTER.pattern, text[end : end + 40]):
+            continue  # the first bound of a range of amounts: "بين 2000 و 2500 ريال"
         year = int(mention.value)
         spans.append(DateSpan(*year_span(year), f"عام {year}"))
         # Blank the year word that came with it too.

@@ -3,7 +3,7 @@ conditions, and the Refusal of a question the agent declines."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -12,7 +12,7 @@ class Condition:
     builder maps it to a column of the chosen table; ``label`` is its Arabic wording."""
 
     field: str
-    op: str  # in | > | >= | < | <= | = | between | date_range | month_in | not_null
+    op: str  # in | not_in | is_null | > | >= | < | <= | = | between | date_range | month_in | year_in | not_null
     values: tuple = ()
     label: str = ""
 
@@ -37,4 +37,22 @@ class QueryFrame:
 class Refusal:
     """A question the agent declines; ``reason`` picks the apology."""
 
-    reason: str  # empty | too_long | not_arabic | sql | mutation | off_task | off_topic | unknown
+    # empty | too_long | not_arabic | sql | mutation | off_task | off_topic | unknown
+    # | not_understood (content words left over) | unheld (data the schema does not hold)
+    # | no_column (a condition the question's table cannot hold; decided by the agent)
+    reason: str
+    # The question's words the parser could not account for (not compared: the reason is the verdict).
+    words: tuple[str, ...] = field(default=(), compare=False)
+    # unheld: which data the question asks for (a key of lexicon.UNHELD_DATA).
+    topic: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Parse:
+    """A question read: its frame (or refusal), the words each part of the reading consumed
+    (part, words), and the words not understood: content words nothing explained, or words read
+    that the frame has no place for (then the frame is a ``not_understood`` refusal)."""
+
+    frame: QueryFrame | Refusal
+    consumed: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    leftover: tuple[str, ...] = ()

@@ -130,11 +130,15 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
         column = "value"
 
     group_dims: list[str] = []
-    if COMPARE.search(text):
+    # "أيهما أكثر: تبوك ولا جازان", "وش الأعلى ... الرياض أو مكة": the places named are compared
+    # and the first of them is the answer.
+    pick_one = bool(superlatives) and not dims
+    if COMPARE.search(text) or pick_one:
         for c in conditions:
             if c.field in _DISTINCT_FIELDS and c.op == "in" and len(c.values) > 1 and not c.label.startswith("غير"):
                 group_dims.append(c.field)
                 break
+    pick_one = pick_one and bool(group_dims)
     if SHARE.search(text) and not group_dims and not dims:
         share = _share_frame(entity, conditions)
         if share:
@@ -169,7 +173,7 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
 
     direction = superlatives[0][1] if superlatives else None
     if group_dims:
-        ranked = bool(ranked_dims) or (which_dim is not None and bool(superlatives))
+        ranked = bool(ranked_dims) or (which_dim is not None and bool(superlatives)) or pick_one
         group_metric = measure if measure in ("sum", "avg") else "count"
         if group_metric == "count" and (value_word or specific_column) and not count_cue:
             group_metric = "sum"
@@ -232,6 +236,10 @@ def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
     part = tuple(c for c in conditions if c.field not in _BASE_FIELDS)
     base = tuple(c for c in conditions if c.field in _BASE_FIELDS)
     if not part:
+        # "نسبة منافسات الشرقية من منافسات 2024": with nothing else to share, the place is the part.
+        part = tuple(c for c in base if c.field == "region")
+        base = tuple(c for c in base if c.field != "region")
+    if not part:
         return None
     return QueryFrame(entity=entity, measure="share", conditions=base, share_of=part)
 
@@ -240,7 +248,9 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
     conditions = list(r.conditions)
     date_field = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
     for span in r.dates:
-        if span.month_of_year:
+        if span.years:
+            conditions.append(Condition(date_field, "year_in", span.years, span.label))
+        elif span.month_of_year:
             conditions.append(Condition(date_field, "month_in", span.month_of_year, span.label))
         else:
             conditions.append(Condition(date_field, "date_range", (span.start, span.end), span.label))
@@ -250,8 +260,8 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
         if entity == "projects" and field_name in ("awarded", "bids", "booklet"):
             field_name = "value"
         conditions.append(Condition(field_name, op, values, label))
-    if entity == "projects":
-        conditions = [c for c in conditions if c.field not in ("status", "deadline")]
+    # A status or deadline of a future project stays: the agent refuses what its table cannot hold
+    # (``sql_builder.unanswerable``) rather than answer without it.
     return conditions
 
 def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) -> QueryFrame:

@@ -65,7 +65,9 @@ TYPES, TYPE_KEYS = _keyed_terms(lx.TYPE_TERMS)
 TENDER = _terms(lx.TENDER_TERMS)
 PROJECT = _terms(lx.PROJECT_TERMS)
 PROJECT_ADJ = _terms(lx.PROJECT_ADJECTIVES)
-VALUE = _terms(lx.VALUE_TERMS)
+VALUE = _terms(lx.VALUE_TERMS + lx.ESTIMATED_TERMS)
+ESTIMATED = _terms(lx.ESTIMATED_TERMS)
+UNITS = _terms(lx.UNIT_TERMS, clitics=False)
 AWARD = _terms(lx.AWARD_TERMS)
 BIDS = _terms(lx.BIDS_TERMS)
 BOOKLET = _terms(lx.BOOKLET_TERMS)
@@ -86,24 +88,44 @@ MUTATION = re.compile(
     r"(?<!\w)(?:[وف])?(?:" + alternation(lx.MUTATION_TERMS) + r")(?:ها|هم|ه|هن|لي|لنا)?(?!\w)"
 )
 # "غيّر ..." at the head of the request is an order to change data; elsewhere غير is "not".
-IMPERATIVE_CHANGE = re.compile(r"(?:(?:ممكن|لو سمحت|ابيك|ابغاك|اريدك|رجاء)\s)?[وف]?(?:غير|غيرو|عدلو)(?:ها|هم|ه)?\s")
+# So is "انقل ..." / "ارفع القيمة ...": an order to move or raise what the data holds.
+IMPERATIVE_CHANGE = re.compile(
+    r"(?:(?:ممكن|لو سمحت|ابيك|ابغاك|اريدك|رجاء)\s)?[وف]?"
+    r"(?:(?:غير|غيرو|عدلو)(?:ها|هم|ه)?\s|(?:انقل|انقلو|ارفع|خفض)(?:ها|هم|ه)?\s(?:كل|ال?قيم|ال?مبلغ|حال))"
+)
 SQL = re.compile(r"(?<![a-z])(?:" + "|".join(lx.SQL_KEYWORDS) + r")(?![a-z])")
 SQL_STATEMENT = re.compile(r"(?<![a-z])(?:select|insert|update|delete|drop|alter|create|truncate|pragma|attach)(?![a-z])")
 OFF_TASK = _terms(lx.OFF_TASK_TERMS)
 OFF_TOPIC = _terms(lx.OFF_TOPIC_TERMS)
 FILLERS = _terms(lx.FILLER_TERMS)
+LIST_WORDS = _terms(lx.LIST_TERMS)
+UNHELD, UNHELD_KEYS = _keyed_terms(lx.UNHELD_DATA)
 GROUP_CUE = re.compile(
-    r"(?<!\w)(?:[وف])?(?:حسب|بحسب|على حسب|لكل|ل?كل|في كل|بكل|توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|"
-    r"من حيث|على مستوى|بالنسبه ل?كل|مصنف(?:ه)? حسب|per|by)(?!\w)"
+    r"(?<!\w)(?:[وف])?(?:حسب|بحسب|علي حسب|لكل|ل?كل|في كل|بكل|توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|"
+    r"من حيث|علي مستوي|بالنسبه ل?كل|مصنف(?:ه)? حسب|per|by)(?!\w)"
 )
-# A negation right before a status: "غير الملغاة".
-NEGATION = re.compile(r"(?<!\w)(?:ال)?(?:غير|مو|ليست|ليس|مش|بدون|عدا|ما عدا|باستثناء)\s$")
+# A negation right before a status, type, place or name: "غير الملغاة", "باستثناء الشراء المباشر",
+# "في المناطق الأخرى غير مكة", "ما طرحتها أمانة تبوك".
+NEGATION = re.compile(
+    r"(?<!\w)(?:(?:[وفب]?ال)?مناطق ال?اخري\s)?"
+    r"(?:(?:من |في |بال?)?(?:ال)?(?:غير|مو|ليست|ليس|مش|بدون|عدا|ما عدا|باستثناء|سوي|خارج|لا)"
+    r"|(?:ما|لم|مو) (?:اللي )?(?:ت|ي)?طرح(?:ت|ها|ته|تها)?)\s(?:(?:ال)?(?:منطقه|جهه|نشاط) )?$"
+)
+# "لا ملغاة ولا منتهية", "مو عامة ولا مباشرة": "ولا" negates only after a first negation
+# (alone, in speech, it is "or": "تبوك ولا جازان").
+NEITHER = re.compile(r"(?<!\w)ولا\s$")
+FIRST_NEGATION = re.compile(r"(?<!\w)(?:لا|مو|ما|ليس|ليست|غير)\s")
+# Tenders with no region: "اللي ما لها منطقة محددة", "لم تحدد لها منطقة", "بدون منطقة".
+NO_REGION = re.compile(
+    r"(?<!\w)(?:(?:اللي|التي) )?(?:(?:ما|لم|ليس|مو) (?:(?:ت|ي)?حدد )?(?:له|لها|لهم)|(?:بدون|بلا|من غير))"
+    r" (?:ال)?منطقه(?: محدده)?(?!\w)"
+)
 # "عدد العروض" / "عدد المتقدمين" name the bids column, not a count of rows.
 COLUMN_AFTER_COUNT = re.compile(r"\s+(?:[وفبل]?ال)?(?:عروض|متقدمين|متنافسين|مشاركين|ايام|اشهر|شهور)(?!\w)")
 # "توزيع المناقصات على الأنشطة": a distribution word cues the dimensions after it.
 SPREAD_CUE = re.compile(r"(?<!\w)(?:[وف])?(?:ال)?(?:توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|تصنيف)(?!\w)")
 PLURAL_DIMENSION = re.compile(r"(ات|اتها|مناطق|مناطقها|انواع|انواعها|انشطه|اصناف|اعوام|سنوات|سنين|اشهر|شهور|ارباع|فصول)$")
-WHICH = re.compile(r"(?<!\w)(?:اي|ايش|وش|اية|ايه|انهي|مين|ما هي|ما هو|ماهي|من هي|من هو)(?!\w)")
+WHICH = re.compile(r"(?<!\w)(?:اي|ايش|وش|ايه|انهي|مين|ما هي|ما هو|ماهي|من هي|من هو)(?!\w)")
 SMALL_NUMBER = re.compile(r"(?<!\w)(?:ال)?(?P<w>" + alternation(lx.SMALL_NUMBERS) + r")(?!\w)")
 TOP_WORDS = re.compile(
     r"(?<!\w)(?:[وف])?(?:ال)?(?:" + "|".join(lx.SUPERLATIVE_TERMS) + r"|احدث|اقدم|اجدد|اخر|اول|اهم|افضل|top)(?!\w)"
@@ -123,6 +145,7 @@ KNOWN = re.compile(
             lx.PROJECT_TERMS,
             lx.PROJECT_ADJECTIVES,
             lx.VALUE_TERMS,
+            lx.ESTIMATED_TERMS,
             lx.AWARD_TERMS,
             lx.BIDS_TERMS,
             [f for fr in lx.DIMENSION_TERMS.values() for f in fr],
@@ -144,7 +167,7 @@ _GENERIC_NAME_WORDS = frozenset(
     {
         "وزاره", "هيئه", "اداره", "عامه", "عام", "ديوان", "صحي", "انشطه", "نشاط", "الملك", "ملك", "امير",
         "الاميره", "بن", "عبد", "سعودي", "سعوديه", "ملكيه", "اول", "الاول", "ثاني", "الثاني", "جديده",
-        "اخرى", "منطقه", "محافظه", "مدينه", "مركزيه", "فنيه", "طبي",
+        "اخري", "منطقه", "محافظه", "مدينه", "مركزيه", "فنيه", "طبي",
     }
 )
 _EXTRA_GENERIC = frozenset(v for w in list(_GENERIC_NAME_WORDS) for v in (w, w[2:] if w.startswith("ال") else "ال" + w))
@@ -156,7 +179,9 @@ LOOSE_SEPARATORS = re.compile(r"(?<!\d)[.,/](?!\d)|(?<!\d)-|-(?!\d)")
 # "قارن بين الرياض وجدة": the conditions that name several values become a group-by.
 COMPARE = re.compile(r"(?<!\w)(?:[وفب]?ال)?(?:قارن|مقارنه|قارنلي|مقابل|ضد|versus|vs)(?!\w)")
 # "نسبة المناقصات الملغاة": a share of the rows.
-SHARE = re.compile(r"(?<!\w)(?:[وفب]?ال)?(?:نسب(?:ه|تها)|حص(?:ه|تها)|%|بالميه|في الميه)(?!\w)")
+SHARE = re.compile(
+    r"(?<!\w)(?:[وفب]?ال)?(?:نسب(?:ه|تها)(?: ال?مي?ويه)?|حص(?:ه|تها)|%|بالميه|في الميه)(?!\w)"
+)
 
 
 def blank(text: str, start: int, end: int) -> str:

@@ -13,9 +13,11 @@ import re
 from datetime import date
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
-from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, words
+from nabahan_pipeline.reference_agent import lexicon as lx
+from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
-from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
+from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COUNTRY,
@@ -25,7 +27,11 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     LOOSE_SEPARATORS,
     MUTATION,
     NEGATION,
+    NEITHER,
+    FIRST_NEGATION,
+    NO_REGION,
     OFF_TASK,
+    OFF_TOPIC,
     PUNCTUATION,
     REGION_KEYS,
     REGION_PREFIX,
@@ -36,6 +42,8 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     STATUSES,
     TYPE_KEYS,
     TYPES,
+    UNHELD,
+    UNHELD_KEYS,
 )
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
@@ -54,31 +62,67 @@ class QuestionParser:
 
     def parse(self, question: object) -> QueryFrame | Refusal:
         """The frame of ``question``, or the reason to refuse it."""
+        return self.read(question).frame
+
+    def read(self, question: object) -> Parse:
+        """``question`` read: its frame or refusal, what each part consumed, the words left over.
+        A content word left over refuses the question (``not_understood``): answering without it
+        would answer a different question."""
         if not isinstance(question, str) or not question.strip():
-            return Refusal("empty")
+            return Parse(Refusal("empty"))
         if len(question) > MAX_QUESTION_CHARS:
-            return Refusal("too_long")
+            return Parse(Refusal("too_long"))
         norm = normalize_arabic(question)
         latin = norm.lower()
         if SQL_STATEMENT.search(latin) and len(SQL.findall(latin)) >= 2:
-            return Refusal("sql")
+            return Parse(Refusal("sql"))
         if not re.search(r"[\u0621-\u064a]", norm):
-            return Refusal("not_arabic")
+            return Parse(Refusal("not_arabic"))
         norm = PUNCTUATION.sub(" ", norm)
         norm = LOOSE_SEPARATORS.sub(" ", norm)
         norm = re.sub(r"\s+", " ", norm).strip()
         if MUTATION.search(norm) or IMPERATIVE_CHANGE.match(norm):
-            return Refusal("mutation")
+            return Parse(Refusal("mutation"))
         if OFF_TASK.search(norm):
-            return Refusal("off_task")
+            return Parse(Refusal("off_task"))
+        unheld = UNHELD.search(norm)
+        if unheld:
+            topic = str(UNHELD_KEYS[unheld.lastgroup])  # type: ignore[index]
+            reason = "off_topic" if topic in lx.OFF_TOPIC_SUBJECTS else "unheld"
+            return Parse(Refusal(reason, (unheld.group(0).strip(),), topic))
         r = Reading(text=norm, original=norm)
-        self._names(r)
-        self._dates(r)
-        self._values(r)
-        self._top_n(r)
-        self._places(r)
-        self._statuses_and_types(r)
-        return frame_of(r)
+        consumed: list[tuple[str, tuple[str, ...]]] = []
+        for part, read_part in (
+            ("name", self._names),
+            ("date", self._dates),
+            ("value", self._values),
+            ("top_n", self._top_n),
+            ("region", self._places),
+            ("status_type", self._statuses_and_types),
+        ):
+            before = r.text
+            read_part(r)
+            words = consumed_words(before, r.text)
+            if words:
+                consumed.append((part, words))
+        intent, leftover = account_intent(r.text)
+        consumed += intent
+        frame = frame_of(r)
+        if isinstance(frame, Refusal):
+            frame = Refusal(frame.reason, leftover)
+        elif leftover:
+            off_topic = any(OFF_TOPIC.fullmatch(w) for w in leftover)
+            frame = Refusal("off_topic" if off_topic else "not_understood", leftover)
+        else:
+            # Words read but not used: two date phrases (ANDed, they would ask for no day at
+            # all) or a part of the question the frame has no place for.
+            ignored = ignored_words(frame, tuple(consumed))
+            if len(r.dates) > 1:
+                ignored = dict(consumed).get("date", ()) + ignored
+            if ignored:
+                frame = Refusal("not_understood", ignored)
+                leftover = ignored
+        return Parse(frame, tuple(consumed), leftover)
 
     # -- passes --
 
@@ -94,12 +138,26 @@ class QuestionParser:
         for match in self.catalog.names.find(tokens, lexical, GENERIC_WORDS):
             field_name = "agency" if match.kind == "agency" else "activity"
             phrase = " ".join(words(" ".join(tokens[match.start : match.end])))
-            if len(match.ids) == 1:
-                label = self.catalog.label(field_name, match.ids)
+            ids, end = match.ids, match.end
+            if len(ids) > 1 and end < len(tokens):
+                # "أمانة جدة", "أمانة الشرقية": the word after a shared name picks the one it names.
+                following = word_variants(tokens[end])
+                named = tuple(i for i in ids if following & set(words(self.catalog.label(field_name, (i,)))))
+                if len(named) == 1 and tokens[end] not in ("في", "من", "او", "و"):
+                    ids, end = named, end + 1
+            if len(ids) == 1:
+                label = self.catalog.label(field_name, ids)
             else:
                 label = f"«{phrase}»"
-            r.conditions.append(Condition(field_name, "in", match.ids, label))
-            r.blank(spans[match.start][0], spans[match.end - 1][1])
+            start = spans[match.start][0]
+            negation = _negation(r, start)
+            if negation:
+                noun = "الجهة" if field_name == "agency" else "نشاط"
+                r.conditions.append(Condition(field_name, "not_in", ids, f"من غير {noun} {label}"))
+                start = negation.start()
+            else:
+                r.conditions.append(Condition(field_name, "in", ids, label))
+            r.blank(start, spans[end - 1][1])
             r.strong = True
 
     def _dates(self, r: Reading) -> None:
@@ -125,13 +183,26 @@ class QuestionParser:
 
     def _places(self, r: Reading) -> None:
         """Regions and the cities named for them; the whole country is no filter."""
+        for m in list(NO_REGION.finditer(r.text)):
+            r.conditions.append(Condition("region", "is_null", (), "التي لا منطقة محددة لها"))
+            r.blank(m.start(), m.end())
+            r.weak = True
         region_ids: list[int] = []
+        outside: list[int] = []
         for m in list(REGIONS.finditer(r.text)):
             region_id = REGION_KEYS[m.lastgroup]  # type: ignore[index]
-            if region_id not in region_ids:
-                region_ids.append(region_id)
             prefix = REGION_PREFIX.search(r.text[: m.start()])
-            r.blank(prefix.start() if prefix else m.start(), m.end())
+            start = prefix.start() if prefix else m.start()
+            negation = _negation(r, start)
+            target = outside if negation else region_ids
+            if region_id not in target:
+                target.append(region_id)
+            r.blank(negation.start() if negation else start, m.end())
+        if outside:
+            r.conditions.append(
+                Condition("region", "not_in", tuple(outside), "خارج " + self.catalog.label("region", outside))
+            )
+            r.weak = True
         for m in list(COUNTRY.finditer(r.text)):
             r.blank(m.start(), m.end())
         if region_ids:
@@ -146,7 +217,7 @@ class QuestionParser:
         negated: list[int] = []
         for m in list(STATUSES.finditer(r.text)):
             status_id = int(STATUS_KEYS[m.lastgroup])  # type: ignore[index,call-overload]
-            negation = NEGATION.search(r.text[: m.start()])
+            negation = _negation(r, m.start())
             target = negated if negation else statuses
             if status_id not in target:
                 target.append(status_id)
@@ -157,10 +228,15 @@ class QuestionParser:
             r.conditions.append(Condition("status", "in", tuple(kept), label))
             r.strong = True
         types: list[int] = []
+        other_types: list[int] = []
         for m in list(TYPES.finditer(r.text)):
             type_id = TYPE_KEYS[m.lastgroup]  # type: ignore[index]
-            if type_id not in types:
-                types.append(type_id)
+            negation = _negation(r, m.start())
+            target = other_types if negation else types
+            if type_id not in target:
+                target.append(type_id)
+            if negation:
+                r.blank(negation.start(), m.start())
             # "المنافسات العامة" names a type and is still about tenders: keep the noun readable.
             noun = re.match(r"(?:[وفبل]?ال)?(?:منافس|مناقص)(?:ه|ات)", m.group(0).lstrip())
             r.blank(m.start() + (noun.end() if noun else 0), m.end())
@@ -176,3 +252,21 @@ class QuestionParser:
                 Condition("type", "in", tuple(types), "من نوع " + self.catalog.label("type", types))
             )
             r.strong = True
+        if other_types:
+            r.conditions.append(
+                Condition("type", "not_in", tuple(other_types), "من غير نوع " + self.catalog.label("type", other_types))
+            )
+            r.strong = True
+
+
+def _negation(r: Reading, start: int) -> re.Match[str] | None:
+    """The negation right before ``start`` in the working text ("غير", "باستثناء", "ما طرحتها"),
+    or "ولا" when the question negated once already ("لا ملغاة ولا منتهية")."""
+    before = r.text[:start]
+    negation = NEGATION.search(before)
+    if negation:
+        return negation
+    neither = NEITHER.search(before)
+    if neither and FIRST_NEGATION.search(r.original[: neither.start()]):
+        return neither
+    return None

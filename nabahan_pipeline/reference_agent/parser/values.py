@@ -23,7 +23,13 @@ class Comparison(NamedTuple):
     label: str
 
 
-_VALUE_WORDS_TAIL = r"(?:\s+(?:[وفب]?ال)?(?:قيم\w*|تقديري\w*|اجمالي\w*|مبلغ\w*|ترسي\w*|مرسا\w*|عقد|كراس\w*|سعر\w*|تكلف\w*|مد\w*|عدد|عروض\w*|ميزاني\w*))*"
+# The noun a comparator may come before ("تزيد قيمتها التقديرية عن"), then "فيها", the
+# comparator's own preposition and "حاجز" ("تتخطى حاجز المليون").
+_VALUE_WORDS_TAIL = (
+    r"(?:\s+(?:[وفب]?ال)?(?:قيم\w*|تقديري\w*|اجمالي\w*|مبلغ\w*|ترسي\w*|مرسا\w*|عقد|كراس\w*|سعر\w*|تكلف\w*|مد\w*"
+    r"|عدد|عروض\w*|ميزاني\w*|شروط))*"
+    r"(?:\s+(?:فيها|فيه))?(?:\s+(?:عن|علي|من))?(?:\s+(?:ال)?حاجز)?"
+)
 _COMPARATOR_TAIL = re.compile(
     r"(?:(?<!\w)(?:" + "|".join(p for p, _ in lx.COMPARATOR_TERMS) + r")" + _VALUE_WORDS_TAIL + r")\s*$"
 )
@@ -43,10 +49,18 @@ def comparator_before(before: str) -> str | None:
 
 
 # A tender's 12-digit reference number; "بعرض واحد" / "بعرضين": a number of bids said in words.
-_REFERENCE_NUMBER = re.compile(r"(?<![\d.,])(\d{12})(?![\d.,])")
+_REFERENCE_NUMBER = re.compile(
+    r"(?:(?<!\w)(?:ذات\s)?(?:[وبل]?ال)?رقم(?:ها)?(?:\s(?:ال)?مرجعي)?\s)?(?<![\d.,])(\d{12})(?![\d.,])"
+)
 _SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
 
-_SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألفين", "نص": "نصف", "ميه": "مئة", "مايه": "مئة"}
+# A free or a paid booklet: its price is 0, or more.
+_BOOKLET_FREE = re.compile(r"(?<!\w)(?:مجاني(?:ه)?|مجانا|ببلاش|بدون (?:رسوم|مقابل))(?!\w)")
+_BOOKLET_PAID = re.compile(r"(?<!\w)(?:بفلوس|مدفوع(?:ه)?|برسوم|بمقابل|غير مجاني(?:ه)?)(?!\w)")
+# A figure right after the booklet's price is that price.
+_BOOKLET_PRICE_BEFORE = re.compile(r"(?<!\w)(?:[وفبل]?ال)?(?:سعر\w* )?كراس\w*(?: ال?شروط)?\s*(?:ب|هو\s)?$")
+
+_SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألفين", "الفي": "ألفي", "نص": "نصف", "ميه": "مئة", "مايه": "مئة"}
 
 
 def _spelled(text: str) -> str:
@@ -81,6 +95,13 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         bids = 2 if m.group(0).strip().endswith("ين") else 1
         comparisons.append(Comparison("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
         text = blank(text, m.start(), m.end())
+    if BOOKLET.search(text):
+        for m in list(_BOOKLET_FREE.finditer(text)):
+            comparisons.append(Comparison("booklet", "=", (0.0,), "بكراسة شروط مجانية"))
+            text = blank(text, m.start(), m.end())
+        for m in list(_BOOKLET_PAID.finditer(text)):
+            comparisons.append(Comparison("booklet", ">", (0.0,), "بكراسة شروط مدفوعة"))
+            text = blank(text, m.start(), m.end())
     # The numbers are read in ``text`` as it is now; the phrases they belong to are blanked in ``working``.
     working = text
     spans = [(m.start, m.end, m) for m in find_numbers(text) if not m.percent]
@@ -91,7 +112,7 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         between = text[e1:s2]
         before = text[max(0, s1 - 30) : s1]
         opener = re.search(r"(?:^|\s)(?:ما\s)?(?:بين|من|[بم]ن)\s*(?:ال?قيم\w*\s)?$", before)
-        if opener and re.fullmatch(r"\s*(?:ريال\s*)?(?:و|الى|الي|لين|لحد|حتى|ل|-)\s*", between):
+        if opener and re.fullmatch(r"\s*(?:ريال\s*)?(?:و|الى|الي|لين|لحد|حتي|ل|-)\s*", between):
             first = n1.value
             if n2.scaled and not n1.scaled and first < 1000:
                 # "بين 10 و 20 مليون": the scale word serves both numbers.
@@ -118,6 +139,8 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
                 break
         if trailing:
             op = trailing[0]
+        if not op and _BOOKLET_PRICE_BEFORE.search(before):
+            op = "="  # "سعر كراستها 500 ريال"
         if not op:
             continue
         # "اكثر من 5" with no unit and no value word is a count of rows ("أكثر من 5 عروض" has one).
@@ -127,8 +150,15 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         comparisons.append(Comparison(field_name, op, (value,), label))
         comparator = _COMPARATOR_TAIL.search(before)
         left = start - (len(comparator.group(0)) if comparator else 0)
-        working = blank(working, left, end + (trailing[1] if trailing else 0))
+        right = end + (trailing[1] if trailing else 0)
+        if field_name == "duration":
+            unit = _DURATION_UNIT.match(text, right)
+            right = unit.end() if unit else right
+        working = blank(working, left, right)
     return working, references, comparisons
+
+
+_DURATION_UNIT = re.compile(r"\s*(?:شهر|اشهر|شهور|شهرا|سنه|سنوات|سنين)(?!\w)")
 
 
 def value_field(text: str, start: int, end: int) -> str:

@@ -170,3 +170,42 @@ def test_a_scorer_that_fills_a_column_it_did_not_declare_is_caught(monkeypatch: 
     monkeypatch.setattr(case_scores, "SCORERS", (sloppy,))
     with pytest.raises(RuntimeError, match=r"scorer sloppy filled \['latency_score', 'latency_tier'\], not its columns"):
         score()
+
+
+@pytest.mark.parametrize("batch_rows", [case_scores.BATCH_ROWS, 4, 1])
+def test_the_pinned_evaluation_scores_as_it_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch_rows: int) -> None:
+    # Every column, dtype and value of case_scores as the code scored it before it was made fast,
+    # however many answers are scored at a time.
+    from nabahan_pipeline_tests.evaluation.scoring import pinned
+
+    monkeypatch.setattr(case_scores, "BATCH_ROWS", batch_rows)
+
+    expected = json.loads(pinned.PINNED.read_text(encoding="utf-8"))["case_scores"]
+    now = json.loads(json.dumps(pinned.scored(tmp_path)["case_scores"], ensure_ascii=False))
+    assert now["dtypes"] == expected["dtypes"]
+    columns = list(expected["dtypes"])
+    for row_now, row_pinned in zip(now["rows"], expected["rows"], strict=True):
+        assert dict(zip(columns, row_now)) == dict(zip(columns, row_pinned))
+
+
+def test_the_seed_verdict_the_console_shows_is_the_one_the_table_holds(tmp_path: Path) -> None:
+    # seed_verdict runs only the scorers the seed's verdict reads; every answer of the pinned
+    # evaluation gets from it what score_answer, with every scorer, gives it (without a database).
+    from nabahan_pipeline.evaluation.scoring import SEED_VERDICT_COLUMNS, score_answer, seed_verdict
+    from nabahan_pipeline.evaluation.scoring.case_scores import _stored_result
+    from nabahan_pipeline_tests.evaluation.scoring import pinned
+
+    cases = {case["case_id"]: {**case, "expected_sql": None} for case in pinned.CASES}
+    for response in pinned.responses():
+        case = cases[response["case_id"]]
+        columns, rows = _stored_result(response)
+        whole = score_answer(case, {**response, "columns": columns, "rows": rows, "data": None}, response["latency_s"])
+        assert seed_verdict(case, response) == {name: whole[name] for name in SEED_VERDICT_COLUMNS}
+
+
+def test_no_answers_is_an_empty_table_of_the_same_columns_and_dtypes(db: Path) -> None:
+    responses = pd.DataFrame([response("a"), response("b", status="out_of_scope", sql=None, data=[], insights=REFUSAL)])
+    scored = score_responses(cases_frame(), responses, db)
+    none = score_responses(cases_frame(), responses.iloc[0:0], db)
+    assert none.empty and list(none.dtypes.items()) == list(scored.dtypes.items())
+    CASE_SCORES.validate(none)

@@ -77,3 +77,23 @@ def test_markers_are_whole_phrases(insight: str, marker: str) -> None:
 )
 def test_what_only_looks_like_a_marker_is_not_one(insight: str) -> None:
     assert json.loads(score(reply=answer(insights=insight))["hallucination_markers"]) == []
+
+
+def test_every_phrase_is_found_past_the_check_that_its_words_are_there() -> None:
+    # hallucination_markers searches a phrase's pattern only where the phrase (folded) is in the
+    # text: every phrase (each access phrase followed by each live source) must still be named.
+    from nabahan_pipeline.arabic.normalize import normalize_arabic
+    from nabahan_pipeline.evaluation.scoring.hallucination import (
+        ACCESS_PHRASES,
+        DISCLAIMER_PHRASES,
+        LIVE_SOURCES,
+        _DISCLAIMERS,
+        hallucination_markers,
+    )
+
+    texts = [f"عدد المناقصات 5، {phrase}، حسب البيانات." for phrase in DISCLAIMER_PHRASES]
+    texts += [f"{phrase} إلى {source} الآن." for phrase in ACCESS_PHRASES for source in LIVE_SOURCES]
+    for text in texts:
+        one_by_one = [f"disclaimer: {phrase}" for phrase, pattern in _DISCLAIMERS if pattern.search(normalize_arabic(text))]
+        assert one_by_one, text
+        assert hallucination_markers(text, []) == one_by_one

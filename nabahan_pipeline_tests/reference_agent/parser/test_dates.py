@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -94,3 +95,82 @@ def test_several_dates_are_read_in_order() -> None:
     left, spans = read_dates(normalize_arabic("في الربع الأول من 2024 وفي شهر مارس"), AS_OF)
     assert [s.label for s in spans] == ["الربع الأول من عام 2024", "شهر مارس"]
     assert left.split() == ["في", "وفي"]
+
+
+@pytest.mark.parametrize("phrase", ["حتى 2023", "حتى عام 2023", "إلى 2023", "لغاية 2023"])
+def test_up_to_a_year_is_up_to_its_end(phrase: str) -> None:
+    # "حتى" / "إلى" are folded by normalization ("حتي" / "الي"): the patterns must be folded too.
+    left, spans = read_dates(normalize_arabic(phrase), AS_OF)
+    assert spans == [DateSpan(None, "2024-01-01", "حتى نهاية عام 2023")]
+    assert left.strip() == ""
+
+
+@pytest.mark.parametrize(
+    "phrase", ["أكثر من 2024 ريال", "اكثر من 2024 ريال", "بين 2000 و 2500 ريال", "من 2024 ريال"]
+)
+def test_a_year_like_amount_is_no_year(phrase: str) -> None:
+    assert read_dates(normalize_arabic(phrase), AS_OF)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("phrase", "years"),
+    [
+        ("في 2023 و2024", (2023, 2024)),
+        ("في 2022 و2024 و2026", (2022, 2024, 2026)),
+        ("خلال الأعوام 2023 و 2024 و 2025", (2023, 2024, 2025)),
+        ("سنتي 2023 و2025", (2023, 2025)),
+        ("في 2024 أو 2023", (2023, 2024)),
+    ],
+)
+def test_several_years_mean_any_of_them(phrase: str, years: tuple[int, ...]) -> None:
+    left, spans = read_dates(normalize_arabic(phrase), AS_OF)
+    assert [s.years for s in spans] == [years]
+    assert not re.search(r"\d", left)
+
+
+LATE_AS_OF = date(2026, 10, 20)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("في النصف الأول من 2025", "2025-01-01", "2025-07-01"),
+        ("خلال النصف الثاني لعام 2023", "2023-07-01", "2024-01-01"),
+        ("في النصف الأول من السنة الحالية", "2026-01-01", "2026-07-01"),
+        ("بين فبراير ومايو 2024", "2024-02-01", "2024-06-01"),
+        ("من أكتوبر 2025 إلى يناير 2026", "2025-10-01", "2026-02-01"),
+        ("في شهري نوفمبر وديسمبر 2025", "2025-11-01", "2026-01-01"),
+        ("من بداية شهر أغسطس 2026 حتى الآن", "2026-08-01", None),
+        ("من مارس 2026 لين اليوم", "2026-03-01", None),
+        ("منذ بداية العام الحالي", "2026-01-01", None),
+        ("في الربع الماضي", "2026-07-01", "2026-10-01"),
+        ("في العام الهجري 1446", "2024-07-07", "2025-06-26"),
+        ("في السنة الهجرية الحالية", "2026-06-16", "2027-06-06"),
+    ],
+)
+def test_halves_month_ranges_since_and_hijri(phrase: str, start: str, end: str | None) -> None:
+    left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF)
+    assert [(s.start, s.end) for s in spans] == [(start, end)]
+    assert left.split() in ([], ["في"], ["خلال"])
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("يوم 15 مارس 2025", "2025-03-15", "2025-03-16"),
+        ("بتاريخ 2026/10/31", "2026-10-31", "2026-11-01"),
+        ("بتاريخ 31/10/2026", "2026-10-31", "2026-11-01"),
+        ("في الفترة من 1 يونيو إلى 15 يوليو 2024", "2024-06-01", "2024-07-16"),
+    ],
+)
+def test_days_and_ranges_of_days(phrase: str, start: str, end: str) -> None:
+    left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF)
+    assert [(s.start, s.end) for s in spans] == [(start, end)]
+    assert not re.search(r"\d", left)
+
+
+def test_a_day_that_does_not_exist_is_no_day() -> None:
+    # Read as the month only, its "31" left over for the parser to refuse.
+    left, spans = read_dates(normalize_arabic("يوم 31 فبراير 2025"), LATE_AS_OF)
+    assert [(s.start, s.end) for s in spans] == [("2025-02-01", "2025-03-01")]
+    assert "31" in left.split()

@@ -3,6 +3,8 @@ reference numbers and the N of a top-N."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
@@ -68,7 +70,7 @@ def test_each_comparison_is_read_and_blanked(phrase: str, comparison: Comparison
 def test_a_reference_number_is_a_condition() -> None:
     left, references, comparisons = read_values(normalize_arabic("المناقصة رقم 123456789012"))
     assert references == [Condition("reference", "in", ("123456789012",), "ذات الرقم المرجعي 123456789012")]
-    assert comparisons == [] and left.split() == ["المناقصه", "رقم"]
+    assert comparisons == [] and left.split() == ["المناقصه"]  # "رقم" belongs to the reference number
 
 
 def test_a_number_without_a_comparator_is_no_comparison() -> None:
@@ -111,3 +113,49 @@ def test_top_n(phrase: str, n: int, left: str) -> None:
 def test_no_top_n(phrase: str) -> None:
     text = normalize_arabic(phrase)
     assert read_top_n(text) == (text, None)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "op", "value"),
+    [
+        ("تزيد قيمتها عن مليون", ">", 1e6),
+        ("تزيد قيمتها التقديرية على مليون", ">", 1e6),
+        ("لا تقل قيمتها عن 500 ألف", ">=", 5e5),
+        ("تتعدى 3 ملايين", ">", 3e6),
+        ("تفوق مليونين", ">", 2e6),
+        ("تتخطى مليوني ريال", ">", 2e6),
+        ("قيمتها تتجاوز ألفي ريال", ">", 2e3),
+        ("تقل قيمتها عن ألفي ريال", "<", 2e3),
+        ("تتخطى حاجز 100 مليون", ">", 1e8),
+        ("أكثر من 2024 ريال", ">", 2024.0),
+    ],
+)
+def test_value_wordings(phrase: str, op: str, value: float) -> None:
+    left, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("value", op, (value,))]
+    assert not re.search(r"تزيد|تقل|تتعدي|تفوق|تتخطي|تتجاوز|حاجز|اكثر|مليون|الف", left)
+
+
+def test_a_comparator_before_the_booklet_noun_and_its_preposition() -> None:
+    left, _, comparisons = read_values(normalize_arabic("يزيد سعر كراسة الشروط فيها على 1000 ريال"))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("booklet", ">", (1000.0,))]
+    assert left.strip() == "ريال" or left.strip() == ""
+
+
+@pytest.mark.parametrize(
+    ("phrase", "op", "value"),
+    [
+        ("كراسة الشروط فيها مجانية", "=", 0.0),
+        ("كراستها بفلوس", ">", 0.0),
+        ("كراسة شروطها مدفوعة", ">", 0.0),
+        ("سعر كراستها 500 ريال", "=", 500.0),
+    ],
+)
+def test_a_free_paid_or_priced_booklet(phrase: str, op: str, value: float) -> None:
+    left, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("booklet", op, (value,))]
+    assert not re.search(r"مجاني|بفلوس|مدفوع|500", left)
+
+
+def test_free_is_a_booklet_word_only_beside_a_booklet() -> None:
+    assert read_values(normalize_arabic("المنافسات المجانية"))[2] == []

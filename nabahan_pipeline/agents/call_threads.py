@@ -1,0 +1,102 @@
+"""The threads agent calls run on, reused from call to call.
+
+A call runs off the runner's own thread so that the runner can give up on it at its time limit: a
+hung agent then costs one thread, not the run. Starting a thread for every call cost as much CPU as
+the rest of the runner's work on an answer, and gave an agent that keeps a connection per thread (the
+embedded agent does) a new connection for every call; so a thread whose call finished in time waits
+for the next call, and one whose call was given up on ends when that call returns.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+# Threads kept waiting for a call, and how long one waits before it ends.
+MAX_IDLE_THREADS = 64
+IDLE_SECONDS = 10.0
+
+_idle: list[_CallThread] = []
+_idle_lock = threading.Lock()
+
+
+class Call:
+    """One call on a call thread: once ``done``, its ``value`` or ``error`` and the seconds it took."""
+
+    def __init__(self, function: Callable[[], Any]) -> None:
+        self.function = function
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self.latency_s = 0.0
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._finished = False
+        self._given_up = False
+
+    def wait(self, timeout_s: float) -> bool:
+        """Wait at most ``timeout_s`` seconds; True once the call is done."""
+        return self._done.wait(timeout_s)
+
+    def give_up(self) -> bool:
+        """Stop waiting for the call: True when it is still running (its thread then ends when it
+        returns, and its outcome is dropped); False when it has finished (its outcome stands)."""
+        with self._lock:
+            if self._finished:
+                return False
+            self._given_up = True
+            return True
+
+    def _run(self) -> bool:
+        """Make the call; True when its thread may take another."""
+        start = time.perf_counter()
+        try:
+            self.value = self.function()
+        except BaseException as exc:  # an agent's failure is data, never the run's
+            self.error = exc
+        finally:
+            self.latency_s = time.perf_counter() - start
+        with self._lock:
+            self._finished = True
+            return not self._given_up
+
+
+def start_call(function: Callable[[], Any]) -> Call:
+    """Run ``function()`` on a waiting call thread (a new one when none waits) and return the call."""
+    call = Call(function)
+    with _idle_lock:
+        thread = _idle.pop() if _idle else None
+    if thread is None:
+        thread = _CallThread()
+    thread.inbox.put(call)
+    return call
+
+
+class _CallThread:
+    """A daemon thread that makes one call after another."""
+
+    def __init__(self) -> None:
+        self.inbox: queue.SimpleQueue[Call] = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="nabahan-agent-call", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                call = self.inbox.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                with _idle_lock:
+                    if self in _idle:  # nobody took it meanwhile: end
+                        _idle.remove(self)
+                        return
+                continue  # taken a moment ago: its call is on the way
+            reusable = call._run()
+            if reusable:
+                with _idle_lock:  # waiting again before the caller hears of the outcome
+                    reusable = len(_idle) < MAX_IDLE_THREADS
+                    if reusable:
+                        _idle.append(self)
+            call._done.set()
+            if not reusable:
+                return

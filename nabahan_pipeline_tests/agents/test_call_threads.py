@@ -1,0 +1,78 @@
+"""The threads agent calls run on: reused while calls finish in time, never after a call given up on."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from nabahan_pipeline.agents import call_threads
+from nabahan_pipeline.agents.call_threads import start_call
+
+
+def finished(call: call_threads.Call) -> call_threads.Call:
+    assert call.wait(5), "the call finished"
+    return call
+
+
+def test_a_call_gives_its_value_error_and_time() -> None:
+    assert finished(start_call(lambda: 42)).value == 42
+    failed = finished(start_call(lambda: 1 / 0))
+    assert isinstance(failed.error, ZeroDivisionError) and failed.value is None
+    stopped = finished(start_call(lambda: (_ for _ in ()).throw(KeyboardInterrupt())))
+    assert isinstance(stopped.error, KeyboardInterrupt), "even an interrupt raised by the agent is its outcome"
+    slow = finished(start_call(lambda: time.sleep(0.1)))
+    assert 0.09 <= slow.latency_s < 1
+
+
+def test_a_thread_whose_call_finished_takes_the_next() -> None:
+    first = finished(start_call(threading.get_ident)).value
+    time.sleep(0.01)  # it is waiting again before the outcome is told; the sleep only settles the test
+    assert finished(start_call(threading.get_ident)).value == first
+    assert not finished(start_call(threading.get_ident)).give_up(), "a finished call's outcome stands"
+
+
+def test_a_thread_given_up_on_is_never_reused_and_ends_when_its_call_returns() -> None:
+    release = threading.Event()
+    idents: list[int] = []
+
+    def hang() -> str:
+        idents.append(threading.get_ident())
+        release.wait(5)
+        return "late"
+
+    hung = start_call(hang)
+    assert not hung.wait(0.1)
+    assert hung.give_up(), "still running"
+    others = {finished(start_call(threading.get_ident)).value for _ in range(5)}
+    assert idents[0] not in others, "the hung call's thread takes no other call"
+    thread = next(t for t in threading.enumerate() if t.ident == idents[0])
+    release.set()
+    thread.join(5)
+    assert not thread.is_alive(), "it ended once its call returned"
+
+
+def test_idle_threads_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(call_threads, "IDLE_SECONDS", 0.05)
+    ident = finished(start_call(threading.get_ident)).value
+    thread = next(t for t in threading.enumerate() if t.ident == ident)
+    thread.join(5)
+    assert not thread.is_alive(), "an idle call thread ends"
+
+
+def test_the_embedded_agent_opens_a_connection_per_call_thread_not_per_call(default_db) -> None:
+    import pandas as pd
+
+    from nabahan_pipeline.agents.registry import resolve_agent
+    from nabahan_pipeline.agents.runner import run_agent
+
+    agent = resolve_agent("embedded", database=default_db)
+    cases = pd.DataFrame({"case_id": [f"c{i}" for i in range(40)], "question": ["كم عدد المناقصات؟"] * 40,
+                          "filters": [None] * 40})
+    try:
+        responses = run_agent(cases, agent, concurrency=2)
+        assert (responses["status"] == "success").all()
+        assert len(agent._agent._connections) < 10, "one per call thread (two or so here), not one per call (40)"
+    finally:
+        agent.close()
