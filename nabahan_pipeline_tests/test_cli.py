@@ -95,7 +95,13 @@ def test_agents_are_registered_listed_and_removed(tmp_path: Path):
 
 
 def test_nabahan_eval_with_two_agents_writes_the_comparison(tmp_path: Path):
-    cases = cases_file(tmp_path / "cases.json", n=3)
+    # Questions the embedded agent answers whole (a stray word or number is refused, not answered).
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([
+        {"question": question, "category": "count", "expected_table": "tenders_full_details"}
+        for question in ("كم عدد المناقصات الكلي؟", "كم عدد المناقصات في منطقة الرياض؟",
+                         "كم عدد المناقصات في منطقة مكة المكرمة؟")
+    ], ensure_ascii=False), encoding="utf-8")
     result = nabahan("eval", "--test-file", str(cases), "--agent", "embedded", "--agent", COUNTING,
                      "--output-dir", "out", "--test-suite", "0", "--fail-under", "0.5", cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
