@@ -99,10 +99,12 @@ class SQLReading:
     problem: str | None = None
 
 
-# The readings of the texts seen last are kept: an answer's SQL is read by the console, by each
-# scorer and before each database it runs on. A text longer than this is read anew each time, so
-# that the kept texts stay a few megabytes whatever an agent sends.
-READINGS_KEPT = 4_096
+# The readings of the texts seen last are kept: an answer's SQL is read by the console as it
+# arrives, by the scoring after the last answer, and before each database it runs on; 16,384 keep
+# a 10,000-answer run's readings from the one to the other (a parse is 0.2 ms; a reading, with its
+# text, well under a kilobyte). A text longer than this is read anew each time, so that the kept
+# texts stay a few tens of megabytes whatever an agent sends.
+READINGS_KEPT = 16_384
 READING_KEPT_CHARS = 2_000
 
 
