@@ -175,7 +175,8 @@ def agents_report(agents: pd.DataFrame) -> pd.DataFrame:
     for column in _RATES:
         table[column] = agents[column].map(format_pct)
     for column in _SECONDS:
-        table[column] = agents[column].map(lambda value: "n/a" if pd.isna(value) else round(float(value), 6))
+        # Fixed decimals: a float column would write an instant agent's 2e-06 in scientific notation.
+        table[column] = agents[column].map(lambda value: "n/a" if pd.isna(value) else f"{float(value):.6f}")
     table["total_tokens"] = agents["total_tokens"].map(lambda value: "" if pd.isna(value) else int(value))
     return table.rename(columns=AGENT_COLUMNS)
 

@@ -75,7 +75,7 @@ def test_the_agents_table_is_each_summarys_overall_row(frames):
     tokens = summaries["second"].iloc[0]["total_tokens"]
     assert (math.isnan(second["total_tokens"]) and math.isnan(tokens)) or second["total_tokens"] == tokens
     report = agents_report(comparison.agents)
-    assert report.loc[1, "Correct Rate"] == "50.0%" and report.loc[1, "P50 Latency (s)"] == 4.0
+    assert report.loc[1, "Correct Rate"] == "50.0%" and report.loc[1, "P50 Latency (s)"] == "4.000000"
     assert comparison.categories[["agent", "category"]].values.tolist() == [
         ["first", "count"], ["second", "count"], ["third", "count"],
         ["first", "lookup"], ["second", "lookup"], ["third", "lookup"],
@@ -105,3 +105,10 @@ def test_nothing_to_compare_is_refused():
     frame = scores({"c1": [(True, "")]})
     with pytest.raises(ValueError, match="no evaluation_summary for x"):
         compare_agents({"x": frame}, {})
+
+
+def test_an_instant_agents_latency_is_written_in_plain_decimals(frames):
+    by_agent, summaries = frames
+    agents = compare_agents(by_agent, summaries).agents.copy()
+    agents["p50_latency"] = 2e-06
+    assert agents_report(agents)["P50 Latency (s)"].tolist() == ["0.000002"] * len(agents)
