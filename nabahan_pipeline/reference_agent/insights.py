@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
@@ -92,6 +93,8 @@ def write_insight(frame: QueryFrame, rows: Sequence[dict[str, Any]], catalog: Ca
     if frame.entity in _LOOKUP_NOUNS:
         return _lookup(frame, rows)
     scope = _Scope.of(frame, catalog)
+    if frame.sides:
+        return _difference(frame, rows, scope)
     if frame.group_by:
         return _groups(frame, rows, scope)
     if frame.measure == "rows":
@@ -285,6 +288,42 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
         return f"متوسط {noun} {li(scope.definite)}: {amount}، محسوباً على {counted(counted_rows, scope.unit, scope.units)}."
     word = "أعلى" if frame.measure == "max" else "أدنى"
     return f"{word} {noun} {li(scope.definite)}: {amount}."
+
+
+def _difference(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
+    """Both figures and the first less the second: "عدد المناقصات في منطقة الرياض: 7,044 مناقصة،
+    وعدد المناقصات في منطقة مكة المكرمة: 3,558 مناقصة؛ الفرق بينهما 3,486 مناقصة"."""
+    row = rows[0] if rows else {}
+    first, second, difference = row.get("first_value"), row.get("second_value"), row.get("difference")
+    word = {"count": "عدد", "sum": "إجمالي", "avg": "متوسط"}[frame.measure]
+    catalog = _catalog_of(scope)
+
+    def figure(value: Any, column: str) -> str:
+        if frame.measure == "count":
+            return counted(value, scope.unit, scope.units)
+        return _amount(column, value) + (approx_money(value) if column in _MONEY else "")
+
+    phrases = []
+    for side in frame.sides:
+        column = side.column or frame.column or "value"
+        if side.conditions:
+            side_scope = _Scope.of(replace(frame, conditions=frame.conditions + side.conditions, sides=()), catalog)
+            what = side_scope.definite if frame.measure == "count" else f"{_COLUMN_NOUNS[column]} {li(side_scope.definite)}"
+        else:
+            what = f"{_COLUMN_NOUNS[column]} {li(scope.definite)}" if not phrases else _COLUMN_NOUNS[column]
+        phrases.append(f"{word} {what}")
+    if first is None or second is None or difference is None:
+        return f"لا أجد في البيانات ما أحسب منه الفرق: {phrases[0]} و{phrases[1]}؛ أحدهما بلا قيم."
+    column = frame.sides[0].column or frame.column or "value"
+    verb = "يزيد الأول على الثاني" if difference >= 0 else "يقل الأول عن الثاني"
+    text = (
+        f"{phrases[0]}: {figure(first, column)}، و{phrases[1]}: {figure(second, frame.sides[1].column or column)}؛ "
+        f"{verb} بمقدار {figure(abs(difference), column)}"
+    )
+    share = row.get("difference_pct")
+    if frame.relative and share is not None:
+        text += f"، أي {float(share):.1f}% من الأول"
+    return text + "."
 
 
 _ROW_COLUMNS = {

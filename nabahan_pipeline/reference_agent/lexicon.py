@@ -228,7 +228,7 @@ LIST_TERMS = (
     "ممكن",
     "لو سمحت",
 )
-SUM_TERMS = ("مجموع", "اجمالي", "مجمل", "اجماليه", "كامل", "حجم", "اجمال", "المجموع الكلي")
+SUM_TERMS = ("مجموع", "اجمالي", "مجمل", "اجماليه", "كامل", "حجم", "اجمال", "المجموع الكلي", "مجموع(?:ها|هم)")
 AVG_TERMS = ("متوسط", "معدل", "وسطي", "المتوسط")
 # Superlatives: word -> direction. "اكثر"/"اقل" are also comparators ("اكثر من مليون"); the
 # parser reads comparators first and only the words left over are superlatives.
@@ -687,6 +687,9 @@ FILLER_TERMS = (
     "يشكل",
     "الكل",
     "ابغي",
+    # "يعني ..." / "اقصد ...": the asker restates the question.
+    "يعني",
+    "اقصد",
 )
 
 # Data the database does not hold, asked for by name: topic -> the words that ask for it (the

@@ -87,6 +87,8 @@ def build_sql(frame: QueryFrame) -> str:
         return _lookup_sql(frame)
     table = TABLES[frame.entity]
     where = [_condition(c, table) for c in frame.conditions if c.field in table.columns]
+    if frame.sides:
+        return _difference_sql(frame, table, where)
     if frame.measure == "rows":
         return _rows_sql(frame, table, where)
     if frame.group_by:
@@ -129,6 +131,31 @@ def _aggregate_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
         counted = f"COUNT({column})" if column in _NULLABLE else "COUNT(*)"
         select = f"{metric}, {counted} AS {noun}_count"
     return f"SELECT {select} FROM {table.name}{_where(where)}"
+
+
+def _difference_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
+    """Each side's figure, then the first less the second (and, ``relative``, that as a share of
+    the first). Sides that differ in their column only are measured in one pass over the rows."""
+    figures = []
+    for side in frame.sides:
+        column = table.columns.get(side.column or frame.column or "value", "estimated_value")
+        metric = {"count": "COUNT(*)", "sum": f"SUM({column})", "avg": f"AVG({column})"}[frame.measure]
+        side_where = where + [_condition(c, table) for c in side.conditions if c.field in table.columns]
+        figures.append((metric, side_where))
+    (first, first_where), (second, second_where) = figures
+    if first_where == second_where:
+        a, b, source = first, second, f"{table.name}{_where(where)}"
+    else:
+        a, b = "first_value", "second_value"
+        source = (
+            f"(SELECT (SELECT {first} FROM {table.name}{_where(first_where)}) AS first_value, "
+            f"(SELECT {second} FROM {table.name}{_where(second_where)}) AS second_value)"
+        )
+    select = f"{a} AS first_value, {b} AS second_value" if a != "first_value" else "first_value, second_value"
+    select += f", {a} - {b} AS difference"
+    if frame.relative:
+        select += f", 100.0 * ({a} - {b}) / {a} AS difference_pct"
+    return f"SELECT {select} FROM {source}"
 
 
 def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
@@ -238,6 +265,11 @@ def _condition(c: Condition, table: _Table) -> str:
         return f"{column} {c.op} {_literal(c.values[0])}"
     if c.op == "not_null":
         return f"{column} IS NOT NULL"
+    if c.op in ("column>", "column<"):
+        # A column against another column of the same row, scaled: "awarded_value < 0.8 * estimated_value".
+        other, factor = c.values
+        scaled = table.columns[other] if float(factor) == 1.0 else f"{_literal(float(factor))} * {table.columns[other]}"
+        return f"{column} {c.op[-1]} {scaled}"
     raise ValueError(f"unknown condition operator {c.op!r}")
 
 

@@ -128,11 +128,12 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
     if not (rows or frame.group_by or frame.distinct_of or frame.entity not in ("tenders", "projects")):
         # A dimension noun beside a condition on it ("في نشاط الاتصالات") names that condition.
         filtered = {c.field for c in frame.conditions + frame.share_of}
+        filtered |= {c.field for side in frame.sides for c in side.conditions}
         for word in parts.get("grouping:dimension", ()):
             m = DIMENSIONS.fullmatch(word)
             if not (m and DIMENSION_KEYS[m.lastgroup] in filtered):  # type: ignore[index]
                 ignored.append(word)
-    if frame.measure != "share":
+    if frame.measure != "share" and not frame.relative:
         ignored += parts.get("measure:share", ())
     if not (frame.ranked or frame.group_by or frame.measure in ("max", "min") or frame.order):
         ignored += parts.get("order", ())
@@ -141,6 +142,9 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
         used_columns.add(frame.column or "value")
     if rows:
         used_columns |= {"booklet", "bids", "awarded", "duration", "value"}
+    for side in frame.sides:
+        used_columns.add(side.column or frame.column or "value")
+        used_columns |= {c.field for c in side.conditions}
     for column in ("booklet", "bids", "awarded", "duration", "value"):
         if column not in used_columns:
             ignored += parts.get(f"column:{column}", ())

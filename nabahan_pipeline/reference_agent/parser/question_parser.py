@@ -15,7 +15,9 @@ from datetime import date
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
+from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
+from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
@@ -95,6 +97,7 @@ class QuestionParser:
         for part, read_part in (
             ("name", self._names),
             ("date", self._dates),
+            ("column_comparison", self._column_comparisons),
             ("value", self._values),
             ("top_n", self._top_n),
             ("region", self._places),
@@ -105,9 +108,15 @@ class QuestionParser:
             words = consumed_words(before, r.text)
             if words:
                 consumed.append((part, words))
+        before = r.text
+        difference = read_difference(r)
+        if consumed_words(before, r.text):
+            consumed.append(("difference", consumed_words(before, r.text)))
         intent, leftover = account_intent(r.text)
         consumed += intent
         frame = frame_of(r)
+        if difference and isinstance(frame, QueryFrame):
+            frame = difference_frame(frame, difference, r, self.catalog)
         if isinstance(frame, Refusal):
             frame = Refusal(frame.reason, leftover)
         elif leftover:
@@ -117,7 +126,7 @@ class QuestionParser:
             # Words read but not used: two date phrases (ANDed, they would ask for no day at
             # all) or a part of the question the frame has no place for.
             ignored = ignored_words(frame, tuple(consumed))
-            if len(r.dates) > 1:
+            if len(r.dates) > 1 and not frame.sides:
                 ignored = dict(consumed).get("date", ()) + ignored
             if ignored:
                 frame = Refusal("not_understood", ignored)
@@ -166,6 +175,13 @@ class QuestionParser:
         r.dates += spans
         if spans:
             r.weak = True
+
+    def _column_comparisons(self, r: Reading) -> None:
+        """The awarded value against the estimated value of the same tender."""
+        r.text, conditions = read_column_comparisons(r.text)
+        r.conditions += conditions
+        if conditions:
+            r.strong = True
 
     def _values(self, r: Reading) -> None:
         """Reference numbers and figures compared with a threshold or a range."""
