@@ -491,7 +491,31 @@ def _metric_column(frame: QueryFrame, columns: list[str]) -> str:
     return next(c for c in columns if c.startswith(prefix))
 
 
+def _lookup_column(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
+    """One column of the reference rows asked for: their English or Arabic names, their ids, or
+    the region each agency is in."""
+    plural = _LOOKUP_NOUNS[frame.entity][0]
+    if not rows:
+        return f"لم أجد في البيانات أياً من {plural} المطلوبة."
+    items = []
+    for row in rows[:8]:
+        if frame.column == "region":
+            items.append(f"تقع {display(row.get('agency_name', ''))} في {display(row.get('region_name', ''))}")
+            continue
+        arabic, english = display(row.get("name_ar", "")), display(row.get("name_en", ""))
+        if frame.column == "name_en":
+            items.append(f"الاسم الإنجليزي لـ«{arabic}»: {english}")
+        elif frame.column == "name_ar":
+            items.append(f"الاسم العربي لـ«{english}»: {arabic}")
+        else:
+            items.append(f"رقم «{arabic}» في البيانات: {next(iter(row.values()))}")
+    rest = f"، و{count(len(rows) - 8)} غيرها" if len(rows) > 8 else ""
+    return "؛ ".join(items) + rest + "."
+
+
 def _lookup(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
+    if frame.column in ("name_en", "name_ar", "id", "region") and frame.measure == "rows":
+        return _lookup_column(frame, rows)
     plural, unit, name_column = _LOOKUP_NOUNS[frame.entity]
     where = "".join(f" {c.label}" for c in frame.conditions if c.field == "region")
     if frame.measure == "count":

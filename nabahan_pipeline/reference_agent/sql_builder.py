@@ -211,17 +211,42 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     return sql
 
 
+# The dimension each lookup table holds the values of.
+_LOOKUP_DIMENSIONS = {
+    "regions": "region",
+    "tender_types": "type",
+    "tender_statuses": "status",
+    "activities": "activity",
+    "agencies": "agency",
+}
+
+
 def _lookup_sql(frame: QueryFrame) -> str:
     table, id_column, names, noun = LOOKUPS[frame.entity]
+    if frame.entity == "agencies" and frame.column == "region":
+        return _agency_region_sql(frame)
     where = []
     for c in frame.conditions:
         if c.field == "region" and frame.entity == "agencies":
             where.append(_in("region_id", c.values))
         elif c.field == "agency" and frame.entity == "agencies":
             where.append(_in("agency_id", c.values))
+        elif c.field == _LOOKUP_DIMENSIONS[frame.entity] and c.op == "in":
+            where.append(_in(id_column, c.values))
     if frame.measure == "count":
         return f"SELECT COUNT(*) AS {noun}_count FROM {table}{_where(where)}"
     return f"SELECT {id_column}, {names} FROM {table}{_where(where)} ORDER BY {id_column}"
+
+
+def _agency_region_sql(frame: QueryFrame) -> str:
+    """The region each agency named is in ("في أي منطقة تقع جامعة طيبة")."""
+    ids = next((c.values for c in frame.conditions if c.field == "agency"), ())
+    where = f" WHERE {_in('g.agency_id', ids)}" if ids else ""
+    return (
+        "SELECT g.agency_id, g.name_ar AS agency_name, r.region_id, r.name_ar AS region_name, "
+        "r.name_en AS region_name_en FROM government_agencies g JOIN regions r ON r.region_id = g.region_id"
+        f"{where} ORDER BY g.agency_id"
+    )
 
 
 def _metric(measure: str, column: str) -> str:

@@ -135,13 +135,10 @@ def _is_pair(c: Condition, first: Condition, second: Condition) -> bool:
     return c.op == "in" and c.field == first.field and c.values == first.values + second.values
 
 
-_PREFIXES = {"region": "في ", "status": "ذات الحالة ", "type": "من نوع ", "activity": "", "agency": ""}
-
-
 def _split_values(c: Condition, catalog: Catalog) -> tuple[Condition, Condition]:
     """A condition on two values as one condition on each, in the question's order."""
     first, second = (
-        Condition(c.field, "in", (v,), _PREFIXES[c.field] + catalog.label(c.field, (v,))) for v in c.values
+        Condition(c.field, "in", (v,), catalog.phrase(c.field, (v,))) for v in c.values
     )
     return first, second
 

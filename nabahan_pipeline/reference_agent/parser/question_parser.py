@@ -18,6 +18,8 @@ from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_varian
 from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
+from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
+from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, read_lookup_cue
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
@@ -59,6 +61,7 @@ class QuestionParser:
     def __init__(self, catalog: Catalog, as_of: date | None = None) -> None:
         self.catalog = catalog
         self.as_of = as_of or catalog.latest_publish
+        self.english_names = EnglishNames(catalog)
 
     # -- entry point --
 
@@ -95,6 +98,7 @@ class QuestionParser:
         r = Reading(text=norm, original=norm)
         consumed: list[tuple[str, tuple[str, ...]]] = []
         for part, read_part in (
+            ("english_name", self._english_names),
             ("name", self._names),
             ("date", self._dates),
             ("column_comparison", self._column_comparisons),
@@ -109,12 +113,19 @@ class QuestionParser:
             if words:
                 consumed.append((part, words))
         before = r.text
+        lookup = read_lookup_cue(r)
+        if lookup:
+            consumed.append(("lookup", consumed_words(before, r.text)))
+        before = r.text
         difference = read_difference(r)
         if consumed_words(before, r.text):
             consumed.append(("difference", consumed_words(before, r.text)))
         intent, leftover = account_intent(r.text)
         consumed += intent
-        frame = frame_of(r)
+        if lookup:
+            frame = lookup_frame(r, lookup) if not difference else Refusal("not_understood", lookup.words)
+        else:
+            frame = frame_of(r)
         if difference and isinstance(frame, QueryFrame):
             frame = difference_frame(frame, difference, r, self.catalog)
         if isinstance(frame, Refusal):
@@ -134,6 +145,13 @@ class QuestionParser:
         return Parse(frame, tuple(consumed), leftover)
 
     # -- passes --
+
+    def _english_names(self, r: Reading) -> None:
+        """Names written in English, and agencies' initials ("KSU")."""
+        r.text, conditions = self.english_names.read(r.text)
+        r.conditions += conditions
+        if conditions:
+            r.strong = True
 
     def _names(self, r: Reading) -> None:
         """Agency and activity names, matched against the database's names."""

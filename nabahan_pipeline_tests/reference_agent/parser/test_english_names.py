@@ -1,0 +1,52 @@
+"""English names and agencies' initials read as the conditions their Arabic names make; initials
+two agencies share name neither."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, NameIndex
+from nabahan_pipeline.reference_agent.parser import QueryFrame
+from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames, initials
+
+
+@pytest.fixture(scope="module")
+def agent(default_db: Path) -> ReferenceAgent:
+    return ReferenceAgent()
+
+
+def test_initials_are_of_the_capitalized_words() -> None:
+    assert initials("King Saud University") == "ksu"
+    assert initials("Princess Nourah bint Abdulrahman University") == "pnau"
+    assert initials("Ministry of Culture") == "mc"
+
+
+def test_initials_two_agencies_share_are_not_read() -> None:
+    catalog = Catalog(
+        regions={}, statuses={}, types={}, activities={}, agencies={1: "أ", 2: "ب", 3: "ج"},
+        latest_publish=date(2026, 1, 1), names=NameIndex(),
+        english={"agency": {1: "King Saud University", 2: "King Salman University", 3: "Saudi Water Authority"}},
+    )
+    names = EnglishNames(catalog)
+    text, conditions = names.read("كم منافسه ل ksu و swa")
+    assert [(c.field, c.values) for c in conditions] == [("agency", (3,))]
+    assert "ksu" in text and "swa" not in text
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "ids"),
+    [
+        ("كم منافسة لـ KAU في الرياض؟", "agency", (94,)),
+        ("عدد المنافسات من نوع Direct purchase", "type", (2,)),
+        ("كم منافسة في Eastern Province", "region", (5,)),
+        ("إجمالي قيمة منافسات King Faisal University", "agency", (100,)),
+    ],
+)
+def test_an_english_name_is_a_condition(agent: ReferenceAgent, question: str, field: str, ids: tuple) -> None:
+    frame = agent.parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert any(c.field == field and c.values == ids for c in frame.conditions), frame.conditions
