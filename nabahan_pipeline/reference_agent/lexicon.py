@@ -107,6 +107,17 @@ TYPE_TERMS: dict[int, tuple[str, ...]] = {
     12: ("مسابق(?:ه|ات)(?: تصميم)?",),
 }
 
+# Groups of agencies named by a plural ("الجامعات"): group -> the words that name it. Who belongs
+# is derived from the agencies' names (``parser.agency_groups``), never listed here.
+AGENCY_GROUP_TERMS: dict[str, tuple[str, ...]] = {
+    "universities": ("جامعات",),
+    "health_clusters": ("تجمعات ال?صحيه",),
+    "municipalities": ("امانات(?: ال?مناطق)?(?: وال?محافظات)?",),
+    "hospitals": ("مستشفيات",),
+    "ministries": ("وزارات",),
+    "authorities": ("هييات",),
+}
+
 # --- what the question is about -----------------------------------------------------------------
 
 TENDER_TERMS = (

@@ -15,6 +15,7 @@ from datetime import date
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
+from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
 from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
@@ -49,6 +50,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     UNHELD,
     UNHELD_KEYS,
 )
+from nabahan_pipeline.reference_agent.parser.name_choice import is_family, narrow_by_word_before
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
 
@@ -62,6 +64,7 @@ class QuestionParser:
         self.catalog = catalog
         self.as_of = as_of or catalog.latest_publish
         self.english_names = EnglishNames(catalog)
+        self.agency_groups = AgencyGroups(catalog)
 
     # -- entry point --
 
@@ -99,6 +102,7 @@ class QuestionParser:
         consumed: list[tuple[str, tuple[str, ...]]] = []
         for part, read_part in (
             ("english_name", self._english_names),
+            ("agency_group", self._agency_groups),
             ("name", self._names),
             ("date", self._dates),
             ("column_comparison", self._column_comparisons),
@@ -122,6 +126,9 @@ class QuestionParser:
             consumed.append(("difference", consumed_words(before, r.text)))
         intent, leftover = account_intent(r.text)
         consumed += intent
+        if r.ambiguous:
+            # A name that could be several agencies: the apology names them.
+            return Parse(Refusal("ambiguous", tuple(n for _, names in r.ambiguous for n in names)), tuple(consumed))
         if lookup:
             frame = lookup_frame(r, lookup) if not difference else Refusal("not_understood", lookup.words)
         else:
@@ -153,6 +160,13 @@ class QuestionParser:
         if conditions:
             r.strong = True
 
+    def _agency_groups(self, r: Reading) -> None:
+        """Groups of agencies named by a plural ("الجامعات", "التجمعات الصحية")."""
+        r.text, conditions = self.agency_groups.read(r.text)
+        r.conditions += conditions
+        if conditions:
+            r.strong = True
+
     def _names(self, r: Reading) -> None:
         """Agency and activity names, matched against the database's names."""
         spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", r.text)]
@@ -172,11 +186,20 @@ class QuestionParser:
                 named = tuple(i for i in ids if following & set(words(self.catalog.label(field_name, (i,)))))
                 if len(named) == 1 and tokens[end] not in ("في", "من", "او", "و"):
                     ids, end = named, end + 1
+            first = match.start
+            if field_name == "agency" and len(ids) > 1 and first > 0:
+                # "هيئة المياه": the word before a shared name picks the ones it names.
+                named = narrow_by_word_before(self.catalog, field_name, ids, tokens[first - 1])
+                if named:
+                    ids, first = named, first - 1
+                    phrase = " ".join(words(" ".join(tokens[first:end])))
+            if field_name == "agency" and len(ids) > 1 and not is_family(self.catalog, field_name, ids, phrase.split()):
+                r.ambiguous.append((phrase, tuple(self.catalog.agencies[i] for i in ids)))
             if len(ids) == 1:
                 label = self.catalog.label(field_name, ids)
             else:
                 label = f"«{phrase}»"
-            start = spans[match.start][0]
+            start = spans[first][0]
             negation = _negation(r, start)
             if negation:
                 noun = "الجهة" if field_name == "agency" else "نشاط"

@@ -1,0 +1,80 @@
+"""Groups of agencies named by a plural: "الجامعات", "التجمعات الصحية", "أمانات المناطق",
+"المستشفيات", "الوزارات", "الهيئات", read as one condition on every agency of the group.
+
+Who belongs is derived from the agencies' names in the database (a university is an agency whose
+name has the word جامعة, a municipality one whose name begins with أمانة, ...), so the group
+follows the reference data. The plural is left in the text as "الجهات" so that what is asked of
+it still reads ("أكثر الجامعات طرحاً": the agencies ranked, among the universities)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from nabahan_pipeline.reference_agent import lexicon as lx
+from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
+from nabahan_pipeline.reference_agent.parser.frame import Condition
+from nabahan_pipeline.reference_agent.parser.patterns import alternation
+
+
+def _any_word(form: str) -> Callable[[list[frozenset[str]]], bool]:
+    return lambda name: any(form in w for w in name)
+
+
+def _first_word(form: str) -> Callable[[list[frozenset[str]]], bool]:
+    return lambda name: bool(name) and form in name[0]
+
+
+# group -> (its Arabic label, whether an agency's name (its words' variants) makes it a member)
+_MEMBERSHIP: dict[str, tuple[str, Callable[[list[frozenset[str]]], bool]]] = {
+    "universities": ("الجامعات", _any_word("جامعه")),
+    "health_clusters": ("التجمعات الصحية", lambda name: _any_word("تجمع")(name) and _any_word("صحي")(name)),
+    "municipalities": ("الأمانات", _first_word("امانه")),
+    "hospitals": ("المستشفيات", lambda name: any(f.startswith("مستشف") for w in name for f in w)),
+    "ministries": ("الوزارات", _first_word("وزاره")),
+    "authorities": ("الهيئات", _first_word("هييه")),
+}
+
+
+class AgencyGroups:
+    """The agency groups of one database, and the phrases of a question that name one."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.members: dict[str, tuple[int, ...]] = {}
+        for group, (_, belongs) in _MEMBERSHIP.items():
+            ids = tuple(i for i, name in sorted(catalog.agencies.items()) if belongs([word_variants(w) for w in words(name)]))
+            if ids:
+                self.members[group] = ids
+        parts = [
+            f"(?P<{group}>{alternation(lx.AGENCY_GROUP_TERMS[group])})" for group in self.members
+        ]
+        self.pattern = re.compile(r"(?<!\w)(?:[وف])?(?:لل|[بل]?ال|[بل])?(?:" + "|".join(parts) + r")(?!\w)") if parts else None
+
+    def read(self, text: str) -> tuple[str, list[Condition]]:
+        """The groups ``text`` names as conditions, and the text with each plural written as the
+        agency noun "الجهات" (padded to its length). A plural that begins an agency's own name
+        ("مستشفيات الهدا ...") is left to the name pass."""
+        if self.pattern is None:
+            return text, []
+        conditions: list[Condition] = []
+        for m in list(self.pattern.finditer(text)):
+            group = m.lastgroup
+            assert group is not None
+            following = text[m.end() :].split()[:1]
+            if following and self._begins_a_name(m.group(group), following[0]):
+                continue
+            label = _MEMBERSHIP[group][0]
+            conditions.append(Condition("agency", "in", self.members[group], label))
+            length = m.end() - m.start()
+            noun = "الجهات" if length >= 6 else "جهات"
+            text = text[: m.start()] + noun.ljust(length) + text[m.end() :]
+        return text, conditions
+
+    def _begins_a_name(self, word: str, following: str) -> bool:
+        first, second = word.split()[0], word_variants(following)
+        for name in self.catalog.agencies.values():
+            name_words = [word_variants(w) for w in words(name)]
+            if len(name_words) > 1 and first in name_words[0] and second & name_words[1]:
+                return True
+        return False
