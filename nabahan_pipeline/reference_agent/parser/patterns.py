@@ -22,8 +22,10 @@ def _fragment(text: str) -> str:
 
 
 def alternation(fragments: Iterable[str]) -> str:
-    """One regex alternation of ``fragments``, longest first so that the longest phrase wins."""
-    return "|".join(sorted((_fragment(f) for f in fragments), key=len, reverse=True))
+    """One regex alternation of ``fragments``, the phrases of more words first, then the longer
+    ones: a regex alternation takes the first that fits, so "قيمه ال?تقديريه" must come before
+    a one-word fragment whose regex happens to be longer."""
+    return "|".join(sorted((_fragment(f) for f in fragments), key=lambda f: (f.count(" "), len(f)), reverse=True))
 
 
 def _with_clitics(fragments: Iterable[str], clitics: bool = True) -> str:
