@@ -21,7 +21,7 @@ from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
 from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, read_lookup_cue
-from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
+from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.patterns import (
@@ -146,6 +146,7 @@ class QuestionParser:
             ignored = ignored_words(frame, tuple(consumed))
             if len(r.dates) > 1 and not frame.sides:
                 ignored = dict(consumed).get("date", ()) + ignored
+            ignored += two_tables(r.original)
             if ignored:
                 frame = Refusal("not_understood", ignored)
                 leftover = ignored

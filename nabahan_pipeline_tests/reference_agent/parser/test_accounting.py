@@ -138,6 +138,9 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
         # A comparator with no figure after it compares with something the parser cannot read.
         # (The awarded value against the estimated one is read now: ``column_comparison``.)
         ("كم منافسة رسيت بقيمة أعلى من سعر كراستها؟", "اعلي"),
+        # Two tables joined: a frame reads one, the other would go unanswered.
+        ("كم مناقصة ومشروع في الرياض؟", "ومشروع"),
+        ("عدد المشاريع القادمة والمنافسات النشطة", "والمنافسات"),
         # A dimension noun nothing is grouped by, counted by or filtered on.
         ("رتب لي المناطق حسب عدد المنافسات من الأكثر للأقل", "المناطق"),
     ],
