@@ -268,6 +268,13 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
         if not total:
             return scope.none_found()
         part = _Scope.of(QueryFrame(entity=frame.entity, conditions=frame.share_of), _catalog_of(scope))
+        if frame.column:
+            noun = _COLUMN_NOUNS[frame.column]
+            whole = scope.definite if scope.qualifiers else "إجمالي " + scope.noun
+            return (
+                f"حصة {part.definite} من {noun} {li(whole)}: {float(share or 0):.1f}% "
+                f"({_amount(frame.column, matching or 0)} من أصل {_amount(frame.column, total)})."
+            )
         return (
             f"نسبة {part.definite} من {scope.definite if scope.qualifiers else 'إجمالي ' + scope.noun}: {float(share or 0):.1f}% "
             f"({count(matching or 0)} من أصل {counted(total, scope.unit, scope.units)})."

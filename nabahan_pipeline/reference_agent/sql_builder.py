@@ -115,6 +115,15 @@ def _aggregate_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     noun = table.noun
     if frame.measure == "share":
         part = " AND ".join(_condition(c, table) for c in frame.share_of if c.field in table.columns) or "1 = 1"
+        if frame.column:
+            # A share of a column's total: "حصة الرياض من مجموع القيمة التقديرية".
+            column = table.columns.get(frame.column, "estimated_value")
+            matching = f"SUM(CASE WHEN {part} THEN {column} ELSE 0 END)"
+            select = (
+                f"{matching} AS matching_{column}, SUM({column}) AS total_{column}, "
+                f"100.0 * {matching} / SUM({column}) AS share_pct"
+            )
+            return f"SELECT {select} FROM {table.name}{_where(where)}"
         matching = f"SUM(CASE WHEN {part} THEN 1 ELSE 0 END)"
         select = (
             f"{matching} AS matching_count, COUNT(*) AS total_count, "

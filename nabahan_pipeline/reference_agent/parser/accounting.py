@@ -138,7 +138,7 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
     if not (frame.ranked or frame.group_by or frame.measure in ("max", "min") or frame.order):
         ignored += parts.get("order", ())
     used_columns = {c.field for c in frame.conditions + frame.share_of} | set(frame.group_by)
-    if frame.measure in ("sum", "avg", "max", "min") or frame.ranked:
+    if frame.measure in ("sum", "avg", "max", "min") or frame.ranked or (frame.measure == "share" and frame.column):
         used_columns.add(frame.column or "value")
     if rows:
         used_columns |= {"booklet", "bids", "awarded", "duration", "value"}

@@ -5,7 +5,7 @@ group by and the order and limit of a ranking, from the words the filter passes 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
@@ -21,6 +21,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     DIMENSION_KEYS,
     DIMENSIONS,
     DURATION,
+    ESTIMATED,
     FILLERS,
     GROUP_CUE,
     KNOWN,
@@ -141,6 +142,9 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
     pick_one = pick_one and bool(group_dims)
     if SHARE.search(text) and not group_dims and not dims:
         share = _share_frame(entity, conditions)
+        if share and value_word and (sum_cue or ESTIMATED.search(text)):
+            # "حصة الرياض من مجموع القيمة التقديرية": a share of the total value, not of the rows.
+            share = replace(share, column=column)
         if share:
             return share
     for d in dims:
