@@ -10,6 +10,7 @@ figures, top-N, places, statuses and tender types; what is left says what is ask
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
@@ -51,6 +52,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     UNHELD_KEYS,
 )
 from nabahan_pipeline.reference_agent.parser.name_choice import is_family, narrow_by_word_before
+from nabahan_pipeline.reference_agent.parser.ordering import read_order
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
 
@@ -117,6 +119,10 @@ class QuestionParser:
             if words:
                 consumed.append((part, words))
         before = r.text
+        order = read_order(r)
+        if order:
+            consumed.append(("order", consumed_words(before, r.text)))
+        before = r.text
         lookup = read_lookup_cue(r)
         if lookup:
             consumed.append(("lookup", consumed_words(before, r.text)))
@@ -135,6 +141,10 @@ class QuestionParser:
             frame = frame_of(r)
         if difference and isinstance(frame, QueryFrame):
             frame = difference_frame(frame, difference, r, self.catalog)
+        if order and isinstance(frame, QueryFrame) and frame.group_by and not frame.ranked:
+            # "من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows:
+            # "أعلى 5 ... تصاعدياً" is refused below rather than read as the lowest five.)
+            frame = replace(frame, order=order)
         if isinstance(frame, Refusal):
             frame = Refusal(frame.reason, leftover)
         elif leftover:
@@ -147,6 +157,8 @@ class QuestionParser:
             if len(r.dates) > 1 and not frame.sides:
                 ignored = dict(consumed).get("date", ()) + ignored
             ignored += two_tables(r.original)
+            if order and frame.ranked and frame.order != order:
+                ignored += next(words for part, words in consumed if part == "order")
             if ignored:
                 frame = Refusal("not_understood", ignored)
                 leftover = ignored

@@ -142,7 +142,11 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
         ("كم مناقصة ومشروع في الرياض؟", "ومشروع"),
         ("عدد المشاريع القادمة والمنافسات النشطة", "والمنافسات"),
         # A dimension noun nothing is grouped by, counted by or filtered on.
-        ("رتب لي المناطق حسب عدد المنافسات من الأكثر للأقل", "المناطق"),
+        # ("رتب لي المناطق حسب ... من الأكثر للأقل" is read now: ``parser.ordering``.)
+        ("كم عدد المنافسات في المناطق", "المناطق"),
+        # An order phrase a count has no place for, or one against the ranking's own order.
+        ("كم منافسة في الرياض من الأكثر للأقل", "الاكثر"),
+        ("أعلى 5 جهات في عدد المنافسات مرتبة تصاعديا", "تصاعديا"),
     ],
 )
 def test_a_word_read_but_unused_by_the_frame_refuses(agent: ReferenceAgent, question: str, ignored: str) -> None:
