@@ -28,6 +28,8 @@ _DIMENSION_NOUNS = {
     "year": ("السنة", "السنوات", "سنة"),
     "month": ("الشهر", "الأشهر", "شهر"),
     "quarter": ("الربع", "الأرباع", "ربع"),
+    "booklet": ("سعر الكراسة", "أسعار الكراسات", "سعر"),
+    "bids": ("عدد العروض", "أعداد العروض", "عدد"),
 }
 _LOOKUP_NOUNS = {
     "regions": ("المناطق", "منطقة", "name_ar"),
@@ -421,6 +423,12 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
                 parts.append(f"شهر {row.get('year_month')}")
             elif dim == "quarter":
                 parts.append(f"الربع {row.get('quarter')} من عام {row.get('year')}")
+            elif dim == "booklet":
+                price = row.get("booklet")
+                parts.append(f"كراسة بسعر {money(price)} ريال" if price is not None else "سعر غير محدد")
+            elif dim == "bids":
+                bids = row.get("bids")
+                parts.append(_amount("bids", bids) if bids is not None else "عدد عروض غير محدد")
         return " - ".join(parts)
 
     def figure(row: dict[str, Any]) -> str:
@@ -475,6 +483,8 @@ _PLURAL_UNITS = {
     "year": "سنوات",
     "month": "أشهر",
     "quarter": "أرباع",
+    "booklet": "أسعار",
+    "bids": "أعداد",
 }
 _PERIOD_NOUNS = {"year": "السنوات", "month": "الأشهر", "quarter": "الأرباع"}
 

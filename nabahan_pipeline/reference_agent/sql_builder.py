@@ -180,6 +180,13 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
             selected += [id_column, name_column]
             if id_column in _NULLABLE:
                 where = where + [f"{id_column} IS NOT NULL"]
+        elif dimension in ("booklet", "bids") and dimension in table.columns:
+            # The column's own values ("لكل سعر كراسة"), in their order.
+            column = table.columns[dimension]
+            # Named for the dimension: a name ending in _count would read as the count.
+            selected.append(f"{column} AS {dimension}")
+            keys.append(dimension)
+            time_order.append(dimension)
         elif dimension == "year":
             selected.append(f"strftime('%Y', {date_column}) AS year")
             keys.append("year")

@@ -1,5 +1,6 @@
 """A tender's awarded value compared with its own estimated value: "رُسّيت بقيمة أعلى من قيمتها
-التقديرية", "قيمة ترسيتها أقل من التقديرية", "نزلت قيمة ترسيتها عن التقديرية بأكثر من 20%".
+التقديرية", "قيمة ترسيتها أقل من التقديرية", "نزلت قيمة ترسيتها عن التقديرية بأكثر من 20%";
+and a tender with none ("انتهت بدون ترسية").
 
 Read as one condition on the awarded column against the estimated column of the same row
 (op ``column>`` / ``column<``, values: the other field and the factor that scales it), before the
@@ -32,6 +33,10 @@ _COLUMN_COMPARISONS = (
     re.compile(rf"(?<!\w){_COMPARATOR}\s{_SUBJECT}\s{_OBJECT}{_MARGIN}(?!\w)"),
 )
 _WORDS = {">": "أعلى من", "<": "أقل من"}
+
+
+# "انتهت بدون ترسية", "الملغاة من غير ترسية": no awarded value.
+_NO_AWARD = re.compile(r"(?<!\w)(?:بدون|بلا|من غير|دون) (?:ال)?ترسي(?:ه|تها)?(?!\w)")
 
 
 def read_column_comparisons(text: str) -> tuple[str, list[Condition]]:
@@ -68,5 +73,8 @@ def read_column_comparisons(text: str) -> tuple[str, list[Condition]]:
         if factor != 1.0:
             label += f" بأكثر من {m.group('pct')}%"
         conditions.append(Condition("awarded", "column" + op, ("value", factor), label))
+        text = blank(text, m.start(), m.end())
+    for m in list(_NO_AWARD.finditer(text)):
+        conditions.append(Condition("awarded", "is_null", (), "بدون ترسية"))
         text = blank(text, m.start(), m.end())
     return text, conditions

@@ -19,6 +19,7 @@ from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_varian
 from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
 from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
+from nabahan_pipeline.reference_agent.parser.durations import read_durations
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
 from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, read_lookup_cue
@@ -54,6 +55,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
 from nabahan_pipeline.reference_agent.parser.name_choice import is_family, narrow_by_word_before
 from nabahan_pipeline.reference_agent.parser.ordering import read_order
 from nabahan_pipeline.reference_agent.parser.reading import Reading
+from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
 
 MAX_QUESTION_CHARS = 1000
@@ -103,6 +105,7 @@ class QuestionParser:
         r = Reading(text=norm, original=norm)
         consumed: list[tuple[str, tuple[str, ...]]] = []
         for part, read_part in (
+            ("duration", self._durations),
             ("english_name", self._english_names),
             ("agency_group", self._agency_groups),
             ("name", self._names),
@@ -118,6 +121,11 @@ class QuestionParser:
             words = consumed_words(before, r.text)
             if words:
                 consumed.append((part, words))
+        before = r.text
+        value_group = read_value_group(r)
+        group_words = consumed_words(before, r.text)
+        if value_group:
+            consumed.append(("grouping", group_words))
         before = r.text
         order = read_order(r)
         if order:
@@ -141,12 +149,14 @@ class QuestionParser:
             frame = frame_of(r)
         if difference and isinstance(frame, QueryFrame):
             frame = difference_frame(frame, difference, r, self.catalog)
+        if value_group and isinstance(frame, QueryFrame):
+            frame = _grouped_by_value(frame, value_group, group_words)
         if order and isinstance(frame, QueryFrame) and frame.group_by and not frame.ranked:
             # "من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows:
             # "أعلى 5 ... تصاعدياً" is refused below rather than read as the lowest five.)
             frame = replace(frame, order=order)
         if isinstance(frame, Refusal):
-            frame = Refusal(frame.reason, leftover)
+            frame = Refusal(frame.reason, leftover or frame.words)
         elif leftover:
             off_topic = any(OFF_TOPIC.fullmatch(w) for w in leftover)
             frame = Refusal("off_topic" if off_topic else "not_understood", leftover)
@@ -165,6 +175,13 @@ class QuestionParser:
         return Parse(frame, tuple(consumed), leftover)
 
     # -- passes --
+
+    def _durations(self, r: Reading) -> None:
+        """A duration said in years or months ("مدته سنة أو أقل"), before "سنة" is read as a date."""
+        r.text, conditions = read_durations(r.text)
+        r.conditions += conditions
+        if conditions:
+            r.weak = True
 
     def _english_names(self, r: Reading) -> None:
         """Names written in English, and agencies' initials ("KSU")."""
@@ -327,6 +344,18 @@ class QuestionParser:
                 Condition("type", "not_in", tuple(other_types), "من غير نوع " + self.catalog.label("type", other_types))
             )
             r.strong = True
+
+
+def _grouped_by_value(frame: QueryFrame, column: str, cue: tuple[str, ...]) -> QueryFrame | Refusal:
+    """``frame`` grouped by the values of ``column`` ("لكل سعر كراسة"): a count (or the total or
+    average it asks for) per value; refused when the frame asks for something else or its table
+    has no such column (future projects have no booklet)."""
+    if frame.entity != "tenders" or frame.group_by or frame.sides or frame.ranked:
+        return Refusal("not_understood", cue)
+    measure = frame.measure if frame.measure in ("sum", "avg") else "count"
+    if frame.measure not in ("rows", "count", "sum", "avg"):
+        return Refusal("not_understood", cue)
+    return replace(frame, measure=measure, group_by=(column,), column=frame.column if measure != "count" else None)
 
 
 def _negation(r: Reading, start: int) -> re.Match[str] | None:

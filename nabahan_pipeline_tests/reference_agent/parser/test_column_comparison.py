@@ -55,3 +55,9 @@ def test_a_margin_that_may_be_exact_is_left_unread() -> None:
     text, conditions = _read("كم منافسة تجاوزت قيمة ترسيتها القيمة التقديرية بـ 10%")
     assert [c.values for c in conditions] == [("value", 1.0)]
     assert "10%" in text
+
+
+@pytest.mark.parametrize("question", ["كم منافسة انتهت بدون ترسية", "المنافسات الملغاة من غير ترسيتها في جدة"])
+def test_no_award_is_an_empty_awarded_value(question: str) -> None:
+    _, conditions = _read(question)
+    assert [(c.field, c.op) for c in conditions] == [("awarded", "is_null")]
