@@ -32,7 +32,7 @@ _MEMBERSHIP: dict[str, tuple[str, Callable[[list[frozenset[str]]], bool]]] = {
     "municipalities": ("الأمانات", _first_word("امانه")),
     "hospitals": ("المستشفيات", lambda name: any(f.startswith("مستشف") for w in name for f in w)),
     "ministries": ("الوزارات", _first_word("وزاره")),
-    "authorities": ("الهيئات", _first_word("هييه")),
+    "authorities": ("الهيئات", _any_word("هييه")),
 }
 
 

@@ -43,20 +43,26 @@ class EnglishNames:
             letters = initials(name)
             if len(letters) >= 3:
                 by_initials[letters].add(entity_id)
+        self.initials: set[str] = set()
         for letters, ids in by_initials.items():
             if len(ids) == 1 and letters not in keys:
                 keys[letters].add(("agency", next(iter(ids))))
+                self.initials.add(letters)
         self.keys = dict(keys)
         alternation = "|".join(re.escape(k) for k in sorted(self.keys, key=len, reverse=True))
         self.pattern = re.compile(rf"(?<![a-z0-9])(?:{alternation})(?![a-z0-9])") if self.keys else None
 
-    def read(self, text: str) -> tuple[str, list[Condition]]:
+    def read(self, text: str, question: str = "") -> tuple[str, list[Condition]]:
         """The English names of ``text`` (normalized) as conditions, and the text with them blanked
-        out. A phrase that names entities of two dimensions is left unread."""
+        out. Initials count only when ``question`` (as asked) writes them in capitals: "KSU" is
+        the university, "hmm" is no municipality. A phrase that names entities of two dimensions
+        is left unread."""
         if self.pattern is None or not re.search(r"[a-z]", text):
             return text, []
         conditions: list[Condition] = []
         for m in list(self.pattern.finditer(text)):
+            if m.group(0) in self.initials and not re.search(rf"(?<![A-Za-z]){m.group(0).upper()}(?![A-Za-z])", question):
+                continue
             found = self.keys[m.group(0)]
             dimensions = {dimension for dimension, _ in found}
             if len(dimensions) != 1:

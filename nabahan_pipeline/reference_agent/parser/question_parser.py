@@ -102,7 +102,7 @@ class QuestionParser:
             topic = str(UNHELD_KEYS[unheld.lastgroup])  # type: ignore[index]
             reason = "off_topic" if topic in lx.OFF_TOPIC_SUBJECTS else "unheld"
             return Parse(Refusal(reason, (unheld.group(0).strip(),), topic))
-        r = Reading(text=norm, original=norm)
+        r = Reading(text=norm, original=norm, question=question)
         consumed: list[tuple[str, tuple[str, ...]]] = []
         for part, read_part in (
             ("duration", self._durations),
@@ -185,7 +185,7 @@ class QuestionParser:
 
     def _english_names(self, r: Reading) -> None:
         """Names written in English, and agencies' initials ("KSU")."""
-        r.text, conditions = self.english_names.read(r.text)
+        r.text, conditions = self.english_names.read(r.text, r.question)
         r.conditions += conditions
         if conditions:
             r.strong = True

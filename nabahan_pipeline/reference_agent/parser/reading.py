@@ -23,6 +23,7 @@ class Reading:
     top_n: int | None = None
     strong: bool = False  # names, statuses or types: procurement words
     weak: bool = False  # places, dates, values: could be about anything
+    question: str = ""  # as asked, before normalization (the case of Latin letters)
     # Names that could be several agencies: (the phrase, the candidates' names).
     ambiguous: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 

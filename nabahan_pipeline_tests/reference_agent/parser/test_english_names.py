@@ -32,9 +32,17 @@ def test_initials_two_agencies_share_are_not_read() -> None:
         english={"agency": {1: "King Saud University", 2: "King Salman University", 3: "Saudi Water Authority"}},
     )
     names = EnglishNames(catalog)
-    text, conditions = names.read("كم منافسه ل ksu و swa")
+    text, conditions = names.read("كم منافسه ل ksu و swa", "كم منافسة لـ KSU و SWA")
     assert [(c.field, c.values) for c in conditions] == [("agency", (3,))]
     assert "ksu" in text and "swa" not in text
+
+
+def test_initials_count_only_in_capitals(agent: ReferenceAgent) -> None:
+    # "hmm" (Holy Makkah Municipality's initials) is a word in lower case.
+    frame = agent.parser.parse("hmm كم منافسة في جدة")
+    assert not isinstance(frame, QueryFrame) or all(c.field != "agency" for c in frame.conditions)
+    frame = agent.parser.parse("كم منافسة لـ HMM")
+    assert isinstance(frame, QueryFrame) and [c.values for c in frame.conditions] == [(56,)]
 
 
 @pytest.mark.parametrize(
