@@ -240,7 +240,7 @@ LIST_TERMS = (
     "لو سمحت",
 )
 SUM_TERMS = ("مجموع", "اجمالي", "مجمل", "اجماليه", "كامل", "حجم", "اجمال", "المجموع الكلي", "مجموع(?:ها|هم)")
-AVG_TERMS = ("متوسط", "معدل", "وسطي", "المتوسط")
+AVG_TERMS = ("متوسط", "معدل", "وسطي", "المتوسط", "متوسط(?:ها|هم)")
 # Superlatives: word -> direction. "اكثر"/"اقل" are also comparators ("اكثر من مليون"); the
 # parser reads comparators first and only the words left over are superlatives.
 SUPERLATIVE_TERMS: dict[str, str] = {

@@ -27,11 +27,14 @@ _OBJECT = rf"(?:(?P<prep>من|عن|علي)\s)?(?:{_VALUE}\s)?(?:(?P<o_est>{_ESTI
 # "بأكثر من 20%", "بنسبة تزيد عن 20 %": how far apart the two values are at least (a bare
 # "بـ 20%" could mean exactly that much: not read).
 _MARGIN = r"(?:\s(?:ب(?:اكثر|ازيد) من|بنسبه (?:اكثر من|تزيد عن|تتجاوز))\s?(?P<pct>\d+(?:\.\d+)?)\s?%)?"
-# The subject first ("قيمة ترسيتها أقل من"), or the verb first ("نزلت قيمة ترسيتها عن").
+# The subject first ("قيمة ترسيتها أقل من"), or the verb first ("نزلت قيمة ترسيتها عن"), or
+# none after an award verb ("رست بأقل من قيمتها التقديرية": the awarded value).
 _COLUMN_COMPARISONS = (
     re.compile(rf"(?<!\w){_SUBJECT}\s{_COMPARATOR}\s{_OBJECT}{_MARGIN}(?!\w)"),
     re.compile(rf"(?<!\w){_COMPARATOR}\s{_SUBJECT}\s{_OBJECT}{_MARGIN}(?!\w)"),
+    re.compile(rf"(?<!\w)(?P<s_aw>ب){_COMPARATOR}\s{_OBJECT}{_MARGIN}(?!\w)"),
 )
+_AWARD_VERB = re.compile(r"(?<!\w)(?:رست|رسيت|ترست|اترست|مرساه|مرسيه)\s$")
 _WORDS = {">": "أعلى من", "<": "أقل من"}
 
 
@@ -45,8 +48,11 @@ def read_column_comparisons(text: str) -> tuple[str, list[Condition]]:
     value with the awarded one is turned around; one with a margin is read only when the awarded
     value is its subject (the margin is a share of the estimated value)."""
     conditions: list[Condition] = []
-    matches = [(verb_first, m) for verb_first, pattern in enumerate(_COLUMN_COMPARISONS) for m in pattern.finditer(text)]
-    for verb_first, m in matches:
+    matches = [(form, m) for form, pattern in enumerate(_COLUMN_COMPARISONS) for m in pattern.finditer(text)]
+    for form, m in matches:
+        verb_first = form == 1
+        if form == 2 and not _AWARD_VERB.search(text[: m.start()]):
+            continue
         if not text[m.start() : m.end()].strip() or text[m.start() : m.end()] != m.group(0):
             continue  # a phrase the other word order read already
         if not m.group("prep") and (m.group("more") or m.group("less")) not in _DIRECT:

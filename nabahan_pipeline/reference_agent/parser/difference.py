@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal, Side
-from nabahan_pipeline.reference_agent.parser.patterns import AWARD, COMPARE, ESTIMATED, SHARE
+from nabahan_pipeline.reference_agent.parser.patterns import AWARD, COMPARE, ESTIMATED, SHARE, VALUE
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 
 # "الفرق (الإجمالي) بين", "بكم يزيد ... على", "كم زاد ... عن", "زيادة ... مقارنة بـ", "بكم يقل".
@@ -33,6 +33,7 @@ _SAVINGS = re.compile(r"(?<!\w)(?:[وفبل]?ال|[بل])?(?:وفر|توفير|�
 _RELATIVE = re.compile(r"(?<!\w)(?:منسوب(?:ا|ه)?|كنسبه)(?!\w)")
 
 _SPLIT_FIELDS = ("region", "status", "type", "activity", "agency")
+_LISTED_FIELDS = ("region", "status", "type")  # one condition lists the values the question named
 _DATE_FIELDS = ("date", "deadline")
 _MEASURES = ("count", "sum", "avg")
 
@@ -88,7 +89,18 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
     if frame.entity not in ("tenders", "projects"):
         return refusal
     conditions = list(frame.conditions) + [c for c in frame.share_of if c not in frame.conditions]
-    splits = [_split_values(c, catalog) for c in conditions if c.op == "in" and c.field in _SPLIT_FIELDS and len(c.values) == 2]
+    # Two values named in one list ("الرياض ومكة", "المرساة والملغاة") ...
+    splits = [
+        _split_values(c, catalog)
+        for c in conditions
+        if c.op == "in" and c.field in _LISTED_FIELDS and len(c.values) == 2
+    ]
+    # ... or two names, each its own condition ("وزارة الصحة وجامعة الملك سعود"; one name may be
+    # several agencies, read together).
+    for field_name in _SPLIT_FIELDS:
+        named = [c for c in conditions if c.field == field_name and c.op == "in"]
+        if len(named) == 2:
+            splits.append((named[0], named[1]))
     dated = [c for c in conditions if c.field in _DATE_FIELDS]
     if len(dated) == 2:
         splits.append((dated[0], dated[1]))
@@ -97,15 +109,17 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
     columns = cue.columns if len(cue.columns) == 2 else ()
     measure = frame.measure
     if measure in ("rows", "share"):
-        measure = "sum" if columns else "count"
+        # "الفرق بين قيمة ترسية منافسات الرياض وجدة": a value named with no measure is a total.
+        measure = "sum" if columns or VALUE.search(r.text) or AWARD.search(r.text) else "count"
     if measure not in _MEASURES or len(splits) + bool(columns) != 1:
         return refusal
     if columns:
         if measure == "count":
             measure = "sum"
         sides = tuple(Side(column=column) for column in columns)
-        if cue.savings and not any(c.field in ("status", "awarded") for c in conditions):
-            # Savings are of the tenders awarded: the others have no awarded value to subtract.
+        if not any(c.field in ("status", "awarded") for c in conditions):
+            # The estimated value against the awarded one (savings too) is of the tenders
+            # awarded: the others have no awarded value to subtract.
             conditions.append(Condition("awarded", "not_null", (), "التي تمت ترسيتها"))
         shared = conditions
     else:
@@ -114,7 +128,9 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
         sides = (Side(conditions=(first,)), Side(conditions=(second,)))
     if cue.less:
         sides = (sides[1], sides[0])
-    column = frame.column if frame.column in ("value", "awarded", "bids", "booklet", "duration") else "value"
+    column = frame.column if frame.column in ("value", "awarded", "bids", "booklet", "duration") else None
+    # A rows frame names no column: the one column the question named ("قيمة ترسية").
+    column = column or (cue.columns[0] if len(cue.columns) == 1 else "value")
     return replace(
         frame,
         measure=measure,

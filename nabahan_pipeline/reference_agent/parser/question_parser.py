@@ -206,7 +206,8 @@ class QuestionParser:
             for i, (s, e) in enumerate(spans):
                 if s < m.end() and m.start() < e:
                     lexical.add(i)
-        for match in self.catalog.names.find(tokens, lexical, GENERIC_WORDS):
+        # In the question's order, so that two names compared ("الفرق بين X وY") keep it.
+        for match in sorted(self.catalog.names.find(tokens, lexical, GENERIC_WORDS), key=lambda m: m.start):
             field_name = "agency" if match.kind == "agency" else "activity"
             phrase = " ".join(words(" ".join(tokens[match.start : match.end])))
             ids, end = match.ids, match.end

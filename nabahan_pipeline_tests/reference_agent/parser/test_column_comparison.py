@@ -24,6 +24,8 @@ def _read(question: str) -> tuple[str, list[Condition]]:
         # The estimated value as the subject: the comparison is turned around.
         ("كم منافسة قيمتها التقديرية أقل من قيمة الترسية", "column>", 1.0),
         ("وش عدد العقود المرساة بمبلغ دون القيمة التقديرية", "column<", 1.0),
+        # No subject after an award verb: the awarded value.
+        ("متوسط قيمة الترسية للمنافسات التي رست بأقل من قيمتها التقديرية", "column<", 1.0),
     ],
 )
 def test_awarded_against_estimated_is_one_condition(question: str, op: str, factor: float) -> None:

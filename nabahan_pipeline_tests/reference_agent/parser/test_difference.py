@@ -58,6 +58,29 @@ def _one(db: sqlite3.Connection, sql: str) -> float:
             f"SELECT SUM(estimated_value) FROM {T} WHERE tender_type_id = 4 AND region_id = 5",
             f"SELECT SUM(estimated_value) FROM {T} WHERE tender_type_id = 1 AND region_id = 5",
         ),
+        # Two names, each its own condition, in the question's order (one of them two agencies).
+        (
+            "كم الفرق بين عدد منافسات وزارة الصحة وجامعة الملك سعود؟",
+            f"SELECT COUNT(*) FROM {T} WHERE agency_name LIKE 'وزارة الصحة%'",
+            f"SELECT COUNT(*) FROM {T} WHERE agency_name LIKE '%جامعة الملك سعود%'",
+        ),
+        # A value named with no measure is a total; "متوسطها" an average.
+        (
+            "ما الفرق بين قيمة ترسية منافسات الرياض وجدة",
+            f"SELECT SUM(awarded_value) FROM {T} WHERE region_id = 1",
+            f"SELECT SUM(awarded_value) FROM {T} WHERE region_id = 2",
+        ),
+        (
+            "كم يزيد متوسط قيمة المنافسات في الشرقية عن متوسطها في عسير",
+            f"SELECT AVG(estimated_value) FROM {T} WHERE region_id = 5",
+            f"SELECT AVG(estimated_value) FROM {T} WHERE region_id = 6",
+        ),
+        # The estimated against the awarded value: of the tenders awarded, even unsaid.
+        (
+            "كم الفرق بين القيمة التقديرية وقيمة الترسية في 2023",
+            f"SELECT SUM(estimated_value) FROM {T} WHERE awarded_value IS NOT NULL AND publish_date LIKE '2023%'",
+            f"SELECT SUM(awarded_value) FROM {T} WHERE publish_date LIKE '2023%'",
+        ),
         # Two columns of the same rows.
         (
             "كم الفرق بين مجموع القيمة التقديرية ومجموع قيمة الترسية لمنافسات الرياض المرساة؟",
