@@ -1,4 +1,5 @@
-"""What is asked, once the filters are read: here, a share of a column's total rather than of the rows."""
+"""What is asked, once the filters are read: a share of a column's total rather than of the rows, and the
+lists of lookup tables (an agency's region; conditions a lookup table cannot hold refused)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,15 @@ def test_a_share_of_the_total_value(agent: ReferenceAgent, default_db: Path, que
 def test_a_share_with_no_value_word_is_of_the_rows(agent: ReferenceAgent) -> None:
     frame = agent.parser.parse("ما نسبة المنافسات الملغاة في تبوك")
     assert isinstance(frame, QueryFrame) and frame.measure == "share" and frame.column is None
+
+
+def test_which_region_of_an_agency_is_its_seat(agent: ReferenceAgent) -> None:
+    answer = agent.ask("مستشفى تبوك في أي منطقة؟")
+    assert answer["status"] == "success"
+    assert [(row["agency_id"], row["region_name"]) for row in answer["data"]] == [(13, "منطقة تبوك")]
+
+
+@pytest.mark.parametrize("question", ["ما هي الأنشطة في الرياض", "ما هي الحالات في 2024", "اعرض أنواع المنافسات التي قيمتها فوق مليون"])
+def test_a_list_of_a_lookup_table_with_a_condition_it_cannot_hold_is_refused(agent: ReferenceAgent, question: str) -> None:
+    # Listing every activity would answer another question.
+    assert agent.ask(question)["status"] == "out_of_scope"
