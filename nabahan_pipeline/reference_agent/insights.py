@@ -30,6 +30,7 @@ _DIMENSION_NOUNS = {
     "quarter": ("الربع", "الأرباع", "ربع"),
     "booklet": ("سعر الكراسة", "أسعار الكراسات", "سعر"),
     "bids": ("عدد العروض", "أعداد العروض", "عدد"),
+    "duration": ("مدة التنفيذ", "المدد", "مدة"),
 }
 _LOOKUP_NOUNS = {
     "regions": ("المناطق", "منطقة", "name_ar"),
@@ -426,6 +427,9 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
             elif dim == "booklet":
                 price = row.get("booklet")
                 parts.append(f"كراسة بسعر {money(price)} ريال" if price is not None else "سعر غير محدد")
+            elif dim == "duration":
+                months = row.get("duration")
+                parts.append(_amount("duration", months) if months is not None else "مدة غير محددة")
             elif dim == "bids":
                 bids = row.get("bids")
                 parts.append(_amount("bids", bids) if bids is not None else "عدد عروض غير محدد")
@@ -485,6 +489,7 @@ _PLURAL_UNITS = {
     "quarter": "أرباع",
     "booklet": "أسعار",
     "bids": "أعداد",
+    "duration": "مدد",
 }
 _PERIOD_NOUNS = {"year": "السنوات", "month": "الأشهر", "quarter": "الأرباع"}
 

@@ -180,7 +180,7 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
             selected += [id_column, name_column]
             if id_column in _NULLABLE:
                 where = where + [f"{id_column} IS NOT NULL"]
-        elif dimension in ("booklet", "bids") and dimension in table.columns:
+        elif dimension in ("booklet", "bids", "duration") and dimension in table.columns:
             # The column's own values ("لكل سعر كراسة"), in their order.
             column = table.columns[dimension]
             # Named for the dimension: a name ending in _count would read as the count.

@@ -4,7 +4,9 @@
 Who belongs is derived from the agencies' names in the database (a university is an agency whose
 name has the word جامعة, a municipality one whose name begins with أمانة, ...), so the group
 follows the reference data. The plural is left in the text as "الجهات" so that what is asked of
-it still reads ("أكثر الجامعات طرحاً": the agencies ranked, among the universities)."""
+it still reads after a superlative, a number or "أي" ("أكثر الجامعات طرحاً": the agencies ranked,
+among the universities); elsewhere it is blanked out (a distribution of the universities' tenders
+by region is not one by agency)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from collections.abc import Callable
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
 from nabahan_pipeline.reference_agent.parser.frame import Condition
-from nabahan_pipeline.reference_agent.parser.patterns import alternation
+from nabahan_pipeline.reference_agent.parser.patterns import SMALL_NUMBER, TOP_WORDS, WHICH, alternation, blank
 
 
 def _any_word(form: str) -> Callable[[list[frozenset[str]]], bool]:
@@ -52,8 +54,8 @@ class AgencyGroups:
         self.pattern = re.compile(r"(?<!\w)(?:[وف])?(?:لل|[بل]?ال|[بل])?(?:" + "|".join(parts) + r")(?!\w)") if parts else None
 
     def read(self, text: str) -> tuple[str, list[Condition]]:
-        """The groups ``text`` names as conditions, and the text with each plural written as the
-        agency noun "الجهات" (padded to its length). A plural that begins an agency's own name
+        """The groups ``text`` names as conditions, and the text with each plural blanked out or,
+        ranked, written as the agency noun "الجهات" (padded to its length). A plural that begins an agency's own name
         ("مستشفيات الهدا ...") is left to the name pass."""
         if self.pattern is None:
             return text, []
@@ -67,8 +69,13 @@ class AgencyGroups:
             label = _MEMBERSHIP[group][0]
             conditions.append(Condition("agency", "in", self.members[group], label))
             length = m.end() - m.start()
-            noun = "الجهات" if length >= 6 else "جهات"
-            text = text[: m.start()] + noun.ljust(length) + text[m.end() :]
+            before = text[max(0, m.start() - 14) : m.start()]
+            if TOP_WORDS.search(before) or WHICH.search(before) or SMALL_NUMBER.search(before) or re.search(r"\d\s*$", before):
+                # "أكثر الجامعات", "أي الجامعات", "أعلى 3 مستشفيات": the agencies ranked, among the group.
+                noun = "الجهات" if length >= 6 else "جهات"
+                text = text[: m.start()] + noun.ljust(length) + text[m.end() :]
+            else:
+                text = blank(text, m.start(), m.end())
         return text, conditions
 
     def _begins_a_name(self, word: str, following: str) -> bool:

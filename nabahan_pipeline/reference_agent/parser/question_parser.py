@@ -149,6 +149,8 @@ class QuestionParser:
             frame = frame_of(r)
         if difference and isinstance(frame, QueryFrame):
             frame = difference_frame(frame, difference, r, self.catalog)
+        if isinstance(frame, QueryFrame) and not frame.sides:
+            frame = _union_of_names(frame)
         if value_group and isinstance(frame, QueryFrame):
             frame = _grouped_by_value(frame, value_group, group_words)
         if order and isinstance(frame, QueryFrame) and frame.group_by and not frame.ranked:
@@ -347,11 +349,29 @@ class QuestionParser:
             r.strong = True
 
 
+def _union_of_names(frame: QueryFrame) -> QueryFrame:
+    """"منافسات وزارة الصحة وجامعة الملك سعود": two names of one kind are the tenders of either.
+    ANDed, two disjoint names would ask for tenders of two agencies at once: none. Names that
+    share ids ("جامعة الملك سعود" among "الجامعات") stay ANDed: the one within the other."""
+    for field_name in ("agency", "activity"):
+        named = [c for c in frame.conditions if c.field == field_name and c.op == "in"]
+        if len(named) < 2:
+            continue
+        ids = [i for c in named for i in c.values]
+        if len(ids) != len(set(ids)):
+            continue
+        union = Condition(field_name, "in", tuple(ids), " و".join(c.label for c in named))
+        rest = tuple(c for c in frame.conditions if c not in named)
+        frame = replace(frame, conditions=(union, *rest))
+    return frame
+
+
 def _grouped_by_value(frame: QueryFrame, column: str, cue: tuple[str, ...]) -> QueryFrame | Refusal:
     """``frame`` grouped by the values of ``column`` ("لكل سعر كراسة"): a count (or the total or
     average it asks for) per value; refused when the frame asks for something else or its table
-    has no such column (future projects have no booklet)."""
-    if frame.entity != "tenders" or frame.group_by or frame.sides or frame.ranked:
+    has no such column (future projects have no booklet, tenders no duration)."""
+    held = {"tenders": ("booklet", "bids"), "projects": ("duration",)}.get(frame.entity, ())
+    if column not in held or frame.group_by or frame.sides or frame.ranked:
         return Refusal("not_understood", cue)
     measure = frame.measure if frame.measure in ("sum", "avg") else "count"
     if frame.measure not in ("rows", "count", "sum", "avg"):

@@ -1,6 +1,6 @@
 """A distribution over the values of a column with few distinct values: "كم منافسة لكل سعر من
-أسعار كراسات الشروط", "توزيع المنافسات حسب عدد العروض": grouped by the booklet price or the
-number of bids itself."""
+أسعار كراسات الشروط", "توزيع المنافسات حسب عدد العروض", "المشاريع حسب المدة": grouped by the
+booklet price, the number of bids or a project's duration itself."""
 
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ _GROUPS = (
         ),
     ),
     ("bids", re.compile(rf"(?<!\w){_CUE}\s(?:ال)?عدد\s(?:ال)?(?:عروض|متقدمين)(?:\s(?:ال)?مقدمه)?(?!\w)")),
+    ("duration", re.compile(rf"(?<!\w){_CUE}\s(?:ال)?مد(?:ه|تها|ته)(?:\s(?:ال)?تنفيذ)?(?:\s(?:بال)?(?:اشهر|شهور))?(?!\w)")),
 )
 
 
 def read_value_group(r: Reading) -> str | None:
-    """The column whose values the question groups by ("booklet", "bids"), the phrase blanked
+    """The column whose values the question groups by ("booklet", "bids", "duration"), the phrase blanked
     out, or None."""
     found = None
     for column, pattern in _GROUPS:

@@ -87,3 +87,10 @@ def test_a_shared_name_is_picked_by_the_word_before_it_or_refused(agent: Referen
     answer = agent.ask("كم منافسة لجهة المياه؟")
     assert answer["status"] == "out_of_scope"
     assert "الهيئة السعودية للمياه" in answer["insights"] and "وزارة البيئة والمياه والزراعة" in answer["insights"]
+
+
+def test_a_group_distributed_by_another_dimension_is_not_grouped_by_agency(agent: ReferenceAgent) -> None:
+    frame = agent.parser.parse("توزيع منافسات الجامعات حسب المنطقة")
+    assert isinstance(frame, QueryFrame) and frame.group_by == ("region",)
+    share = agent.parser.parse("نسبة منافسات المستشفيات من إجمالي المنافسات")
+    assert isinstance(share, QueryFrame) and share.measure == "share"

@@ -27,6 +27,10 @@ def agent(default_db: Path) -> ReferenceAgent:
             "SELECT bids_count, COUNT(*) FROM tenders_full_details WHERE status_id = 4 GROUP BY bids_count",
         ),
         (
+            "المشاريع المستقبلية في الرياض حسب مدة التنفيذ",
+            "SELECT duration_months, COUNT(*) FROM future_projects WHERE region_id = 1 GROUP BY duration_months",
+        ),
+        (
             "إجمالي القيمة التقديرية حسب كراسة الشروط",
             "SELECT booklet_price, SUM(estimated_value), COUNT(*) FROM tenders_full_details GROUP BY booklet_price",
         ),
@@ -43,6 +47,7 @@ def test_the_rows_are_grouped_by_the_column_values(agent: ReferenceAgent, defaul
         assert row == pytest.approx(want, rel=1e-12)
 
 
-def test_a_table_without_the_column_is_refused(agent: ReferenceAgent) -> None:
-    # Future projects have no booklet.
-    assert agent.ask("كم مشروع مستقبلي لكل سعر كراسة")["status"] == "out_of_scope"
+@pytest.mark.parametrize("question", ["كم مشروع مستقبلي لكل سعر كراسة", "توزيع المنافسات حسب المدة"])
+def test_a_table_without_the_column_is_refused(agent: ReferenceAgent, question: str) -> None:
+    # Future projects have no booklet, tenders no duration.
+    assert agent.ask(question)["status"] == "out_of_scope"
