@@ -27,6 +27,7 @@ from nabahan_pipeline.reference_agent.parser.accounting import account_intent, c
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.patterns import (
+    COMPARE,
     COUNTRY,
     GENERIC_WORDS,
     IMPERATIVE_CHANGE,
@@ -54,6 +55,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
 )
 from nabahan_pipeline.reference_agent.parser.name_choice import is_family, narrow_by_word_before
 from nabahan_pipeline.reference_agent.parser.ordering import read_order
+from nabahan_pipeline.reference_agent.parser.period_comparison import periods_compared
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
@@ -143,14 +145,17 @@ class QuestionParser:
         if r.ambiguous:
             # A name that could be several agencies: the apology names them.
             return Parse(Refusal("ambiguous", tuple(n for _, names in r.ambiguous for n in names)), tuple(consumed))
+        if not difference:
+            # (A difference takes two names as its two sides.)
+            r.conditions = _union_of_names(r.conditions)
         if lookup:
             frame = lookup_frame(r, lookup) if not difference else Refusal("not_understood", lookup.words)
         else:
             frame = frame_of(r)
         if difference and isinstance(frame, QueryFrame):
             frame = difference_frame(frame, difference, r, self.catalog)
-        if isinstance(frame, QueryFrame) and not frame.sides:
-            frame = _union_of_names(frame)
+        if isinstance(frame, QueryFrame):
+            frame = periods_compared(frame, r)
         if value_group and isinstance(frame, QueryFrame):
             frame = _grouped_by_value(frame, value_group, group_words)
         if order and isinstance(frame, QueryFrame) and frame.group_by and not frame.ranked:
@@ -166,9 +171,12 @@ class QuestionParser:
             # Words read but not used: two date phrases (ANDed, they would ask for no day at
             # all) or a part of the question the frame has no place for.
             ignored = ignored_words(frame, tuple(consumed))
-            if len(r.dates) > 1 and not frame.sides:
+            if len(r.dates) > 1 and not frame.sides and "year" not in frame.group_by:
                 ignored = dict(consumed).get("date", ()) + ignored
             ignored += two_tables(r.original)
+            if not (frame.group_by or frame.sides or frame.ranked) and frame.entity in ("tenders", "projects"):
+                # "قارن ..." with nothing compared side by side would answer one figure.
+                ignored += tuple(w for part, words in consumed if part == "grouping" for w in words if COMPARE.fullmatch(w))
             if order and frame.ranked and frame.order != order:
                 ignored += next(words for part, words in consumed if part == "order")
             if ignored:
@@ -349,21 +357,23 @@ class QuestionParser:
             r.strong = True
 
 
-def _union_of_names(frame: QueryFrame) -> QueryFrame:
-    """"منافسات وزارة الصحة وجامعة الملك سعود": two names of one kind are the tenders of either.
-    ANDed, two disjoint names would ask for tenders of two agencies at once: none. Names that
-    share ids ("جامعة الملك سعود" among "الجامعات") stay ANDed: the one within the other."""
+def _union_of_names(conditions: list[Condition]) -> list[Condition]:
+    """"منافسات وزارة الصحة وجامعة الملك سعود": two names of one kind are the tenders of either
+    (and "أيهما أكثر: X أو Y" compares them). ANDed, two disjoint names would ask for tenders of two
+    agencies at once: none. Names that share ids ("جامعة الملك سعود" among "الجامعات") stay
+    ANDed: the one within the other."""
     for field_name in ("agency", "activity"):
-        named = [c for c in frame.conditions if c.field == field_name and c.op == "in"]
+        named = [c for c in conditions if c.field == field_name and c.op == "in"]
         if len(named) < 2:
             continue
         ids = [i for c in named for i in c.values]
         if len(ids) != len(set(ids)):
             continue
         union = Condition(field_name, "in", tuple(ids), " و".join(c.label for c in named))
-        rest = tuple(c for c in frame.conditions if c not in named)
-        frame = replace(frame, conditions=(union, *rest))
-    return frame
+        at = conditions.index(named[0])
+        conditions = [c for c in conditions if c not in named]
+        conditions.insert(at, union)
+    return conditions
 
 
 def _grouped_by_value(frame: QueryFrame, column: str, cue: tuple[str, ...]) -> QueryFrame | Refusal:

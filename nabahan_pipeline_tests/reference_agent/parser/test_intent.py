@@ -52,3 +52,9 @@ def test_which_region_of_an_agency_is_its_seat(agent: ReferenceAgent) -> None:
 def test_a_list_of_a_lookup_table_with_a_condition_it_cannot_hold_is_refused(agent: ReferenceAgent, question: str) -> None:
     # Listing every activity would answer another question.
     assert agent.ask(question)["status"] == "out_of_scope"
+
+
+def test_what_a_part_makes_of_the_whole_is_a_share(agent: ReferenceAgent) -> None:
+    # "كم تشكل ... من ...": a share, not the part's own total.
+    frame = agent.parser.parse("كم تشكل منافسات تبوك من إجمالي المنافسات؟")
+    assert isinstance(frame, QueryFrame) and frame.measure == "share"
