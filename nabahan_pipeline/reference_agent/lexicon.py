@@ -117,6 +117,16 @@ AGENCY_GROUP_TERMS: dict[str, tuple[str, ...]] = {
     "ministries": ("وزارات",),
     "authorities": ("هييات",),
 }
+# The singular of each group, read as the group only after a grouping word ("لكل جامعة": the
+# universities, each one); elsewhere a singular is a name's first word ("جامعة القصيم").
+AGENCY_GROUP_SINGULARS: dict[str, tuple[str, ...]] = {
+    "universities": ("جامعه",),
+    "health_clusters": ("تجمع صحي",),
+    "municipalities": ("امانه",),
+    "hospitals": ("مستشفي",),
+    "ministries": ("وزاره",),
+    "authorities": ("هييه",),
+}
 
 # --- what the question is about -----------------------------------------------------------------
 

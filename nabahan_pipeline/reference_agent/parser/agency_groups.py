@@ -38,6 +38,10 @@ _MEMBERSHIP: dict[str, tuple[str, Callable[[list[frozenset[str]]], bool]]] = {
 }
 
 
+# A grouping word right before the group: "لكل", "حسب", "توزيع المنافسات على".
+_GROUPED_BEFORE = re.compile(r"(?<!\w)(?:لكل|كل|حسب|بحسب|علي حسب|علي مستوي|علي)\s$")
+
+
 class AgencyGroups:
     """The agency groups of one database, and the phrases of a question that name one."""
 
@@ -52,14 +56,29 @@ class AgencyGroups:
             f"(?P<{group}>{alternation(lx.AGENCY_GROUP_TERMS[group])})" for group in self.members
         ]
         self.pattern = re.compile(r"(?<!\w)(?:[وف])?(?:لل|[بل]?ال|[بل])?(?:" + "|".join(parts) + r")(?!\w)") if parts else None
+        singulars = [
+            f"(?P<{group}>{alternation(lx.AGENCY_GROUP_SINGULARS[group])})" for group in self.members
+        ]
+        self.singular = (
+            re.compile(rf"(?<=\s)(?:[بل]?ال)?(?:{'|'.join(singulars)})(?!\w)") if singulars else None
+        )
 
     def read(self, text: str) -> tuple[str, list[Condition]]:
         """The groups ``text`` names as conditions, and the text with each plural blanked out or,
-        ranked, written as the agency noun "الجهات" (padded to its length). A plural that begins an agency's own name
-        ("مستشفيات الهدا ...") is left to the name pass."""
+        ranked or grouped by, written as the agency noun "الجهات" (padded to its length). A
+        plural that begins an agency's own name ("مستشفيات الهدا ...") is left to the name pass;
+        a singular counts only after a grouping word ("لكل جامعة")."""
         if self.pattern is None:
             return text, []
         conditions: list[Condition] = []
+        for m in list(self.singular.finditer(text)) if self.singular else []:
+            group = m.lastgroup
+            assert group is not None
+            following = text[m.end() :].split()[:1]
+            if not _GROUPED_BEFORE.search(text[: m.start()]) or (following and self._begins_a_name(m.group(group), following[0])):
+                continue
+            conditions.append(Condition("agency", "in", self.members[group], _MEMBERSHIP[group][0]))
+            text = text[: m.start()] + "جهه".ljust(m.end() - m.start()) + text[m.end() :]
         for m in list(self.pattern.finditer(text)):
             group = m.lastgroup
             assert group is not None
@@ -70,10 +89,17 @@ class AgencyGroups:
             conditions.append(Condition("agency", "in", self.members[group], label))
             length = m.end() - m.start()
             before = text[max(0, m.start() - 14) : m.start()]
-            if TOP_WORDS.search(before) or WHICH.search(before) or SMALL_NUMBER.search(before) or re.search(r"\d\s*$", before):
-                # "أكثر الجامعات", "أي الجامعات", "أعلى 3 مستشفيات": the agencies ranked, among the group.
+            after = text[m.end() : m.end() + 12]
+            ranked = TOP_WORDS.search(before) or WHICH.search(before) or SMALL_NUMBER.search(before)
+            ranked = ranked or re.search(r"\d\s*$", before) or _GROUPED_BEFORE.search(text[: m.start()])
+            ranked_after = re.match(r"\s*(?:ال)?(?:اكثر|اعلي|اكبر|اقل|ادني)(?!\w)", after)
+            if ranked or ranked_after:
+                # "أكثر الجامعات", "أي الجامعات", "أعلى 3 مستشفيات", "الوزارات الأكثر", "توزيع
+                # المنافسات على الوزارات": the agencies ranked or grouped, among the group.
                 noun = "الجهات" if length >= 6 else "جهات"
-                text = text[: m.start()] + noun.ljust(length) + text[m.end() :]
+                # The noun stands next to the word that ranks or groups it.
+                noun = noun.ljust(length) if ranked else noun.rjust(length)
+                text = text[: m.start()] + noun + text[m.end() :]
             else:
                 text = blank(text, m.start(), m.end())
         return text, conditions

@@ -22,7 +22,7 @@ from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.durations import read_durations
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
-from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, read_lookup_cue
+from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, names_rows, read_lookup_cue
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
@@ -148,6 +148,9 @@ class QuestionParser:
         if not difference:
             # (A difference takes two names as its two sides.)
             r.conditions = _union_of_names(r.conditions)
+        if lookup and lookup.kind == "located" and names_rows(r):
+            # "المنافسات التابعة لوزارة الصحة": of the agency, said of tenders, is no lookup.
+            lookup = None
         if lookup:
             frame = lookup_frame(r, lookup) if not difference else Refusal("not_understood", lookup.words)
         else:

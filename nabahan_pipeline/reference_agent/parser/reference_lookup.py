@@ -75,6 +75,16 @@ def read_lookup_cue(r: Reading) -> LookupCue | None:
     return LookupCue(kind, tuple(words)) if kind else None
 
 
+def names_rows(r: Reading) -> bool:
+    """Whether the question names tenders or projects: a tender or project word that does not
+    qualify a dimension noun ("نوع المنافسة", "حالات المنافسات")."""
+    nouns = list(DIMENSIONS.finditer(r.text))
+    return any(
+        not any(0 <= m.start() - noun.end() <= 1 for noun in nouns)
+        for m in [*TENDER.finditer(r.text), *PROJECT.finditer(r.text)]
+    )
+
+
 def lookup_frame(r: Reading, cue: LookupCue) -> QueryFrame | Refusal:
     """The lookup of ``cue`` on the table the question names, or the refusal of one it cannot be."""
     refusal = Refusal("not_understood", cue.words)
@@ -83,11 +93,8 @@ def lookup_frame(r: Reading, cue: LookupCue) -> QueryFrame | Refusal:
     nouns = list(DIMENSIONS.finditer(r.text))
     dims = [str(DIMENSION_KEYS[m.lastgroup]) for m in nouns]  # type: ignore[index]
     dims = [d for d in dims if d in _TABLES]
-    # A tender or project word names rows, not a reference table, unless it qualifies a dimension
-    # noun ("نوع المنافسة", "حالات المنافسات").
-    for m in [*TENDER.finditer(r.text), *PROJECT.finditer(r.text)]:
-        if not any(0 <= m.start() - noun.end() <= 1 for noun in nouns):
-            return refusal
+    if names_rows(r):
+        return refusal
     fields = {c.field for c in r.conditions}
     if any(c.op != "in" or c.field not in _TABLES for c in r.conditions):
         return refusal

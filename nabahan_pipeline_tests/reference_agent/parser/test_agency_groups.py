@@ -94,3 +94,20 @@ def test_a_group_distributed_by_another_dimension_is_not_grouped_by_agency(agent
     assert isinstance(frame, QueryFrame) and frame.group_by == ("region",)
     share = agent.parser.parse("نسبة منافسات المستشفيات من إجمالي المنافسات")
     assert isinstance(share, QueryFrame) and share.measure == "share"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["كم منافسة لكل جامعة", "توزيع المنافسات على الوزارات", "الوزارات الأكثر طرحا للمنافسات", "إجمالي قيمة المنافسات حسب المستشفى"],
+)
+def test_a_group_grouped_or_ranked_is_by_agency_among_its_members(agent: ReferenceAgent, question: str) -> None:
+    frame = agent.parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert frame.group_by == ("agency",)
+    (agency,) = [c for c in frame.conditions if c.field == "agency"]
+    assert len(agency.values) > 5  # the group, not one agency
+
+
+def test_a_singular_elsewhere_is_a_name(agent: ReferenceAgent) -> None:
+    frame = agent.parser.parse("كم منافسة لجامعة القصيم")
+    assert isinstance(frame, QueryFrame) and [c.values for c in frame.conditions] == [(98,)]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.parser import QueryFrame
 
 
 @pytest.fixture(scope="module")
@@ -67,11 +68,17 @@ def test_the_names_that_contain_a_word(agent: ReferenceAgent, db: sqlite3.Connec
         "ما الاسم الإنجليزي للمنافسات في الرياض؟",
         # A region's name has no year.
         "ما الاسم الانجليزي لمنطقة الرياض في 2024؟",
-        # Where tenders are is no agency's seat.
-        "في أي منطقة تقع منافسات وزارة الصحة؟",
         # Two tables at once.
         "ما الاسم الانجليزي لحالة ملغاة ونوع الشراء المباشر؟",
     ],
 )
 def test_a_lookup_the_tables_cannot_answer_is_refused(agent: ReferenceAgent, question: str) -> None:
     assert agent.ask(question)["status"] == "out_of_scope"
+
+
+def test_of_an_agency_said_of_tenders_is_no_lookup(agent: ReferenceAgent) -> None:
+    # "التابعة لـ" / "تقع" of tenders: the tenders of the agency, where they are.
+    frame = agent.parser.parse("كم منافسة تابعة لوزارة الصحة؟")
+    assert isinstance(frame, QueryFrame) and frame.entity == "tenders" and frame.measure == "count"
+    where = agent.parser.parse("في أي منطقة تقع منافسات وزارة الصحة؟")
+    assert isinstance(where, QueryFrame) and where.entity == "tenders" and where.group_by == ("region",)
