@@ -54,7 +54,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     UNHELD_KEYS,
 )
 from nabahan_pipeline.reference_agent.parser.name_choice import is_family, narrow_by_word_before
-from nabahan_pipeline.reference_agent.parser.ordering import read_order
+from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
 from nabahan_pipeline.reference_agent.parser.period_comparison import periods_compared
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
@@ -161,6 +161,12 @@ class QuestionParser:
             frame = periods_compared(frame, r)
         if value_group and isinstance(frame, QueryFrame):
             frame = _grouped_by_value(frame, value_group, group_words)
+        sort = sort_column(r.original)
+        if sort and isinstance(frame, QueryFrame) and frame.measure == "rows" and not frame.ranked and not frame.group_by:
+            # "رتب المنافسات حسب القيمة": every row, sorted by that column.
+            column, sort_words = sort
+            held = column in TABLES_COLUMNS.get(frame.entity, ())
+            frame = replace(frame, ranked=True, column=column, order=order or "desc") if held else Refusal("not_understood", sort_words)
         if order and isinstance(frame, QueryFrame) and frame.group_by and not frame.ranked:
             # "من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows:
             # "أعلى 5 ... تصاعدياً" is refused below rather than read as the lowest five.)
@@ -358,6 +364,13 @@ class QuestionParser:
                 Condition("type", "not_in", tuple(other_types), "من غير نوع " + self.catalog.label("type", other_types))
             )
             r.strong = True
+
+
+# The columns each table's rows can be sorted by.
+TABLES_COLUMNS = {
+    "tenders": ("value", "awarded", "bids", "booklet", "date"),
+    "projects": ("value", "duration", "date"),
+}
 
 
 def _union_of_names(conditions: list[Condition]) -> list[Condition]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from nabahan_pipeline.reference_agent.parser.ordering import SORT_VERB
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 
 _CUE = r"(?:لكل|حسب|بحسب|علي حسب|علي)"
@@ -25,6 +26,8 @@ _GROUPS = (
 def read_value_group(r: Reading) -> str | None:
     """The column whose values the question groups by ("booklet", "bids", "duration"), the phrase blanked
     out, or None."""
+    if SORT_VERB.search(r.original):
+        return None  # "رتب المشاريع حسب المدة": the rows sorted, not grouped
     found = None
     for column, pattern in _GROUPS:
         for m in list(pattern.finditer(r.text)):

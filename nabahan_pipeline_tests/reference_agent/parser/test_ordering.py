@@ -36,3 +36,22 @@ def test_an_order_phrase_orders_every_group(agent: ReferenceAgent, question: str
 def test_an_order_phrase_that_agrees_with_a_ranking_is_read(agent: ReferenceAgent) -> None:
     frame = agent.parser.parse("أكثر 3 مناطق في عدد المنافسات من الأكثر للأقل")
     assert isinstance(frame, QueryFrame) and frame.ranked and frame.order == "desc" and frame.limit == 3
+
+
+@pytest.mark.parametrize(
+    ("question", "column", "order"),
+    [
+        ("رتب المنافسات النشطة حسب القيمة التقديرية", "value", "desc"),
+        ("رتب المشاريع القادمة حسب المدة من الأقل للأكثر", "duration", "asc"),
+        ("اعرض منافسات تبوك مرتبة حسب عدد العروض", "bids", "desc"),
+    ],
+)
+def test_rows_sorted_by_a_column(agent: ReferenceAgent, question: str, column: str, order: str) -> None:
+    frame = agent.parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert frame.measure == "rows" and frame.column == column and frame.order == order and frame.limit is None
+
+
+def test_rows_sorted_by_a_column_their_table_lacks_are_refused(agent: ReferenceAgent) -> None:
+    # Future projects have no bids: sorted by date instead would be another question.
+    assert agent.ask("رتب المشاريع حسب عدد العروض")["status"] == "out_of_scope"
