@@ -16,7 +16,7 @@ from collections.abc import Callable
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
 from nabahan_pipeline.reference_agent.parser.frame import Condition
-from nabahan_pipeline.reference_agent.parser.patterns import SMALL_NUMBER, TOP_WORDS, WHICH, alternation, blank
+from nabahan_pipeline.reference_agent.parser.patterns import PROJECT, SMALL_NUMBER, TENDER, TOP_WORDS, WHICH, alternation, blank
 
 
 def _any_word(form: str) -> Callable[[list[frozenset[str]]], bool]:
@@ -40,6 +40,8 @@ _MEMBERSHIP: dict[str, tuple[str, Callable[[list[frozenset[str]]], bool]]] = {
 
 # A grouping word right before the group: "لكل", "حسب", "توزيع المنافسات على".
 _GROUPED_BEFORE = re.compile(r"(?<!\w)(?:لكل|كل|حسب|بحسب|علي حسب|علي مستوي|علي)\s$")
+# "كم جامعة": the agencies of the group counted.
+_COUNTED_BEFORE = re.compile(r"(?<!\w)(?:كم|عدد)\s$")
 
 
 class AgencyGroups:
@@ -75,7 +77,8 @@ class AgencyGroups:
             group = m.lastgroup
             assert group is not None
             following = text[m.end() :].split()[:1]
-            if not _GROUPED_BEFORE.search(text[: m.start()]) or (following and self._begins_a_name(m.group(group), following[0])):
+            cued = _GROUPED_BEFORE.search(text[: m.start()]) or _COUNTED_BEFORE.search(text[: m.start()])
+            if not cued or (following and self._begins_a_name(m.group(group), following[0])):
                 continue
             conditions.append(Condition("agency", "in", self.members[group], _MEMBERSHIP[group][0]))
             text = text[: m.start()] + "جهه".ljust(m.end() - m.start()) + text[m.end() :]
@@ -93,12 +96,15 @@ class AgencyGroups:
             ranked = TOP_WORDS.search(before) or WHICH.search(before) or SMALL_NUMBER.search(before)
             ranked = ranked or re.search(r"\d\s*$", before) or _GROUPED_BEFORE.search(text[: m.start()])
             ranked_after = re.match(r"\s*(?:ال)?(?:اكثر|اعلي|اكبر|اقل|ادني)(?!\w)", after)
-            if ranked or ranked_after:
+            # With no tender or project named, the question is about the agencies themselves
+            # ("الجامعات في منطقة مكة"): the noun stays for the lookup.
+            about_agencies = not (TENDER.search(text) or PROJECT.search(text))
+            if ranked or ranked_after or about_agencies:
                 # "أكثر الجامعات", "أي الجامعات", "أعلى 3 مستشفيات", "الوزارات الأكثر", "توزيع
                 # المنافسات على الوزارات": the agencies ranked or grouped, among the group.
                 noun = "الجهات" if length >= 6 else "جهات"
                 # The noun stands next to the word that ranks or groups it.
-                noun = noun.ljust(length) if ranked else noun.rjust(length)
+                noun = noun.rjust(length) if ranked_after and not ranked else noun.ljust(length)
                 text = text[: m.start()] + noun + text[m.end() :]
             else:
                 text = blank(text, m.start(), m.end())

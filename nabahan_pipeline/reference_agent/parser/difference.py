@@ -32,6 +32,7 @@ _SAVINGS = re.compile(r"(?<!\w)(?:[وفبل]?ال|[بل])?(?:وفر|توفير|�
 # "منسوب للتقديري", "كنسبة من": the difference as a share of the first side.
 _RELATIVE = re.compile(r"(?<!\w)(?:منسوب(?:ا|ه)?|كنسبه)(?!\w)")
 
+_RATE = re.compile(r"(?<!\w)(?:ال)?معدل(?!\w)")
 _SPLIT_FIELDS = ("region", "status", "type", "activity", "agency")
 _LISTED_FIELDS = ("region", "status", "type")  # one condition lists the values the question named
 _DATE_FIELDS = ("date", "deadline")
@@ -75,8 +76,9 @@ def read_difference(r: Reading) -> DifferenceCue | None:
         relative = True
         r.blank(m.start(), m.end())
     if savings:
+        # "نسبة الوفر", "معدل التوفير": the savings as a share of the estimated value.
         columns = ["value", "awarded"]
-        relative = relative or bool(SHARE.search(r.original))
+        relative = relative or bool(SHARE.search(r.original) or _RATE.search(r.original))
     if not words and not (COMPARE.search(r.text) and len(columns) == 2):
         return None
     return DifferenceCue(tuple(words), less, tuple(columns), relative, savings)
@@ -89,23 +91,24 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
     if frame.entity not in ("tenders", "projects"):
         return refusal
     conditions = list(frame.conditions) + [c for c in frame.share_of if c not in frame.conditions]
-    # Two values named in one list ("الرياض ومكة", "المرساة والملغاة") ...
+    # Each split: the conditions it replaces, and the two sides' conditions. Two values named in
+    # one list ("الرياض ومكة", "المرساة والملغاة") ...
     splits = [
-        _split_values(c, catalog)
+        ((c,), *_split_values(c, catalog))
         for c in conditions
         if c.op == "in" and c.field in _LISTED_FIELDS and len(c.values) == 2
     ]
     # ... or two names, each its own condition ("وزارة الصحة وجامعة الملك سعود"; one name may be
-    # several agencies, read together).
+    # several agencies, read together), or two periods.
     for field_name in _SPLIT_FIELDS:
         named = [c for c in conditions if c.field == field_name and c.op == "in"]
         if len(named) == 2:
-            splits.append((named[0], named[1]))
+            splits.append(((named[0], named[1]), named[0], named[1]))
     dated = [c for c in conditions if c.field in _DATE_FIELDS]
     if len(dated) == 2:
-        splits.append((dated[0], dated[1]))
+        splits.append(((dated[0], dated[1]), dated[0], dated[1]))
     elif len(dated) == 1 and dated[0].op == "year_in" and len(dated[0].values) == 2:
-        splits.append(_split_years(dated[0], r.original))
+        splits.append(((dated[0],), *_split_years(dated[0], r.original)))
     columns = cue.columns if len(cue.columns) == 2 else ()
     measure = frame.measure
     if measure in ("rows", "share"):
@@ -114,7 +117,7 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
     if measure not in _MEASURES or len(splits) + bool(columns) != 1:
         return refusal
     if columns:
-        if measure == "count":
+        if measure == "count" or (cue.relative and cue.savings):
             measure = "sum"
         sides = tuple(Side(column=column) for column in columns)
         if not any(c.field in ("status", "awarded") for c in conditions):
@@ -123,8 +126,8 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
             conditions.append(Condition("awarded", "not_null", (), "التي تمت ترسيتها"))
         shared = conditions
     else:
-        first, second = splits[0]
-        shared = [c for c in conditions if c not in (first, second) and not _is_pair(c, first, second)]
+        replaced, first, second = splits[0]
+        shared = [c for c in conditions if c not in replaced]
         sides = (Side(conditions=(first,)), Side(conditions=(second,)))
     if cue.less:
         sides = (sides[1], sides[0])
@@ -144,11 +147,6 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
         sides=sides,
         relative=cue.relative,
     )
-
-
-def _is_pair(c: Condition, first: Condition, second: Condition) -> bool:
-    """Whether ``c`` is the two-valued condition the sides were split from."""
-    return c.op == "in" and c.field == first.field and c.values == first.values + second.values
 
 
 def _split_values(c: Condition, catalog: Catalog) -> tuple[Condition, Condition]:

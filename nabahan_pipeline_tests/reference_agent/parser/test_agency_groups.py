@@ -111,3 +111,14 @@ def test_a_group_grouped_or_ranked_is_by_agency_among_its_members(agent: Referen
 def test_a_singular_elsewhere_is_a_name(agent: ReferenceAgent) -> None:
     frame = agent.parser.parse("كم منافسة لجامعة القصيم")
     assert isinstance(frame, QueryFrame) and [c.values for c in frame.conditions] == [(98,)]
+
+
+def test_a_group_counted_or_asked_of_itself_is_its_agencies(agent: ReferenceAgent, db: sqlite3.Connection) -> None:
+    universities = db.execute("SELECT COUNT(*) FROM government_agencies WHERE name_ar LIKE '%جامعة%'").fetchone()[0]
+    assert agent.ask("كم جامعة في البيانات؟")["rows"] == [[universities]]
+    in_makkah = db.execute(
+        "SELECT COUNT(*) FROM government_agencies WHERE name_ar LIKE '%جامعة%' AND region_id = 2"
+    ).fetchone()[0]
+    assert len(agent.ask("الجامعات في منطقة مكة")["rows"]) == in_makkah
+    frame = agent.parser.parse("كم جامعة طرحت منافسات في 2025")
+    assert isinstance(frame, QueryFrame) and frame.measure == "count_distinct" and frame.distinct_of == "agency"

@@ -118,6 +118,17 @@ def test_savings_are_the_estimated_less_the_awarded_as_a_share_of_the_estimated(
     assert f"{row['difference_pct']:.1f}%" in answer["insights"]
 
 
+def test_two_years_listed_are_the_two_sides_alone(agent: ReferenceAgent) -> None:
+    frame = agent.parser.parse("هل يوجد فرق بين عدد منافسات 2023 و2026")
+    assert isinstance(frame, QueryFrame) and frame.conditions == ()
+    assert [side.conditions[0].values for side in frame.sides] == [(2023,), (2026,)]
+
+
+def test_a_savings_rate_is_a_share_of_the_estimated(agent: ReferenceAgent) -> None:
+    frame = agent.parser.parse("ما معدل التوفير في منافسات الرياض المرساة")
+    assert isinstance(frame, QueryFrame) and frame.relative and frame.measure == "sum"
+
+
 def test_a_comparison_of_the_two_values_is_a_difference_too(agent: ReferenceAgent) -> None:
     frame = agent.parser.parse("قارن بين متوسط القيمة التقديرية ومتوسط قيمة الترسية للمناقصات المرساة في جدة")
     assert isinstance(frame, QueryFrame) and frame.measure == "avg"
