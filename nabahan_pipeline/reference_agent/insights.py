@@ -542,6 +542,9 @@ def _lookup(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
         return _lookup_column(frame, rows)
     plural, unit, name_column = _LOOKUP_NOUNS[frame.entity]
     where = "".join(f" {c.label}" for c in frame.conditions if c.field == "region")
+    # "الجامعات", "«تجاره»": which of the table's rows were asked for.
+    named = [c.label for c in frame.conditions if c.field in ("agency", "activity")]
+    where = "".join(f" التي في اسمها {n}" if n.startswith("«") else f" من {display(n)}" for n in named) + where
     if frame.measure == "count":
         value = next(iter(rows[0].values())) if rows else 0
         if not value:
