@@ -256,8 +256,9 @@ def _lookup_sql(frame: QueryFrame) -> str:
 
 def _agency_region_sql(frame: QueryFrame) -> str:
     """The region each agency named is in ("في أي منطقة تقع جامعة طيبة")."""
-    ids = next((c.values for c in frame.conditions if c.field == "agency"), ())
-    where = f" WHERE {_in('g.agency_id', ids)}" if ids else ""
+    parts = [_in("g.agency_id", c.values) for c in frame.conditions if c.field == "agency" and c.op == "in"]
+    parts += [_in("g.region_id", c.values) for c in frame.conditions if c.field == "region" and c.op == "in"]
+    where = _where(parts)
     return (
         "SELECT g.agency_id, g.name_ar AS agency_name, r.region_id, r.name_ar AS region_name, "
         "r.name_en AS region_name_en FROM government_agencies g JOIN regions r ON r.region_id = g.region_id"

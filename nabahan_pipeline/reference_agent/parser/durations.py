@@ -24,8 +24,16 @@ _SPAN = (
     rf"(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?"
     r"(?P<unit>سنه|سنتين|سنوات|سنين|عام|عامين|اعوام|شهر|شهرين|اشهر|شهور|شهرا)"
 )
+# The verb before the duration word: "تزيد مدته عن سنتين", "لا تتجاوز مدتها سنة".
+_VERBS = (
+    (r"(?:لا|ما) (?:تزيد|يزيد|تتجاوز|يتجاوز)", "<="),
+    (r"(?:لا|ما) (?:تقل|يقل)", ">="),
+    (r"تزيد|يزيد|تتجاوز|يتجاوز|تفوق|يفوق", ">"),
+    (r"تقل|يقل", "<"),
+)
 _PHRASE = re.compile(
-    rf"(?<!\w){_DURATION_WORD}\s(?:(?P<before>{'|'.join(p for p, _ in _BEFORE)})\s)?{_SPAN}"
+    rf"(?<!\w)(?:(?P<verb>{'|'.join(p for p, _ in _VERBS)})\s)?{_DURATION_WORD}\s"
+    rf"(?:(?P<before>{'|'.join(p for p, _ in _BEFORE)})\s|(?:عن|علي)\s)?{_SPAN}"
     rf"(?:\s(?P<after>{'|'.join(p for p, _ in _AFTER)}))?(?!\w)"
 )
 _MONTHS = {"سنه": 12, "عام": 12, "سنوات": 12, "سنين": 12, "اعوام": 12, "سنتين": 24, "عامين": 24, "شهرين": 2}
@@ -55,8 +63,17 @@ def read_durations(text: str) -> tuple[str, list[Condition]]:
             if m.group("before") and re.fullmatch(pattern, m.group("before")):
                 op = candidate
                 break
+        for pattern, candidate in _VERBS:
+            if m.group("verb") and re.fullmatch(pattern, m.group("verb")):
+                if m.group("before"):
+                    op = ""  # two comparators
+                else:
+                    op = candidate
+                break
+        if not op:
+            continue
         if m.group("after"):
-            if m.group("before"):
+            if m.group("before") or m.group("verb"):
                 continue  # two comparators: not a reading we can trust
             op = next(candidate for pattern, candidate in _AFTER if re.fullmatch(pattern, m.group("after")))
         span = f"{count + ' ' if count else ''}{_SPELLED.get(unit, unit)}"

@@ -16,6 +16,9 @@ from nabahan_pipeline.reference_agent.parser.durations import read_durations
         ("كم مشروع مدته لا تزيد عن ثلاث سنوات", "<=", 36.0),
         ("مشروع مدته عام", "=", 12.0),
         ("المشاريع اللي مدتها أطول من 18 شهرا", ">", 18.0),
+        # The verb before the duration word.
+        ("كم مشروع تزيد مدته عن سنتين", ">", 24.0),
+        ("مشاريع لا تتجاوز مدتها 9 أشهر", "<=", 9.0),
     ],
 )
 def test_a_duration_is_a_condition_in_months(text: str, op: str, months: float) -> None:
