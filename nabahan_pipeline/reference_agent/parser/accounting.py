@@ -151,16 +151,17 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
     return tuple(ignored)
 
 
-# "كم مناقصة ومشروع", "المشاريع والمنافسات": two tables joined; one frame reads one table.
+# "كم مناقصة ومشروع", "المشاريع أو المنافسات": two tables joined; one frame reads one table.
 _TENDER_NOUN = r"(?:[بل]?ال|[بل]|لل)?(?:مناقص|منافس|عطاء)\w*"
 _PROJECT_NOUN = r"(?:[بل]?ال|[بل]|لل)?(?:مشروع|مشاريع)\w*"
 _TWO_TABLES = re.compile(
-    rf"(?<!\w){_TENDER_NOUN}(?: \w+)? و{_PROJECT_NOUN}(?!\w)|(?<!\w){_PROJECT_NOUN}(?: \w+)? و{_TENDER_NOUN}(?!\w)"
+    rf"(?<!\w){_TENDER_NOUN}(?: \w+)? (?:و|او |ولا ){_PROJECT_NOUN}(?!\w)"
+    rf"|(?<!\w){_PROJECT_NOUN}(?: \w+)? (?:و|او |ولا ){_TENDER_NOUN}(?!\w)"
 )
 
 
 def two_tables(question: str) -> tuple[str, ...]:
-    """The words of ``question`` (normalized) that join tenders and future projects with "و": a
+    """The words of ``question`` (normalized) that join tenders and future projects ("و", "أو"): a
     frame answers for one table, so the other would be a word read and left unused."""
     m = _TWO_TABLES.search(question)
     return tuple(m.group(0).split()) if m else ()

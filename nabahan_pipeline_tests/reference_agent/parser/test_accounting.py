@@ -141,6 +141,7 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
         # Two tables joined: a frame reads one, the other would go unanswered.
         ("كم مناقصة ومشروع في الرياض؟", "ومشروع"),
         ("عدد المشاريع القادمة والمنافسات النشطة", "والمنافسات"),
+        ("كم مناقصة أو مشروع في جدة", "مشروع"),
         # A dimension noun nothing is grouped by, counted by or filtered on.
         # ("رتب لي المناطق حسب ... من الأكثر للأقل" is read now: ``parser.ordering``.)
         ("كم عدد المنافسات في المناطق", "المناطق"),
