@@ -165,7 +165,7 @@ class QuestionParser:
         if sort and isinstance(frame, QueryFrame) and frame.measure == "rows" and not frame.ranked and not frame.group_by:
             # "رتب المنافسات حسب القيمة": every row, sorted by that column.
             column, sort_words = sort
-            held = column in TABLES_COLUMNS.get(frame.entity, ())
+            held = column in _SORTABLE_COLUMNS.get(frame.entity, ())
             frame = replace(frame, ranked=True, column=column, order=order or "desc") if held else Refusal("not_understood", sort_words)
         if order and isinstance(frame, QueryFrame) and frame.group_by and not frame.ranked:
             # "من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows:
@@ -367,7 +367,7 @@ class QuestionParser:
 
 
 # The columns each table's rows can be sorted by.
-TABLES_COLUMNS = {
+_SORTABLE_COLUMNS = {
     "tenders": ("value", "awarded", "bids", "booklet", "date"),
     "projects": ("value", "duration", "date"),
 }
