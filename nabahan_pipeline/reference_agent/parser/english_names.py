@@ -22,9 +22,13 @@ def latin_words(text: str) -> str:
     return _NOT_LETTERS.sub(" ", text.lower()).strip()
 
 
-def initials(name_en: str) -> str:
-    """The initials of the capitalized words of an English name: "King Saud University" -> "ksu"."""
-    return "".join(w[0] for w in re.findall(r"[A-Za-z][A-Za-z'.]*", name_en) if w[0].isupper()).lower()
+def initials(name_en: str, patronyms: bool = True) -> str:
+    """The initials of the capitalized words of an English name: "King Saud University" -> "ksu";
+    without ``patronyms``, the name after bin/bint/ibn is skipped, as the usual initials do
+    ("Princess Nourah bint Abdulrahman University" -> "pnu")."""
+    found = re.findall(r"[A-Za-z][A-Za-z'.]*", name_en)
+    kept = [w for i, w in enumerate(found) if patronyms or i == 0 or found[i - 1].lower() not in ("bin", "bint", "ibn")]
+    return "".join(w[0] for w in kept if w[0].isupper() and w.lower() not in ("bin", "bint", "ibn")).lower()
 
 
 class EnglishNames:
@@ -40,9 +44,9 @@ class EnglishNames:
                     keys[phrase].add((dimension, entity_id))
         by_initials: dict[str, set[int]] = defaultdict(set)
         for entity_id, name in catalog.english.get("agency", {}).items():
-            letters = initials(name)
-            if len(letters) >= 3:
-                by_initials[letters].add(entity_id)
+            for letters in {initials(name), initials(name, patronyms=False)}:
+                if len(letters) >= 3:
+                    by_initials[letters].add(entity_id)
         self.initials: set[str] = set()
         for letters, ids in by_initials.items():
             if len(ids) == 1 and letters not in keys:

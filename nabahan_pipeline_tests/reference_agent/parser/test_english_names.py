@@ -23,6 +23,9 @@ def test_initials_are_of_the_capitalized_words() -> None:
     assert initials("King Saud University") == "ksu"
     assert initials("Princess Nourah bint Abdulrahman University") == "pnau"
     assert initials("Ministry of Culture") == "mc"
+    # The usual initials skip the father's name after bin/bint.
+    assert initials("Princess Nourah bint Abdulrahman University", patronyms=False) == "pnu"
+    assert initials("Imam Abdulrahman Bin Faisal University", patronyms=False) == "iau"
 
 
 def test_initials_two_agencies_share_are_not_read() -> None:
@@ -49,6 +52,7 @@ def test_initials_count_only_in_capitals(agent: ReferenceAgent) -> None:
     ("question", "field", "ids"),
     [
         ("كم منافسة لـ KAU في الرياض؟", "agency", (94,)),
+        ("كم منافسة طرحتها PNU", "agency", (92,)),
         ("عدد المنافسات من نوع Direct purchase", "type", (2,)),
         ("كم منافسة في Eastern Province", "region", (5,)),
         ("إجمالي قيمة منافسات King Faisal University", "agency", (100,)),
