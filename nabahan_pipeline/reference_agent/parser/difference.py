@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal, Side
-from nabahan_pipeline.reference_agent.parser.patterns import AWARD, COMPARE, ESTIMATED, SHARE, VALUE
+from nabahan_pipeline.reference_agent.parser.patterns import AWARD, BIDS, BOOKLET, COMPARE, DURATION, ESTIMATED, SHARE, VALUE
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 
 # "الفرق (الإجمالي) بين", "بكم يزيد ... على", "كم زاد ... عن", "زيادة ... مقارنة بـ", "بكم يقل".
@@ -111,9 +111,14 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
         splits.append(((dated[0],), *_split_years(dated[0], r.original)))
     columns = cue.columns if len(cue.columns) == 2 else ()
     measure = frame.measure
+    named_column = _named_column(r.text)
     if measure in ("rows", "share"):
-        # "الفرق بين قيمة ترسية منافسات الرياض وجدة": a value named with no measure is a total.
-        measure = "sum" if columns or VALUE.search(r.text) or AWARD.search(r.text) else "count"
+        # "الفرق بين قيمة ترسية منافسات الرياض وجدة", "كم يزيد عدد العروض في الرياض عن جدة": a
+        # column named with no measure is a total.
+        measure = "sum" if columns or named_column else "count"
+    elif measure == "count" and named_column == "bids":
+        # "كم يزيد عدد العروض": the number of bids is a column, summed on each side.
+        measure = "sum"
     if measure not in _MEASURES or len(splits) + bool(columns) != 1:
         return refusal
     if columns:
@@ -132,8 +137,8 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
     if cue.less:
         sides = (sides[1], sides[0])
     column = frame.column if frame.column in ("value", "awarded", "bids", "booklet", "duration") else None
-    # A rows frame names no column: the one column the question named ("قيمة ترسية").
-    column = column or (cue.columns[0] if len(cue.columns) == 1 else "value")
+    # A rows frame names no column: the one column the question named ("قيمة ترسية", "عدد العروض").
+    column = column or named_column or "value"
     return replace(
         frame,
         measure=measure,
@@ -147,6 +152,15 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
         sides=sides,
         relative=cue.relative,
     )
+
+
+def _named_column(text: str) -> str | None:
+    """The one column the words left in ``text`` name, if any: bids, booklet, duration, the
+    awarded or the estimated value."""
+    for column, pattern in (("bids", BIDS), ("booklet", BOOKLET), ("duration", DURATION), ("awarded", AWARD), ("value", VALUE)):
+        if pattern.search(text):
+            return column
+    return None
 
 
 def _split_values(c: Condition, catalog: Catalog) -> tuple[Condition, Condition]:

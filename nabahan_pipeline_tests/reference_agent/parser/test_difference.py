@@ -75,6 +75,12 @@ def _one(db: sqlite3.Connection, sql: str) -> float:
             f"SELECT AVG(estimated_value) FROM {T} WHERE region_id = 5",
             f"SELECT AVG(estimated_value) FROM {T} WHERE region_id = 6",
         ),
+        # "عدد العروض" is the bids column: its totals.
+        (
+            "كم يزيد عدد العروض في الرياض عن جدة",
+            f"SELECT SUM(bids_count) FROM {T} WHERE region_id = 1",
+            f"SELECT SUM(bids_count) FROM {T} WHERE region_id = 2",
+        ),
         # The estimated against the awarded value: of the tenders awarded, even unsaid.
         (
             "كم الفرق بين القيمة التقديرية وقيمة الترسية في 2023",
