@@ -40,6 +40,8 @@ _MEMBERSHIP: dict[str, tuple[str, Callable[[list[frozenset[str]]], bool]]] = {
 
 # A grouping word right before the group: "لكل", "حسب", "توزيع المنافسات على".
 _GROUPED_BEFORE = re.compile(r"(?<!\w)(?:لكل|كل|حسب|بحسب|علي حسب|علي مستوي|علي)\s$")
+# Words that put a question about agencies in the data: "في البيانات", "الجهات الحكومية", "اعتماد".
+_DATA_CONTEXT = re.compile(r"(?<!\w)(?:[وفبل]?ال|[بل])?(?:بيانات|قاعده|اعتماد|منصه|جهه|جهات|حكومي(?:ه)?|مسجل(?:ه)?)(?!\w)")
 # "كم جامعة": the agencies of the group counted.
 _COUNTED_BEFORE = re.compile(r"(?<!\w)(?:كم|عدد)\s$")
 
@@ -65,14 +67,21 @@ class AgencyGroups:
             re.compile(rf"(?<=\s)(?:[بل]?ال)?(?:{'|'.join(singulars)})(?!\w)") if singulars else None
         )
 
-    def read(self, text: str) -> tuple[str, list[Condition]]:
+    def read(self, text: str) -> tuple[str, list[Condition], tuple[str, ...]]:
         """The groups ``text`` names as conditions, and the text with each plural blanked out or,
         ranked or grouped by, written as the agency noun "الجهات" (padded to its length). A
         plural that begins an agency's own name ("مستشفيات الهدا ...") is left to the name pass;
-        a singular counts only after a grouping word ("لكل جامعة")."""
+        a singular counts only after a grouping word ("لكل جامعة").
+
+        Also the group words of a question that names no tender, no project and not the data
+        ("كم عدد الجامعات في السعودية"): general knowledge about institutions, which the data
+        (a few agencies of each kind) would answer wrongly; the caller refuses it."""
         if self.pattern is None:
-            return text, []
+            return text, [], ()
         conditions: list[Condition] = []
+        general: list[str] = []
+        about_agencies = not (TENDER.search(text) or PROJECT.search(text))
+        unscoped = about_agencies and not _DATA_CONTEXT.search(text)
         for m in list(self.singular.finditer(text)) if self.singular else []:
             group = m.lastgroup
             assert group is not None
@@ -80,6 +89,8 @@ class AgencyGroups:
             cued = _GROUPED_BEFORE.search(text[: m.start()]) or _COUNTED_BEFORE.search(text[: m.start()])
             if not cued or (following and self._begins_a_name(m.group(group), following[0])):
                 continue
+            if unscoped:
+                general.append(m.group(0).strip())
             conditions.append(Condition("agency", "in", self.members[group], _MEMBERSHIP[group][0]))
             text = text[: m.start()] + "جهه".ljust(m.end() - m.start()) + text[m.end() :]
         for m in list(self.pattern.finditer(text)):
@@ -89,6 +100,8 @@ class AgencyGroups:
             if following and self._begins_a_name(m.group(group), following[0]):
                 continue
             label = _MEMBERSHIP[group][0]
+            if unscoped:
+                general.append(m.group(0).strip())
             conditions.append(Condition("agency", "in", self.members[group], label))
             length = m.end() - m.start()
             before = text[max(0, m.start() - 14) : m.start()]
@@ -97,8 +110,7 @@ class AgencyGroups:
             ranked = ranked or re.search(r"\d\s*$", before) or _GROUPED_BEFORE.search(text[: m.start()])
             ranked_after = re.match(r"\s*(?:ال)?(?:اكثر|اعلي|اكبر|اقل|ادني)(?!\w)", after)
             # With no tender or project named, the question is about the agencies themselves
-            # ("الجامعات في منطقة مكة"): the noun stays for the lookup.
-            about_agencies = not (TENDER.search(text) or PROJECT.search(text))
+            # ("الجهات من الجامعات في منطقة مكة"): the noun stays for the lookup.
             if ranked or ranked_after or about_agencies:
                 # "أكثر الجامعات", "أي الجامعات", "أعلى 3 مستشفيات", "الوزارات الأكثر", "توزيع
                 # المنافسات على الوزارات": the agencies ranked or grouped, among the group.
@@ -108,7 +120,7 @@ class AgencyGroups:
                 text = text[: m.start()] + noun + text[m.end() :]
             else:
                 text = blank(text, m.start(), m.end())
-        return text, conditions
+        return text, conditions, tuple(general)
 
     def _begins_a_name(self, word: str, following: str) -> bool:
         first, second = word.split()[0], word_variants(following)

@@ -142,6 +142,9 @@ class QuestionParser:
             consumed.append(("difference", consumed_words(before, r.text)))
         intent, leftover = account_intent(r.text)
         consumed += intent
+        if r.general:
+            # "كم عدد الجامعات في السعودية": general knowledge, not the data's few agencies.
+            return Parse(Refusal("off_topic", r.general), tuple(consumed))
         if r.ambiguous:
             # A name that could be several agencies: the apology names them.
             return Parse(Refusal("ambiguous", tuple(n for _, names in r.ambiguous for n in names)), tuple(consumed))
@@ -211,7 +214,7 @@ class QuestionParser:
 
     def _agency_groups(self, r: Reading) -> None:
         """Groups of agencies named by a plural ("الجامعات", "التجمعات الصحية")."""
-        r.text, conditions = self.agency_groups.read(r.text)
+        r.text, conditions, r.general = self.agency_groups.read(r.text)
         r.conditions += conditions
         if conditions:
             r.strong = True

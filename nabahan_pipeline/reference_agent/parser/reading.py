@@ -24,6 +24,8 @@ class Reading:
     strong: bool = False  # names, statuses or types: procurement words
     weak: bool = False  # places, dates, values: could be about anything
     question: str = ""  # as asked, before normalization (the case of Latin letters)
+    # Groups of agencies asked about outside the data ("كم عدد الجامعات في السعودية").
+    general: tuple[str, ...] = ()
     # Names that could be several agencies: (the phrase, the candidates' names).
     ambiguous: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 

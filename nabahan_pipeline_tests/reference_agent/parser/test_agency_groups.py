@@ -119,6 +119,12 @@ def test_a_group_counted_or_asked_of_itself_is_its_agencies(agent: ReferenceAgen
     in_makkah = db.execute(
         "SELECT COUNT(*) FROM government_agencies WHERE name_ar LIKE '%جامعة%' AND region_id = 2"
     ).fetchone()[0]
-    assert len(agent.ask("الجامعات في منطقة مكة")["rows"]) == in_makkah
+    assert len(agent.ask("الجهات الحكومية من الجامعات في منطقة مكة")["rows"]) == in_makkah
     frame = agent.parser.parse("كم جامعة طرحت منافسات في 2025")
     assert isinstance(frame, QueryFrame) and frame.measure == "count_distinct" and frame.distinct_of == "agency"
+
+
+@pytest.mark.parametrize("question", ["كم عدد الجامعات في السعودية؟", "كم عدد المستشفيات في الرياض", "ما هي الوزارات"])
+def test_a_group_asked_of_outside_the_data_is_refused(agent: ReferenceAgent, question: str) -> None:
+    # General knowledge about institutions: the data holds a few agencies of each kind.
+    assert agent.ask(question)["status"] == "out_of_scope"
