@@ -23,6 +23,11 @@ class Reading:
     top_n: int | None = None
     strong: bool = False  # names, statuses or types: procurement words
     weak: bool = False  # places, dates, values: could be about anything
+    question: str = ""  # as asked, before normalization (the case of Latin letters)
+    # Groups of agencies asked about outside the data ("كم عدد الجامعات في السعودية").
+    general: tuple[str, ...] = ()
+    # Names that could be several agencies: (the phrase, the candidates' names).
+    ambiguous: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Blank out ``[start, end)`` of the working text: that phrase is understood."""
