@@ -1,0 +1,66 @@
+"""Negations said between a subject and its predicate, as Saudi speech and written Arabic put
+them: "كم منافسة في جازان ما هي شراء مباشر", "ماهي ملغاة", "مب نشطة", "مو في جدة", "ليست في
+منطقة عسير". "ما هي" / "ما هو" also ask ("ما هي المنافسات ...", "ابي اعرف ما هي الملغاة"), so
+they negate only past the question's first words, not right after a request, and before a
+predicate without the article (a negated predicate is indefinite: "ما هي ملغاة", "ما هي في
+الرياض"); such a negation that no filter pass read (before a date, a figure, a group of
+agencies) is named, so that the question is refused rather than answered with its positive."""
+
+from __future__ import annotations
+
+import re
+
+# The negation words of the family; "ما هي" and its kin also ask a question.
+_ASKING = r"ما هي|ما هو|ماهي|ماهو|مهي|مهو"
+_NEGATING = r"مب|موب|مو|مش|ليست|ليس|ليسو"
+# Right before a status, a type, a place or a name: the negation and the small words it may
+# take first ("مو في جدة", "ماهي من وزارة الصحة", "مو تابعة لجامعة ...", "ليست منطقة ...").
+DIALECT_NEGATION = re.compile(
+    rf"(?<!\w)(?P<neg>{_ASKING}|{_NEGATING})\s"
+    r"(?:(?:في|من|تابعه|تابعه ل|تابعين ل)\s)?(?:(?:ال)?(?:منطقه|جهه|نشاط|نوع|حاله) )?$"
+)
+# "لا ملغاة ولا منتهية" said with a word of the family first: "ماهي منتهية ولا ملغاة".
+_FIRST = re.compile(rf"(?<!\w)(?P<neg>{_ASKING}|{_NEGATING})\s")
+_NEITHER = re.compile(r"(?<!\w)ولا\s$")
+# The words right before "ما هي" that make it a question, not a negation.
+_REQUEST_BEFORE = re.compile(
+    r"(?<!\w)[وف]?(?:ابي|ابغي|ابغا|اريد|نبي|ودي|اعرف|عرفني|قل|قول|قولي|عطني|اعطني|وضح|بين|اخبرني|هل|لي|يا)\s*$"
+)
+# "ما هي" left in the working text with a phrase a pass read right after it (two blanks or
+# more: the pass blanked it out), perhaps past "من" / "في"; a group of agencies is left as
+# "الجهات" ("ما هي من الجامعات").
+_UNREAD = re.compile(rf"(?<!\w)(?P<neg>{_ASKING})(?=(?: من| في)?(?: {{2,}}| الجهات(?!\w)))")
+
+
+def negates(original: str, match: re.Match[str]) -> bool:
+    """Whether ``match`` (its group ``neg``, at the same offsets in ``original``) negates: an
+    asking form ("ما هي") only with words before it that are not a request, and before a word
+    without the article."""
+    if not re.fullmatch(_ASKING, match.group("neg")):
+        return True
+    before = original[: match.start("neg")]
+    after = original[match.end("neg") :].split()
+    if not before.strip() or _REQUEST_BEFORE.search(before):
+        return False
+    return not (after and after[0].startswith("ال"))
+
+
+def dialect_negation(text: str, original: str, start: int) -> re.Match[str] | None:
+    """The dialect negation right before ``start`` in the working ``text`` ("كم منافسة ما هي
+    ملغاة"), or "ولا" after one ("ماهي منتهية ولا ملغاة"); ``original`` is the normalized
+    question at the same offsets."""
+    before = text[:start]
+    m = DIALECT_NEGATION.search(before)
+    if m:
+        return m if negates(original, m) else None
+    neither = _NEITHER.search(before)
+    if neither and any(negates(original, f) for f in _FIRST.finditer(original[: neither.start()])):
+        return neither
+    return None
+
+
+def unread_negations(text: str, original: str) -> tuple[str, ...]:
+    """The asking-form negations ("ما هي") left in the working ``text`` right before a phrase a
+    pass read without them (a date, a figure, a group of agencies): the question read would be
+    its positive."""
+    return tuple(m.group("neg") for m in _UNREAD.finditer(text) if negates(original, m))

@@ -1,0 +1,88 @@
+"""Negations between a subject and its predicate ("ما هي شراء مباشر", "مب ملغاة", "مو في جدة")
+read as negations, "ما هي" still read as a question where it asks, and such a negation no pass
+reads refused rather than answered with its positive (issue 15)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, unread_negations
+
+
+@pytest.fixture(scope="module")
+def agent(default_db: Path) -> ReferenceAgent:
+    return ReferenceAgent()
+
+
+def _where(agent: ReferenceAgent, question: str) -> str:
+    answer = agent.ask(question)
+    assert answer["status"] == "success", answer["insights"]
+    return answer["sql"].split(" WHERE ", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("question", "negated", "kept"),
+    [
+        ("كم منافسة في جازان ما هي شراء مباشر؟", "tender_type_id <> 2", "region_id = 10"),
+        ("كم منافسة بتبوك ماهو شراء مباشر", "tender_type_id <> 2", "region_id = 7"),
+        ("وش عدد المنافسات بالرياض اللي مب ملغاة", "status_id IN (1, 2, 3, 4, 6)", "region_id = 1"),
+        ("كم منافسة في حائل حالتها ما هي قيد الفحص", "status_id IN (1, 3, 4, 5, 6)", "region_id = 8"),
+        ("كم منافسة ملغاة ما هي في الرياض", "region_id <> 1", "status_id = 5"),
+        ("كم منافسة منتهية مو في جدة", "region_id <> 2", "status_id = 6"),
+        ("كم منافسة ملغاة ليست في منطقة عسير", "region_id <> 6", "status_id = 5"),
+        ("كم منافسة في الرياض ماهي من وزارة الصحة", "agency_id <> 41", "region_id = 1"),
+        ("كم منافسة في نجران ماهي منتهية ولا ملغاة", "status_id IN (1, 2, 3, 4)", "region_id = 11"),
+    ],
+)
+def test_a_negation_between_subject_and_predicate_negates(
+    agent: ReferenceAgent, question: str, negated: str, kept: str
+) -> None:
+    where = _where(agent, question)
+    assert negated in where, where
+    assert kept in where
+
+
+@pytest.mark.parametrize(
+    ("question", "condition"),
+    [
+        ("ما هي المنافسات الملغاة في الرياض", "status_id = 5"),
+        ("ابي اعرف ما هي الملغاة من منافسات جدة", "status_id = 5"),
+        ("ما هو عدد المنافسات النشطة في جدة", "status_id = 1"),
+    ],
+)
+def test_ma_hiya_that_asks_is_no_negation(agent: ReferenceAgent, question: str, condition: str) -> None:
+    assert condition in _where(agent, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("كم منافسة ما هي في 2024", ("ما هي",)),
+        ("كم منافسة قيمتها ما هي أكثر من مليون", ("ما هي",)),
+        ("كم منافسة ما هي من الجامعات في الرياض", ("ما هي",)),
+    ],
+)
+def test_a_negation_no_pass_reads_refuses(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
+    answer = agent.ask(question)
+    assert answer["status"] == "out_of_scope"
+    assert answer["sql"] is None
+    for word in words:
+        assert f"«{word}»" in answer["insights"]
+
+
+def test_the_functions_on_the_working_text() -> None:
+    original = normalize_arabic("كم منافسة في جازان ما هي شراء مباشر")
+    text = original.replace("في جازان", " " * len("في جازان"))
+    start = text.index("شراء")
+    m = dialect_negation(text, original, start)
+    assert m is not None and m.group("neg") == "ما هي"
+    # At the question's head "ما هي" asks.
+    head = normalize_arabic("ما هي شراء مباشر")
+    assert dialect_negation(head, head, head.index("شراء")) is None
+    working = "كم منافسه ما هي        "
+    assert unread_negations(working, "كم منافسه ما هي في 2024") == ("ما هي",)
+    assert unread_negations(working, "كم منافسه ما هي الملغاه") == ()
