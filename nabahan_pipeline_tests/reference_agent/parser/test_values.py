@@ -159,3 +159,17 @@ def test_a_free_paid_or_priced_booklet(phrase: str, op: str, value: float) -> No
 
 def test_free_is_a_booklet_word_only_beside_a_booklet() -> None:
     assert read_values(normalize_arabic("المنافسات المجانية"))[2] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("منافسه رست بمبلغ اقل من 9", "awarded"),
+        ("ترست بقيمه تتجاوز 9", "awarded"),
+        ("اترست عليها ب اكثر من 9", "awarded"),
+        ("رست وقيمتها اكثر من 9", "value"),  # awarded, and its estimated value over 9
+    ],
+)
+def test_a_figure_the_award_verb_is_said_at_is_the_awarded_value(text: str, field: str) -> None:
+    start = text.index("9")
+    assert value_field(text, start, start + 1) == field
