@@ -4,7 +4,9 @@ them: "كم منافسة في جازان ما هي شراء مباشر", "ماه
 they negate only past the question's first words, not right after a request, and before a
 predicate without the article (a negated predicate is indefinite: "ما هي ملغاة", "ما هي في
 الرياض"); such a negation that no filter pass read (before a date, a figure, a group of
-agencies) is named, so that the question is refused rather than answered with its positive."""
+agencies) is named, so that the question is refused rather than answered with its positive.
+A negation also carries over a list: "ما عدا الملغاة والمنتهية", "خارج الرياض وجدة", "غير ملغاة
+أو منتهية" negate both members, not the first alone."""
 
 from __future__ import annotations
 
@@ -64,3 +66,34 @@ def unread_negations(text: str, original: str) -> tuple[str, ...]:
     pass read without them (a date, a figure, a group of agencies): the question read would be
     its positive."""
     return tuple(m.group("neg") for m in _UNREAD.finditer(text) if negates(original, m))
+
+
+# A list's later member: "و" glued to it, or "و" / "أو" / "ولا" before it in the working text.
+_CONJUNCTION_BEFORE = re.compile(r"(?:(?<=\s)(?:او|و|ولا)\s)?$")
+# A negation in the phrase a pass read (and blanked) right before the conjunction, a few words at most.
+_NEGATED_PHRASE = re.compile(
+    rf"(?<!\w)(?:[وفب]?غير|من غير|في غير|ما عدا|ماعدا|عدا|باستثناء|سوي|خارج|بدون|لا|{_ASKING}|{_NEGATING})"
+    r"\s(?:\S+\s){1,6}$"
+)
+
+
+_CONJUNCTION_AT = re.compile(r"(?:(?:او|و|ولا)\s)?")
+
+
+def negated_conjunct(text: str, original: str, start: int) -> re.Match[str] | None:
+    """The conjunction before ``start`` (perhaps empty: "و" glued to the word) when what stands
+    there is a later member of a negated list: the working ``text`` has, right before it, a
+    phrase a pass read with its negation ("ما عدا الملغاة والمنتهية", "غير ملغاة أو منتهية");
+    None otherwise. ``original`` is the normalized question at the same offsets. (A negation in
+    the blanked phrase was read as one: no pass blanks a negation word otherwise.)"""
+    before = text[:start]
+    conjunction = _CONJUNCTION_BEFORE.search(before)
+    at = conjunction.start() if conjunction and conjunction.group(0) else start
+    if at == start and original[start : start + 1] != "و":
+        return None
+    run = len(before[:at].rstrip(" "))
+    if at - run < 2:
+        return None  # nothing read right before it: no list
+    if not _NEGATED_PHRASE.search(original[run:at].rstrip(" ") + " "):
+        return None
+    return _CONJUNCTION_AT.match(text, at)

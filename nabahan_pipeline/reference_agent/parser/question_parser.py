@@ -20,7 +20,7 @@ from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
 from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.durations import read_durations
-from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, unread_negations
+from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, unread_negations
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
 from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, names_rows, read_lookup_cue
@@ -421,5 +421,5 @@ def _negation(r: Reading, start: int) -> re.Match[str] | None:
     neither = NEITHER.search(before)
     if neither and FIRST_NEGATION.search(r.original[: neither.start()]):
         return neither
-    # "في جازان ما هي شراء مباشر", "مب ملغاة", "مو في جدة".
-    return dialect_negation(r.text, r.original, start)
+    # "في جازان ما هي شراء مباشر", "مب ملغاة", "مو في جدة"; "ما عدا الملغاة والمنتهية".
+    return dialect_negation(r.text, r.original, start) or negated_conjunct(r.text, r.original, start)

@@ -86,3 +86,32 @@ def test_the_functions_on_the_working_text() -> None:
     working = "كم منافسه ما هي        "
     assert unread_negations(working, "كم منافسه ما هي في 2024") == ("ما هي",)
     assert unread_negations(working, "كم منافسه ما هي الملغاه") == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "negated"),
+    [
+        ("كم منافسة ما عدا الملغاة والمنتهية", "status_id IN (1, 2, 3, 4)"),
+        ("كم منافسة غير ملغاة او منتهية", "status_id IN (1, 2, 3, 4)"),
+        ("كم منافسة باستثناء الشراء المباشر والمنافسة العامة", "tender_type_id NOT IN (2, 1)"),
+        ("كم منافسة خارج الرياض وجدة", "region_id NOT IN (1, 2)"),
+        ("كم منافسة ملغاة باستثناء الرياض والشرقية", "region_id NOT IN (1, 5)"),
+        ("كم منافسة ما عدا وزارة الصحة ووزارة التعليم", "agency_id <> 41 AND agency_id <> 42"),
+        ("كم منافسة في غير نشاط الاتصالات وتقنية المعلومات", "activity_id <> 18 AND activity_id <> 4"),
+    ],
+)
+def test_a_negation_carries_over_its_list(agent: ReferenceAgent, question: str, negated: str) -> None:
+    where = _where(agent, question)
+    assert negated in where
+    assert " = " not in where.replace("status_id = 5", "")  # no member read as its positive
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        ("كم منافسة غير ملغاة في الرياض وجدة", "region_id IN (1, 2)"),
+        ("كم منافسة ملغاة في الرياض او جدة", "region_id IN (1, 2)"),
+    ],
+)
+def test_a_list_after_a_negation_of_another_kind_stays_positive(agent: ReferenceAgent, question: str, kept: str) -> None:
+    assert kept in _where(agent, question)
