@@ -15,15 +15,19 @@ import re
 # The negation words of the family; "ما هي" and its kin also ask a question.
 _ASKING = r"ما هي|ما هو|ماهي|ماهو|مهي|مهو"
 _NEGATING = r"مب|موب|مو|مش|ليست|ليس|ليسو"
+# "إلا": except ("كم منافسة إلا الملغاة"), but "only" after a negation ("ما طرحت إلا في الرياض").
+_EXCEPT = r"الا"
 # Right before a status, a type, a place or a name: the negation and the small words it may
 # take first ("مو في جدة", "ماهي من وزارة الصحة", "مو تابعة لجامعة ...", "ليست منطقة ...").
 DIALECT_NEGATION = re.compile(
-    rf"(?<!\w)(?P<neg>{_ASKING}|{_NEGATING})\s"
+    rf"(?<!\w)(?P<neg>{_ASKING}|{_NEGATING}|{_EXCEPT})\s(?:(?:اللي|التي|الي)\s)?"
     r"(?:(?:في|من|تابعه|تابعه ل|تابعين ل)\s)?(?:(?:ال)?(?:منطقه|جهه|نشاط|نوع|حاله) )?$"
 )
 # "لا ملغاة ولا منتهية" said with a word of the family first: "ماهي منتهية ولا ملغاة".
 _FIRST = re.compile(rf"(?<!\w)(?P<neg>{_ASKING}|{_NEGATING})\s")
 _NEITHER = re.compile(r"(?<!\w)ولا\s$")
+# A negation before "إلا" makes it "only".
+_NEGATION_BEFORE = re.compile(r"(?<!\w)(?:ما|لا|لم|مو|مب|ليس|ليست|ماهي|ماهو)(?!\w)")
 # The words right before "ما هي" that make it a question, not a negation.
 _REQUEST_BEFORE = re.compile(
     r"(?<!\w)[وف]?(?:ابي|ابغي|ابغا|اريد|نبي|ودي|اعرف|عرفني|قل|قول|قولي|عطني|اعطني|وضح|بين|اخبرني|هل|لي|يا)\s*$"
@@ -38,6 +42,8 @@ def negates(original: str, match: re.Match[str]) -> bool:
     """Whether ``match`` (its group ``neg``, at the same offsets in ``original``) negates: an
     asking form ("ما هي") only with words before it that are not a request, and before a word
     without the article."""
+    if match.group("neg") == _EXCEPT:
+        return not _NEGATION_BEFORE.search(original[: match.start("neg")])
     if not re.fullmatch(_ASKING, match.group("neg")):
         return True
     before = original[: match.start("neg")]
@@ -72,7 +78,7 @@ def unread_negations(text: str, original: str) -> tuple[str, ...]:
 _CONJUNCTION_BEFORE = re.compile(r"(?:(?<=\s)(?:او|و|ولا)\s)?$")
 # A negation in the phrase a pass read (and blanked) right before the conjunction, a few words at most.
 _NEGATED_PHRASE = re.compile(
-    rf"(?<!\w)(?:[وفب]?غير|من غير|في غير|ما عدا|ماعدا|عدا|باستثناء|سوي|خارج|بدون|لا|{_ASKING}|{_NEGATING})"
+    rf"(?<!\w)(?:[وفب]?غير|من غير|في غير|ما عدا|ماعدا|عدا|باستثناء|سوي|خارج|بدون|لا|{_ASKING}|{_NEGATING}|{_EXCEPT})"
     r"\s(?:\S+\s){1,6}$"
 )
 

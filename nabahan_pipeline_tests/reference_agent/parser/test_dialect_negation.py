@@ -115,3 +115,25 @@ def test_a_negation_carries_over_its_list(agent: ReferenceAgent, question: str, 
 )
 def test_a_list_after_a_negation_of_another_kind_stays_positive(agent: ReferenceAgent, question: str, kept: str) -> None:
     assert kept in _where(agent, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "negated"),
+    [
+        ("كم منافسة إلا الملغاة", "status_id IN (1, 2, 3, 4, 6)"),
+        ("كل المنافسات إلا اللي في جدة كم عددها", "region_id <> 2"),
+        ("كم منافسة للوزارات الا وزارة الصحة", "agency_id <> 41"),
+    ],
+)
+def test_except_negates(agent: ReferenceAgent, question: str, negated: str) -> None:
+    assert negated in _where(agent, question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["كم منافسة إلا في 2024", "كم منافسة ما طرحت إلا في الرياض"],  # a date; "only" after a negation
+)
+def test_except_no_pass_reads_refuses(agent: ReferenceAgent, question: str) -> None:
+    answer = agent.ask(question)
+    assert answer["status"] == "out_of_scope"
+    assert "«الا»" in answer["insights"]
