@@ -22,6 +22,7 @@ from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.durations import read_durations
 from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, unread_negations
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
+from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, or_across_kinds
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
 from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, names_rows, read_lookup_cue
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
@@ -107,6 +108,7 @@ class QuestionParser:
             return Parse(Refusal(reason, (unheld.group(0).strip(),), topic))
         r = Reading(text=norm, original=norm, question=question)
         consumed: list[tuple[str, tuple[str, ...]]] = []
+        owners: dict[int, str] = {}  # which pass read each offset (for "أو" between kinds)
         for part, read_part in (
             ("duration", self._durations),
             ("english_name", self._english_names),
@@ -124,6 +126,7 @@ class QuestionParser:
             words = consumed_words(before, r.text)
             if words:
                 consumed.append((part, words))
+                owners.update(blanked_by(before, r.text, part))
         before = r.text
         value_group = read_value_group(r)
         group_words = consumed_words(before, r.text)
@@ -141,7 +144,7 @@ class QuestionParser:
         difference = read_difference(r)
         if consumed_words(before, r.text):
             consumed.append(("difference", consumed_words(before, r.text)))
-        unread = unread_negations(r.text, r.original)
+        unread = unread_negations(r.text, r.original) + or_across_kinds(r.text, r.original, owners)
         intent, leftover = account_intent(r.text)
         leftover = unread + leftover  # "كم منافسة ما هي في 2024": a negation no pass read
         consumed += intent

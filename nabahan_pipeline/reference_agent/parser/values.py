@@ -36,7 +36,8 @@ _COMPARATOR_TAIL = re.compile(
 _COMPARATOR_PARTS = [
     (re.compile(r"(?<!\w)(?:" + p + r")" + _VALUE_WORDS_TAIL + r"\s*$"), op) for p, op in lx.COMPARATOR_TERMS
 ]
-_TRAILING = [(re.compile(r"\s*(?:ريال\s*)?(?:" + p + r")(?!\w)"), op) for p, op in lx.TRAILING_COMPARATORS]
+# "مليون أو أكثر" ends a comparison; "مليون أو أكثر من 5 ملايين" begins the next one.
+_TRAILING = [(re.compile(r"\s*(?:ريال\s*)?(?:" + p + r")(?!\w)(?!\s(?:من|عن)(?!\w))"), op) for p, op in lx.TRAILING_COMPARATORS]
 
 
 def comparator_before(before: str) -> str | None:

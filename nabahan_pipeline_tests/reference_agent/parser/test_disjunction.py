@@ -1,0 +1,65 @@
+""""أو" between conditions of different kinds refuses the question rather than answer its "and"
+(issue 15); a list of one kind stays one condition and is answered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, or_across_kinds
+
+
+@pytest.fixture(scope="module")
+def agent(default_db: Path) -> ReferenceAgent:
+    return ReferenceAgent()
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("كم منافسة ملغاة او في الرياض", "او"),
+        ("كم منافسة عامة أو في 2024", "او"),
+        ("كم منافسة ملغاة أو لوزارة الصحة", "او"),
+        ("كم منافسة ملغاة او شراء مباشر", "او"),
+        ("كم منافسة منتهية أو قيمتها أكثر من مليون", "او"),
+        ("كم منافسة قيمتها أكثر من مليون أو عروضها أقل من 3", "او"),
+        ("كم منافسة قيمتها أقل من مليون أو أكثر من 5 ملايين", "او"),
+        ("كم منافسة في الرياض ولا ملغاة", "ولا"),
+    ],
+)
+def test_or_between_kinds_refuses(agent: ReferenceAgent, question: str, word: str) -> None:
+    answer = agent.ask(question)
+    assert answer["status"] == "out_of_scope", answer["sql"]
+    assert f"«{word}»" in answer["insights"]
+
+
+@pytest.mark.parametrize(
+    ("question", "condition"),
+    [
+        ("كم منافسة في الرياض او جدة", "region_id IN (1, 2)"),
+        ("كم منافسة في تبوك ولا حائل", "region_id IN (7, 8)"),
+        ("كم منافسة ملغاة او منتهية في الرياض", "status_id IN (5, 6)"),
+        ("كم منافسة عامة أو محدودة في مكة", "tender_type_id IN (1, 4)"),
+        ("كم منافسة لوزارة الصحة او وزارة التعليم", "agency_id IN (41, 42)"),
+        ("كم منافسة في 2024 او 2025", "IN ('2024', '2025')"),
+        ("كم منافسة قيمتها مليون أو أكثر", "estimated_value >= 1000000"),
+    ],
+)
+def test_a_list_of_one_kind_is_answered(agent: ReferenceAgent, question: str, condition: str) -> None:
+    answer = agent.ask(question)
+    assert answer["status"] == "success", answer["insights"]
+    assert condition in answer["sql"]
+
+
+def test_the_functions() -> None:
+    original = "كم منافسه ملغاه او في الرياض"
+    status, region = (original.index("ملغاه"), original.index("ملغاه") + 5), (original.index("الرياض"), len(original))
+    text = original[: status[0]] + " " * 5 + original[status[1] : region[0]] + " " * 6
+    assert blanked_by(original, text, "status_type") == {i: "status_type" for i in [*range(*status), *range(*region)]}
+    owners = {i: "status_type" for i in range(*status)} | {i: "region" for i in range(*region)}
+    assert or_across_kinds(text, original, owners) == ("او",)
+    owners = {i: "region" for i in [*range(*status), *range(*region)]}
+    assert or_across_kinds(text, original, owners) == ()
+    assert or_across_kinds(text, original, {}) == ()
