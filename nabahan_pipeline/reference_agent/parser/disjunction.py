@@ -53,7 +53,9 @@ def or_across_kinds(text: str, original: str, owners: dict[int, str]) -> tuple[s
 
 
 # Small words that may stand between "أو" and the phrase it joins ("أو في الرياض").
-_SMALL = re.compile(r"(?<!\w)(?:في|من|ل|ب|اللي|التي|الي|هي|هو|قيمتها|عروضها)(?!\w)")
+_SMALL = re.compile(
+    r"(?<!\w)(?:في|من|ل|ب|اللي|التي|الي|هي|هو|قيمتها|عروضها|حالتها|نوعها|تابعه|منشوره|نشرت|مطروحه|طرحت|طرحتها)(?!\w)"
+)
 
 
 def _in_small_word(text: str, at: int) -> bool:
