@@ -60,6 +60,7 @@ from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_co
 from nabahan_pipeline.reference_agent.parser.period_comparison import periods_compared
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
+from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
 
 MAX_QUESTION_CHARS = 1000
@@ -188,7 +189,7 @@ class QuestionParser:
         else:
             # Words read but not used: two date phrases (ANDed, they would ask for no day at
             # all) or a part of the question the frame has no place for.
-            ignored = ignored_words(frame, tuple(consumed))
+            ignored = ignored_words(frame, tuple(consumed)) + unused_words(frame, tuple(consumed), r.original)
             if len(r.dates) > 1 and not frame.sides and "year" not in frame.group_by:
                 ignored = dict(consumed).get("date", ()) + ignored
             ignored += two_tables(r.original)

@@ -1,0 +1,43 @@
+"""Words of a question read and then left unused by its frame, beyond ``accounting.ignored_words``:
+a count under an average or a total ("متوسط عدد المنافسات لكل جهة": an average of counts, not of
+values), the deadline column beside a measure of another ("كم يوم في المتوسط بين النشر وآخر
+موعد للعروض"), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
+a condition on each group's count, not on a value). One SELECT of the frame holds none of them,
+so the agent names the words and refuses rather than answer another question."""
+
+from __future__ import annotations
+
+import re
+
+from nabahan_pipeline.reference_agent.parser.frame import QueryFrame
+from nabahan_pipeline.reference_agent.parser.patterns import COUNT
+
+# The column words a measure may be of; with none, an average or a total is of the value.
+_COLUMN_PARTS = ("column:any", "column:value", "column:awarded", "column:bids", "column:booklet", "column:duration")
+# A figure compared and followed by the rows' noun: a number of rows, not a value.
+# ("أكبر 10 مناقصات", with no "من", is a top-N.)
+_ROW_COUNT_THRESHOLD = re.compile(
+    r"(?<!\w)(?:[وب]?(?:اكثر|اقل|ازيد|اكبر|اصغر|يزيد|تزيد|يقل|تقل)\s(?:من|عن|علي)"
+    r"|(?:فوق|تحت|دون|يتجاوز|تتجاوز|تجاوزت|تتعدي))"
+    r"\s(?:\d+(?:[.,]\d+)?)\s(?:[بل]?ال)?(?:منافس|مناقص|مشروع|مشاريع|عطاء|عطاءات)\w*(?!\w)"
+)
+
+
+def unused_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...], question: str) -> tuple[str, ...]:
+    """The words of ``question`` (normalized) that the parts in ``consumed`` read and ``frame``
+    leaves unused, as above; () when it uses them all."""
+    parts: dict[str, tuple[str, ...]] = {}
+    for part, words in consumed:
+        parts[part] = parts.get(part, ()) + words
+    unused: list[str] = []
+    if frame.measure in ("avg", "sum", "max", "min") and not frame.sides and not any(parts.get(p) for p in _COLUMN_PARTS):
+        # "متوسط عدد المنافسات", "كم منافسة في المتوسط": the count is what is averaged.
+        unused += [w for w in parts.get("measure", ()) if COUNT.fullmatch(w)]
+    deadline_used = frame.measure == "rows" or frame.column == "deadline" or any(
+        c.field == "deadline" for c in frame.conditions
+    )
+    if not deadline_used:
+        unused += parts.get("column:deadline", ())
+    for m in _ROW_COUNT_THRESHOLD.finditer(question):
+        unused += m.group(0).split()
+    return tuple(unused)
