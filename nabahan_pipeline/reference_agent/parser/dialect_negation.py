@@ -34,8 +34,11 @@ _REQUEST_BEFORE = re.compile(
 )
 # "ما هي" left in the working text with a phrase a pass read right after it (two blanks or
 # more: the pass blanked it out), perhaps past "من" / "في"; a group of agencies is left as
-# "الجهات" ("ما هي من الجامعات").
-_UNREAD = re.compile(rf"(?<!\w)(?P<neg>{_ASKING})(?=(?: من| في)?(?: {{2,}}| الجهات(?!\w)))")
+# "الجهات" ("ما هي من الجامعات"); or before "فيها" / "لها" ("كم منطقة ما هي فيها منافسات
+# ملغاة": there are none).
+_UNREAD = re.compile(
+    rf"(?<!\w)(?P<neg>{_ASKING})(?=(?: من| في)?(?: {{2,}}| الجهات(?!\w))| (?:فيها|فيه|لها|له|عندها|عنده)(?!\w))"
+)
 
 
 def negates(original: str, match: re.Match[str]) -> bool:

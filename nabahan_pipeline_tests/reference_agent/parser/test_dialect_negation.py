@@ -64,6 +64,7 @@ def test_ma_hiya_that_asks_is_no_negation(agent: ReferenceAgent, question: str, 
         ("كم منافسة ما هي في 2024", ("ما هي",)),
         ("كم منافسة قيمتها ما هي أكثر من مليون", ("ما هي",)),
         ("كم منافسة ما هي من الجامعات في الرياض", ("ما هي",)),
+        ("كم منطقة ما هي فيها منافسات ملغاة", ("ما هي",)),
     ],
 )
 def test_a_negation_no_pass_reads_refuses(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
