@@ -107,3 +107,17 @@ def negated_conjunct(text: str, original: str, start: int) -> re.Match[str] | No
     if not _NEGATED_PHRASE.search(original[run:at].rstrip(" ") + " "):
         return None
     return _CONJUNCTION_AT.match(text, at)
+
+
+# "بقيمة ما يزيد عن مليون", "بما يقل عن": "ما" after a noun with "ب" (or "بما") is "what", not
+# "not" (written Arabic: more than a million), but the comparator reads it as a negation.
+_RELATIVE_MA = re.compile(
+    r"(?<!\w)(?:(?:بقيمه|بمبلغ|بسعر|بعدد|بتكلفه|بميزانيه|بقيم)\sما|بما)\s"
+    r"(?:ي|ت)?(?:زيد|قل|تجاوز|تعدي|تخطي|فوق|نقص|جاوز)\w*(?!\w)"
+)
+
+
+def relative_ma(original: str) -> tuple[str, ...]:
+    """The words of a relative "ما" before a comparator ("بقيمة ما يزيد عن مليون"), which the
+    figures' reading would take for a negation and answer with the opposite comparison."""
+    return tuple(w for m in _RELATIVE_MA.finditer(original) for w in m.group(0).split()[-2:])

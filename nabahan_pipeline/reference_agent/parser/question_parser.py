@@ -20,7 +20,7 @@ from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
 from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.durations import read_durations
-from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, unread_negations
+from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, relative_ma, unread_negations
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
 from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, or_across_kinds
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
@@ -145,7 +145,7 @@ class QuestionParser:
         difference = read_difference(r)
         if consumed_words(before, r.text):
             consumed.append(("difference", consumed_words(before, r.text)))
-        unread = unread_negations(r.text, r.original) + or_across_kinds(r.text, r.original, owners)
+        unread = unread_negations(r.text, r.original) + or_across_kinds(r.text, r.original, owners) + relative_ma(r.original)
         intent, leftover = account_intent(r.text)
         leftover = unread + leftover  # "كم منافسة ما هي في 2024": a negation no pass read
         consumed += intent

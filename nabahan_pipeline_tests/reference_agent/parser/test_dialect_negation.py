@@ -142,3 +142,23 @@ def test_except_no_pass_reads_refuses(agent: ReferenceAgent, question: str) -> N
     answer = agent.ask(question)
     assert answer["status"] == "out_of_scope"
     assert "«الا»" in answer["insights"]
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("كم منافسة بقيمة ما يزيد عن مليون", ("ما", "يزيد")),
+        ("كم منافسة بما يقل عن 500 ألف", ("بما", "يقل")),
+    ],
+)
+def test_a_relative_ma_before_a_comparator_refuses(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
+    # Written Arabic: "with a value of what exceeds": more than, not "not more than".
+    answer = agent.ask(question)
+    assert answer["status"] == "out_of_scope", answer["sql"]
+    for word in words:
+        assert f"«{word}»" in answer["insights"]
+
+
+def test_a_negation_after_bima_stays_read(agent: ReferenceAgent) -> None:
+    assert "estimated_value <= 300000" in _where(agent, "كم منافسة بما لا يتجاوز 300 ألف")
+    assert "estimated_value <= 1000000" in _where(agent, "كم منافسة قيمتها ما تتجاوز مليون")
