@@ -189,7 +189,7 @@ class QuestionParser:
         else:
             # Words read but not used: two date phrases (ANDed, they would ask for no day at
             # all) or a part of the question the frame has no place for.
-            ignored = ignored_words(frame, tuple(consumed)) + unused_words(frame, tuple(consumed), r.original)
+            ignored = ignored_words(frame, tuple(consumed)) + unused_words(frame, tuple(consumed), r.original, self.as_of)
             if len(r.dates) > 1 and not frame.sides and "year" not in frame.group_by:
                 ignored = dict(consumed).get("date", ()) + ignored
             ignored += two_tables(r.original)

@@ -1,13 +1,15 @@
 """Words of a question read and then left unused by its frame, beyond ``accounting.ignored_words``:
 a count under an average or a total ("متوسط عدد المنافسات لكل جهة": an average of counts, not of
 values), the deadline column beside a measure of another ("كم يوم في المتوسط بين النشر وآخر
-موعد للعروض"), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
+موعد للعروض"), "إلى الآن" after a date the reading ended before today ("من 2023 إلى الآن"
+read as 2023 alone), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
 a condition on each group's count, not on a value). One SELECT of the frame holds none of them,
 so the agent names the words and refuses rather than answer another question."""
 
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from nabahan_pipeline.reference_agent.parser.frame import QueryFrame
 from nabahan_pipeline.reference_agent.parser.patterns import COUNT
@@ -23,9 +25,15 @@ _ROW_COUNT_THRESHOLD = re.compile(
 )
 
 
-def unused_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...], question: str) -> tuple[str, ...]:
+# "إلى الآن", "لين الحين", "حتى اليوم": a period that runs to the data's as-of date.
+_TO_NOW = re.compile(r"(?<!\w)(?:(?:الي|حتي|لين|لحد|لغايه)\s(?:ال)?(?:ان|الان|الحين|اليوم)|للحين|للان)(?!\w)")
+
+
+def unused_words(
+    frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...], question: str, as_of: date | None = None
+) -> tuple[str, ...]:
     """The words of ``question`` (normalized) that the parts in ``consumed`` read and ``frame``
-    leaves unused, as above; () when it uses them all."""
+    leaves unused, as above; () when it uses them all. ``as_of`` is the data's today."""
     parts: dict[str, tuple[str, ...]] = {}
     for part, words in consumed:
         parts[part] = parts.get(part, ()) + words
@@ -38,6 +46,11 @@ def unused_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]],
     )
     if not deadline_used:
         unused += parts.get("column:deadline", ())
+    to_now = _TO_NOW.search(question)
+    if to_now and as_of is not None:
+        ends = [c.values[1] for c in frame.conditions if c.op == "date_range"]
+        if not any(end is None or str(end) > as_of.isoformat() for end in ends):
+            unused += to_now.group(0).split()
     for m in _ROW_COUNT_THRESHOLD.finditer(question):
         unused += m.group(0).split()
     return tuple(unused)

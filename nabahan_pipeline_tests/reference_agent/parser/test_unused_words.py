@@ -26,6 +26,7 @@ def agent(default_db: Path) -> ReferenceAgent:
         ("الجهات اللي طرحت أكثر من 100 منافسة", ("اكثر", "من", "100", "منافسه")),
         ("كم جهة طرحت أكثر من 100 منافسة", ("اكثر", "من", "100", "منافسه")),
         ("المناطق اللي فيها أقل من 500 منافسة", ("اقل", "من", "500", "منافسه")),
+        ("كم منافسة من 2023 إلى الآن", ("الي", "الان")),
     ],
 )
 def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
@@ -43,6 +44,8 @@ def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: s
         ("أكبر 10 مناقصات", "LIMIT 10"),
         ("كم منافسة آخر موعد لتقديم عروضها في نوفمبر 2026", "last_offer_date >= '2026-11-01'"),
         ("كم منافسة قيمتها أكثر من 100 ألف", "estimated_value > 100000"),
+        ("كم منافسة من يناير 2026 الى اليوم", "publish_date >= '2026-01-01'"),
+        ("كم منافسة نشطة الآن", "status_id = 1"),
     ],
 )
 def test_words_the_frame_uses_are_answered(agent: ReferenceAgent, question: str, sql: str) -> None:
