@@ -1,7 +1,8 @@
 """Words of a question read and then left unused by its frame, beyond ``accounting.ignored_words``:
 a count under an average or a total ("متوسط عدد المنافسات لكل جهة": an average of counts, not of
 values), the deadline column beside a measure of another ("كم يوم في المتوسط بين النشر وآخر
-موعد للعروض"), "إلى الآن" after a date the reading ended before today ("من 2023 إلى الآن"
+موعد للعروض"), both ends of a ranking ("أعلى وأقل منطقة": one ranking answers the first),
+"إلى الآن" after a date the reading ended before today ("من 2023 إلى الآن"
 read as 2023 alone), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
 a condition on each group's count, not on a value). One SELECT of the frame holds none of them,
 so the agent names the words and refuses rather than answer another question."""
@@ -11,8 +12,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import QueryFrame
-from nabahan_pipeline.reference_agent.parser.patterns import COUNT
+from nabahan_pipeline.reference_agent.parser.patterns import COUNT, SUPERLATIVE
 
 # The column words a measure may be of; with none, an average or a total is of the value.
 _COLUMN_PARTS = ("column:any", "column:value", "column:awarded", "column:bids", "column:booklet", "column:duration")
@@ -46,6 +48,11 @@ def unused_words(
     )
     if not deadline_used:
         unused += parts.get("column:deadline", ())
+    superlatives = [(w, SUPERLATIVE.fullmatch(w)) for w in parts.get("order", ())]
+    directions = {lx.SUPERLATIVE_TERMS[m.group("w")] for _, m in superlatives if m}
+    if frame.ranked and len(directions) > 1:
+        # "أعلى وأقل منطقة في عدد المنافسات": the ranking answers one end.
+        unused += [w for w, m in superlatives if m]
     to_now = _TO_NOW.search(question)
     if to_now and as_of is not None:
         ends = [c.values[1] for c in frame.conditions if c.op == "date_range"]

@@ -27,6 +27,7 @@ def agent(default_db: Path) -> ReferenceAgent:
         ("كم جهة طرحت أكثر من 100 منافسة", ("اكثر", "من", "100", "منافسه")),
         ("المناطق اللي فيها أقل من 500 منافسة", ("اقل", "من", "500", "منافسه")),
         ("كم منافسة من 2023 إلى الآن", ("الي", "الان")),
+        ("أعلى وأقل منطقة في عدد المنافسات", ("اعلي", "واقل")),
     ],
 )
 def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
@@ -46,6 +47,8 @@ def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: s
         ("كم منافسة قيمتها أكثر من 100 ألف", "estimated_value > 100000"),
         ("كم منافسة من يناير 2026 الى اليوم", "publish_date >= '2026-01-01'"),
         ("كم منافسة نشطة الآن", "status_id = 1"),
+        ("أكثر منطقة فيها منافسات ملغاة", "LIMIT 1"),
+        ("عدد المنافسات حسب المنطقة من الأعلى إلى الأقل", "ORDER BY tender_count DESC"),
     ],
 )
 def test_words_the_frame_uses_are_answered(agent: ReferenceAgent, question: str, sql: str) -> None:
