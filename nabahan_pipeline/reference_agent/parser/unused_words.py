@@ -1,7 +1,8 @@
 """Words of a question read and then left unused by its frame, beyond ``accounting.ignored_words``:
 a count under an average or a total ("متوسط عدد المنافسات لكل جهة": an average of counts, not of
 values), the deadline column beside a measure of another ("كم يوم في المتوسط بين النشر وآخر
-موعد للعروض"), both ends of a ranking ("أعلى وأقل منطقة": one ranking answers the first),
+موعد للعروض"), both ends of a ranking ("أعلى وأقل منطقة": one ranking answers the first), a second
+dimension beside a grouping by another ("عدد المنافسات حسب المنطقة والحالة" grouped by region),
 "إلى الآن" after a date the reading ended before today ("من 2023 إلى الآن"
 read as 2023 alone), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
 a condition on each group's count, not on a value). One SELECT of the frame holds none of them,
@@ -14,7 +15,7 @@ from datetime import date
 
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import QueryFrame
-from nabahan_pipeline.reference_agent.parser.patterns import COUNT, SUPERLATIVE
+from nabahan_pipeline.reference_agent.parser.patterns import COUNT, DIMENSION_KEYS, DIMENSIONS, SUPERLATIVE
 
 # The column words a measure may be of; with none, an average or a total is of the value.
 _COLUMN_PARTS = ("column:any", "column:value", "column:awarded", "column:bids", "column:booklet", "column:duration")
@@ -48,6 +49,14 @@ def unused_words(
     )
     if not deadline_used:
         unused += parts.get("column:deadline", ())
+    if frame.group_by and frame.entity in ("tenders", "projects"):
+        # "حسب المنطقة والحالة" grouped by the region alone; a noun beside a condition on it
+        # ("في نشاط الاتصالات") names that condition.
+        held = set(frame.group_by) | {c.field for c in frame.conditions}
+        for word in parts.get("grouping:dimension", ()):
+            m = DIMENSIONS.fullmatch(word)
+            if m and DIMENSION_KEYS[m.lastgroup] not in held:  # type: ignore[index]
+                unused.append(word)
     superlatives = [(w, SUPERLATIVE.fullmatch(w)) for w in parts.get("order", ())]
     directions = {lx.SUPERLATIVE_TERMS[m.group("w")] for _, m in superlatives if m}
     if frame.ranked and len(directions) > 1:

@@ -28,6 +28,8 @@ def agent(default_db: Path) -> ReferenceAgent:
         ("المناطق اللي فيها أقل من 500 منافسة", ("اقل", "من", "500", "منافسه")),
         ("كم منافسة من 2023 إلى الآن", ("الي", "الان")),
         ("أعلى وأقل منطقة في عدد المنافسات", ("اعلي", "واقل")),
+        ("عدد المنافسات حسب المنطقة والحالة", ("والحاله",)),
+        ("مجموع القيم حسب المنطقة والنوع", ("والنوع",)),
     ],
 )
 def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
@@ -48,6 +50,8 @@ def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: s
         ("كم منافسة من يناير 2026 الى اليوم", "publish_date >= '2026-01-01'"),
         ("كم منافسة نشطة الآن", "status_id = 1"),
         ("أكثر منطقة فيها منافسات ملغاة", "LIMIT 1"),
+        ("توزيع المنافسات حسب المنطقة والحالة", "GROUP BY region_id, status_id"),
+        ("عدد المنافسات حسب المنطقة في نشاط الاتصالات", "activity_id = 18"),
         ("عدد المنافسات حسب المنطقة من الأعلى إلى الأقل", "ORDER BY tender_count DESC"),
     ],
 )
