@@ -3,6 +3,8 @@ a count under an average or a total ("متوسط عدد المنافسات لك�
 values), the deadline column beside a measure of another ("كم يوم في المتوسط بين النشر وآخر
 موعد للعروض"), both ends of a ranking ("أعلى وأقل منطقة": one ranking answers the first), a second
 dimension beside a grouping by another ("عدد المنافسات حسب المنطقة والحالة" grouped by region),
+an order said "from the ... " under a one-row pick ("اعرض منافسات جدة من الأحدث للأقدم": every
+row newest first, not the oldest one),
 "إلى الآن" after a date the reading ended before today ("من 2023 إلى الآن"
 read as 2023 alone), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
 a condition on each group's count, not on a value). One SELECT of the frame holds none of them,
@@ -28,6 +30,8 @@ _ROW_COUNT_THRESHOLD = re.compile(
 )
 
 
+# "من الأقل", "من الأحدث للأقدم": an order of rows, never the one row at an end.
+_FROM_END = re.compile(r"(?<!\w)من (?:ال)?(?:اقل|اكثر|اعلي|ادني|احدث|اقدم|اكبر|اصغر|اجدد)(?:\s(?:لل|الي ال|ل)\w+)?")
 # "إلى الآن", "لين الحين", "حتى اليوم": a period that runs to the data's as-of date.
 _TO_NOW = re.compile(r"(?<!\w)(?:(?:الي|حتي|لين|لحد|لغايه)\s(?:ال)?(?:ان|الان|الحين|اليوم)|للحين|للان)(?!\w)")
 
@@ -62,6 +66,9 @@ def unused_words(
     if frame.ranked and len(directions) > 1:
         # "أعلى وأقل منطقة في عدد المنافسات": the ranking answers one end.
         unused += [w for w, m in superlatives if m]
+    from_end = _FROM_END.search(question)
+    if from_end and frame.ranked and frame.limit == 1:
+        unused += from_end.group(0).split()
     to_now = _TO_NOW.search(question)
     if to_now and as_of is not None:
         ends = [c.values[1] for c in frame.conditions if c.op == "date_range"]

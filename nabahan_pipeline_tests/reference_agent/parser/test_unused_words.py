@@ -30,6 +30,8 @@ def agent(default_db: Path) -> ReferenceAgent:
         ("أعلى وأقل منطقة في عدد المنافسات", ("اعلي", "واقل")),
         ("عدد المنافسات حسب المنطقة والحالة", ("والحاله",)),
         ("مجموع القيم حسب المنطقة والنوع", ("والنوع",)),
+        ("اعرض منافسات جدة من الأحدث للأقدم", ("من", "الاحدث", "للاقدم")),
+        ("رتب منافسات الرياض حسب القيمة من الأقل", ("من", "الاقل")),
     ],
 )
 def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
@@ -51,6 +53,8 @@ def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: s
         ("كم منافسة نشطة الآن", "status_id = 1"),
         ("أكثر منطقة فيها منافسات ملغاة", "LIMIT 1"),
         ("توزيع المنافسات حسب المنطقة والحالة", "GROUP BY region_id, status_id"),
+        ("رتب منافسات الرياض حسب القيمة من الأكثر للأقل", "ORDER BY estimated_value DESC"),
+        ("أحدث منافسة في جدة", "ORDER BY publish_date DESC LIMIT 1"),
         ("عدد المنافسات حسب المنطقة في نشاط الاتصالات", "activity_id = 18"),
         ("عدد المنافسات حسب المنطقة من الأعلى إلى الأقل", "ORDER BY tender_count DESC"),
     ],
