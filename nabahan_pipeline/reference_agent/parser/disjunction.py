@@ -60,3 +60,29 @@ _SMALL = re.compile(
 
 def _in_small_word(text: str, at: int) -> bool:
     return any(s.start() <= at < s.end() for s in _SMALL.finditer(text))
+
+
+def _runs(owners: dict[int, str]) -> list[tuple[int, int, str]]:
+    """The spans each pass read, as (start, end, pass): offsets in a row with one owner."""
+    runs: list[tuple[int, int, str]] = []
+    for i in sorted(owners):
+        if runs and runs[-1][1] == i and runs[-1][2] == owners[i]:
+            runs[-1] = (runs[-1][0], i + 1, owners[i])
+        else:
+            runs.append((i, i + 1, owners[i]))
+    return runs
+
+
+def elided_names(original: str, owners: dict[int, str], fields: set[str]) -> tuple[str, ...]:
+    """The word after an agency's name that, with "و" glued, may name a second agency of the same
+    kind with its head noun left out ("أمانة الرياض وجدة", "جامعة القصيم وحائل", "وزارة الصحة
+    والتعليم"), but was read as a region or an activity and ANDed with the name; ``fields`` are
+    the fields of the question's conditions."""
+    found = []
+    runs = _runs(owners)
+    for (_, end, part), (start, stop, next_part) in zip(runs, runs[1:]):
+        if part != "name" or original[end:start].strip() or original[start : start + 1] != "و":
+            continue
+        if next_part == "region" or (next_part == "name" and {"agency", "activity"} <= fields):
+            found.append(original[start:stop].split()[0])
+    return tuple(found)

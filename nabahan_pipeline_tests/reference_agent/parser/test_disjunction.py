@@ -64,3 +64,32 @@ def test_the_functions() -> None:
     owners = {i: "region" for i in [*range(*status), *range(*region)]}
     assert or_across_kinds(text, original, owners) == ()
     assert or_across_kinds(text, original, {}) == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("كم منافسة لأمانة الرياض وجدة", "وجده"),
+        ("كم منافسة لجامعة القصيم وحائل", "وحايل"),
+        ("كم منافسة لوزارة الصحة والتعليم", "والتعليم"),
+    ],
+)
+def test_a_name_with_its_head_noun_left_out_refuses(agent: ReferenceAgent, question: str, word: str) -> None:
+    # Read as the first agency AND a region (or an activity): none of the second agency's tenders.
+    answer = agent.ask(question)
+    assert answer["status"] == "out_of_scope", answer["sql"]
+    assert f"«{word}»" in answer["insights"]
+
+
+@pytest.mark.parametrize(
+    ("question", "condition"),
+    [
+        ("كم منافسة لوزارة الصحة ووزارة التعليم", "agency_id IN (41, 42)"),
+        ("كم منافسة لوزارة الصحة في الرياض وجدة", "region_id IN (1, 2)"),
+        ("كم منافسة لوزارة الصحة في نشاط التعليم", "activity_id = 30"),
+    ],
+)
+def test_a_name_then_other_conditions_is_answered(agent: ReferenceAgent, question: str, condition: str) -> None:
+    answer = agent.ask(question)
+    assert answer["status"] == "success", answer["insights"]
+    assert condition in answer["sql"]
