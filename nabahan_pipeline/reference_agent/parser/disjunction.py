@@ -86,3 +86,23 @@ def elided_names(original: str, owners: dict[int, str], fields: set[str]) -> tup
         if next_part == "region" or (next_part == "name" and {"agency", "activity"} <= fields):
             found.append(original[start:stop].split()[0])
     return tuple(found)
+
+
+# A name read with the negation before it: the negation begins its span.
+_NEGATION_FIRST = re.compile(
+    r"(?:[وفبل]?غير|من غير|ما عدا|ماعدا|عدا|باستثناء|سوي|خارج|بدون|لا|الا|مو|مب|مش|ليس|ليست|ما|ماهي|ماهو|مهوب|مهيب|لم)(?!\w)"
+)
+
+
+def modified_groups(original: str, owners: dict[int, str]) -> tuple[str, ...]:
+    """The words right after a group of agencies, with no "و", that a pass read as another name
+    ("المستشفيات العسكرية": the military industries corporation; "الجامعات الطبية": the medical
+    activities): an adjective narrowing the group, which the reading would instead OR in as an
+    agency or AND in as an activity."""
+    found = []
+    runs = _runs(owners)
+    for (_, end, part), (start, stop, next_part) in zip(runs, runs[1:]):
+        if part == "agency_group" and next_part == "name" and not original[end:start].strip() and original[start] != "و":
+            if not _NEGATION_FIRST.match(original, start):  # "الجامعات ماعدا جامعة ...": read as one
+                found += original[start:stop].split()
+    return tuple(found)

@@ -22,7 +22,7 @@ from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.durations import read_durations
 from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, relative_ma, unread_negations
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
-from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, elided_names, or_across_kinds
+from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, elided_names, modified_groups, or_across_kinds
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
 from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, names_rows, read_lookup_cue
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
@@ -146,7 +146,7 @@ class QuestionParser:
         if consumed_words(before, r.text):
             consumed.append(("difference", consumed_words(before, r.text)))
         unread = unread_negations(r.text, r.original) + or_across_kinds(r.text, r.original, owners) + relative_ma(r.original)
-        unread += elided_names(r.original, owners, {c.field for c in r.conditions})
+        unread += elided_names(r.original, owners, {c.field for c in r.conditions}) + modified_groups(r.original, owners)
         intent, leftover = account_intent(r.text)
         leftover = unread + leftover  # "كم منافسة ما هي في 2024": a negation no pass read
         consumed += intent

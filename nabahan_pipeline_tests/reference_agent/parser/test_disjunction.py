@@ -93,3 +93,29 @@ def test_a_name_then_other_conditions_is_answered(agent: ReferenceAgent, questio
     answer = agent.ask(question)
     assert answer["status"] == "success", answer["insights"]
     assert condition in answer["sql"]
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [("كم منافسة للمستشفيات العسكرية", "العسكريه"), ("كم منافسة للجامعات الطبية", "الطبيه")],
+)
+def test_an_adjective_after_a_group_read_as_a_name_refuses(agent: ReferenceAgent, question: str, word: str) -> None:
+    # Read as the hospitals OR the military industries corporation, the universities AND the
+    # medical activities: not the military hospitals, not the medical universities.
+    answer = agent.ask(question)
+    assert answer["status"] == "out_of_scope", answer["sql"]
+    assert f"«{word}»" in answer["insights"]
+
+
+@pytest.mark.parametrize(
+    ("question", "condition"),
+    [
+        ("كم منافسة للجامعات ووزارة الصحة", "104, 105, 106, 107, 108, 41)"),
+        ("كم منافسة للجامعات ماعدا جامعة الملك سعود", "agency_id NOT IN (14, 91)"),
+        ("كم منافسة للجامعات في نشاط تقنية المعلومات", "activity_id = 4"),
+    ],
+)
+def test_a_group_then_a_name_joined_or_negated_is_answered(agent: ReferenceAgent, question: str, condition: str) -> None:
+    answer = agent.ask(question)
+    assert answer["status"] == "success", answer["insights"]
+    assert condition in answer["sql"]
