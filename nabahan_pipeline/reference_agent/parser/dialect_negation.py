@@ -26,7 +26,7 @@ DIALECT_NEGATION = re.compile(
 )
 # "لا ملغاة ولا منتهية" said with a word of the family first: "ماهي منتهية ولا ملغاة".
 _FIRST = re.compile(rf"(?<!\w)(?P<neg>{_ASKING}|{_NEGATING})\s")
-_NEITHER = re.compile(r"(?<!\w)ولا\s$")
+_NEITHER = re.compile(r"(?<!\w)ولا\s(?:(?:في|من)\s)?$")  # "ما هي ملغاة ولا في الرياض"
 # A negation before "إلا" makes it "only".
 _NEGATION_BEFORE = re.compile(r"(?<!\w)(?:ما|لا|لم|مو|مب|ليس|ليست|ماهي|ماهو)(?!\w)")
 # The words right before "ما هي" that make it a question, not a negation.
