@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 # The negation words of the family; "ما هي" and its kin also ask a question.
-_ASKING = r"ما هي|ما هو|ماهي|ماهو|مهي|مهو"
+_ASKING = r"و?(?:ما هي|ما هو|ماهي|ماهو)|مهي|مهو"  # "وما هي ملغاة": and not cancelled
 # (Najdi "مهوب/ماهيب"; "ماعدا", "لغير", "بغير" written as one word.)
 _NEGATING = r"مب|موب|مو|مش|ليست|ليس|ليسو|مهوب|مهيب|ماهوب|ماهيب|ماعدا|لغير|بغير"
 # "إلا": except ("كم منافسة إلا الملغاة"), but "only" after a negation ("ما طرحت إلا في الرياض").

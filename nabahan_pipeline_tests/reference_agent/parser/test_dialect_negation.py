@@ -37,6 +37,7 @@ def _where(agent: ReferenceAgent, question: str) -> str:
         ("كم منافسة في الرياض ماهي من وزارة الصحة", "agency_id <> 41", "region_id = 1"),
         ("كم منافسة في نجران ماهي منتهية ولا ملغاة", "status_id IN (1, 2, 3, 4)", "region_id = 11"),
         ("كم منافسة في جدة مهوب ملغاة", "status_id IN (1, 2, 3, 4, 6)", "region_id = 2"),
+        ("كم منافسة في تبوك وما هي شراء مباشر", "tender_type_id <> 2", "region_id = 7"),
         ("كم منافسة ما هي ملغاة ولا في الرياض", "region_id <> 1", "status_id IN (1, 2, 3, 4, 6)"),
         ("كم منافسة ملغاة ماهيب في الرياض", "region_id <> 1", "status_id = 5"),
         ("كم منافسة ملغاة لغير وزارة الصحة", "agency_id <> 41", "status_id = 5"),
