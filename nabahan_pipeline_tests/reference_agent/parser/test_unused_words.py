@@ -72,3 +72,4 @@ def test_the_function_on_a_frame() -> None:
     with_column = consumed + (("column:any", ("قيمه",)),)
     assert unused_words(avg, with_column, "متوسط عدد المنافسات") == ()
     assert unused_words(QueryFrame("tenders", "count"), consumed, "عدد المنافسات") == ()
+
