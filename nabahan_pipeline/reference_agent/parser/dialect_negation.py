@@ -75,7 +75,17 @@ def unread_negations(text: str, original: str) -> tuple[str, ...]:
     """The asking-form negations ("ما هي") left in the working ``text`` right before a phrase a
     pass read without them (a date, a figure, a group of agencies): the question read would be
     its positive."""
-    return tuple(m.group("neg") for m in _UNREAD.finditer(text) if negates(original, m))
+    return tuple(m.group("neg") for m in _UNREAD.finditer(text) if negates(original, m) or _after_a_count(original, m))
+
+
+# "كم منافسة ماهي الملغاة": after "كم" the question is asked, so "ماهي" before a word with the
+# article is no second question and may be "not": neither reading is sure.
+_COUNT_BEFORE = re.compile(r"(?<!\w)(?:كم|عدد|مجموع|متوسط|اجمالي|نسبه)(?!\w)")
+
+
+def _after_a_count(original: str, match: re.Match[str]) -> bool:
+    before = original[: match.start("neg")]
+    return bool(_COUNT_BEFORE.search(before)) and not _REQUEST_BEFORE.search(before)
 
 
 # A list's later member: "و" glued to it, or "و" / "أو" / "ولا" before it in the working text.

@@ -71,6 +71,8 @@ def test_ma_hiya_that_asks_is_no_negation(agent: ReferenceAgent, question: str, 
         ("كم منافسة قيمتها ما هي أكثر من مليون", ("ما هي",)),
         ("كم منافسة ما هي من الجامعات في الرياض", ("ما هي",)),
         ("كم منطقة ما هي فيها منافسات ملغاة", ("ما هي",)),
+        ("كم منافسة ماهي الرياض وجدة والدمام", ("ماهي",)),
+        ("كم منافسة ماهي الشراء المباشر والمنافسة العامة", ("ماهي",)),
     ],
 )
 def test_a_negation_no_pass_reads_refuses(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
@@ -92,7 +94,10 @@ def test_the_functions_on_the_working_text() -> None:
     assert dialect_negation(head, head, head.index("شراء")) is None
     working = "كم منافسه ما هي        "
     assert unread_negations(working, "كم منافسه ما هي في 2024") == ("ما هي",)
-    assert unread_negations(working, "كم منافسه ما هي الملغاه") == ()
+    # After "كم" even "ما هي" before the article is no second question: refused, not dropped.
+    assert unread_negations(working, "كم منافسه ما هي الملغاه") == ("ما هي",)
+    listing = "اعرض المنافسات ما هي        "
+    assert unread_negations(listing, "اعرض المنافسات ما هي الملغاه") == ()
 
 
 @pytest.mark.parametrize(
