@@ -27,6 +27,8 @@ DIALECT_NEGATION = re.compile(
 # "لا ملغاة ولا منتهية" said with a word of the family first: "ماهي منتهية ولا ملغاة".
 _FIRST = re.compile(rf"(?<!\w)(?P<neg>{_ASKING}|{_NEGATING})\s")
 _NEITHER = re.compile(r"(?<!\w)ولا\s(?:(?:في|من)\s)?$")  # "ما هي ملغاة ولا في الرياض"
+# "اللي ما هي ...": a relative clause, so "ما هي" negates whatever follows.
+_RELATIVE_BEFORE = re.compile(r"(?<!\w)(?:اللي|التي|الي|الذي)\s*$")
 # A negation before "إلا" makes it "only".
 _NEGATION_BEFORE = re.compile(r"(?<!\w)(?:ما|لا|لم|مو|مب|ليس|ليست|ماهي|ماهو)(?!\w)")
 # The words right before "ما هي" that make it a question, not a negation.
@@ -54,6 +56,8 @@ def negates(original: str, match: re.Match[str]) -> bool:
     after = original[match.end("neg") :].split()
     if not before.strip() or _REQUEST_BEFORE.search(before):
         return False
+    if _RELATIVE_BEFORE.search(before):
+        return True  # "اللي ماهي الملغاة": that are not
     return not (after and after[0].startswith("ال"))
 
 
@@ -78,9 +82,9 @@ def unread_negations(text: str, original: str) -> tuple[str, ...]:
     return tuple(m.group("neg") for m in _UNREAD.finditer(text) if negates(original, m) or _after_a_count(original, m))
 
 
-# "كم منافسة ماهي الملغاة": after "كم" the question is asked, so "ماهي" before a word with the
+# "كم منافسة ماهي الملغاة": after "كم" (or "توزيع") the question is asked, so "ماهي" before a word with the
 # article is no second question and may be "not": neither reading is sure.
-_COUNT_BEFORE = re.compile(r"(?<!\w)(?:كم|عدد|مجموع|متوسط|اجمالي|نسبه)(?!\w)")
+_COUNT_BEFORE = re.compile(r"(?<!\w)(?:كم|عدد|مجموع|متوسط|اجمالي|نسبه|توزيع)(?!\w)")
 
 
 def _after_a_count(original: str, match: re.Match[str]) -> bool:

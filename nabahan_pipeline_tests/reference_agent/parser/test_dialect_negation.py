@@ -38,6 +38,7 @@ def _where(agent: ReferenceAgent, question: str) -> str:
         ("كم منافسة في نجران ماهي منتهية ولا ملغاة", "status_id IN (1, 2, 3, 4)", "region_id = 11"),
         ("كم منافسة في جدة مهوب ملغاة", "status_id IN (1, 2, 3, 4, 6)", "region_id = 2"),
         ("كم منافسة في تبوك وما هي شراء مباشر", "tender_type_id <> 2", "region_id = 7"),
+        ("كم منافسة في تبوك اللي ماهي الملغاة", "status_id IN (1, 2, 3, 4, 6)", "region_id = 7"),
         ("كم منافسة ما هي ملغاة ولا في الرياض", "region_id <> 1", "status_id IN (1, 2, 3, 4, 6)"),
         ("كم منافسة ملغاة ماهيب في الرياض", "region_id <> 1", "status_id = 5"),
         ("كم منافسة ملغاة لغير وزارة الصحة", "agency_id <> 41", "status_id = 5"),
@@ -73,6 +74,7 @@ def test_ma_hiya_that_asks_is_no_negation(agent: ReferenceAgent, question: str, 
         ("كم منطقة ما هي فيها منافسات ملغاة", ("ما هي",)),
         ("كم منافسة ماهي الرياض وجدة والدمام", ("ماهي",)),
         ("كم منافسة ماهي الشراء المباشر والمنافسة العامة", ("ماهي",)),
+        ("توزيع المنافسات على المناطق ما هي الملغاة والمنتهية", ("ما هي",)),
     ],
 )
 def test_a_negation_no_pass_reads_refuses(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
