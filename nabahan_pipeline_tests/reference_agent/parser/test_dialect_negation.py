@@ -4,6 +4,7 @@ reads refused rather than answered with its positive (issue 15)."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,27 @@ def test_a_relative_ma_before_a_comparator_refuses(agent: ReferenceAgent, questi
 def test_a_negation_after_bima_stays_read(agent: ReferenceAgent) -> None:
     assert "estimated_value <= 300000" in _where(agent, "كم منافسة بما لا يتجاوز 300 ألف")
     assert "estimated_value <= 1000000" in _where(agent, "كم منافسة قيمتها ما تتجاوز مليون")
+
+
+_BASES = (("كم منافسة في تبوك", "region_id = 7"), ("كم منافسة في 2024", "strftime('%Y', publish_date) = '2024'"), ("كم منافسة محدودة", "tender_type_id = 4"))
+_NEGATIONS = ("ما هي", "ماهي", "وما هي", "اللي ما هي", "مو", "مب", "ليست", "غير", "ما عدا", "الا", "مهوب")
+_FILTERS = (("ملغاة", "status_id = 5"), ("شراء مباشر", "tender_type_id = 2"), ("في جدة", "region_id = 2"), ("من وزارة الصحة", "agency_id = 41"))
+
+
+@pytest.mark.parametrize("negation", _NEGATIONS)
+def test_every_negation_before_every_filter_is_read_or_refused(agent: ReferenceAgent, default_db: Path, negation: str) -> None:
+    # The oracle: base AND NOT filter (regions: <>, the rows without a region left out as SQL leaves them).
+    con = sqlite3.connect(f"file:{default_db}?mode=ro", uri=True)
+    answered = 0
+    try:
+        for (base, base_where), (phrase, where) in [(b, f) for b in _BASES for f in _FILTERS if b[1].split()[0] != f[1].split()[0]]:
+            answer = agent.ask(f"{base} {negation} {phrase}")
+            if answer["status"] != "success":
+                continue
+            answered += 1
+            negated = where.replace("=", "<>") if where.startswith("region") else f"NOT ({where})"
+            (want,) = con.execute(f"SELECT COUNT(*) FROM tenders_full_details WHERE {base_where} AND {negated}").fetchone()
+            assert answer["rows"] == [[want]], (base, negation, phrase, answer["sql"])
+    finally:
+        con.close()
+    assert answered >= 3, "the negation is read, not only refused"
