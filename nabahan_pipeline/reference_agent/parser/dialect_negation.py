@@ -15,7 +15,7 @@ import re
 # The negation words of the family; "ما هي" and its kin also ask a question.
 _ASKING = r"و?(?:ما هي|ما هو|ماهي|ماهو)|مهي|مهو"  # "وما هي ملغاة": and not cancelled
 # (Najdi "مهوب/ماهيب"; "ماعدا", "لغير", "بغير" written as one word.)
-_NEGATING = r"مب|موب|مو|مش|ليست|ليس|ليسو|مهوب|مهيب|ماهوب|ماهيب|ماعدا|لغير|بغير"
+_NEGATING = r"و?(?:مب|موب|مو|مش|ليست|ليس|ليسو|مهوب|مهيب|ماهوب|ماهيب|غير)|ماعدا|لغير|بغير"  # "ومو ملغاة": and not
 # "إلا": except ("كم منافسة إلا الملغاة"), but "only" after a negation ("ما طرحت إلا في الرياض").
 _EXCEPT = r"الا"
 # Right before a status, a type, a place or a name: the negation and the small words it may
