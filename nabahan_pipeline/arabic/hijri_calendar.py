@@ -37,10 +37,10 @@ _INDEX = {(year, month): i for i, (year, month, _) in enumerate(_STARTS)}
 FIRST_YEAR = min(_MONTH_STARTS)
 LAST_YEAR = max(_MONTH_STARTS)
 
-# Month names as normalize_arabic leaves them, with the article where it is usually written.
+# Month names as written after a preposition or "شهر" (genitive: "ذي الحجة").
 MONTH_NAMES: dict[int, str] = {
     1: "محرم", 2: "صفر", 3: "ربيع الأول", 4: "ربيع الآخر", 5: "جمادى الأولى", 6: "جمادى الآخرة",
-    7: "رجب", 8: "شعبان", 9: "رمضان", 10: "شوال", 11: "ذو القعدة", 12: "ذو الحجة",
+    7: "رجب", 8: "شعبان", 9: "رمضان", 10: "شوال", 11: "ذي القعدة", 12: "ذي الحجة",
 }
 
 

@@ -40,6 +40,7 @@ class Refusal:
     # empty | too_long | not_arabic | sql | mutation | off_task | off_topic | unknown
     # | not_understood (content words left over) | unheld (data the schema does not hold)
     # | no_column (a condition the question's table cannot hold; decided by the agent)
+    # | unplaced_date (a Hijri date outside the embedded calendar, or a Hijri month with no year)
     reason: str
     # The question's words the parser could not account for (not compared: the reason is the verdict).
     words: tuple[str, ...] = field(default=(), compare=False)

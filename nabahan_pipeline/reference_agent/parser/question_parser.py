@@ -16,6 +16,7 @@ from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
+from nabahan_pipeline.reference_agent.parser.hijri_dates import read_hijri_dates, unread_hijri
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
@@ -108,6 +109,9 @@ class QuestionParser:
         intent, leftover = account_intent(r.text)
         consumed += intent
         frame = frame_of(r)
+        if r.unplaced_dates:
+            # A Hijri date the calendar cannot place: refused by name, never answered for other dates.
+            return Parse(Refusal("unplaced_date", tuple(r.unplaced_dates)), tuple(consumed), leftover)
         if isinstance(frame, Refusal):
             frame = Refusal(frame.reason, leftover)
         elif leftover:
@@ -161,8 +165,12 @@ class QuestionParser:
             r.strong = True
 
     def _dates(self, r: Reading) -> None:
-        """Years, months, quarters and periods, relative ones counted from ``as_of``."""
+        """Years, months, quarters and periods, relative ones counted from ``as_of``; Hijri
+        months first (the years pass would take their year alone)."""
+        r.text, hijri = read_hijri_dates(r.text, self.as_of)
         r.text, spans = read_dates(r.text, self.as_of)
+        spans = hijri + spans
+        r.unplaced_dates += unread_hijri(r.text)
         r.dates += spans
         if spans:
             r.weak = True

@@ -23,6 +23,7 @@ class Reading:
     top_n: int | None = None
     strong: bool = False  # names, statuses or types: procurement words
     weak: bool = False  # places, dates, values: could be about anything
+    unplaced_dates: list[str] = field(default_factory=list)  # Hijri dates outside the calendar
 
     def blank(self, start: int, end: int) -> None:
         """Blank out ``[start, end)`` of the working text: that phrase is understood."""

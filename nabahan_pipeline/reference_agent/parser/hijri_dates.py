@@ -1,0 +1,179 @@
+"""Hijri months and days in a question ("رمضان 1446هـ", "محرم ١٤٤٨", "ربيع الأول 1447",
+"15 شوال 1445", "من محرم إلى جمادى الآخرة 1446", "رمضان الماضي") read into DateSpans of
+Gregorian dates by the Umm al-Qura calendar. Read before the Hijri years (``dates``), which
+would take the year alone. A month outside the embedded calendar is left unread: the question's
+words are then not understood and the agent refuses rather than guess the dates."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from nabahan_pipeline.arabic import hijri_calendar as hc
+from nabahan_pipeline.reference_agent.parser.dates import DateSpan
+from nabahan_pipeline.reference_agent.parser.patterns import blank
+
+# Month names as normalize_arabic leaves them, each with its common spellings.
+_MONTH_FORMS: dict[int, str] = {
+    1: r"(?:ال)?محرم(?: ال?حرام)?",
+    2: r"صفر(?: ال?خير)?",
+    3: r"ربيع (?:ال)?اول",
+    4: r"ربيع (?:ال)?(?:ثاني|اخر|اخر)",
+    5: r"جماد(?:ي|ا)? (?:ال)?اول(?:ي)?",
+    6: r"جماد(?:ي|ا)? (?:ال)?(?:اخر(?:ه)?|ثاني(?:ه)?)",
+    7: r"رجب",
+    8: r"شعبان(?: ال?معظم)?",
+    9: r"رمضان(?: ال?مبارك| ال?كريم)?",
+    10: r"شوال",
+    11: r"(?:ذو|ذي|ذا) ال?قعده",
+    12: r"(?:ذو|ذي|ذا) ال?حجه",
+}
+_MONTH = "|".join(f"(?P<h{n}{{k}}>{form})" for n, form in _MONTH_FORMS.items())
+# "شهر", with the clitics a question glues to it, or a clitic on the name itself ("برمضان").
+_MONTH_WORD = r"(?:(?:[وفب]?ال|[بل])?شهر\s)?(?:[وفبل](?=\S))?"
+# The year after a month: "1446", "1446هـ", "من عام 1446 هجري", "لعام 1445".
+_YEAR = (
+    r"(?:\s(?:من\s|في\s)?(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?)?\s?"
+    r"(?P<y{k}>14\d\d)(?:\s?(?:ه|هجري(?:ه)?|للهجره))?"
+)
+_DAY = r"(?P<d{k}>[12]\d|30|0?[1-9])\s(?:من\s)?"
+# "رمضان الماضي", "رمضان هذا العام", "شوال القادم": a month counted from the as-of date.
+_RELATIVE = (
+    r"\s(?:(?P<last{k}>(?:ال)?(?:ماضي|سابق|فايت|منصرم)|اللي فات)"
+    r"|(?P<next{k}>(?:ال)?(?:قادم|مقبل|جاي)|اللي جاي)"
+    r"|(?P<this{k}>(?:ال)?(?:حالي|جاري)|(?:من )?(?:هذا ال?عام|هذه ال?سنه|هذي ال?سنه|هال?سنه|العام ال?حالي|السنه ال?حاليه)))"
+)
+
+
+def _one(k: str, day: str = "", year_required: bool = True) -> str:
+    """One Hijri month phrase (with a day before it when ``day`` is "required" or "optional"),
+    its named groups suffixed by ``k``."""
+    day_part = {"required": _DAY.format(k=k), "optional": f"(?:{_DAY.format(k=k)})?", "": ""}[day]
+    year = f"(?:{_YEAR.format(k=k)})"
+    return day_part + _MONTH_WORD + f"(?:{_MONTH.format(k=k)})" + (year if year_required else year + "?")
+
+
+_END = r"(?!\w)"
+_RANGE = re.compile(
+    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?:فتره\s)?(?:ما\s)?(?:بين|من)\s(?:بدايه\s)?"
+    rf"{_one('a', day='optional', year_required=False)}"
+    rf"\s?(?:و|الي|حتي|لين|لغايه|لحد|-)\s?(?:نهايه\s)?"
+    rf"{_one('b', day='optional')}{_END}"
+)
+_DAY_ONE = re.compile(rf"(?<!\w)(?:(?:يوم|بتاريخ|تاريخ)\s)?{_one('c', day='required')}{_END}")
+_MONTH_ONE = re.compile(rf"(?<!\w){_one('e')}{_END}")
+_MONTH_RELATIVE = re.compile(rf"(?<!\w){_MONTH_WORD}(?:{_MONTH.format(k='r')}){_RELATIVE.format(k='r')}{_END}")
+
+
+def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """The Hijri month and day phrases of ``text`` (normalized): the text with those read blanked
+    out, and their spans. ``as_of`` anchors "رمضان الماضي"."""
+    spans: list[DateSpan] = []
+    for pattern, read in ((_RANGE, _range), (_DAY_ONE, _day), (_MONTH_ONE, _month), (_MONTH_RELATIVE, _relative)):
+        for m in list(pattern.finditer(text)):
+            span = read(m, as_of)
+            if span is not None:
+                spans.append(span)
+                text = blank(text, m.start(), m.end())
+    return text, spans
+
+
+def _month_of(m: re.Match[str], k: str) -> int | None:
+    return next((n for n in _MONTH_FORMS if m.group(f"h{n}{k}")), None)
+
+
+def _label(month: int, year: int, day: int | None = None) -> str:
+    return (f"{day} " if day else "") + f"{hc.MONTH_NAMES[month]} {year}هـ"
+
+
+def _gregorian(first: date, end: date) -> str:
+    """The Gregorian days of a span, for the answer to show what the Hijri dates were read as."""
+    last = end - timedelta(days=1)
+    if first == last:
+        return f" ({first.isoformat()})"
+    return f" (من {first.isoformat()} إلى {last.isoformat()})"
+
+
+def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
+    if re.search(r"\d\s(?:من\s)?$", m.string[: m.start()]):
+        return None  # a day the day reader did not take ("30 رمضان" of a 29-day month): no month
+    month, year = _month_of(m, "e"), int(m.group("ye"))
+    span = hc.month_range(year, month) if month else None
+    if span is None or month is None:
+        return None
+    return DateSpan(span[0].isoformat(), span[1].isoformat(), f"شهر {_label(month, year)}" + _gregorian(*span))
+
+
+def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
+    month, year, day = _month_of(m, "c"), int(m.group("yc")), int(m.group("dc"))
+    found = hc.day_of(year, month, day) if month else None
+    if found is None or month is None:
+        return None
+    end = found + timedelta(days=1)
+    return DateSpan(found.isoformat(), end.isoformat(), f"يوم {_label(month, year, day)}" + _gregorian(found, end))
+
+
+def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
+    first_month, last_month = _month_of(m, "a"), _month_of(m, "b")
+    if first_month is None or last_month is None:
+        return None
+    last_year = int(m.group("yb"))
+    first_year = int(m.group("ya")) if m.group("ya") else last_year - (first_month > last_month)
+    first_day, last_day = m.group("da"), m.group("db")
+    if first_day:
+        first = hc.day_of(first_year, first_month, int(first_day))
+    else:
+        first = hc.month_start(first_year, first_month)
+    if last_day:
+        last = hc.day_of(last_year, last_month, int(last_day))
+        end = last + timedelta(days=1) if last else None
+    else:
+        last_span = hc.month_range(last_year, last_month)
+        end = last_span[1] if last_span else None
+    if first is None or end is None or first >= end:
+        return None
+    label = (
+        f"من {_label(first_month, first_year, int(first_day) if first_day else None)}"
+        f" إلى {_label(last_month, last_year, int(last_day) if last_day else None)}"
+    )
+    return DateSpan(first.isoformat(), end.isoformat(), label + _gregorian(first, end))
+
+
+def _relative(m: re.Match[str], as_of: date) -> DateSpan | None:
+    """A month named with no year, counted from ``as_of``: the last one that began before this
+    month, the next one after it, or the one of this Hijri year."""
+    month = _month_of(m, "r")
+    today = hc.hijri_date(as_of)
+    if month is None or today is None:
+        return None
+    year, current, _ = today
+    if m.group("lastr"):
+        year -= month >= current
+        word = "الماضي"
+    elif m.group("nextr"):
+        year += month <= current
+        word = "القادم"
+    else:
+        word = "من العام الهجري الحالي"
+    span = hc.month_range(year, month)
+    if span is None:
+        return None
+    return DateSpan(
+        span[0].isoformat(), span[1].isoformat(), f"شهر {hc.MONTH_NAMES[month]} {word} ({year}هـ)" + _gregorian(*span)
+    )
+
+
+# What is left of Hijri dates once every reader has run: a month named after "في"/"شهر" or with
+# a year, or a year marked Hijri. The calendar could not place them (a year outside the table, a
+# month with no year): the agent says so rather than answer for other dates.
+_UNREAD = re.compile(
+    rf"(?<!\w)(?:(?:(?:في|خلال|من|الي|حتي|منذ|قبل|بعد)\s)(?:(?:[وفب]?ال|[بل])?شهر\s)?|(?:[وفب]?ال|[بل])?شهر\s|[بل])"
+    rf"(?:{_MONTH.format(k='u')})(?:\s(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?\d{{4}}(?:\s?ه)?)?(?!\w)"
+    rf"|(?<!\w)(?:{_MONTH.format(k='v')})\s(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?\d{{4}}(?:\s?ه)?(?!\w)"
+    r"|(?<!\w)(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?(?:ال)?(?:هجري(?:ه)?\s)?)?1[3-5]\d\d\s?(?:ه|هجري(?:ه)?|للهجره)(?!\w)"
+)
+
+
+def unread_hijri(text: str) -> tuple[str, ...]:
+    """The Hijri dates left in ``text`` after the date passes: phrases the calendar cannot place."""
+    return tuple(m.group(0).strip() for m in _UNREAD.finditer(text))
