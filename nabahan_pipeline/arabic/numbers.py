@@ -397,14 +397,34 @@ class _Scanner:
                 if entry is not None and not self.month_safar(i, entry):
                     skip = len(self.prefix(i, _PROCLITICS))
                     found = self.number(i, self.part(i, entry), skip=skip)
+                    if found is None and entry[0] == _Kind.DEFINITE_SCALE and self.prefix(i, _PROCLITICS) in ("", "و"):
+                        # "حاجز المليون", "والمليون": one of it; "بالمليون" is a unit of display.
+                        found = self.number(i, _Part([(entry[1], entry[1])], entry[1], i + 1), skip=skip)
                     if found is None and self.kind(i + 1) == _Kind.QUARTERS:
                         i += 1  # "ثلاثة أرباع" without a scale word: a share, not a number
+                elif entry is None:
+                    found = self.definite_number(i)
             if found is None:
                 i += 1
                 continue
             i, mention = found
             self.free = i
             yield mention
+
+    def definite_number(self, i: int) -> tuple[int, NumberMention] | None:
+        """A number whose first word has the article, before its scale word: "حاجز المئة مليون",
+        "المائة ألف", "الخمسين ألف" (the mention keeps its article, as "المليون" does); without a
+        scale word ("المئة", "العشرين") the word is no number."""
+        text = self.tokens[i].text
+        if not text.startswith("ال"):
+            return None
+        entry = _WORDS.get(text[2:])
+        if entry is None or entry[0] in (_Kind.ZERO, _Kind.POINT, _Kind.FRACTION, _Kind.QUARTERS) or entry[0] in _GROUP_SCALES:
+            return None
+        first = self.part(i, entry)
+        if first is None or first.scale <= 1:
+            return None
+        return self.number(i, first)
 
     def identifier(self, i: int) -> bool:
         """Digits glued to a Latin letter on their left: Q3, H1, COVID19."""

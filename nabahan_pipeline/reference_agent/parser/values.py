@@ -65,7 +65,12 @@ _SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألف�
 
 def _spelled(text: str) -> str:
     """A number as the question wrote it, with the hamza that normalization folded back on."""
-    return " ".join(_SPELLINGS.get(word, word) for word in text.split())
+    return " ".join(_SPELLINGS.get(word) or _definite_spelling(word) for word in text.split())
+
+
+def _definite_spelling(word: str) -> str:
+    """A number word with the article ("المئة مليون") spelled as the question wrote it."""
+    return "ال" + _SPELLINGS[word[2:]] if word.startswith("ال") and word[2:] in _SPELLINGS else word
 
 
 _FIELD_LABELS = {

@@ -159,3 +159,19 @@ def test_a_free_paid_or_priced_booklet(phrase: str, op: str, value: float) -> No
 
 def test_free_is_a_booklet_word_only_beside_a_booklet() -> None:
     assert read_values(normalize_arabic("المنافسات المجانية"))[2] == []
+
+
+@pytest.mark.parametrize(
+    ("phrase", "op", "values", "written"),
+    [
+        ("قيمتها تعدت حاجز المائة ألف", ">", (1e5,), "المئة ألف"),
+        ("قيمتها ما تتجاوز الخمسين مليون", "<=", (5e7,), "الخمسين مليون"),
+        ("قيمتها تحت المليون", "<", (1e6,), "المليون"),
+        ("قيمتها بين العشرين ألف والمليون", "between", (2e4, 1e6), "العشرين ألف"),
+    ],
+)
+def test_a_figure_written_with_the_article(phrase: str, op: str, values: tuple, written: str) -> None:
+    text, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("value", op, values)]
+    assert written in comparisons[0].label
+    assert not re.search(r"\d|الف|مليون", text)
