@@ -20,6 +20,7 @@ from nabahan_pipeline.reference_agent.parser.hijri_dates import read_hijri_dates
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
+from nabahan_pipeline.reference_agent.parser.period_parts import read_period_parts
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COUNTRY,
     GENERIC_WORDS,
@@ -166,10 +167,11 @@ class QuestionParser:
 
     def _dates(self, r: Reading) -> None:
         """Years, months, quarters and periods, relative ones counted from ``as_of``; Hijri
-        months first (the years pass would take their year alone)."""
+        months and parts of periods first (the other readers would take their year alone)."""
         r.text, hijri = read_hijri_dates(r.text, self.as_of)
+        r.text, parts = read_period_parts(r.text, self.as_of)
         r.text, spans = read_dates(r.text, self.as_of)
-        spans = hijri + spans
+        spans = hijri + parts + spans
         r.unplaced_dates += unread_hijri(r.text)
         r.dates += spans
         if spans:
