@@ -43,6 +43,8 @@ _COLUMN_NOUNS = {
     "duration": "مدة التنفيذ",
     "date": "تاريخ النشر",
     "deadline": "آخر موعد لتقديم العروض",
+    "enquiry": "آخر موعد للاستفسارات",
+    "opening": "موعد فتح العروض",
 }
 _MONEY = {"value", "awarded", "booklet"}
 
@@ -144,6 +146,8 @@ def display(name: Any) -> str:
 
 
 def _amount(column: str, value: float) -> str:
+    if isinstance(value, str):
+        return value  # a date (an ISO day), as the data holds it
     if column in _MONEY:
         return f"{money(value)} ريال"
     if column == "duration":
@@ -178,7 +182,7 @@ class _Scope:
     def of(cls, frame: QueryFrame, catalog: Catalog) -> _Scope:
         qualifiers: list[str] = []
         indefinite: list[str] = []
-        order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "value", "awarded", "bids", "booklet", "duration")
+        order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration")
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
                 if c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير")):
@@ -196,8 +200,14 @@ class _Scope:
                     text = f"لدى {display(c.label)}"
                 elif field == "date":
                     text = _time_phrase(c.label)
+                elif field in ("deadline", "enquiry", "opening") and c.op in ("<", ">="):
+                    text = c.label  # passed or not by the as-of date, worded by the parser
                 elif field == "deadline":
                     text = f"التي يحل آخر موعد لتقديم عروضها {_time_phrase(c.label)}"
+                elif field == "enquiry":
+                    text = f"التي تنتهي مهلة الاستفسارات فيها {_time_phrase(c.label)}"
+                elif field == "opening":
+                    text = f"التي يحل موعد فتح عروضها {_time_phrase(c.label)}"
                 else:
                     text = c.label
                 qualifiers.append(text)
@@ -286,6 +296,8 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
     if frame.measure == "avg":
         return f"متوسط {noun} {li(scope.definite)}: {amount}، محسوباً على {counted(counted_rows, scope.unit, scope.units)}."
     word = "أعلى" if frame.measure == "max" else "أدنى"
+    if column in ("deadline", "enquiry", "opening", "date"):
+        word = "أبعد" if frame.measure == "max" else "أبكر"
     return f"{word} {noun} {li(scope.definite)}: {amount}."
 
 

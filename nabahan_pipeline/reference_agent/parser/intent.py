@@ -247,6 +247,7 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
     """The reading's filters as conditions on ``entity`` (dates on its date column)."""
     conditions = list(r.conditions)
     date_field = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
+    date_field = r.date_field or date_field
     for span in r.dates:
         if span.years:
             conditions.append(Condition(date_field, "year_in", span.years, span.label))

@@ -15,6 +15,7 @@ from datetime import date
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
+from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.hijri_dates import read_hijri_dates, unread_hijri
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
@@ -97,6 +98,7 @@ class QuestionParser:
         for part, read_part in (
             ("name", self._names),
             ("date", self._dates),
+            ("date_column", self._date_columns),
             ("value", self._values),
             ("top_n", self._top_n),
             ("region", self._places),
@@ -109,7 +111,7 @@ class QuestionParser:
                 consumed.append((part, words))
         intent, leftover = account_intent(r.text)
         consumed += intent
-        frame = frame_of(r)
+        frame = apply_date_extreme(frame_of(r), r, self.as_of)
         if r.unplaced_dates:
             # A Hijri date the calendar cannot place: refused by name, never answered for other dates.
             return Parse(Refusal("unplaced_date", tuple(r.unplaced_dates)), tuple(consumed), leftover)
@@ -176,6 +178,10 @@ class QuestionParser:
         r.dates += spans
         if spans:
             r.weak = True
+
+    def _date_columns(self, r: Reading) -> None:
+        """The deadline, enquiry or opening date the question is about, and what it says of it."""
+        read_date_columns(r, self.as_of)
 
     def _values(self, r: Reading) -> None:
         """Reference numbers and figures compared with a threshold or a range."""
