@@ -15,6 +15,7 @@ from datetime import date
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
+from nabahan_pipeline.reference_agent.parser.awards import AWARDED_STATUS, read_awards
 from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.hijri_dates import read_hijri_dates, unread_hijri
@@ -103,6 +104,7 @@ class QuestionParser:
             ("top_n", self._top_n),
             ("region", self._places),
             ("status_type", self._statuses_and_types),
+            ("award", self._awards),
         ):
             before = r.text
             read_part(r)
@@ -182,6 +184,10 @@ class QuestionParser:
     def _date_columns(self, r: Reading) -> None:
         """The deadline, enquiry or opening date the question is about, and what it says of it."""
         read_date_columns(r, self.as_of)
+
+    def _awards(self, r: Reading) -> None:
+        """Awards as a noun ("عدد الترسيات"), and the dates of awarded tenders worded as publish dates."""
+        read_awards(r, "ذات الحالة " + self.catalog.label("status", [AWARDED_STATUS]))
 
     def _values(self, r: Reading) -> None:
         """Reference numbers and figures compared with a threshold or a range."""
