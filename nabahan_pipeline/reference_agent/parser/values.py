@@ -53,6 +53,18 @@ _REFERENCE_NUMBER = re.compile(
     r"(?:(?<!\w)(?:ذات\s)?(?:[وبل]?ال)?رقم(?:ها)?(?:\s(?:ال)?مرجعي)?\s)?(?<![\d.,])(\d{12})(?![\d.,])"
 )
 _SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
+# No bids at all: "ما وصلها ولا عرض", "لم يتقدم لها أحد", "بدون عروض", "صفر عروض" (bids_count = 0; an
+# active tender's count is NULL: not known yet, so not "no bids").
+_BID_NOUN = r"(?:عرض|عروض|عطاء|عطاءات|متقدم|متقدمين|احد)"
+_NO_BIDS = re.compile(
+    r"(?<!\w)(?:"
+    r"(?:ما|لم|ولا) ?(?:ي|ت)?(?:وصل|يصل|تصل|جا|جات|جاء|يجي|تجي|تلق|تلقي|تلقت|تستقبل|استقبل|استقبلت|تقدم|يتقدم|قدم|يقدم|دخل|يدخل)"
+    r"(?:تها|ته|ها|ه|ت|وا)?(?: (?:لها|عليها|فيها))?(?: (?:ولا|اي|حتي))? " + _BID_NOUN +
+    r"|(?:بدون|بلا|من غير|خاليه من|ما فيها|ما عليها|ماعليها|ما لها|مالها|ليس لها|ليس عليها|لا يوجد (?:لها|عليها)|لا توجد (?:لها|عليها))"
+    r" (?:(?:اي|ولا) )?(?:ال)?(?:عروض|عرض|متقدمين|عطاءات)"
+    r"|(?:ب|فيها )?صفر (?:عرض|عروض)|عدد (?:ال)?عروض(?:ها)? (?:صفر|0)"
+    r")(?:\s(?:واحد|واحده|ابدا|نهاييا|بالمره))?(?!\w)"
+)
 
 # A free or a paid booklet: its price is 0, or more.
 _BOOKLET_FREE = re.compile(r"(?<!\w)(?:مجاني(?:ه)?|مجانا|ببلاش|بدون (?:رسوم|مقابل))(?!\w)")
@@ -99,6 +111,9 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
     for m in list(_SINGLE_BID.finditer(text)):
         bids = 2 if m.group(0).strip().endswith("ين") else 1
         comparisons.append(Comparison("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
+        text = blank(text, m.start(), m.end())
+    for m in list(_NO_BIDS.finditer(text)):
+        comparisons.append(Comparison("bids", "=", (0.0,), "التي لم يصلها أي عرض"))
         text = blank(text, m.start(), m.end())
     if BOOKLET.search(text):
         for m in list(_BOOKLET_FREE.finditer(text)):

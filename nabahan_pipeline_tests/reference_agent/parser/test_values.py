@@ -175,3 +175,28 @@ def test_a_figure_written_with_the_article(phrase: str, op: str, values: tuple, 
     assert [(c.field, c.op, c.values) for c in comparisons] == [("value", op, values)]
     assert written in comparisons[0].label
     assert not re.search(r"\d|الف|مليون", text)
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "المنافسات اللي ما وصلتها ولا عرض",
+        "لم يتقدم لها أي متقدم",
+        "التي لم تستقبل أي عروض",
+        "منافسات بلا عروض",
+        "ما عليها ولا عرض",
+        "خالية من العروض",
+        "بصفر عروض",
+        "عدد عروضها صفر",
+    ],
+)
+def test_no_bids_at_all(phrase: str) -> None:
+    text, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("bids", "=", (0.0,))]
+    assert not re.search(r"عرض|عروض|متقدم", text)
+
+
+@pytest.mark.parametrize("phrase", ["اكثر من 3 عروض", "بعرض واحد", "المنافسات اللي وصلها عرض"])
+def test_some_bids_are_not_no_bids(phrase: str) -> None:
+    _, _, comparisons = read_values(normalize_arabic(phrase))
+    assert ("bids", "=", (0.0,)) not in [(c.field, c.op, c.values) for c in comparisons]
