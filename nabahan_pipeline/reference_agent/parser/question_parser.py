@@ -23,6 +23,11 @@ from nabahan_pipeline.reference_agent.parser.accounting import account_intent, c
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.period_parts import read_period_parts
+from nabahan_pipeline.reference_agent.parser.relative_periods import (
+    anchor_relative_years,
+    read_relative_days,
+    read_relative_periods,
+)
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COUNTRY,
     GENERIC_WORDS,
@@ -172,10 +177,13 @@ class QuestionParser:
     def _dates(self, r: Reading) -> None:
         """Years, months, quarters and periods, relative ones counted from ``as_of``; Hijri
         months and parts of periods first (the other readers would take their year alone)."""
+        r.text = anchor_relative_years(r.text, self.as_of)
         r.text, hijri = read_hijri_dates(r.text, self.as_of)
         r.text, parts = read_period_parts(r.text, self.as_of)
+        r.text, relative = read_relative_periods(r.text, self.as_of)
         r.text, spans = read_dates(r.text, self.as_of)
-        spans = hijri + parts + spans
+        r.text, days = read_relative_days(r.text, self.as_of)
+        spans = hijri + parts + relative + spans + days
         r.unplaced_dates += unread_hijri(r.text)
         r.dates += spans
         if spans:

@@ -1,0 +1,113 @@
+"""Periods named relative to the data's as-of date (never the clock) that the other date readers do
+not reach: a month, quarter or half of a relative year ("الربع الأول من العام الماضي", "سبتمبر
+الماضي", "شهر 9 من السنة الحالية"), the start of this month or year up to now ("منذ بداية الشهر"),
+the same month last year, and today or yesterday ("اليوم", "أمس").
+
+A relative year after a part of a year is written over with the year it means, space-padded to
+the same length, so that the readers of "الربع الأول من 2025" read it and every other offset stays;
+the words written over are accounted as read by the date pass."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from nabahan_pipeline.reference_agent import lexicon as lx
+from nabahan_pipeline.reference_agent.parser.dates import DateSpan, month_span, year_span
+from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank
+
+_MONTHS = alternation(lx.MONTHS)
+_ORDINALS = alternation(lx.ORDINALS)
+_LAST = r"(?:ال)?(?:ماضي(?:ه)?|سابق(?:ه)?|فايت(?:ه)?|منصرم(?:ه)?)|اللي فات(?:ت)?"
+_THIS = r"(?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?)"
+_NEXT = r"(?:ال)?(?:قادم(?:ه)?|مقبل(?:ه)?|جاي(?:ه)?)|اللي جاي"
+# A part of a year before its relative year.
+_YEAR_PART = (
+    rf"(?:{_MONTHS}|شهر \d{{1,2}}|(?:ال)?ربع (?:ال)?(?:{_ORDINALS})|(?:ال)?نصف (?:ال)?(?:اول|ثاني)"
+    rf"|(?:ال)?(?:اشهر|شهور|ايام|اسابيع) (?:ال)?\S+ (?:ال)?(?:اولي|اخيره))"
+)
+_RELATIVE_YEAR = re.compile(
+    rf"(?<!\w)(?:{_YEAR_PART})\s(?P<rel>(?:من|في|ل|لل|خلال)\s?(?:"
+    rf"(?:ال)?(?:عام|سنه) (?:(?P<last>{_LAST})|(?P<this>{_THIS})|(?P<next>{_NEXT}))"
+    rf"|(?P<this2>هذا (?:ال)?عام|هذه (?:ال)?سنه|هذي (?:ال)?سنه|ه(?:ال)?سنه)))(?!\w)"
+)
+# "سبتمبر الماضي", "شهر مارس الجاي": the last one before the as-of month, or the next one after it.
+_MONTH_RELATIVE = re.compile(
+    rf"(?<!\w)(?:(?:[وفب]?ال|[بل])?شهر\s)?(?:[وفب]?(?:ال)?)?(?P<m>{_MONTHS})\s(?P<rel>(?P<last>{_LAST})|(?P<next>{_NEXT}))(?!\w)"
+)
+# "منذ بداية الشهر", "من بداية السنة لين الحين", "من أول هذا الشهر".
+_SINCE_START = re.compile(
+    r"(?<!\w)(?:من|منذ) (?:بدايه|اول|مطلع) (?:(?:هذا |هذه |هذي )?(?:ال)?(?P<u>شهر|سنه|عام)(?: (?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?))?)"
+    r"(?: (?:حتي|لين|الي|لغايه|لحد) (?:ال)?(?:ان|يوم|حين|لحين|وقت (?:ال)?حالي))?(?!\w)"
+)
+# "في مثل هذا الشهر من العام الماضي", "نفس الشهر من السنة الماضية".
+_SAME_MONTH = re.compile(
+    r"(?<!\w)(?:في )?(?:مثل|نفس) (?:هذا (?:ال)?شهر|الشهر(?: (?:ال)?حالي)?|هذا الشهر) (?:من|في) (?:ال)?(?:عام|سنه) (?:ال)?(?:ماضي(?:ه)?|سابق(?:ه)?|فايت(?:ه)?)(?!\w)"
+)
+# "من 2024 حتى اليوم": a year up to the as-of date (the data ends there).
+_YEAR_TO_NOW = re.compile(
+    r"(?<!\w)(?P<w>من|منذ) (?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<y>20[0-4]\d)\s"
+    r"(?P<now>(?:حتي|لين|الي|لغايه|لحد|ل) (?:ال)?(?:ان|يوم|حين|لحين|وقت (?:ال)?حالي))(?!\w)"
+)
+# Today and yesterday: the as-of day and the one before. "اليوم" after "حتى"/"لين" was read with its
+# period already.
+_DAY = re.compile(r"(?<!\w)(?:(?P<today>[وفب]?اليوم|هذا اليوم|هاليوم)|(?P<yesterday>امس|البارحه|امبارح|يوم امس))(?!\w)")
+
+
+def anchor_relative_years(text: str, as_of: date) -> str:
+    """``text`` with each relative year after a part of a year, each month named "الماضي" or
+    "القادم", and "حتى اليوم" after a year written over with the year meant (same length)."""
+    for m in list(_RELATIVE_YEAR.finditer(text)):
+        year = as_of.year - 1 if m.group("last") else as_of.year + 1 if m.group("next") else as_of.year
+        text = _write(text, *m.span("rel"), f"من {year}")
+    for m in list(_MONTH_RELATIVE.finditer(text)):
+        month = lx.MONTHS[m.group("m")]
+        if m.group("m") in ("اب", "ماي") and "شهر" not in m.group(0):
+            continue  # also ordinary words
+        if m.group("last"):
+            year = as_of.year if month < as_of.month else as_of.year - 1
+        else:
+            year = as_of.year if month > as_of.month else as_of.year + 1
+        text = _write(text, *m.span("rel"), str(year))
+    for m in list(_YEAR_TO_NOW.finditer(text)):
+        if int(m.group("y")) <= as_of.year:
+            # "منذ 2023" is open already; "من 2024" alone would be that year only.
+            text = _write(text, *m.span("now"), "" if m.group("w") == "منذ" else f"الي {as_of.year}")
+    return text
+
+
+def _write(text: str, start: int, end: int, words: str) -> str:
+    """``text`` with ``[start, end)`` written over by ``words``, space-padded to the same length
+    (a phrase shorter than the words is left as it is)."""
+    if len(words) > end - start:
+        return text  # no room ("جاي"): left for the other readers, or refused
+    return text[:start] + words.ljust(end - start) + text[end:]
+
+
+def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """Since the start of this month or year, and the same month last year: the text with them
+    blanked out, and their spans."""
+    spans: list[DateSpan] = []
+    for m in list(_SINCE_START.finditer(text)):
+        if m.group("u") == "شهر":
+            start, label = month_span(as_of.year, as_of.month)[0], "منذ بداية الشهر الحالي"
+        else:
+            start, label = year_span(as_of.year)[0], "منذ بداية العام الحالي"
+        spans.append(DateSpan(start, None, label))
+        text = blank(text, m.start(), m.end())
+    for m in list(_SAME_MONTH.finditer(text)):
+        start, end = month_span(as_of.year - 1, as_of.month)
+        spans.append(DateSpan(start, end, f"الشهر نفسه من العام الماضي ({start[:7]})"))
+        text = blank(text, m.start(), m.end())
+    return text, spans
+
+
+def read_relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """Today and yesterday, read after the other date phrases (which take "حتى اليوم")."""
+    spans: list[DateSpan] = []
+    for m in list(_DAY.finditer(text)):
+        day = as_of if m.group("today") else as_of - timedelta(days=1)
+        word = "اليوم" if m.group("today") else "أمس"
+        spans.append(DateSpan(day.isoformat(), (day + timedelta(days=1)).isoformat(), f"{word} ({day.isoformat()}، آخر أيام البيانات)" if m.group("today") else f"{word} ({day.isoformat()})"))
+        text = blank(text, m.start(), m.end())
+    return text, spans
