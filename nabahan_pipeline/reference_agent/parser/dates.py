@@ -28,7 +28,7 @@ _YEAR_RANGE = re.compile(
     rf"{_YEAR_WORD}?{_GREG.format(n='b')}(?!\d)"
 )
 _YEAR_BOUND = re.compile(
-    rf"(?<!\w)(?P<w>بعد|منذ|من بدايه|ابتداء من|اعتبارا من|من|قبل|حتي|لغايه|الي|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
+    rf"(?<!\w)(?P<w>بعد|منذ بدايه|منذ مطلع|منذ|من بدايه|من مطلع|ابتداء من|اعتبارا من|من|قبل|حتي|لغايه|الي|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
 )
 _MONTH_NAMES = alternation(lx.MONTHS)
 _MONTH = re.compile(

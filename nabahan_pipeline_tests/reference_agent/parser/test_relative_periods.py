@@ -83,3 +83,8 @@ def test_the_year_is_written_over_in_place() -> None:
     assert "من 2024" in anchored and "الماضيه" not in anchored
     # "العام الماضي" alone is the relative reader's: left as it is.
     assert anchor_relative_years("كم مناقصه في العام الماضي", AS_OF) == "كم مناقصه في العام الماضي"
+
+
+def test_since_the_start_of_a_named_month_is_that_month(parser: QuestionParser) -> None:
+    assert _dates(parser, "كم مناقصة من بداية شهر فبراير 2025 حتى الآن") == [("2025-02-01", None)]
+    assert _dates(parser, "كم مناقصة منذ بداية سنة 2024") == [("2024-01-01", None)]
