@@ -22,6 +22,7 @@ from nabahan_pipeline.reference_agent.parser.hijri_dates import read_hijri_dates
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
+from nabahan_pipeline.reference_agent.parser.per_value import compared_years, group_each
 from nabahan_pipeline.reference_agent.parser.period_parts import read_period_parts
 from nabahan_pipeline.reference_agent.parser.relative_periods import (
     anchor_relative_years,
@@ -118,7 +119,7 @@ class QuestionParser:
                 consumed.append((part, words))
         intent, leftover = account_intent(r.text)
         consumed += intent
-        frame = apply_date_extreme(frame_of(r), r, self.as_of)
+        frame = group_each(apply_date_extreme(frame_of(r), r, self.as_of), r.original)
         if r.unplaced_dates:
             # A Hijri date the calendar cannot place: refused by name, never answered for other dates.
             return Parse(Refusal("unplaced_date", tuple(r.unplaced_dates)), tuple(consumed), leftover)
@@ -177,7 +178,7 @@ class QuestionParser:
     def _dates(self, r: Reading) -> None:
         """Years, months, quarters and periods, relative ones counted from ``as_of``; Hijri
         months and parts of periods first (the other readers would take their year alone)."""
-        r.text = anchor_relative_years(r.text, self.as_of)
+        r.text = anchor_relative_years(compared_years(r.text), self.as_of)
         r.text, hijri = read_hijri_dates(r.text, self.as_of)
         r.text, parts = read_period_parts(r.text, self.as_of)
         r.text, relative = read_relative_periods(r.text, self.as_of)
