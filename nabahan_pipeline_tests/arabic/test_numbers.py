@@ -275,6 +275,16 @@ def test_a_number_word_with_the_article_and_no_scale_word_is_no_amount(text: str
     assert not any(m.value >= 100 for m in find_numbers(text))
 
 
+@pytest.mark.parametrize(("text", "value"), [("20M", 2e7), ("750k ريال", 7.5e5), ("2.5B", 2.5e9), ("3mn", 3e6)])
+def test_a_latin_scale_letter_glued_to_digits(text: str, value: float) -> None:
+    assert _one(text).value == value
+
+
+@pytest.mark.parametrize(("text", "value"), [("20 M", 20), ("12m2", 12), ("Q4", None)])
+def test_a_latin_letter_that_is_no_scale(text: str, value: float | None) -> None:
+    assert [m.value for m in find_numbers(text)] == ([value] if value is not None else [])
+
+
 def test_a_scale_word_alone_is_one_of_it() -> None:
     assert _values("فوق مليون") == [1e6]
     assert _values("أكثر من مليار ريال") == [1e9]

@@ -200,3 +200,23 @@ def test_no_bids_at_all(phrase: str) -> None:
 def test_some_bids_are_not_no_bids(phrase: str) -> None:
     _, _, comparisons = read_values(normalize_arabic(phrase))
     assert ("bids", "=", (0.0,)) not in [(c.field, c.op, c.values) for c in comparisons]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "op", "value"),
+    [
+        ("قيمتها اصغر من او تساوي 40 الف", "<=", 4e4),
+        ("قيمتها اعلي من او يساوي مليونين", ">=", 2e6),
+        ("قيمتها علي الاقل 300 الف", ">=", 3e5),
+        ("قيمتها 300 الف علي الاكثر", "<=", 3e5),
+        ("بحد ادني مليار", ">=", 1e9),
+        ("قيمتها كحد اقصي 75 الف ريال", "<=", 7.5e4),
+        ("قيمتها ما تتخطي 5 ملايين", "<=", 5e6),
+        ("قيمتها تعدت ال 8 ملايين", ">", 8e6),
+        ("قيمتها فوق 25M", ">", 2.5e7),
+    ],
+)
+def test_more_comparator_wordings(phrase: str, op: str, value: float) -> None:
+    text, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.op, c.values) for c in comparisons] == [(op, (value,))]
+    assert not re.search(r"\d|اقل|اكثر|حد|ادني|اقصي", text)
