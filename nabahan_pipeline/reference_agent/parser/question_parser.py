@@ -38,6 +38,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     LOOSE_SEPARATORS,
     MUTATION,
     NEGATION,
+    NEGATION_GOES_ON,
     NEITHER,
     FIRST_NEGATION,
     NO_REGION,
@@ -222,12 +223,15 @@ class QuestionParser:
             r.weak = True
         region_ids: list[int] = []
         outside: list[int] = []
+        negated_end = -1  # where the last negated place ended
         for m in list(REGIONS.finditer(r.text)):
             region_id = REGION_KEYS[m.lastgroup]  # type: ignore[index]
             prefix = REGION_PREFIX.search(r.text[: m.start()])
             start = prefix.start() if prefix else m.start()
             negation = _negation(r, start)
-            target = outside if negation else region_ids
+            joined = negated_end >= 0 and bool(NEGATION_GOES_ON.match(r.text[negated_end:start]))
+            target = outside if (negation or joined) else region_ids
+            negated_end = m.end() if (negation or joined) else -1
             if region_id not in target:
                 target.append(region_id)
             r.blank(negation.start() if negation else start, m.end())
