@@ -33,7 +33,7 @@ _MONTH = "|".join(f"(?P<h{n}{{k}}>{form})" for n, form in _MONTH_FORMS.items())
 _MONTH_WORD = r"(?:(?:[وفب]?ال|[بل])?شهر\s)?(?:[وفبل](?=\S))?"
 # The year after a month: "1446", "1446هـ", "من عام 1446 هجري", "لعام 1445".
 _YEAR = (
-    r"(?:\s(?:من\s|في\s)?(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?)?\s?"
+    r"(?:\s(?:من\s|في\s)?(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?(?:(?:ال)?هجري(?:ه)?\s)?)?)?\s?"
     r"(?P<y{k}>14\d\d)(?:\s?(?:ه|هجري(?:ه)?|للهجره))?"
 )
 _DAY = r"(?P<d{k}>[12]\d|30|0?[1-9])\s(?:من\s)?"
@@ -65,11 +65,59 @@ _MONTH_ONE = re.compile(rf"(?<!\w){_one('e')}{_END}")
 _MONTH_RELATIVE = re.compile(rf"(?<!\w){_MONTH_WORD}(?:{_MONTH.format(k='r')}){_RELATIVE.format(k='r')}{_END}")
 
 
+# A Hijri year: "1446هـ", "عام 1446", "العام الهجري 1446"; ``hm`` marks it Hijri in so many words.
+_HY = (
+    r"(?P<hw{k}>(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?(?:(?:ال)?هجري(?:ه)?\s)?))?(?P<hy{k}>14\d\d)"
+    r"(?P<hm{k}>\s?(?:ه|هجري(?:ه)?|للهجره))?(?![\d.,]|\s?(?:ريال|الف|مليون))"
+)
+# "شهر 9 من 1446 هجري": a Hijri month by its number.
+_MONTH_NUMBER = re.compile(
+    rf"(?<!\w)(?:[وفب]?ال|[بل])?شهر\s(?P<n>1[0-2]|0?[1-9])\s(?:من\s)?{_HY.format(k='n')}(?!\w)"
+)
+# "رمضان وشوال 1446", "شهري رجب وشعبان 1447": two months in a row.
+_PAIR = re.compile(
+    rf"(?<!\w)(?:(?:[وفب]?ال|[بل])?شهري?\s)?(?:[وفبل](?=\S))?(?:{_MONTH.format(k='p')})\s?و\s?(?:شهر\s)?{_one('q')}{_END}"
+)
+# "قبل رمضان 1446", "بعد نهاية شوال 1446", "منذ بداية 1447هـ", "حتى محرم 1448".
+_BOUND_WORDS = r"(?P<w>قبل|بعد نهايه|بعد|منذ بدايه|من بدايه|منذ|ابتداء من|اعتبارا من|حتي نهايه|حتي|لغايه)"
+_BOUND_MONTH = re.compile(rf"(?<!\w){_BOUND_WORDS}\s{_one('m')}{_END}")
+_BOUND_YEAR = re.compile(rf"(?<!\w){_BOUND_WORDS}\s{_HY.format(k='y')}(?!\w)")
+# "بين 1445 و 1446 هجري", "من عام 1444 إلى 1446هـ", "الأعوام الهجرية 1445 و1446".
+_YEAR_RANGE = re.compile(
+    rf"(?<!\w)(?:(?:[وفبل]?ال)?(?:اعوام|سنوات|سنين)\s(?:(?:ال)?هجريه\s)?)?(?:(?:من|بين)\s)?{_HY.format(k='a')}"
+    rf"\s?(?P<sep>و|الي|حتي|لين|-)\s?{_HY.format(k='b')}(?!\w)"
+)
+# "العام الهجري الماضي", "السنة الهجرية القادمة".
+_RELATIVE_YEAR = re.compile(
+    r"(?<!\w)(?:[وفبل]?ال)?(?:عام|سنه) (?:ال)?هجري(?:ه)? (?:(?P<last>(?:ال)?(?:ماضي|سابق|فايت|منصرم)(?:ه)?)|(?P<next>(?:ال)?(?:قادم|مقبل|جاي)(?:ه)?))(?!\w)"
+)
+# "النصف الأول من 1446هـ".
+_HALF = re.compile(rf"(?<!\w)(?:ال)?نصف (?:ال)?(?P<h>اول|ثاني)\s(?:من|لل|ل)\s?{_HY.format(k='h')}(?!\w)")
+
+
+def _marked(m: re.Match[str], k: str) -> bool:
+    """Whether a year of ``_HY`` is Hijri in so many words ("هـ", "هجري", "عام")."""
+    return bool(m.group(f"hm{k}") or m.group(f"hw{k}"))
+
+
 def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """The Hijri month and day phrases of ``text`` (normalized): the text with those read blanked
     out, and their spans. ``as_of`` anchors "رمضان الماضي"."""
     spans: list[DateSpan] = []
-    for pattern, read in ((_RANGE, _range), (_DAY_ONE, _day), (_MONTH_ONE, _month), (_MONTH_RELATIVE, _relative)):
+    readers = (
+        (_RANGE, _range),
+        (_BOUND_MONTH, _bound_month),
+        (_BOUND_YEAR, _bound_year),
+        (_YEAR_RANGE, _year_range),
+        (_PAIR, _pair),
+        (_HALF, _half),
+        (_MONTH_NUMBER, _month_number),
+        (_DAY_ONE, _day),
+        (_MONTH_ONE, _month),
+        (_MONTH_RELATIVE, _relative),
+        (_RELATIVE_YEAR, _relative_year),
+    )
+    for pattern, read in readers:
         for m in list(pattern.finditer(text)):
             span = read(m, as_of)
             if span is not None:
@@ -177,3 +225,83 @@ _UNREAD = re.compile(
 def unread_hijri(text: str) -> tuple[str, ...]:
     """The Hijri dates left in ``text`` after the date passes: phrases the calendar cannot place."""
     return tuple(m.group(0).strip() for m in _UNREAD.finditer(text))
+
+
+def _span(first: date, end: date, label: str) -> DateSpan:
+    return DateSpan(first.isoformat(), end.isoformat(), label + _gregorian(first, end))
+
+
+def _month_number(m: re.Match[str], as_of: date) -> DateSpan | None:
+    month, year = int(m.group("n")), int(m.group("hyn"))
+    span = hc.month_range(year, month)
+    return _span(*span, f"شهر {_label(month, year)}") if span else None
+
+
+def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:
+    first, second, year = _month_of(m, "p"), _month_of(m, "q"), int(m.group("yq"))
+    if first is None or second is None or second != first + 1:
+        return None  # two months apart: no one span
+    a, b = hc.month_range(year, first), hc.month_range(year, second)
+    if a is None or b is None:
+        return None
+    return _span(a[0], b[1], f"شهري {hc.MONTH_NAMES[first]} و{hc.MONTH_NAMES[second]} {year}هـ")
+
+
+def _bounded(word: str, first: date, end: date, name: str) -> DateSpan:
+    """A bound before, after, since or until a Hijri month or year of days ``[first, end)``."""
+    if word == "قبل":
+        return DateSpan(None, first.isoformat(), f"قبل {name} ({first.isoformat()})")
+    if word.startswith("بعد"):
+        return DateSpan(end.isoformat(), None, f"بعد {name} (من {end.isoformat()})")
+    if word.startswith("حتي") or word == "لغايه":
+        last = end - timedelta(days=1)
+        return DateSpan(None, end.isoformat(), f"حتى نهاية {name} ({last.isoformat()})")
+    return DateSpan(first.isoformat(), None, f"منذ {name} ({first.isoformat()})")
+
+
+def _bound_month(m: re.Match[str], as_of: date) -> DateSpan | None:
+    month, year = _month_of(m, "m"), int(m.group("ym"))
+    span = hc.month_range(year, month) if month else None
+    if span is None or month is None:
+        return None
+    return _bounded(m.group("w"), *span, f"شهر {_label(month, year)}")
+
+
+def _bound_year(m: re.Match[str], as_of: date) -> DateSpan | None:
+    year = int(m.group("hyy"))
+    span = hc.year_range(year)
+    if span is None or not _marked(m, "y"):
+        return None
+    return _bounded(m.group("w"), *span, f"عام {year}هـ")
+
+
+def _year_range(m: re.Match[str], as_of: date) -> DateSpan | None:
+    first_year, last_year = int(m.group("hya")), int(m.group("hyb"))
+    if not (_marked(m, "a") or _marked(m, "b") or "هجري" in m.group(0)):
+        return None
+    if m.group("sep") == "و" and last_year != first_year + 1 and not re.match(r"(?:من|بين)", m.group(0).split()[0]):
+        return None  # "1444 و1446": two years apart, no one span
+    first, last = hc.year_range(min(first_year, last_year)), hc.year_range(max(first_year, last_year))
+    if first is None or last is None:
+        return None
+    low, high = sorted((first_year, last_year))
+    return _span(first[0], last[1], f"من عام {low}هـ إلى عام {high}هـ")
+
+
+def _relative_year(m: re.Match[str], as_of: date) -> DateSpan | None:
+    today = hc.hijri_date(as_of)
+    if today is None:
+        return None
+    year = today[0] + (1 if m.group("next") else -1)
+    span = hc.year_range(year)
+    word = "القادم" if m.group("next") else "الماضي"
+    return _span(*span, f"العام الهجري {word} ({year}هـ)") if span else None
+
+
+def _half(m: re.Match[str], as_of: date) -> DateSpan | None:
+    year = int(m.group("hyh"))
+    first_month = 1 if m.group("h") == "اول" else 7
+    a, b = hc.month_range(year, first_month), hc.month_range(year, first_month + 5)
+    if a is None or b is None or not _marked(m, "h"):
+        return None
+    return _span(a[0], b[1], f"{'النصف الأول' if first_month == 1 else 'النصف الثاني'} من عام {year}هـ")

@@ -107,9 +107,44 @@ def test_a_hijri_month_filters_the_publish_date(parser: QuestionParser) -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["كم مناقصة طرحت في رمضان 1439؟", "كم منافسة في شهر رجب؟", "عدد المناقصات عام 1435هـ"],
+    ["كم مناقصة طرحت في رمضان 1439؟", "كم منافسة في شهر رجب؟", "عدد المناقصات عام 1435هـ", "كم مناقصة في رجب ورمضان 1446"],
 )
 def test_a_hijri_date_outside_the_calendar_is_refused(parser: QuestionParser, question: str) -> None:
     refusal = parser.parse(question)
     assert isinstance(refusal, Refusal) and refusal.reason == "unplaced_date"
     assert refusal.words
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("في شعبان من السنة الهجرية 1446", "2025-01-31", "2025-03-01"),
+        ("في الشهر 10 من عام 1445", "2024-04-10", "2024-05-09"),
+        ("في شهري ذي القعدة وذي الحجة 1445", "2024-05-09", "2024-07-07"),
+        ("في النصف الثاني من عام 1446 هجري", "2025-01-01", "2025-06-26"),
+        ("من 1444 إلى 1445هـ", "2022-07-30", "2024-07-07"),
+        ("في السنوات الهجرية 1446 و 1447", "2024-07-07", "2026-06-16"),
+        ("في السنة الهجرية الماضية", "2023-07-19", "2024-07-07"),  # as-of 1446: the past one is 1445
+    ],
+)
+def test_more_hijri_periods(phrase: str, start: str, end: str) -> None:
+    assert _read(phrase)[1] == [(start, end)]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("قبل شهر رجب 1446", None, "2025-01-01"),
+        ("بعد نهاية رمضان 1445", "2024-04-10", None),
+        ("منذ بداية محرم 1446", "2024-07-07", None),
+        ("حتى نهاية 1444هـ", None, "2023-07-19"),
+        ("ابتداء من عام 1447", "2025-06-26", None),
+    ],
+)
+def test_hijri_bounds(phrase: str, start: str | None, end: str | None) -> None:
+    assert _read(phrase)[1] == [(start, end)]
+
+
+@pytest.mark.parametrize("phrase", ["بين 1400 و 1500 ريال", "قبل 1446 ريال"])
+def test_not_one_hijri_span(phrase: str) -> None:
+    assert _read(phrase)[1] == []
