@@ -159,6 +159,9 @@ DEADLINE_TERMS = (
     "يغلق",
     "ينتهي ال?تقديم",
     "(?:مهله|فتره) (?:ال?تقديم|تقديم ال?عروض)(?: ال?عروض(?:ها)?)?",
+    "موعد(?:ها)? ال?نهايي",
+    "اخر يوم (?:ل)?(?:تقديم|استقبال) ال?عروض(?:ها)?",
+    "موعد ال?تقديم(?:ها)?(?: (?:عليها|فيها))?",
 )
 # The other dates of a tender's calendar: the last day for enquiries (last_enquiry_date) and the day
 # its offers are opened (offers_opening_date).

@@ -73,6 +73,8 @@ _UNITS = {"يوم": "day", "ايام": "day", "يومين": "day2", "اسبوع"
 _ROLLING = re.compile(
     rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{alternation(_UNITS)})"
     rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
+    # "آخر يوم لتقديم العروض" names the deadline, no rolling day.
+    r"(?!\s(?:ل|لل)?(?:ال)?(?:تقديم|استقبال|فتح|استفسار))"
 )
 
 # A unit after a number makes it an amount, not a year.

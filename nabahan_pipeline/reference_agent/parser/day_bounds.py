@@ -24,7 +24,8 @@ def _point(k: str) -> str:
         rf"(?:(?P<iy{k}>20[0-4]\d)[/-](?P<im{k}>1[0-2]|0?[1-9])[/-](?P<id{k}>[12]\d|3[01]|0?[1-9])"
         rf"|(?P<dd{k}>[12]\d|3[01]|0?[1-9])[/-](?P<dm{k}>1[0-2]|0?[1-9])[/-](?P<dy{k}>20[0-4]\d)"
         rf"|(?P<nd{k}>[12]\d|3[01]|0?[1-9])\s(?:من\s)?(?:شهر\s)?(?P<nm{k}>{_MONTHS})(?:\s{_YEAR_WORDS}(?P<ny{k}>20[0-4]\d))?"
-        rf"|(?:(?P<edge{k}>بدايه|مطلع|اول|نهايه|اخر|ختام)\s)?(?:(?:[بل]?ال)?شهر\s)?(?P<mm{k}>{_MONTHS})\s{_YEAR_WORDS}(?P<my{k}>20[0-4]\d))"
+        rf"|(?:(?P<edge{k}>بدايه|مطلع|اول|نهايه|اخر|ختام)\s)?(?:(?:[بل]?ال)?شهر\s)?(?P<mm{k}>{_MONTHS})\s{_YEAR_WORDS}(?P<my{k}>20[0-4]\d)"
+        rf"|(?P<ye{k}>بدايه|مطلع|نهايه|ختام)\s(?:(?:ال)?(?:عام|سنه)\s?)?(?P<yy{k}>20[0-4]\d))"
     )
 
 
@@ -56,6 +57,11 @@ def _days(m: re.Match[str], k: str, year: int | None) -> tuple[date, date, str] 
             if named_year is None:
                 return None
             day = date(named_year, lx.MONTHS[m.group(f"nm{k}")], int(m.group(f"nd{k}")))
+        elif m.group(f"yy{k}"):
+            year_of_edge = int(m.group(f"yy{k}"))
+            if m.group(f"ye{k}") in ("نهايه", "ختام"):
+                return date(year_of_edge, 12, 31), date(year_of_edge + 1, 1, 1), f"نهاية عام {year_of_edge}"
+            return date(year_of_edge, 1, 1), date(year_of_edge, 1, 2), f"بداية عام {year_of_edge}"
         else:
             month, month_year = lx.MONTHS[m.group(f"mm{k}")], int(m.group(f"my{k}"))
             first, after = (date.fromisoformat(d) for d in month_span(month_year, month))
@@ -72,7 +78,7 @@ def _days(m: re.Match[str], k: str, year: int | None) -> tuple[date, date, str] 
 
 
 def _year_of(m: re.Match[str], k: str) -> int | None:
-    text = m.group(f"iy{k}") or m.group(f"dy{k}") or m.group(f"ny{k}") or m.group(f"my{k}")
+    text = m.group(f"iy{k}") or m.group(f"dy{k}") or m.group(f"ny{k}") or m.group(f"my{k}") or m.group(f"yy{k}")
     return int(text) if text else None
 
 
@@ -107,6 +113,11 @@ def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
             continue
         first, after, name = point
         word = m.group("w")
+        edge = m.group("edgea") or m.group("yea") or ""
+        if word == "قبل" and edge in ("نهايه", "اخر", "ختام"):
+            word = "حتي"  # "قبل نهاية 2026": by its end, its last day included
+        elif word in ("بعد", "من بعد") and edge in ("بدايه", "مطلع", "اول"):
+            word = "منذ"  # "بعد بداية 2024": from its start on
         if word == "قبل":
             span = DateSpan(None, first.isoformat(), f"قبل {name}")
         elif word in ("بعد", "من بعد"):

@@ -25,7 +25,7 @@ class Reading:
     weak: bool = False  # places, dates, values: could be about anything
     unplaced_dates: list[str] = field(default_factory=list)  # Hijri dates outside the calendar
     date_field: str | None = None  # the date column the dates are on, when not the publish date
-    date_extreme: tuple[str, str] | None = None  # (soonest | min | max, date column) asked for
+    date_extreme: tuple[str, str, bool] | None = None  # (soonest | min | max, date column, rows) asked for
 
     def blank(self, start: int, end: int) -> None:
         """Blank out ``[start, end)`` of the working text: that phrase is understood."""

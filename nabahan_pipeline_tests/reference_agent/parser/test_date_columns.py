@@ -101,3 +101,30 @@ def test_a_date_column_the_question_says_nothing_usable_of_is_refused(parser: Qu
 def test_future_projects_have_no_enquiry_date(parser: QuestionParser) -> None:
     frame = _frame(parser, "كم مشروع مستقبلي انتهت مهلة الاستفسارات فيه؟")
     assert frame.entity == "projects" and [c.field for c in unanswerable(frame)] == ["enquiry"]
+
+
+@pytest.mark.parametrize(
+    ("question", "span"),
+    [
+        ("كم مناقصة تقفل بعد 20 يونيو 2025؟", ("2025-06-21", None)),  # a closing verb alone, before a date
+        ("كم مناقصة موعدها النهائي في يوليو 2025", ("2025-07-01", "2025-08-01")),
+        ("كم مناقصة آخر يوم لتقديم العروض فيها 2025/07/01", ("2025-07-01", "2025-07-02")),
+        ("كم مناقصة نشطة ينتهي موعد تقديمها خلال عشرة أيام", ("2025-06-15", "2025-06-25")),  # from the as-of date on
+        ("كم مناقصة تغلق في غضون أسبوعين", ("2025-06-15", "2025-06-29")),
+    ],
+)
+def test_more_deadline_wordings(parser: QuestionParser, question: str, span: tuple) -> None:
+    frame = _frame(parser, question)
+    assert [c.values for c in _on(frame, "deadline")] == [span]
+    assert not _on(frame, "date")
+
+
+def test_a_window_of_days_without_a_date_column_is_not_read_forward(parser: QuestionParser) -> None:
+    assert isinstance(parser.parse("كم مناقصة طرحت خلال عشرة أيام"), Refusal)
+
+
+def test_the_soonest_tenders_are_rows_in_deadline_order(parser: QuestionParser) -> None:
+    frame = _frame(parser, "أقرب 3 مناقصات ينتهي موعد تقديم عروضها في الرياض")
+    assert (frame.measure, frame.column, frame.order, frame.limit) == ("rows", "deadline", "asc", 3)
+    assert [(c.op, c.values) for c in _on(frame, "deadline")] == [(">=", ("2025-06-15",))]
+    assert "ORDER BY last_offer_date ASC LIMIT 3" in build_sql(frame)

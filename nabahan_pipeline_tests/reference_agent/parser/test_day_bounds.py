@@ -63,3 +63,16 @@ def test_ranges_of_days(phrase: str, start: str, end: str) -> None:
 )
 def test_not_read_here(phrase: str) -> None:
     assert _spans(phrase) == []
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("قبل نهاية 2024", None, "2025-01-01"),  # by its end: its last day included
+        ("قبل نهاية مارس 2025", None, "2025-04-01"),
+        ("بعد بداية 2023", "2023-01-01", None),  # from its start on
+        ("حتى ختام عام 2022", None, "2023-01-01"),
+    ],
+)
+def test_the_start_and_end_of_a_year_or_month(phrase: str, start: str | None, end: str | None) -> None:
+    assert _spans(phrase) == [(start, end)]
