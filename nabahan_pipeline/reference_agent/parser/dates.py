@@ -236,6 +236,8 @@ def _month_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Ranges of months: "بين فبراير ومايو 2024", "من أكتوبر 2025 إلى يناير 2026"."""
     for m in list(_MONTH_RANGE.finditer(text)):
         first, last = lx.MONTHS[m.group("m1")], lx.MONTHS[m.group("m2")]
+        if re.search(r"شهري", m.group(0)) and not re.search(r"(?<!\w)(?:بين|من)\s", m.group(0)) and last != first % 12 + 1:
+            continue  # "شهري يناير ومارس": the two months, not the span from one to the other
         last_year = int(m.group("y2"))
         first_year = int(m.group("y1")) if m.group("y1") else last_year - (first > last)
         start, end = month_span(first_year, first)[0], month_span(last_year, last)[1]

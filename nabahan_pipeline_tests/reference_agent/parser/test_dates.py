@@ -174,3 +174,12 @@ def test_a_day_that_does_not_exist_is_no_day() -> None:
     left, spans = read_dates(normalize_arabic("يوم 31 فبراير 2025"), LATE_AS_OF)
     assert [(s.start, s.end) for s in spans] == [("2025-02-01", "2025-03-01")]
     assert "31" in left.split()
+
+
+def test_two_months_named_are_a_span_only_when_they_follow_each_other() -> None:
+    text, spans = read_dates(normalize_arabic("في شهري ابريل ومايو 2024"), AS_OF)
+    assert [(s.start, s.end) for s in spans] == [("2024-04-01", "2024-06-01")]
+    text, spans = read_dates(normalize_arabic("في شهري ابريل ويونيو 2024"), AS_OF)
+    assert not any(s.start == "2024-04-01" and s.end == "2024-07-01" for s in spans)
+    text, spans = read_dates(normalize_arabic("بين ابريل ويونيو 2024"), AS_OF)
+    assert [(s.start, s.end) for s in spans] == [("2024-04-01", "2024-07-01")]
