@@ -354,6 +354,8 @@ def _rolling(text: str, as_of: date, spans: list[DateSpan]) -> str:
         count_text = m.group("n")
         if m.group("last") == "ال" and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
             continue
+        if not count_text and re.search(r"اخر ال", m.group(0)) and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
+            continue  # "آخر السنة" is the end of the year, not the last twelve months
         count = 1
         if count_text:
             count = int(count_text) if count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text, 1)

@@ -30,13 +30,17 @@ _VALUE_WORDS_TAIL = (
     r"|عدد|عروض\w*|ميزاني\w*|شروط))*"
     r"(?:\s+(?:فيها|فيه))?(?:\s+(?:عن|علي|من))?(?:\s+(?:ال)?حاجز)?(?:\s+ال(?=\s))?"
 )
+# A second comparator glued to "و" ("أكثر من 5 ملايين وأقل من 10 ملايين") bounds the same figure.
 _COMPARATOR_TAIL = re.compile(
-    r"(?:(?<!\w)(?:" + "|".join(p for p, _ in lx.COMPARATOR_TERMS) + r")" + _VALUE_WORDS_TAIL + r")\s*$"
+    r"(?:(?<!\w)[و]?(?:" + "|".join(p for p, _ in lx.COMPARATOR_TERMS) + r")" + _VALUE_WORDS_TAIL + r")\s*$"
 )
 _COMPARATOR_PARTS = [
-    (re.compile(r"(?<!\w)(?:" + p + r")" + _VALUE_WORDS_TAIL + r"\s*$"), op) for p, op in lx.COMPARATOR_TERMS
+    (re.compile(r"(?<!\w)[و]?(?:" + p + r")" + _VALUE_WORDS_TAIL + r"\s*$"), op) for p, op in lx.COMPARATOR_TERMS
 ]
-_TRAILING = [(re.compile(r"\s*(?:ريال\s*)?(?:" + p + r")(?!\w)"), op) for p, op in lx.TRAILING_COMPARATORS]
+# "مليون وأقل" is "or less"; "5 ملايين وأقل من 10 ملايين" is a second bound, read with its own figure.
+_TRAILING = [
+    (re.compile(r"\s*(?:ريال\s*)?(?:" + p + r")(?!\w)(?!\s+(?:من|عن)(?!\w))"), op) for p, op in lx.TRAILING_COMPARATORS
+]
 
 
 def comparator_before(before: str) -> str | None:
@@ -152,11 +156,12 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         after = text[end : end + 25]
         op = comparator_before(before)
         trailing = None
+        following = spans[i + 1][0] if i + 1 < len(spans) else None
         for pattern, trailing_op in _TRAILING:
             m = pattern.match(after)
-            if m:
+            if m and not (following is not None and not text[end + m.end() : following].strip()):
                 trailing = (trailing_op, m.end())
-                break
+                break  # (a comparator right before the next figure is that figure's: "وتحت مليونين")
         if trailing:
             op = trailing[0]
         if not op and _BOOKLET_PRICE_BEFORE.search(before):

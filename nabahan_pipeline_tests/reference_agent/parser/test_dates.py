@@ -183,3 +183,9 @@ def test_two_months_named_are_a_span_only_when_they_follow_each_other() -> None:
     assert not any(s.start == "2024-04-01" and s.end == "2024-07-01" for s in spans)
     text, spans = read_dates(normalize_arabic("بين ابريل ويونيو 2024"), AS_OF)
     assert [(s.start, s.end) for s in spans] == [("2024-04-01", "2024-07-01")]
+
+
+def test_the_end_of_the_year_is_no_rolling_year() -> None:
+    # "آخر السنة" is the year's end, which no reader places; "آخر سنة" is the last twelve months.
+    assert read_dates(normalize_arabic("اخر السنه"), AS_OF)[1] == []
+    assert [(s.start, s.end) for s in read_dates(normalize_arabic("اخر سنه"), AS_OF)[1]] == [("2024-06-15", "2025-06-16")]

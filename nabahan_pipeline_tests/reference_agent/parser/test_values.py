@@ -220,3 +220,17 @@ def test_more_comparator_wordings(phrase: str, op: str, value: float) -> None:
     text, _, comparisons = read_values(normalize_arabic(phrase))
     assert [(c.op, c.values) for c in comparisons] == [(op, (value,))]
     assert not re.search(r"\d|اقل|اكثر|حد|ادني|اقصي", text)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "bounds"),
+    [
+        ("قيمتها اكثر من 2 مليون واقل من 4 ملايين", [(">", 2e6), ("<", 4e6)]),
+        ("قيمتها فوق 100 الف وتحت 200 الف", [(">", 1e5), ("<", 2e5)]),
+        ("قيمتها اقل من مليون واكبر من 300 الف", [("<", 1e6), (">", 3e5)]),
+        ("قيمتها مليون واقل", [("<=", 1e6)]),  # "or less": no second figure
+    ],
+)
+def test_two_bounds_of_one_figure(phrase: str, bounds: list) -> None:
+    _, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.op, c.values[0]) for c in comparisons] == bounds
