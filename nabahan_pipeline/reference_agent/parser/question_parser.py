@@ -27,6 +27,7 @@ from nabahan_pipeline.reference_agent.parser.per_value import compared_years, gr
 from nabahan_pipeline.reference_agent.parser.period_parts import read_period_parts
 from nabahan_pipeline.reference_agent.parser.relative_periods import (
     anchor_relative_years,
+    per_day_phrases,
     read_relative_days,
     read_relative_periods,
 )
@@ -125,6 +126,8 @@ class QuestionParser:
         if r.unplaced_dates:
             # A Hijri date the calendar cannot place: refused by name, never answered for other dates.
             return Parse(Refusal("unplaced_date", tuple(r.unplaced_dates)), tuple(consumed), leftover)
+        if r.ungrouped_periods:
+            return Parse(Refusal("not_understood", tuple(r.ungrouped_periods)), tuple(consumed), tuple(r.ungrouped_periods))
         if isinstance(frame, Refusal):
             frame = Refusal(frame.reason, leftover)
         elif leftover:
@@ -189,6 +192,7 @@ class QuestionParser:
         r.text, days = read_relative_days(r.text, self.as_of)
         spans = hijri + parts + relative + bounds + spans + days
         r.unplaced_dates += unread_hijri(r.text)
+        r.ungrouped_periods += per_day_phrases(r.text)
         r.dates += spans
         if spans:
             r.weak = True

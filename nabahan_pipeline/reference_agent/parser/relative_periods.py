@@ -112,3 +112,13 @@ def read_relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
         spans.append(DateSpan(day.isoformat(), (day + timedelta(days=1)).isoformat(), f"{word} ({day.isoformat()}، آخر أيام البيانات)" if m.group("today") else f"{word} ({day.isoformat()})"))
         text = blank(text, m.start(), m.end())
     return text, spans
+
+
+# "في كل يوم", "لكل أسبوع": a figure per day or week, which no frame groups by ("يوم" alone is a
+# filler word, so the question would be answered as one total).
+_PER_DAY = re.compile(r"(?<!\w)(?:في |ل|ب)?كل (?:يوم|اسبوع|ساعه)(?!\w)")
+
+
+def per_day_phrases(text: str) -> tuple[str, ...]:
+    """The phrases of ``text`` asking for a figure per day or week."""
+    return tuple(m.group(0) for m in _PER_DAY.finditer(text))

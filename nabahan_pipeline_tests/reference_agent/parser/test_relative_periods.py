@@ -88,3 +88,9 @@ def test_the_year_is_written_over_in_place() -> None:
 def test_since_the_start_of_a_named_month_is_that_month(parser: QuestionParser) -> None:
     assert _dates(parser, "كم مناقصة من بداية شهر فبراير 2025 حتى الآن") == [("2025-02-01", None)]
     assert _dates(parser, "كم مناقصة منذ بداية سنة 2024") == [("2024-01-01", None)]
+
+
+@pytest.mark.parametrize("question", ["كم مناقصة تنزل في كل يوم؟", "عدد المناقصات لكل أسبوع", "متوسط عدد المناقصات شهرياً"])
+def test_a_figure_per_day_or_an_average_of_counts_is_refused(parser: QuestionParser, question: str) -> None:
+    # Neither is a frame the agent builds; answered, each would be one total or an average of values.
+    assert not isinstance(parser.parse(question), QueryFrame)
