@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.dates import DateSpan, month_span, year_span
+from nabahan_pipeline.reference_agent.parser.dates import DateSpan, add_months, month_span, year_span
 from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank
 
 _MONTHS = alternation(lx.MONTHS)
@@ -85,10 +85,47 @@ def _write(text: str, start: int, end: int, words: str) -> str:
     return text[:start] + words.ljust(end - start) + text[end:]
 
 
+# "الأشهر الستة القادمة", "خلال الـ 12 شهر الجاية", "السنتين القادمتين": the days after the as-of
+# date (for future projects and deadlines; tenders published then are none).
+_FORWARD_UNITS = {
+    "يوم": ("day", 0), "ايام": ("day", 0), "يومين": ("day", 2), "اسبوع": ("week", 0), "اسابيع": ("week", 0),
+    "اسبوعين": ("week", 2), "شهر": ("month", 0), "اشهر": ("month", 0), "شهور": ("month", 0), "شهرا": ("month", 0),
+    "شهرين": ("month", 2), "سنه": ("year", 0), "سنوات": ("year", 0), "عام": ("year", 0), "اعوام": ("year", 0),
+    "سنتين": ("year", 2), "عامين": ("year", 2),
+}  # fmt: skip
+_SMALL = alternation(lx.SMALL_NUMBERS)
+_NEXT_WORD = r"(?:ال)?(?:قادم|جاي|مقبل)(?:ه|ين|تين)?"
+_FORWARD = re.compile(
+    rf"(?<!\w)(?:(?:خلال|في)\s)?(?:ال)?(?:"
+    rf"(?P<n>\d{{1,3}}|{_SMALL})\s(?:ال)?(?P<u>{alternation(_FORWARD_UNITS)})"
+    rf"|(?P<u2>{alternation(_FORWARD_UNITS)})\s(?:ال)?(?P<n2>\d{{1,3}}|{_SMALL})"
+    rf"|(?P<dual>يومين|اسبوعين|شهرين|سنتين|عامين))\s{_NEXT_WORD}(?!\w)"
+)
+
+
+def _forward(m: re.Match[str], as_of: date) -> DateSpan | None:
+    unit, said = _FORWARD_UNITS[m.group("u") or m.group("u2") or m.group("dual")]
+    count_text = m.group("n") or m.group("n2")
+    count = said or (int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 0))
+    if not count:
+        return None
+    if unit in ("day", "week"):
+        last = as_of + timedelta(days=count * (7 if unit == "week" else 1))
+    else:
+        last = add_months(as_of, count * (12 if unit == "year" else 1))
+    start = as_of + timedelta(days=1)
+    return DateSpan(start.isoformat(), (last + timedelta(days=1)).isoformat(), f"من {start.isoformat()} إلى {last.isoformat()}")
+
+
 def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """Since the start of this month or year, and the same month last year: the text with them
-    blanked out, and their spans."""
+    """Since the start of this month or year, the same month last year, and the N days, weeks,
+    months or years to come: the text with them blanked out, and their spans."""
     spans: list[DateSpan] = []
+    for m in list(_FORWARD.finditer(text)):
+        span = _forward(m, as_of)
+        if span is not None:
+            spans.append(span)
+            text = blank(text, m.start(), m.end())
     for m in list(_SINCE_START.finditer(text)):
         if m.group("u") == "شهر":
             start, label = month_span(as_of.year, as_of.month)[0], "منذ بداية الشهر الحالي"

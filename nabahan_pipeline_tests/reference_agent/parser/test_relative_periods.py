@@ -94,3 +94,17 @@ def test_since_the_start_of_a_named_month_is_that_month(parser: QuestionParser) 
 def test_a_figure_per_day_or_an_average_of_counts_is_refused(parser: QuestionParser, question: str) -> None:
     # Neither is a frame the agent builds; answered, each would be one total or an average of values.
     assert not isinstance(parser.parse(question), QueryFrame)
+
+
+@pytest.mark.parametrize(
+    ("question", "span"),
+    [
+        ("كم مشروع مستقبلي خلال الأشهر الثلاثة القادمة", ("2025-06-16", "2025-09-16")),
+        ("كم مشروع مستقبلي في الـ 2 سنة الجاية", ("2025-06-16", "2027-06-16")),
+        ("كم مشروع مستقبلي خلال الأسبوعين القادمين", ("2025-06-16", "2025-06-30")),
+    ],
+)
+def test_the_days_to_come(parser: QuestionParser, question: str, span: tuple) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame) and frame.entity == "projects"
+    assert [c.values for c in frame.conditions if c.field == "date"] == [span]
