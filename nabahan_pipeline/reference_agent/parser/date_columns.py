@@ -18,6 +18,7 @@ from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.dates import DateSpan
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import DEADLINE, ENQUIRY, OPENING, alternation
+from nabahan_pipeline.reference_agent.parser.period_parts import COUNT_WORDS
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 
 _PASSED = alternation(lx.DATE_PASSED_VERBS)
@@ -40,6 +41,7 @@ _CLOSING = re.compile(
 # A window from the as-of date on, for dates still to come: "خلال 7 أيام", "في غضون أسبوعين",
 # "الأسبوع القادم".
 _UNIT_DAYS = {"يوم": 1, "ايام": 1, "يومين": 2, "اسبوع": 7, "اسابيع": 7, "اسبوعين": 14}
+_UNIT_WORDS = {"يوم": "يوم", "ايام": "أيام", "يومين": "يومين", "اسبوع": "أسبوع", "اسابيع": "أسابيع", "اسبوعين": "أسبوعين"}
 _FORWARD = re.compile(
     rf"(?<!\w)(?:(?:خلال|في غضون|في ظرف)\s(?:ال)?(?:(?P<n>\d{{1,3}}|{alternation(lx.SMALL_NUMBERS)})\s)?(?:ال)?(?P<u>{alternation(_UNIT_DAYS)})"
     r"(?:\s(?:ال)?(?:قادم|جاي|مقبل)(?:ه)?)?|(?:ال)?(?P<week>اسبوع) (?:ال)?(?:قادم|جاي|مقبل))(?!\w)"
@@ -106,7 +108,7 @@ def read_date_columns(r: Reading, as_of: date) -> None:
         elif kind in ("passed", "pending") and (published or not r.dates):
             op = "<" if kind == "passed" else ">="
             state = _STATES[field_name][0 if kind == "passed" else 1]
-            label = f"التي {state} (في {as_of.isoformat()}، تاريخ آخر البيانات)"
+            label = f"التي {state} (حتى تاريخ آخر البيانات)"
             r.conditions.append(Condition(field_name, op, (as_of.isoformat(),), label))
             still = _STILL.match(r.text, max(end, verb.end()) if verb else end)
             end = still.end() if still and kind == "pending" else end
@@ -131,7 +133,7 @@ def apply_date_extreme(frame: QueryFrame | Refusal, r: Reading, as_of: date) -> 
         return Refusal("not_understood", (kind,))
     conditions = frame.conditions
     if kind == "soonest" and not any(c.field == field_name for c in conditions):
-        label = f"التي {_STATES[field_name][1]} (في {as_of.isoformat()}، تاريخ آخر البيانات)"
+        label = f"التي {_STATES[field_name][1]} (حتى تاريخ آخر البيانات)"
         conditions += (Condition(field_name, ">=", (as_of.isoformat(),), label),)
     order = "desc" if kind == "max" else "asc"
     if rows and frame.measure == "rows":
@@ -150,13 +152,17 @@ def _forward_window(r: Reading, as_of: date) -> None:
     m = _FORWARD.search(r.text)
     if m is None:
         return
+    count_text = m.group("n")
     if m.group("week"):
-        days = 7
+        days, label = 7, "خلال الأسبوع القادم"
     else:
-        count_text = m.group("n")
         count = int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 1)
         days = count * _UNIT_DAYS[m.group("u")]
+        # The window as the question worded it, so that the answer states no other figure.
+        label = "خلال " + (f"{count_text} " if count_text and count_text.isdigit() else "") + _UNIT_WORDS[m.group("u")]
+        if count_text and not count_text.isdigit() and count in COUNT_WORDS:
+            label = f"خلال {COUNT_WORDS[count]} {_UNIT_WORDS[m.group('u')]}"
+    label += " من تاريخ آخر البيانات"
     end = as_of + timedelta(days=days)
-    label = f"خلال {days} يوماً من {as_of.isoformat()} (تاريخ آخر البيانات) إلى {(end - timedelta(days=1)).isoformat()}"
     r.dates.append(DateSpan(as_of.isoformat(), end.isoformat(), label))
     r.blank(m.start(), m.end())

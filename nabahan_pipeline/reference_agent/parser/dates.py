@@ -268,7 +268,9 @@ def _halves(text: str, as_of: date, spans: list[DateSpan]) -> str:
         half = 1 if m.group("h") == "اول" else 2
         first = 1 if half == 1 else 7
         start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
-        spans.append(DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} من عام {year}"))
+        # "من السنة الحالية" stays as the question said it: the answer states no year it did not.
+        of_year = "من العام الحالي" if m.group("this") else f"من عام {year}"
+        spans.append(DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} {of_year}"))
         text = blank(text, m.start(), m.end())
     return text
 

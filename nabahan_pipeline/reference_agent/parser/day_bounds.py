@@ -57,6 +57,8 @@ def _days(m: re.Match[str], k: str, year: int | None) -> tuple[date, date, str] 
             if named_year is None:
                 return None
             day = date(named_year, lx.MONTHS[m.group(f"nm{k}")], int(m.group(f"nd{k}")))
+            # Worded as the question wrote it: "1 سبتمبر 2026" (its ISO form states a "09" it did not).
+            return day, day + timedelta(days=1), f"{day.day} {MONTH_LABELS[day.month]} {day.year}"
         elif m.group(f"yy{k}"):
             year_of_edge = int(m.group(f"yy{k}"))
             if m.group(f"ye{k}") in ("نهايه", "ختام"):

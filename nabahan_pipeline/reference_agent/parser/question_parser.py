@@ -30,6 +30,7 @@ from nabahan_pipeline.reference_agent.parser.relative_periods import (
     per_day_phrases,
     read_relative_days,
     read_relative_periods,
+    reword_anchored,
 )
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COUNTRY,
@@ -183,14 +184,14 @@ class QuestionParser:
     def _dates(self, r: Reading) -> None:
         """Years, months, quarters and periods, relative ones counted from ``as_of``; Hijri
         months and parts of periods first (the other readers would take their year alone)."""
-        r.text = anchor_relative_years(compared_years(r.text), self.as_of)
+        r.text, anchored = anchor_relative_years(compared_years(r.text), self.as_of)
         r.text, hijri = read_hijri_dates(r.text, self.as_of)
         r.text, parts = read_period_parts(r.text, self.as_of)
         r.text, relative = read_relative_periods(r.text, self.as_of)
         r.text, bounds = read_day_bounds(r.text, self.as_of)
         r.text, spans = read_dates(r.text, self.as_of)
         r.text, days = read_relative_days(r.text, self.as_of)
-        spans = hijri + parts + relative + bounds + spans + days
+        spans = reword_anchored(hijri + parts + relative + bounds + spans + days, anchored)
         r.unplaced_dates += unread_hijri(r.text)
         r.ungrouped_periods += per_day_phrases(r.text)
         r.dates += spans

@@ -10,11 +10,13 @@ the words written over are accounted as read by the date pass."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.dates import DateSpan, add_months, month_span, year_span
+from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, year_span
 from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank
+from nabahan_pipeline.reference_agent.parser.period_parts import COUNT_WORDS
 
 _MONTHS = alternation(lx.MONTHS)
 _ORDINALS = alternation(lx.ORDINALS)
@@ -55,12 +57,15 @@ _YEAR_TO_NOW = re.compile(
 _DAY = re.compile(r"(?<!\w)(?:(?P<today>[وفب]?اليوم|هذا اليوم|هاليوم)|(?P<yesterday>امس|البارحه|امبارح|يوم امس))(?!\w)")
 
 
-def anchor_relative_years(text: str, as_of: date) -> str:
+def anchor_relative_years(text: str, as_of: date) -> tuple[str, list[tuple[str, str]]]:
     """``text`` with each relative year after a part of a year, each month named "الماضي" or
-    "القادم", and "حتى اليوم" after a year written over with the year meant (same length)."""
+    "القادم", and "حتى اليوم" after a year written over with the year meant (same length); and
+    what was written, (words written, the question's wording) for ``reword_anchored``."""
+    written: list[tuple[str, str]] = []
     for m in list(_RELATIVE_YEAR.finditer(text)):
         year = as_of.year - 1 if m.group("last") else as_of.year + 1 if m.group("next") else as_of.year
-        text = _write(text, *m.span("rel"), f"من {year}")
+        wording = "العام الماضي" if m.group("last") else "العام القادم" if m.group("next") else "العام الحالي"
+        text = _write(text, *m.span("rel"), f"من {year}", written, (f"عام {year}", wording))
     for m in list(_MONTH_RELATIVE.finditer(text)):
         month = lx.MONTHS[m.group("m")]
         if m.group("m") in ("اب", "ماي") and "شهر" not in m.group(0):
@@ -69,19 +74,32 @@ def anchor_relative_years(text: str, as_of: date) -> str:
             year = as_of.year if month < as_of.month else as_of.year - 1
         else:
             year = as_of.year if month > as_of.month else as_of.year + 1
-        text = _write(text, *m.span("rel"), str(year))
+        wording = "الماضي" if m.group("last") else "القادم"
+        text = _write(text, *m.span("rel"), str(year), written, (f"{MONTH_LABELS[month]} {year}", f"{MONTH_LABELS[month]} {wording}"))
     for m in list(_YEAR_TO_NOW.finditer(text)):
         if int(m.group("y")) <= as_of.year:
             # "منذ 2023" is open already; "من 2024" alone would be that year only.
-            text = _write(text, *m.span("now"), "" if m.group("w") == "منذ" else f"الي {as_of.year}")
-    return text
+            now = "" if m.group("w") == "منذ" else f"الي {as_of.year}"
+            text = _write(text, *m.span("now"), now, written, (f"إلى عام {as_of.year}", "حتى آخر البيانات"))
+    return text, written
 
 
-def _write(text: str, start: int, end: int, words: str) -> str:
+def reword_anchored(spans: list[DateSpan], written: list[tuple[str, str]]) -> list[DateSpan]:
+    """``spans`` with the years ``anchor_relative_years`` wrote worded back as the question said
+    them ("الربع الأول من العام الماضي"): an answer states no year the question did not."""
+    for words, wording in written:
+        spans = [replace(s, label=s.label.replace(words, wording)) if words in s.label else s for s in spans]
+    return spans
+
+
+def _write(
+    text: str, start: int, end: int, words: str, written: list[tuple[str, str]], label: tuple[str, str]
+) -> str:
     """``text`` with ``[start, end)`` written over by ``words``, space-padded to the same length
-    (a phrase shorter than the words is left as it is)."""
+    (a phrase shorter than the words is left as it is); ``label`` noted in ``written``."""
     if len(words) > end - start:
         return text  # no room ("جاي"): left for the other readers, or refused
+    written.append(label)
     return text[:start] + words.ljust(end - start) + text[end:]
 
 
@@ -114,7 +132,30 @@ def _forward(m: re.Match[str], as_of: date) -> DateSpan | None:
     else:
         last = add_months(as_of, count * (12 if unit == "year" else 1))
     start = as_of + timedelta(days=1)
-    return DateSpan(start.isoformat(), (last + timedelta(days=1)).isoformat(), f"من {start.isoformat()} إلى {last.isoformat()}")
+    return DateSpan(start.isoformat(), (last + timedelta(days=1)).isoformat(), _forward_label(unit, count, count_text))
+
+
+# How an answer words the days to come: as the question counted them, with no other figure.
+_FORWARD_WORDS = {
+    "day": ("اليوم القادم", "اليومين القادمين", "الأيام"), "week": ("الأسبوع القادم", "الأسبوعين القادمين", "الأسابيع"),
+    "month": ("الشهر القادم", "الشهرين القادمين", "الأشهر"), "year": ("العام القادم", "العامين القادمين", "السنوات"),
+}  # fmt: skip
+
+
+_ACCUSATIVE = {"day": "يوماً", "week": "أسبوعاً", "month": "شهراً", "year": "عاماً"}
+
+
+def _forward_label(unit: str, count: int, count_text: str | None) -> str:
+    one, two, plural = _FORWARD_WORDS[unit]
+    if count_text and count_text.isdigit():
+        counted = plural.removeprefix("ال") if count <= 10 else _ACCUSATIVE[unit]
+        return f"خلال {count_text} {counted} قادمة"
+    if count in (1, 2):
+        return f"خلال {one if count == 1 else two}"
+    word = COUNT_WORDS.get(count, "")
+    if unit == "year" and word.endswith("ة"):
+        word = word[:-1]  # "السنوات الخمس": the number agrees with a feminine noun
+    return f"خلال {plural} ال{word} القادمة" if word else f"خلال {plural} القادمة"
 
 
 def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
@@ -135,7 +176,7 @@ def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
         text = blank(text, m.start(), m.end())
     for m in list(_SAME_MONTH.finditer(text)):
         start, end = month_span(as_of.year - 1, as_of.month)
-        spans.append(DateSpan(start, end, f"الشهر نفسه من العام الماضي ({start[:7]})"))
+        spans.append(DateSpan(start, end, "في الشهر نفسه من العام الماضي"))
         text = blank(text, m.start(), m.end())
     return text, spans
 
@@ -145,8 +186,8 @@ def read_relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     spans: list[DateSpan] = []
     for m in list(_DAY.finditer(text)):
         day = as_of if m.group("today") else as_of - timedelta(days=1)
-        word = "اليوم" if m.group("today") else "أمس"
-        spans.append(DateSpan(day.isoformat(), (day + timedelta(days=1)).isoformat(), f"{word} ({day.isoformat()}، آخر أيام البيانات)" if m.group("today") else f"{word} ({day.isoformat()})"))
+        label = "في آخر أيام البيانات (اليوم)" if m.group("today") else "في اليوم السابق لآخر أيام البيانات (أمس)"
+        spans.append(DateSpan(day.isoformat(), (day + timedelta(days=1)).isoformat(), label))
         text = blank(text, m.start(), m.end())
     return text, spans
 

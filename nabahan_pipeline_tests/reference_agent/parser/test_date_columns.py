@@ -67,7 +67,7 @@ def test_the_dates_of_the_question_are_on_the_column_it_names(
 def test_passed_or_not_is_counted_from_the_as_of_date(parser: QuestionParser, question: str, field: str, op: str) -> None:
     frame = _frame(parser, question)
     assert [(c.op, c.values) for c in _on(frame, field)] == [(op, ("2025-06-15",))]
-    assert "2025-06-15" in _on(frame, field)[0].label
+    assert "تاريخ آخر البيانات" in _on(frame, field)[0].label
 
 
 def test_the_soonest_deadline_is_the_earliest_still_to_come(parser: QuestionParser) -> None:

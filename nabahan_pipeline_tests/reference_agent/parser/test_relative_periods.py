@@ -78,11 +78,19 @@ def test_up_to_now_and_single_days(parser: QuestionParser, question: str, span: 
 
 def test_the_year_is_written_over_in_place() -> None:
     text = "كم مناقصه في الربع الاول من السنه الماضيه"
-    anchored = anchor_relative_years(text, AS_OF)
+    anchored, written = anchor_relative_years(text, AS_OF)
     assert len(anchored) == len(text)
     assert "من 2024" in anchored and "الماضيه" not in anchored
+    assert written == [("عام 2024", "العام الماضي")]
     # "العام الماضي" alone is the relative reader's: left as it is.
-    assert anchor_relative_years("كم مناقصه في العام الماضي", AS_OF) == "كم مناقصه في العام الماضي"
+    assert anchor_relative_years("كم مناقصه في العام الماضي", AS_OF) == ("كم مناقصه في العام الماضي", [])
+
+
+def test_an_anchored_year_is_worded_back_as_the_question_said_it(parser: QuestionParser) -> None:
+    frame = parser.parse("كم مناقصة في الربع الثالث من السنة الماضية")
+    assert isinstance(frame, QueryFrame)
+    labels = [c.label for c in frame.conditions if c.field == "date"]
+    assert labels == ["الربع الثالث من العام الماضي"]
 
 
 def test_since_the_start_of_a_named_month_is_that_month(parser: QuestionParser) -> None:
