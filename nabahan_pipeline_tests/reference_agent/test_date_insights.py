@@ -38,6 +38,8 @@ def agent(small_db: Path) -> Iterator[ReferenceAgent]:
         "كم مشروع مستقبلي خلال السنوات الثلاث القادمة",
         "كم مشروع مستقبلي خلال 18 شهر قادمة",
         "كم مناقصة تغلق خلال الأسبوع القادم",
+        "كم مناقصة في السنة الهجرية الحالية",
+        "كم مناقصة في النصف الثاني من العام الحالي",
     ],
 )
 def test_date_answers_state_only_grounded_numbers(agent: ReferenceAgent, question: str) -> None:

@@ -154,7 +154,8 @@ def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
         start = lx.HIJRI_NEW_YEAR.get(year)
         end = lx.HIJRI_NEW_YEAR.get(year + 1)
         if start and end:
-            spans.append(DateSpan(start, end, f"عام {year}هـ"))
+            # "السنة الهجرية الحالية" stays as said: the answer states no year the question did not.
+            spans.append(DateSpan(start, end, "في العام الهجري الحالي" if m.group("now") else f"عام {year}هـ"))
             text = blank(text, m.start(), m.end())
     return text
 
