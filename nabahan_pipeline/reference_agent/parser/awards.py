@@ -15,7 +15,8 @@ AWARDED_STATUS = 4  # تمت الترسية (tender_statuses)
 # The noun counted: plural awards, "عمليات الترسية", or "ترسية" right after "كم"; and the verb
 # that says they happened ("كم ترسية صارت").
 _AWARDS = re.compile(
-    r"(?<!\w)(?:[وف]?(?:ال|لل|بال)?ترسيات|(?:[وفب]?ال)?عمليات (?:ال)?ترسيه|(?<=كم )ترسيه)"
+    r"(?<!\w)(?:[وف]?(?:ال|لل|بال)?ترسيات|(?:[وفب]?ال)?عمليات (?:ال)?ترسيه|(?<=كم )ترسيه"
+    r"|(?:[وفب]?ال)?(?:تاريخ|موعد|وقت) (?:ال)?ترسي(?:ه|تها|ته))"  # "تاريخ ترسيتها في 2025": read on the publish date
     r"(?:\s(?:تمت|تم|صارت|صار|حصلت|جرت|اللي (?:تمت|صارت)))?(?!\w)"
 )
 # A verb of publishing: the question dates the tenders by their publish date itself.

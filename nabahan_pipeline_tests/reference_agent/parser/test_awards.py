@@ -60,3 +60,11 @@ def test_dated_awards_say_the_date_is_the_publish_date(parser: QuestionParser, q
     dates = [c for c in frame.conditions if c.field == "date"]
     assert len(dates) == 1
     assert ("لا تحوي البيانات تاريخ الترسية" in dates[0].label) is noted
+
+
+def test_an_award_date_asked_for_is_read_on_the_publish_date_and_said_so(parser: QuestionParser) -> None:
+    frame = _frame(parser, "كم مناقصة كان تاريخ ترسيتها في 2023؟")
+    assert [c.values for c in frame.conditions if c.field == "status"] == [(4,)]
+    dates = [c for c in frame.conditions if c.field == "date"]
+    assert [c.values for c in dates] == [("2023-01-01", "2024-01-01")]
+    assert "لا تحوي البيانات تاريخ الترسية" in dates[0].label
