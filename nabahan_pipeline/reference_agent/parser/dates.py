@@ -24,7 +24,9 @@ _HIJRI_YEAR = re.compile(
     rf"|(?<!\w)(?P<now>(?:[وفبل]?ال)?(?:عام|سنه) (?:ال)?هجري(?:ه)? (?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?))(?!\w)"
 )
 _YEAR_RANGE = re.compile(
-    rf"(?<!\w)(?:ما\s)?(?:بين|من|[بم]ن)\s?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتي|لين|لغايه|ل|-|لحد)\s?"
+    rf"(?<!\w)(?:(?:(?:[وفبل]?ال)?(?:سنوات|اعوام|سنين)\s|(?:[وفبل]?ال)?فتره\s)?(?:ما\s)?(?:بين|من|[بم]ن)\s?"
+    rf"|(?:[وفبل]?ال)?فتره\s(?=20[0-4]\d\s?-))"
+    rf"(?:(?:ال)?(?:عامي|سنتي)\s)?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتي|لين|لغايه|ل|-|لحد|وحتي|والي|ولغايه)\s?"
     rf"{_YEAR_WORD}?{_GREG.format(n='b')}(?!\d)"
 )
 _YEAR_BOUND = re.compile(
@@ -72,11 +74,16 @@ _UNITS = {"يوم": "day", "ايام": "day", "يومين": "day2", "اسبوع"
           "سنين": "year", "سنتين": "year2", "عام": "year", "اعوام": "year", "عامين": "year2"}
 _ROLLING = re.compile(
     rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{alternation(_UNITS)})"
-    rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
+    rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيتين|ماضيين|اخيرتين|اخيرين|ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
     # "آخر يوم لتقديم العروض" names the deadline, no rolling day.
     r"(?!\s(?:ل|لل)?(?:ال)?(?:تقديم|استقبال|فتح|استفسار))"
 )
 
+# A value word right before a range makes it a range of amounts ("قيمتها من 2000 إلى 2040").
+_VALUE_BEFORE = re.compile(
+    r"(?<!\w)(?:[وفب]?ال|[وفب])?(?:قيم\w*|سعر\w*|اسعار\w*|مبلغ\w*|مبالغ\w*|تكلف\w*|ميزاني\w*|عروض\w*|كراس\w*|مد(?:ه|ته|تها))"
+    r"(?:\s(?:ال)?تقديري\w*)?\s(?:(?:من|بين|ما|الي|حتي|و|\d[\d.,]*)\s){0,3}و?$"
+)
 # A unit after a number makes it an amount, not a year.
 _AMOUNT_AFTER = re.compile(r"\s*(?:ريال|ر\.?س|الف|مليون|مليار|عرض|عروض)(?!\w)")
 
@@ -163,8 +170,8 @@ def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
 def _year_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Ranges of years: "من 2023 إلى 2025"."""
     for m in list(_YEAR_RANGE.finditer(text)):
-        if _AMOUNT_AFTER.match(text, m.end()):
-            continue  # "بين 2000 و 2500 ريال" is a range of amounts
+        if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
+            continue  # "بين 2000 و 2500 ريال", "قيمتها من 2000 إلى 2040": a range of amounts
         a, b = sorted((int(m.group("a")), int(m.group("b"))))
         spans.append(DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}"))
         text = blank(text, m.start(), m.end())
@@ -180,7 +187,7 @@ _SEVERAL_YEARS = re.compile(
 def _several_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Several years, each whole: "في 2023 و2024", "سنتي 2023 و2025": any of them, not all at once."""
     for m in list(_SEVERAL_YEARS.finditer(text)):
-        if _AMOUNT_AFTER.match(text, m.end()):
+        if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
             continue
         years = tuple(sorted({int(y) for y in re.findall(r"20[0-4]\d", m.group("years"))}))
         if len(years) < 2:
@@ -390,6 +397,8 @@ def _rolling(text: str, as_of: date, spans: list[DateSpan]) -> str:
 def _year_bounds(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Open bounds: "بعد 2023", "قبل 2024", "منذ 2022" ("من 2024" alone is that year)."""
     for m in list(_YEAR_BOUND.finditer(text)):
+        if _VALUE_BEFORE.search(text, 0, m.start()):
+            continue  # "قيمتها من 2000": a figure
         if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
             continue  # "أكثر من 2024 ريال" is an amount, not a year
         year = int(m.group("y"))
@@ -422,6 +431,8 @@ def _plain_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
         after = text[end : end + 12]
         if comparator_before(before) and not re.search(r"(عام|سنه)\s*$", before):
             continue
+        if _VALUE_BEFORE.search(text, 0, start):
+            continue  # "قيمتها من 2000 إلى 2040": figures
         if re.match(r"\s*(?:ريال|ر\.?س|عرض|عروض|مناقص|منافس|مشروع|مشاريع|جهه|شهر|يوم)", after):
             continue
         if re.match(r"\s*(?:و|الي|حتي|لين|-)\s*\d[\d.,]*" + _AMOUNT_AFTER.pattern, text[end : end + 40]):

@@ -13,7 +13,9 @@ from nabahan_pipeline.reference_agent.parser.patterns import COMPARE
 # "في كل من", "لكل من", "كلا من": each of the values named after it.
 _EACH_OF = re.compile(r"(?<!\w)(?:في |ل)?(?:كل|كلا|كلتا) من(?!\w)")
 # "بين 2023 و2024" beside a comparison word: the two years, not the range between them.
-_BETWEEN_YEARS = re.compile(r"(?<!\w)بين(?=\s(?:(?:عام|سنه)\s)?20[0-4]\d\s?و\s?(?:(?:عام|سنه)\s)?20[0-4]\d(?!\d))")
+_BETWEEN_YEARS = re.compile(
+    r"(?<!\w)بين(?=\s(?:(?:عام|سنه|عامي|سنتي)\s)?20[0-4]\d\s?و\s?(?:(?:عام|سنه)\s)?20[0-4]\d(?!\d))"
+)
 # The conditions a group can stand for: a field with several values named.
 _GROUPABLE = {"region": "region", "type": "type", "status": "status", "activity": "activity", "agency": "agency"}
 
