@@ -30,7 +30,7 @@ _YEAR_RANGE = re.compile(
     rf"{_YEAR_WORD}?{_GREG.format(n='b')}(?!\d)"
 )
 _YEAR_BOUND = re.compile(
-    rf"(?<!\w)(?P<w>بعد|منذ بدايه|منذ مطلع|منذ|من بدايه|من مطلع|ابتداء من|اعتبارا من|من|قبل|حتي|لغايه|الي|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
+    rf"(?<!\w)و?(?P<w>بعد|منذ بدايه|منذ مطلع|منذ|من بدايه|من مطلع|ابتداء من|اعتبارا من|من|قبل|حتي|لغايه|الي|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
 )
 _MONTH_NAMES = alternation(lx.MONTHS)
 _MONTH = re.compile(
@@ -441,5 +441,6 @@ def _plain_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
         spans.append(DateSpan(*year_span(year), f"عام {year}"))
         # Blank the year word that came with it too.
         word = re.search(rf"{_YEAR_WORD}\s*$", before)
-        text = blank(text, start - (len(word.group(0)) if word else 0), end)
+        era = re.match(r"\s?(?:م|ميلادي(?:ه)?)(?!\w)", text[end:])  # "سنة 2024 ميلادي"
+        text = blank(text, start - (len(word.group(0)) if word else 0), end + (era.end() if era else 0))
     return text

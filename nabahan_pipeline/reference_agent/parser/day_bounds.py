@@ -31,7 +31,7 @@ def _point(k: str) -> str:
 
 _AFTER = r"(?![\w/-])"
 _BOUND = re.compile(
-    rf"(?<!\w)(?P<w>قبل|بعد|من بعد|منذ|حتي|لغايه|لحد|ابتداء من|اعتبارا من|بدءا من)\s(?:(?:تاريخ|يوم)\s)?{_point('a')}{_AFTER}"
+    rf"(?<!\w)و?(?P<w>قبل|بعد|من بعد|منذ|حتي|لغايه|لحد|ابتداء من|اعتبارا من|بدءا من)\s(?:(?:تاريخ|يوم)\s)?{_point('a')}{_AFTER}"
 )
 _RANGE = re.compile(
     rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?:فتره\s)?(?:ما\s)?(?:بين|من)\s(?:(?:تاريخ|يوم)\s)?{_point('a')}"
@@ -41,6 +41,13 @@ _RANGE = re.compile(
 _DAYS_OF_MONTH = re.compile(
     rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?:فتره\s)?(?:ما\s)?(?:بين|من)\s(?:يوم\s)?(?P<d1>[12]\d|3[01]|0?[1-9])"
     rf"\s?(?:و|الي|حتي|لين|لغايه|-)\s?(?:يوم\s)?(?P<d2>[12]\d|3[01]|0?[1-9])\s(?:من\s)?(?:شهر\s)?(?P<m>{_MONTHS})\s{_YEAR_WORDS}(?P<y>20[0-4]\d){_AFTER}"
+)
+
+
+# "2024 وما بعدها", "من 2024 فما بعد", "2023 فما قبل": a year and every year after (or before) it.
+_YEAR_ONWARD = re.compile(
+    r"(?<!\w)(?:(?:من|في|منذ)\s)?(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<y>20[0-4]\d)\s"
+    r"(?:(?P<on>وما بعد(?:ها|ه)?|فما بعد(?:ها|ه)?|وبعدها|فصاعدا|وما يليها)|(?P<back>وما قبل(?:ها|ه)?|فما قبل(?:ها|ه)?|وقبلها))(?!\w)"
 )
 
 
@@ -109,6 +116,13 @@ def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
             continue
         spans.append(DateSpan(first[0].isoformat(), last[1].isoformat(), f"من {first[2]} إلى {last[2]}"))
         text = blank(text, m.start(), m.end())
+    for m in list(_YEAR_ONWARD.finditer(text)):
+        year = int(m.group("y"))
+        if m.group("on"):
+            spans.append(DateSpan(f"{year}-01-01", None, f"منذ عام {year}"))
+        else:
+            spans.append(DateSpan(None, f"{year + 1}-01-01", f"حتى نهاية عام {year}"))
+        text = blank(text, m.start(), m.end())
     for m in list(_BOUND.finditer(text)):
         point = _days(m, "a", None)
         if point is None:
@@ -131,3 +145,19 @@ def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
         spans.append(span)
         text = blank(text, m.start(), m.end())
     return text, spans
+
+
+def intersect_bounds(spans: list[DateSpan]) -> list[DateSpan]:
+    """Open bounds said together ("بعد 2022 وقبل 2025", "منذ مارس 2024 وحتى نهاية 2025") as the one
+    span they bound; any other set of spans is returned as it is (two closed periods, ANDed, would
+    hold no day: the parser refuses them)."""
+    if len(spans) < 2 or any(s.month_of_year or s.years for s in spans):
+        return spans
+    if sum(1 for s in spans if s.start and s.end) > 1:
+        return spans
+    starts = [s.start for s in spans if s.start]
+    ends = [s.end for s in spans if s.end]
+    start, end = (max(starts) if starts else None), (min(ends) if ends else None)
+    if start and end and start >= end:
+        return spans
+    return [DateSpan(start, end, " و".join(s.label for s in spans))]

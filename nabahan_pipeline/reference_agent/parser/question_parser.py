@@ -18,7 +18,7 @@ from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_varian
 from nabahan_pipeline.reference_agent.parser.awards import AWARDED_STATUS, read_awards
 from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
 from nabahan_pipeline.reference_agent.parser.dates import read_dates
-from nabahan_pipeline.reference_agent.parser.day_bounds import read_day_bounds
+from nabahan_pipeline.reference_agent.parser.day_bounds import intersect_bounds, read_day_bounds
 from nabahan_pipeline.reference_agent.parser.hijri_dates import read_hijri_dates, unread_hijri
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
@@ -191,7 +191,7 @@ class QuestionParser:
         r.text, bounds = read_day_bounds(r.text, self.as_of)
         r.text, spans = read_dates(r.text, self.as_of)
         r.text, days = read_relative_days(r.text, self.as_of)
-        spans = reword_anchored(hijri + parts + relative + bounds + spans + days, anchored)
+        spans = intersect_bounds(reword_anchored(hijri + parts + relative + bounds + spans + days, anchored))
         r.unplaced_dates += unread_hijri(r.text)
         r.ungrouped_periods += per_day_phrases(r.text)
         r.dates += spans

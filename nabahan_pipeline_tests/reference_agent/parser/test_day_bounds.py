@@ -76,3 +76,30 @@ def test_not_read_here(phrase: str) -> None:
 )
 def test_the_start_and_end_of_a_year_or_month(phrase: str, start: str | None, end: str | None) -> None:
     assert _spans(phrase) == [(start, end)]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("في 2023 وما بعدها", "2023-01-01", None),
+        ("من سنة 2024 فصاعدا", "2024-01-01", None),
+        ("2023 فما قبل", None, "2024-01-01"),
+    ],
+)
+def test_a_year_and_every_year_after_or_before(phrase: str, start: str | None, end: str | None) -> None:
+    assert _spans(phrase) == [(start, end)]
+
+
+def test_open_bounds_said_together_are_one_span() -> None:
+    from nabahan_pipeline.reference_agent.parser.dates import DateSpan
+    from nabahan_pipeline.reference_agent.parser.day_bounds import intersect_bounds
+
+    after, before = DateSpan("2023-01-01", None, "بعد عام 2022"), DateSpan(None, "2025-01-01", "قبل عام 2025")
+    assert [(s.start, s.end) for s in intersect_bounds([after, before])] == [("2023-01-01", "2025-01-01")]
+    year = DateSpan("2024-01-01", "2025-01-01", "عام 2024")
+    since = DateSpan("2024-04-01", None, "بعد مارس 2024")
+    assert [(s.start, s.end) for s in intersect_bounds([year, since])] == [("2024-04-01", "2025-01-01")]
+    # Two closed periods, or bounds that leave no day, stay as they are (and are refused).
+    other = DateSpan("2023-01-01", "2024-01-01", "عام 2023")
+    assert intersect_bounds([year, other]) == [year, other]
+    assert intersect_bounds([DateSpan("2026-01-01", None, "a"), DateSpan(None, "2023-01-01", "b")])[0].start == "2026-01-01"
