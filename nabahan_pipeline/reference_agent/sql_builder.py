@@ -220,6 +220,9 @@ def _condition(c: Condition, table: _Table) -> str:
         if end:
             parts.append(f"{column} < {_literal(end)}")
         return " AND ".join(parts) if parts else "1 = 1"
+    if c.op == "not_date_range":
+        # Every day but the span's: "في غير 2024".
+        return f"NOT ({_condition(Condition(c.field, 'date_range', c.values, c.label), table)})"
     if c.op == "month_in":
         months = [f"{int(m):02d}" for m in c.values]
         if len(months) == 1:

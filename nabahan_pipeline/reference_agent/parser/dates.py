@@ -97,6 +97,7 @@ class DateSpan:
     label: str
     month_of_year: tuple[int, ...] = ()  # months in any year (no year given)
     years: tuple[int, ...] = ()  # any of these whole years ("في 2023 و2024")
+    negated: bool = False  # every day but these ("في غير 2024")
 
 
 def year_span(year: int) -> tuple[str, str]:

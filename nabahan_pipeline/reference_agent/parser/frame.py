@@ -12,7 +12,7 @@ class Condition:
     builder maps it to a column of the chosen table; ``label`` is its Arabic wording."""
 
     field: str
-    op: str  # in | not_in | is_null | > | >= | < | <= | = | between | date_range | month_in | year_in | not_null
+    op: str  # in | not_in | is_null | > | >= | < | <= | = | between | date_range | not_date_range | month_in | year_in | not_null
     values: tuple = ()
     label: str = ""
 

@@ -254,7 +254,8 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
         elif span.month_of_year:
             conditions.append(Condition(date_field, "month_in", span.month_of_year, span.label))
         else:
-            conditions.append(Condition(date_field, "date_range", (span.start, span.end), span.label))
+            op = "not_date_range" if span.negated else "date_range"
+            conditions.append(Condition(date_field, op, (span.start, span.end), span.label))
     for field_name, op, values, label in r.values:
         if entity == "tenders" and field_name == "duration":
             field_name = "value"

@@ -17,21 +17,11 @@ from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
 from nabahan_pipeline.reference_agent.parser.awards import AWARDED_STATUS, read_awards
 from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
-from nabahan_pipeline.reference_agent.parser.dates import read_dates
-from nabahan_pipeline.reference_agent.parser.day_bounds import intersect_bounds, read_day_bounds
-from nabahan_pipeline.reference_agent.parser.hijri_dates import read_hijri_dates, unread_hijri
+from nabahan_pipeline.reference_agent.parser.date_reading import read_all_dates
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
-from nabahan_pipeline.reference_agent.parser.per_value import compared_years, group_each
-from nabahan_pipeline.reference_agent.parser.period_parts import read_period_parts
-from nabahan_pipeline.reference_agent.parser.relative_periods import (
-    anchor_relative_years,
-    per_day_phrases,
-    read_relative_days,
-    read_relative_periods,
-    reword_anchored,
-)
+from nabahan_pipeline.reference_agent.parser.per_value import group_each
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COUNTRY,
     GENERIC_WORDS,
@@ -182,20 +172,14 @@ class QuestionParser:
             r.strong = True
 
     def _dates(self, r: Reading) -> None:
-        """Years, months, quarters and periods, relative ones counted from ``as_of``; Hijri
-        months and parts of periods first (the other readers would take their year alone)."""
-        r.text, anchored = anchor_relative_years(compared_years(r.text), self.as_of)
-        r.text, hijri = read_hijri_dates(r.text, self.as_of)
-        r.text, parts = read_period_parts(r.text, self.as_of)
-        r.text, relative = read_relative_periods(r.text, self.as_of)
-        r.text, bounds = read_day_bounds(r.text, self.as_of)
-        r.text, spans = read_dates(r.text, self.as_of)
-        r.text, days = read_relative_days(r.text, self.as_of)
-        spans = intersect_bounds(reword_anchored(hijri + parts + relative + bounds + spans + days, anchored))
-        r.unplaced_dates += unread_hijri(r.text)
-        r.ungrouped_periods += per_day_phrases(r.text)
-        r.dates += spans
-        if spans:
+        """Years, months, quarters and periods, Gregorian and Hijri, relative ones counted from
+        ``as_of`` (``date_reading``)."""
+        reading = read_all_dates(r.text, self.as_of)
+        r.text = reading.text
+        r.unplaced_dates += reading.unplaced
+        r.ungrouped_periods += reading.ungrouped
+        r.dates += reading.spans
+        if reading.spans:
             r.weak = True
 
     def _date_columns(self, r: Reading) -> None:
