@@ -217,7 +217,12 @@ _UNREAD = re.compile(
 
 def unread_hijri(text: str) -> tuple[str, ...]:
     """The Hijri dates left in ``text`` after the date passes: phrases the calendar cannot place."""
-    return tuple(m.group(0).strip() for m in _UNREAD.finditer(text))
+    return tuple(
+        m.group(0).strip()
+        for m in _UNREAD.finditer(text)
+        # "صفر" alone is zero ("بصفر ريال"): the month only after "شهر" or before a year.
+        if not (re.search(r"صفر", m.group(0)) and not re.search(r"شهر|\d", m.group(0)))
+    )
 
 
 def _span(first: date, end: date, label: str) -> DateSpan:

@@ -107,7 +107,13 @@ def test_a_hijri_month_filters_the_publish_date(parser: QuestionParser) -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["كم مناقصة طرحت في رمضان 1439؟", "كم منافسة في شهر رجب؟", "عدد المناقصات عام 1435هـ", "كم مناقصة في رجب ورمضان 1446"],
+    [
+        "كم مناقصة طرحت في رمضان 1439؟",
+        "كم منافسة في شهر رجب؟",
+        "عدد المناقصات عام 1435هـ",
+        "كم مناقصة في رجب ورمضان 1446",
+        "كم مناقصة في شهر صفر؟",
+    ],
 )
 def test_a_hijri_date_outside_the_calendar_is_refused(parser: QuestionParser, question: str) -> None:
     refusal = parser.parse(question)
@@ -148,3 +154,9 @@ def test_hijri_bounds(phrase: str, start: str | None, end: str | None) -> None:
 @pytest.mark.parametrize("phrase", ["بين 1400 و 1500 ريال", "قبل 1446 ريال"])
 def test_not_one_hijri_span(phrase: str) -> None:
     assert _read(phrase)[1] == []
+
+
+def test_safar_alone_is_zero(parser: QuestionParser) -> None:
+    frame = parser.parse("كم مناقصة سعر كراستها بصفر ريال؟")
+    assert isinstance(frame, QueryFrame)
+    assert [(c.field, c.op, c.values) for c in frame.conditions] == [("booklet", "=", (0.0,))]
