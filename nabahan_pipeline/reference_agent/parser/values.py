@@ -39,7 +39,8 @@ _COMPARATOR_PARTS = [
 ]
 # "مليون وأقل" is "or less"; "5 ملايين وأقل من 10 ملايين" is a second bound, read with its own figure.
 _TRAILING = [
-    (re.compile(r"\s*(?:ريال\s*)?(?:" + p + r")(?!\w)(?!\s+(?:من|عن)(?!\w))"), op) for p, op in lx.TRAILING_COMPARATORS
+    (re.compile(r"\s*(?:(?:ريال|عرض|عروض|شهر|اشهر|شهور|شهرا)\s*)?(?:" + p + r")(?!\w)(?!\s+(?:من|عن)(?!\w))"), op)
+    for p, op in lx.TRAILING_COMPARATORS
 ]
 
 

@@ -234,3 +234,17 @@ def test_more_comparator_wordings(phrase: str, op: str, value: float) -> None:
 def test_two_bounds_of_one_figure(phrase: str, bounds: list) -> None:
     _, _, comparisons = read_values(normalize_arabic(phrase))
     assert [(c.op, c.values[0]) for c in comparisons] == bounds
+
+
+@pytest.mark.parametrize(
+    ("phrase", "field", "op", "value"),
+    [
+        ("مدته 18 شهر على الاقل", "duration", ">=", 18.0),
+        ("فيها 4 عروض فاكثر", "bids", ">=", 4.0),
+        ("مدته 9 اشهر او اقل", "duration", "<=", 9.0),
+    ],
+)
+def test_a_trailing_comparator_after_the_unit(phrase: str, field: str, op: str, value: float) -> None:
+    text, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [(field, op, (value,))]
+    assert not re.search(r"\d|اقل|اكثر", text)
