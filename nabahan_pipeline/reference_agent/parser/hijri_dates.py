@@ -95,6 +95,27 @@ _RELATIVE_YEAR = re.compile(
 _HALF = re.compile(rf"(?<!\w)(?:ال)?نصف (?:ال)?(?P<h>اول|ثاني)\s(?:من|لل|ل)\s?{_HY.format(k='h')}(?!\w)")
 
 
+# Hijri dates in figures: "1446/09/15", "15/9/1446هـ", "1446-09" (a month).
+_NUMERIC = re.compile(
+    r"(?<![\w/-])(?:(?:يوم|بتاريخ|تاريخ)\s)?(?:"
+    r"(?P<y1>14\d\d)[/-](?P<m1>1[0-2]|0?[1-9])(?:[/-](?P<d1>[12]\d|30|0?[1-9]))?"
+    r"|(?:(?P<d2>[12]\d|30|0?[1-9])[/-])?(?P<m2>1[0-2]|0?[1-9])[/-](?P<y2>14\d\d))"
+    r"(?:\s?(?:ه|هجري(?:ه)?))?(?![\d/-])"
+)
+
+
+def _numeric(m: re.Match[str], as_of: date) -> DateSpan | None:
+    year, month = int(m.group("y1") or m.group("y2")), int(m.group("m1") or m.group("m2"))
+    day_text = m.group("d1") or m.group("d2")
+    if day_text:
+        found = hc.day_of(year, month, int(day_text))
+        if found is None:
+            return None
+        return DateSpan(found.isoformat(), (found + timedelta(days=1)).isoformat(), f"يوم {_label(month, year, int(day_text))}")
+    span = hc.month_range(year, month)
+    return _span(*span, f"شهر {_label(month, year)}") if span else None
+
+
 def _marked(m: re.Match[str], k: str) -> bool:
     """Whether a year of ``_HY`` is Hijri in so many words ("هـ", "هجري", "عام")."""
     return bool(m.group(f"hm{k}") or m.group(f"hw{k}"))
@@ -105,6 +126,7 @@ def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     out, and their spans. ``as_of`` anchors "رمضان الماضي"."""
     spans: list[DateSpan] = []
     readers = (
+        (_NUMERIC, _numeric),
         (_RANGE, _range),
         (_BOUND_MONTH, _bound_month),
         (_BOUND_YEAR, _bound_year),

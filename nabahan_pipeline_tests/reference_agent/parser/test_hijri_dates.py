@@ -160,3 +160,19 @@ def test_safar_alone_is_zero(parser: QuestionParser) -> None:
     frame = parser.parse("كم مناقصة سعر كراستها بصفر ريال؟")
     assert isinstance(frame, QueryFrame)
     assert [(c.field, c.op, c.values) for c in frame.conditions] == [("booklet", "=", (0.0,))]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("بتاريخ 1445/10/01", "2024-04-10", "2024-04-11"),  # Eid al-Fitr 1445
+        ("يوم 10/12/1445هـ", "2024-06-16", "2024-06-17"),  # Eid al-Adha 1445
+        ("في 1447-01", "2025-06-26", "2025-07-26"),
+    ],
+)
+def test_hijri_dates_in_figures(phrase: str, start: str, end: str) -> None:
+    assert _read(phrase)[1] == [(start, end)]
+
+
+def test_a_hijri_day_a_month_does_not_have_is_not_read() -> None:
+    assert _read("بتاريخ 1446/09/30")[1] == []  # Ramadan 1446 had 29 days
