@@ -47,6 +47,8 @@ _COLUMN_NOUNS = {
     "opening": "موعد فتح العروض",
 }
 _MONEY = {"value", "awarded", "booklet"}
+# A tender's dates other than its publish date, by their column (rows ranked by one show it).
+_DATE_COLUMNS = {"deadline": "last_offer_date", "enquiry": "last_enquiry_date", "opening": "offers_opening_date"}
 
 APOLOGIES = {
     "empty": "عذراً، لم أستلم سؤالاً. اسألني عن المناقصات الحكومية أو المشاريع المستقبلية، مثل: كم عدد المناقصات في منطقة الرياض؟",
@@ -322,6 +324,16 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
             return _title(row, entity)
         return f"{_title(row, entity)} ({_COLUMN_NOUNS[key]} {_amount(key, value)})"
 
+    if frame.ranked and entity == "tenders" and frame.column in _DATE_COLUMNS:
+        # "أقرب 5 منافسات ينتهي موعد تقديم عروضها": each with the date it was ranked by.
+        date_column = _DATE_COLUMNS[frame.column]
+        word = "أقرب" if frame.order == "asc" else "أبعد"
+
+        def dated(row: dict[str, Any]) -> str:
+            return f"{_title(row, entity)} ({_COLUMN_NOUNS[frame.column]} {row.get(date_column)})"
+
+        items = "، ".join(f"{i}) {dated(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
     if frame.ranked and frame.column in ("date", "deadline"):
         if entity == "projects":
             word = "أقرب" if frame.order == "asc" else "أبعد"

@@ -46,3 +46,12 @@ def test_date_answers_state_only_grounded_numbers(agent: ReferenceAgent, questio
     answer = agent.ask(question)
     assert answer["status"] == "success", answer["insights"]
     assert ungrounded_numbers(answer["insights"], answer["data"], question) == [], answer["insights"]
+
+
+def test_tenders_ranked_by_a_deadline_are_listed_with_it(agent: ReferenceAgent) -> None:
+    answer = agent.ask("أقرب 3 مناقصات ينتهي موعد تقديم عروضها")
+    assert answer["status"] == "success"
+    deadlines = [row["last_offer_date"] for row in answer["data"]]
+    assert deadlines == sorted(deadlines) and len(deadlines) == 3
+    assert answer["insights"].startswith("أقرب 3 مناقصات")
+    assert all(day in answer["insights"] for day in deadlines)
