@@ -1,5 +1,5 @@
 """Every date reader of the parser, in the order they must run: the relative years written over
-first, then Hijri dates, parts of periods, relative periods, bounds of days and months, the
+first, then parts of periods (of Hijri months too), Hijri dates, relative periods, bounds of days and months, the
 Gregorian readers (``dates``), today and yesterday; then the spans put together (bounds said
 together are one span, a negated span is marked) and what no reader could place."""
 
@@ -44,8 +44,8 @@ def read_all_dates(text: str, as_of: date) -> DateReading:
     text, anchored = anchor_relative_years(compared_years(text), as_of)
     spans: list[DateSpan] = []
     for read in (
-        read_hijri_dates,
         read_period_parts,
+        read_hijri_dates,
         read_relative_periods,
         read_day_bounds,
         read_dates,

@@ -29,6 +29,13 @@ _MONTH_FORMS: dict[int, str] = {
     12: r"(?:ذو|ذي|ذا) (?:ال)?حجه",
 }
 _MONTH = "|".join(f"(?P<h{n}{{k}}>{form})" for n, form in _MONTH_FORMS.items())
+# Any Hijri month name, for the other readers ("أول أسبوعين من رمضان 1446").
+HIJRI_MONTH = "|".join(f"(?:{form})" for form in _MONTH_FORMS.values())
+
+
+def hijri_month_number(name: str) -> int | None:
+    """The number (1-12) of a Hijri month name as ``HIJRI_MONTH`` matched it."""
+    return next((n for n, form in _MONTH_FORMS.items() if re.fullmatch(form, name)), None)
 # "شهر", with the clitics a question glues to it, or a clitic on the name itself ("برمضان").
 _MONTH_WORD = r"(?:(?:[وفب]?ال|[بل])?شهر\s)?(?:[وفبل](?=\S))?"
 # The year after a month: "1446", "1446هـ", "من عام 1446 هجري", "لعام 1445".

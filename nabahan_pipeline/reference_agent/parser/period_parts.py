@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, year_span
+from nabahan_pipeline.reference_agent.parser.hijri_dates import HIJRI_MONTH, hijri_month_number
 from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank
 
 _SMALL = alternation(lx.SMALL_NUMBERS)
@@ -30,6 +32,7 @@ _PERIOD = (
     rf"\s(?:من|في)\s(?:"
     rf"(?:(?:[بل]?ال)?شهر\s)?(?P<m>{alternation(lx.MONTHS)})\s(?:(?:من\s)?(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<my>20[0-4]\d)"
     rf"|(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<y>20[0-4]\d)"
+    rf"|(?:(?:[بل]?ال)?شهر\s)?(?P<hm>{HIJRI_MONTH})\s(?:(?:من\s)?(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<hy>14\d\d)(?:\s?ه(?:جري)?)?"
     rf"|(?P<this_month>هذا (?:ال)?شهر|الشهر (?:ال)?(?:حالي|جاري))|(?P<last_month>الشهر (?:ال)?(?:ماضي|سابق|فايت|اللي فات))"
     rf"|(?P<this_year>هذا (?:ال)?عام|هذه (?:ال)?سنه|العام (?:ال)?(?:حالي|جاري)|السنه (?:ال)?(?:حاليه|جاريه))"
     rf"|(?P<last_year>العام (?:ال)?(?:ماضي|سابق|فايت|اللي فات)|السنه (?:ال)?(?:ماضيه|سابقه|فايته|اللي فاتت))"
@@ -44,6 +47,9 @@ _PARTS = re.compile(
     rf"|(?P<u2>{_UNIT})\s(?:ال)?(?P<n2>\d{{1,3}}|{_SMALL})\s(?:ال)?(?P<edge2>{_FIRST}|{_LAST})"
     # "الأسبوع الأول من سبتمبر 2026", "ثاني أسبوع من الشهر الماضي", "آخر أسبوع من 2025"
     rf"|اسبوع\s(?:ال)?(?P<k>{alternation(_ORDINAL_WEEKS)})|(?P<k2>{alternation(_ORDINAL_WEEKS)})\sاسبوع"
+    # "النصف الأول من مارس 2025", "العشر الأواخر من رمضان 1446", "اليوم الأخير من 2025"
+    rf"|نصف\s(?:ال)?(?P<half>اول|ثاني)|(?P<ten>عشر|عشره)\s(?:ال)?(?P<edge3>اواخر|اوايل|اولي)"
+    rf"|يوم\s(?:ال)?(?P<kd>اول|اخير)"
     rf"){_PERIOD}"
 )
 _EDGE_LABELS = {"first": "أول", "last": "آخر"}
@@ -76,6 +82,12 @@ def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
         year = int(m.group("y"))
         start, end = year_span(year)
         label = f"عام {year}"
+    elif m.group("hm"):
+        month, year = hijri_month_number(m.group("hm")), int(m.group("hy"))
+        span = hc.month_range(year, month) if month else None
+        if span is None or month is None:
+            return None
+        return span[0], span[1], f"شهر {hc.MONTH_NAMES[month]} {year}هـ"
     elif m.group("this_month") or m.group("last_month"):
         first = add_months(as_of.replace(day=1), -1 if m.group("last_month") else 0)
         start, end = month_span(first.year, first.month)
@@ -109,7 +121,20 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
         return None
     first, after, period_label = period
     week_word = m.group("k") or m.group("k2")
-    if week_word:
+    if m.group("half"):
+        # A year halves at July; a month after its fifteenth day.
+        middle = add_months(first, 6) if (after - first).days > 300 else first + timedelta(days=15)
+        start, end = (first, middle) if m.group("half") == "اول" else (middle, after)
+        label = f"{'النصف الأول' if m.group('half') == 'اول' else 'النصف الثاني'} من {period_label}"
+    elif m.group("ten"):
+        from_start = m.group("edge3") != "اواخر"
+        start, end = (first, first + timedelta(days=10)) if from_start else (after - timedelta(days=10), after)
+        label = f"{'الأيام العشرة الأولى' if from_start else 'الأيام العشرة الأخيرة'} من {period_label}"
+    elif m.group("kd"):
+        start = first if m.group("kd") == "اول" else after - timedelta(days=1)
+        end = start + timedelta(days=1)
+        label = f"{'اليوم الأول' if m.group('kd') == 'اول' else 'اليوم الأخير'} من {period_label}"
+    elif week_word:
         k = _ORDINAL_WEEKS[week_word]
         start = after - timedelta(days=7) if k == -1 else first + timedelta(days=7 * (k - 1))
         end = min(start + timedelta(days=7), after)

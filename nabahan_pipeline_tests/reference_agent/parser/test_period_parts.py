@@ -80,3 +80,19 @@ def test_the_label_names_the_part_and_its_days() -> None:
     assert spans[0].label == "أول شهرين من عام 2023"
     _, spans = read_period_parts(normalize_arabic("الأيام السبعة الأولى من مارس 2024"), AS_OF)
     assert spans[0].label == "الأيام السبعة الأولى من شهر مارس 2024"  # no "7" the question did not write
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        ("النصف الثاني من نوفمبر 2024", "2024-11-16", "2024-12-01"),
+        ("النصف الأول من عام 2023", "2023-01-01", "2023-07-01"),
+        ("العشر الأواخر من شهر رمضان 1445", "2024-03-31", "2024-04-10"),  # a 30-day Ramadan
+        ("العشر الأوائل من ذي الحجة 1445", "2024-06-07", "2024-06-17"),
+        ("أول أسبوع من شعبان 1446", "2025-01-31", "2025-02-07"),
+        ("اليوم الأخير من فبراير 2024", "2024-02-29", "2024-03-01"),
+        ("في اليوم الأول من 2026", "2026-01-01", "2026-01-02"),
+    ],
+)
+def test_halves_tens_and_single_days_of_a_period(phrase: str, start: str, end: str) -> None:
+    assert _spans(phrase) == [(start, end)]
