@@ -57,6 +57,7 @@ _STATES = {
     "enquiry": ("انتهت مهلة الاستفسارات فيها", "لم تنته مهلة الاستفسارات فيها بعد"),
     "opening": ("حل موعد فتح عروضها", "لم يحن موعد فتح عروضها بعد"),
 }
+_PAST_OPENING = re.compile(r"(?:[وف])?(?:فتحت|انفتحت)\s")
 _STILL = re.compile(r"(?:\s(?:فيها|لها|عليها))?\s(?:بعد|للحين|لحد الان|حتي الان)(?!\w)")
 
 
@@ -99,6 +100,8 @@ def read_date_columns(r: Reading, as_of: date) -> None:
         kind = None
         if verb:
             kind = "pending" if verb.group("pending") else "passed" if verb.group("passed") else "on"
+        elif _PAST_OPENING.match(r.text, start):
+            kind = "passed"  # "فتحت عروضها": the verb is the column's own
         if field_name == "deadline" and not (verb or extreme):
             continue  # the deadline named alone: the intent reads it (dates on the deadline)
         if extreme:

@@ -128,3 +128,10 @@ def test_the_soonest_tenders_are_rows_in_deadline_order(parser: QuestionParser) 
     assert (frame.measure, frame.column, frame.order, frame.limit) == ("rows", "deadline", "asc", 3)
     assert [(c.op, c.values) for c in _on(frame, "deadline")] == [(">=", ("2025-06-15",))]
     assert "ORDER BY last_offer_date ASC LIMIT 3" in build_sql(frame)
+
+
+def test_offers_opened_is_an_opening_day_passed(parser: QuestionParser) -> None:
+    frame = _frame(parser, "كم مناقصة فتحت عروضها في الرياض؟")
+    assert [(c.op, c.values) for c in _on(frame, "opening")] == [("<", ("2025-06-15",))]
+    dated = _frame(parser, "كم مناقصة فتحت مظاريفها في مايو 2025")
+    assert [c.values for c in _on(dated, "opening")] == [("2025-05-01", "2025-06-01")]
