@@ -181,10 +181,22 @@ def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     return text, spans
 
 
+# "اليوم" dates an event only beside a verb or noun of one: published, closing, opened.
+_DATED_EVENT = re.compile(
+    r"(?<!\w)[وف]?(?:ال)?(?:طرح|انطرح|نشر|انشر|نزل|اعلن|مطروح|منشور|معلن|تنتهي|ينتهي|تقفل|يقفل|تغلق|يغلق|تفتح|يفتح|فتحت|انتهت|رست|ترست)\w*"
+)
+
+
 def read_relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """Today and yesterday, read after the other date phrases (which take "حتى اليوم")."""
     spans: list[DateSpan] = []
     for m in list(_DAY.finditer(text)):
+        if m.group("today") and re.search(r"(?<!\w)(?:حتي|لين|الي|لغايه|لحد)\s$", text[: m.start()]):
+            # "طرحت حتى اليوم": every day up to the as-of date, which is all the data holds.
+            text = blank(text, m.start() - len(text[: m.start()].split()[-1]) - 1, m.end())
+            continue
+        if m.group("today") and not _DATED_EVENT.search(text):
+            continue  # "المنافسات المتاحة اليوم": open now, not published today ("اليوم" stays a filler)
         day = as_of if m.group("today") else as_of - timedelta(days=1)
         label = "في آخر أيام البيانات (اليوم)" if m.group("today") else "في اليوم السابق لآخر أيام البيانات (أمس)"
         spans.append(DateSpan(day.isoformat(), (day + timedelta(days=1)).isoformat(), label))

@@ -116,3 +116,18 @@ def test_the_days_to_come(parser: QuestionParser, question: str, span: tuple) ->
     frame = parser.parse(question)
     assert isinstance(frame, QueryFrame) and frame.entity == "projects"
     assert [c.values for c in frame.conditions if c.field == "date"] == [span]
+
+
+@pytest.mark.parametrize(
+    ("question", "dates"),
+    [
+        ("ما المناقصات المتاحة اليوم", []),  # open now: the status, no publish day
+        ("كم مناقصة نشطة اليوم", []),
+        ("كم مناقصة طرحت حتى اليوم", []),  # up to the as-of date: all the data holds
+        ("كم مناقصة تغلق اليوم", [("2025-06-15", "2025-06-16")]),
+    ],
+)
+def test_today_dates_an_event_only(parser: QuestionParser, question: str, dates: list) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert [c.values for c in frame.conditions if c.field in ("date", "deadline")] == dates
