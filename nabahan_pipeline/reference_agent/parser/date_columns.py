@@ -1,12 +1,10 @@
 """Which date of a tender a question is about, when it is not the publish date: the deadline for
 offers (last_offer_date), the last day for enquiries (last_enquiry_date) or the day offers are
 opened (offers_opening_date); and what it says of that date: that it falls in the period the
-question names ("تنتهي مهلة الاستفسارات فيها خلال سبتمبر 2026"), that it has passed or not by the
-data's as-of date ("المنافسات التي انتهى موعد تقديم عروضها"), or asks for the date itself ("أقرب
-موعد نهائي لتقديم العروض": the soonest still to come).
-
-The data holds no award date: a question about when tenders were awarded is read on the publish
-date of the awarded tenders (the answer says so, ``insights``)."""
+question names ("تنتهي مهلة الاستفسارات فيها خلال سبتمبر 2026", "تقفل بعد 15 نوفمبر", "ينتهي خلال
+7 أيام" from the as-of date on), that it has passed or not by the data's as-of date ("المنافسات
+التي انتهى موعد تقديم عروضها"), or asks for the date itself ("أقرب موعد نهائي لتقديم العروض": the
+soonest still to come; "أقرب 5 منافسات ...": those tenders in that date's order)."""
 
 from __future__ import annotations
 

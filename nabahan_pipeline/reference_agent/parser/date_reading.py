@@ -1,7 +1,7 @@
 """Every date reader of the parser, in the order they must run: the relative years written over
-first, then parts of periods (of Hijri months too), Hijri dates, relative periods, bounds of days and months, the
-Gregorian readers (``dates``), today and yesterday; then the spans put together (bounds said
-together are one span, a negated span is marked) and what no reader could place."""
+first, then parts of periods (of Hijri months too), Hijri dates, relative periods, bounds of days
+and months, the Gregorian readers (``dates``), today and yesterday; then the spans put together
+(bounds said together are one span, a negated span is marked) and what no reader could place."""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""Hijri months and days in a question ("رمضان 1446هـ", "محرم ١٤٤٨", "ربيع الأول 1447",
-"15 شوال 1445", "من محرم إلى جمادى الآخرة 1446", "رمضان الماضي") read into DateSpans of
-Gregorian dates by the Umm al-Qura calendar. Read before the Hijri years (``dates``), which
-would take the year alone. A month outside the embedded calendar is left unread: the question's
-words are then not understood and the agent refuses rather than guess the dates."""
+"""Hijri dates in a question read into DateSpans of Gregorian days by the Umm al-Qura calendar
+(``arabic.hijri_calendar``): months and days ("رمضان 1446هـ", "محرم ١٤٤٨", "15 شوال 1445",
+"1446/09/15"), ranges and pairs of months ("من محرم إلى جمادى الآخرة 1446", "رمضان وشوال 1446"),
+bounds ("قبل رمضان 1446", "منذ بداية 1447هـ"), ranges, halves and relative Hijri years, and a month
+counted from the as-of date ("رمضان الماضي"). Read before the Hijri years of ``dates``, which would
+take the year alone. What the calendar cannot place (a year outside it, a month with no year) is
+reported by ``unread_hijri`` and refused by name, never answered for other dates."""
 
 from __future__ import annotations
 

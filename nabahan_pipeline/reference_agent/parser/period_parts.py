@@ -1,8 +1,9 @@
 """Parts of a period in a question: the first or last N days, weeks or months of a month or a year
-("أول ثلاثة أشهر من 2022", "الأشهر الثلاثة الأولى من 2022", "آخر 10 أيام من مارس 2025") and
-the Nth week of one ("الأسبوع الأول من سبتمبر 2026", "ثاني أسبوع من الشهر الماضي"). The period is a
-named month or year, or one counted from the as-of date. Read before the other date phrases, which
-would take the month or the year alone (or "آخر 3 أشهر" as the months up to the as-of date)."""
+("أول ثلاثة أشهر من 2022", "الأشهر الثلاثة الأولى من 2022", "آخر 10 أيام من مارس 2025"), its Nth
+week ("الأسبوع الأول من سبتمبر 2026"), its halves, its first or last ten days ("العشر الأواخر من
+رمضان 1446") and its first or last day. The period is a named month (Gregorian or Hijri) or year,
+or one counted from the as-of date. Read before the other date phrases, which would take the month
+or the year alone (or "آخر 3 أشهر" as the months up to the as-of date)."""
 
 from __future__ import annotations
 

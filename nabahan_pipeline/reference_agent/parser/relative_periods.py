@@ -1,11 +1,13 @@
 """Periods named relative to the data's as-of date (never the clock) that the other date readers do
 not reach: a month, quarter or half of a relative year ("الربع الأول من العام الماضي", "سبتمبر
 الماضي", "شهر 9 من السنة الحالية"), the start of this month or year up to now ("منذ بداية الشهر"),
-the same month last year, and today or yesterday ("اليوم", "أمس").
+the same month last year, the N days, weeks, months or years to come ("الأشهر الستة القادمة"), and
+today or yesterday ("طرحت اليوم", "أمس").
 
 A relative year after a part of a year is written over with the year it means, space-padded to
 the same length, so that the readers of "الربع الأول من 2025" read it and every other offset stays;
-the words written over are accounted as read by the date pass."""
+the words written over are accounted as read by the date pass, and the answer words the period as
+the question did (``reword_anchored``)."""
 
 from __future__ import annotations
 
