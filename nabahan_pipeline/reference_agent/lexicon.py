@@ -286,7 +286,8 @@ SUPERLATIVE_TERMS: dict[str, str] = {
 }
 # Words that order by date: newest first or oldest first.
 RECENT_TERMS = ("احدث", "اجدد", "اخر", "جديد(?:ه)?", "اخر ما نشر")
-OLDEST_TERMS = ("اقدم", "اول ما نشر")
+# "أول 5 منافسات طرحت في 2024": the first published, not the five highest values.
+OLDEST_TERMS = ("اقدم", "اول ما نشر", "اول(?=\\s+(?:[0-9]+\\s+)?(?:ال)?(?:منافس|مناقص|مشاريع|مشروع|عطاء|صفق))")
 SOONEST_TERMS = ("اقرب",)
 # Small cardinal words for top-N ("اعلى خمس مناقصات").
 SMALL_NUMBERS: dict[str, int] = {

@@ -376,6 +376,16 @@ def test_a_place_after_a_negated_one_with_its_own_preposition_stays_a_place(pars
     assert [(c.op, c.values) for c in frame.conditions if c.field == "region"] == [("not_in", (1,)), ("in", (4,))]
 
 
+@pytest.mark.parametrize(
+    ("question", "limit"),
+    [("ما هي أول 4 مناقصات نشرت في 2023؟", 4), ("أول مناقصة طرحت في منطقة حائل", 1), ("ما أول المناقصات في الجوف", 5)],
+)
+def test_the_first_tenders_are_the_earliest_published(parser: QuestionParser, question: str, limit: int) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert (frame.measure, frame.column, frame.order, frame.limit) == ("rows", "date", "asc", limit)
+
+
 def test_a_negated_agency_is_excluded(parser: QuestionParser) -> None:
     frame = parser.parse("كم منافسة في تبوك ما طرحتها أمانة منطقة تبوك؟")
     assert isinstance(frame, QueryFrame)
