@@ -55,7 +55,7 @@ _HALF = re.compile(
     rf"(?<!\w)(?:ال)?نصف (?:ال)?(?P<h>اول|ثاني)(?:\s?(?:من|لل|ل)\s?(?:ال)?(?:عام|سنه)?\s?(?:{_GREG.format(n='y')}|(?P<this>(?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?))))(?!\w)"
 )
 _RELATIVE_QUARTER = re.compile(
-    r"(?<!\w)(?:(?:ال)?ربع (?:ال)?(?P<w>ماضي|سابق|فايت|حالي|جاري)|(?P<this>هذا ال?ربع|هال?ربع))(?!\w)"
+    r"(?<!\w)(?:(?:ال)?ربع (?:ال)?(?P<w>ماضي|سابق|فايت|حالي|جاري|قادم|جاي|مقبل)|(?P<this>هذا ال?ربع|هال?ربع))(?!\w)"
 )
 _QUARTER = re.compile(
     rf"(?<!\w)(?:[وفب]?ال|[بل])?ربع\s(?:ال)?(?P<q>{_ORDINAL_NAMES}|[1-4])(?:\s(?:من\s)?(?:ال)?(?:سنه|عام)?\s?(?:{_GREG.format(n='y')})?)?(?!\w)"
@@ -285,14 +285,14 @@ def _halves(text: str, as_of: date, spans: list[DateSpan]) -> str:
 
 
 def _relative_quarters(text: str, as_of: date, spans: list[DateSpan]) -> str:
-    """This quarter and the last one, counted from ``as_of``: "الربع الماضي", "هذا الربع"."""
+    """This quarter, the last one and the next, counted from ``as_of``: "الربع الماضي", "هذا الربع"."""
     for m in list(_RELATIVE_QUARTER.finditer(text)):
-        shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 0
+        shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 1 if m.group("w") in ("قادم", "جاي", "مقبل") else 0
         first = add_months(as_of.replace(day=1), -((as_of.month - 1) % 3) + 3 * shift)
         start = month_span(first.year, first.month)[0]
         last = add_months(first, 2)
         end = month_span(last.year, last.month)[1]
-        spans.append(DateSpan(start, end, "الربع الماضي" if shift else "الربع الحالي"))
+        spans.append(DateSpan(start, end, {-1: "الربع الماضي", 0: "الربع الحالي", 1: "الربع القادم"}[shift]))
         text = blank(text, m.start(), m.end())
     return text
 

@@ -210,3 +210,10 @@ def test_a_value_word_before_makes_figures_of_what_look_like_years(phrase: str) 
     spans = read_dates(normalize_arabic(phrase), AS_OF)[1]
     assert not any(s.start == "2000-01-01" or s.years for s in spans)
     assert not any(s.end in ("2031-01-01", "2041-01-01") for s in spans)
+
+
+def test_the_next_quarter() -> None:
+    # As of 2025-06-15 (second quarter): the third.
+    assert [(s.start, s.end, s.label) for s in read_dates(normalize_arabic("الربع القادم"), AS_OF)[1]] == [
+        ("2025-07-01", "2025-10-01", "الربع القادم")
+    ]
