@@ -18,7 +18,7 @@ endif
 $(STAMP): pyproject.toml setup.cfg
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,deploy]"
 	touch $(STAMP)
 
 ## Run the evaluation of the shipped cases with the embedded agent; reports in evaluation/results.

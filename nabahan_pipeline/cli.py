@@ -1,4 +1,4 @@
-"""The `nabahan` command: `db build`, `agent ask|serve`, `eval`.
+"""The `nabahan` command: `db build`, `agent ask|serve`, `agents add|list|remove`, `eval`.
 
 Every subcommand reports a user mistake (a ``NabahanError``, see ``errors``) as one line on
 stderr and exit code 2; only a bug shows a stack trace. An `eval` flag not given is None: the
@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from nabahan_pipeline.agents.labels import labelled_agents
 from nabahan_pipeline.errors import NabahanError, UsageError
-from nabahan_pipeline.settings import SETTINGS, resolve_run_settings, whole_number
+from nabahan_pipeline.settings import SETTINGS, RunSettings, resolve_run_settings, whole_number
 
 
 class _Parser(argparse.ArgumentParser):
@@ -92,6 +93,48 @@ def _cmd_agent_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- agents --------------------------------------------------------------------------------------
+
+
+def _cmd_agents_add(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.agents.registry import resolve_agent
+    from nabahan_pipeline.api import open_instance
+    from nabahan_pipeline.orchestration.partitions import register_agents
+
+    agents = labelled_agents(args.agents, args.agent_version, source="agent")
+    for agent in agents:  # a spec that names no agent is refused here, not in tonight's run
+        adapter = resolve_agent(agent.spec, agent_version=agent.version)
+        if hasattr(adapter, "close"):
+            adapter.close()
+    with open_instance() as instance:
+        register_agents(instance, agents)
+    for agent in agents:
+        print(f"registered {agent.label}: {agent.spec}" + (f" (version {agent.version})" if agent.version else ""))
+    return 0
+
+
+def _cmd_agents_list(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.api import open_instance
+    from nabahan_pipeline.orchestration.partitions import registered_agents
+
+    with open_instance() as instance:
+        agents = registered_agents(instance)
+    for agent in agents:
+        print(f"{agent.label}\t{agent.spec}" + (f"\t{agent.version}" if agent.version else ""))
+    return 0
+
+
+def _cmd_agents_remove(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.api import open_instance
+    from nabahan_pipeline.orchestration.partitions import remove_agents
+
+    with open_instance() as instance:
+        missing = remove_agents(instance, args.labels)
+    if missing:
+        raise UsageError(f"no agent labelled {', '.join(repr(label) for label in missing)} (see `nabahan agents list`)")
+    return 0
+
+
 # --- eval ----------------------------------------------------------------------------------------
 
 
@@ -119,6 +162,13 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     for flag, name in EVAL_SWITCHES.items():
         parser.add_argument(flag, dest=name, action="store_true", default=None, help=_option_help(name))
     for flag, (name, metavar) in EVAL_FLAGS.items():
+        if flag == "--agent":  # repeatable: several agents are evaluated and compared
+            parser.add_argument(
+                flag, dest=name, action="append", type=_option_type(name), metavar="[NAME=]SPEC",
+                help=_option_help(name).replace(" (default", "; repeat it to compare agents, each named "
+                                                "NAME=SPEC or labelled by its spec (default", 1),
+            )
+            continue
         parser.add_argument(
             flag, dest=name, type=_option_type(name), choices=SETTINGS[name].choices or None, metavar=metavar,
             help=_option_help(name),
@@ -131,24 +181,35 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def eval_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The run options `eval`'s flags give; None for a flag not given."""
+    """The run options `eval`'s flags give (``agent``: the list of --agent); None for a flag not given."""
     names = [*EVAL_SWITCHES.values(), *(name for name, _ in EVAL_FLAGS.values())]
     options = {name: getattr(args, name) for name in names}
     return {**options, "pass_threshold": args.fail_under}
 
 
+def eval_settings(args: argparse.Namespace) -> RunSettings:
+    """The options `eval`'s flags resolve to (with one --agent, its spec); raises a user error for
+    a bad flag, label or variable."""
+    options = eval_options(args)
+    agents = labelled_agents(options["agent"]) if options["agent"] else []
+    return resolve_run_settings({**options, "agent": agents[0].spec if len(agents) == 1 else None})
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
     options = eval_options(args)
-    gate = resolve_run_settings(options).gate  # a bad flag or variable stops here, before Dagster loads
-    from nabahan_pipeline.api import NabahanEvaluationPipeline
+    gate = eval_settings(args).gate  # a bad flag, label or variable stops here, before Dagster loads
+    from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
     from nabahan_pipeline.evaluation.summary import summary_dict
 
-    run = NabahanEvaluationPipeline(**options).run(console=sys.stdout)
-    rate = summary_dict(run.summary)[gate]
-    if args.fail_under is not None and rate < args.fail_under:
-        print(f"{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
-        return 1
-    return 0
+    result = NabahanEvaluationPipeline(**options).run(console=sys.stdout)
+    several = isinstance(result, ComparedRuns)
+    runs = list(result.runs.values()) if several else [result]
+    rates = [(run.agent_label, summary_dict(run.summary)[gate]) for run in runs]
+    below = [(label, rate) for label, rate in rates if args.fail_under is not None and rate < args.fail_under]
+    for label, rate in below:
+        named = f"{label}: " if several else ""
+        print(f"{named}{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
+    return 1 if below else 0
 
 
 # --- parser --------------------------------------------------------------------------------------
@@ -181,6 +242,18 @@ def build_parser() -> argparse.ArgumentParser:
     # Not $NABAHAN_AGENT: that names the agent `eval` asks, often this very server.
     serve.add_argument("--agent", default=SETTINGS["agent"].default, help="agent spec to serve (default: embedded)")
     serve.set_defaults(handler=_cmd_agent_serve)
+
+    agents = sub.add_parser("agents", help="the agents the sensor and the nightly schedule evaluate (partitions)")
+    agents_sub = agents.add_subparsers(dest="agents_command", required=True, parser_class=_Parser)
+    add = agents_sub.add_parser("add", help="register agents (each a partition of the evaluation assets)")
+    add.add_argument("agents", nargs="+", metavar="[NAME=]SPEC", help="an agent spec, named NAME or by itself")
+    add.add_argument("--agent-version", default=None, help=_option_help("agent_version"))
+    add.set_defaults(handler=_cmd_agents_add)
+    listing = agents_sub.add_parser("list", help="the registered agents: label, spec, version")
+    listing.set_defaults(handler=_cmd_agents_list)
+    remove = agents_sub.add_parser("remove", help="unregister agents (their history stays)")
+    remove.add_argument("labels", nargs="+", metavar="LABEL")
+    remove.set_defaults(handler=_cmd_agents_remove)
 
     ev = sub.add_parser("eval", help="run the evaluation through the Dagster assets")
     _add_eval_arguments(ev)

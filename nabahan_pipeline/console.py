@@ -137,6 +137,24 @@ def footer(summary: pd.DataFrame) -> str:
                       f"FINAL CORRECT RATE: {format_pct(overall['correct_rate'])}"])
 
 
+def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, files: Mapping[str, str]) -> str:
+    """The agents side by side (``evaluation.comparison``'s agents table), how many cases they
+    disagree on, and the files written."""
+    width = max([len("Agent"), *(len(str(label)) for label in agents["agent"])]) + 2
+    lines = ["", RULE, f"AGENT COMPARISON ({len(agents)} agents, {cases} cases)", RULE,
+             f"{'Agent':<{width}}{'Correct':>9}{'Pass':>9}{'Exec':>9}{'p50':>9}{'p95':>9}{'Errors':>8}{'Unsafe':>8}"]
+    for row in agents.itertuples():
+        lines.append(f"{str(row.agent):<{width}}{format_pct(row.correct_rate):>9}{format_pct(row.pass_rate):>9}"
+                     f"{format_pct(row.execution_accuracy):>9}{seconds(row.p50_latency):>9}"
+                     f"{seconds(row.p95_latency):>9}{int(row.errors):>8}{int(row.unsafe_sql):>8}")
+    lines += [THIN, f"Agents disagree on {disagreements} of {cases} cases (listed first in the case matrix)."]
+    names = {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
+             "agent_comparison.png": "Chart saved to"}
+    lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
+    lines.append(RULE)
+    return "\n".join(lines)
+
+
 def _shown(path: str | Path, base: Path) -> str:
     try:
         return str(Path(path).relative_to(base.absolute()))

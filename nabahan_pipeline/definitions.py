@@ -1,5 +1,8 @@
 """The Dagster code location: `dagster dev` and `dagster asset materialize -m nabahan_pipeline.definitions`.
 
+The evaluation assets are partitioned by agent (``orchestration.partitions``): materialize one with
+`--partition LABEL`, a label `nabahan eval` or `nabahan agents add` registered.
+
 Options come from run config (`resources.evaluation.config`, see run_config.yaml); those it leaves
 out come from their environment variables when a run starts, else from their defaults (settings.py).
 """
@@ -8,22 +11,23 @@ from __future__ import annotations
 
 import dagster as dg
 
-from nabahan_pipeline.orchestration.assets import evaluation_assets, test_cases_file
+from nabahan_pipeline.orchestration.assets import agent, evaluation_assets, test_cases_file
 from nabahan_pipeline.orchestration.checks import evaluation_checks
+from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
-from nabahan_pipeline.orchestration.jobs import evaluation_job
+from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job
 from nabahan_pipeline.orchestration.resources import EvaluationSettings
 from nabahan_pipeline.orchestration.schedules import nightly_evaluation
-from nabahan_pipeline.orchestration.sensors import test_cases_changed
+from nabahan_pipeline.orchestration.sensors import comparison_after_evaluations, test_cases_changed
 
 
 def build_definitions() -> dg.Definitions:
     """The code location."""
     return dg.Definitions(
-        assets=[test_cases_file, *evaluation_assets],
+        assets=[test_cases_file, agent, *evaluation_assets, agent_comparison],
         asset_checks=evaluation_checks,
-        jobs=[evaluation_job],
-        sensors=[test_cases_changed],
+        jobs=[evaluation_job, comparison_job],
+        sensors=[test_cases_changed, comparison_after_evaluations],
         schedules=[nightly_evaluation],
         resources={
             "evaluation": EvaluationSettings(),

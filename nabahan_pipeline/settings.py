@@ -322,11 +322,6 @@ def response_cache_path() -> Path:
     return nabahan_home() / "response_cache.sqlite"
 
 
-def agent_roster_path() -> Path:
-    """The JSON file of the registered agents (label -> spec), the evaluation's partitions."""
-    return nabahan_home() / "agents.json"
-
-
 def cache_dir() -> Path:
     """Where generated databases are cached: $NABAHAN_CACHE_DIR, else $XDG_CACHE_HOME/nabahan."""
     return resolve("cache_dir")

@@ -177,42 +177,68 @@ def paced_agent(question: str, filters: dict | None = None) -> dict:
     return counting_agent(question, filters)
 
 
-# Two scripted agents for the comparison (nabahan_pipeline_tests/evaluation/test_comparison.py):
-# asked COMPARED_CASES, "agent_a" answers all three right, "agent_b" the first only.
-COMPARED_CASES: list[dict] = [
-    {"id": "tenders", "question": "كم عدد المناقصات الكلي؟", "category": "count",
+# --- two scripted agents for the comparison: each answer chosen per question ---------------------
+
+SCRIPT_CASES = [
+    {"id": "total", "question": "كم عدد المناقصات في المنصة؟", "category": "count",
      "expected_table": "tenders_full_details", "expected_sql": "SELECT COUNT(*) FROM tenders_full_details"},
-    {"id": "projects", "question": "كم عدد المشاريع المستقبلية؟", "category": "count",
-     "expected_table": "future_projects", "expected_sql": "SELECT COUNT(*) FROM future_projects"},
-    {"id": "weather", "question": "ما حالة الطقس في الرياض غداً؟", "category": "out_of_scope"},
+    {"id": "riyadh", "question": "كم عدد المناقصات في منطقة الرياض؟", "category": "region_filter",
+     "expected_table": "tenders_full_details",
+     "expected_sql": "SELECT COUNT(*) FROM tenders_full_details WHERE region_id = 1"},
+    {"id": "weather", "question": "ما حالة الطقس في جدة اليوم؟", "category": "out_of_scope",
+     "expected_response": "عذراً، هذا السؤال خارج نطاق البيانات."},
+    {"id": "active", "question": "كم عدد المناقصات النشطة الآن؟", "category": "count",
+     "expected_table": "tenders_full_details"},
+    {"id": "big", "question": "كم عدد المناقصات التي تزيد قيمتها عن مليون ريال؟", "category": "value_filter",
+     "expected_table": "tenders_full_details"},
 ]
-_COUNT_SQL = {case["question"]: case.get("expected_sql") for case in COMPARED_CASES}
-_REFUSAL = "عذراً، هذا السؤال خارج نطاق بيانات المنافسات الحكومية ولا يمكنني الإجابة عنه."
+_CASE_OF = {case["question"]: case["id"] for case in SCRIPT_CASES}
+COUNT_ALL = "SELECT COUNT(*) AS n FROM tenders_full_details"
+USAGE = {"prompt_tokens": 100, "completion_tokens": 20}
 
 
-def _count_answer(sql: str) -> dict:
-    from contextlib import closing
-
+def _honest(sql: str, number_written: object = None) -> dict:
+    """Runs ``sql`` on the embedded database and answers with its rows and an Arabic insight
+    naming the count (or ``number_written`` instead)."""
     from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
 
-    with closing(connect_readonly(ensure_database())) as connection:
-        (n,) = connection.execute(sql).fetchone()
-    return {"status": "success", "sql": sql, "data": [{"n": n}],
-            "insights": f"بلغ العدد {n} وفق البيانات المتاحة في المنصة.", "error": None}
+    connection = connect_readonly(ensure_database())
+    try:
+        cursor = connection.execute(sql)
+        columns, rows = [d[0] for d in cursor.description], [list(row) for row in cursor.fetchall()]
+    finally:
+        connection.close()
+    written = rows[0][0] if number_written is None else number_written
+    return {"status": "success", "sql": sql, "columns": columns, "rows": rows,
+            "insights": f"بلغ عدد المناقصات المطابقة {written} مناقصة وفق البيانات المتاحة في المنصة.", "error": None}
 
 
-def agent_a(question: str, filters: dict | None = None) -> dict:
-    """Sleeps 0.1 s; runs the gold SQL of the two counts, refuses the weather; 100 + 20 tokens each."""
-    time.sleep(0.1)
-    sql = _COUNT_SQL.get(question)
-    answer = _count_answer(sql) if sql else {"status": "out_of_scope", "sql": None, "data": [],
-                                             "insights": _REFUSAL, "error": None}
-    return {**answer, "usage": {"prompt_tokens": 100, "completion_tokens": 20}}
+def scripted_agent_a(question: str, filters: dict | None = None) -> dict:
+    """total, riyadh: right; weather: refuses; active: an error; big: SQL that writes. Reports
+    100 prompt and 20 completion tokens per answer."""
+    case = _CASE_OF[question]
+    if case == "total":
+        answer = _honest(COUNT_ALL)
+    elif case == "riyadh":
+        answer = _honest(COUNT_ALL + " WHERE region_id = 1")
+    elif case == "weather":
+        answer = {"status": "out_of_scope", "sql": None, "data": [], "error": None,
+                  "insights": "عذراً، لا أستطيع الإجابة عن هذا السؤال لأنه خارج نطاق بيانات المنافسات الحكومية."}
+    elif case == "active":
+        answer = {"status": "error", "sql": None, "data": [], "insights": "", "error": "model overloaded"}
+    else:
+        answer = {"status": "success", "sql": "DROP TABLE tenders_full_details", "data": [{"n": 5}],
+                  "insights": "بلغ عدد المناقصات المطابقة 5 مناقصات وفق البيانات المتاحة في المنصة.", "error": None}
+    return {**answer, "usage": USAGE}
 
 
-def agent_b(question: str, filters: dict | None = None) -> dict:
-    """Sleeps 0.3 s; counts tenders for both counts (wrong for projects), errors on the weather; no tokens."""
-    time.sleep(0.3)
-    if _COUNT_SQL.get(question):
-        return _count_answer("SELECT COUNT(*) FROM tenders_full_details")
-    return {"status": "error", "sql": None, "data": [], "insights": "", "error": "upstream down"}
+def scripted_agent_b(question: str, filters: dict | None = None) -> dict:
+    """Sleeps 0.05 s; total: right; riyadh: forgets the region; weather: answers it; active: right
+    (no gold SQL, grounded); big: writes a number its rows do not hold (31415). No token counts."""
+    time.sleep(0.05)
+    case = _CASE_OF[question]
+    if case in ("total", "riyadh", "weather"):
+        return _honest(COUNT_ALL)
+    if case == "active":
+        return _honest(COUNT_ALL + " WHERE status_id = 1")
+    return _honest(COUNT_ALL + " WHERE estimated_value > 1000000", number_written=31415)

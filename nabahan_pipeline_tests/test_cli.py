@@ -50,9 +50,14 @@ def test_fail_under_exits_1_and_bad_input_exits_2(tmp_path: Path):
 
 
 def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: Path):
+    """The plain dagster command on a kept instance: an agent's partition, registered first."""
     dagster = str(Path(sys.executable).parent / "dagster")
+    home = {"DAGSTER_HOME": str(tmp_path / "home" / "dagster")}
+    registered = nabahan("agents", "add", "embedded", f"counting={COUNTING}", cwd=tmp_path, **home)
+    assert registered.returncode == 0, registered.stderr
+    assert registered.stdout.splitlines() == ["registered embedded: embedded", f"registered counting: {COUNTING}"]
     base = [dagster, "asset", "materialize", "-m", "nabahan_pipeline.definitions", "--select", "*"]
-    result = run(base, tmp_path, NABAHAN_OUTPUT_DIR=str(tmp_path / "default_out"))
+    result = run([*base, "--partition", "embedded"], tmp_path, NABAHAN_OUTPUT_DIR=str(tmp_path / "default_out"), **home)
     assert result.returncode == 0, result.stderr[-3000:]
     assert list((tmp_path / "default_out").glob("evaluation_summary_*.csv"))
     assert (tmp_path / "home" / "parquet" / "case_scores.parquet").exists()
@@ -61,14 +66,62 @@ def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: P
     config.write_text(
         "resources:\n  evaluation:\n    config:\n"
         f"      test_file: {cases_file(tmp_path / 'cases.json')}\n"
-        f"      agent: {COUNTING}\n"
         f"      output_dir: {tmp_path / 'configured_out'}\n",
         encoding="utf-8",
     )
-    result = run([*base, "-c", str(config)], tmp_path)
+    result = run([*base, "--partition", "counting", "-c", str(config)], tmp_path, **home)
     assert result.returncode == 0, result.stderr[-3000:]
     (csv,) = (tmp_path / "configured_out").glob("evaluation_results_*.csv")
-    assert len(csv.read_text(encoding="utf-8-sig").strip().splitlines()) == 1 + 3
+    rows = pd.read_csv(csv, encoding="utf-8-sig")
+    assert len(rows) == 3 and set(rows["Insights"].str.contains("7")) == {True}, "the counting agent answered"
+
+    unknown = run([*base, "--partition", "nobody"], tmp_path, **home)
+    assert unknown.returncode != 0 and "partition key `nobody`" in unknown.stderr
+
+
+def test_agents_are_registered_listed_and_removed(tmp_path: Path):
+    added = nabahan("agents", "add", "ref=embedded", f"{COUNTING}", "--agent-version", "2", cwd=tmp_path)
+    assert added.returncode == 0, added.stderr
+    listed = nabahan("agents", "list", cwd=tmp_path)
+    assert listed.stdout.splitlines() == ["ref\tembedded\t2", f"{COUNTING}\t{COUNTING}\t2"]
+    for mistake, message in ((["add", "x=smtp://nope"], "unknown agent spec"),
+                             (["add", "x=embedded", "x=embedded"], "agent 'x=embedded' and agent 'x=embedded'"),
+                             (["remove", "ghost"], "no agent labelled 'ghost'")):
+        result = nabahan("agents", *mistake, cwd=tmp_path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
+    assert nabahan("agents", "remove", "ref", cwd=tmp_path).returncode == 0
+    assert nabahan("agents", "list", cwd=tmp_path).stdout.splitlines() == [f"{COUNTING}\t{COUNTING}\t2"]
+
+
+def test_nabahan_eval_with_two_agents_writes_the_comparison(tmp_path: Path):
+    # Questions the embedded agent answers whole (a stray word or number is refused, not answered).
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([
+        {"question": question, "category": "count", "expected_table": "tenders_full_details"}
+        for question in ("كم عدد المناقصات الكلي؟", "كم عدد المناقصات في منطقة الرياض؟",
+                         "كم عدد المناقصات في منطقة مكة المكرمة؟")
+    ], ensure_ascii=False), encoding="utf-8")
+    result = nabahan("eval", "--test-file", str(cases), "--agent", "embedded", "--agent", COUNTING,
+                     "--output-dir", "out", "--test-suite", "0", "--fail-under", "0.5", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.count("EVALUATION SUMMARY") == 2 and "AGENT COMPARISON (2 agents, 3 cases)" in result.stdout
+    out = tmp_path / "out"
+    (comparison,) = out.glob("agent_comparison_*.csv")
+    (matrix,) = out.glob("agent_matrix_*.csv")
+    assert comparison.with_suffix(".png").read_bytes().startswith(b"\x89PNG")
+    agents = pd.read_csv(comparison, encoding="utf-8-sig")
+    assert agents["Agent"].tolist() == ["embedded", COUNTING]
+    assert len(pd.read_csv(matrix, encoding="utf-8-sig")) == 3
+    assert len(list((out / "embedded").glob("evaluation_results_*.csv"))) == 1, "each agent's reports apart"
+    (folder,) = [path for path in out.iterdir() if path.is_dir() and path.name.startswith("python_")]
+    assert len(list(folder.glob("evaluation_results_*.csv"))) == 1
+    assert not list(out.glob("evaluation_results_*.csv"))
+
+    failing = nabahan("eval", "--test-file", str(cases), "--agent", "ok=embedded", "--agent", f"bad={RAISING}",
+                      "--output-dir", "out2", "--test-suite", "0", "--fail-under", "0.5", cwd=tmp_path)
+    assert failing.returncode == 1
+    assert failing.stderr.strip().splitlines() == ["bad: correct rate 0.0% is below --fail-under 50.0%"]
 
 
 # What `nabahan --help` and a mistyped flag must not wait for (see the probe below).

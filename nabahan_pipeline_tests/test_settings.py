@@ -15,7 +15,7 @@ import yaml
 
 from nabahan_pipeline import settings
 from nabahan_pipeline.api import NabahanEvaluationPipeline
-from nabahan_pipeline.cli import EVAL_FLAGS, EVAL_SWITCHES, build_parser, eval_options
+from nabahan_pipeline.cli import EVAL_FLAGS, EVAL_SWITCHES, build_parser, eval_settings
 from nabahan_pipeline.definitions import defs
 from nabahan_pipeline.orchestration import sensors
 from nabahan_pipeline.orchestration.history import latest_materializations
@@ -90,7 +90,7 @@ def _sample(name: str, tmp: Path) -> tuple[str, object]:
 
 def _cli(*argv: str) -> RunSettings:
     """`nabahan eval`'s own resolution of its flags (what it runs with)."""
-    return resolve_run_settings(eval_options(build_parser().parse_args(["eval", *argv])))
+    return eval_settings(build_parser().parse_args(["eval", *argv]))
 
 
 def _dagster() -> RunSettings:
@@ -101,13 +101,15 @@ def _dagster() -> RunSettings:
 
 def _triggered(trigger: str) -> RunSettings:
     """The options of the run the sensor's or the schedule's next tick requests."""
-    instance = dg.DagsterInstance.ephemeral()
-    if trigger == "sensor":
-        request = sensors.test_cases_changed(dg.build_sensor_context(instance=instance, resources=defs.resources))
-    else:
-        context = dg.build_schedule_context(instance=instance, resources=defs.resources)
-        (request,) = nightly_evaluation.evaluate_tick(context).run_requests
+    with dg.instance_for_test() as instance:
+        if trigger == "sensor":
+            (request,) = sensors.test_cases_changed(dg.build_sensor_context(instance=instance, resources=defs.resources))
+        else:
+            context = dg.build_schedule_context(instance=instance, resources=defs.resources,
+                                                repository_def=defs.get_repository_def())
+            (request,) = nightly_evaluation.evaluate_tick(context).run_requests
     assert isinstance(request, dg.RunRequest), request
+    assert request.partition_key == resolve_run_settings().agent, "no agent registered: the location's own"
     assert dg.validate_run_config(defs.resolve_job_def("evaluation_job"), request.run_config)
     return resolve_run_settings(request.run_config["resources"]["evaluation"]["config"])
 
@@ -328,8 +330,12 @@ def _three_runs(tmp: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[
     config = folders["dagster"] / "run_config.yaml"
     config.write_text(yaml.safe_dump({"resources": {"evaluation": {"config": given}}}), encoding="utf-8")
     dagster = str(Path(sys.executable).parent / "dagster")
+    # The plain dagster command needs a kept instance holding the agent's partition.
+    kept = {"DAGSTER_HOME": str(folders["dagster"] / "dagster_home"), **env}
+    registered = nabahan("agents", "add", COUNTING, cwd=folders["dagster"], **kept)
+    assert registered.returncode == 0, registered.stderr[-3000:]
     materialized = run([dagster, "asset", "materialize", "-m", "nabahan_pipeline.definitions", "--select", "*",
-                        "-c", str(config)], folders["dagster"], **env)
+                        "--partition", COUNTING, "-c", str(config)], folders["dagster"], **kept)
     assert materialized.returncode == 0, materialized.stderr[-3000:]
     monkeypatch.chdir(folders["api"])
     monkeypatch.setenv("NABAHAN_HOME", str(folders["api"] / "home"))
@@ -362,7 +368,7 @@ def test_nabahan_home_holds_every_entry_points_state(clean_env: Path, monkeypatc
     _three_runs(clean_env, monkeypatch, NABAHAN_HOME=str(state))
     assert len(list((state / "parquet" / "history" / "case_scores").glob("*.parquet"))) == 3
     with dg.DagsterInstance.from_config(str(state / "dagster")) as instance:
-        # The plain dagster command keeps run history only under $DAGSTER_HOME (README).
+        # The plain dagster command keeps run history only under $DAGSTER_HOME (README): its own here.
         assert len(instance.get_runs()) == 2, "nabahan eval's and the API's runs"
 
 

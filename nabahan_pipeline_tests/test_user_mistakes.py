@@ -105,3 +105,12 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_nothing_half_written(tmp_path: P
     assert stderr.strip().splitlines() == ["nabahan: interrupted"]
     assert [path for path in tmp_path.rglob("*.tmp")] == []
     assert not list(tmp_path.glob("out/*.csv")), "no report of a run that did not finish"
+
+
+def test_two_agents_of_one_label_stop_before_any_agent_call(tmp_path: Path):
+    counting = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
+    result = nabahan("eval", "--agent", f"x={counting}", "--agent", "x=embedded", "--output-dir", "out", cwd=tmp_path)
+    one_line_exit_2(result, "--agent 'x=", "both labelled 'x'", "--agent NAME=SPEC")
+    assert not (tmp_path / "home").exists() and not (tmp_path / "out").exists()
+    result = nabahan("eval", "--agent", "a,b=embedded", cwd=tmp_path)
+    one_line_exit_2(result, "--agent 'a,b=embedded': a label may not hold ','")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError, read_sql, run_read_only
+from nabahan_pipeline.etimad_db.sql_safety import QueryResult, ReadOnlyConnection, UnsafeSQLError, read_sql
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult, expected_result, rows_match
 from nabahan_pipeline.settings import SETTINGS
 
@@ -76,7 +76,8 @@ def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQ
 
 class QueryRunner:
     """Runs gold and agent queries on the evaluation and test-suite databases, each distinct query
-    once per database, with one time limit and one row cap; safe to share between threads."""
+    once per database, with one time limit and one row cap; safe to share between threads. The
+    agent's queries share one read-only connection per database; ``close`` closes them."""
 
     def __init__(
         self,
@@ -89,6 +90,7 @@ class QueryRunner:
         self.databases = [Path(database), *map(Path, suite)]
         self.timeout_s, self.max_rows = timeout_s, max_rows
         self._runs: dict[tuple[int, str], SQLRun] = {}
+        self._connections: dict[int, ReadOnlyConnection] = {}
         self._lock = threading.Lock()
 
     def agent_runs(self, checked: CheckedSQL) -> list[SQLRun]:
@@ -125,7 +127,7 @@ class QueryRunner:
         if known is not None:
             return known
         try:
-            result = run_read_only(self.databases[index], sql, timeout_s=self.timeout_s, max_rows=self.max_rows)
+            result = self._connection(index).run(sql, timeout_s=self.timeout_s, max_rows=self.max_rows)
         except UnsafeSQLError as error:
             run = SQLRun(None, str(error))
         else:
@@ -135,3 +137,23 @@ class QueryRunner:
         with self._lock:
             self._runs[key] = run
         return run
+
+    def _connection(self, index: int) -> ReadOnlyConnection:
+        with self._lock:
+            connection = self._connections.get(index)
+            if connection is None:
+                connection = self._connections[index] = ReadOnlyConnection(self.databases[index])
+        return connection
+
+    def close(self) -> None:
+        """Close the connections the agent's queries ran on."""
+        with self._lock:
+            connections, self._connections = list(self._connections.values()), {}
+        for connection in connections:
+            connection.close()
+
+    def __enter__(self) -> QueryRunner:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

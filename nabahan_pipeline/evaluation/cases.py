@@ -89,7 +89,7 @@ def check_against_database(
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
 
     tables = _table_names(database)
-    runner = QueryRunner(database, suite)
+    runner = QueryRunner(database, suite)  # gold queries only: it opens no connection to close
     checked: set[str] = set()  # each distinct gold SQL once: a suite repeats few of them
     columns = (cases[name].tolist() for name in ("case_id", "expected_table", "expected_sql"))
     for number, (case_id, table, sql) in enumerate(zip(*columns), 1):

@@ -1,8 +1,11 @@
-"""Several agents' runs side by side: one row per agent, a case x agent matrix (the cases where
-the agents disagree first) and each category's correct rate per agent.
+"""Agents side by side, from each agent's case_scores and evaluation_summary on the same cases.
 
-Plain pandas over each agent's ``evaluation_summary`` and ``case_scores`` (docs/internals.md), keyed
-by the agent's label in the order given; the Dagster asset ``agent_comparison`` calls it.
+Three tables: one row per agent (its overall figures), a case x agent matrix (each cell "correct"
+or why not; the cases where agents disagree first), and each agent's rates per category (for the
+chart). Two CSV files: the agents and the matrix, written as the reports are (``reports``).
+
+An agent's verdict on a case is the share of its answers (repeats) that are Correct; agents
+disagree on a case when their shares differ.
 """
 
 from __future__ import annotations
@@ -14,138 +17,194 @@ from pathlib import Path
 
 import pandas as pd
 
-from nabahan_pipeline.errors import NabahanError
-from nabahan_pipeline.escaping import csv_safe
-from nabahan_pipeline.evaluation.tables import CATEGORIES
-from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
+from nabahan_pipeline.evaluation.reports import format_pct, write_tables
+from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISON_DTYPES, CATEGORIES
 
-# The overall figures of each agent's summary that the comparison shows, in this order.
-AGENT_FIGURES: tuple[str, ...] = (
-    "cases",
-    "total",
-    "correct",
-    "correct_rate",
-    "passed",
-    "pass_rate",
-    "execution_accuracy",
-    "test_suite_accuracy",
-    "p50_latency",
-    "p95_latency",
-    "errors",
-    "unsafe_sql",
-    "total_tokens",
-)
-# The matrix's own columns, before one column per agent.
-CASE_COLUMNS: tuple[str, ...] = ("case_id", "category", "question", "agents_disagree")
 CORRECT = "correct"
-NOT_ASKED = "not asked"
-
-
-class ComparisonError(NabahanError, ValueError):
-    """The agents cannot be compared as given (none, or a label the tables already use)."""
+NOT_EVALUATED = "not evaluated"
+# The agents table: column -> the summary figure it is (overall row), in the CSV's order.
+AGENT_FIGURES: dict[str, str] = {
+    "cases": "cases",
+    "answers": "total",
+    "correct": "correct",
+    "correct_rate": "correct_rate",
+    "pass_rate": "pass_rate",
+    "execution_accuracy": "execution_accuracy",
+    "test_suite_accuracy": "test_suite_accuracy",
+    "p50_latency": "p50_latency",
+    "p95_latency": "p95_latency",
+    "errors": "errors",
+    "unsafe_sql": "unsafe_sql",
+    "total_tokens": "total_tokens",
+}
+AGENT_COLUMNS: dict[str, str] = {
+    "agent": "Agent",
+    "cases": "Cases",
+    "answers": "Answers",
+    "correct": "Correct",
+    "correct_rate": "Correct Rate",
+    "pass_rate": "Pass Rate",
+    "execution_accuracy": "Execution Accuracy",
+    "test_suite_accuracy": "Test Suite Accuracy",
+    "p50_latency": "P50 Latency (s)",
+    "p95_latency": "P95 Latency (s)",
+    "errors": "Errors",
+    "unsafe_sql": "Unsafe SQL",
+    "total_tokens": "Total Tokens",
+}
+_RATES = ("correct_rate", "pass_rate", "execution_accuracy", "test_suite_accuracy")
+_SECONDS = ("p50_latency", "p95_latency")
+MATRIX_COLUMNS: dict[str, str] = {
+    "case_id": "Case ID",
+    "question": "Question",
+    "category": "Category",
+    "disagree": "Agents Disagree",
+    "agents_correct": "Agents Correct",
+}
 
 
 @dataclass(frozen=True)
 class AgentComparison:
-    """The comparison's three tables."""
+    """The comparison's tables: ``agents`` (one row per agent), ``matrix`` (one row per case, one
+    column per agent), ``categories`` (agent, category, cases, correct_rate, pass_rate)."""
 
-    agents: pd.DataFrame  # one row per agent: "agent", then AGENT_FIGURES
-    cases: pd.DataFrame  # one row per case: CASE_COLUMNS, then one verdict column per agent
-    categories: pd.DataFrame  # one row per category: "category", then each agent's correct rate
+    agents: pd.DataFrame
+    matrix: pd.DataFrame
+    categories: pd.DataFrame
+
+    @property
+    def labels(self) -> list[str]:
+        """The agents, in the order given."""
+        return self.agents["agent"].tolist()
+
+    @property
+    def disagreements(self) -> int:
+        """How many cases the agents disagree on."""
+        return int(self.matrix["disagree"].sum())
 
 
-def compare_agents(summaries: Mapping[str, pd.DataFrame], scores: Mapping[str, pd.DataFrame]) -> AgentComparison:
-    """Compare the agents named by the keys of ``summaries`` (their order kept); ``scores`` holds
-    the same agents' case_scores."""
-    labels = list(summaries)
-    if not labels:
-        raise ComparisonError("no agent to compare")
-    if set(labels) != set(scores):
-        raise ComparisonError(f"summaries and case scores name different agents: {sorted(set(labels) ^ set(scores))}")
-    clashing = [label for label in labels if label in CASE_COLUMNS or label == "agent" or label == "category"]
-    if clashing:
-        raise ComparisonError(f"agent label {clashing[0]!r} is a column name of the comparison; choose another label")
+def compare_agents(scores: Mapping[str, pd.DataFrame], summaries: Mapping[str, pd.DataFrame]) -> AgentComparison:
+    """The comparison of the agents ``scores`` names (label -> its case_scores), each with its
+    evaluation_summary in ``summaries``, in ``scores``' order."""
+    missing = [label for label in scores if label not in summaries]
+    if missing:
+        raise ValueError(f"no evaluation_summary for {', '.join(missing)}")
+    if not scores:
+        raise ValueError("no agent to compare")
     return AgentComparison(
-        agents=_agent_rows(summaries),
-        cases=_case_matrix(labels, scores),
-        categories=_category_rates(summaries),
+        agents=agents_table(summaries, list(scores)),
+        matrix=case_matrix(scores),
+        categories=category_table(summaries, list(scores)),
     )
 
 
-def _agent_rows(summaries: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+def agents_table(summaries: Mapping[str, pd.DataFrame], labels: list[str]) -> pd.DataFrame:
+    """One row per agent: its overall figures (the summary's ``overall`` row); the
+    ``agent_comparison`` table (``tables.AGENT_COMPARISON``)."""
     rows = []
-    for label, summary in summaries.items():
-        overall = summary[summary["scope"] == "overall"].iloc[0]
-        rows.append({"agent": label, **{figure: overall[figure] for figure in AGENT_FIGURES}})
-    return pd.DataFrame(rows, columns=["agent", *AGENT_FIGURES])
-
-
-def _verdict(answers: pd.DataFrame) -> str:
-    # A case's repeats: "correct" when every one is; else why the first failing one is not.
-    correct = answers["correct"].astype(bool)
-    if correct.all():
-        return CORRECT
-    reason = str(answers.loc[~correct, "not_correct_because"].iloc[0] or "not correct")
-    return f"{int(correct.sum())}/{len(answers)} correct; {reason}" if len(answers) > 1 else reason
-
-
-def _case_matrix(labels: list[str], scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    cases: dict[str, dict[str, object]] = {}
     for label in labels:
-        table = scores[label].sort_values(["query_num", "repeat"], kind="stable")
-        for case_id, answers in table.groupby("case_id", sort=False):
-            first = answers.iloc[0]
-            row = cases.setdefault(str(case_id), {"case_id": str(case_id), "category": first["category"],
-                                                  "question": first["question"]})
-            row[label] = _verdict(answers)
-    matrix = pd.DataFrame(list(cases.values()), columns=["case_id", "category", "question", *labels])
-    matrix[labels] = matrix[labels].fillna(NOT_ASKED)
-    asked = matrix[labels].where(matrix[labels] != NOT_ASKED)
-    matrix.insert(3, "agents_disagree", asked.eq(CORRECT).where(asked.notna()).nunique(axis=1) > 1)
-    # Disagreements first, each group in case order.
-    return matrix.sort_values("agents_disagree", ascending=False, kind="stable").reset_index(drop=True)
+        overall = summaries[label].iloc[0]
+        if overall["scope"] != "overall":
+            raise ValueError(f"{label}: the summary's first row is not 'overall'")
+        rows.append({"agent": label, **{column: _plain(overall[figure]) for column, figure in AGENT_FIGURES.items()}})
+    return pd.DataFrame(rows, columns=list(AGENT_COMPARISON.columns)).astype(AGENT_COMPARISON_DTYPES)
 
 
-def _category_rates(summaries: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    present = list(dict.fromkeys(
-        scope for summary in summaries.values() for scope in summary["scope"] if scope != "overall"
-    ))
-    categories = [c for c in CATEGORIES if c in present] + [c for c in present if c not in CATEGORIES]
-    table = pd.DataFrame({"category": categories})
-    for label, summary in summaries.items():
-        rates = summary.set_index("scope")["correct_rate"]
-        table[label] = [float(rates[c]) if c in rates.index else math.nan for c in categories]
+def case_verdicts(scores: pd.DataFrame) -> pd.DataFrame:
+    """One row per case (first answer's order): case_id, query_num, question, category, share
+    (of its answers that are Correct) and cell ("correct", or why not; with repeats "k/n correct:
+    why the first wrong answer is not")."""
+    rows = []
+    for case_id, answers in scores.sort_values(["query_num", "repeat"], kind="stable").groupby("case_id", sort=False):
+        right = answers["correct"].astype(bool)
+        first_wrong = answers.loc[~right, "not_correct_because"]
+        reason = str(first_wrong.iloc[0]) if len(first_wrong) else ""
+        if right.all():
+            cell = CORRECT
+        elif len(answers) == 1:
+            cell = reason
+        else:
+            cell = f"{int(right.sum())}/{len(answers)} correct: {reason}"
+        first = answers.iloc[0]
+        rows.append({"case_id": case_id, "query_num": int(first["query_num"]), "question": first["question"],
+                     "category": first["category"], "share": float(right.mean()), "cell": cell})
+    return pd.DataFrame(rows, columns=["case_id", "query_num", "question", "category", "share", "cell"])
+
+
+def case_matrix(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Case x agent: case_id, question, category, disagree, agents_correct (how many agents got
+    every answer of the case right), then one column per agent; cases the agents disagree on
+    first, each part in the cases' order (the first agent's, then any case only others have)."""
+    verdicts = {label: case_verdicts(frame).set_index("case_id") for label, frame in scores.items()}
+    order: dict[str, tuple[int, int, str, str]] = {}
+    for position, verdict in enumerate(verdicts.values()):
+        for case_id, row in verdict.iterrows():
+            order.setdefault(case_id, (position, int(row["query_num"]), row["question"], row["category"]))
+    rows = []
+    for case_id, (_, _, question, category) in sorted(order.items(), key=lambda item: item[1][:2]):
+        shares = [verdict.at[case_id, "share"] for verdict in verdicts.values() if case_id in verdict.index]
+        cells = [verdict.at[case_id, "cell"] if case_id in verdict.index else NOT_EVALUATED
+                 for verdict in verdicts.values()]
+        rows.append([case_id, question, category, len(set(shares)) > 1, sum(share == 1.0 for share in shares), *cells])
+    matrix = pd.DataFrame(rows, columns=[*MATRIX_COLUMNS, *verdicts])
+    if matrix.empty:
+        return matrix.astype({"disagree": bool, "agents_correct": int})
+    return matrix.sort_values("disagree", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def category_table(summaries: Mapping[str, pd.DataFrame], labels: list[str]) -> pd.DataFrame:
+    """Each agent's figures per category (the summaries' category rows), categories in
+    CATEGORIES order, then any other in order of appearance."""
+    rows = []
+    for label in labels:
+        for _, row in summaries[label].iloc[1:].iterrows():
+            rows.append({"agent": label, "category": row["scope"], "cases": int(row["cases"]),
+                         "correct_rate": float(row["correct_rate"]), "pass_rate": float(row["pass_rate"])})
+    table = pd.DataFrame(rows, columns=["agent", "category", "cases", "correct_rate", "pass_rate"])
+    seen = list(dict.fromkeys(table["category"]))
+    ranked = [c for c in CATEGORIES if c in seen] + [c for c in seen if c not in CATEGORIES]
+    table["category"] = pd.Categorical(table["category"], categories=ranked, ordered=True)
+    table = table.sort_values(["category"], kind="stable").reset_index(drop=True)
+    table["category"] = table["category"].astype(str)
     return table
 
 
+def agents_report(agents: pd.DataFrame) -> pd.DataFrame:
+    """The agents table as its CSV shows it: rates as percentages, seconds to the microsecond."""
+    table = agents.copy().astype(object)
+    for column in _RATES:
+        table[column] = agents[column].map(format_pct)
+    for column in _SECONDS:
+        # Fixed decimals: a float column would write an instant agent's 2e-06 in scientific notation.
+        table[column] = agents[column].map(lambda value: "n/a" if pd.isna(value) else f"{float(value):.6f}")
+    table["total_tokens"] = agents["total_tokens"].map(lambda value: "" if pd.isna(value) else int(value))
+    return table.rename(columns=AGENT_COLUMNS)
+
+
+def matrix_report(matrix: pd.DataFrame) -> pd.DataFrame:
+    """The matrix as its CSV shows it: its fixed columns named, then one column per agent."""
+    table = matrix.copy()
+    table["disagree"] = table["disagree"].map({True: "yes", False: "no"})
+    return table.rename(columns=MATRIX_COLUMNS)
+
+
 def comparison_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:
-    """Where the comparison's two CSV files of a run stamped ``stamp`` go (``_2`` from the second
-    ``attempt`` on, when another run took the same second)."""
+    """Where the comparison's CSV files stamped ``stamp`` go (``_2`` and on when the name is taken)."""
     out = Path(output_dir)
     suffix = f"_{attempt}" if attempt > 1 else ""
     return {
-        "agents_csv": out / f"agent_comparison_{stamp}{suffix}.csv",
-        "cases_csv": out / f"agent_case_matrix_{stamp}{suffix}.csv",
+        "comparison_csv": out / f"agent_comparison_{stamp}{suffix}.csv",
+        "matrix_csv": out / f"agent_matrix_{stamp}{suffix}.csv",
     }
 
 
 def write_comparison(comparison: AgentComparison, output_dir: str | Path, stamp: str) -> dict[str, Path]:
-    """Write the agents and the case matrix as CSV (UTF-8 with BOM, formula-safe, atomic, never
-    over an existing file); return their paths."""
-    Path(output_dir).mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(output_dir)
-    tables = {"agents_csv": csv_safe(comparison.agents), "cases_csv": csv_safe(comparison.cases)}
-    attempt = 1
-    while True:
-        paths = comparison_paths(output_dir, stamp, attempt)
-        written: list[Path] = []
-        try:
-            for key, table in tables.items():
-                with atomic_open(paths[key], "w", replace=False, encoding="utf-8-sig", newline="") as handle:
-                    table.to_csv(handle, index=False, lineterminator="\r\n")
-                written.append(paths[key])
-            return paths
-        except FileExistsError:
-            for path in written:
-                path.unlink(missing_ok=True)
-            attempt += 1
+    """Write the agents and matrix CSV files atomically, under names no other run holds."""
+    tables = {"comparison_csv": agents_report(comparison.agents), "matrix_csv": matrix_report(comparison.matrix)}
+    return write_tables(tables, lambda attempt: comparison_paths(output_dir, stamp, attempt))
+
+
+def _plain(value: object) -> object:
+    if hasattr(value, "item"):  # numpy scalars
+        value = value.item()
+    return math.nan if value is None else value

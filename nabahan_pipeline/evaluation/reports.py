@@ -7,6 +7,7 @@ never over another run's files, and hold no cell a spreadsheet would run as a fo
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -150,20 +151,32 @@ def write_reports(
 ) -> dict[str, Path]:
     """Write the results and summary CSV files atomically under names no earlier or concurrent
     run holds (an existing report is never overwritten); return their paths."""
-    remove_stale_temporaries(output_dir)
-    tables = {"results_csv": csv_safe(results_table(scores)), "summary_csv": csv_safe(summary_table(summary))}
+    tables = {"results_csv": results_table(scores), "summary_csv": summary_table(summary)}
+    return write_tables(tables, lambda attempt: report_paths(output_dir, stamp, attempt))
+
+
+def write_tables(
+    tables: Mapping[str, pd.DataFrame], paths: Callable[[int], Mapping[str, Path]]
+) -> dict[str, Path]:
+    """Write each table as CSV (UTF-8 with BOM, CRLF rows, no formula cells), atomically, at
+    ``paths(attempt)[key]``: from the first attempt on, until every name of a set is free (an
+    existing file is never overwritten); return the paths written."""
+    folders = {path.parent for path in paths(1).values()}
+    for folder in folders:
+        remove_stale_temporaries(folder)
+    safe = {key: csv_safe(table) for key, table in tables.items()}
     attempt = 1
     while True:
-        paths = report_paths(output_dir, stamp, attempt)
+        chosen = paths(attempt)
         written: list[Path] = []
         try:
-            for key, table in tables.items():
-                with atomic_open(paths[key], "w", replace=False, encoding="utf-8-sig", newline="") as handle:
+            for key, table in safe.items():
+                with atomic_open(chosen[key], "w", replace=False, encoding="utf-8-sig", newline="") as handle:
                     # CRLF rows (RFC 4180): a cell holding a lone CR is quoted, not split in two.
                     table.to_csv(handle, index=False, lineterminator="\r\n")
-                written.append(paths[key])
-            return paths
+                written.append(chosen[key])
+            return dict(chosen)
         except FileExistsError:
-            for path in written:  # ours, claimed a moment ago: give the pair a free name together
+            for path in written:  # ours, claimed a moment ago: give the set a free name together
                 path.unlink(missing_ok=True)
             attempt += 1

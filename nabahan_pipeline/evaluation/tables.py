@@ -1,6 +1,7 @@
-"""The four tables between the assets, declared once as pandera schemas (docs/internals.md).
+"""The tables between the assets, declared once as pandera schemas (docs/internals.md).
 
-    test_cases -> agent_responses -> case_scores -> evaluation_summary
+    test_cases -> agent_responses -> case_scores -> evaluation_summary   (per agent)
+    agent_comparison                                                      (the agents side by side)
 
 Each column has its dtype, whether it may be missing, the values the contract allows and a
 description (the Dagster UI shows them on each asset's type). The column lists the code needs
@@ -243,15 +244,40 @@ EVALUATION_SUMMARY = pa.DataFrameSchema(
     ordered=True,
 )
 
+AGENT_COMPARISON = pa.DataFrameSchema(
+    {
+        "agent": pa.Column(str, unique=True, description="The agent's label (its partition)."),
+        "cases": _count("Distinct cases of its evaluation."),
+        "answers": _count("Answers: cases x repeats."),
+        "correct": _count("Correct answers."),
+        "correct_rate": _rate("Correct answers, a fraction 0..1."),
+        "pass_rate": _rate("The seed's pass rate (Overall Passed), a fraction 0..1."),
+        "execution_accuracy": _rate("Execution match over the answers with gold SQL; NaN without.", nullable=True),
+        "test_suite_accuracy": _rate("Test-suite match over the answers run there; NaN without.", nullable=True),
+        "p50_latency": _seconds("Median latency, seconds."),
+        "p95_latency": _seconds("95th percentile latency, seconds."),
+        "errors": _count("Error answers."),
+        "unsafe_sql": _count("Answers whose SQL is not one read-only SELECT."),
+        "total_tokens": pa.Column(float, nullable=True, description="Prompt + completion tokens; NaN when none reported."),
+    },
+    name="agent_comparison",
+    description="The agents side by side: each one's overall figures on the same cases, one row per agent.",
+    strict=True,
+    ordered=True,
+)
+
 TEST_CASE_COLUMNS: tuple[str, ...] = tuple(TEST_CASES.columns)
 CASE_SCORE_DTYPES: dict[str, str] = non_text_dtypes(CASE_SCORES)
 SUMMARY_COLUMNS: tuple[str, ...] = tuple(EVALUATION_SUMMARY.columns)
 SUMMARY_DTYPES: dict[str, str] = non_text_dtypes(EVALUATION_SUMMARY)
+AGENT_COMPARISON_DTYPES: dict[str, str] = non_text_dtypes(AGENT_COMPARISON)
 TREND_FIGURES: tuple[str, ...] = tuple(
     name for name, column in EVALUATION_SUMMARY.columns.items() if (column.metadata or {}).get("trend")
 )
 
 __all__ = [
+    "AGENT_COMPARISON",
+    "AGENT_COMPARISON_DTYPES",
     "AGENT_RESPONSES",
     "CASE_SCORES",
     "CASE_SCORE_DTYPES",

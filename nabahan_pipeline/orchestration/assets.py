@@ -1,7 +1,10 @@
 """The evaluation as software-defined assets: one lineage graph, group ``evaluation``.
 
     test_cases_file -> test_cases -> agent_responses -> case_scores -> evaluation_summary
-                                                                    -> evaluation_reports -> evaluation_charts
+                       agent ---------^                             -> evaluation_reports -> evaluation_charts
+
+Every asset but the case file is partitioned by agent (``partitions``): one partition per agent
+label, each with its own history.
 
 Each asset states what it is and calls the core; each table's Dagster type is its pandera schema
 (``evaluation.tables``), checked at the step that makes it. Parquet storage and the generic
@@ -39,6 +42,7 @@ from nabahan_pipeline.evaluation.cases import (
 )
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.history import series_metadata, summary_history
+from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
 from nabahan_pipeline.settings import RunSettings, response_cache_path
 from nabahan_pipeline.progress import publish
@@ -60,6 +64,13 @@ test_cases_file = dg.AssetSpec(
     description="The JSON case file (outside Dagster); the sensor watches its content hash.",
     kinds={"json"},
 )
+agent = dg.AssetSpec(
+    AGENT_ASSET,
+    group_name=GROUP,
+    partitions_def=AGENTS,
+    description="The agent under evaluation (outside Dagster), one partition per label; each "
+    "registration is an observation holding its spec and version.",
+)
 
 
 def checked_test_cases(evaluation: RunSettings) -> tuple[Path, pd.DataFrame]:
@@ -73,7 +84,8 @@ def checked_test_cases(evaluation: RunSettings) -> tuple[Path, pd.DataFrame]:
     return path, select_quick(cases) if evaluation.quick else cases
 
 
-@dg.asset(group_name=GROUP, deps=[test_cases_file], kinds={"pandas", "parquet"}, dagster_type=TEST_CASES_TYPE)
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
+          dagster_type=TEST_CASES_TYPE)
 def test_cases(context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings]) -> pd.DataFrame:
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
     table stops the run here, before any agent call."""
@@ -89,7 +101,8 @@ def test_cases(context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[R
     return cases
 
 
-@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=AGENT_RESPONSES_TYPE)
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[agent], kinds={"pandas", "parquet"},
+          dagster_type=AGENT_RESPONSES_TYPE)
 def agent_responses(
     context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings], test_cases: pd.DataFrame
 ) -> pd.DataFrame:
@@ -140,7 +153,7 @@ def agent_responses(
     return responses
 
 
-@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=CASE_SCORES_TYPE)
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=CASE_SCORES_TYPE)
 def case_scores(
     context: dg.AssetExecutionContext,
     evaluation: dg.ResourceParam[RunSettings],
@@ -173,7 +186,7 @@ def case_scores(
     return scores
 
 
-@dg.asset(group_name=GROUP, kinds={"pandas", "parquet"}, dagster_type=EVALUATION_SUMMARY_TYPE)
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=EVALUATION_SUMMARY_TYPE)
 def evaluation_summary(
     context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame
 ) -> pd.DataFrame:
@@ -190,7 +203,7 @@ def evaluation_summary(
     return summary
 
 
-@dg.asset(group_name=GROUP, kinds={"csv"})
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"csv"})
 def evaluation_reports(
     evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame, evaluation_summary: pd.DataFrame
 ) -> dg.MaterializeResult:
@@ -201,7 +214,7 @@ def evaluation_reports(
     )
 
 
-@dg.asset(group_name=GROUP, deps=[evaluation_reports], kinds={"png"})
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[evaluation_reports], kinds={"png"})
 def evaluation_charts(
     context: dg.AssetExecutionContext,
     evaluation: dg.ResourceParam[RunSettings],
@@ -218,7 +231,8 @@ def evaluation_charts(
         case_scores,
         evaluation_summary,
         charts,
-        history=summary_history(context.instance, series=run_series(evaluation, case_scores)),
+        history=summary_history(context.instance, series=run_series(evaluation, case_scores),
+                                partition=context.partition_key),
         pass_threshold=evaluation.pass_threshold,
     )
     metadata: dict[str, dg.MetadataValue] = {name: dg.MetadataValue.path(str(charts / name)) for name in drawn}

@@ -1,5 +1,10 @@
-"""Asset checks: a valid case file, scores in range, the pass-rate threshold, no regressions."""
+"""Asset checks: a valid case file, scores in range, the pass-rate threshold, no regressions.
 
+Each check is partitioned as its asset is (one result per agent in the UI); Dagster marks
+partitioned checks as a preview, a warning we keep off every command's stderr.
+"""
+
+import warnings
 from pathlib import Path
 
 import dagster as dg
@@ -10,10 +15,23 @@ from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, run_series, test_cases
 from nabahan_pipeline.orchestration.history import previous_archive
+from nabahan_pipeline.orchestration.partitions import AGENTS
 from nabahan_pipeline.settings import RunSettings
 
 
-@dg.asset_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
+def partitioned_check(**kwargs: object):
+    """``dg.asset_check`` partitioned by agent, as the evaluation assets are."""
+    decorate = dg.asset_check(partitions_def=AGENTS, **kwargs)
+
+    def wrap(function):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", dg.PreviewWarning)
+            return decorate(function)
+
+    return wrap
+
+
+@partitioned_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
 def test_case_file_valid(
     evaluation: dg.ResourceParam[RunSettings], test_cases: pd.DataFrame
 ) -> dg.AssetCheckResult:
@@ -29,7 +47,7 @@ def test_case_file_valid(
     )
 
 
-@dg.asset_check(asset=case_scores, description="Every score is within its range (0/1 points, tiers).")
+@partitioned_check(asset=case_scores, description="Every score is within its range (0/1 points, tiers).")
 def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
     """Every value within what the case_scores schema allows (``evaluation.tables``): binary points
     0 or 1, point sums within bounds, latencies non-negative, tiers known, Correct only if passed."""
@@ -37,7 +55,7 @@ def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=not problems, metadata={"problems": dg.MetadataValue.json(problems)})
 
 
-@dg.asset_check(
+@partitioned_check(
     asset=evaluation_summary,
     description="The gated rate (Correct Rate, or the seed's pass rate) is at or above the threshold.",
 )
@@ -58,24 +76,25 @@ def pass_rate_threshold(
     )
 
 
-@dg.asset_check(asset=case_scores, description="No case that passed (by the gate's verdict) in the previous run fails now.")
+@partitioned_check(asset=case_scores, description="No case that passed (by the gate's verdict) in the previous run fails now.")
 def no_regression(
     context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame
 ) -> dg.AssetCheckResult:
     """Compare with the previous run of the same suite and agent (or the ``baseline`` run); list
     the cases that went from pass to fail by the gate's verdict (Correct, or the seed's)."""
     archive = previous_archive(context.instance, "case_scores", context.run.run_id,
-                               series=run_series(evaluation, case_scores), baseline=evaluation.baseline)
+                               series=run_series(evaluation, case_scores), baseline=evaluation.baseline,
+                               partition=context.partition_key)
     if archive is None or not Path(archive).exists():
         if evaluation.baseline:
             return dg.AssetCheckResult(passed=False, metadata={"baseline": f"no run {evaluation.baseline!r} found"})
-        return dg.AssetCheckResult(passed=True, metadata={"previous_run": "none of this suite and agent"})
+        return dg.AssetCheckResult(passed=True, metadata={"previous_run": "none of this agent on this suite"})
     regressed = regressions(pd.read_parquet(archive), case_scores, verdict=GATE_VERDICTS[evaluation.gate])
     return dg.AssetCheckResult(
         passed=regressed.empty,
         metadata={
             "previous_scores": dg.MetadataValue.path(archive),
-            "compared_with": evaluation.baseline or "the previous run of this suite and agent",
+            "compared_with": evaluation.baseline or "the previous run of this agent on this suite",
             "regressed_count": len(regressed),
             "regressed": dg.MetadataValue.md(markdown_table(regressed) if len(regressed) else "none"),
             "regressed_case_ids": dg.MetadataValue.json(regressed["case_id"].tolist()),

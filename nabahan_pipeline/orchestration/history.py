@@ -1,11 +1,14 @@
 """Past runs, read from the Dagster instance's materialization records.
 
-Runs are compared only with runs of the same series: the same suite (its cases) and the same
-agent (its spec), as recorded in the metadata of case_scores and evaluation_summary; or with a
-baseline the user names (a run id, or its prefix, or a run's label).
+Runs are compared only with runs of the same series: within an agent's partition, the runs on the
+same suite (its cases); across partitions, the same suite and the same agent (its spec), as
+recorded in the metadata of case_scores and evaluation_summary. Or with a baseline the user names
+(a run id, or its prefix, or a run's label), looked for in the partition first, then anywhere.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import dagster as dg
 import pandas as pd
@@ -15,10 +18,14 @@ SERIES_KEYS = ("suite", "agent")
 
 
 def latest_materializations(
-    instance: dg.DagsterInstance, asset: str, limit: int
+    instance: dg.DagsterInstance, asset: str, limit: int, *, partition: str | None = None
 ) -> list[tuple[str, float, dg.AssetMaterialization]]:
-    """The asset's last ``limit`` materializations, newest first, as (run id, timestamp, event)."""
-    result = instance.fetch_materializations(dg.AssetKey(asset), limit=limit)
+    """The asset's last ``limit`` materializations (of one ``partition``, when given), newest
+    first, as (run id, timestamp, event)."""
+    records_filter = dg.AssetRecordsFilter(
+        asset_key=dg.AssetKey(asset), asset_partitions=[partition] if partition is not None else None
+    )
+    result = instance.fetch_materializations(records_filter, limit=limit)
     return [(record.run_id, record.timestamp, record.asset_materialization) for record in result.records]
 
 
@@ -32,18 +39,27 @@ def _value(materialization: dg.AssetMaterialization, key: str) -> object:
     return entry.value if entry is not None else None
 
 
-def _in_series(materialization: dg.AssetMaterialization, series: dict[str, str] | None) -> bool:
-    return series is None or all(_value(materialization, key) == series.get(key) for key in SERIES_KEYS)
+def _in_series(
+    materialization: dg.AssetMaterialization, series: dict[str, str] | None, partition: str | None = None
+) -> bool:
+    # Within a partition the label is the agent: a new spec behind it continues its series.
+    keys = ("suite",) if partition is not None else SERIES_KEYS
+    return series is None or all(_value(materialization, key) == series.get(key) for key in keys)
 
 
 def summary_history(
-    instance: dg.DagsterInstance, limit: int = 30, *, series: dict[str, str] | None = None
+    instance: dg.DagsterInstance,
+    limit: int = 30,
+    *,
+    series: dict[str, str] | None = None,
+    partition: str | None = None,
 ) -> pd.DataFrame:
-    """One row per past evaluation_summary of the series, oldest first: run_label (date and the
-    run's label), timestamp and trend figures."""
+    """One row per past evaluation_summary of the series (in the agent's ``partition``, when
+    given), oldest first: run_label (date and the run's label), timestamp and trend figures."""
     rows = []
-    for run_id, timestamp, materialization in latest_materializations(instance, "evaluation_summary", limit * 5):
-        if not _in_series(materialization, series):
+    summaries = latest_materializations(instance, "evaluation_summary", limit * 5, partition=partition)
+    for run_id, timestamp, materialization in summaries:
+        if not _in_series(materialization, series, partition):
             continue
         moment = pd.Timestamp(timestamp, unit="s", tz="UTC")
         label = _value(materialization, "label") or run_id[:8]
@@ -64,18 +80,50 @@ def previous_archive(
     *,
     series: dict[str, str] | None = None,
     baseline: str | None = None,
+    partition: str | None = None,
 ) -> str | None:
     """The archived Parquet path of the asset's materialization to compare this run with: the
-    ``baseline`` run when one is named (run id, its prefix, or label), else the latest earlier run
-    of the same series."""
-    for run_id, _, materialization in latest_materializations(instance, asset, limit=200):
-        if run_id == current_run_id:
-            continue
-        if baseline:
-            if not (run_id.startswith(baseline) or _value(materialization, "label") == baseline):
+    ``baseline`` run when one is named (run id, its prefix, or label; in the agent's ``partition``
+    first), else the latest earlier run of the same series (in that partition)."""
+    scopes = [partition, None] if baseline and partition is not None else [partition]
+    for scope in scopes:
+        for run_id, _, materialization in latest_materializations(instance, asset, limit=200, partition=scope):
+            if run_id == current_run_id:
                 continue
-        elif not _in_series(materialization, series):
-            continue
-        archive = _value(materialization, "archive_path")
-        return str(archive) if archive is not None else None
+            if baseline:
+                if not (run_id.startswith(baseline) or _value(materialization, "label") == baseline):
+                    continue
+            elif not _in_series(materialization, series, scope):
+                continue
+            archive = _value(materialization, "archive_path")
+            return str(archive) if archive is not None else None
     return None
+
+
+def latest_evaluations(
+    instance: dg.DagsterInstance, labels: Sequence[str], *, per_agent: int = 50
+) -> tuple[str | None, dict[str, dict[str, str]]]:
+    """The newest evaluation of each agent (partition) in ``labels`` on one suite, that of the
+    newest evaluation among them: (the suite, {label: {"run_id", "case_scores", "evaluation_summary"}}
+    with the archived Parquet paths). An agent with no evaluation on that suite is left out."""
+    found: dict[str, list[tuple[float, str, str, dict[str, str]]]] = {}
+    for label in labels:
+        scores = {run_id: m for run_id, _, m in latest_materializations(instance, "case_scores", per_agent, partition=label)}
+        for run_id, timestamp, summary in latest_materializations(instance, "evaluation_summary", per_agent, partition=label):
+            archives = {"case_scores": _value(scores[run_id], "archive_path") if run_id in scores else None,
+                        "evaluation_summary": _value(summary, "archive_path")}
+            suite = _value(summary, "suite")
+            if suite is None or not all(archives.values()):
+                continue
+            paths = {"run_id": run_id, **{name: str(path) for name, path in archives.items()}}
+            found.setdefault(label, []).append((timestamp, str(suite), run_id, paths))
+    newest = max((runs[0] for runs in found.values()), key=lambda run: run[0], default=None)
+    if newest is None:
+        return None, {}
+    suite = newest[1]
+    chosen = {}
+    for label in labels:
+        on_suite = [paths for _, run_suite, _, paths in found.get(label, []) if run_suite == suite]
+        if on_suite:
+            chosen[label] = on_suite[0]
+    return suite, chosen

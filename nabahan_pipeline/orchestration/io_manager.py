@@ -2,9 +2,10 @@
 
 Each run writes its own copy, ``<base_dir>/history/<asset>/<run_id>.parquet``, and downstream
 assets of the same run read that copy: two runs at once never read each other's tables. The
-newest copy is also published as ``<base_dir>/<asset>.parquet`` for people and notebooks. An
-asset not materialized in the run is read from its latest materialization's copy (the path in
-its metadata), so that a partial run (``--select case_scores+``) starts from the last results.
+newest copy (of whichever agent ran last) is also published as ``<base_dir>/<asset>.parquet`` for
+people and notebooks. An asset not materialized in the run is read from its latest
+materialization's copy (the path in its metadata; for an agent's partition, that agent's), so that
+a partial run (``--select case_scores+``) starts from the last results.
 """
 
 from __future__ import annotations
@@ -64,19 +65,24 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         )
 
     def load_input(self, context: dg.InputContext) -> pd.DataFrame:
-        """Read the upstream table this run wrote, else its latest materialization's copy."""
+        """Read the upstream table this run wrote, else its latest materialization's copy (of the
+        same agent's partition, for a partitioned table)."""
         key = context.asset_key
         own = self._run_copy(key, context.step_context.run_id)
         if own.exists():
             return pd.read_parquet(own, engine="pyarrow")
-        latest = context.instance.get_latest_materialization_event(key)
-        archive = latest.asset_materialization.metadata.get("archive_path") if latest and latest.asset_materialization else None
+        partition = context.asset_partition_key if context.has_asset_partitions else None
+        records_filter = dg.AssetRecordsFilter(asset_key=key, asset_partitions=[partition] if partition else None)
+        records = context.instance.fetch_materializations(records_filter, limit=1).records
+        latest = records[0].asset_materialization if records else None
+        archive = latest.metadata.get("archive_path") if latest is not None else None
         if archive is not None and Path(str(archive.value)).exists():
             return pd.read_parquet(str(archive.value), engine="pyarrow")
         path = self._path(key)
-        if not path.exists():
+        if partition is not None or not path.exists():
+            what = f"{key.to_user_string()} of agent {partition!r}" if partition else key.to_user_string()
             raise FileNotFoundError(
-                f"{key.to_user_string()} has not been materialized under {self._root()} yet; "
+                f"{what} has not been materialized under {self._root()} yet; "
                 "materialize it (or the whole group) first"
             )
         return pd.read_parquet(path, engine="pyarrow")

@@ -1,4 +1,5 @@
-"""The job that runs the whole evaluation group, with its checks."""
+"""The jobs: one agent's evaluation (a partition of the evaluation group, with its checks), and the
+comparison of the agents."""
 
 from __future__ import annotations
 
@@ -6,10 +7,19 @@ import dagster as dg
 
 from nabahan_pipeline.orchestration.assets import GROUP
 
+COMPARISON = dg.AssetKey("agent_comparison")
+
 evaluation_job = dg.define_asset_job(
     "evaluation_job",
-    selection=dg.AssetSelection.groups(GROUP),
-    description="Run the test cases through the agent, score, summarize, write reports and charts.",
+    selection=dg.AssetSelection.groups(GROUP) - dg.AssetSelection.assets(COMPARISON),
+    description="Run the test cases through one agent (the run's partition), score, summarize, write "
+    "reports and charts.",
+)
+
+comparison_job = dg.define_asset_job(
+    "comparison_job",
+    selection=dg.AssetSelection.assets(COMPARISON),
+    description="Compare the agents' latest evaluations on the same cases: CSV files and a chart.",
 )
 
 

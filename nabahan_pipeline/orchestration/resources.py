@@ -8,6 +8,7 @@ import dagster as dg
 from pydantic import Field
 
 from nabahan_pipeline.agents.contract import AnswerLimits
+from nabahan_pipeline.orchestration.partitions import agent_of_run, settings_for_agent
 from nabahan_pipeline.settings import SETTINGS, RunSettings, resolve_run_settings
 
 
@@ -52,8 +53,12 @@ class EvaluationSettings(dg.ConfigurableResource):
         return resolve_run_settings({name: getattr(self, name) for name in type(self).model_fields})
 
     def create_resource(self, context: dg.InitResourceContext) -> RunSettings:
-        """What assets, checks, the sensor and the schedule receive: the resolved options."""
-        return self.resolved()
+        """What assets, checks, the sensor and the schedule receive: the resolved options; in a run
+        of an agent's partition, with that agent's spec and version (``partitions``), however the
+        run was launched (our entry points, the UI, a backfill)."""
+        settings = self.resolved()
+        agent = agent_of_run(context.instance, context.run)
+        return settings if agent is None else settings_for_agent(settings, agent)
 
 
 def run_tags(settings: RunSettings) -> dict[str, str]:

@@ -1,8 +1,16 @@
-"""The nightly full evaluation."""
+"""The nightly full evaluation of every registered agent: one run per agent's partition."""
+
+from dataclasses import replace
 
 import dagster as dg
 
-from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
+from nabahan_pipeline.orchestration.jobs import evaluation_job
+from nabahan_pipeline.orchestration.partitions import (
+    agents_to_run,
+    partition_run_config,
+    partition_run_tags,
+    settings_for_agent,
+)
 from nabahan_pipeline.orchestration.resources import run_tags
 from nabahan_pipeline.settings import RunSettings
 
@@ -13,15 +21,25 @@ from nabahan_pipeline.settings import RunSettings
     cron_schedule="0 2 * * *",
     execution_timezone="Asia/Riyadh",
     default_status=dg.DefaultScheduleStatus.RUNNING,
-    description="Every night at 02:00 Asia/Riyadh, a full evaluation without the response cache.",
+    description="Every night at 02:00 Asia/Riyadh, a full evaluation of every registered agent "
+    "(one run each) without the response cache.",
 )
 def nightly_evaluation(
     context: dg.ScheduleEvaluationContext, evaluation: dg.ResourceParam[RunSettings]
-) -> dg.RunRequest:
-    """The location's options, resolved now, with the cache off."""
+) -> list[dg.RunRequest]:
+    """The location's options, resolved now, with the cache off; one run per agent, so that the
+    runs can spread over machines."""
     # A full refresh: every case asked again, so a changed agent is never hidden by the cache.
     # All options are given: the run's config shows what it evaluates with.
-    return dg.RunRequest(
-        run_config=settings_run_config(**{**evaluation.as_config(), "use_cache": False}),
-        tags={**run_tags(evaluation), "nabahan/trigger": "nightly_evaluation"},
-    )
+    settings = replace(evaluation, use_cache=False)
+    agents = agents_to_run(context.instance, settings)
+    return [
+        dg.RunRequest(
+            run_key=agent.label,  # a schedule's runs of one tick need keys of their own
+            partition_key=agent.label,
+            run_config=partition_run_config(settings, agent, several=len(agents) > 1),
+            tags={**run_tags(settings_for_agent(settings, agent)), **partition_run_tags(agent),
+                  "nabahan/trigger": "nightly_evaluation"},
+        )
+        for agent in agents
+    ]

@@ -1,12 +1,21 @@
-"""Re-run the evaluation when the test-case file changes (content hash as the cursor)."""
+"""Re-run every agent's evaluation when the test-case file changes (content hash as the cursor),
+and compare the agents once their evaluations are done (the automation sensor)."""
 
 import time
+from dataclasses import replace
 
 import dagster as dg
 
 from nabahan_pipeline.files import file_sha256
+from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.history import latest_materializations
-from nabahan_pipeline.orchestration.jobs import evaluation_job, settings_run_config
+from nabahan_pipeline.orchestration.jobs import evaluation_job
+from nabahan_pipeline.orchestration.partitions import (
+    agents_to_run,
+    partition_run_config,
+    partition_run_tags,
+    settings_for_agent,
+)
 from nabahan_pipeline.orchestration.resources import run_tags
 from nabahan_pipeline.settings import RunSettings
 
@@ -15,10 +24,11 @@ from nabahan_pipeline.settings import RunSettings
     job=evaluation_job,
     minimum_interval_seconds=30,
     default_status=dg.DefaultSensorStatus.RUNNING,
-    description="Launches evaluation_job when the case file's content changes (also back to old content).",
+    description="Launches evaluation_job for every registered agent (one run per partition, cached "
+    "answers reused) when the case file's content changes (also back to old content).",
 )
 def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: dg.ResourceParam[RunSettings]):
-    """Compare the case file's sha256 with the cursor; launch a cached run when it differs."""
+    """Compare the case file's sha256 with the cursor; when it differs, one cached run per agent."""
     path = evaluation.case_file()
     if not path.is_file():
         return dg.SkipReason(f"case file {path} does not exist")
@@ -28,13 +38,21 @@ def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: dg.Resou
         context.update_cursor(digest)
         return dg.SkipReason(f"case file {path} unchanged (sha256 {digest[:12]})")
     context.update_cursor(digest)
-    return dg.RunRequest(
-        # The time makes a change back to earlier content a new run, not a duplicate run key.
-        run_key=f"{digest[:16]}-{time.time_ns()}",
-        # The file hashed here is the file the run evaluates; the other options, resolved now, carried along.
-        run_config=settings_run_config(**{**evaluation.as_config(), "test_file": str(path), "use_cache": True}),
-        tags={**run_tags(evaluation), "nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
-    )
+    # The file hashed here is the file the runs evaluate; the other options, resolved now, carried along.
+    settings = replace(evaluation, test_file=path, use_cache=True)
+    agents = agents_to_run(context.instance, settings)
+    now = time.time_ns()
+    return [
+        dg.RunRequest(
+            # The time makes a change back to earlier content a new run, not a duplicate run key.
+            run_key=f"{digest[:16]}-{now}-{agent.label}",
+            partition_key=agent.label,
+            run_config=partition_run_config(settings, agent, several=len(agents) > 1),
+            tags={**run_tags(settings_for_agent(settings, agent)), **partition_run_tags(agent),
+                  "nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
+        )
+        for agent in agents
+    ]
 
 
 def _last_evaluated_hash(instance: dg.DagsterInstance) -> str | None:
@@ -43,3 +61,12 @@ def _last_evaluated_hash(instance: dg.DagsterInstance) -> str | None:
         value = materialization.metadata.get("file_sha256")
         return str(value.value) if value is not None else None
     return None
+
+
+comparison_after_evaluations = dg.AutomationConditionSensorDefinition(
+    "agent_comparison_after_evaluations",
+    target=dg.AssetSelection.assets(agent_comparison),
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    minimum_interval_seconds=30,
+    description="Materializes agent_comparison once the agents' evaluations are new and none is in progress.",
+)

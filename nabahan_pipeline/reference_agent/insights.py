@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
@@ -27,6 +28,9 @@ _DIMENSION_NOUNS = {
     "year": ("السنة", "السنوات", "سنة"),
     "month": ("الشهر", "الأشهر", "شهر"),
     "quarter": ("الربع", "الأرباع", "ربع"),
+    "booklet": ("سعر الكراسة", "أسعار الكراسات", "سعر"),
+    "bids": ("عدد العروض", "أعداد العروض", "عدد"),
+    "duration": ("مدة التنفيذ", "المدد", "مدة"),
 }
 _LOOKUP_NOUNS = {
     "regions": ("المناطق", "منطقة", "name_ar"),
@@ -62,6 +66,8 @@ APOLOGIES = {
     "not_understood": "عذراً، لم أفهم من السؤال: {words}، ولا أجيب عن سؤال لم أفهمه كله كي لا أجيب عن سؤال آخر. "
     "أستطيع الإجابة عن أعداد المناقصات والمشاريع المستقبلية وقيمها التقديرية وقيم ترسيتها وعدد عروضها وأسعار "
     "كراساتها، مصفاة بالمنطقة والجهة والنشاط والحالة والنوع والسنة أو الشهر، أو موزعة حسب أحدها.",
+    "ambiguous": "عذراً، الاسم في سؤالك يطابق أكثر من جهة: {words}، ولا أختار إحداها عنك كي لا أجيب عن جهة لم تقصدها. "
+    "أعد السؤال باسم الجهة كاملاً.",
     "no_column": "عذراً، لا أستطيع تطبيق الشرط {words} على هذه البيانات (المشاريع المستقبلية مثلاً لا حالة لها ولا "
     "موعد لتقديم العروض)، ولا أجيب دونه كي لا أجيب عن سؤال آخر.",
     "off_topic_named": "عذراً، لا أملك بيانات عن {topic} (سألت عن: {words})؛ هذا خارج نطاق بيانات المشتريات "
@@ -98,6 +104,8 @@ def write_insight(frame: QueryFrame, rows: Sequence[dict[str, Any]], catalog: Ca
     if frame.entity in _LOOKUP_NOUNS:
         return _lookup(frame, rows)
     scope = _Scope.of(frame, catalog)
+    if frame.sides:
+        return _difference(frame, rows, scope)
     if frame.group_by:
         return _groups(frame, rows, scope)
     if frame.measure == "rows":
@@ -277,6 +285,13 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
         if not total:
             return scope.none_found()
         part = _Scope.of(QueryFrame(entity=frame.entity, conditions=frame.share_of), _catalog_of(scope))
+        if frame.column:
+            noun = _COLUMN_NOUNS[frame.column]
+            whole = scope.definite if scope.qualifiers else "إجمالي " + scope.noun
+            return (
+                f"حصة {part.definite} من {noun} {li(whole)}: {float(share or 0):.1f}% "
+                f"({_amount(frame.column, matching or 0)} من أصل {_amount(frame.column, total)})."
+            )
         return (
             f"نسبة {part.definite} من {scope.definite if scope.qualifiers else 'إجمالي ' + scope.noun}: {float(share or 0):.1f}% "
             f"({count(matching or 0)} من أصل {counted(total, scope.unit, scope.units)})."
@@ -301,6 +316,42 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
     if column in ("deadline", "enquiry", "opening", "date"):
         word = "أبعد" if frame.measure == "max" else "أبكر"
     return f"{word} {noun} {li(scope.definite)}: {amount}."
+
+
+def _difference(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
+    """Both figures and the first less the second: "عدد المناقصات في منطقة الرياض: 7,044 مناقصة،
+    وعدد المناقصات في منطقة مكة المكرمة: 3,558 مناقصة؛ الفرق بينهما 3,486 مناقصة"."""
+    row = rows[0] if rows else {}
+    first, second, difference = row.get("first_value"), row.get("second_value"), row.get("difference")
+    word = {"count": "عدد", "sum": "إجمالي", "avg": "متوسط"}[frame.measure]
+    catalog = _catalog_of(scope)
+
+    def figure(value: Any, column: str) -> str:
+        if frame.measure == "count":
+            return counted(value, scope.unit, scope.units)
+        return _amount(column, value) + (approx_money(value) if column in _MONEY else "")
+
+    phrases = []
+    for side in frame.sides:
+        column = side.column or frame.column or "value"
+        if side.conditions:
+            side_scope = _Scope.of(replace(frame, conditions=frame.conditions + side.conditions, sides=()), catalog)
+            what = side_scope.definite if frame.measure == "count" else f"{_COLUMN_NOUNS[column]} {li(side_scope.definite)}"
+        else:
+            what = f"{_COLUMN_NOUNS[column]} {li(scope.definite)}" if not phrases else _COLUMN_NOUNS[column]
+        phrases.append(f"{word} {what}")
+    if first is None or second is None or difference is None:
+        return f"لا أجد في البيانات ما أحسب منه الفرق: {phrases[0]} و{phrases[1]}؛ أحدهما بلا قيم."
+    column = frame.sides[0].column or frame.column or "value"
+    verb = "يزيد الأول على الثاني" if difference >= 0 else "يقل الأول عن الثاني"
+    text = (
+        f"{phrases[0]}: {figure(first, column)}، و{phrases[1]}: {figure(second, frame.sides[1].column or column)}؛ "
+        f"{verb} بمقدار {figure(abs(difference), column)}"
+    )
+    share = row.get("difference_pct")
+    if frame.relative and share is not None:
+        text += f"، أي {float(share):.1f}% من الأول"
+    return text + "."
 
 
 _ROW_COLUMNS = {
@@ -399,6 +450,15 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
                 parts.append(f"شهر {row.get('year_month')}")
             elif dim == "quarter":
                 parts.append(f"الربع {row.get('quarter')} من عام {row.get('year')}")
+            elif dim == "booklet":
+                price = row.get("booklet")
+                parts.append(f"كراسة بسعر {money(price)} ريال" if price is not None else "سعر غير محدد")
+            elif dim == "duration":
+                months = row.get("duration")
+                parts.append(_amount("duration", months) if months is not None else "مدة غير محددة")
+            elif dim == "bids":
+                bids = row.get("bids")
+                parts.append(_amount("bids", bids) if bids is not None else "عدد عروض غير محدد")
         return " - ".join(parts)
 
     def figure(row: dict[str, Any]) -> str:
@@ -453,6 +513,9 @@ _PLURAL_UNITS = {
     "year": "سنوات",
     "month": "أشهر",
     "quarter": "أرباع",
+    "booklet": "أسعار",
+    "bids": "أعداد",
+    "duration": "مدد",
 }
 _PERIOD_NOUNS = {"year": "السنوات", "month": "الأشهر", "quarter": "الأرباع"}
 
@@ -478,9 +541,36 @@ def _metric_column(frame: QueryFrame, columns: list[str]) -> str:
     return next(c for c in columns if c.startswith(prefix))
 
 
+def _lookup_column(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
+    """One column of the reference rows asked for: their English or Arabic names, their ids, or
+    the region each agency is in."""
+    plural = _LOOKUP_NOUNS[frame.entity][0]
+    if not rows:
+        return f"لم أجد في البيانات أياً من {plural} المطلوبة."
+    items = []
+    for row in rows[:8]:
+        if frame.column == "region":
+            items.append(f"تقع {display(row.get('agency_name', ''))} في {display(row.get('region_name', ''))}")
+            continue
+        arabic, english = display(row.get("name_ar", "")), display(row.get("name_en", ""))
+        if frame.column == "name_en":
+            items.append(f"الاسم الإنجليزي لـ«{arabic}»: {english}")
+        elif frame.column == "name_ar":
+            items.append(f"الاسم العربي لـ«{english}»: {arabic}")
+        else:
+            items.append(f"رقم «{arabic}» في البيانات: {next(iter(row.values()))}")
+    rest = f"، و{count(len(rows) - 8)} غيرها" if len(rows) > 8 else ""
+    return "؛ ".join(items) + rest + "."
+
+
 def _lookup(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
+    if frame.column in ("name_en", "name_ar", "id", "region") and frame.measure == "rows":
+        return _lookup_column(frame, rows)
     plural, unit, name_column = _LOOKUP_NOUNS[frame.entity]
     where = "".join(f" {c.label}" for c in frame.conditions if c.field == "region")
+    # "الجامعات", "«تجاره»": which of the table's rows were asked for.
+    named = [c.label for c in frame.conditions if c.field in ("agency", "activity")]
+    where = "".join(f" التي في اسمها {n}" if n.startswith("«") else f" من {display(n)}" for n in named) + where
     if frame.measure == "count":
         value = next(iter(rows[0].values())) if rows else 0
         if not value:

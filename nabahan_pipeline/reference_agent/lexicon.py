@@ -107,11 +107,32 @@ TYPE_TERMS: dict[int, tuple[str, ...]] = {
     12: ("مسابق(?:ه|ات)(?: تصميم)?",),
 }
 
+# Groups of agencies named by a plural ("الجامعات"): group -> the words that name it. Who belongs
+# is derived from the agencies' names (``parser.agency_groups``), never listed here.
+AGENCY_GROUP_TERMS: dict[str, tuple[str, ...]] = {
+    "universities": ("جامعات",),
+    "health_clusters": ("تجمعات ال?صحيه",),
+    "municipalities": ("امانات(?: ال?مناطق)?(?: وال?محافظات)?",),
+    "hospitals": ("مستشفيات",),
+    "ministries": ("وزارات",),
+    "authorities": ("هييات",),
+}
+# The singular of each group, read as the group only after a grouping word ("لكل جامعة": the
+# universities, each one); elsewhere a singular is a name's first word ("جامعة القصيم").
+AGENCY_GROUP_SINGULARS: dict[str, tuple[str, ...]] = {
+    "universities": ("جامعه",),
+    "health_clusters": ("تجمع صحي",),
+    "municipalities": ("امانه",),
+    "hospitals": ("مستشفي",),
+    "ministries": ("وزاره",),
+    "authorities": ("هييه",),
+}
+
 # --- what the question is about -----------------------------------------------------------------
 
 TENDER_TERMS = (
-    "مناقص(?:ه|ات|تين|ه واحده|اتها|اته|ات?هم)?",
-    "منافس(?:ه|ات|تين|اتها|ه واحده)?",
+    "مناقص(?:ه واحده|ه|ات|تين|اتها|اته|ات?هم)?",
+    "منافس(?:ه واحده|ه|ات|تين|اتها)?",
     "عطاء(?:ات)?",
     "عطا",
     "طرح(?:ت|ها|وا|ا|ه|تها|تهم)?",
@@ -262,8 +283,8 @@ LIST_TERMS = (
     "ممكن",
     "لو سمحت",
 )
-SUM_TERMS = ("مجموع", "اجمالي", "مجمل", "اجماليه", "كامل", "حجم", "اجمال", "المجموع الكلي")
-AVG_TERMS = ("متوسط", "معدل", "وسطي", "المتوسط")
+SUM_TERMS = ("مجموع", "اجمالي", "مجمل", "اجماليه", "كامل", "حجم", "اجمال", "المجموع الكلي", "مجموع(?:ها|هم)")
+AVG_TERMS = ("متوسط", "معدل", "وسطي", "المتوسط", "متوسط(?:ها|هم)")
 # Superlatives: word -> direction. "اكثر"/"اقل" are also comparators ("اكثر من مليون"); the
 # parser reads comparators first and only the words left over are superlatives.
 SUPERLATIVE_TERMS: dict[str, str] = {
@@ -729,6 +750,9 @@ FILLER_TERMS = (
     "يشكل",
     "الكل",
     "ابغي",
+    # "يعني ..." / "اقصد ...": the asker restates the question.
+    "يعني",
+    "اقصد",
 )
 
 # Data the database does not hold, asked for by name: topic -> the words that ask for it (the

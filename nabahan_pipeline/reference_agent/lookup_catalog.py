@@ -127,6 +127,10 @@ class Catalog:
     agencies: dict[int, str]
     latest_publish: date
     names: NameIndex
+    # dimension -> id -> English name (name_en of the lookup tables)
+    english: dict[str, dict[int, str]] = field(default_factory=dict)
+    # agency id -> region id (government_agencies.region_id)
+    agency_regions: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def load(cls, con: sqlite3.Connection) -> Catalog:
@@ -140,6 +144,17 @@ class Catalog:
         types = {r[0]: r[1].strip() for r in table("SELECT tender_type_id, name_ar FROM tender_types")}
         activities = {r[0]: r[1].strip() for r in table("SELECT activity_id, name_ar FROM activities")}
         agencies = {r[0]: r[1].strip() for r in table("SELECT agency_id, name_ar FROM government_agencies")}
+        english = {
+            dimension: {r[0]: r[1].strip() for r in table(f"SELECT {id_column}, name_en FROM {name}") if r[1]}
+            for dimension, name, id_column in (
+                ("region", "regions", "region_id"),
+                ("status", "tender_statuses", "status_id"),
+                ("type", "tender_types", "tender_type_id"),
+                ("activity", "activities", "activity_id"),
+                ("agency", "government_agencies", "agency_id"),
+            )
+        }
+        agency_regions = {r[0]: r[1] for r in table("SELECT agency_id, region_id FROM government_agencies")}
         latest = con.execute("SELECT MAX(publish_date) FROM tenders_full_details").fetchone()[0]
         index = NameIndex()
         for entity_id, name in agencies.items():
@@ -154,7 +169,15 @@ class Catalog:
             agencies=agencies,
             latest_publish=date.fromisoformat(latest) if latest else date.today(),
             names=index,
+            english=english,
+            agency_regions=agency_regions,
         )
+
+    def phrase(self, dimension: str, ids: Iterable[int]) -> str:
+        """A condition on ``ids`` worded as the parser words it: "في منطقة الرياض", "ذات الحالة
+        ملغاة", "من نوع شراء مباشر", or the names alone (agencies, activities)."""
+        prefix = {"region": "في ", "status": "ذات الحالة ", "type": "من نوع "}.get(dimension, "")
+        return prefix + self.label(dimension, ids)
 
     def label(self, dimension: str, ids: Iterable[int]) -> str:
         """The Arabic names of ``ids`` in ``dimension`` joined with و (for insights)."""

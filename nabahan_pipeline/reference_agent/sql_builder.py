@@ -89,6 +89,8 @@ def build_sql(frame: QueryFrame) -> str:
         return _lookup_sql(frame)
     table = TABLES[frame.entity]
     where = [_condition(c, table) for c in frame.conditions if c.field in table.columns]
+    if frame.sides:
+        return _difference_sql(frame, table, where)
     if frame.measure == "rows":
         return _rows_sql(frame, table, where)
     if frame.group_by:
@@ -115,6 +117,15 @@ def _aggregate_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     noun = table.noun
     if frame.measure == "share":
         part = " AND ".join(_condition(c, table) for c in frame.share_of if c.field in table.columns) or "1 = 1"
+        if frame.column:
+            # A share of a column's total: "حصة الرياض من مجموع القيمة التقديرية".
+            column = table.columns.get(frame.column, "estimated_value")
+            matching = f"SUM(CASE WHEN {part} THEN {column} ELSE 0 END)"
+            select = (
+                f"{matching} AS matching_{column}, SUM({column}) AS total_{column}, "
+                f"100.0 * {matching} / SUM({column}) AS share_pct"
+            )
+            return f"SELECT {select} FROM {table.name}{_where(where)}"
         matching = f"SUM(CASE WHEN {part} THEN 1 ELSE 0 END)"
         select = (
             f"{matching} AS matching_count, COUNT(*) AS total_count, "
@@ -133,6 +144,31 @@ def _aggregate_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     return f"SELECT {select} FROM {table.name}{_where(where)}"
 
 
+def _difference_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
+    """Each side's figure, then the first less the second (and, ``relative``, that as a share of
+    the first). Sides that differ in their column only are measured in one pass over the rows."""
+    figures = []
+    for side in frame.sides:
+        column = table.columns.get(side.column or frame.column or "value", "estimated_value")
+        metric = {"count": "COUNT(*)", "sum": f"SUM({column})", "avg": f"AVG({column})"}[frame.measure]
+        side_where = where + [_condition(c, table) for c in side.conditions if c.field in table.columns]
+        figures.append((metric, side_where))
+    (first, first_where), (second, second_where) = figures
+    if first_where == second_where:
+        a, b, source = first, second, f"{table.name}{_where(where)}"
+    else:
+        a, b = "first_value", "second_value"
+        source = (
+            f"(SELECT (SELECT {first} FROM {table.name}{_where(first_where)}) AS first_value, "
+            f"(SELECT {second} FROM {table.name}{_where(second_where)}) AS second_value)"
+        )
+    select = f"{a} AS first_value, {b} AS second_value" if a != "first_value" else "first_value, second_value"
+    select += f", {a} - {b} AS difference"
+    if frame.relative:
+        select += f", 100.0 * ({a} - {b}) / {a} AS difference_pct"
+    return f"SELECT {select} FROM {source}"
+
+
 def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     keys: list[str] = []
     selected: list[str] = []
@@ -146,6 +182,13 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
             selected += [id_column, name_column]
             if id_column in _NULLABLE:
                 where = where + [f"{id_column} IS NOT NULL"]
+        elif dimension in ("booklet", "bids", "duration") and dimension in table.columns:
+            # The column's own values ("لكل سعر كراسة"), in their order.
+            column = table.columns[dimension]
+            # Named for the dimension: a name ending in _count would read as the count.
+            selected.append(f"{column} AS {dimension}")
+            keys.append(dimension)
+            time_order.append(dimension)
         elif dimension == "year":
             selected.append(f"strftime('%Y', {date_column}) AS year")
             keys.append("year")
@@ -186,17 +229,43 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     return sql
 
 
+# The dimension each lookup table holds the values of.
+_LOOKUP_DIMENSIONS = {
+    "regions": "region",
+    "tender_types": "type",
+    "tender_statuses": "status",
+    "activities": "activity",
+    "agencies": "agency",
+}
+
+
 def _lookup_sql(frame: QueryFrame) -> str:
     table, id_column, names, noun = LOOKUPS[frame.entity]
+    if frame.entity == "agencies" and frame.column == "region":
+        return _agency_region_sql(frame)
     where = []
     for c in frame.conditions:
         if c.field == "region" and frame.entity == "agencies":
             where.append(_in("region_id", c.values))
         elif c.field == "agency" and frame.entity == "agencies":
             where.append(_in("agency_id", c.values))
+        elif c.field == _LOOKUP_DIMENSIONS[frame.entity] and c.op == "in":
+            where.append(_in(id_column, c.values))
     if frame.measure == "count":
         return f"SELECT COUNT(*) AS {noun}_count FROM {table}{_where(where)}"
     return f"SELECT {id_column}, {names} FROM {table}{_where(where)} ORDER BY {id_column}"
+
+
+def _agency_region_sql(frame: QueryFrame) -> str:
+    """The region each agency named is in ("في أي منطقة تقع جامعة طيبة")."""
+    parts = [_in("g.agency_id", c.values) for c in frame.conditions if c.field == "agency" and c.op == "in"]
+    parts += [_in("g.region_id", c.values) for c in frame.conditions if c.field == "region" and c.op == "in"]
+    where = _where(parts)
+    return (
+        "SELECT g.agency_id, g.name_ar AS agency_name, r.region_id, r.name_ar AS region_name, "
+        "r.name_en AS region_name_en FROM government_agencies g JOIN regions r ON r.region_id = g.region_id"
+        f"{where} ORDER BY g.agency_id"
+    )
 
 
 def _metric(measure: str, column: str) -> str:
@@ -243,6 +312,11 @@ def _condition(c: Condition, table: _Table) -> str:
         return f"{column} {c.op} {_literal(c.values[0])}"
     if c.op == "not_null":
         return f"{column} IS NOT NULL"
+    if c.op in ("column>", "column<"):
+        # A column against another column of the same row, scaled: "awarded_value < 0.8 * estimated_value".
+        other, factor = c.values
+        scaled = table.columns[other] if float(factor) == 1.0 else f"{_literal(float(factor))} * {table.columns[other]}"
+        return f"{column} {c.op[-1]} {scaled}"
     raise ValueError(f"unknown condition operator {c.op!r}")
 
 

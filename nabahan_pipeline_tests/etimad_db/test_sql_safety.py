@@ -276,3 +276,42 @@ def test_query_only_pragma_stops_temp_writes_that_mode_ro_allows(db: Path, monke
     monkeypatch.setattr(sql_safety, "_authorize", lambda *args: sqlite3.SQLITE_OK)
     with pytest.raises(UnsafeSQLError, match="readonly"):
         run_read_only(db, "CREATE TEMP TABLE scratch (a)")
+
+
+def test_one_connection_runs_query_after_query_each_checked_timed_and_capped(db: Path) -> None:
+    from nabahan_pipeline.etimad_db.sql_safety import ReadOnlyConnection
+
+    slow = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n"
+    connection = ReadOnlyConnection(db)
+    try:
+        assert connection.run("SELECT COUNT(*) FROM regions").rows == [(3,)]
+        with pytest.raises(QueryTimeoutError):
+            connection.run(slow, timeout_s=0.2)
+        assert connection.run("SELECT name_en FROM regions ORDER BY region_id", max_rows=2).truncated, "capped"
+        with pytest.raises(UnsafeSQLError, match="not a read-only query"):
+            connection.run("DELETE FROM regions")
+        with pytest.raises(UnsafeSQLError, match="no such table"):
+            connection.run("SELECT * FROM no_such_table")
+        # Neither the time-out nor the errors spoiled the connection, and nothing was written.
+        started = time.perf_counter()
+        assert connection.run("SELECT COUNT(*) FROM tenders_full_details", timeout_s=5).rows == [(3,)]
+        assert time.perf_counter() - started < 1
+        assert connection.run("SELECT COUNT(*) FROM regions").rows == [(3,)]
+    finally:
+        connection.close()
+    with pytest.raises(FileNotFoundError):
+        ReadOnlyConnection(db.with_name("absent.sqlite"))
+
+
+def test_one_connection_is_read_only_past_the_parser_too(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import nabahan_pipeline.etimad_db.sql_safety as sql_safety
+
+    monkeypatch.setattr(sql_safety, "read_sql", lambda sql: sql_safety.SQLReading(tables=None, sqlite=sql))
+    connection = sql_safety.ReadOnlyConnection(db)
+    try:
+        for statement in ("DELETE FROM regions", "ATTACH DATABASE ':memory:' AS other", "PRAGMA query_only = OFF"):
+            with pytest.raises(UnsafeSQLError, match="query failed|not authorized"):
+                connection.run(statement)
+        assert connection.run("SELECT COUNT(*) FROM regions").rows == [(3,)]
+    finally:
+        connection.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -164,14 +163,13 @@ def test_execution_match_uses_the_gold_sqls_ordering() -> None:
     assert not execution_match(reversed_rows, gold, "SELECT name_ar FROM regions ORDER BY name_ar")
 
 
-def test_large_results_are_fast() -> None:
+def test_large_results_with_permuted_columns_match() -> None:
+    # Its speed is measured by bench/bench_execution_match.py, not timed here.
     rng = random.Random(7)
     gold = [tuple(rng.randint(1, 30) if c % 2 else rng.random() * 1e6 for c in range(10)) for _ in range(10_000)]
     permutation = [3, 1, 4, 0, 2, 9, 8, 7, 6, 5]
     agent = [{f"c{j}": row[c] for j, c in enumerate(permutation)} | {"extra": 1} for row in gold]
     rng.shuffle(agent)
-    started = time.perf_counter()
     assert match(agent, gold)
     agent[17]["c5"] *= 1.001
     assert not match(agent, gold)
-    assert time.perf_counter() - started < 5.0

@@ -118,6 +118,6 @@ def test_hostile_sql_is_never_run_with_write_access_and_never_correct(tmp_path: 
 def test_a_result_over_the_row_cap_is_not_kept_and_never_matches(small_db: Path):
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner, check_agent_sql
 
-    runner = QueryRunner(small_db, timeout_s=30, max_rows=1_000)
-    (run,) = runner.agent_runs(check_agent_sql(HOSTILE_SQL["cross_join_rows"]))
+    with QueryRunner(small_db, timeout_s=30, max_rows=1_000) as runner:
+        (run,) = runner.agent_runs(check_agent_sql(HOSTILE_SQL["cross_join_rows"]))
     assert run.result is None and run.problem == "result over the row cap of 1,000 rows"

@@ -1,4 +1,4 @@
-"""The four table schemas: the same columns, types and nullability as docs/internals.md says; the
+"""The table schemas: the same columns, types and nullability as docs/internals.md says; the
 tables the core makes hold to them, before and after a Parquet round trip; a wrong table fails."""
 
 from __future__ import annotations
@@ -14,12 +14,19 @@ from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.evaluation.cases import load_test_cases
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.tables import AGENT_RESPONSES, CASE_SCORES, EVALUATION_SUMMARY, TEST_CASES
+from nabahan_pipeline.evaluation.tables import (
+    AGENT_COMPARISON,
+    AGENT_RESPONSES,
+    CASE_SCORES,
+    EVALUATION_SUMMARY,
+    TEST_CASES,
+)
 from nabahan_pipeline.settings import SHIPPED_TEST_CASES
 from nabahan_pipeline_tests.sample_agents import counting_agent
 
 INTERNALS = Path(__file__).resolve().parents[2] / "docs" / "internals.md"
-SCHEMAS = {schema.name: schema for schema in (TEST_CASES, AGENT_RESPONSES, CASE_SCORES, EVALUATION_SUMMARY)}
+SCHEMAS = {schema.name: schema for schema in (TEST_CASES, AGENT_RESPONSES, CASE_SCORES, EVALUATION_SUMMARY,
+                                                AGENT_COMPARISON)}
 TYPE_WORDS = {"nullable bool": "boolean", "str or None": "str", "str": "str", "int": "int64", "float": "float64",
               "bool": "bool", "as above": None}
 _TYPE = re.compile(r"^(" + "|".join(TYPE_WORDS) + r")\b")

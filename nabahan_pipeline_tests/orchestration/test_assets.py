@@ -11,10 +11,12 @@ import dagster as dg
 import pandas as pd
 import pytest
 
+from nabahan_pipeline.agents.labels import LabelledAgent
 from nabahan_pipeline.evaluation.tables import AGENT_RESPONSES, CASE_SCORES, EVALUATION_SUMMARY, TEST_CASES
 from nabahan_pipeline.orchestration import assets
 from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
+from nabahan_pipeline.orchestration.partitions import register_agents
 from nabahan_pipeline.orchestration.resources import EvaluationSettings
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
@@ -27,17 +29,22 @@ TABLES = {
 
 
 def materialize(tmp_path: Path, *extra: dg.AssetChecksDefinition) -> dg.ExecuteInProcessResult:
-    """The four table assets (and ``extra`` checks) on two count cases, the counting agent."""
+    """The four table assets (and ``extra`` checks) on two count cases, the counting agent (the
+    partition "counting", registered first)."""
     cases = [{"id": f"c{i}", "question": f"كم عدد المناقصات رقم {i}؟", "category": "count",
               "expected_table": "tenders_full_details"} for i in range(2)]
     path = tmp_path / "cases.json"
     path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
-    settings = EvaluationSettings(test_file=str(path), output_dir=str(tmp_path / "out"), agent=COUNTING)
-    return dg.materialize(
-        [table for table, _ in TABLES.values()] + list(extra),
-        resources={"evaluation": settings, "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
-        raise_on_error=False,
-    )
+    settings = EvaluationSettings(test_file=str(path), output_dir=str(tmp_path / "out"))
+    with dg.instance_for_test() as instance:
+        register_agents(instance, [LabelledAgent("counting", COUNTING)])
+        return dg.materialize(
+            [table for table, _ in TABLES.values()] + list(extra),
+            resources={"evaluation": settings, "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+            instance=instance,
+            partition_key="counting",
+            raise_on_error=False,
+        )
 
 
 @pytest.fixture

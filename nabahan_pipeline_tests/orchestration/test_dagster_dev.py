@@ -3,13 +3,15 @@
 One slow test, because the phases share one server and build on each other (and pytest-xdist would
 split separate tests over workers, each starting its own server):
 
-1. the code location as the UI sees it: seven assets in group ``evaluation`` forming one lineage
-   graph, four checks, evaluation_job, sensor and schedule RUNNING by default;
-2. the sensor's first tick under the daemon launches evaluation_job on the configured case file;
-3. the UI's "Materialize all" mutation launches a second run; evaluation_summary then has two
-   materializations with numeric ``pass_rate`` (what the UI plots);
+1. the code location as the UI sees it: nine assets in group ``evaluation`` forming one lineage
+   graph from the case file and the agent, partitioned by agent, four checks, evaluation_job and
+   comparison_job, the sensors and the schedule RUNNING by default;
+2. the sensor's first tick under the daemon registers the location's agent and launches
+   evaluation_job for its partition on the configured case file;
+3. the UI's "Materialize" of that partition launches a second run; evaluation_summary then has
+   two materializations with numeric ``pass_rate`` (what the UI plots);
 4. an edit of the case file makes the sensor's next tick (30 s later) launch a run that reuses
-   the cached answers.
+   the cached answers; by then the automation sensor has materialized agent_comparison.
 
 A fast test beside it pins what phase 2 found: sensor and schedule runs keep the code location's
 settings (case file, output dir, agent) when they set one option in run config.
@@ -51,13 +53,17 @@ SENSOR = "test_cases_changed"
 SENSOR_INTERVAL_S = 30  # minimum_interval_seconds of the sensor
 LINEAGE = {
     "test_cases_file": set(),
+    "agent": set(),
     "test_cases": {"test_cases_file"},
-    "agent_responses": {"test_cases"},
+    "agent_responses": {"test_cases", "agent"},
     "case_scores": {"test_cases", "agent_responses"},
     "evaluation_summary": {"case_scores"},
     "evaluation_reports": {"case_scores", "evaluation_summary"},
     "evaluation_charts": {"case_scores", "evaluation_summary", "evaluation_reports"},
+    "agent_comparison": {"case_scores", "evaluation_summary"},
 }
+EXTERNAL = {"test_cases_file", "agent"}
+EVALUATED = set(LINEAGE) - EXTERNAL - {"agent_comparison"}
 CHECKS = {
     ("test_cases", "test_case_file_valid"),
     ("case_scores", "scores_in_range"),
@@ -251,6 +257,7 @@ def _check_code_location(server: DagsterDev) -> None:
             schedules { name cronSchedule executionTimezone scheduleState { status } }
             assetNodes {
                 assetKey { path } groupName isMaterializable jobNames
+                partitionDefinition { dimensionTypes { dynamicPartitionsDefinitionName } }
                 dependencyKeys { path }
                 assetChecksOrError { __typename ... on AssetChecks { checks { name } } }
             } } } } }"""
@@ -265,17 +272,20 @@ def _check_code_location(server: DagsterDev) -> None:
     assert {node["groupName"] for node in nodes.values()} == {"evaluation"}
     parents = {name: {"/".join(key["path"]) for key in node["dependencyKeys"]} for name, node in nodes.items()}
     assert parents == LINEAGE
-    # One lineage graph: everything is downstream of the case file.
-    reached, frontier = {"test_cases_file"}, ["test_cases_file"]
+    # One lineage graph: everything is downstream of the case file and the agent.
+    reached, frontier = set(EXTERNAL), list(EXTERNAL)
     while frontier:
         current = frontier.pop()
         for child in (name for name, ups in parents.items() if current in ups and name not in reached):
             reached.add(child)
             frontier.append(child)
     assert reached == set(LINEAGE)
-    assert not nodes["test_cases_file"]["isMaterializable"], "the case file lives outside Dagster"
-    for name in set(LINEAGE) - {"test_cases_file"}:
+    for name in EXTERNAL:
+        assert not nodes[name]["isMaterializable"], f"{name} lives outside Dagster"
+    for name in EVALUATED:
         assert nodes[name]["isMaterializable"] and JOB in nodes[name]["jobNames"], name
+        assert nodes[name]["partitionDefinition"]["dimensionTypes"][0]["dynamicPartitionsDefinitionName"] == "agents"
+    assert "comparison_job" in nodes["agent_comparison"]["jobNames"] and nodes["agent_comparison"]["partitionDefinition"] is None
 
     checks = set()
     for name, node in nodes.items():
@@ -284,9 +294,10 @@ def _check_code_location(server: DagsterDev) -> None:
         checks |= {(name, check["name"]) for check in result["checks"]}
     assert checks == CHECKS
 
-    (sensor,) = repository["sensors"]
-    assert (sensor["name"], sensor["sensorState"]["status"]) == (SENSOR, "RUNNING")
-    assert sensor["minIntervalSeconds"] == SENSOR_INTERVAL_S
+    sensors = {sensor["name"]: sensor for sensor in repository["sensors"]}
+    assert set(sensors) == {SENSOR, "agent_comparison_after_evaluations"}
+    assert {sensor["sensorState"]["status"] for sensor in sensors.values()} == {"RUNNING"}
+    assert sensors[SENSOR]["minIntervalSeconds"] == SENSOR_INTERVAL_S
     (schedule,) = repository["schedules"]
     assert (schedule["name"], schedule["scheduleState"]["status"]) == ("nightly_evaluation", "RUNNING")
     assert (schedule["cronSchedule"], schedule["executionTimezone"]) == ("0 2 * * *", "Asia/Riyadh")
@@ -305,12 +316,13 @@ mutation LaunchPipelineExecution($executionParams: ExecutionParams!) {
 }"""
 
 
-def _materialize_all_like_the_ui(server: DagsterDev) -> str:
-    """The mutation behind "Materialize all": the job, its assets and checks, empty run config."""
-    materializable = sorted(set(LINEAGE) - {"test_cases_file"})
+def _materialize_all_like_the_ui(server: DagsterDev, partition: str) -> str:
+    """The mutation behind "Materialize" of one partition: the job, its assets and checks, the
+    partition as a tag, empty run config."""
+    materializable = sorted(EVALUATED)
     params = {
         "mode": "default",
-        "executionMetadata": {"tags": []},
+        "executionMetadata": {"tags": [{"key": "dagster/partition", "value": partition}]},
         "runConfigData": {},
         "selector": {
             "repositoryLocationName": LOCATION,
@@ -357,15 +369,16 @@ def test_sensor_and_schedule_runs_keep_the_locations_settings(tmp_path: Path, mo
     settings = EvaluationSettings(test_file=str(cases), output_dir=str(tmp_path / "out"), agent=COUNTING)
     with dg.instance_for_test() as instance:
         context = dg.build_sensor_context(instance=instance, resources={"evaluation": settings})
-        request = sensors.test_cases_changed(context)
-    assert isinstance(request, dg.RunRequest)
+        (request,) = sensors.test_cases_changed(context)
+    assert isinstance(request, dg.RunRequest) and request.partition_key == COUNTING
     config = _resolved_settings(request.run_config)
     chosen = (config["test_file"], config["output_dir"], config["agent"])
     assert chosen == (str(cases), str(tmp_path / "out"), COUNTING)
     assert config["use_cache"] is True
 
     with dg.instance_for_test() as instance:
-        context = dg.build_schedule_context(instance=instance, resources={"evaluation": settings})
+        context = dg.build_schedule_context(instance=instance, resources={"evaluation": settings},
+                                            repository_def=defs.get_repository_def())
         (request,) = nightly_evaluation.evaluate_tick(context).run_requests
     config = _resolved_settings(request.run_config)
     chosen = (config["test_file"], config["output_dir"], config["agent"])
@@ -406,8 +419,9 @@ def test_dagster_dev_sensor_ui_launch_and_lineage(tmp_path: Path):
             _check_executions(server, first["runId"])
         )
 
-        # 3. "Materialize all" from the UI: the same mutation, then two points on the UI's plots.
-        launched = _materialize_all_like_the_ui(server)
+        assert first["tags"]["dagster/partition"] == COUNTING, "the location's agent, registered as a partition"
+        # 3. "Materialize" of the partition from the UI: the same mutation, then two points on the UI's plots.
+        launched = _materialize_all_like_the_ui(server, COUNTING)
         ui_run = _wait_for_run(server, time.monotonic() + 60, "UI launch", lambda run: run["runId"] == launched)
         assert "nabahan/trigger" not in ui_run["tags"]
         checks = _check_executions(server, launched)
@@ -439,4 +453,10 @@ def test_dagster_dev_sensor_ui_launch_and_lineage(tmp_path: Path):
         assert len(_csv_rows(newest)) == 3
         sensor_runs = [run["runId"] for run in _runs(server) if run["tags"].get("dagster/sensor_name") == SENSOR]
         assert sensor_runs == [second["runId"], first["runId"]], "one run per change, none while unchanged"
+        # 5. The automation sensor compared the agents (one: nothing to compare, said so).
+        deadline = time.monotonic() + 60
+        while not (comparisons := _materializations(server, "agent_comparison")):
+            assert time.monotonic() < deadline, f"agent_comparison never materialized\n{server.log_tail()}"
+            time.sleep(1)
+        assert _entry(comparisons[0], "compared")["text"] == "fewer than two agents evaluated on one suite"
     assert server.process.returncode is not None

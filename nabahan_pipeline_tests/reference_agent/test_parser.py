@@ -421,3 +421,13 @@ def test_the_word_after_a_shared_name_picks_the_agency(parser: QuestionParser, q
     frame = parser.parse(question)
     assert isinstance(frame, QueryFrame), frame
     assert [(c.field, c.values) for c in frame.conditions if c.field in ("agency", "region")] == [("agency", (agency,))]
+
+
+def test_two_names_of_one_kind_are_either_of_them(parser: QuestionParser) -> None:
+    # ANDed, two agencies at once would match no tender.
+    frame = parser.parse("كم منافسة لوزارة الصحة ووزارة التعليم")
+    assert isinstance(frame, QueryFrame)
+    (agency,) = [c for c in frame.conditions if c.field == "agency"]
+    health = {i for i, name in parser.catalog.agencies.items() if name.startswith("وزارة الصحة")}
+    education = {i for i, name in parser.catalog.agencies.items() if name.startswith("وزارة التعليم")}
+    assert health and education and set(agency.values) == health | education

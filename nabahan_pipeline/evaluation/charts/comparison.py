@@ -1,5 +1,7 @@
-"""agent_comparison.png: several agents side by side, each category's correct rate as grouped bars
-and each agent's median latency against its correct rate."""
+"""agent_comparison.png: agents side by side. Left, grouped bars: each agent's Correct rate overall
+and per category; right, each agent's Correct rate against its latency (a dot at p50, a whisker to
+p95). Drawn from the tables of ``evaluation.comparison``.
+"""
 
 from __future__ import annotations
 
@@ -7,86 +9,104 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from nabahan_pipeline.evaluation.charts.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.style import (
     CORRECT_COLOR,
+    ERROR_COLOR,
     EXEC_COLOR,
     FAIL_COLOR,
     INK,
+    LABEL_BOX,
+    MUTED,
     P95_COLOR,
     PASS_COLOR,
-    ERROR_COLOR,
     chart_style,
     new_figure,
     no_data,
 )
 from nabahan_pipeline.evaluation.charts.text import category_label, safe_text, truncate_text
 
-# One colour and hatch per agent, cycled (colour-blind safe; the hatch tells them apart in grey).
-AGENT_COLORS = (PASS_COLOR, FAIL_COLOR, P95_COLOR, EXEC_COLOR, ERROR_COLOR, CORRECT_COLOR)
-AGENT_HATCHES = (None, "///", "...", "xx", "\\\\", "--")
-AGENT_LABEL_CHARS = 24
+# One colour per agent (Okabe-Ito), doubled by a hatch so that print and colour-blind eyes can
+# tell the bars apart; past seven agents the pairs repeat with another hatch.
+AGENT_COLORS = (PASS_COLOR, FAIL_COLOR, P95_COLOR, EXEC_COLOR, ERROR_COLOR, "#56B4E9", CORRECT_COLOR)
+AGENT_HATCHES = ("", "///", "...", "xx", "\\\\\\", "++", "--")
+LABEL_CHARS = 28
 
 
-def agent_label(label: object) -> str:
-    """An agent's label as drawn: drawable characters, at most AGENT_LABEL_CHARS."""
-    return truncate_text(safe_text(label), AGENT_LABEL_CHARS)
+def agent_style(position: int) -> dict[str, str]:
+    """The colour and hatch of the agent at ``position``."""
+    colors, hatches = len(AGENT_COLORS), len(AGENT_HATCHES)
+    return {"color": AGENT_COLORS[position % colors],
+            "hatch": AGENT_HATCHES[(position + position // colors) % hatches]}
 
 
-def draw_category_bars(ax: Axes, categories: pd.DataFrame) -> None:
-    """Grouped bars: per category, one bar per agent, its correct rate."""
-    agents = [c for c in categories.columns if c != "category"]
-    if categories.empty or not agents:
-        no_data(ax, "No categories — لا توجد فئات")
-        return
-    y = np.arange(len(categories))[::-1]
-    height = 0.8 / len(agents)
-    for i, agent in enumerate(agents):
-        rates = categories[agent].astype(float).fillna(0.0).to_numpy() * 100
-        offset = (len(agents) - 1) / 2 * height - i * height
-        ax.barh(y + offset, rates, height=height * 0.92, color=AGENT_COLORS[i % len(AGENT_COLORS)],
-                hatch=AGENT_HATCHES[i % len(AGENT_HATCHES)], edgecolor="white", linewidth=0.6,
-                label=agent_label(agent))
-    ax.set_yticks(y, [category_label(c) for c in categories["category"]])
-    ax.tick_params(axis="y", length=0, labelcolor=INK)
-    ax.set_xlim(0, 100)
-    ax.set_xticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
-    ax.xaxis.grid(True)
-    ax.set_xlabel("Correct rate (%) — نسبة الإجابات الصحيحة")
-    ax.set_title("Correct rate by category — حسب الفئة")
-    ax.legend(loc="lower right", fontsize=8.5)
+def agent_name(label: object) -> str:
+    """An agent's label as the chart shows it: drawable, at most LABEL_CHARS characters."""
+    return truncate_text(safe_text(label), LABEL_CHARS)
+
+
+def draw_category_bars(ax: Axes, agents: pd.DataFrame, categories: pd.DataFrame) -> None:
+    """Grouped bars: overall, then each category; one bar per agent, its Correct rate in %."""
+    labels = agents["agent"].tolist()
+    groups = ["overall", *dict.fromkeys(categories["category"])]
+    rates = {(label, "overall"): rate for label, rate in zip(labels, agents["correct_rate"])}
+    rates.update({(row.agent, row.category): row.correct_rate for row in categories.itertuples()})
+    width = 0.8 / max(len(labels), 1)
+    x = np.arange(len(groups))
+    for position, label in enumerate(labels):
+        style = agent_style(position)
+        values = [rates.get((label, group), np.nan) for group in groups]
+        heights = [0.0 if pd.isna(value) else float(value) * 100 for value in values]
+        ax.bar(x - 0.4 + width * (position + 0.5), heights, width * 0.92, color=style["color"],
+               hatch=style["hatch"] or None, edgecolor="white", linewidth=0.6, label=agent_name(label))
+    names = ["overall — الكل", *(category_label(group) for group in groups[1:])]
+    ax.set_xticks(x, names, rotation=30, ha="right", rotation_mode="anchor")
+    ax.set_ylim(0, 112)
+    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
+    ax.yaxis.grid(True)
+    ax.set_ylabel("Correct rate (%) — نسبة الإجابات الصحيحة")
+    ax.legend(loc="upper right", ncol=min(len(labels), 3), fontsize=8.5, handlelength=1.6)
+    ax.set_title("Correct rate by category — الدقة حسب الفئة")
 
 
 def draw_latency_scatter(ax: Axes, agents: pd.DataFrame) -> None:
-    """One point per agent: median latency (x) against correct rate (y), named."""
-    shown = agents.dropna(subset=["p50_latency", "correct_rate"])
-    if shown.empty:
-        no_data(ax, "No answers — لا توجد إجابات")
+    """One point per agent: p50 latency against Correct rate, a whisker from p50 to p95."""
+    drawable = agents.dropna(subset=["p50_latency", "correct_rate"])
+    if drawable.empty:
+        no_data(ax, "No latencies — لا توجد أزمنة")
         return
-    for i, (_, row) in enumerate(agents.iterrows()):
-        if pd.isna(row["p50_latency"]) or pd.isna(row["correct_rate"]):
+    for position, row in enumerate(agents.itertuples()):
+        if pd.isna(row.p50_latency) or pd.isna(row.correct_rate):
             continue
-        x, y = float(row["p50_latency"]), float(row["correct_rate"]) * 100
-        ax.scatter([x], [y], s=70, color=AGENT_COLORS[i % len(AGENT_COLORS)], edgecolor=INK, zorder=3)
-        ax.annotate(f"{agent_label(row['agent'])}  {format_pct(row['correct_rate'])}, {format_seconds(x)}",
-                    (x, y), textcoords="offset points", xytext=(6, 6), fontsize=8.5, color=INK)
-    right = max(float(shown["p50_latency"].max()) * 1.35, 0.01)
-    ax.set_xlim(0, right)
-    ax.set_ylim(0, 105)
+        color = agent_style(position)["color"]
+        y = float(row.correct_rate) * 100
+        if not pd.isna(row.p95_latency):
+            ax.plot([row.p50_latency, row.p95_latency], [y, y], color=color, linewidth=1.6, alpha=0.8)
+        ax.scatter([row.p50_latency], [y], s=60, color=color, edgecolor=INK, linewidth=0.6, zorder=5)
+        ax.annotate(f"{agent_name(row.agent)}\n{format_pct(row.correct_rate)} · p50 {format_seconds(row.p50_latency)}",
+                    (row.p50_latency, y), xytext=(6, 6 if position % 2 == 0 else -26),
+                    textcoords="offset points", fontsize=8,
+                    color=INK, bbox=LABEL_BOX, zorder=6)
+    slowest = float(np.nanmax(drawable[["p50_latency", "p95_latency"]].to_numpy(dtype=float)))
+    ax.set_xlim(0, slowest * 1.35 if slowest > 0 else 1)
+    ax.set_ylim(0, 112)
+    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
     ax.grid(True)
-    ax.set_xlabel("Median latency (s) — الزمن الوسيط")
+    ax.set_xlabel("Latency (s): dot p50, line to p95 — زمن الاستجابة")
     ax.set_ylabel("Correct rate (%)")
-    ax.set_title("Latency vs correct rate — الزمن مقابل الصحة")
+    ax.set_title("Correct rate vs latency — الدقة والسرعة")
+    ax.legend(handles=[Patch(color=MUTED, label="up and to the left is better")], loc="lower right", fontsize=8)
 
 
 def plot_agent_comparison(agents: pd.DataFrame, categories: pd.DataFrame) -> Figure:
-    """The comparison chart of ``evaluation.comparison.compare_agents``'s agents and categories."""
-    rows = max(len(categories), 1) * max(len(agents), 1)
+    """The comparison chart: Correct rate by category (grouped bars) beside Correct rate against
+    latency, one colour per agent."""
     with chart_style():
-        fig = new_figure(13.0, max(4.5, 1.6 + 0.28 * rows))
-        bars, scatter = fig.subplots(1, 2, width_ratios=(1.25, 1))
-        draw_category_bars(bars, categories)
+        fig = new_figure(13.0, 5.6)
+        bars, scatter = fig.subplots(1, 2, width_ratios=[1.9, 1.0])
+        draw_category_bars(bars, agents, categories)
         draw_latency_scatter(scatter, agents)
-        fig.suptitle("Agents compared — مقارنة الوكلاء", fontweight="bold")
+        fig.suptitle(f"{len(agents)} agents side by side — مقارنة الوكلاء", fontweight="bold")
     return fig

@@ -111,21 +111,25 @@ def score_responses(
         raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
     timestamp = timestamp or datetime.now().astimezone().isoformat(timespec="seconds")
     runner = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
-    golds = _gold_results(cases, runner)
-    position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
-    ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
-        ["_position", "repeat"], kind="stable"
-    )
-    case_values = {name: cases[name].tolist() for name in cases.columns}
-    batches = []
-    for start in range(0, len(ordered), BATCH_ROWS):  # a batch of answers at a time
-        batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
-        scored = [
-            _scored_row({name: values[response["_position"]] for name, values in case_values.items()}, response,
-                        golds, runner)
-            for response in batch.to_dict("records")
-        ]
-        batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
+    try:
+        golds = _gold_results(cases, runner)
+        position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
+        ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
+            ["_position", "repeat"], kind="stable"
+        )
+        case_values = {name: cases[name].tolist() for name in cases.columns}
+        batches = []
+        for start in range(0, len(ordered), BATCH_ROWS):  # a batch of answers at a time
+            batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
+            scored = [
+                _scored_row({name: values[response["_position"]] for name, values in case_values.items()},
+                            response, golds, runner)
+                for response in batch.to_dict("records")
+            ]
+            batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
+    finally:
+        if runner is not None:
+            runner.close()
     table = pd.concat(batches, ignore_index=True) if batches else _scores_frame(_answer_table(ordered, {}, timestamp), [])
     return consistency.add_repeat_consistency(table)[list(CASE_SCORES.columns)]
 

@@ -128,19 +128,23 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
     if not (rows or frame.group_by or frame.distinct_of or frame.entity not in ("tenders", "projects")):
         # A dimension noun beside a condition on it ("في نشاط الاتصالات") names that condition.
         filtered = {c.field for c in frame.conditions + frame.share_of}
+        filtered |= {c.field for side in frame.sides for c in side.conditions}
         for word in parts.get("grouping:dimension", ()):
             m = DIMENSIONS.fullmatch(word)
             if not (m and DIMENSION_KEYS[m.lastgroup] in filtered):  # type: ignore[index]
                 ignored.append(word)
-    if frame.measure != "share":
+    if frame.measure != "share" and not frame.relative:
         ignored += parts.get("measure:share", ())
     if not (frame.ranked or frame.group_by or frame.measure in ("max", "min") or frame.order):
         ignored += parts.get("order", ())
     used_columns = {c.field for c in frame.conditions + frame.share_of} | set(frame.group_by)
-    if frame.measure in ("sum", "avg", "max", "min") or frame.ranked:
+    if frame.measure in ("sum", "avg", "max", "min") or frame.ranked or (frame.measure == "share" and frame.column):
         used_columns.add(frame.column or "value")
     if rows:
         used_columns |= {"booklet", "bids", "awarded", "duration", "value"}
+    for side in frame.sides:
+        used_columns.add(side.column or frame.column or "value")
+        used_columns |= {c.field for c in side.conditions}
     for column in ("booklet", "bids", "awarded", "duration", "value"):
         if column not in used_columns:
             ignored += parts.get(f"column:{column}", ())
@@ -150,3 +154,20 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
         # average of the values nobody named.
         ignored += tuple(w for w in parts.get("measure", ()) if w in ("عدد", "كم عدد", "تعداد"))
     return tuple(ignored)
+
+
+# "كم مناقصة ومشروع", "المشاريع أو المنافسات": two tables joined; one frame reads one table.
+_TENDER_NOUN = r"(?:[بل]?ال|[بل]|لل)?(?:مناقص|منافس|عطاء)\w*"
+_PROJECT_NOUN = r"(?:[بل]?ال|[بل]|لل)?(?:مشروع|مشاريع)\w*"
+_TWO_TABLES = re.compile(
+    rf"(?<!\w){_TENDER_NOUN}(?: \w+)? (?:و|او |ولا ){_PROJECT_NOUN}(?!\w)"
+    rf"|(?<!\w){_PROJECT_NOUN}(?: \w+)? (?:و|او |ولا ){_TENDER_NOUN}(?!\w)"
+)
+
+
+def two_tables(question: str) -> tuple[str, ...]:
+    """The words of ``question`` (normalized) that join tenders and future projects ("و", "أو"): a
+    frame answers for one table, so the other would be a word read and left unused."""
+    m = _TWO_TABLES.search(question)
+    return tuple(m.group(0).split()) if m else ()
+

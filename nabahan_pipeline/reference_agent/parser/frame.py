@@ -13,8 +13,18 @@ class Condition:
 
     field: str
     op: str  # in | not_in | is_null | > | >= | < | <= | = | between | date_range | not_date_range | month_in | year_in | not_null
+    # | column> | column< (values: the other field, its factor)
     values: tuple = ()
     label: str = ""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One of the two figures a difference compares: its own conditions (beside the frame's
+    shared ones) and the column it measures (None: the frame's)."""
+
+    conditions: tuple[Condition, ...] = ()
+    column: str | None = None
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,9 @@ class QueryFrame:
     ranked: bool = False  # a superlative or top-N: the order is the answer
     distinct_of: str | None = None  # count_distinct: the dimension counted
     share_of: tuple[Condition, ...] = ()  # share: the conditions of the part, among ``conditions``
+    # difference: the measure of each side, then first minus second ("كم الفرق بين ...")
+    sides: tuple[Side, ...] = ()
+    relative: bool = False  # difference: also as a percentage of the first side ("نسبة الوفر")
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,7 @@ class Refusal:
     # | not_understood (content words left over) | unheld (data the schema does not hold)
     # | no_column (a condition the question's table cannot hold; decided by the agent)
     # | unplaced_date (a Hijri date outside the embedded calendar, or a Hijri month with no year)
+    # | ambiguous (a name several agencies share; ``words`` are their names)
     reason: str
     # The question's words the parser could not account for (not compared: the reason is the verdict).
     words: tuple[str, ...] = field(default=(), compare=False)

@@ -5,7 +5,7 @@ group by and the order and limit of a ranking, from the words the filter passes 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
@@ -21,6 +21,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     DIMENSION_KEYS,
     DIMENSIONS,
     DURATION,
+    ESTIMATED,
     FILLERS,
     GROUP_CUE,
     KNOWN,
@@ -141,6 +142,9 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
     pick_one = pick_one and bool(group_dims)
     if SHARE.search(text) and not group_dims and not dims:
         share = _share_frame(entity, conditions)
+        if share and value_word and (sum_cue or ESTIMATED.search(text)):
+            # "حصة الرياض من مجموع القيمة التقديرية": a share of the total value, not of the rows.
+            share = replace(share, column=column)
         if share:
             return share
     for d in dims:
@@ -266,11 +270,20 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
     # (``sql_builder.unanswerable``) rather than answer without it.
     return conditions
 
-def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) -> QueryFrame:
-    """A list (or count) of a lookup table: "ما هي المناطق", "كم جهة حكومية"."""
+def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) -> QueryFrame | Refusal:
+    """A list (or count) of a lookup table: "ما هي المناطق", "كم جهة حكومية"; "تجمع القصيم
+    الصحي في أي منطقة": the region of the agency named. A condition the table cannot hold ("ما
+    هي الأنشطة في الرياض", a year) refuses the question rather than list every row."""
     table = _LOOKUP_TABLES[d.dimension]
     conditions = tuple(c for c in r.conditions if table == "agencies" and c.field in ("region", "agency"))
     measure = "count" if count_cue else "rows"
+    if table == "regions" and r.conditions and not r.dates and not r.values and not count_cue:
+        if all(c.field == "agency" and c.op == "in" for c in r.conditions):
+            return QueryFrame(entity="agencies", measure="rows", column="region", conditions=tuple(r.conditions))
+    dropped = [c.label for c in r.conditions if c not in conditions] + [s.label for s in r.dates]
+    dropped += [v.label for v in r.values]
+    if dropped:
+        return Refusal("not_understood", tuple(dropped))
     return QueryFrame(entity=table, measure=measure, conditions=conditions)
 
 def _column(text: str, projects: bool) -> str:

@@ -22,8 +22,10 @@ def _fragment(text: str) -> str:
 
 
 def alternation(fragments: Iterable[str]) -> str:
-    """One regex alternation of ``fragments``, longest first so that the longest phrase wins."""
-    return "|".join(sorted((_fragment(f) for f in fragments), key=len, reverse=True))
+    """One regex alternation of ``fragments``, the phrases of more words first, then the longer
+    ones: a regex alternation takes the first that fits, so "قيمه ال?تقديريه" must come before
+    a one-word fragment whose regex happens to be longer."""
+    return "|".join(sorted((_fragment(f) for f in fragments), key=lambda f: (f.count(" "), len(f)), reverse=True))
 
 
 def _with_clitics(fragments: Iterable[str], clitics: bool = True) -> str:
@@ -104,7 +106,7 @@ LIST_WORDS = _terms(lx.LIST_TERMS)
 UNHELD, UNHELD_KEYS = _keyed_terms(lx.UNHELD_DATA)
 GROUP_CUE = re.compile(
     r"(?<!\w)(?:[وف])?(?:حسب|بحسب|علي حسب|لكل|ل?كل|في كل|بكل|توزيع|توزع|تتوزع|يتوزع|وزع|موزع(?:ه)?|مقسم(?:ه)?|تقسيم|"
-    r"من حيث|علي مستوي|بالنسبه ل?كل|مصنف(?:ه)? حسب|per|by)(?!\w)"
+    r"من حيث|علي مستوي|بالنسبه ل?كل|مصنف(?:ه)? حسب|رتب(?: لي)?|per|by)(?!\w)"
 )
 # A negation right before a status, type, place or name: "غير الملغاة", "باستثناء الشراء المباشر",
 # "في المناطق الأخرى غير مكة", "ما طرحتها أمانة تبوك".
@@ -182,9 +184,9 @@ PUNCTUATION = re.compile(r"[^\w\s.,%\-/]")
 LOOSE_SEPARATORS = re.compile(r"(?<!\d)[.,/](?!\d)|(?<!\d)-|-(?!\d)")
 # "قارن بين الرياض وجدة": the conditions that name several values become a group-by.
 COMPARE = re.compile(r"(?<!\w)(?:[وفب]?ال)?(?:قارن|مقارنه|قارنلي|مقابل|ضد|versus|vs)(?!\w)")
-# "نسبة المناقصات الملغاة": a share of the rows.
+# "نسبة المناقصات الملغاة", "كم تشكل منافسات جدة من ...": a share of the rows.
 SHARE = re.compile(
-    r"(?<!\w)(?:[وفب]?ال)?(?:نسب(?:ه|تها)(?: ال?مي?ويه)?|حص(?:ه|تها)|%|بالميه|في الميه)(?!\w)"
+    r"(?<!\w)(?:[وفب]?ال)?(?:نسب(?:ه|تها)(?: ال?مي?ويه)?|حص(?:ه|تها)|%|بالميه|في الميه|[تي]شكل(?:ه)?)(?!\w)"
 )
 
 

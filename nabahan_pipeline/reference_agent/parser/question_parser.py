@@ -10,6 +10,7 @@ figures, top-N, places, statuses and tender types; what is left says what is ask
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
@@ -18,11 +19,18 @@ from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_varian
 from nabahan_pipeline.reference_agent.parser.awards import AWARDED_STATUS, read_awards
 from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
 from nabahan_pipeline.reference_agent.parser.date_reading import read_all_dates
-from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words
+from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
+from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
+from nabahan_pipeline.reference_agent.parser.durations import read_durations
+from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
+from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
+from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, names_rows, read_lookup_cue
+from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.per_value import group_each
 from nabahan_pipeline.reference_agent.parser.patterns import (
+    COMPARE,
     COUNTRY,
     GENERIC_WORDS,
     IMPERATIVE_CHANGE,
@@ -49,7 +57,11 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     UNHELD,
     UNHELD_KEYS,
 )
+from nabahan_pipeline.reference_agent.parser.name_choice import is_family, narrow_by_word_before
+from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
+from nabahan_pipeline.reference_agent.parser.period_comparison import periods_compared
 from nabahan_pipeline.reference_agent.parser.reading import Reading
+from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
 
 MAX_QUESTION_CHARS = 1000
@@ -61,6 +73,8 @@ class QuestionParser:
     def __init__(self, catalog: Catalog, as_of: date | None = None) -> None:
         self.catalog = catalog
         self.as_of = as_of or catalog.latest_publish
+        self.english_names = EnglishNames(catalog)
+        self.agency_groups = AgencyGroups(catalog)
 
     # -- entry point --
 
@@ -94,12 +108,16 @@ class QuestionParser:
             topic = str(UNHELD_KEYS[unheld.lastgroup])  # type: ignore[index]
             reason = "off_topic" if topic in lx.OFF_TOPIC_SUBJECTS else "unheld"
             return Parse(Refusal(reason, (unheld.group(0).strip(),), topic))
-        r = Reading(text=norm, original=norm)
+        r = Reading(text=norm, original=norm, question=question)
         consumed: list[tuple[str, tuple[str, ...]]] = []
         for part, read_part in (
+            ("duration", self._durations),
+            ("english_name", self._english_names),
+            ("agency_group", self._agency_groups),
             ("name", self._names),
             ("date", self._dates),
             ("date_column", self._date_columns),
+            ("column_comparison", self._column_comparisons),
             ("value", self._values),
             ("top_n", self._top_n),
             ("region", self._places),
@@ -111,16 +129,65 @@ class QuestionParser:
             words = consumed_words(before, r.text)
             if words:
                 consumed.append((part, words))
+        before = r.text
+        value_group = read_value_group(r)
+        group_words = consumed_words(before, r.text)
+        if value_group:
+            consumed.append(("grouping", group_words))
+        before = r.text
+        order = read_order(r)
+        if order:
+            consumed.append(("order", consumed_words(before, r.text)))
+        before = r.text
+        lookup = read_lookup_cue(r)
+        if lookup:
+            consumed.append(("lookup", consumed_words(before, r.text)))
+        before = r.text
+        difference = read_difference(r)
+        if consumed_words(before, r.text):
+            consumed.append(("difference", consumed_words(before, r.text)))
         intent, leftover = account_intent(r.text)
         consumed += intent
-        frame = group_each(apply_date_extreme(frame_of(r), r, self.as_of), r.original)
+        if r.general:
+            # "كم عدد الجامعات في السعودية": general knowledge, not the data's few agencies.
+            return Parse(Refusal("off_topic", r.general), tuple(consumed))
+        if r.ambiguous:
+            # A name that could be several agencies: the apology names them.
+            return Parse(Refusal("ambiguous", tuple(n for _, names in r.ambiguous for n in names)), tuple(consumed))
         if r.unplaced_dates:
             # A Hijri date the calendar cannot place: refused by name, never answered for other dates.
             return Parse(Refusal("unplaced_date", tuple(r.unplaced_dates)), tuple(consumed), leftover)
         if r.ungrouped_periods:
             return Parse(Refusal("not_understood", tuple(r.ungrouped_periods)), tuple(consumed), tuple(r.ungrouped_periods))
+        if not difference:
+            # (A difference takes two names as its two sides.)
+            r.conditions = _union_of_names(r.conditions)
+        if lookup and lookup.kind == "located" and names_rows(r):
+            # "المنافسات التابعة لوزارة الصحة": of the agency, said of tenders, is no lookup.
+            lookup = None
+        if lookup:
+            frame = lookup_frame(r, lookup) if not difference else Refusal("not_understood", lookup.words)
+        else:
+            frame = apply_date_extreme(frame_of(r), r, self.as_of)
+        if difference and isinstance(frame, QueryFrame):
+            frame = difference_frame(frame, difference, r, self.catalog)
+        if isinstance(frame, QueryFrame):
+            frame = periods_compared(frame, r)
+        frame = group_each(frame, r.original)
+        if value_group and isinstance(frame, QueryFrame):
+            frame = _grouped_by_value(frame, value_group, group_words)
+        sort = sort_column(r.original)
+        if sort and isinstance(frame, QueryFrame) and frame.measure == "rows" and not frame.ranked and not frame.group_by:
+            # "رتب المنافسات حسب القيمة": every row, sorted by that column.
+            column, sort_words = sort
+            held = column in _SORTABLE_COLUMNS.get(frame.entity, ())
+            frame = replace(frame, ranked=True, column=column, order=order or "desc") if held else Refusal("not_understood", sort_words)
+        if order and isinstance(frame, QueryFrame) and frame.group_by and not frame.ranked:
+            # "من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows:
+            # "أعلى 5 ... تصاعدياً" is refused below rather than read as the lowest five.)
+            frame = replace(frame, order=order)
         if isinstance(frame, Refusal):
-            frame = Refusal(frame.reason, leftover)
+            frame = Refusal(frame.reason, leftover or frame.words)
         elif leftover:
             off_topic = any(OFF_TOPIC.fullmatch(w) for w in leftover)
             frame = Refusal("off_topic" if off_topic else "not_understood", leftover)
@@ -128,14 +195,41 @@ class QuestionParser:
             # Words read but not used: two date phrases (ANDed, they would ask for no day at
             # all) or a part of the question the frame has no place for.
             ignored = ignored_words(frame, tuple(consumed))
-            if len(r.dates) > 1:
+            if len(r.dates) > 1 and not frame.sides and "year" not in frame.group_by:
                 ignored = dict(consumed).get("date", ()) + ignored
+            ignored += two_tables(r.original)
+            if not (frame.group_by or frame.sides or frame.ranked) and frame.entity in ("tenders", "projects"):
+                # "قارن ..." with nothing compared side by side would answer one figure.
+                ignored += tuple(w for part, words in consumed if part == "grouping" for w in words if COMPARE.fullmatch(w))
+            if order and frame.ranked and frame.order != order:
+                ignored += next(words for part, words in consumed if part == "order")
             if ignored:
                 frame = Refusal("not_understood", ignored)
                 leftover = ignored
         return Parse(frame, tuple(consumed), leftover)
 
     # -- passes --
+
+    def _durations(self, r: Reading) -> None:
+        """A duration said in years or months ("مدته سنة أو أقل"), before "سنة" is read as a date."""
+        r.text, conditions = read_durations(r.text)
+        r.conditions += conditions
+        if conditions:
+            r.weak = True
+
+    def _english_names(self, r: Reading) -> None:
+        """Names written in English, and agencies' initials ("KSU")."""
+        r.text, conditions = self.english_names.read(r.text, r.question)
+        r.conditions += conditions
+        if conditions:
+            r.strong = True
+
+    def _agency_groups(self, r: Reading) -> None:
+        """Groups of agencies named by a plural ("الجامعات", "التجمعات الصحية")."""
+        r.text, conditions, r.general = self.agency_groups.read(r.text)
+        r.conditions += conditions
+        if conditions:
+            r.strong = True
 
     def _names(self, r: Reading) -> None:
         """Agency and activity names, matched against the database's names."""
@@ -146,7 +240,8 @@ class QuestionParser:
             for i, (s, e) in enumerate(spans):
                 if s < m.end() and m.start() < e:
                     lexical.add(i)
-        for match in self.catalog.names.find(tokens, lexical, GENERIC_WORDS):
+        # In the question's order, so that two names compared ("الفرق بين X وY") keep it.
+        for match in sorted(self.catalog.names.find(tokens, lexical, GENERIC_WORDS), key=lambda m: m.start):
             field_name = "agency" if match.kind == "agency" else "activity"
             phrase = " ".join(words(" ".join(tokens[match.start : match.end])))
             ids, end = match.ids, match.end
@@ -156,11 +251,20 @@ class QuestionParser:
                 named = tuple(i for i in ids if following & set(words(self.catalog.label(field_name, (i,)))))
                 if len(named) == 1 and tokens[end] not in ("في", "من", "او", "و"):
                     ids, end = named, end + 1
+            first = match.start
+            if field_name == "agency" and len(ids) > 1 and first > 0:
+                # "هيئة المياه": the word before a shared name picks the ones it names.
+                named = narrow_by_word_before(self.catalog, field_name, ids, tokens[first - 1])
+                if named:
+                    ids, first = named, first - 1
+                    phrase = " ".join(words(" ".join(tokens[first:end])))
+            if field_name == "agency" and len(ids) > 1 and not is_family(self.catalog, field_name, ids, phrase.split()):
+                r.ambiguous.append((phrase, tuple(self.catalog.agencies[i] for i in ids)))
             if len(ids) == 1:
                 label = self.catalog.label(field_name, ids)
             else:
                 label = f"«{phrase}»"
-            start = spans[match.start][0]
+            start = spans[first][0]
             negation = _negation(r, start)
             if negation:
                 noun = "الجهة" if field_name == "agency" else "نشاط"
@@ -189,6 +293,13 @@ class QuestionParser:
     def _awards(self, r: Reading) -> None:
         """Awards as a noun ("عدد الترسيات"), and the dates of awarded tenders worded as publish dates."""
         read_awards(r, "ذات الحالة " + self.catalog.label("status", [AWARDED_STATUS]))
+
+    def _column_comparisons(self, r: Reading) -> None:
+        """The awarded value against the estimated value of the same tender."""
+        r.text, conditions = read_column_comparisons(r.text)
+        r.conditions += conditions
+        if conditions:
+            r.strong = True
 
     def _values(self, r: Reading) -> None:
         """Reference numbers and figures compared with a threshold or a range."""
@@ -283,6 +394,45 @@ class QuestionParser:
                 Condition("type", "not_in", tuple(other_types), "من غير نوع " + self.catalog.label("type", other_types))
             )
             r.strong = True
+
+
+# The columns each table's rows can be sorted by.
+_SORTABLE_COLUMNS = {
+    "tenders": ("value", "awarded", "bids", "booklet", "date"),
+    "projects": ("value", "duration", "date"),
+}
+
+
+def _union_of_names(conditions: list[Condition]) -> list[Condition]:
+    """"منافسات وزارة الصحة وجامعة الملك سعود": two names of one kind are the tenders of either
+    (and "أيهما أكثر: X أو Y" compares them). ANDed, two disjoint names would ask for tenders of two
+    agencies at once: none. Names that share ids ("جامعة الملك سعود" among "الجامعات") stay
+    ANDed: the one within the other."""
+    for field_name in ("agency", "activity"):
+        named = [c for c in conditions if c.field == field_name and c.op == "in"]
+        if len(named) < 2:
+            continue
+        ids = [i for c in named for i in c.values]
+        if len(ids) != len(set(ids)):
+            continue
+        union = Condition(field_name, "in", tuple(ids), " و".join(c.label for c in named))
+        at = conditions.index(named[0])
+        conditions = [c for c in conditions if c not in named]
+        conditions.insert(at, union)
+    return conditions
+
+
+def _grouped_by_value(frame: QueryFrame, column: str, cue: tuple[str, ...]) -> QueryFrame | Refusal:
+    """``frame`` grouped by the values of ``column`` ("لكل سعر كراسة"): a count (or the total or
+    average it asks for) per value; refused when the frame asks for something else or its table
+    has no such column (future projects have no booklet, tenders no duration)."""
+    held = {"tenders": ("booklet", "bids"), "projects": ("duration",)}.get(frame.entity, ())
+    if column not in held or frame.group_by or frame.sides or frame.ranked:
+        return Refusal("not_understood", cue)
+    measure = frame.measure if frame.measure in ("sum", "avg") else "count"
+    if frame.measure not in ("rows", "count", "sum", "avg"):
+        return Refusal("not_understood", cue)
+    return replace(frame, measure=measure, group_by=(column,), column=frame.column if measure != "count" else None)
 
 
 def _negation(r: Reading, start: int) -> re.Match[str] | None:

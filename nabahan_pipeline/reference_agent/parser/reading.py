@@ -27,6 +27,11 @@ class Reading:
     ungrouped_periods: list[str] = field(default_factory=list)  # "كل يوم": a figure per day, not read
     date_field: str | None = None  # the date column the dates are on, when not the publish date
     date_extreme: tuple[str, str, bool] | None = None  # (soonest | min | max, date column, rows) asked for
+    question: str = ""  # as asked, before normalization (the case of Latin letters)
+    # Groups of agencies asked about outside the data ("كم عدد الجامعات في السعودية").
+    general: tuple[str, ...] = ()
+    # Names that could be several agencies: (the phrase, the candidates' names).
+    ambiguous: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Blank out ``[start, end)`` of the working text: that phrase is understood."""

@@ -56,7 +56,7 @@ CASES: dict[str, tuple[Callable[[], Inputs], bool]] = {
     "20 all passed, two runs": (_case(lambda: all_passed_scores(20), 2), False),
     "60 cases x 2 repeats, 30 runs, threshold 90%": (
         _case(lambda: make_scores(60, seed=7, repeats=2), 30, 0.9), False),
-    "400 cases, 80 runs before Correct, no gold": (
+    "400 cases, 5% errors, 80 runs before Correct, no execution accuracy": (
         _case(lambda: make_scores(400, seed=400, error_share=0.05), 80, correct=False, exec_nan=True),
         False),
     "10,000 cases, 14 runs": (_case(lambda: make_scores(10_000, seed=10_000), 14), True),
@@ -109,7 +109,7 @@ def test_the_reference_covers_every_case_and_chart():
 
 # Every case drawn in this process alone; a few with the forked helper too (which process draws a
 # chart changes nothing in it, and each costs a rendering).
-FORKED = ("20 cases, 14 runs", "400 cases, 80 runs before Correct, no gold", "10,000 cases, 14 runs")
+FORKED = ("20 cases, 14 runs", "400 cases, 5% errors, 80 runs before Correct, no execution accuracy", "10,000 cases, 14 runs")
 
 
 @pytest.mark.parametrize(

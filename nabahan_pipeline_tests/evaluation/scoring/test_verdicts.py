@@ -153,7 +153,8 @@ def test_rows_verified_true_false_and_empty(db: Path) -> None:
 
 
 def test_reported_rows_must_be_what_the_sql_returns_column_for_column(db: Path) -> None:
-    result = QueryRunner(db).agent_runs(check_agent_sql("SELECT region_id, name_ar FROM regions ORDER BY region_id"))[0]
+    with QueryRunner(db) as runner:
+        result = runner.agent_runs(check_agent_sql("SELECT region_id, name_ar FROM regions ORDER BY region_id"))[0]
     rows = [list(row) for row in result.result.rows]
     assert rows_verified(["region_id", "name_ar"], rows, result) is True
     assert rows_verified(["name_ar"], [row[1:] for row in rows], result) is True  # a subset of the columns
@@ -291,7 +292,8 @@ def test_two_result_columns_of_one_name_are_both_compared(db: Path) -> None:
 
     gold = ("SELECT g.name_ar, r.name_ar FROM government_agencies g JOIN regions r ON r.region_id = g.region_id "
             "WHERE g.region_id IN (1, 5)")
-    result = QueryRunner(db).agent_runs(check_agent_sql(gold))[0].result
+    with QueryRunner(db) as runner:
+        result = runner.agent_runs(check_agent_sql(gold))[0].result
     assert result.columns == ["name_ar", "name_ar"]
     rows = [list(row) for row in result.rows]
     lossless = success(gold, result.columns, rows, "هذه قائمة الجهات الحكومية ومناطقها في الرياض والشرقية كما وردت.")

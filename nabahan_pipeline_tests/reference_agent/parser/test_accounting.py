@@ -129,15 +129,25 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
         ("كم نسبة المنافسات في 2024؟", "نسبه"),
         # A column word no condition, measure or grouping uses.
         ("كم منافسة في الرياض كراستها غالية؟", "كراستها"),
-        ("قارن بين مجموع القيم التقديرية ومجموع قيم الترسية للمنافسات اللي تمت ترسيتها", "القيم التقديريه"),
+        # (Two columns with no difference or comparison asked of them: "قارن بين ..." is read now.)
+        ("ما مجموع القيم التقديرية وقيم الترسية للمنافسات المرساة", "القيم التقديريه"),
         # Two date phrases would be ANDed into no day at all.
         ("كم منافسة نشرت في 2023 وفي الربع الأول من 2024؟", "2023"),
         # "ما" past the first word negates ("ما وصلها ولا عرض" is read: no bids).
         ("كم منافسة ما الغيت في جدة؟", "ما"),
         # A comparator with no figure after it compares with something the parser cannot read.
-        ("كم منافسة رسيت بقيمة أعلى من قيمتها التقديرية؟", "اعلي"),
+        # (The awarded value against the estimated one is read now: ``column_comparison``.)
+        ("كم منافسة رسيت بقيمة أعلى من سعر كراستها؟", "اعلي"),
+        # Two tables joined: a frame reads one, the other would go unanswered.
+        ("كم مناقصة ومشروع في الرياض؟", "ومشروع"),
+        ("عدد المشاريع القادمة والمنافسات النشطة", "والمنافسات"),
+        ("كم مناقصة أو مشروع في جدة", "مشروع"),
         # A dimension noun nothing is grouped by, counted by or filtered on.
-        ("رتب لي المناطق حسب عدد المنافسات من الأكثر للأقل", "المناطق"),
+        # ("رتب لي المناطق حسب ... من الأكثر للأقل" is read now: ``parser.ordering``.)
+        ("كم عدد المنافسات في المناطق", "المناطق"),
+        # An order phrase a count has no place for, or one against the ranking's own order.
+        ("كم منافسة في الرياض من الأكثر للأقل", "الاكثر"),
+        ("أعلى 5 جهات في عدد المنافسات مرتبة تصاعديا", "تصاعديا"),
     ],
 )
 def test_a_word_read_but_unused_by_the_frame_refuses(agent: ReferenceAgent, question: str, ignored: str) -> None:

@@ -1,0 +1,92 @@
+"""The agent_comparison asset: the agents' latest evaluations on the same cases, side by side.
+
+Unpartitioned, downstream of every agent's partition of case_scores and evaluation_summary. It
+reads each agent's newest evaluation on one suite (the newest evaluation's) from the instance and
+calls the core (``evaluation.comparison``). After the agents' runs (however they spread over
+machines) the automation sensor brings it up to date once none of them is still in progress.
+"""
+
+import warnings
+from datetime import datetime
+from typing import Optional
+
+import dagster as dg
+import pandas as pd
+from dagster_pandera import pandera_schema_to_dagster_type
+from pydantic import Field
+
+from nabahan_pipeline.escaping import markdown_table
+from nabahan_pipeline.evaluation.comparison import agents_report, agents_table, compare_agents, write_comparison
+from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON
+from nabahan_pipeline.orchestration.assets import GROUP, case_scores, evaluation_summary
+from nabahan_pipeline.orchestration.history import latest_evaluations
+from nabahan_pipeline.orchestration.partitions import registered_agents
+from nabahan_pipeline.settings import RunSettings
+
+# Once an agent's evaluation is new, and none is still running or queued.
+AFTER_EVALUATIONS = (
+    dg.AutomationCondition.any_deps_updated().since_last_handled()
+    & ~dg.AutomationCondition.any_deps_in_progress()
+    & ~dg.AutomationCondition.in_progress()
+).with_label("after the agents' evaluations")
+
+
+class ComparisonConfig(dg.Config):
+    """Which agents to compare."""
+
+    agents: Optional[list[str]] = Field(
+        default=None, description="the agent labels to compare, in order (default: every registered agent)"
+    )
+
+
+with warnings.catch_warnings():  # dagster-pandera is marked beta (see assets.py)
+    warnings.simplefilter("ignore", dg.BetaWarning)
+    AGENT_COMPARISON_TYPE = pandera_schema_to_dagster_type(AGENT_COMPARISON)
+
+
+@dg.asset(
+    group_name=GROUP,
+    deps=[case_scores, evaluation_summary],
+    kinds={"pandas", "parquet", "csv", "png"},
+    dagster_type=AGENT_COMPARISON_TYPE,
+    automation_condition=AFTER_EVALUATIONS,
+)
+def agent_comparison(
+    context: dg.AssetExecutionContext, config: ComparisonConfig, evaluation: dg.ResourceParam[RunSettings]
+) -> pd.DataFrame:
+    """The agents side by side on the same cases: one row per agent (Correct and pass rate,
+    execution and test-suite accuracy, p50/p95 latency, errors, unsafe SQL, tokens; the table
+    stored), a case x agent matrix (disagreements first) and a chart, as files; each agent's newest
+    evaluation on one suite."""
+    labels = config.agents or [agent.label for agent in registered_agents(context.instance)]
+    suite, evaluations = latest_evaluations(context.instance, labels)
+    metadata: dict[str, dg.RawMetadataValue] = {
+        "suite": suite or "none",
+        "runs": dg.MetadataValue.json({label: paths["run_id"] for label, paths in evaluations.items()}),
+        "not_evaluated": dg.MetadataValue.json([label for label in labels if label not in evaluations]),
+    }
+    if len(evaluations) < 2:
+        context.add_output_metadata({**metadata, "compared": "fewer than two agents evaluated on one suite"})
+        return agents_table({}, [])
+    # Imported here: matplotlib is for the step that draws, not for every load of the code location.
+    from nabahan_pipeline.evaluation.charts import dashboard_markdown, plot_agent_comparison, save_figure
+
+    comparison = compare_agents(
+        {label: pd.read_parquet(paths["case_scores"]) for label, paths in evaluations.items()},
+        {label: pd.read_parquet(paths["evaluation_summary"]) for label, paths in evaluations.items()},
+    )
+    paths = write_comparison(comparison, evaluation.output_path(), datetime.now().strftime("%Y%m%d_%H%M%S"))
+    chart = save_figure(plot_agent_comparison(comparison.agents, comparison.categories),
+                        paths["comparison_csv"].with_suffix(".png"))
+    context.add_output_metadata(
+        {
+            **metadata,
+            **{name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()},
+            "agent_comparison.png": dg.MetadataValue.path(str(chart.resolve())),
+            "agents": dg.MetadataValue.md(markdown_table(agents_report(comparison.agents))),
+            "cases": len(comparison.matrix),
+            "disagreements": comparison.disagreements,
+            "chart": dg.MetadataValue.md(dashboard_markdown(chart)),
+        }
+    )
+    return comparison.agents

@@ -1,0 +1,125 @@
+"""Agents as Dagster dynamic partitions of the evaluation assets, and the registry of what each
+label stands for.
+
+The partition key is the agent's label. Registering an agent adds its partition and records an
+observation of the ``agent`` asset (the agent outside Dagster) for that partition, holding its spec
+and version; so the instance (SQLite, or PostgreSQL in production) keeps the registry, and every
+entry point, the sensor and the schedule read it from there. A partition added another way (the
+UI's "Add partition") with no observation stands for the spec its label names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import dagster as dg
+import sqlalchemy.exc
+
+from nabahan_pipeline.agents.labels import LabelledAgent, folder_name
+from nabahan_pipeline.settings import RunSettings
+
+AGENTS = dg.DynamicPartitionsDefinition(name="agents")
+AGENT_ASSET = dg.AssetKey("agent")
+# Dagster's tag on every run of one partition (launched by us, the UI or a backfill).
+PARTITION_TAG = "dagster/partition"
+AGENT_LABEL_TAG = "nabahan/agent_label"
+
+
+def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent]) -> None:
+    """Add each agent's partition, and record its spec and version when they are new or changed."""
+    labels = [agent.label for agent in agents]
+    for attempt in range(3):
+        try:
+            instance.add_dynamic_partitions(AGENTS.name, labels)
+            break
+        except sqlalchemy.exc.IntegrityError:  # another process added one between Dagster's check and insert
+            if attempt == 2:
+                raise
+    for agent in agents:
+        if registered_agent(instance, agent.label) != agent:
+            instance.report_runless_asset_event(
+                dg.AssetObservation(
+                    AGENT_ASSET,
+                    partition=agent.label,
+                    description="registered",
+                    metadata={"spec": agent.spec, "agent_version": agent.version or ""},
+                )
+            )
+
+
+def remove_agents(instance: dg.DagsterInstance, labels: Sequence[str]) -> list[str]:
+    """Remove the agents' partitions (their runs and materializations stay); return the labels
+    that were not registered (and removes nothing then)."""
+    known = set(instance.get_dynamic_partitions(AGENTS.name))
+    missing = [label for label in labels if label not in known]
+    if not missing:
+        for label in labels:
+            instance.delete_dynamic_partition(AGENTS.name, label)
+    return missing
+
+
+def registered_agent(instance: dg.DagsterInstance, label: str) -> LabelledAgent | None:
+    """What ``label`` was last registered as; None when it never was."""
+    records = instance.fetch_observations(
+        dg.AssetRecordsFilter(asset_key=AGENT_ASSET, asset_partitions=[label]), limit=1
+    ).records
+    if not records or records[0].asset_observation is None:
+        return None
+    metadata = records[0].asset_observation.metadata
+    spec = metadata.get("spec")
+    version = metadata.get("agent_version")
+    if spec is None:
+        return None
+    return LabelledAgent(label, str(spec.value), str(version.value) if version is not None and version.value else None)
+
+
+def registered_agents(instance: dg.DagsterInstance) -> list[LabelledAgent]:
+    """Every agent's partition, in the order they were added, with what it stands for."""
+    return [
+        registered_agent(instance, label) or LabelledAgent(label, label)
+        for label in instance.get_dynamic_partitions(AGENTS.name)
+    ]
+
+
+def agents_to_run(instance: dg.DagsterInstance, settings: RunSettings) -> list[LabelledAgent]:
+    """Every registered agent; when none is yet, the location's own (``settings.agent``), registered
+    now, so that the sensor and the schedule always evaluate something."""
+    agents = registered_agents(instance)
+    if not agents:
+        agents = [LabelledAgent(settings.agent, settings.agent, settings.agent_version)]
+        register_agents(instance, agents)
+    return agents
+
+
+def agent_of_run(instance: dg.DagsterInstance | None, run: dg.DagsterRun | None) -> LabelledAgent | None:
+    """The agent whose partition ``run`` evaluates; None for a run of no partition."""
+    label = run.tags.get(PARTITION_TAG) if run is not None else None
+    if label is None:
+        return None
+    return (registered_agent(instance, label) if instance is not None else None) or LabelledAgent(label, label)
+
+
+def settings_for_agent(settings: RunSettings, agent: LabelledAgent) -> RunSettings:
+    """``settings`` with the agent's spec and version (its own, else the settings'); a named agent's
+    runs are labelled with its name unless a label is given."""
+    label = settings.label
+    if label is None and agent.label != agent.spec:
+        label = f"{agent.label} · {settings.test_file.name}"
+    return replace(settings, agent=agent.spec, agent_version=agent.version or settings.agent_version, label=label)
+
+
+def partition_run_config(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> dict[str, Any]:
+    """The options of one agent's run: the agent's own, and, when ``several`` agents are
+    evaluated together, an output folder of its own under the output directory."""
+    options = settings_for_agent(settings, agent).as_config()
+    if several:
+        options["output_dir"] = str(settings.output_path() / folder_name(agent.label))
+    return {"resources": {"evaluation": {"config": options}}}
+
+
+def partition_run_tags(agent: LabelledAgent) -> dict[str, str]:
+    """The tags that tell an agent's run apart (the deployment's per-agent run limit reads the
+    partition tag Dagster adds, which holds the same label)."""
+    return {AGENT_LABEL_TAG: agent.label}

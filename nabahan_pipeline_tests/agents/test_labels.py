@@ -1,0 +1,68 @@
+"""Agents by label: NAME=SPEC or a bare spec, labels Dagster and folders can hold, duplicates refused."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from nabahan_pipeline.agents.labels import LabelledAgent, folder_name, labelled_agent, labelled_agents
+from nabahan_pipeline.errors import AgentSpecError, NabahanError
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "spec"),
+    [
+        ("embedded", "embedded", "embedded"),
+        ("ref=embedded", "ref", "embedded"),
+        (" v2 = http://127.0.0.1:8000/ask ", "v2", "http://127.0.0.1:8000/ask"),
+        ("http://host/ask?model=x", "http://host/ask?model=x", "http://host/ask?model=x"),  # a spec's own '='
+        ("python:pkg.mod:answer", "python:pkg.mod:answer", "python:pkg.mod:answer"),
+        ("نموذج=openai:gpt-4o", "نموذج", "openai:gpt-4o"),
+        ("mine=python:m:f=1", "mine", "python:m:f=1"),
+    ],
+)
+def test_a_label_is_the_name_before_the_first_equals_sign_else_the_spec(text: str, label: str, spec: str):
+    assert labelled_agent(text, "3") == LabelledAgent(label, spec, "3")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("=embedded", "the label before '=' is empty"),
+        ("v2=", "no agent spec after '='"),
+        ("a,b=embedded", "may not hold ','"),
+        ("a...b=embedded", "may not hold '...'"),
+        ("a\tb=embedded", "U+0009"),
+        ("x" * 201 + "=embedded", "at most 200 characters"),
+    ],
+)
+def test_a_label_dagster_or_the_ui_could_not_hold_is_a_user_error(text: str, message: str):
+    with pytest.raises(AgentSpecError, match=re.escape(message)) as info:
+        labelled_agent(text)
+    assert isinstance(info.value, NabahanError) and "\n" not in str(info.value)
+
+
+def test_two_agents_of_one_label_are_refused_naming_both():
+    with pytest.raises(AgentSpecError) as info:
+        labelled_agents(["x=embedded", "embedded", "x=python:m:f"])
+    assert str(info.value) == ("--agent 'x=embedded' and --agent 'x=python:m:f' are both labelled 'x'; "
+                               "give each its own: --agent NAME=SPEC")
+    with pytest.raises(AgentSpecError, match="both labelled 'embedded'"):
+        labelled_agents(["embedded", "embedded"])
+    assert [agent.label for agent in labelled_agents(["embedded", "ref=embedded"])] == ["embedded", "ref"]
+
+
+@pytest.mark.parametrize(
+    ("label", "plain"),
+    [("embedded", "embedded"), ("v2.1-rc", "v2.1-rc"), ("نموذج", "نموذج"), ("http://127.0.0.1:8000/ask", None),
+     ("..", None), ("a/b", None), ("a_b", "a_b")],
+)
+def test_folder_names_are_safe_and_never_shared(label: str, plain: str | None):
+    name = folder_name(label)
+    assert "/" not in name and name not in ("", ".", "..")
+    if plain is not None:
+        assert name == plain
+    else:
+        assert name != label and len(name.rsplit("-", 1)[1]) == 8
+    assert folder_name("a/b") != folder_name("a_b") and folder_name("a/b") != folder_name("a:b")
