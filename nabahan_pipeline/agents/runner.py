@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from nabahan_pipeline.agents.call_threads import start_call
+from nabahan_pipeline.agents.call_threads import end_idle_threads, start_call
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
 from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
 from nabahan_pipeline.agents.secrets import scrubber
@@ -196,6 +196,7 @@ def answer_batches(
     finally:
         if finished:
             pool.shutdown()
+            end_idle_threads()
         else:  # interrupted, failed, or the batches no longer wanted
             abandon.set()
             pool.shutdown(wait=False, cancel_futures=True)
