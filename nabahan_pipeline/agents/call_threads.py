@@ -26,8 +26,9 @@ _idle_lock = threading.Lock()
 class Call:
     """One call on a call thread: once ``done``, its ``value`` or ``error`` and the seconds it took."""
 
-    def __init__(self, function: Callable[[], Any]) -> None:
+    def __init__(self, function: Callable[[], Any], on_done: Callable[[], None] | None = None) -> None:
         self.function = function
+        self.on_done = on_done
         self.value: Any = None
         self.error: BaseException | None = None
         self.latency_s = 0.0
@@ -63,9 +64,10 @@ class Call:
             return not self._given_up
 
 
-def start_call(function: Callable[[], Any]) -> Call:
-    """Run ``function()`` on a waiting call thread (a new one when none waits) and return the call."""
-    call = Call(function)
+def start_call(function: Callable[[], Any], on_done: Callable[[], None] | None = None) -> Call:
+    """Run ``function()`` on a waiting call thread (a new one when none waits) and return the call;
+    ``on_done()`` is called on that thread once the call is done (given up on or not)."""
+    call = Call(function, on_done)
     with _idle_lock:
         thread = _idle.pop() if _idle else None
     if thread is None:
@@ -115,5 +117,7 @@ class _CallThread:
                     if reusable:
                         _idle.append(self)
             call._done.set()
+            if call.on_done is not None:
+                call.on_done()
             if not reusable:
                 return
