@@ -14,6 +14,7 @@ Numbers in text are read by ``arabic_numbers``.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -79,6 +80,13 @@ def strip_marks(text: str) -> str:
     return text.replace(_TATWEEL, "")
 
 
+# The folded forms of the texts folded last are kept, as ``numbers.find_numbers`` keeps its
+# mentions: an answer's insight is folded by the console, by the scoring and for each repeat. A
+# longer text is folded anew each time, so that the kept texts stay a few megabytes.
+FOLDED_KEPT = 4_096
+FOLDED_KEPT_CHARS = 2_000
+
+
 def normalize_arabic(text: str) -> str:
     """Fold Arabic spelling variants so that two ways of typing the same words compare equal.
 
@@ -87,12 +95,21 @@ def normalize_arabic(text: str) -> str:
     """
     if not text:
         return ""
+    if len(text) <= FOLDED_KEPT_CHARS:
+        return _kept_fold(text)
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = strip_marks(text)
     text = normalize_digits(text)
     text = text.translate(_LETTER_FOLDS)
     text = text.lower()
     return _SPACES.sub(" ", text).strip()
+
+
+_kept_fold = functools.lru_cache(maxsize=FOLDED_KEPT)(_fold)
 
 
 def arabic_letter_share(text: str) -> float:

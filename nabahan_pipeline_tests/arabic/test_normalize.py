@@ -111,3 +111,18 @@ def test_arabic_letter_share_counts_as_is_arabic_letter_does(text: str) -> None:
     letters = [ch for ch in text if ch.isalpha()]
     expected = sum(1 for ch in letters if is_arabic_letter(ch)) / len(letters) if letters else 0.0
     assert arabic_letter_share(text) == expected
+
+
+def test_a_text_folded_again_is_folded_once_while_kept(monkeypatch) -> None:
+    import nabahan_pipeline.arabic.normalize as normalize
+
+    normalize._kept_fold.cache_clear()
+    folded: list[str] = []
+    real = normalize.strip_marks
+    monkeypatch.setattr(normalize, "strip_marks", lambda text: folded.append(text) or real(text))
+    text = "بلغ عدد المناقصات  ١٢٣ مناقصةً في منطقة الرياض"
+    assert normalize_arabic(text) == normalize_arabic(text) == "بلغ عدد المناقصات 123 مناقصه في منطقه الرياض"
+    assert len(folded) == 1, "folded once while kept"
+    long_text = "أ" * (normalize.FOLDED_KEPT_CHARS + 1)
+    assert normalize_arabic(long_text) == normalize_arabic(long_text) == "ا" * (normalize.FOLDED_KEPT_CHARS + 1)
+    assert len(folded) == 3, "a text past FOLDED_KEPT_CHARS is folded each time"
