@@ -70,8 +70,8 @@ NEAR_MISSES = [
     (f"SELECT agency_name, COUNT(*) AS n FROM {T} WHERE region_id = 6 GROUP BY agency_id ORDER BY n DESC LIMIT 3",
      f"SELECT agency_name, COUNT(*) AS n FROM {T} WHERE region_id = 6 GROUP BY agency_name ORDER BY n DESC LIMIT 3",
      "grouped by a name that two agencies share"),
-    (f"SELECT COUNT(*) FROM future_projects WHERE expected_offering_date < '2027-07-01'",
-     f"SELECT COUNT(*) FROM future_projects WHERE expected_offering_date <= '2027-07-01'",
+    ("SELECT COUNT(*) FROM future_projects WHERE expected_offering_date < '2027-07-01'",
+     "SELECT COUNT(*) FROM future_projects WHERE expected_offering_date <= '2027-07-01'",
      "< written <= on a date"),
 ]
 # (gold, the same answer written differently)
@@ -92,12 +92,12 @@ EQUIVALENTS = [
      f"SELECT ROUND(SUM(estimated_value) / COUNT(*), 2) FROM {T}"),
     (f"SELECT COUNT(*) FROM {T} WHERE strftime('%Y', publish_date) = '2024'",
      f"SELECT COUNT(*) FROM {T} WHERE publish_date >= '2024-01-01' AND publish_date < '2025-01-01'"),
-    (f"SELECT name_ar FROM regions ORDER BY region_id",
-     f"SELECT DISTINCT r.name_ar, r.region_id FROM regions r ORDER BY r.region_id"),
+    ("SELECT name_ar FROM regions ORDER BY region_id",
+     "SELECT DISTINCT r.name_ar, r.region_id FROM regions r ORDER BY r.region_id"),
     (f"SELECT MAX(bids_count) FROM {T}",
      f"SELECT bids_count FROM {T} WHERE bids_count IS NOT NULL ORDER BY bids_count DESC LIMIT 1"),
-    (f"SELECT g.name_ar, r.name_ar FROM government_agencies g JOIN regions r ON r.region_id = g.region_id",
-     f"SELECT g.name_ar AS agency, r.name_ar AS region FROM regions r JOIN government_agencies g USING (region_id)"),
+    ("SELECT g.name_ar, r.name_ar FROM government_agencies g JOIN regions r ON r.region_id = g.region_id",
+     "SELECT g.name_ar AS agency, r.name_ar AS region FROM regions r JOIN government_agencies g USING (region_id)"),
 ]
 
 

@@ -35,6 +35,7 @@ from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.orchestration.assets import checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
+from nabahan_pipeline.orchestration.instance_sync import synced_at_end
 from nabahan_pipeline.orchestration.partitions import (
     partition_run_config,
     partition_run_tags,
@@ -214,16 +215,17 @@ class NabahanEvaluationPipeline:
         EvaluationRun; several: ComparedRuns."""
         checked = self.check_inputs()
         several = len(checked.agents) > 1
-        instance = open_instance(self.dagster_home)
-        try:
-            register_agents(instance, checked.agents)
-            runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
-                    for agent in checked.agents}
-            if not several:
-                return runs[checked.agents[0].label]
-            return self._compare(instance, checked, runs, console)
-        finally:
-            instance.dispose()
+        with synced_at_end(dagster_home(self.dagster_home)):
+            instance = open_instance(self.dagster_home)
+            try:
+                register_agents(instance, checked.agents)
+                runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
+                        for agent in checked.agents}
+                if not several:
+                    return runs[checked.agents[0].label]
+                return self._compare(instance, checked, runs, console)
+            finally:
+                instance.dispose()
 
     def _evaluate(
         self, instance: dg.DagsterInstance, checked: CheckedInputs, agent: LabelledAgent, several: bool,

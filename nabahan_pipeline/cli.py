@@ -9,6 +9,8 @@ Python API and Dagster.
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -198,10 +200,17 @@ def eval_settings(args: argparse.Namespace) -> RunSettings:
 def _cmd_eval(args: argparse.Namespace) -> int:
     options = eval_options(args)
     gate = eval_settings(args).gate  # a bad flag, label or variable stops here, before Dagster loads
-    from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
-    from nabahan_pipeline.evaluation.summary import summary_dict
-
-    result = NabahanEvaluationPipeline(**options).run(console=sys.stdout)
+    collecting = gc.isenabled()
+    gc.disable()  # while Dagster and pandas load: see _freeze_imports
+    try:
+        from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
+        from nabahan_pipeline.evaluation.summary import summary_dict
+    finally:
+        _freeze_imports(collecting)
+    try:
+        result = NabahanEvaluationPipeline(**options).run(console=sys.stdout)
+    finally:
+        gc.unfreeze()  # an in-process caller (a test) gets its collector back as it was
     several = isinstance(result, ComparedRuns)
     runs = list(result.runs.values()) if several else [result]
     rates = [(run.agent_label, summary_dict(run.summary)[gate]) for run in runs]
@@ -210,6 +219,19 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         named = f"{label}: " if several else ""
         print(f"{named}{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
     return 1 if below else 0
+
+
+def _freeze_imports(collecting: bool) -> None:
+    """Freeze what the process holds, the modules just loaded with the collector off, and let the
+    collector run again (if it ran before): until ``gc.unfreeze`` no collection walks them.
+
+    Dagster, pandas and their kin are a million objects made in a second and kept to the end. The
+    collector walked them all three times as they loaded and again at every full collection of
+    the run: 1.1 s of a 20-case run's 5.6 s of CPU, 0.3 s after this.
+    """
+    gc.freeze()
+    if collecting:
+        gc.enable()
 
 
 # --- parser --------------------------------------------------------------------------------------
@@ -263,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], argparse.Namespace]) -> int:
     args = parse(argv)
+    _freeze_heap_at_exit()
     try:
         return args.handler(args)
     except NabahanError as exc:
@@ -271,6 +294,14 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
     except KeyboardInterrupt:
         print("nabahan: interrupted", file=sys.stderr)
         return 130
+
+
+def _freeze_heap_at_exit() -> None:
+    """At the interpreter's exit, before its last garbage collections: freeze the heap, which they
+    then leave alone. They would walk every object an eval left (its imports and tables: 0.7 s
+    and more) only to free what the process's end frees anyway. Registered once per process."""
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

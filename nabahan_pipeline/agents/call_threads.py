@@ -26,8 +26,9 @@ _idle_lock = threading.Lock()
 class Call:
     """One call on a call thread: once ``done``, its ``value`` or ``error`` and the seconds it took."""
 
-    def __init__(self, function: Callable[[], Any]) -> None:
+    def __init__(self, function: Callable[[], Any], on_done: Callable[[], None] | None = None) -> None:
         self.function = function
+        self.on_done = on_done
         self.value: Any = None
         self.error: BaseException | None = None
         self.latency_s = 0.0
@@ -63,9 +64,10 @@ class Call:
             return not self._given_up
 
 
-def start_call(function: Callable[[], Any]) -> Call:
-    """Run ``function()`` on a waiting call thread (a new one when none waits) and return the call."""
-    call = Call(function)
+def start_call(function: Callable[[], Any], on_done: Callable[[], None] | None = None) -> Call:
+    """Run ``function()`` on a waiting call thread (a new one when none waits) and return the call;
+    ``on_done()`` is called on that thread once the call is done (given up on or not)."""
+    call = Call(function, on_done)
     with _idle_lock:
         thread = _idle.pop() if _idle else None
     if thread is None:
@@ -74,12 +76,27 @@ def start_call(function: Callable[[], Any]) -> Call:
     return call
 
 
+def end_idle_threads(timeout_s: float = 1.0) -> None:
+    """End the call threads waiting for a call, and wait (at most ``timeout_s``) until they have:
+    a run that is done leaves no thread behind (a process with threads can not safely fork,
+    and the charts' drawing forks). Threads still in a call given up on end when it returns."""
+    with _idle_lock:
+        ending = _idle[:]
+        _idle.clear()
+    for thread in ending:
+        thread.inbox.put(None)
+    deadline = time.monotonic() + timeout_s
+    for thread in ending:
+        thread.thread.join(max(0.0, deadline - time.monotonic()))
+
+
 class _CallThread:
     """A daemon thread that makes one call after another."""
 
     def __init__(self) -> None:
-        self.inbox: queue.SimpleQueue[Call] = queue.SimpleQueue()
-        threading.Thread(target=self._serve, name="nabahan-agent-call", daemon=True).start()
+        self.inbox: queue.SimpleQueue[Call | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, name="nabahan-agent-call", daemon=True)
+        self.thread.start()
 
     def _serve(self) -> None:
         while True:
@@ -91,6 +108,8 @@ class _CallThread:
                         _idle.remove(self)
                         return
                 continue  # taken a moment ago: its call is on the way
+            if call is None:  # told to end (end_idle_threads)
+                return
             reusable = call._run()
             if reusable:
                 with _idle_lock:  # waiting again before the caller hears of the outcome
@@ -98,5 +117,7 @@ class _CallThread:
                     if reusable:
                         _idle.append(self)
             call._done.set()
+            if call.on_done is not None:
+                call.on_done()
             if not reusable:
                 return

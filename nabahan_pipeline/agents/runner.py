@@ -9,17 +9,16 @@ stored, cached or printed. The result is the ``agent_responses`` table (``respon
 from __future__ import annotations
 
 import json
+import queue
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import pandas as pd
 
-from nabahan_pipeline.agents.call_threads import start_call
+from nabahan_pipeline.agents.call_threads import Call, end_idle_threads, start_call
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
 from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
 from nabahan_pipeline.agents.secrets import scrubber
@@ -69,12 +68,20 @@ def call_agent(
         if abandon is not None and abandon.is_set() and call.give_up():
             return CallResult(AgentAnswer.failure("interrupted"), time.perf_counter() - started)
         if time.perf_counter() >= deadline and call.give_up():
-            return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
+            return _timed_out(timeout_s)
+    return _outcome(call, limits)
+
+
+def _outcome(call: Call, limits: AnswerLimits) -> CallResult:
+    """A finished call's answer, normalized, within ``limits`` and scrubbed; its failure as an error."""
     if call.error is not None:
         exc = call.error
         return CallResult(scrubbed(AgentAnswer.failure(f"{type(exc).__name__}: {exc}")), call.latency_s)
-    answer = normalize_answer(call.value, limits)
-    return CallResult(scrubbed(answer), call.latency_s)
+    return CallResult(scrubbed(normalize_answer(call.value, limits)), call.latency_s)
+
+
+def _timed_out(timeout_s: float) -> CallResult:
+    return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
 
 
 def scrubbed(answer: AgentAnswer) -> AgentAnswer:
@@ -154,51 +161,90 @@ def answer_batches(
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
 
-    def one(job: tuple[Mapping[str, Any], int]) -> dict:
-        case, r = job
+    # This thread hands each call to a call thread (``call_threads``: the time limit) and does the
+    # rest of every answer itself: normalizing, scrubbing, the row, the cache, ``on_answer``. No
+    # pool thread or future stands between: one hand-off per call, each way.
+    done: queue.SimpleQueue[int] = queue.SimpleQueue()  # the numbers of the calls finished
+    in_flight: dict[int, _Asked] = {}  # in the order started: the first is the first to time out
+    ready: dict[int, dict] = {}  # rows finished ahead of the next one due
+    jobs = enumerate(_jobs(cases, repeat, batch_rows))
+    started = due = 0  # jobs taken; the number of the next row due
+    more = True
+    rows: list[dict] = []
+
+    def finish(number: int, row: dict) -> None:
+        if on_answer is not None:
+            on_answer(row)
+        ready[number] = row
+
+    def start(number: int, case: Mapping[str, Any], r: int) -> None:
         key = cache_key(case, r) if cache is not None and cache_key is not None else None
         cached = cache.get(key) if key is not None else None
         if cached is not None:
-            row = {**cached, "case_id": case["case_id"], "repeat": r, "cached": True}
-        else:
-            filters = json.loads(case["filters"]) if isinstance(case.get("filters"), str) else None
-            result = call_agent(agent, case["question"], filters, timeout_s, limits, abandon)
-            row = _response_row(case["case_id"], r, result)
-            if key is not None and row["status"] != "error":
-                cache.put(key, row)
-        if on_answer is not None:
-            on_answer(row)
-        return row
+            finish(number, {**cached, "case_id": case["case_id"], "repeat": r, "cached": True})
+            return
+        question = case["question"]
+        filters = json.loads(case["filters"]) if isinstance(case.get("filters"), str) else None
+        call = start_call(lambda: agent.ask(question, filters), lambda: done.put(number))
+        in_flight[number] = _Asked(call, time.perf_counter() + timeout_s, case["case_id"], r, key)
 
-    # On an interrupt the calls in flight are abandoned (their threads are daemons) and the calls
-    # not started are cancelled, so Ctrl-C ends the run at once instead of after the slowest call.
-    abandon = threading.Event()
-    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="nabahan-eval")
-    pending: deque[Future[dict]] = deque()
-    rows: list[dict] = []
+    def answered(number: int, result: CallResult) -> None:
+        asked = in_flight.pop(number)
+        row = _response_row(asked.case_id, asked.repeat, result)
+        if asked.key is not None and row["status"] != "error":
+            cache.put(asked.key, row)
+        finish(number, row)
+
     finished = False
     try:
-        for job in _jobs(cases, repeat, batch_rows):
-            pending.append(pool.submit(one, job))
-            if len(pending) > IN_FLIGHT_ROWS:
-                rows.append(pending.popleft().result())
+        while True:
+            while more and len(in_flight) < concurrency and started - due < IN_FLIGHT_ROWS:
+                job = next(jobs, None)
+                if job is None:
+                    more = False
+                    break
+                number, (case, r) = job
+                started = number + 1
+                start(number, case, r)
+            while due in ready:
+                rows.append(ready.pop(due))
+                due += 1
                 if len(rows) >= batch_rows:
                     yield _responses_frame(rows)
                     rows = []
-        while pending:
-            rows.append(pending.popleft().result())
-            if len(rows) >= batch_rows:
-                yield _responses_frame(rows)
-                rows = []
+            if not in_flight:
+                if not more:
+                    break
+                continue
+            oldest, asked = next(iter(in_flight.items()))
+            try:
+                number = done.get(timeout=max(0.0, asked.deadline - time.perf_counter()))
+            except queue.Empty:
+                if asked.call.give_up():  # else it finished this very moment: its number is queued
+                    answered(oldest, _timed_out(timeout_s))
+                continue
+            if number in in_flight:  # not a call given up on that returned late
+                answered(number, _outcome(in_flight[number].call, limits))
         if rows:
             yield _responses_frame(rows)
         finished = True
     finally:
         if finished:
-            pool.shutdown()
-        else:  # interrupted, failed, or the batches no longer wanted
-            abandon.set()
-            pool.shutdown(wait=False, cancel_futures=True)
+            end_idle_threads()
+        else:  # interrupted, failed, or the batches no longer wanted: no call waited for
+            for asked in in_flight.values():
+                asked.call.give_up()
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A call in flight: when it times out, whose answer it is, its cache key."""
+
+    call: Call
+    deadline: float
+    case_id: str
+    repeat: int
+    key: str | None
 
 
 def _jobs(cases: pd.DataFrame, repeat: int, batch_rows: int) -> Iterator[tuple[dict, int]]:

@@ -200,6 +200,8 @@ _PLURALS = {
     "الاف": 1e3, "الوف": 1e3, "ملايين": 1e6, "ملاين": 1e6, "مليارات": 1e9, "بلايين": 1e9,
     "تريليونات": 1e12, "ترليونات": 1e12,
 }  # fmt: skip
+# Scale letters glued to digits, as figures are written in reports: 10M, 500K, 1.2B.
+_LATIN_SCALES = {"k": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "b": 1e9, "bn": 1e9}
 _FRACTIONS = {"نصف": 0.5, "نص": 0.5, "ربع": 0.25, "ثلث": 1 / 3, "ثلثي": 2 / 3, "ثلثا": 2 / 3}
 
 
@@ -397,14 +399,34 @@ class _Scanner:
                 if entry is not None and not self.month_safar(i, entry):
                     skip = len(self.prefix(i, _PROCLITICS))
                     found = self.number(i, self.part(i, entry), skip=skip)
+                    if found is None and entry[0] == _Kind.DEFINITE_SCALE and self.prefix(i, _PROCLITICS) in ("", "و"):
+                        # "حاجز المليون", "والمليون": one of it; "بالمليون" is a unit of display.
+                        found = self.number(i, _Part([(entry[1], entry[1])], entry[1], i + 1), skip=skip)
                     if found is None and self.kind(i + 1) == _Kind.QUARTERS:
                         i += 1  # "ثلاثة أرباع" without a scale word: a share, not a number
+                elif entry is None:
+                    found = self.definite_number(i)
             if found is None:
                 i += 1
                 continue
             i, mention = found
             self.free = i
             yield mention
+
+    def definite_number(self, i: int) -> tuple[int, NumberMention] | None:
+        """A number whose first word has the article, before its scale word: "حاجز المئة مليون",
+        "المائة ألف", "الخمسين ألف" (the mention keeps its article, as "المليون" does); without a
+        scale word ("المئة", "العشرين") the word is no number."""
+        text = self.tokens[i].text
+        if not text.startswith("ال"):
+            return None
+        entry = _WORDS.get(text[2:])
+        if entry is None or entry[0] in (_Kind.ZERO, _Kind.POINT, _Kind.FRACTION, _Kind.QUARTERS) or entry[0] in _GROUP_SCALES:
+            return None
+        first = self.part(i, entry)
+        if first is None or first.scale <= 1:
+            return None
+        return self.number(i, first)
 
     def identifier(self, i: int) -> bool:
         """Digits glued to a Latin letter on their left: Q3, H1, COVID19."""
@@ -459,12 +481,21 @@ class _Scanner:
         """Digits at token i, and a scale word after them: "2.5 مليون", "3 آلاف"."""
         if i >= len(self.tokens) or self.tokens[i].kind != "num":
             return None
-        scale = self.scale_after(i + 1, _DIGIT_SCALES)
+        scale = self.scale_after(i + 1, _DIGIT_SCALES) or self.latin_scale_after(i)
         readings = [
             (float(f"{integer}.{fraction}" if fraction else integer) * (scale or 1.0), (scale or 1.0) * 10.0 ** -len(fraction))
             for integer, fraction in self.tokens[i].digits
         ]
         return _Part(readings, scale or 1.0, i + 2 if scale else i + 1, len(self.tokens[i].digits[0][1]))
+
+    def latin_scale_after(self, i: int) -> float:
+        """The factor of a Latin scale letter glued to the digits at token i ("10M", "500K",
+        "1.2B"); 0 when there is none."""
+        if i + 1 >= len(self.tokens) or self.tokens[i + 1].start != self.tokens[i].end:
+            return 0.0
+        if i + 2 < len(self.tokens) and self.tokens[i + 2].start == self.tokens[i + 1].end:
+            return 0.0  # "5m2": a unit with more glued to it, no scale
+        return _LATIN_SCALES.get(self.tokens[i + 1].text.lower(), 0.0)
 
     def scale_after(self, i: int, kinds: tuple[_Kind, ...]) -> float:
         """The factor of a scale word of one of ``kinds`` at token i, joined to the one before; 0

@@ -47,8 +47,12 @@ _COLUMN_NOUNS = {
     "duration": "مدة التنفيذ",
     "date": "تاريخ النشر",
     "deadline": "آخر موعد لتقديم العروض",
+    "enquiry": "آخر موعد للاستفسارات",
+    "opening": "موعد فتح العروض",
 }
 _MONEY = {"value", "awarded", "booklet"}
+# A tender's dates other than its publish date, by their column (rows ranked by one show it).
+_DATE_COLUMNS = {"deadline": "last_offer_date", "enquiry": "last_enquiry_date", "opening": "offers_opening_date"}
 
 APOLOGIES = {
     "empty": "عذراً، لم أستلم سؤالاً. اسألني عن المناقصات الحكومية أو المشاريع المستقبلية، مثل: كم عدد المناقصات في منطقة الرياض؟",
@@ -68,6 +72,8 @@ APOLOGIES = {
     "موعد لتقديم العروض)، ولا أجيب دونه كي لا أجيب عن سؤال آخر.",
     "off_topic_named": "عذراً، لا أملك بيانات عن {topic} (سألت عن: {words})؛ هذا خارج نطاق بيانات المشتريات "
     "الحكومية. أستطيع الإجابة عن أسئلة المناقصات والمشاريع المستقبلية والجهات الحكومية والمناطق.",
+    "unplaced_date": "عذراً، لا أستطيع تحويل {words} إلى تواريخ ميلادية: أحتاج الشهر الهجري مع سنته (مثل: رمضان "
+    "1446هـ) ضمن الأعوام 1442–1451هـ التي يغطيها تقويم أم القرى لدي، ولا أخمّن التواريخ كي لا أجيب عن فترة أخرى.",
     "unheld": "عذراً، لا تحتوي بيانات منصة اعتماد المتاحة لي على {topic} (سألت عن: {words}). أستطيع الإجابة عن "
     "المناقصات والمشاريع المستقبلية: أعدادها وقيمها وحالاتها وأنواعها وجهاتها ومناطقها.",
 }
@@ -150,6 +156,8 @@ def display(name: Any) -> str:
 
 
 def _amount(column: str, value: float) -> str:
+    if isinstance(value, str):
+        return value  # a date (an ISO day), as the data holds it
     if column in _MONEY:
         return f"{money(value)} ريال"
     if column == "duration":
@@ -184,7 +192,7 @@ class _Scope:
     def of(cls, frame: QueryFrame, catalog: Catalog) -> _Scope:
         qualifiers: list[str] = []
         indefinite: list[str] = []
-        order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "value", "awarded", "bids", "booklet", "duration")
+        order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration")
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
                 if c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير")):
@@ -202,8 +210,14 @@ class _Scope:
                     text = f"لدى {display(c.label)}"
                 elif field == "date":
                     text = _time_phrase(c.label)
+                elif field in ("deadline", "enquiry", "opening") and c.op in ("<", ">="):
+                    text = c.label  # passed or not by the as-of date, worded by the parser
                 elif field == "deadline":
                     text = f"التي يحل آخر موعد لتقديم عروضها {_time_phrase(c.label)}"
+                elif field == "enquiry":
+                    text = f"التي تنتهي مهلة الاستفسارات فيها {_time_phrase(c.label)}"
+                elif field == "opening":
+                    text = f"التي يحل موعد فتح عروضها {_time_phrase(c.label)}"
                 else:
                     text = c.label
                 qualifiers.append(text)
@@ -299,6 +313,8 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
     if frame.measure == "avg":
         return f"متوسط {noun} {li(scope.definite)}: {amount}، محسوباً على {counted(counted_rows, scope.unit, scope.units)}."
     word = "أعلى" if frame.measure == "max" else "أدنى"
+    if column in ("deadline", "enquiry", "opening", "date"):
+        word = "أبعد" if frame.measure == "max" else "أبكر"
     return f"{word} {noun} {li(scope.definite)}: {amount}."
 
 
@@ -359,6 +375,16 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
             return _title(row, entity)
         return f"{_title(row, entity)} ({_COLUMN_NOUNS[key]} {_amount(key, value)})"
 
+    if frame.ranked and entity == "tenders" and frame.column in _DATE_COLUMNS:
+        # "أقرب 5 منافسات ينتهي موعد تقديم عروضها": each with the date it was ranked by.
+        date_column = _DATE_COLUMNS[frame.column]
+        word = "أقرب" if frame.order == "asc" else "أبعد"
+
+        def dated(row: dict[str, Any]) -> str:
+            return f"{_title(row, entity)} ({_COLUMN_NOUNS[frame.column]} {row.get(date_column)})"
+
+        items = "، ".join(f"{i}) {dated(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
     if frame.ranked and frame.column in ("date", "deadline"):
         if entity == "projects":
             word = "أقرب" if frame.order == "asc" else "أبعد"

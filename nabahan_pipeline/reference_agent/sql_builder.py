@@ -38,6 +38,8 @@ TABLES = {
             "agency": "agency_id",
             "date": "publish_date",
             "deadline": "last_offer_date",
+            "enquiry": "last_enquiry_date",
+            "opening": "offers_opening_date",
             "value": "estimated_value",
             "awarded": "awarded_value",
             "bids": "bids_count",
@@ -69,7 +71,7 @@ LOOKUPS = {
     "agencies": ("government_agencies", "agency_id", "name_ar, name_en, region_id", "agency"),
 }
 # Columns that are NULL on some rows: ranking by them leaves those rows out.
-_NULLABLE = {"awarded_value", "bids_count", "region_id", "last_offer_date"}
+_NULLABLE = {"awarded_value", "bids_count", "region_id", "last_offer_date", "last_enquiry_date", "offers_opening_date"}
 
 
 def unanswerable(frame: QueryFrame) -> tuple[Condition, ...]:
@@ -299,6 +301,9 @@ def _condition(c: Condition, table: _Table) -> str:
         if end:
             parts.append(f"{column} < {_literal(end)}")
         return " AND ".join(parts) if parts else "1 = 1"
+    if c.op == "not_date_range":
+        # Every day but the span's: "في غير 2024".
+        return f"NOT ({_condition(Condition(c.field, 'date_range', c.values, c.label), table)})"
     if c.op == "month_in":
         months = [f"{int(m):02d}" for m in c.values]
         if len(months) == 1:

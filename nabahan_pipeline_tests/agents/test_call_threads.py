@@ -76,3 +76,16 @@ def test_the_embedded_agent_opens_a_connection_per_call_thread_not_per_call(defa
         assert len(agent._agent._connections) < 10, "one per call thread (two or so here), not one per call (40)"
     finally:
         agent.close()
+
+
+def test_idle_threads_are_ended_on_demand_and_a_busy_one_is_left_to_its_call() -> None:
+    release = threading.Event()
+    busy = start_call(lambda: release.wait(5))
+    idents = {finished(start_call(threading.get_ident)).value for _ in range(3)}
+    call_threads.end_idle_threads()
+    alive = {t.ident for t in threading.enumerate() if t.name == "nabahan-agent-call"}
+    assert not idents & alive, "the idle threads ended"
+    assert not busy.wait(0) and len(alive) >= 1, "the thread in a call is still making it"
+    release.set()
+    assert finished(busy).value is True
+    assert finished(start_call(lambda: 7)).value == 7, "calls still run after the idle threads ended"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pandas as pd
@@ -152,3 +153,15 @@ def test_fingerprint_changes_with_agent_version():
     spec = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
     assert resolve_agent(spec).fingerprint() != resolve_agent(spec, agent_version="2").fingerprint()
     assert resolve_agent(spec).fingerprint() == resolve_agent(spec).fingerprint()
+
+
+def test_a_finished_run_leaves_no_thread_behind():
+    class Instant:
+        spec = "instant"
+
+        def ask(self, question, filters=None):
+            return GOOD
+
+    before = set(threading.enumerate())  # a call given up on in another test may still be running
+    assert (run_agent(cases(20), Instant(), concurrency=4)["status"] == "success").all()
+    assert [t.name for t in set(threading.enumerate()) - before] == []

@@ -251,6 +251,40 @@ def test_not_numbers(text: str) -> None:
     assert find_numbers(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "written"),
+    [
+        ("تعدت حاجز المئة مليون ريال", 1e8, "المئة مليون"),
+        ("فوق المائة ألف", 1e5, "المائة ألف"),
+        ("أقل من الخمسين ألف", 5e4, "الخمسين ألف"),
+        ("تجاوزت الثلاثمائة مليون", 3e8, "الثلاثمائة مليون"),
+        ("حاجز المئتي ألف", 2e5, "المئتي ألف"),
+        ("العشرة آلاف ريال", 1e4, "العشرة آلاف"),
+        ("تخطت حاجز المليون", 1e6, "المليون"),
+        ("أعلى من المليار", 1e9, "المليار"),
+    ],
+)
+def test_a_number_with_the_article_before_its_scale_word(text: str, value: float, written: str) -> None:
+    mention = _one(text)
+    assert mention.value == value and mention.text == written
+
+
+@pytest.mark.parametrize("text", ["نسبة خمسة في المئة", "المئة", "الثلاثة الأوائل", "العشرين منافسة", "القيم بالمليار"])
+def test_a_number_word_with_the_article_and_no_scale_word_is_no_amount(text: str) -> None:
+    assert all(m.scale == 1 for m in find_numbers(text))
+    assert not any(m.value >= 100 for m in find_numbers(text))
+
+
+@pytest.mark.parametrize(("text", "value"), [("20M", 2e7), ("750k ريال", 7.5e5), ("2.5B", 2.5e9), ("3mn", 3e6)])
+def test_a_latin_scale_letter_glued_to_digits(text: str, value: float) -> None:
+    assert _one(text).value == value
+
+
+@pytest.mark.parametrize(("text", "value"), [("20 M", 20), ("12m2", 12), ("Q4", None)])
+def test_a_latin_letter_that_is_no_scale(text: str, value: float | None) -> None:
+    assert [m.value for m in find_numbers(text)] == ([value] if value is not None else [])
+
+
 def test_a_scale_word_alone_is_one_of_it() -> None:
     assert _values("فوق مليون") == [1e6]
     assert _values("أكثر من مليار ريال") == [1e9]

@@ -346,6 +346,46 @@ def test_negation_of_a_filter(parser: QuestionParser, question: str, field: str,
     assert [(c.op, c.values) for c in frame.conditions if c.field == field] == [(op, values)]
 
 
+@pytest.mark.parametrize(
+    ("question", "field", "values"),
+    [
+        # Places joined to a negated one are negated with it.
+        ("كم مناقصة في غير القصيم وتبوك؟", "region", (4, 7)),
+        ("عدد المناقصات عدا الشرقية، جازان أو نجران", "region", (5, 10, 11)),
+        # The preposition after the negation, the noun between, "و" on the negation.
+        ("كم مناقصة ليست في منطقة حائل؟", "region", (8,)),
+        ("كم مناقصة باستثناء مناقصات الجوف", "region", (13,)),
+        ("كم مناقصة ليست من نوع مسابقة", "type", (12,)),
+    ],
+)
+def test_negation_reaches_what_is_joined_to_it(parser: QuestionParser, question: str, field: str, values: tuple) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert [(c.op, c.values) for c in frame.conditions if c.field == field] == [("not_in", values)]
+
+
+def test_a_negation_joined_by_and_negates_both_statuses(parser: QuestionParser) -> None:
+    frame = parser.parse("كم مناقصة غير نشطة وغير ملغاة؟")
+    assert isinstance(frame, QueryFrame), frame
+    assert [(c.op, c.values) for c in frame.conditions if c.field == "status"] == [("in", (2, 3, 4, 6))]
+
+
+def test_a_place_after_a_negated_one_with_its_own_preposition_stays_a_place(parser: QuestionParser) -> None:
+    frame = parser.parse("كم مناقصة في غير الرياض وفي القصيم؟")
+    assert isinstance(frame, QueryFrame), frame
+    assert [(c.op, c.values) for c in frame.conditions if c.field == "region"] == [("not_in", (1,)), ("in", (4,))]
+
+
+@pytest.mark.parametrize(
+    ("question", "limit"),
+    [("ما هي أول 4 مناقصات نشرت في 2023؟", 4), ("أول مناقصة طرحت في منطقة حائل", 1), ("ما أول المناقصات في الجوف", 5)],
+)
+def test_the_first_tenders_are_the_earliest_published(parser: QuestionParser, question: str, limit: int) -> None:
+    frame = parser.parse(question)
+    assert isinstance(frame, QueryFrame), frame
+    assert (frame.measure, frame.column, frame.order, frame.limit) == ("rows", "date", "asc", limit)
+
+
 def test_a_negated_agency_is_excluded(parser: QuestionParser) -> None:
     frame = parser.parse("كم منافسة في تبوك ما طرحتها أمانة منطقة تبوك؟")
     assert isinstance(frame, QueryFrame)

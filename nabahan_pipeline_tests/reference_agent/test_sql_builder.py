@@ -224,3 +224,21 @@ def test_a_negated_condition_on_a_lookup_table_stays_negated(con: sqlite3.Connec
     assert _rows(con, sql) == expected
     one = build_sql(QueryFrame("agencies", "rows", conditions=(Condition("region", "not_in", (1,), "خارج الرياض"),)))
     assert "region_id <> 1" in one
+
+
+def test_a_negated_span_keeps_every_other_day(con: sqlite3.Connection) -> None:
+    not_2024 = Condition("date", "not_date_range", ("2024-01-01", "2025-01-01"), "في غير عام 2024")
+    sql = build_sql(QueryFrame("tenders", "count", conditions=(not_2024,)))
+    assert "NOT (publish_date >= '2024-01-01' AND publish_date < '2025-01-01')" in sql
+    all_rows = _one(con, "SELECT COUNT(*) FROM tenders_full_details")
+    in_2024 = _one(con, "SELECT COUNT(*) FROM tenders_full_details WHERE substr(publish_date, 1, 4) = '2024'")
+    assert _rows(con, sql) == [(all_rows - in_2024,)] and 0 < in_2024 < all_rows
+
+
+def test_the_other_dates_of_a_tender_have_their_columns(con: sqlite3.Connection) -> None:
+    enquiry = Condition("enquiry", "date_range", ("2024-01-01", "2024-02-01"), "يناير 2024")
+    opening = Condition("opening", ">=", ("2024-06-01",), "بعد يونيو")
+    sql = build_sql(QueryFrame("tenders", "count", conditions=(enquiry, opening)))
+    assert "last_enquiry_date >= '2024-01-01'" in sql and "offers_opening_date >= '2024-06-01'" in sql
+    earliest = build_sql(QueryFrame("tenders", "min", column="opening"))
+    assert _rows(con, earliest) == [(_one(con, "SELECT MIN(offers_opening_date) FROM tenders_full_details"), _one(con, "SELECT COUNT(offers_opening_date) FROM tenders_full_details"))]

@@ -148,6 +148,11 @@ def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]]
     for column in ("booklet", "bids", "awarded", "duration", "value"):
         if column not in used_columns:
             ignored += parts.get(f"column:{column}", ())
+    columns_named = any(part.startswith("column:") and part != "column:deadline" for part in parts)
+    if frame.measure in ("avg", "sum") and not columns_named:
+        # "متوسط عدد المنافسات شهرياً": an average of counts, which no frame holds; not an
+        # average of the values nobody named.
+        ignored += tuple(w for w in parts.get("measure", ()) if w in ("عدد", "كم عدد", "تعداد"))
     return tuple(ignored)
 
 

@@ -24,11 +24,13 @@ _HIJRI_YEAR = re.compile(
     rf"|(?<!\w)(?P<now>(?:[وفبل]?ال)?(?:عام|سنه) (?:ال)?هجري(?:ه)? (?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?))(?!\w)"
 )
 _YEAR_RANGE = re.compile(
-    rf"(?<!\w)(?:ما\s)?(?:بين|من|[بم]ن)\s?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتي|لين|لغايه|ل|-|لحد)\s?"
+    rf"(?<!\w)(?:(?:(?:[وفبل]?ال)?(?:سنوات|اعوام|سنين)\s|(?:[وفبل]?ال)?فتره\s)?(?:ما\s)?(?:بين|من|[بم]ن)\s?"
+    rf"|(?:[وفبل]?ال)?فتره\s(?=20[0-4]\d\s?-))"
+    rf"(?:(?:ال)?(?:عامي|سنتي)\s)?{_YEAR_WORD}?{_GREG.format(n='a')}\s?(?:و|الى|الي|حتي|لين|لغايه|ل|-|لحد|وحتي|والي|ولغايه)\s?"
     rf"{_YEAR_WORD}?{_GREG.format(n='b')}(?!\d)"
 )
 _YEAR_BOUND = re.compile(
-    rf"(?<!\w)(?P<w>بعد|منذ|من بدايه|ابتداء من|اعتبارا من|من|قبل|حتي|لغايه|الي|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
+    rf"(?<!\w)و?(?P<w>بعد|منذ بدايه|منذ مطلع|منذ|من بدايه|من مطلع|ابتداء من|اعتبارا من|من|قبل|حتي|لغايه|الي|لين)\s{_YEAR_WORD}?{_GREG.format(n='y')}(?!\d)"
 )
 _MONTH_NAMES = alternation(lx.MONTHS)
 _MONTH = re.compile(
@@ -53,7 +55,7 @@ _HALF = re.compile(
     rf"(?<!\w)(?:ال)?نصف (?:ال)?(?P<h>اول|ثاني)(?:\s?(?:من|لل|ل)\s?(?:ال)?(?:عام|سنه)?\s?(?:{_GREG.format(n='y')}|(?P<this>(?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?))))(?!\w)"
 )
 _RELATIVE_QUARTER = re.compile(
-    r"(?<!\w)(?:(?:ال)?ربع (?:ال)?(?P<w>ماضي|سابق|فايت|حالي|جاري)|(?P<this>هذا ال?ربع|هال?ربع))(?!\w)"
+    r"(?<!\w)(?:(?:ال)?ربع (?:ال)?(?P<w>ماضي|سابق|فايت|حالي|جاري|قادم|جاي|مقبل)|(?P<this>هذا ال?ربع|هال?ربع))(?!\w)"
 )
 _QUARTER = re.compile(
     rf"(?<!\w)(?:[وفب]?ال|[بل])?ربع\s(?:ال)?(?P<q>{_ORDINAL_NAMES}|[1-4])(?:\s(?:من\s)?(?:ال)?(?:سنه|عام)?\s?(?:{_GREG.format(n='y')})?)?(?!\w)"
@@ -72,9 +74,16 @@ _UNITS = {"يوم": "day", "ايام": "day", "يومين": "day2", "اسبوع"
           "سنين": "year", "سنتين": "year2", "عام": "year", "اعوام": "year", "عامين": "year2"}
 _ROLLING = re.compile(
     rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{alternation(_UNITS)})"
-    rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
+    rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيتين|ماضيين|اخيرتين|اخيرين|ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
+    # "آخر يوم لتقديم العروض" names the deadline, no rolling day.
+    r"(?!\s(?:ل|لل)?(?:ال)?(?:تقديم|استقبال|فتح|استفسار))"
 )
 
+# A value word right before a range makes it a range of amounts ("قيمتها من 2000 إلى 2040").
+_VALUE_BEFORE = re.compile(
+    r"(?<!\w)(?:[وفب]?ال|[وفب])?(?:قيم\w*|سعر\w*|اسعار\w*|مبلغ\w*|مبالغ\w*|تكلف\w*|ميزاني\w*|عروض\w*|كراس\w*|مد(?:ه|ته|تها))"
+    r"(?:\s(?:ال)?تقديري\w*)?\s(?:(?:من|بين|ما|الي|حتي|و|\d[\d.,]*)\s){0,3}و?$"
+)
 # A unit after a number makes it an amount, not a year.
 _AMOUNT_AFTER = re.compile(r"\s*(?:ريال|ر\.?س|الف|مليون|مليار|عرض|عروض)(?!\w)")
 
@@ -88,6 +97,7 @@ class DateSpan:
     label: str
     month_of_year: tuple[int, ...] = ()  # months in any year (no year given)
     years: tuple[int, ...] = ()  # any of these whole years ("في 2023 و2024")
+    negated: bool = False  # every day but these ("في غير 2024")
 
 
 def year_span(year: int) -> tuple[str, str]:
@@ -114,6 +124,7 @@ _MONTH_LABELS = {
     1: "يناير", 2: "فبراير", 3: "مارس", 4: "أبريل", 5: "مايو", 6: "يونيو",
     7: "يوليو", 8: "أغسطس", 9: "سبتمبر", 10: "أكتوبر", 11: "نوفمبر", 12: "ديسمبر",
 }
+MONTH_LABELS = _MONTH_LABELS  # the Arabic name of each month, for the other date readers
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
 
@@ -151,7 +162,8 @@ def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
         start = lx.HIJRI_NEW_YEAR.get(year)
         end = lx.HIJRI_NEW_YEAR.get(year + 1)
         if start and end:
-            spans.append(DateSpan(start, end, f"عام {year}هـ"))
+            # "السنة الهجرية الحالية" stays as said: the answer states no year the question did not.
+            spans.append(DateSpan(start, end, "في العام الهجري الحالي" if m.group("now") else f"عام {year}هـ"))
             text = blank(text, m.start(), m.end())
     return text
 
@@ -159,8 +171,8 @@ def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
 def _year_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Ranges of years: "من 2023 إلى 2025"."""
     for m in list(_YEAR_RANGE.finditer(text)):
-        if _AMOUNT_AFTER.match(text, m.end()):
-            continue  # "بين 2000 و 2500 ريال" is a range of amounts
+        if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
+            continue  # "بين 2000 و 2500 ريال", "قيمتها من 2000 إلى 2040": a range of amounts
         a, b = sorted((int(m.group("a")), int(m.group("b"))))
         spans.append(DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}"))
         text = blank(text, m.start(), m.end())
@@ -176,7 +188,7 @@ _SEVERAL_YEARS = re.compile(
 def _several_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Several years, each whole: "في 2023 و2024", "سنتي 2023 و2025": any of them, not all at once."""
     for m in list(_SEVERAL_YEARS.finditer(text)):
-        if _AMOUNT_AFTER.match(text, m.end()):
+        if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
             continue
         years = tuple(sorted({int(y) for y in re.findall(r"20[0-4]\d", m.group("years"))}))
         if len(years) < 2:
@@ -233,6 +245,8 @@ def _month_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Ranges of months: "بين فبراير ومايو 2024", "من أكتوبر 2025 إلى يناير 2026"."""
     for m in list(_MONTH_RANGE.finditer(text)):
         first, last = lx.MONTHS[m.group("m1")], lx.MONTHS[m.group("m2")]
+        if re.search(r"شهري", m.group(0)) and not re.search(r"(?<!\w)(?:بين|من)\s", m.group(0)) and last != first % 12 + 1:
+            continue  # "شهري يناير ومارس": the two months, not the span from one to the other
         last_year = int(m.group("y2"))
         first_year = int(m.group("y1")) if m.group("y1") else last_year - (first > last)
         start, end = month_span(first_year, first)[0], month_span(last_year, last)[1]
@@ -263,20 +277,22 @@ def _halves(text: str, as_of: date, spans: list[DateSpan]) -> str:
         half = 1 if m.group("h") == "اول" else 2
         first = 1 if half == 1 else 7
         start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
-        spans.append(DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} من عام {year}"))
+        # "من السنة الحالية" stays as the question said it: the answer states no year it did not.
+        of_year = "من العام الحالي" if m.group("this") else f"من عام {year}"
+        spans.append(DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} {of_year}"))
         text = blank(text, m.start(), m.end())
     return text
 
 
 def _relative_quarters(text: str, as_of: date, spans: list[DateSpan]) -> str:
-    """This quarter and the last one, counted from ``as_of``: "الربع الماضي", "هذا الربع"."""
+    """This quarter, the last one and the next, counted from ``as_of``: "الربع الماضي", "هذا الربع"."""
     for m in list(_RELATIVE_QUARTER.finditer(text)):
-        shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 0
+        shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 1 if m.group("w") in ("قادم", "جاي", "مقبل") else 0
         first = add_months(as_of.replace(day=1), -((as_of.month - 1) % 3) + 3 * shift)
         start = month_span(first.year, first.month)[0]
         last = add_months(first, 2)
         end = month_span(last.year, last.month)[1]
-        spans.append(DateSpan(start, end, "الربع الماضي" if shift else "الربع الحالي"))
+        spans.append(DateSpan(start, end, {-1: "الربع الماضي", 0: "الربع الحالي", 1: "الربع القادم"}[shift]))
         text = blank(text, m.start(), m.end())
     return text
 
@@ -349,6 +365,8 @@ def _rolling(text: str, as_of: date, spans: list[DateSpan]) -> str:
         count_text = m.group("n")
         if m.group("last") == "ال" and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
             continue
+        if not count_text and re.search(r"اخر ال", m.group(0)) and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
+            continue  # "آخر السنة" is the end of the year, not the last twelve months
         count = 1
         if count_text:
             count = int(count_text) if count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text, 1)
@@ -380,6 +398,8 @@ def _rolling(text: str, as_of: date, spans: list[DateSpan]) -> str:
 def _year_bounds(text: str, as_of: date, spans: list[DateSpan]) -> str:
     """Open bounds: "بعد 2023", "قبل 2024", "منذ 2022" ("من 2024" alone is that year)."""
     for m in list(_YEAR_BOUND.finditer(text)):
+        if _VALUE_BEFORE.search(text, 0, m.start()):
+            continue  # "قيمتها من 2000": a figure
         if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
             continue  # "أكثر من 2024 ريال" is an amount, not a year
         year = int(m.group("y"))
@@ -412,6 +432,8 @@ def _plain_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
         after = text[end : end + 12]
         if comparator_before(before) and not re.search(r"(عام|سنه)\s*$", before):
             continue
+        if _VALUE_BEFORE.search(text, 0, start):
+            continue  # "قيمتها من 2000 إلى 2040": figures
         if re.match(r"\s*(?:ريال|ر\.?س|عرض|عروض|مناقص|منافس|مشروع|مشاريع|جهه|شهر|يوم)", after):
             continue
         if re.match(r"\s*(?:و|الي|حتي|لين|-)\s*\d[\d.,]*" + _AMOUNT_AFTER.pattern, text[end : end + 40]):
@@ -420,5 +442,6 @@ def _plain_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
         spans.append(DateSpan(*year_span(year), f"عام {year}"))
         # Blank the year word that came with it too.
         word = re.search(rf"{_YEAR_WORD}\s*$", before)
-        text = blank(text, start - (len(word.group(0)) if word else 0), end)
+        era = re.match(r"\s?(?:م|ميلادي(?:ه)?)(?!\w)", text[end:])  # "سنة 2024 ميلادي"
+        text = blank(text, start - (len(word.group(0)) if word else 0), end + (era.end() if era else 0))
     return text

@@ -12,7 +12,7 @@ class Condition:
     builder maps it to a column of the chosen table; ``label`` is its Arabic wording."""
 
     field: str
-    op: str  # in | not_in | is_null | > | >= | < | <= | = | between | date_range | month_in | year_in | not_null
+    op: str  # in | not_in | is_null | > | >= | < | <= | = | between | date_range | not_date_range | month_in | year_in | not_null
     # | column> | column< (values: the other field, its factor)
     values: tuple = ()
     label: str = ""
@@ -53,6 +53,7 @@ class Refusal:
     # empty | too_long | not_arabic | sql | mutation | off_task | off_topic | unknown
     # | not_understood (content words left over) | unheld (data the schema does not hold)
     # | no_column (a condition the question's table cannot hold; decided by the agent)
+    # | unplaced_date (a Hijri date outside the embedded calendar, or a Hijri month with no year)
     # | ambiguous (a name several agencies share; ``words`` are their names)
     reason: str
     # The question's words the parser could not account for (not compared: the reason is the verdict).

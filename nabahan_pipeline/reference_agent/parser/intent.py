@@ -251,13 +251,15 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
     """The reading's filters as conditions on ``entity`` (dates on its date column)."""
     conditions = list(r.conditions)
     date_field = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
+    date_field = r.date_field or date_field
     for span in r.dates:
         if span.years:
             conditions.append(Condition(date_field, "year_in", span.years, span.label))
         elif span.month_of_year:
             conditions.append(Condition(date_field, "month_in", span.month_of_year, span.label))
         else:
-            conditions.append(Condition(date_field, "date_range", (span.start, span.end), span.label))
+            op = "not_date_range" if span.negated else "date_range"
+            conditions.append(Condition(date_field, op, (span.start, span.end), span.label))
     for field_name, op, values, label in r.values:
         if entity == "tenders" and field_name == "duration":
             field_name = "value"

@@ -75,6 +75,8 @@ BIDS = _terms(lx.BIDS_TERMS)
 BOOKLET = _terms(lx.BOOKLET_TERMS)
 DURATION = _terms(lx.DURATION_TERMS)
 DEADLINE = _terms(lx.DEADLINE_TERMS)
+ENQUIRY = _terms(lx.ENQUIRY_TERMS)
+OPENING = _terms(lx.OPENING_TERMS)
 DIMENSIONS, DIMENSION_KEYS = _keyed_terms(lx.DIMENSION_TERMS)
 COUNT = _terms(lx.COUNT_TERMS)
 SUM = _terms(lx.SUM_TERMS)
@@ -110,9 +112,11 @@ GROUP_CUE = re.compile(
 # "في المناطق الأخرى غير مكة", "ما طرحتها أمانة تبوك".
 NEGATION = re.compile(
     r"(?<!\w)(?:(?:[وفب]?ال)?مناطق ال?اخري\s)?"
-    r"(?:(?:من |في |بال?)?(?:ال)?(?:غير|مو|ليست|ليس|مش|بدون|عدا|ما عدا|باستثناء|سوي|خارج|لا)"
-    r"|(?:ما|لم|مو) (?:اللي )?(?:ت|ي)?طرح(?:ت|ها|ته|تها)?)\s(?:(?:ال)?(?:منطقه|جهه|نشاط) )?$"
+    r"(?:(?:من |في |بال?)?(?:ال)?(?:و?غير|مو|ليست|ليس|مش|بدون|عدا|ما عدا|باستثناء|سوي|خارج|لا)(?:\s(?:في|من|ب|تابع(?:ه)? ل))?"
+    r"|(?:ما|لم|مو) (?:اللي )?(?:ت|ي)?طرح(?:ت|ها|ته|تها)?)\s(?:(?:ال)?(?:منطقه|جهه|نشاط|نوع|منافسات|مناقصات|مشاريع) )?$"
 )
+# A place joined to a negated one ("غير الرياض وجدة", "عدا الرياض والشرقية") is negated with it.
+NEGATION_GOES_ON = re.compile(r"^\s*(?:،|,)?\s*(?:او\s)?$")
 # "لا ملغاة ولا منتهية", "مو عامة ولا مباشرة": "ولا" negates only after a first negation
 # (alone, in speech, it is "or": "تبوك ولا جازان").
 NEITHER = re.compile(r"(?<!\w)ولا\s$")

@@ -16,9 +16,11 @@ from datetime import date
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
+from nabahan_pipeline.reference_agent.parser.awards import AWARDED_STATUS, read_awards
+from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
+from nabahan_pipeline.reference_agent.parser.date_reading import read_all_dates
 from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
 from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
-from nabahan_pipeline.reference_agent.parser.dates import read_dates
 from nabahan_pipeline.reference_agent.parser.durations import read_durations
 from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, relative_ma, unread_negations
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
@@ -28,6 +30,7 @@ from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_fram
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
+from nabahan_pipeline.reference_agent.parser.per_value import group_each
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COMPARE,
     COUNTRY,
@@ -37,6 +40,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     LOOSE_SEPARATORS,
     MUTATION,
     NEGATION,
+    NEGATION_GOES_ON,
     NEITHER,
     FIRST_NEGATION,
     NO_REGION,
@@ -116,11 +120,13 @@ class QuestionParser:
             ("agency_group", self._agency_groups),
             ("name", self._names),
             ("date", self._dates),
+            ("date_column", self._date_columns),
             ("column_comparison", self._column_comparisons),
             ("value", self._values),
             ("top_n", self._top_n),
             ("region", self._places),
             ("status_type", self._statuses_and_types),
+            ("award", self._awards),
         ):
             before = r.text
             read_part(r)
@@ -156,6 +162,11 @@ class QuestionParser:
         if r.ambiguous:
             # A name that could be several agencies: the apology names them.
             return Parse(Refusal("ambiguous", tuple(n for _, names in r.ambiguous for n in names)), tuple(consumed))
+        if r.unplaced_dates:
+            # A Hijri date the calendar cannot place: refused by name, never answered for other dates.
+            return Parse(Refusal("unplaced_date", tuple(r.unplaced_dates)), tuple(consumed), leftover)
+        if r.ungrouped_periods:
+            return Parse(Refusal("not_understood", tuple(r.ungrouped_periods)), tuple(consumed), tuple(r.ungrouped_periods))
         if not difference:
             # (A difference takes two names as its two sides.)
             r.conditions = _union_of_names(r.conditions)
@@ -165,11 +176,12 @@ class QuestionParser:
         if lookup:
             frame = lookup_frame(r, lookup) if not difference else Refusal("not_understood", lookup.words)
         else:
-            frame = frame_of(r)
+            frame = apply_date_extreme(frame_of(r), r, self.as_of)
         if difference and isinstance(frame, QueryFrame):
             frame = difference_frame(frame, difference, r, self.catalog)
         if isinstance(frame, QueryFrame):
             frame = periods_compared(frame, r)
+        frame = group_each(frame, r.original)
         if value_group and isinstance(frame, QueryFrame):
             frame = _grouped_by_value(frame, value_group, group_words)
         sort = sort_column(r.original)
@@ -190,7 +202,7 @@ class QuestionParser:
         else:
             # Words read but not used: two date phrases (ANDed, they would ask for no day at
             # all) or a part of the question the frame has no place for.
-            ignored = ignored_words(frame, tuple(consumed)) + unused_words(frame, tuple(consumed), r.original, self.as_of)
+            ignored = ignored_words(frame, tuple(consumed)) + unused_words(frame, tuple(consumed), r.original)
             if len(r.dates) > 1 and not frame.sides and "year" not in frame.group_by:
                 ignored = dict(consumed).get("date", ()) + ignored
             ignored += two_tables(r.original)
@@ -272,11 +284,23 @@ class QuestionParser:
             r.strong = True
 
     def _dates(self, r: Reading) -> None:
-        """Years, months, quarters and periods, relative ones counted from ``as_of``."""
-        r.text, spans = read_dates(r.text, self.as_of)
-        r.dates += spans
-        if spans:
+        """Years, months, quarters and periods, Gregorian and Hijri, relative ones counted from
+        ``as_of`` (``date_reading``)."""
+        reading = read_all_dates(r.text, self.as_of)
+        r.text = reading.text
+        r.unplaced_dates += reading.unplaced
+        r.ungrouped_periods += reading.ungrouped
+        r.dates += reading.spans
+        if reading.spans:
             r.weak = True
+
+    def _date_columns(self, r: Reading) -> None:
+        """The deadline, enquiry or opening date the question is about, and what it says of it."""
+        read_date_columns(r, self.as_of)
+
+    def _awards(self, r: Reading) -> None:
+        """Awards as a noun ("عدد الترسيات"), and the dates of awarded tenders worded as publish dates."""
+        read_awards(r, "ذات الحالة " + self.catalog.label("status", [AWARDED_STATUS]))
 
     def _column_comparisons(self, r: Reading) -> None:
         """The awarded value against the estimated value of the same tender."""
@@ -307,12 +331,15 @@ class QuestionParser:
             r.weak = True
         region_ids: list[int] = []
         outside: list[int] = []
+        negated_end = -1  # where the last negated place ended
         for m in list(REGIONS.finditer(r.text)):
             region_id = REGION_KEYS[m.lastgroup]  # type: ignore[index]
             prefix = REGION_PREFIX.search(r.text[: m.start()])
             start = prefix.start() if prefix else m.start()
             negation = _negation(r, start)
-            target = outside if negation else region_ids
+            joined = negated_end >= 0 and bool(NEGATION_GOES_ON.match(r.text[negated_end:start]))
+            target = outside if (negation or joined) else region_ids
+            negated_end = m.end() if (negation or joined) else -1
             if region_id not in target:
                 target.append(region_id)
             r.blank(negation.start() if negation else start, m.end())

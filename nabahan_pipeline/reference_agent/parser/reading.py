@@ -23,6 +23,10 @@ class Reading:
     top_n: int | None = None
     strong: bool = False  # names, statuses or types: procurement words
     weak: bool = False  # places, dates, values: could be about anything
+    unplaced_dates: list[str] = field(default_factory=list)  # Hijri dates outside the calendar
+    ungrouped_periods: list[str] = field(default_factory=list)  # "كل يوم": a figure per day, not read
+    date_field: str | None = None  # the date column the dates are on, when not the publish date
+    date_extreme: tuple[str, str, bool] | None = None  # (soonest | min | max, date column, rows) asked for
     question: str = ""  # as asked, before normalization (the case of Latin letters)
     # Groups of agencies asked about outside the data ("كم عدد الجامعات في السعودية").
     general: tuple[str, ...] = ()

@@ -4,16 +4,13 @@ values), the deadline column beside a measure of another ("كم يوم في ال
 موعد للعروض"), both ends of a ranking ("أعلى وأقل منطقة": one ranking answers the first), a second
 dimension beside a grouping by another ("عدد المنافسات حسب المنطقة والحالة" grouped by region),
 an order said "from the ... " under a one-row pick ("اعرض منافسات جدة من الأحدث للأقدم": every
-row newest first, not the oldest one),
-"إلى الآن" after a date the reading ended before today ("من 2023 إلى الآن"
-read as 2023 alone), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
+row newest first, not the oldest one), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
 a condition on each group's count, not on a value). One SELECT of the frame holds none of them,
 so the agent names the words and refuses rather than answer another question."""
 
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import QueryFrame
@@ -32,15 +29,11 @@ _ROW_COUNT_THRESHOLD = re.compile(
 
 # "من الأقل", "من الأحدث للأقدم": an order of rows, never the one row at an end.
 _FROM_END = re.compile(r"(?<!\w)من (?:ال)?(?:اقل|اكثر|اعلي|ادني|احدث|اقدم|اكبر|اصغر|اجدد)(?:\s(?:لل|الي ال|ل)\w+)?")
-# "إلى الآن", "لين الحين", "حتى اليوم": a period that runs to the data's as-of date.
-_TO_NOW = re.compile(r"(?<!\w)(?:(?:الي|حتي|لين|لحد|لغايه)\s(?:ال)?(?:ان|الان|الحين|اليوم)|للحين|للان)(?!\w)")
 
 
-def unused_words(
-    frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...], question: str, as_of: date | None = None
-) -> tuple[str, ...]:
+def unused_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...], question: str) -> tuple[str, ...]:
     """The words of ``question`` (normalized) that the parts in ``consumed`` read and ``frame``
-    leaves unused, as above; () when it uses them all. ``as_of`` is the data's today."""
+    leaves unused, as above; () when it uses them all."""
     parts: dict[str, tuple[str, ...]] = {}
     for part, words in consumed:
         parts[part] = parts.get(part, ()) + words
@@ -69,11 +62,6 @@ def unused_words(
     from_end = _FROM_END.search(question)
     if from_end and frame.ranked and frame.limit == 1:
         unused += from_end.group(0).split()
-    to_now = _TO_NOW.search(question)
-    if to_now and as_of is not None:
-        ends = [c.values[1] for c in frame.conditions if c.op == "date_range"]
-        if not any(end is None or str(end) > as_of.isoformat() for end in ends):
-            unused += to_now.group(0).split()
     for m in _ROW_COUNT_THRESHOLD.finditer(question):
         unused += m.group(0).split()
     return tuple(unused)

@@ -28,16 +28,20 @@ class Comparison(NamedTuple):
 _VALUE_WORDS_TAIL = (
     r"(?:\s+(?:[وفب]?ال)?(?:قيم\w*|تقديري\w*|اجمالي\w*|مبلغ\w*|ترسي\w*|مرسا\w*|عقد|كراس\w*|سعر\w*|تكلف\w*|مد\w*"
     r"|عدد|عروض\w*|ميزاني\w*|شروط))*"
-    r"(?:\s+(?:فيها|فيه))?(?:\s+(?:عن|علي|من))?(?:\s+(?:ال)?حاجز)?"
+    r"(?:\s+(?:فيها|فيه))?(?:\s+(?:عن|علي|من))?(?:\s+(?:ال)?حاجز)?(?:\s+ال(?=\s))?"
 )
+# A second comparator glued to "و" ("أكثر من 5 ملايين وأقل من 10 ملايين") bounds the same figure.
 _COMPARATOR_TAIL = re.compile(
-    r"(?:(?<!\w)(?:" + "|".join(p for p, _ in lx.COMPARATOR_TERMS) + r")" + _VALUE_WORDS_TAIL + r")\s*$"
+    r"(?:(?<!\w)[و]?(?:" + "|".join(p for p, _ in lx.COMPARATOR_TERMS) + r")" + _VALUE_WORDS_TAIL + r")\s*$"
 )
 _COMPARATOR_PARTS = [
-    (re.compile(r"(?<!\w)(?:" + p + r")" + _VALUE_WORDS_TAIL + r"\s*$"), op) for p, op in lx.COMPARATOR_TERMS
+    (re.compile(r"(?<!\w)[و]?(?:" + p + r")" + _VALUE_WORDS_TAIL + r"\s*$"), op) for p, op in lx.COMPARATOR_TERMS
 ]
-# "مليون أو أكثر" ends a comparison; "مليون أو أكثر من 5 ملايين" begins the next one.
-_TRAILING = [(re.compile(r"\s*(?:ريال\s*)?(?:" + p + r")(?!\w)(?!\s(?:من|عن)(?!\w))"), op) for p, op in lx.TRAILING_COMPARATORS]
+# "مليون وأقل" is "or less"; "5 ملايين وأقل من 10 ملايين" is a second bound, read with its own figure.
+_TRAILING = [
+    (re.compile(r"\s*(?:(?:ريال|عرض|عروض|شهر|اشهر|شهور|شهرا)\s*)?(?:" + p + r")(?!\w)(?!\s+(?:من|عن)(?!\w))"), op)
+    for p, op in lx.TRAILING_COMPARATORS
+]
 
 
 def comparator_before(before: str) -> str | None:
@@ -54,6 +58,18 @@ _REFERENCE_NUMBER = re.compile(
     r"(?:(?<!\w)(?:ذات\s)?(?:[وبل]?ال)?رقم(?:ها)?(?:\s(?:ال)?مرجعي)?\s)?(?<![\d.,])(\d{12})(?![\d.,])"
 )
 _SINGLE_BID = re.compile(r"(?<!\w)(?:[بل]?(?:عرض|عطاء|متقدم) واحد(?: فقط| بس)?|[بل]?عرضين|[بل]?متقدمين اثنين)(?!\w)")
+# No bids at all: "ما وصلها ولا عرض", "لم يتقدم لها أحد", "بدون عروض", "صفر عروض" (bids_count = 0; an
+# active tender's count is NULL: not known yet, so not "no bids").
+_BID_NOUN = r"(?:عرض|عروض|عطاء|عطاءات|متقدم|متقدمين|احد)"
+_NO_BIDS = re.compile(
+    r"(?<!\w)(?:"
+    r"(?:ما|لم|ولا) ?(?:ي|ت)?(?:وصل|يصل|تصل|جا|جات|جاء|يجي|تجي|تلق|تلقي|تلقت|تستقبل|استقبل|استقبلت|تقدم|يتقدم|قدم|يقدم|دخل|يدخل)"
+    r"(?:تها|ته|ها|ه|ت|وا)?(?: (?:لها|عليها|فيها))?(?: (?:ولا|اي|حتي))? " + _BID_NOUN +
+    r"|(?:بدون|بلا|من غير|خاليه من|ما فيها|ما عليها|ماعليها|ما لها|مالها|ليس لها|ليس عليها|لا يوجد (?:لها|عليها)|لا توجد (?:لها|عليها))"
+    r" (?:(?:اي|ولا) )?(?:ال)?(?:عروض|عرض|متقدمين|عطاءات)"
+    r"|(?:ب|فيها )?صفر (?:عرض|عروض)|عدد (?:ال)?عروض(?:ها)? (?:صفر|0)"
+    r")(?:\s(?:واحد|واحده|ابدا|نهاييا|بالمره))?(?!\w)"
+)
 
 # A free or a paid booklet: its price is 0, or more.
 _BOOKLET_FREE = re.compile(r"(?<!\w)(?:مجاني(?:ه)?|مجانا|ببلاش|بدون (?:رسوم|مقابل))(?!\w)")
@@ -66,7 +82,12 @@ _SPELLINGS = {"الف": "ألف", "الاف": "آلاف", "الفين": "ألف�
 
 def _spelled(text: str) -> str:
     """A number as the question wrote it, with the hamza that normalization folded back on."""
-    return " ".join(_SPELLINGS.get(word, word) for word in text.split())
+    return " ".join(_SPELLINGS.get(word) or _definite_spelling(word) for word in text.split())
+
+
+def _definite_spelling(word: str) -> str:
+    """A number word with the article ("المئة مليون") spelled as the question wrote it."""
+    return "ال" + _SPELLINGS[word[2:]] if word.startswith("ال") and word[2:] in _SPELLINGS else word
 
 
 _FIELD_LABELS = {
@@ -95,6 +116,9 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
     for m in list(_SINGLE_BID.finditer(text)):
         bids = 2 if m.group(0).strip().endswith("ين") else 1
         comparisons.append(Comparison("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
+        text = blank(text, m.start(), m.end())
+    for m in list(_NO_BIDS.finditer(text)):
+        comparisons.append(Comparison("bids", "=", (0.0,), "التي لم يصلها أي عرض"))
         text = blank(text, m.start(), m.end())
     if BOOKLET.search(text):
         for m in list(_BOOKLET_FREE.finditer(text)):
@@ -133,11 +157,12 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         after = text[end : end + 25]
         op = comparator_before(before)
         trailing = None
+        following = spans[i + 1][0] if i + 1 < len(spans) else None
         for pattern, trailing_op in _TRAILING:
             m = pattern.match(after)
-            if m:
+            if m and not (following is not None and not text[end + m.end() : following].strip()):
                 trailing = (trailing_op, m.end())
-                break
+                break  # (a comparator right before the next figure is that figure's: "وتحت مليونين")
         if trailing:
             op = trailing[0]
         if not op and _BOOKLET_PRICE_BEFORE.search(before):

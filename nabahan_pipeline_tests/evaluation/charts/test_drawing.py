@@ -25,6 +25,11 @@ from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
 from nabahan_pipeline.evaluation.charts.style import chart_style, new_figure
 from nabahan_pipeline.evaluation.synthetic import fixed_summary
 
+# These tests make the helper fork on purpose inside a pytest-xdist worker, which runs threads of
+# its own; Python 3.12+ warns about forking a threaded process. The product forks only from a
+# single-threaded process (drawing.default_processes, tested below).
+pytestmark = pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+
 
 def _figure(text: str = "ok"):
     fig = new_figure(2, 1)

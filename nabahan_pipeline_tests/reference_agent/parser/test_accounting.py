@@ -133,8 +133,8 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
         ("ما مجموع القيم التقديرية وقيم الترسية للمنافسات المرساة", "القيم التقديريه"),
         # Two date phrases would be ANDed into no day at all.
         ("كم منافسة نشرت في 2023 وفي الربع الأول من 2024؟", "2023"),
-        # "ما" past the first word negates.
-        ("كم منافسة ما وصلها ولا عرض؟", "ما"),
+        # "ما" past the first word negates ("ما وصلها ولا عرض" is read: no bids).
+        ("كم منافسة ما الغيت في جدة؟", "ما"),
         # A comparator with no figure after it compares with something the parser cannot read.
         # (The awarded value against the estimated one is read now: ``column_comparison``.)
         ("كم منافسة رسيت بقيمة أعلى من سعر كراستها؟", "اعلي"),

@@ -174,3 +174,46 @@ def test_a_day_that_does_not_exist_is_no_day() -> None:
     left, spans = read_dates(normalize_arabic("يوم 31 فبراير 2025"), LATE_AS_OF)
     assert [(s.start, s.end) for s in spans] == [("2025-02-01", "2025-03-01")]
     assert "31" in left.split()
+
+
+def test_two_months_named_are_a_span_only_when_they_follow_each_other() -> None:
+    text, spans = read_dates(normalize_arabic("في شهري ابريل ومايو 2024"), AS_OF)
+    assert [(s.start, s.end) for s in spans] == [("2024-04-01", "2024-06-01")]
+    text, spans = read_dates(normalize_arabic("في شهري ابريل ويونيو 2024"), AS_OF)
+    assert not any(s.start == "2024-04-01" and s.end == "2024-07-01" for s in spans)
+    text, spans = read_dates(normalize_arabic("بين ابريل ويونيو 2024"), AS_OF)
+    assert [(s.start, s.end) for s in spans] == [("2024-04-01", "2024-07-01")]
+
+
+def test_the_end_of_the_year_is_no_rolling_year() -> None:
+    # "آخر السنة" is the year's end, which no reader places; "آخر سنة" is the last twelve months.
+    assert read_dates(normalize_arabic("اخر السنه"), AS_OF)[1] == []
+    assert [(s.start, s.end) for s in read_dates(normalize_arabic("اخر سنه"), AS_OF)[1]] == [("2024-06-15", "2025-06-16")]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "span"),
+    [
+        ("من عام 2022 وحتى 2024", ("2022-01-01", "2025-01-01")),
+        ("في السنوات من 2023 الى 2025", ("2023-01-01", "2026-01-01")),
+        ("في الفترة 2022-2023", ("2022-01-01", "2024-01-01")),
+        ("بين عامي 2023 و 2025", ("2023-01-01", "2026-01-01")),  # between: the span, not the two years
+        ("خلال السنتين الماضيتين", ("2023-06-15", "2025-06-16")),
+    ],
+)
+def test_more_ranges_of_years(phrase: str, span: tuple) -> None:
+    assert [(s.start, s.end) for s in read_dates(normalize_arabic(phrase), AS_OF)[1]] == [span]
+
+
+@pytest.mark.parametrize("phrase", ["قيمتها من 2000 الى 2040", "بقيمه بين 2010 و 2030", "قيمتها 2020 و2030"])
+def test_a_value_word_before_makes_figures_of_what_look_like_years(phrase: str) -> None:
+    spans = read_dates(normalize_arabic(phrase), AS_OF)[1]
+    assert not any(s.start == "2000-01-01" or s.years for s in spans)
+    assert not any(s.end in ("2031-01-01", "2041-01-01") for s in spans)
+
+
+def test_the_next_quarter() -> None:
+    # As of 2025-06-15 (second quarter): the third.
+    assert [(s.start, s.end, s.label) for s in read_dates(normalize_arabic("الربع القادم"), AS_OF)[1]] == [
+        ("2025-07-01", "2025-10-01", "الربع القادم")
+    ]

@@ -181,3 +181,92 @@ def test_or_more_followed_by_from_begins_the_next_comparison() -> None:
     assert [(c.op, c.values) for c in comparisons] == [("<", (1_000_000.0,)), (">", (5_000_000.0,))]
     _, _, comparisons = read_values(normalize_arabic("قيمتها مليون أو أكثر"))
     assert [(c.op, c.values) for c in comparisons] == [(">=", (1_000_000.0,))]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "op", "values", "written"),
+    [
+        ("قيمتها تعدت حاجز المائة ألف", ">", (1e5,), "المئة ألف"),
+        ("قيمتها ما تتجاوز الخمسين مليون", "<=", (5e7,), "الخمسين مليون"),
+        ("قيمتها تحت المليون", "<", (1e6,), "المليون"),
+        ("قيمتها بين العشرين ألف والمليون", "between", (2e4, 1e6), "العشرين ألف"),
+    ],
+)
+def test_a_figure_written_with_the_article(phrase: str, op: str, values: tuple, written: str) -> None:
+    text, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("value", op, values)]
+    assert written in comparisons[0].label
+    assert not re.search(r"\d|الف|مليون", text)
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "المنافسات اللي ما وصلتها ولا عرض",
+        "لم يتقدم لها أي متقدم",
+        "التي لم تستقبل أي عروض",
+        "منافسات بلا عروض",
+        "ما عليها ولا عرض",
+        "خالية من العروض",
+        "بصفر عروض",
+        "عدد عروضها صفر",
+    ],
+)
+def test_no_bids_at_all(phrase: str) -> None:
+    text, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [("bids", "=", (0.0,))]
+    assert not re.search(r"عرض|عروض|متقدم", text)
+
+
+@pytest.mark.parametrize("phrase", ["اكثر من 3 عروض", "بعرض واحد", "المنافسات اللي وصلها عرض"])
+def test_some_bids_are_not_no_bids(phrase: str) -> None:
+    _, _, comparisons = read_values(normalize_arabic(phrase))
+    assert ("bids", "=", (0.0,)) not in [(c.field, c.op, c.values) for c in comparisons]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "op", "value"),
+    [
+        ("قيمتها اصغر من او تساوي 40 الف", "<=", 4e4),
+        ("قيمتها اعلي من او يساوي مليونين", ">=", 2e6),
+        ("قيمتها علي الاقل 300 الف", ">=", 3e5),
+        ("قيمتها 300 الف علي الاكثر", "<=", 3e5),
+        ("بحد ادني مليار", ">=", 1e9),
+        ("قيمتها كحد اقصي 75 الف ريال", "<=", 7.5e4),
+        ("قيمتها ما تتخطي 5 ملايين", "<=", 5e6),
+        ("قيمتها تعدت ال 8 ملايين", ">", 8e6),
+        ("قيمتها فوق 25M", ">", 2.5e7),
+    ],
+)
+def test_more_comparator_wordings(phrase: str, op: str, value: float) -> None:
+    text, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.op, c.values) for c in comparisons] == [(op, (value,))]
+    assert not re.search(r"\d|اقل|اكثر|حد|ادني|اقصي", text)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "bounds"),
+    [
+        ("قيمتها اكثر من 2 مليون واقل من 4 ملايين", [(">", 2e6), ("<", 4e6)]),
+        ("قيمتها فوق 100 الف وتحت 200 الف", [(">", 1e5), ("<", 2e5)]),
+        ("قيمتها اقل من مليون واكبر من 300 الف", [("<", 1e6), (">", 3e5)]),
+        ("قيمتها مليون واقل", [("<=", 1e6)]),  # "or less": no second figure
+    ],
+)
+def test_two_bounds_of_one_figure(phrase: str, bounds: list) -> None:
+    _, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.op, c.values[0]) for c in comparisons] == bounds
+
+
+@pytest.mark.parametrize(
+    ("phrase", "field", "op", "value"),
+    [
+        ("مدته 18 شهر على الاقل", "duration", ">=", 18.0),
+        ("فيها 4 عروض فاكثر", "bids", ">=", 4.0),
+        ("مدته 9 اشهر او اقل", "duration", "<=", 9.0),
+    ],
+)
+def test_a_trailing_comparator_after_the_unit(phrase: str, field: str, op: str, value: float) -> None:
+    text, _, comparisons = read_values(normalize_arabic(phrase))
+    assert [(c.field, c.op, c.values) for c in comparisons] == [(field, op, (value,))]
+    assert not re.search(r"\d|اقل|اكثر", text)
