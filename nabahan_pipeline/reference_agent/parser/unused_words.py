@@ -4,7 +4,9 @@ values), the deadline column beside a measure of another ("كم يوم في ال
 موعد للعروض"), both ends of a ranking ("أعلى وأقل منطقة": one ranking answers the first), a second
 dimension beside a grouping by another ("عدد المنافسات حسب المنطقة والحالة" grouped by region),
 an order said "from the ... " under a one-row pick ("اعرض منافسات جدة من الأحدث للأقدم": every
-row newest first, not the oldest one), and a threshold on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
+row newest first, not the oldest one),, two places of one region set against each other ("نسبة منافسات جدة من منافسات مكة": the data
+holds regions, not cities, so both are region 2 and the share was of all tenders), and a threshold
+on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
 a condition on each group's count, not on a value). One SELECT of the frame holds none of them,
 so the agent names the words and refuses rather than answer another question."""
 
@@ -14,7 +16,7 @@ import re
 
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import QueryFrame
-from nabahan_pipeline.reference_agent.parser.patterns import COUNT, DIMENSION_KEYS, DIMENSIONS, SUPERLATIVE
+from nabahan_pipeline.reference_agent.parser.patterns import COUNT, DIMENSION_KEYS, DIMENSIONS, REGION_KEYS, REGIONS, SUPERLATIVE
 
 # The column words a measure may be of; with none, an average or a total is of the value.
 _COLUMN_PARTS = ("column:any", "column:value", "column:awarded", "column:bids", "column:booklet", "column:duration")
@@ -62,6 +64,14 @@ def unused_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]],
     from_end = _FROM_END.search(question)
     if from_end and frame.ranked and frame.limit == 1:
         unused += from_end.group(0).split()
+    if frame.measure == "share" or frame.sides or "region" in frame.group_by:
+        seen: dict[object, str] = {}
+        for m in REGIONS.finditer(question):
+            region = REGION_KEYS[m.lastgroup]  # type: ignore[index]
+            place = m.group(0).strip()
+            if region in seen and seen[region] != place:
+                unused.append(place)
+            seen.setdefault(region, place)
     for m in _ROW_COUNT_THRESHOLD.finditer(question):
         unused += m.group(0).split()
     return tuple(unused)

@@ -31,6 +31,7 @@ def agent(default_db: Path) -> ReferenceAgent:
         ("مجموع القيم حسب المنطقة والنوع", ("والنوع",)),
         ("اعرض منافسات جدة من الأحدث للأقدم", ("من", "الاحدث", "للاقدم")),
         ("رتب منافسات الرياض حسب القيمة من الأقل", ("من", "الاقل")),
+        ("كم نسبة منافسات جدة من منافسات مكة", ("مكه",)),
     ],
 )
 def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: str, words: tuple[str, ...]) -> None:
@@ -55,6 +56,8 @@ def test_words_the_frame_leaves_unused_refuse(agent: ReferenceAgent, question: s
         ("توزيع المنافسات حسب المنطقة والحالة", "GROUP BY region_id, status_id"),
         ("رتب منافسات الرياض حسب القيمة من الأكثر للأقل", "ORDER BY estimated_value DESC"),
         ("أحدث منافسة في جدة", "ORDER BY publish_date DESC LIMIT 1"),
+        ("كم منافسة في جدة ومكة", "region_id = 2"),  # both of region 2: its tenders
+        ("قارن بين الرياض وجدة في عدد المنافسات", "region_id IN (1, 2)"),
         ("عدد المنافسات حسب المنطقة في نشاط الاتصالات", "activity_id = 18"),
         ("عدد المنافسات حسب المنطقة من الأعلى إلى الأقل", "ORDER BY tender_count DESC"),
     ],
@@ -72,4 +75,3 @@ def test_the_function_on_a_frame() -> None:
     with_column = consumed + (("column:any", ("قيمه",)),)
     assert unused_words(avg, with_column, "متوسط عدد المنافسات") == ()
     assert unused_words(QueryFrame("tenders", "count"), consumed, "عدد المنافسات") == ()
-
