@@ -246,14 +246,26 @@ def _lookup_sql(frame: QueryFrame) -> str:
     where = []
     for c in frame.conditions:
         if c.field == "region" and frame.entity == "agencies":
-            where.append(_in("region_id", c.values))
+            where.append(_lookup_condition("region_id", c))
         elif c.field == "agency" and frame.entity == "agencies":
-            where.append(_in("agency_id", c.values))
-        elif c.field == _LOOKUP_DIMENSIONS[frame.entity] and c.op == "in":
-            where.append(_in(id_column, c.values))
+            where.append(_lookup_condition("agency_id", c))
+        elif c.field == _LOOKUP_DIMENSIONS[frame.entity] and c.op in ("in", "not_in"):
+            where.append(_lookup_condition(id_column, c))
     if frame.measure == "count":
         return f"SELECT COUNT(*) AS {noun}_count FROM {table}{_where(where)}"
     return f"SELECT {id_column}, {names} FROM {table}{_where(where)} ORDER BY {id_column}"
+
+
+def _lookup_condition(column: str, c: Condition) -> str:
+    """A condition on a lookup table's id or region column, negated ones as negations ("كم جهة في
+    مكة ما هي أمانة": not the municipalities), tenders' way."""
+    if c.op == "is_null":
+        return f"{column} IS NULL"
+    if c.op == "not_in":
+        if len(c.values) == 1:
+            return f"{column} <> {_literal(c.values[0])}"
+        return f"{column} NOT IN ({', '.join(_literal(v) for v in c.values)})"
+    return _in(column, c.values)
 
 
 def _agency_region_sql(frame: QueryFrame) -> str:

@@ -431,3 +431,12 @@ def test_two_names_of_one_kind_are_either_of_them(parser: QuestionParser) -> Non
     health = {i for i, name in parser.catalog.agencies.items() if name.startswith("وزارة الصحة")}
     education = {i for i, name in parser.catalog.agencies.items() if name.startswith("وزارة التعليم")}
     assert health and education and set(agency.values) == health | education
+
+
+def test_baladiya_alone_is_no_name_but_the_ministrys_name_is(parser: QuestionParser) -> None:
+    # Issue 15: "كم منافسة طرحتها البلدية" was answered for the ministry of municipal affairs.
+    assert isinstance(parser.parse("كم منافسة طرحتها البلدية"), Refusal)
+    frame = parser.parse("كم منافسة لوزارة الشؤون البلدية")
+    assert isinstance(frame, QueryFrame)
+    (condition,) = frame.conditions
+    assert condition.field == "agency" and "البلدية" in parser.catalog.label("agency", condition.values)

@@ -208,6 +208,24 @@ def test_an_unknown_operator_is_an_error() -> None:
         build_sql(QueryFrame("tenders", "count", conditions=(Condition("value", "like", ("%",)),)))
 
 
+def test_a_negated_condition_on_a_lookup_table_stays_negated(con: sqlite3.Connection) -> None:
+    # "كم جهة في مكة ما هي أمانة", "كم جهة في الرياض غير وزارة الصحة": issue 15 read them as IN.
+    frame = QueryFrame(
+        "agencies",
+        "count",
+        conditions=(
+            Condition("agency", "not_in", (55, 56), "من غير الجهة"),
+            Condition("region", "in", (2,), "في مكة"),
+        ),
+    )
+    sql = build_sql(frame)
+    assert "agency_id NOT IN (55, 56)" in sql and "region_id = 2" in sql
+    expected = _rows(con, "SELECT COUNT(*) FROM government_agencies WHERE region_id = 2 AND agency_id NOT IN (55, 56)")
+    assert _rows(con, sql) == expected
+    one = build_sql(QueryFrame("agencies", "rows", conditions=(Condition("region", "not_in", (1,), "خارج الرياض"),)))
+    assert "region_id <> 1" in one
+
+
 def test_a_negated_span_keeps_every_other_day(con: sqlite3.Connection) -> None:
     not_2024 = Condition("date", "not_date_range", ("2024-01-01", "2025-01-01"), "في غير عام 2024")
     sql = build_sql(QueryFrame("tenders", "count", conditions=(not_2024,)))

@@ -174,6 +174,7 @@ _GENERIC_NAME_WORDS = frozenset(
         "وزاره", "هيئه", "اداره", "عامه", "عام", "ديوان", "صحي", "انشطه", "نشاط", "الملك", "ملك", "امير",
         "الاميره", "بن", "عبد", "سعودي", "سعوديه", "ملكيه", "اول", "الاول", "ثاني", "الثاني", "جديده",
         "اخري", "منطقه", "محافظه", "مدينه", "مركزيه", "فنيه", "طبي",
+        "بلديه",  # "البلدية" alone is a town's municipality, not the ministry of municipal affairs
     }
 )
 _EXTRA_GENERIC = frozenset(v for w in list(_GENERIC_NAME_WORDS) for v in (w, w[2:] if w.startswith("ال") else "ال" + w))

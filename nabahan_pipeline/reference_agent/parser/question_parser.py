@@ -22,7 +22,9 @@ from nabahan_pipeline.reference_agent.parser.date_reading import read_all_dates
 from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
 from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
 from nabahan_pipeline.reference_agent.parser.durations import read_durations
+from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, relative_ma, unread_negations
 from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
+from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, elided_names, modified_groups, or_across_kinds
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
 from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, names_rows, read_lookup_cue
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
@@ -62,6 +64,7 @@ from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_co
 from nabahan_pipeline.reference_agent.parser.period_comparison import periods_compared
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
+from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
 from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
 
 MAX_QUESTION_CHARS = 1000
@@ -110,6 +113,7 @@ class QuestionParser:
             return Parse(Refusal(reason, (unheld.group(0).strip(),), topic))
         r = Reading(text=norm, original=norm, question=question)
         consumed: list[tuple[str, tuple[str, ...]]] = []
+        owners: dict[int, str] = {}  # which pass read each offset (for "أو" between kinds)
         for part, read_part in (
             ("duration", self._durations),
             ("english_name", self._english_names),
@@ -129,6 +133,7 @@ class QuestionParser:
             words = consumed_words(before, r.text)
             if words:
                 consumed.append((part, words))
+                owners.update(blanked_by(before, r.text, part))
         before = r.text
         value_group = read_value_group(r)
         group_words = consumed_words(before, r.text)
@@ -146,7 +151,10 @@ class QuestionParser:
         difference = read_difference(r)
         if consumed_words(before, r.text):
             consumed.append(("difference", consumed_words(before, r.text)))
+        unread = unread_negations(r.text, r.original) + or_across_kinds(r.text, r.original, owners) + relative_ma(r.original)
+        unread += elided_names(r.original, owners, {c.field for c in r.conditions}) + modified_groups(r.original, owners)
         intent, leftover = account_intent(r.text)
+        leftover = unread + leftover  # "كم منافسة ما هي في 2024": a negation no pass read
         consumed += intent
         if r.general:
             # "كم عدد الجامعات في السعودية": general knowledge, not the data's few agencies.
@@ -194,7 +202,7 @@ class QuestionParser:
         else:
             # Words read but not used: two date phrases (ANDed, they would ask for no day at
             # all) or a part of the question the frame has no place for.
-            ignored = ignored_words(frame, tuple(consumed))
+            ignored = ignored_words(frame, tuple(consumed)) + unused_words(frame, tuple(consumed), r.original)
             if len(r.dates) > 1 and not frame.sides and "year" not in frame.group_by:
                 ignored = dict(consumed).get("date", ()) + ignored
             ignored += two_tables(r.original)
@@ -445,4 +453,5 @@ def _negation(r: Reading, start: int) -> re.Match[str] | None:
     neither = NEITHER.search(before)
     if neither and FIRST_NEGATION.search(r.original[: neither.start()]):
         return neither
-    return None
+    # "في جازان ما هي شراء مباشر", "مب ملغاة", "مو في جدة"; "ما عدا الملغاة والمنتهية".
+    return dialect_negation(r.text, r.original, start) or negated_conjunct(r.text, r.original, start)

@@ -187,6 +187,11 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
 _DURATION_UNIT = re.compile(r"\s*(?:شهر|اشهر|شهور|شهرا|سنه|سنوات|سنين)(?!\w)")
 
 
+# "رست بمبلغ أقل من 100 ألف", "ترست بقيمة تتجاوز مليون": a figure the award verb is said at is
+# the awarded value, not the estimate.
+_AWARDED_AT = re.compile(r"(?<!\w)(?:رست|ترست|اترست|رسيت|ارسيت|رسا|رسي)(?:\s(?:عليها|عليه))?\s(?:ب|بمبلغ|بقيمه)(?!\w)")
+
+
 def value_field(text: str, start: int, end: int) -> str:
     """Which column a compared number is about, from the words around it."""
     after = text[end : end + 20]
@@ -198,6 +203,8 @@ def value_field(text: str, start: int, end: int) -> str:
     if BOOKLET.search(window):
         return "booklet"
     if AWARD.search(window) and not re.search(r"تمت? ال?ترسيه", window):
+        return "awarded"
+    if _AWARDED_AT.search(text[max(0, start - 45) : start]):
         return "awarded"
     if BIDS.search(text[max(0, start - 30) : start]) and not re.match(r"\s*(?:ريال|الف|مليون)", after):
         return "bids"

@@ -162,6 +162,28 @@ def test_free_is_a_booklet_word_only_beside_a_booklet() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("منافسه رست بمبلغ اقل من 9", "awarded"),
+        ("ترست بقيمه تتجاوز 9", "awarded"),
+        ("اترست عليها ب اكثر من 9", "awarded"),
+        ("رست وقيمتها اكثر من 9", "value"),  # awarded, and its estimated value over 9
+    ],
+)
+def test_a_figure_the_award_verb_is_said_at_is_the_awarded_value(text: str, field: str) -> None:
+    start = text.index("9")
+    assert value_field(text, start, start + 1) == field
+
+
+def test_or_more_followed_by_from_begins_the_next_comparison() -> None:
+    # "أقل من مليون أو أكثر من 5 ملايين": two comparisons, not "مليون أو أكثر" (>=).
+    _, _, comparisons = read_values(normalize_arabic("قيمتها أقل من مليون أو أكثر من 5 ملايين"))
+    assert [(c.op, c.values) for c in comparisons] == [("<", (1_000_000.0,)), (">", (5_000_000.0,))]
+    _, _, comparisons = read_values(normalize_arabic("قيمتها مليون أو أكثر"))
+    assert [(c.op, c.values) for c in comparisons] == [(">=", (1_000_000.0,))]
+
+
+@pytest.mark.parametrize(
     ("phrase", "op", "values", "written"),
     [
         ("قيمتها تعدت حاجز المائة ألف", ">", (1e5,), "المئة ألف"),
