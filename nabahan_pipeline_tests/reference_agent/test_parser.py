@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
-from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.sql_builder import unanswerable
 from nabahan_pipeline.reference_agent.parser import (
     MAX_QUESTION_CHARS,
@@ -21,16 +17,6 @@ from nabahan_pipeline.reference_agent.parser import (
 )
 
 AS_OF = date(2025, 6, 15)
-
-
-@pytest.fixture(scope="module")
-def parser(small_db: Path) -> Iterator[QuestionParser]:
-    """A parser over the small database's names, "today" fixed at 2025-06-15."""
-    con = sqlite3.connect(f"file:{small_db}?mode=ro", uri=True)
-    try:
-        yield QuestionParser(Catalog.load(con), as_of=AS_OF)
-    finally:
-        con.close()
 
 
 def _region(*ids: int, label: str) -> Condition:

@@ -19,11 +19,6 @@ TESTS = Path(__file__).parents[2]
 QUESTION_SETS = sorted((TESTS / "data").glob("*_questions.json")) + [TESTS.parent / "nabahan_pipeline" / "data" / "test_cases.json"]
 
 
-@pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
-
-
 def test_consumed_words_are_the_words_a_pass_blanked() -> None:
     assert consumed_words("كم مناقصه في الرياض", "كم مناقصه           ") == ("في", "الرياض")
     assert consumed_words("المنافسات العامه", "المنافسات      ") == ("العامه",)

@@ -3,24 +3,9 @@ answer's wording of the date says so (the data holds no award date)."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
-from datetime import date
-from pathlib import Path
-
 import pytest
 
-from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, QuestionParser
-
-
-@pytest.fixture(scope="module")
-def parser(small_db: Path) -> Iterator[QuestionParser]:
-    con = sqlite3.connect(f"file:{small_db}?mode=ro", uri=True)
-    try:
-        yield QuestionParser(Catalog.load(con), as_of=date(2025, 6, 15))
-    finally:
-        con.close()
 
 
 def _frame(parser: QuestionParser, question: str) -> QueryFrame:

@@ -3,27 +3,14 @@ offers are opened, in a named period, passed or not by the as-of date, or asked 
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
-from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import Condition, QueryFrame, QuestionParser, Refusal
 from nabahan_pipeline.reference_agent.sql_builder import build_sql, unanswerable
 
 AS_OF = date(2025, 6, 15)
-
-
-@pytest.fixture(scope="module")
-def parser(small_db: Path) -> Iterator[QuestionParser]:
-    con = sqlite3.connect(f"file:{small_db}?mode=ro", uri=True)
-    try:
-        yield QuestionParser(Catalog.load(con), as_of=AS_OF)
-    finally:
-        con.close()
 
 
 def _frame(parser: QuestionParser, question: str) -> QueryFrame:

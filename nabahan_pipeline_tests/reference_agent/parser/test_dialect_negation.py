@@ -14,11 +14,6 @@ from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, unread_negations
 
 
-@pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
-
-
 def _where(agent: ReferenceAgent, question: str) -> str:
     answer = agent.ask(question)
     assert answer["status"] == "success", answer["insights"]

@@ -16,11 +16,6 @@ T = "tenders_full_details"
 
 
 @pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
-
-
-@pytest.fixture(scope="module")
 def db(default_db: Path):
     con = sqlite3.connect(f"file:{default_db}?mode=ro", uri=True)
     yield con

@@ -3,17 +3,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, or_across_kinds
-
-
-@pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ two agencies share name neither."""
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -12,11 +11,6 @@ from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, NameIndex
 from nabahan_pipeline.reference_agent.parser import QueryFrame
 from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames, initials
-
-
-@pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
 
 
 def test_initials_are_of_the_capitalized_words() -> None:

@@ -3,15 +3,11 @@ named with no year counted from the as-of date, and Hijri dates outside the tabl
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
-from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, QuestionParser, Refusal
 from nabahan_pipeline.reference_agent.parser.hijri_dates import read_hijri_dates, unread_hijri
 
@@ -85,15 +81,6 @@ def test_no_such_day_or_month_is_not_read() -> None:
 def test_unplaced_hijri_dates_are_named(phrase: str) -> None:
     text, _ = read_hijri_dates(normalize_arabic(phrase), AS_OF)
     assert unread_hijri(text)
-
-
-@pytest.fixture(scope="module")
-def parser(small_db: Path) -> Iterator[QuestionParser]:
-    con = sqlite3.connect(f"file:{small_db}?mode=ro", uri=True)
-    try:
-        yield QuestionParser(Catalog.load(con), as_of=AS_OF)
-    finally:
-        con.close()
 
 
 def test_a_hijri_month_filters_the_publish_date(parser: QuestionParser) -> None:

@@ -12,11 +12,6 @@ from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.parser import QueryFrame
 
 
-@pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
-
-
 @pytest.mark.parametrize(
     ("question", "part", "base"),
     [

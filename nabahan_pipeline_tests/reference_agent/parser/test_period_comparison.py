@@ -3,17 +3,10 @@ side is refused rather than answered with one figure."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.parser import QueryFrame
-
-
-@pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
 
 
 @pytest.mark.parametrize(

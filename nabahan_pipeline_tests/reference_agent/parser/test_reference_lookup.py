@@ -13,11 +13,6 @@ from nabahan_pipeline.reference_agent.parser import QueryFrame
 
 
 @pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
-
-
-@pytest.fixture(scope="module")
 def db(default_db: Path):
     con = sqlite3.connect(f"file:{default_db}?mode=ro", uri=True)
     yield con

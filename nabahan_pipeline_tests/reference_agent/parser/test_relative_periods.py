@@ -4,27 +4,14 @@ whole parser, since the relative year is resolved before the other date readers 
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
-from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, QuestionParser
 from nabahan_pipeline.reference_agent.parser.relative_periods import anchor_relative_years
 
 AS_OF = date(2025, 6, 15)
-
-
-@pytest.fixture(scope="module")
-def parser(small_db: Path) -> Iterator[QuestionParser]:
-    con = sqlite3.connect(f"file:{small_db}?mode=ro", uri=True)
-    try:
-        yield QuestionParser(Catalog.load(con), as_of=AS_OF)
-    finally:
-        con.close()
 
 
 def _dates(parser: QuestionParser, question: str) -> list[tuple]:

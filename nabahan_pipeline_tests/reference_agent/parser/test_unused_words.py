@@ -3,18 +3,11 @@ average, the deadline beside a measure of another column, a threshold on a numbe
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.parser import QueryFrame
 from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
-
-
-@pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
 
 
 @pytest.mark.parametrize(

@@ -10,11 +10,6 @@ import pytest
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 
 
-@pytest.fixture(scope="module")
-def agent(default_db: Path) -> ReferenceAgent:
-    return ReferenceAgent()
-
-
 @pytest.mark.parametrize(
     ("question", "sql"),
     [
