@@ -19,11 +19,20 @@ from datetime import date
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 
 _NON_WORD = re.compile(r"[^\w]+")
+# "عبد العزيز" and "عبدالعزيز" are one name, written both ways in the data and in questions.
+_COMPOUND_NAME = re.compile(r"(?<!\w)عبد\s+(?=ال\w)")
+
+
+def join_compound_names(text: str) -> str:
+    """Normalized ``text`` with each compound name in one word: "عبد الرحمن" -> "عبدالرحمن"."""
+    return _COMPOUND_NAME.sub("عبد", text)
 
 
 def words(text: str) -> list[str]:
-    """The normalized words of ``text`` (punctuation, tabs and separators dropped)."""
-    return [w for w in _NON_WORD.sub(" ", normalize_arabic(text).replace("_", " ")).split() if w]
+    """The normalized words of ``text`` (punctuation, tabs and separators dropped; a compound
+    name such as "عبد العزيز" one word)."""
+    text = join_compound_names(normalize_arabic(text).replace("_", " "))
+    return [w for w in _NON_WORD.sub(" ", text).split() if w]
 
 
 def word_variants(word: str) -> frozenset[str]:

@@ -15,7 +15,7 @@ from datetime import date
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, word_variants, words
+from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, join_compound_names, word_variants, words
 from nabahan_pipeline.reference_agent.parser.awards import AWARDED_STATUS, read_awards
 from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
 from nabahan_pipeline.reference_agent.parser.date_reading import read_all_dates
@@ -101,7 +101,7 @@ class QuestionParser:
             return Parse(Refusal("not_arabic"))
         norm = PUNCTUATION.sub(" ", norm)
         norm = LOOSE_SEPARATORS.sub(" ", norm)
-        norm = re.sub(r"\s+", " ", norm).strip()
+        norm = join_compound_names(re.sub(r"\s+", " ", norm).strip())
         if MUTATION.search(norm) or IMPERATIVE_CHANGE.match(norm):
             return Parse(Refusal("mutation"))
         if OFF_TASK.search(norm):
