@@ -265,6 +265,13 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, _db: str | None,
     return sqlite3.SQLITE_OK
 
 
+def refuse_unsafe(sql: str) -> None:
+    """Raise UnsafeSQLError naming what makes ``sql`` unsafe (its kept reading, ``read_sql``)."""
+    problem = read_sql(sql).problem
+    if problem is not None:
+        raise UnsafeSQLError(problem)
+
+
 def run_read_only(
     database: str | Path,
     sql: str,
@@ -282,9 +289,7 @@ def run_read_only(
     of text and bytes of blobs; the row that would pass a cap is dropped and the result marked
     truncated (at least one more row exists), so a cut result never holds more than the caps.
     """
-    problem = read_sql(sql).problem
-    if problem is not None:
-        raise UnsafeSQLError(problem)
+    refuse_unsafe(sql)  # before the database is opened
     connection = ReadOnlyConnection(database)
     try:
         return connection.run(sql, timeout_s=timeout_s, max_rows=max_rows, max_cells=max_cells, max_text=max_text)
@@ -327,9 +332,7 @@ class ReadOnlyConnection:
         max_text: int = DEFAULT_MAX_TEXT,
     ) -> QueryResult:
         """``sql``, checked, run within ``timeout_s`` seconds and the caps (see ``run_read_only``)."""
-        problem = read_sql(sql).problem
-        if problem is not None:
-            raise UnsafeSQLError(problem)
+        refuse_unsafe(sql)
         with self._lock:
             self._deadline = deadline = time.monotonic() + timeout_s
             try:

@@ -1,5 +1,6 @@
-"""Fixtures the reference agent's tests share: the agent over the default database, and a parser
-over the small database's names with "today" fixed, so that relative dates have one meaning."""
+"""Fixtures the reference agent's tests share: the agent over the default database, a read-only
+connection to it, and a parser over the small database's names with "today" fixed, so that
+relative dates have one meaning."""
 
 from __future__ import annotations
 
@@ -22,6 +23,14 @@ PARSER_AS_OF = date(2025, 6, 15)
 def agent(default_db: Path) -> ReferenceAgent:
     """The embedded agent over the default database."""
     return ReferenceAgent()
+
+
+@pytest.fixture(scope="module")
+def db(default_db: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to the default database, for the gold figures the tests compare with."""
+    con = sqlite3.connect(f"file:{default_db}?mode=ro", uri=True)
+    yield con
+    con.close()
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ with no two sides to it is refused."""
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 import pytest
 
@@ -13,13 +12,6 @@ from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 
 T = "tenders_full_details"
-
-
-@pytest.fixture(scope="module")
-def db(default_db: Path):
-    con = sqlite3.connect(f"file:{default_db}?mode=ro", uri=True)
-    yield con
-    con.close()
 
 
 def _one(db: sqlite3.Connection, sql: str) -> float:

@@ -4,19 +4,11 @@ agencies of a region, the names that contain a word; and lookups the tables cann
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 import pytest
 
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.parser import QueryFrame
-
-
-@pytest.fixture(scope="module")
-def db(default_db: Path):
-    con = sqlite3.connect(f"file:{default_db}?mode=ro", uri=True)
-    yield con
-    con.close()
 
 
 @pytest.mark.parametrize(
