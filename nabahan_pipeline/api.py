@@ -35,6 +35,7 @@ from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.orchestration.assets import checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
+from nabahan_pipeline.orchestration.instance_storage import instance_ref
 from nabahan_pipeline.orchestration.instance_sync import synced_at_end
 from nabahan_pipeline.orchestration.partitions import (
     partition_run_config,
@@ -64,7 +65,7 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
         if not config.exists():
             with atomic_open(config, "w", encoding="utf-8") as handle:
                 handle.write(_INSTANCE_YAML)
-        return dg.DagsterInstance.from_config(str(home))
+        return dg.DagsterInstance.from_ref(instance_ref(home))
 
 
 class CheckedInputs(NamedTuple):

@@ -1,0 +1,140 @@
+"""The instance's SQLite storage as our own runs use it: one engine, and its pooled connections,
+per database file for the life of the instance.
+
+Dagster's SQLite storages make a new SQLAlchemy engine and a new connection for every query and
+every event (a 20-case run: about 290 of them, half a millisecond each, and as many times the
+connection set-up of ``instance_sync``). These subclasses keep each file's engine instead; the
+files, their schema and what is written to them are Dagster's, so `dagster dev` and the daemon
+read the same instance with Dagster's own classes. ``open_instance`` uses them only where the
+instance is the default SQLite storage; a configured one (PostgreSQL) is left as it is.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from dagster._core.instance.ref import InstanceRef
+from dagster._core.storage.event_log.sqlite.sqlite_event_log import SQLITE_BUSY_TIMEOUT_SECONDS, SqliteEventLogStorage
+from dagster._core.storage.runs.sqlite.sqlite_run_storage import SqliteRunStorage
+from dagster._core.storage.schedules.sqlite.sqlite_schedule_storage import SqliteScheduleStorage
+from dagster._core.storage.sqlite_storage import (
+    DagsterSqliteStorage,
+    _event_logs_directory,
+    _runs_directory,
+    _schedule_directory,
+)
+from dagster._serdes import ConfigurableClassData
+from sqlalchemy import Connection, Engine, create_engine
+
+# A run's events go to a database of its own: the engines of the last few are kept.
+RUN_SHARDS_KEPT = 4
+
+_DEFAULT_STORAGE = ("dagster._core.storage.sqlite_storage", "DagsterSqliteStorage")
+
+
+class _Engines:
+    """One engine per database URL, the least recently used closed beyond ``keep``."""
+
+    def __init__(self, keep: int, **engine_options: object) -> None:
+        self._keep = keep
+        self._options = engine_options
+        self._engines: OrderedDict[str, Engine] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, url: str) -> Engine:
+        with self._lock:
+            engine = self._engines.get(url)
+            if engine is None:
+                engine = self._engines[url] = create_engine(url, **self._options)
+            self._engines.move_to_end(url)
+            while len(self._engines) > self._keep:
+                self._engines.popitem(last=False)[1].dispose()
+            return engine
+
+    def close(self) -> None:
+        with self._lock:
+            engines, self._engines = list(self._engines.values()), OrderedDict()
+        for engine in engines:
+            engine.dispose()
+
+
+@contextmanager
+def _transaction(engine: Engine) -> Iterator[Connection]:
+    with engine.connect() as connection, connection.begin():
+        yield connection
+
+
+class KeptConnectionsRunStorage(SqliteRunStorage):
+    """Dagster's SQLite run storage with its engine kept."""
+
+    def __init__(self, conn_string: str, inst_data: ConfigurableClassData | None = None) -> None:
+        self._engines = _Engines(keep=1)  # before Dagster's set-up, which connects
+        super().__init__(conn_string, inst_data)
+
+    @contextmanager
+    def connect(self) -> Iterator[Connection]:
+        with _transaction(self._engines.get(self._conn_string)) as connection:
+            yield connection
+
+    def dispose(self) -> None:
+        self._engines.close()
+        super().dispose()
+
+
+class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
+    """Dagster's SQLite event log with the engines of its index and of its latest runs kept."""
+
+    def __init__(self, base_dir: str, inst_data: ConfigurableClassData | None = None) -> None:
+        self._engines = _Engines(keep=1 + RUN_SHARDS_KEPT, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_SECONDS})
+        super().__init__(base_dir, inst_data)
+
+    @contextmanager
+    def _connect(self, shard: str) -> Iterator[Connection]:
+        with self._db_lock:
+            engine = self._engines.get(self.conn_string_for_shard(shard))
+            if shard not in self._initialized_dbs:
+                self._initdb(engine)
+                self._initialized_dbs.add(shard)
+            with _transaction(engine) as connection:
+                yield connection
+
+    def wipe(self) -> None:
+        self._engines.close()
+        super().wipe()
+
+    def dispose(self) -> None:
+        self._engines.close()
+        super().dispose()
+
+
+class KeptConnectionsSqliteStorage(DagsterSqliteStorage):
+    """Dagster's default SQLite storage, its run storage and event log keeping their engines (its
+    schedule storage, which a run hardly uses and the instance never disposes, is Dagster's)."""
+
+    def __init__(self, base_dir: str, inst_data: ConfigurableClassData | None = None) -> None:
+        self.base_dir = base_dir
+        self._run_storage = KeptConnectionsRunStorage.from_local(_runs_directory(base_dir))
+        self._event_log_storage = KeptConnectionsEventLogStorage(_event_logs_directory(base_dir))
+        self._schedule_storage = SqliteScheduleStorage.from_local(_schedule_directory(base_dir))
+        self._inst_data = inst_data
+        super(DagsterSqliteStorage, self).__init__()
+
+    @classmethod
+    def from_config_value(cls, inst_data: ConfigurableClassData, config_value: dict) -> KeptConnectionsSqliteStorage:
+        return cls.from_local(inst_data=inst_data, **config_value)
+
+
+def instance_ref(home: str | Path) -> InstanceRef:
+    """The instance at ``home`` as its dagster.yaml configures it, with Dagster's default SQLite
+    storage (none configured) kept-connection; any other storage (PostgreSQL, a custom class) as
+    configured."""
+    ref = InstanceRef.from_dir(str(home))
+    data = ref.storage_data
+    if data is None or (data.module_name, data.class_name) != _DEFAULT_STORAGE:
+        return ref
+    kept = ConfigurableClassData(__name__, KeptConnectionsSqliteStorage.__name__, data.config_yaml)
+    return ref._replace(storage_data=kept)

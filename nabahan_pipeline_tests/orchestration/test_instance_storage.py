@@ -1,0 +1,141 @@
+"""The instance our entry points open: Dagster's SQLite files, written through kept connections,
+readable by Dagster's own classes; any other configured storage left as it is."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import dagster as dg
+import pytest
+import sqlalchemy
+
+from nabahan_pipeline.api import open_instance
+from nabahan_pipeline.orchestration.instance_storage import (
+    RUN_SHARDS_KEPT,
+    KeptConnectionsEventLogStorage,
+    KeptConnectionsRunStorage,
+)
+
+
+@dg.asset
+def numbers() -> list[int]:
+    return [1, 2, 3]
+
+
+@dg.asset
+def total(numbers: list[int]) -> int:
+    return sum(numbers)
+
+
+def materialize(instance: dg.DagsterInstance) -> str:
+    result = dg.materialize([numbers, total], instance=instance)
+    assert result.success
+    return result.run_id
+
+
+@pytest.fixture
+def connections_opened():
+    """The number of database connections SQLAlchemy opens while the test runs."""
+    opened: list[object] = []
+
+    def count(dbapi_connection: object, _record: object) -> None:
+        opened.append(dbapi_connection)
+
+    sqlalchemy.event.listen(sqlalchemy.engine.Engine, "connect", count)
+    yield opened
+    sqlalchemy.event.remove(sqlalchemy.engine.Engine, "connect", count)
+
+
+def test_a_default_home_gets_kept_connections_and_dagster_reads_what_they_wrote(tmp_path: Path):
+    with open_instance(tmp_path) as instance:
+        assert isinstance(instance.event_log_storage, KeptConnectionsEventLogStorage)
+        assert isinstance(instance.run_storage, KeptConnectionsRunStorage)
+        run_ids = [materialize(instance) for _ in range(2)]
+    with dg.DagsterInstance.from_config(str(tmp_path)) as plain:
+        assert type(plain.event_log_storage).__name__ == "SqliteEventLogStorage"
+        assert {run.run_id for run in plain.get_runs()} == set(run_ids)
+        for run_id in run_ids:
+            assert plain.get_run_by_id(run_id).is_success
+            kinds = {entry.dagster_event_type for entry in plain.all_logs(run_id) if entry.is_dagster_event}
+            assert dg.DagsterEventType.ASSET_MATERIALIZATION in kinds
+        latest = plain.get_latest_materialization_event(dg.AssetKey("total"))
+        assert latest is not None and latest.run_id == run_ids[-1]
+
+
+def test_a_run_opens_a_few_connections_not_one_per_event(tmp_path: Path, connections_opened: list[object]):
+    with open_instance(tmp_path) as instance:
+        materialize(instance)  # creates the run's database
+        connections_opened.clear()
+        run_id = materialize(instance)
+        events = len(instance.all_logs(run_id))
+    assert events > 20
+    # the new run's database is created (and initialized) on its own connections; the index and
+    # the run storage reuse theirs.
+    assert len(connections_opened) <= 6, f"{len(connections_opened)} connections for {events} events"
+
+
+def test_dagsters_own_storage_opens_one_connection_per_query(tmp_path: Path, connections_opened: list[object]):
+    """What the kept connections save (and a check that the count above can fail)."""
+    with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        materialize(instance)
+        connections_opened.clear()
+        run_id = materialize(instance)
+        events = len(instance.all_logs(run_id))
+    assert len(connections_opened) > events
+
+
+def test_engines_of_old_runs_are_closed(tmp_path: Path):
+    with open_instance(tmp_path) as instance:
+        for _ in range(RUN_SHARDS_KEPT + 3):
+            materialize(instance)
+        assert len(instance.event_log_storage._engines._engines) == 1 + RUN_SHARDS_KEPT
+    assert instance.event_log_storage._engines._engines == {}, "disposing the instance closes them all"
+
+
+def test_threads_share_the_instance(tmp_path: Path):
+    errors: list[BaseException] = []
+    with open_instance(tmp_path) as instance:
+        materialize(instance)
+
+        def read_and_write() -> None:
+            try:
+                for _ in range(5):
+                    instance.get_runs(limit=5)
+                    instance.report_runless_asset_event(dg.AssetObservation(asset_key="numbers"))
+            except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=read_and_write) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        observed = instance.fetch_observations(dg.AssetKey("numbers"), limit=100).records
+    assert errors == []
+    assert len(observed) == 30
+
+
+def test_wipe_starts_again_from_empty_databases(tmp_path: Path):
+    with open_instance(tmp_path) as instance:
+        materialize(instance)
+        instance.wipe()
+        assert instance.get_runs() == []
+        run_id = materialize(instance)
+        assert [run.run_id for run in instance.get_runs()] == [run_id]
+
+
+def test_a_configured_storage_is_left_as_configured(tmp_path: Path):
+    events = tmp_path / "events"
+    (tmp_path / "dagster.yaml").write_text(
+        "event_log_storage:\n"
+        "  module: dagster._core.storage.event_log\n"
+        "  class: SqliteEventLogStorage\n"
+        "  config:\n"
+        f"    base_dir: {events}\n",
+        encoding="utf-8",
+    )
+    with open_instance(tmp_path) as instance:
+        assert type(instance.event_log_storage).__name__ == "SqliteEventLogStorage"
+        materialize(instance)
+    assert list(events.glob("*.db"))
