@@ -6,6 +6,7 @@ Grounding reads the insight against the reported rows, what the agent saw when i
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -117,11 +118,13 @@ def _with_preposition(source: str) -> list[str]:
 
 
 _LIVE = "(?:" + "|".join(_phrase(form) for source in LIVE_SOURCES for form in _with_preposition(source)) + ")"
-_DISCLAIMERS = tuple((phrase, re.compile(_phrase(phrase))) for phrase in DISCLAIMER_PHRASES) + tuple(
-    (phrase, re.compile(_phrase(phrase) + r"(?:\s+\S+){0,3}?\s+" + _LIVE)) for phrase in ACCESS_PHRASES
+_DISCLAIMERS = tuple((phrase, _phrase(phrase)) for phrase in DISCLAIMER_PHRASES) + tuple(
+    (phrase, _phrase(phrase) + r"(?:\s+\S+){0,3}?\s+" + _LIVE) for phrase in ACCESS_PHRASES
 )
-# Each pattern starts with its phrase as folded: one whose phrase is not in the text is not searched.
+# Each pattern starts with its phrase as folded: one whose phrase is not in the text is not
+# searched, nor compiled (all of them, each access phrase before every live source: 30 ms).
 _FOLDED_DISCLAIMERS = tuple((phrase, normalize_arabic(phrase), pattern) for phrase, pattern in _DISCLAIMERS)
+_compiled = functools.cache(re.compile)
 
 # HTML element names: a tag an agent may emit (<br>, <thead>, </td>, <h3>, <a href=...>) is no
 # placeholder.
@@ -156,7 +159,7 @@ def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
     markers = [
         f"disclaimer: {phrase}"
         for phrase, folded, pattern in _FOLDED_DISCLAIMERS
-        if folded in normalized and pattern.search(normalized)
+        if folded in normalized and _compiled(pattern).search(normalized)
     ]
     markers += [f"placeholder: {match.group(0)}" for match in PLACEHOLDER_PATTERN.finditer(insight)]
     markers += [f"ungrounded number: {number}" for number in ungrounded]
