@@ -1,12 +1,14 @@
-"""The instance's SQLite storage as our own runs use it: one engine, and its pooled connections,
-per database file for the life of the instance.
+"""The instance's SQLite storage as our own runs use it: each database's engine made once, and
+the connections to the run storage and the event log's index kept, for the life of the instance.
 
 Dagster's SQLite storages make a new SQLAlchemy engine and a new connection for every query and
 every event (a 20-case run: about 290 of them, half a millisecond each, and as many times the
-connection set-up of ``instance_sync``). These subclasses keep each file's engine instead; the
-files, their schema and what is written to them are Dagster's, so `dagster dev` and the daemon
-read the same instance with Dagster's own classes. ``open_instance`` uses them only where the
-instance is the default SQLite storage; a configured one (PostgreSQL) is left as it is.
+connection set-up of ``instance_sync``). These subclasses keep the engines instead; the files,
+their schema and what is written to them are Dagster's, so `dagster dev` and the daemon read the
+same instance with Dagster's own classes, and follow our runs live as they would their own (a
+run's own database is still closed after each write: see ``KeptConnectionsEventLogStorage``).
+``open_instance`` uses them only where the instance is the default SQLite storage; a configured
+one (PostgreSQL) is left as it is.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from dagster._core.instance.ref import InstanceRef
-from dagster._core.storage.event_log.sqlite.sqlite_event_log import SQLITE_BUSY_TIMEOUT_SECONDS, SqliteEventLogStorage
+from dagster._core.storage.event_log.sqlite.sqlite_event_log import (
+    INDEX_SHARD_NAME,
+    SQLITE_BUSY_TIMEOUT_SECONDS,
+    SqliteEventLogStorage,
+)
 from dagster._core.storage.runs.sqlite.sqlite_run_storage import SqliteRunStorage
 from dagster._core.storage.schedules.sqlite.sqlite_schedule_storage import SqliteScheduleStorage
 from dagster._core.storage.sqlite_storage import (
@@ -29,8 +35,9 @@ from dagster._core.storage.sqlite_storage import (
 )
 from dagster._serdes import ConfigurableClassData
 from sqlalchemy import Connection, Engine, create_engine
+from sqlalchemy.pool import NullPool
 
-# A run's events go to a database of its own: the engines of the last few are kept.
+# A run's events go to a database of its own: the engines of the last few runs are kept.
 RUN_SHARDS_KEPT = 4
 
 _DEFAULT_STORAGE = ("dagster._core.storage.sqlite_storage", "DagsterSqliteStorage")
@@ -86,16 +93,22 @@ class KeptConnectionsRunStorage(SqliteRunStorage):
 
 
 class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
-    """Dagster's SQLite event log with the engines of its index and of its latest runs kept."""
+    """Dagster's SQLite event log with its index's connections kept, and the engines of its latest
+    runs' databases; a run's database is still connected to for each write and closed after it:
+    closing its last connection moves the write-ahead log into the file, the change Dagster's
+    event watchers (the UI following a run live) wait for."""
 
     def __init__(self, base_dir: str, inst_data: ConfigurableClassData | None = None) -> None:
-        self._engines = _Engines(keep=1 + RUN_SHARDS_KEPT, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_SECONDS})
+        options = {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS}}
+        self._index_engines = _Engines(keep=1, **options)  # before Dagster's set-up, which connects
+        self._run_engines = _Engines(keep=RUN_SHARDS_KEPT, poolclass=NullPool, **options)
         super().__init__(base_dir, inst_data)
 
     @contextmanager
     def _connect(self, shard: str) -> Iterator[Connection]:
         with self._db_lock:
-            engine = self._engines.get(self.conn_string_for_shard(shard))
+            engines = self._index_engines if shard == INDEX_SHARD_NAME else self._run_engines
+            engine = engines.get(self.conn_string_for_shard(shard))
             if shard not in self._initialized_dbs:
                 self._initdb(engine)
                 self._initialized_dbs.add(shard)
@@ -103,12 +116,16 @@ class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
                 yield connection
 
     def wipe(self) -> None:
-        self._engines.close()
+        self._close_engines()
         super().wipe()
 
     def dispose(self) -> None:
-        self._engines.close()
+        self._close_engines()
         super().dispose()
+
+    def _close_engines(self) -> None:
+        self._index_engines.close()
+        self._run_engines.close()
 
 
 class KeptConnectionsSqliteStorage(DagsterSqliteStorage):

@@ -36,61 +36,75 @@ def materialize(instance: dg.DagsterInstance) -> str:
 
 @pytest.fixture
 def connections_opened():
-    """The number of database connections SQLAlchemy opens while the test runs."""
-    opened: list[object] = []
+    """The database file of each connection SQLAlchemy opens while the test runs, by its name."""
+    opened: list[str] = []
 
-    def count(dbapi_connection: object, _record: object) -> None:
-        opened.append(dbapi_connection)
+    def count(dbapi_connection, _record: object) -> None:
+        files = [file for _, schema, file in dbapi_connection.execute("PRAGMA database_list") if schema == "main"]
+        opened.append(Path(files[0]).name)
 
     sqlalchemy.event.listen(sqlalchemy.engine.Engine, "connect", count)
     yield opened
     sqlalchemy.event.remove(sqlalchemy.engine.Engine, "connect", count)
 
 
-def test_a_default_home_gets_kept_connections_and_dagster_reads_what_they_wrote(tmp_path: Path):
-    with open_instance(tmp_path) as instance:
-        assert isinstance(instance.event_log_storage, KeptConnectionsEventLogStorage)
-        assert isinstance(instance.run_storage, KeptConnectionsRunStorage)
-        run_ids = [materialize(instance) for _ in range(2)]
-    with dg.DagsterInstance.from_config(str(tmp_path)) as plain:
-        assert type(plain.event_log_storage).__name__ == "SqliteEventLogStorage"
-        assert {run.run_id for run in plain.get_runs()} == set(run_ids)
-        for run_id in run_ids:
-            assert plain.get_run_by_id(run_id).is_success
-            kinds = {entry.dagster_event_type for entry in plain.all_logs(run_id) if entry.is_dagster_event}
-            assert dg.DagsterEventType.ASSET_MATERIALIZATION in kinds
-        latest = plain.get_latest_materialization_event(dg.AssetKey("total"))
-        assert latest is not None and latest.run_id == run_ids[-1]
+def shared_databases(opened: list[str]) -> list[str]:
+    """The connections to the run storage and the event log's index (not to a run's own database)."""
+    return [name for name in opened if name in ("runs.db", "index.db")]
 
 
-def test_a_run_opens_a_few_connections_not_one_per_event(tmp_path: Path, connections_opened: list[object]):
+def test_a_run_connects_to_the_shared_databases_once_not_per_event(tmp_path: Path, connections_opened: list[str]):
     with open_instance(tmp_path) as instance:
-        materialize(instance)  # creates the run's database
+        materialize(instance)
         connections_opened.clear()
         run_id = materialize(instance)
         events = len(instance.all_logs(run_id))
     assert events > 20
-    # the new run's database is created (and initialized) on its own connections; the index and
-    # the run storage reuse theirs.
-    assert len(connections_opened) <= 6, f"{len(connections_opened)} connections for {events} events"
+    # Dagster's own table checks (has_table) make an engine of their own: one or two a run.
+    assert len(shared_databases(connections_opened)) <= 3, connections_opened
+    # a run's own database: connected to for each write (see test_dagster_watching_a_run...)
+    assert f"{run_id}.db" in connections_opened
 
 
-def test_dagsters_own_storage_opens_one_connection_per_query(tmp_path: Path, connections_opened: list[object]):
+def test_dagsters_own_storage_connects_for_every_query(tmp_path: Path, connections_opened: list[str]):
     """What the kept connections save (and a check that the count above can fail)."""
     with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
         materialize(instance)
         connections_opened.clear()
         run_id = materialize(instance)
         events = len(instance.all_logs(run_id))
-    assert len(connections_opened) > events
+    assert len(shared_databases(connections_opened)) > events
 
 
 def test_engines_of_old_runs_are_closed(tmp_path: Path):
     with open_instance(tmp_path) as instance:
         for _ in range(RUN_SHARDS_KEPT + 3):
             materialize(instance)
-        assert len(instance.event_log_storage._engines._engines) == 1 + RUN_SHARDS_KEPT
-    assert instance.event_log_storage._engines._engines == {}, "disposing the instance closes them all"
+        storage = instance.event_log_storage
+        assert len(storage._run_engines._engines) == RUN_SHARDS_KEPT
+        assert len(storage._index_engines._engines) == 1
+    assert storage._run_engines._engines == storage._index_engines._engines == {}, "disposing the instance closes them all"
+
+
+def test_dagster_watching_a_run_sees_its_events_as_they_are_written(tmp_path: Path):
+    """`dagster dev` follows a run live by watching the run's database file change."""
+    seen: list[str] = []
+    arrived = threading.Event()
+
+    def callback(entry, _cursor) -> None:
+        seen.append(entry.message)
+        arrived.set()
+
+    with open_instance(tmp_path) as ours, dg.DagsterInstance.from_config(str(tmp_path)) as ui:
+        run_id = materialize(ours)  # a run whose database exists, as a live run's does
+        written = ui.event_log_storage.get_records_for_run(run_id, limit=10_000).cursor
+        ui.event_log_storage.watch(run_id, written, callback)
+        try:
+            ours.report_engine_event("still going", ours.get_run_by_id(run_id))
+            assert arrived.wait(10), "the watcher saw nothing while our instance was still open"
+        finally:
+            ui.event_log_storage.end_watch(run_id, callback)
+    assert seen == ["still going"]
 
 
 def test_threads_share_the_instance(tmp_path: Path):
