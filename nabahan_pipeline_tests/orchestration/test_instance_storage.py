@@ -53,6 +53,22 @@ def shared_databases(opened: list[str]) -> list[str]:
     return [name for name in opened if name in ("runs.db", "index.db")]
 
 
+def test_a_default_home_gets_kept_connections_and_dagster_reads_what_they_wrote(tmp_path: Path):
+    with open_instance(tmp_path) as instance:
+        assert isinstance(instance.event_log_storage, KeptConnectionsEventLogStorage)
+        assert isinstance(instance.run_storage, KeptConnectionsRunStorage)
+        run_ids = [materialize(instance) for _ in range(2)]
+    with dg.DagsterInstance.from_config(str(tmp_path)) as plain:
+        assert type(plain.event_log_storage).__name__ == "SqliteEventLogStorage"
+        assert {run.run_id for run in plain.get_runs()} == set(run_ids)
+        for run_id in run_ids:
+            assert plain.get_run_by_id(run_id).is_success
+            kinds = {entry.dagster_event_type for entry in plain.all_logs(run_id) if entry.is_dagster_event}
+            assert dg.DagsterEventType.ASSET_MATERIALIZATION in kinds
+        latest = plain.get_latest_materialization_event(dg.AssetKey("total"))
+        assert latest is not None and latest.run_id == run_ids[-1]
+
+
 def test_a_run_connects_to_the_shared_databases_once_not_per_event(tmp_path: Path, connections_opened: list[str]):
     with open_instance(tmp_path) as instance:
         materialize(instance)
