@@ -225,6 +225,8 @@ class CallFeed:
                 call = Call(function)
                 call.started = time.perf_counter()  # under the lock: calls start in their deadlines' order
                 running[number] = (call, this)
-            if not call._run():  # given up on: its outcome is dropped, and this thread ends
+            reusable = call._run()
+            call._done.set()
+            if not reusable:  # given up on: its outcome is dropped, and this thread ends
                 return
             self.done.put(number)
