@@ -459,17 +459,22 @@ class _Reader:
         self.sock.settimeout(remaining)
 
     def send(self, request: bytes, sent: _Sent) -> None:
-        """Send the request; ``sent.at`` is stamped just before its first byte leaves (a request
-        fits the socket's buffer: one send on the socket made non-blocking, without the wait for
-        room a send with a time limit makes first; the rest, if any, with the time limit)."""
+        """Send the request; ``sent.at`` is stamped just before its first byte leaves. On a plain
+        socket a request fits the socket's buffer: one send with the socket made non-blocking,
+        without the wait for room that a send with a time limit makes first (one hand-over of the
+        GIL less); the rest, if any, and a TLS socket's request, with the time limit."""
         sock = self.sock
-        sock.settimeout(0.0)
-        if sent.at is None:
+        done = 0
+        if type(sock) is socket.socket:
+            sock.settimeout(0.0)
+            if sent.at is None:
+                sent.at = time.perf_counter()
+            try:
+                done = sock.send(request)
+            except BlockingIOError:
+                pass
+        elif sent.at is None:
             sent.at = time.perf_counter()
-        try:
-            done = sock.send(request)
-        except BlockingIOError:
-            done = 0
         if done < len(request):
             self._wait_limit()
             sock.sendall(memoryview(request)[done:])

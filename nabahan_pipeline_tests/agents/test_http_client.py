@@ -260,3 +260,52 @@ def test_elapsed_is_from_the_send_to_the_last_byte(server: LoopbackServer) -> No
     around = time.perf_counter() - started
     assert 0.2 <= response.elapsed_s <= around
     http.close()
+
+
+def test_https_keeps_its_connection_and_refuses_a_certificate_it_cannot_verify(tmp_path) -> None:
+    import shutil
+    import ssl
+    import subprocess
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command to make a certificate with")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    ports: list[int] = []
+
+    class Echo(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            ports.append(self.client_address[1])
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"https://127.0.0.1:{server.server_address[1]}/ask"
+    try:
+        trusting = client()
+        trusting._ssl_context = ssl.create_default_context(cafile=str(cert))
+        for text in ("أ" * 50_000, "ب"):
+            assert trusting.request_json("POST", url, {"q": text}) == {"q": text}
+        assert len(ports) == 2 and len(set(ports)) == 1, "one kept-alive TLS connection"
+        trusting.close()
+        with pytest.raises(HttpConnectionError, match="TLS error .*CERTIFICATE_VERIFY_FAILED"):
+            HttpClient(timeout_s=5.0, retry=RetryPolicy(backoff_base_s=0.01)).request("POST", url, body=b"{}")
+        assert len(ports) == 2, "not retried, nothing sent"
+    finally:
+        server.shutdown()
+        server.server_close()
