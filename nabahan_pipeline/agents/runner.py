@@ -193,10 +193,10 @@ def answer_batches(
         feed.put(number, partial(ask, case["question"], filters))
 
     def answered(number: int, result: CallResult) -> None:
-        call = asked.pop(number)
-        row = _response_row(call.case_id, call.repeat, result)
-        if call.key is not None and row["status"] != "error":
-            cache.put(call.key, row)
+        whose = asked.pop(number)
+        row = _response_row(whose.case_id, whose.repeat, result)
+        if whose.key is not None and row["status"] != "error":
+            cache.put(whose.key, row)
         finish(number, row)
 
     finished = False
