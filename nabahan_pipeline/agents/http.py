@@ -14,7 +14,6 @@ from nabahan_pipeline.errors import AgentSpecError, HttpError, MalformedResponse
 from nabahan_pipeline.settings import resolve
 
 
-
 class HttpAgent:
     """An agent behind an HTTP endpoint: POST {"question", "filters"} as JSON, the contract back.
 
@@ -53,14 +52,19 @@ class HttpAgent:
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
         """POST the question; the decoded JSON answer, or an ``error`` answer saying what failed."""
+        return self.ask_timed(question, filters)[0]
+
+    def ask_timed(self, question: str, filters: dict | None = None) -> tuple[Any, float | None]:
+        """``ask``'s answer and the agent's latency as the wire saw it: from the request's start to
+        its answer's last byte (``HttpResponse.elapsed_s``); None for a request that failed."""
         try:
-            return self._client.request_json(
+            return self._client.request_json_timed(
                 "POST", self.spec, {"question": question, "filters": filters}, headers=self._headers
             )
         except MalformedResponseError as exc:
-            return AgentAnswer.failure(f"malformed answer: {exc}").to_contract()
+            return AgentAnswer.failure(f"malformed answer: {exc}").to_contract(), None
         except HttpError as exc:
-            return AgentAnswer.failure(str(exc)).to_contract()
+            return AgentAnswer.failure(str(exc)).to_contract(), None
 
     def check(self) -> None:
         """Raise AgentSpecError when the service cannot be reached (before any case is asked)."""

@@ -14,11 +14,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, Protocol
 
 import pandas as pd
 
-from nabahan_pipeline.agents.call_threads import Call, end_idle_threads, start_call
+from nabahan_pipeline.agents.call_threads import Call, CallFeed, start_call
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
 from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
 from nabahan_pipeline.agents.secrets import scrubber
@@ -62,7 +63,7 @@ def call_agent(
     The call runs on a call thread (``call_threads``) so that a hung agent costs one thread, not the run.
     """
     started = time.perf_counter()
-    call = start_call(lambda: agent.ask(question, filters))
+    call = start_call(partial(_asker(agent), question, filters))
     deadline = started + timeout_s
     while not call.wait(min(0.05, max(0.0, deadline - time.perf_counter()))):
         if abandon is not None and abandon.is_set() and call.give_up():
@@ -73,11 +74,13 @@ def call_agent(
 
 
 def _outcome(call: Call, limits: AnswerLimits) -> CallResult:
-    """A finished call's answer, normalized, within ``limits`` and scrubbed; its failure as an error."""
+    """A finished call's answer, normalized, within ``limits`` and scrubbed; its failure as an error.
+    The call's value is (the raw answer, the latency the agent measured or None: ``_asker``)."""
     if call.error is not None:
         exc = call.error
         return CallResult(scrubbed(AgentAnswer.failure(f"{type(exc).__name__}: {exc}")), call.latency_s)
-    return CallResult(scrubbed(normalize_answer(call.value, limits)), call.latency_s)
+    raw, latency_s = call.value
+    return CallResult(scrubbed(normalize_answer(raw, limits)), call.latency_s if latency_s is None else latency_s)
 
 
 def _timed_out(timeout_s: float) -> CallResult:
@@ -161,11 +164,13 @@ def answer_batches(
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
 
-    # This thread hands each call to a call thread (``call_threads``: the time limit) and does the
-    # rest of every answer itself: normalizing, scrubbing, the row, the cache, ``on_answer``. No
-    # pool thread or future stands between: one hand-off per call, each way.
-    done: queue.SimpleQueue[int] = queue.SimpleQueue()  # the numbers of the calls finished
-    in_flight: dict[int, _Asked] = {}  # in the order started: the first is the first to time out
+    # This thread queues the calls on a feed (``call_threads.CallFeed``) whose threads each take the
+    # next the moment their last is done, and does the rest of every answer itself: the time limit,
+    # normalizing, scrubbing, the row, the cache, ``on_answer``. Up to ``concurrency`` calls wait
+    # queued beyond those running, so that a thread never waits for this one.
+    feed = CallFeed()
+    ask = _asker(agent)
+    asked: dict[int, _Asked] = {}  # the calls queued or running
     ready: dict[int, dict] = {}  # rows finished ahead of the next one due
     jobs = enumerate(_jobs(cases, repeat, batch_rows))
     started = due = 0  # jobs taken; the number of the next row due
@@ -183,22 +188,21 @@ def answer_batches(
         if cached is not None:
             finish(number, {**cached, "case_id": case["case_id"], "repeat": r, "cached": True})
             return
-        question = case["question"]
         filters = json.loads(case["filters"]) if isinstance(case.get("filters"), str) else None
-        call = start_call(lambda: agent.ask(question, filters), lambda: done.put(number))
-        in_flight[number] = _Asked(call, time.perf_counter() + timeout_s, case["case_id"], r, key)
+        asked[number] = _Asked(case["case_id"], r, key)
+        feed.put(number, partial(ask, case["question"], filters))
 
     def answered(number: int, result: CallResult) -> None:
-        asked = in_flight.pop(number)
-        row = _response_row(asked.case_id, asked.repeat, result)
-        if asked.key is not None and row["status"] != "error":
-            cache.put(asked.key, row)
+        whose = asked.pop(number)
+        row = _response_row(whose.case_id, whose.repeat, result)
+        if whose.key is not None and row["status"] != "error":
+            cache.put(whose.key, row)
         finish(number, row)
 
     finished = False
     try:
         while True:
-            while more and len(in_flight) < concurrency and started - due < IN_FLIGHT_ROWS:
+            while more and len(asked) < 2 * concurrency and started - due < IN_FLIGHT_ROWS:
                 job = next(jobs, None)
                 if job is None:
                     more = False
@@ -206,45 +210,53 @@ def answer_batches(
                 number, (case, r) = job
                 started = number + 1
                 start(number, case, r)
+            while feed.threads < concurrency and feed.threads < len(asked):
+                feed.add_thread()
             while due in ready:
                 rows.append(ready.pop(due))
                 due += 1
                 if len(rows) >= batch_rows:
                     yield _responses_frame(rows)
                     rows = []
-            if not in_flight:
+            if not asked:
                 if not more:
                     break
                 continue
-            oldest, asked = next(iter(in_flight.items()))
+            oldest = feed.oldest()  # the first to reach its time limit; a call started later ends later
+            wait = timeout_s if oldest is None else oldest[1].started + timeout_s - time.perf_counter()
             try:
-                number = done.get(timeout=max(0.0, asked.deadline - time.perf_counter()))
+                number = feed.done.get(timeout=max(0.0, wait))
             except queue.Empty:
-                if asked.call.give_up():  # else it finished this very moment: its number is queued
-                    answered(oldest, _timed_out(timeout_s))
+                if oldest is not None and feed.give_up(oldest[0]):  # else it finished this very moment
+                    answered(oldest[0], _timed_out(timeout_s))
                 continue
-            if number in in_flight:  # not a call given up on that returned late
-                answered(number, _outcome(in_flight[number].call, limits))
+            answered(number, _outcome(feed.finished(number), limits))
         if rows:
             yield _responses_frame(rows)
         finished = True
     finally:
-        if finished:
-            end_idle_threads()
-        else:  # interrupted, failed, or the batches no longer wanted: no call waited for
-            for asked in in_flight.values():
-                asked.call.give_up()
+        # Finished: the threads wait for calls, and end. Else (interrupted, failed, or the batches no
+        # longer wanted) the calls not started are dropped and those running given up on, unwaited.
+        feed.close(wait_s=1.0 if finished else 0.0)
 
 
 @dataclass(frozen=True)
 class _Asked:
-    """A call in flight: when it times out, whose answer it is, its cache key."""
+    """A call queued or running: whose answer it is, its cache key."""
 
-    call: Call
-    deadline: float
     case_id: str
     repeat: int
     key: str | None
+
+
+def _asker(agent: Agent) -> Callable[[str, dict | None], tuple[Any, float | None]]:
+    """``agent.ask`` as (its raw answer, None); an agent's own ``ask_timed`` when it has one (the
+    latency it measured closer to the wire than a timer around the call, e.g. the HTTP agent's)."""
+    timed = getattr(agent, "ask_timed", None)
+    if callable(timed):
+        return timed
+    ask = agent.ask
+    return lambda question, filters: (ask(question, filters), None)
 
 
 def _jobs(cases: pd.DataFrame, repeat: int, batch_rows: int) -> Iterator[tuple[dict, int]]:

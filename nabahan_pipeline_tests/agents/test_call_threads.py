@@ -89,3 +89,42 @@ def test_idle_threads_are_ended_on_demand_and_a_busy_one_is_left_to_its_call() -
     release.set()
     assert finished(busy).value is True
     assert finished(start_call(lambda: 7)).value == 7, "calls still run after the idle threads ended"
+
+
+def test_a_feeds_threads_take_its_calls_in_order_each_the_next_as_its_last_is_done() -> None:
+    feed = call_threads.CallFeed()
+    order: list[tuple[int, int]] = []
+    for number in range(6):
+        feed.put(number, lambda number=number: order.append((number, threading.get_ident())) or number * 10)
+    feed.add_thread()
+    done = [feed.done.get(timeout=5) for _ in range(6)]
+    assert done == list(range(6)) and [number for number, _ in order] == list(range(6))
+    assert len({ident for _, ident in order}) == 1, "one thread made every call"
+    assert [feed.finished(number).value for number in done] == [0, 10, 20, 30, 40, 50]
+    assert feed.oldest() is None and feed.pending() == 0
+    thread = next(t for t in threading.enumerate() if t.ident == order[0][1])
+    feed.close()
+    assert not thread.is_alive(), "closed: its threads end"
+
+
+def test_a_feed_call_given_up_on_costs_its_thread_and_the_queued_calls_are_dropped_on_close() -> None:
+    release = threading.Event()
+    feed = call_threads.CallFeed()
+    feed.put(0, lambda: (threading.get_ident(), release.wait(5)))
+    feed.add_thread()
+    deadline = time.monotonic() + 5
+    while feed.oldest() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    number, call = feed.oldest()
+    assert number == 0 and call.started > 0
+    assert feed.give_up(0) and feed.threads == 0, "the thread is left to its call"
+    ran: list[int] = []
+    feed.put(1, lambda: ran.append(1))
+    release.set()
+    assert call.wait(5)
+    thread = next((t for t in threading.enumerate() if t.ident == call.value[0]), None)
+    if thread is not None:
+        thread.join(5)
+    assert ran == [] and feed.done.empty(), "the given-up thread took no other call"
+    feed.close()
+    assert feed.pending() == 0, "the queued call is dropped on close"

@@ -4,14 +4,20 @@ and reused across threads, a connection the server closed is replaced."""
 
 from __future__ import annotations
 
+import json
+import socket
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pandas as pd
 import pytest
 
 from nabahan_pipeline.agents.contract import normalize_answer
+from nabahan_pipeline.agents.http_client import HttpClient, RetryPolicy, parse_http_url
 from nabahan_pipeline.agents.runner import run_agent
+from nabahan_pipeline.errors import BodyTooLargeError, HttpConnectionError
 from nabahan_pipeline_tests.loopback import LoopbackServer, Reply, closed_port, http_agent
 
 QUESTION = "كم عدد المناقصات في منطقة الرياض؟"
@@ -140,3 +146,166 @@ def test_connection_closed_by_server_while_idle_is_replaced(
     assert normalize_answer(agent.ask(QUESTION)).status == "success"
     assert len(server.requests) == 2
     assert len(server.client_ports) == 2
+
+
+# -- the wire: what the client sends and what it reads, against raw loopback sockets ------------------
+
+
+ANSWER = b'{"status": "success", "sql": null, "data": [], "insights": "\xd8\xa3"}'
+
+
+@contextmanager
+def raw_server(*responses: bytes, close: bool = False) -> Iterator[tuple[str, list[bytes]]]:
+    """A one-connection server on 127.0.0.1 that answers each request with the next of
+    ``responses`` as given bytes (closing after the last with ``close``); yields its URL and the
+    requests it read."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    received: list[bytes] = []
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            for response in responses:
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    request += conn.recv(65536)
+                head, _, body = request.partition(b"\r\n\r\n")
+                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), 0)
+                while len(body) < length:
+                    body += conn.recv(65536)
+                received.append(request)
+                conn.sendall(response)
+            if not close:
+                conn.recv(1)  # until the client hangs up
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/ask", received
+    finally:
+        listener.close()
+        thread.join(5)
+
+
+def client(**kwargs: object) -> HttpClient:
+    return HttpClient(timeout_s=5.0, retry=RetryPolicy(max_retries=0), **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_request_is_one_well_formed_message() -> None:
+    ok = b"HTTP/1.1 200 OK\r\nContent-Length: " + str(len(ANSWER)).encode() + b"\r\n\r\n" + ANSWER
+    with raw_server(ok, ok) as (url, received):
+        http = client()
+        assert http.request_json("POST", url, {"question": QUESTION})["insights"] == "أ"
+        assert http.request("POST", url).status == 200
+        http.close()
+    head, _, body = received[0].partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0] == "POST /ask HTTP/1.1"
+    headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines[1:])}
+    assert headers["host"] == url.split("/")[2] and headers["accept-encoding"] == "identity"
+    assert headers["content-length"] == str(len(body)) and json.loads(body) == {"question": QUESTION}
+    assert headers["content-type"] == "application/json; charset=utf-8"
+    assert received[1].endswith(b"Content-Length: 0\r\n\r\n"), "a POST without a body says so"
+
+
+def test_a_chunked_body_an_interim_answer_and_folded_headers_are_read() -> None:
+    chunked = (b"HTTP/1.1 100 Continue\r\n\r\n"
+               b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-Note: one\r\n two\r\n\r\n"
+               + b"".join(b"%x;ext=1\r\n%s\r\n" % (len(part), part) for part in (ANSWER[:10], ANSWER[10:]))
+               + b"0\r\nTrailer: x\r\n\r\n")
+    with raw_server(chunked, chunked) as (url, received):
+        http = client()
+        response = http.request("GET", url)
+        assert response.body == ANSWER and response.headers.get("x-NOTE") == "one two"
+        assert http.request("GET", url).body == ANSWER, "the connection is kept for the next request"
+        http.close()
+    assert len(received) == 2
+
+
+def test_a_body_without_length_is_read_to_the_connections_end_and_the_connection_not_kept() -> None:
+    with raw_server(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n" + ANSWER, close=True) as (url, _):
+        http = client()
+        assert http.request("GET", url).body == ANSWER
+        assert http._idle.get(parse_http_url(url).key, []) == []
+        http.close()
+
+
+def test_a_chunked_body_over_the_cap_is_refused_before_the_chunk_is_read() -> None:
+    big = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % 5_000 + b"x" * 5_000 + b"\r\n0\r\n\r\n"
+    with raw_server(big) as (url, _):
+        with pytest.raises(BodyTooLargeError, match="more than 1,000 bytes"):
+            client(max_body_bytes=1_000).request("GET", url)
+
+
+def test_a_response_that_is_not_http_fails_at_once() -> None:
+    with raw_server(b"SSH-2.0-OpenSSH\r\n\r\n") as (url, received):
+        with pytest.raises(HttpConnectionError, match=f"bad HTTP response from {url}: BadStatusLine"):
+            HttpClient(timeout_s=5.0, retry=RetryPolicy(backoff_base_s=0.01)).request("GET", url)
+    assert len(received) == 1, "not retried"
+
+
+def test_a_header_with_a_line_break_is_refused_before_anything_is_sent() -> None:
+    with pytest.raises(ValueError, match="no line break"):
+        client().request("GET", "http://127.0.0.1:9/ask", headers={"Authorization": "Bearer x\r\nX-Evil: 1"})
+
+
+def test_elapsed_is_from_the_send_to_the_last_byte(server: LoopbackServer) -> None:
+    server.script(Reply(delay_s=0.2))
+    http = client()
+    started = time.perf_counter()
+    response = http.request("POST", server.url(), body=b"{}")
+    around = time.perf_counter() - started
+    assert 0.2 <= response.elapsed_s <= around
+    http.close()
+
+
+def test_https_keeps_its_connection_and_refuses_a_certificate_it_cannot_verify(tmp_path) -> None:
+    import shutil
+    import ssl
+    import subprocess
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command to make a certificate with")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    ports: list[int] = []
+
+    class Echo(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            ports.append(self.client_address[1])
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"https://127.0.0.1:{server.server_address[1]}/ask"
+    try:
+        trusting = client()
+        trusting._ssl_context = ssl.create_default_context(cafile=str(cert))
+        for text in ("أ" * 50_000, "ب"):
+            assert trusting.request_json("POST", url, {"q": text}) == {"q": text}
+        assert len(ports) == 2 and len(set(ports)) == 1, "one kept-alive TLS connection"
+        trusting.close()
+        with pytest.raises(HttpConnectionError, match="TLS error .*CERTIFICATE_VERIFY_FAILED"):
+            HttpClient(timeout_s=5.0, retry=RetryPolicy(backoff_base_s=0.01)).request("POST", url, body=b"{}")
+        assert len(ports) == 2, "not retried, nothing sent"
+    finally:
+        server.shutdown()
+        server.server_close()

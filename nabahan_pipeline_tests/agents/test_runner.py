@@ -165,3 +165,50 @@ def test_a_finished_run_leaves_no_thread_behind():
     before = set(threading.enumerate())  # a call given up on in another test may still be running
     assert (run_agent(cases(20), Instant(), concurrency=4)["status"] == "success").all()
     assert [t.name for t in set(threading.enumerate()) - before] == []
+
+
+def test_an_agents_own_latency_is_recorded_and_none_falls_back_to_the_timer():
+    class Timed:
+        spec = "timed"
+
+        def ask_timed(self, question, filters=None):
+            time.sleep(0.05)
+            return GOOD, (0.0123 if question.endswith("0") else None)
+
+        def ask(self, question, filters=None):
+            return self.ask_timed(question, filters)[0]
+
+        def fingerprint(self):
+            return self.spec
+
+    responses = run_agent(cases(2), Timed(), concurrency=2)
+    assert (responses["status"] == "success").all()
+    assert responses["latency_s"].iloc[0] == 0.0123, "the agent's measure"
+    assert 0.05 <= responses["latency_s"].iloc[1] < 1, "the timer around the call"
+    assert call_agent(Timed(), "سؤال 0", None, timeout_s=5).latency_s == 0.0123
+
+
+def test_a_call_over_its_time_limit_is_an_error_row_and_its_place_is_taken():
+    release = threading.Event()
+    hung: list[int] = []
+
+    class HangsOnce:
+        spec = "hangs-once"
+
+        def ask(self, question, filters=None):
+            if question == "سؤال 1":
+                hung.append(threading.get_ident())
+                release.wait(10)
+            return GOOD
+
+    try:
+        responses = run_agent(cases(12), HangsOnce(), concurrency=2, timeout_s=0.3)
+    finally:
+        release.set()
+    assert responses["case_id"].tolist() == [f"c{i}" for i in range(12)]
+    assert responses["error"].iloc[1] == "timeout: no answer within 0.3 s"
+    assert (responses.drop(index=1)["status"] == "success").all(), "the other calls went on, two at a time"
+    thread = next((t for t in threading.enumerate() if t.ident == hung[0]), None)
+    if thread is not None:
+        thread.join(5)
+        assert not thread.is_alive(), "the thread left in the call ends once it returns"
