@@ -71,8 +71,6 @@ def _digest(text: str) -> int:
 def ask(cases_file: Path, out: Path) -> None:
     """The fixed agent_responses table: every case asked twice; the second answer of one case in
     five is another case's; latencies fixed."""
-    import pandas as pd
-
     import varied_agent
     from nabahan_pipeline.agents.runner import run_agent
     from nabahan_pipeline.evaluation.cases import load_test_cases
