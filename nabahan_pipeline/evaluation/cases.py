@@ -26,14 +26,28 @@ _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "e
 _KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
 
 
+# The last case file loaded, by a digest of its bytes, and its table: a run loads its case file
+# three times (checked before the run starts, the test_cases asset, the test_case_file_valid
+# check); a file unchanged since is read and digested, not parsed and validated again.
+_last_loaded: tuple[bytes, pd.DataFrame] | None = None
+
+
 def load_test_cases(path: str | Path) -> pd.DataFrame:
     """Read and validate the JSON case file at ``path`` into the test_cases table, in file order;
     raise TestCaseError on the first problem found."""
+    global _last_loaded
     name = str(path)
-    entries = _read_json_list(Path(path), name)
+    data = _read_bytes(Path(path), name)
+    digest = hashlib.blake2b(data, digest_size=16).digest()
+    last = _last_loaded
+    if last is not None and last[0] == digest:
+        return last[1].copy()
+    entries = _read_json_list(data, name)
     records = [_validate_case(entry, number, name) for number, entry in enumerate(entries, 1)]
     _check_unique_ids(records, name)
-    return pd.DataFrame.from_records(records, columns=list(TEST_CASE_COLUMNS))
+    cases = pd.DataFrame.from_records(records, columns=list(TEST_CASE_COLUMNS))
+    _last_loaded = (digest, cases.copy())
+    return cases
 
 
 def suite_fingerprint(cases: pd.DataFrame) -> str:
@@ -133,12 +147,19 @@ def derive_case_id(question: str, category: str, filters: dict | None = None) ->
 # --- reading ------------------------------------------------------------------------------------
 
 
-def _read_json_list(path: Path, name: str) -> list:
+def _read_bytes(path: Path, name: str) -> bytes:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        return path.read_bytes()
     except FileNotFoundError:
         raise TestCaseError(f"{name}: file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
+        raise TestCaseError(f"{name}: cannot read the file: {error}") from None
+
+
+def _read_json_list(data: bytes, name: str) -> list:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
         raise TestCaseError(f"{name}: cannot read the file: {error}") from None
     try:
         entries = json.loads(text)
