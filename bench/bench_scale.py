@@ -5,7 +5,10 @@
 Each run is the `nabahan` command in a subprocess, in a fresh temporary folder, as a user runs it
 (charts on, cache off, every option at its default), with the in-process agent
 ``python:instant_agent:answer`` so that nothing but our own work is timed. The cases are the
-shipped suite repeated (``eval_runs.write_cases``), 17 in 20 with gold SQL; ``--without-gold-sql``
+shipped suite repeated (``eval_runs.write_cases``), 17 in 20 with gold SQL, each copy distinct in
+its question, its gold SQL and the instant agent's answer to it (as a real suite's cases are:
+nothing kept by content serves two cases); ``--repeated`` makes the copies alike but for their ids
+(the suite of the figures measured before 2026-11-23 19:45 UTC); ``--without-gold-sql``
 drops it (no gold SQL checked, no execution or test-suite match: a lighter run). Per size: the wall of each stage (from the
 run's Dagster event log) and of the whole process, its CPU (user + system) per case and its peak
 memory (ru_maxrss of that child, ``os.wait4``); with ``--repeat`` the run of median wall is shown.
@@ -41,12 +44,12 @@ WALL_TARGETS_S = {10_000: 5.0, 100_000: 30.0}
 MEMORY_TARGETS_GIB = {100_000: 1.5}
 
 
-def measure(n: int, repeat: int, gold_sql: bool = True) -> ProcessRun:
+def measure(n: int, repeat: int, gold_sql: bool = True, repeated: bool = False) -> ProcessRun:
     """``repeat`` runs of ``n`` cases, each in a fresh folder; the run of median wall, its stages printed."""
     runs = []
     for _ in range(repeat):
         with scratch_folder() as folder:
-            cases = write_cases(folder / "cases.json", n, gold_sql=gold_sql)
+            cases = write_cases(folder / "cases.json", n, gold_sql=gold_sql, repeated=repeated)
             run = nabahan_eval(folder, "--agent", INSTANT_AGENT, "--test-file", str(cases))
             runs.append((run, run_timeline(folder / "home")))
     runs.sort(key=lambda pair: pair[0].wall_s)
@@ -85,6 +88,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000], help="case counts (default 1000 10000)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per size; the median is shown (default 1)")
     parser.add_argument("--without-gold-sql", action="store_true", help="cases without expected_sql")
+    parser.add_argument("--repeated", action="store_true", help="the copies of the suite alike but for their ids")
     parser.add_argument("--profile", type=Path, metavar="FILE", help="profile one more run of the largest size into FILE")
     args = parser.parse_args()
     sizes = sorted(set(args.sizes))
@@ -93,7 +97,9 @@ def main() -> None:
     print(f"warm-up: 20 cases in {warm.wall_s:.2f} s (not counted)")
     if args.without_gold_sql:
         print("cases without gold SQL")
-    runs = {n: measure(n, max(1, args.repeat), gold_sql=not args.without_gold_sql) for n in sizes}
+    print("the copies of the suite alike but for their ids" if args.repeated else "each copy of the suite distinct")
+    runs = {n: measure(n, max(1, args.repeat), gold_sql=not args.without_gold_sql, repeated=args.repeated)
+            for n in sizes}
     if len(sizes) > 1:
         small, large = sizes[0], sizes[-1]
         print(f"\nbetween {small:,} and {large:,} cases")
@@ -104,7 +110,8 @@ def main() -> None:
         print(figure(f"time({large:,}) / time({small:,}) (wall)", runs[large].wall_s / runs[small].wall_s, "x"))
     if args.profile is not None:
         with scratch_folder() as folder:
-            cases = write_cases(folder / "cases.json", sizes[-1], gold_sql=not args.without_gold_sql)
+            cases = write_cases(folder / "cases.json", sizes[-1], gold_sql=not args.without_gold_sql,
+                                repeated=args.repeated)
             profile = args.profile.absolute()
             nabahan_eval(folder, "--agent", INSTANT_AGENT, "--test-file", str(cases),
                          python_flags=["-m", "cProfile", "-o", str(profile)])
