@@ -103,27 +103,31 @@ def check_against_database(
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
 
     tables = _table_names(database)
-    runner = QueryRunner(database, suite)  # gold queries only: it opens no connection to close
     checked: set[str] = set()  # each distinct gold SQL once: a suite repeats few of them
     columns = (cases[name].tolist() for name in ("case_id", "expected_table", "expected_sql"))
-    for number, (case_id, table, sql) in enumerate(zip(*columns), 1):
-        where = f"{file}: case {number} (id {case_id!r})"
-        if isinstance(table, str) and table.lower() not in tables:
-            raise TestCaseError(
-                f"{where}: field 'expected_table': {table!r} is not a table of {Path(database).name} "
-                f"(tables: {', '.join(sorted(tables))})"
-            )
-        if isinstance(sql, str) and sql not in checked:
-            checked.add(sql)
-            try:
-                expected = runner.expected(sql)
-            except (UnsafeSQLError, OSError) as error:
-                raise TestCaseError(f"{where}: field 'expected_sql': fails on {Path(database).name}: {error}") from None
-            if any(result.truncated for result in expected):
+    with QueryRunner(database, suite) as runner:  # its connections closed at the end
+        for number, (case_id, table, sql) in enumerate(zip(*columns), 1):
+            if isinstance(table, str) and table.lower() not in tables:
                 raise TestCaseError(
-                    f"{where}: field 'expected_sql': returns more than can be compared (at most {runner.max_rows:,} "
-                    f"rows and {DEFAULT_MAX_CELLS:,} values)"
+                    f"{_where(file, number, case_id)}: field 'expected_table': {table!r} is not a table of "
+                    f"{Path(database).name} (tables: {', '.join(sorted(tables))})"
                 )
+            if isinstance(sql, str) and sql not in checked:
+                checked.add(sql)
+                try:
+                    expected = runner.expected(sql)
+                except (UnsafeSQLError, OSError) as error:
+                    raise TestCaseError(f"{_where(file, number, case_id)}: field 'expected_sql': fails on "
+                                        f"{Path(database).name}: {error}") from None
+                if any(result.truncated for result in expected):
+                    raise TestCaseError(
+                        f"{_where(file, number, case_id)}: field 'expected_sql': returns more than can be compared "
+                        f"(at most {runner.max_rows:,} rows and {DEFAULT_MAX_CELLS:,} values)"
+                    )
+
+
+def _where(file: str | Path, number: int, case_id: str) -> str:
+    return f"{file}: case {number} (id {case_id!r})"
 
 
 def _table_names(database: str | Path) -> set[str]:
