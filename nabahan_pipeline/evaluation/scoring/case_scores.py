@@ -114,11 +114,16 @@ def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[s
             "latency_tier": tier, "overall_passed": scores["overall_passed"]}
 
 
-def _seed_part(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
+def _seed_key(case: Mapping[str, Any], response: Mapping[str, Any]) -> bytes | None:
+    """The key of what the seed part reads of an answer and its case."""
+    return content_key([*(case.get(name) for name in _SEED_CASE_FIELDS),
+                        *(response.get(name) for name in _SEED_RESPONSE_FIELDS)])
+
+
+def _seed_part(case: Mapping[str, Any], response: Mapping[str, Any], key: bytes | None = None) -> dict[str, Any]:
     """The scores of the seed's scorers but latency (as ``score_answer`` gives them, without a
-    database), kept by the values they read."""
-    key = content_key([*(case.get(name) for name in _SEED_CASE_FIELDS),
-                       *(response.get(name) for name in _SEED_RESPONSE_FIELDS)])
+    database), kept by the values they read (``key``: ``_seed_key``, when the caller has it)."""
+    key = key if key is not None else _seed_key(case, response)
     kept = _KEPT_SEED_PARTS.get(key)
     if kept is None:
         columns, rows = _stored_result(response)
@@ -186,8 +191,8 @@ def _scored_row(
     """One response's scores (``score_answer``'s), and the columns read from its result
     (data_rows, result_digest). All but the latency's are kept in ``kept`` by the values they
     read, for the other answers of the same ``runner``."""
-    key = content_key([*(case.get(name) for name in _SEED_CASE_FIELDS), case.get("expected_sql"),
-                       *(response.get(name) for name in _SEED_RESPONSE_FIELDS), response.get("error")])
+    seed_key = _seed_key(case, response)
+    key = content_key([seed_key, case.get("expected_sql"), response.get("error")]) if seed_key is not None else None
     row = kept.get(key) if key is not None else None
     if row is None:
         columns, rows = _stored_result(response)
@@ -203,7 +208,7 @@ def _scored_row(
             replay=runs[0] if runs else None,
             suite=list(zip(expected[1:], runs[1:])),
         )
-        scores = _run_scorers(_REST, read, _seed_part(case, response))
+        scores = _run_scorers(_REST, read, _seed_part(case, response, seed_key))
         scores.update(data_rows=data_rows(response, rows), result_digest=consistency.result_digest(rows))
         row = tuple(scores[column] for column in _KEPT_ROW_COLUMNS)
         if key is not None:

@@ -16,13 +16,14 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
-# The kinds of value a key is made of; any other (a list, a NumPy scalar) is not kept.
-_PLAIN = (str, int, float, bool, type(None))
+# The kinds of value a key is made of (bytes: another key); any other (a list, a NumPy scalar) is
+# not kept.
+_PLAIN = (str, bytes, int, float, bool, type(None))
 
 
 def content_key(values: Iterable[Any]) -> bytes | None:
     """A 16-byte digest that tells these values apart (their kinds, values and order); None when
-    one of them is not a text, a number, a boolean or None (its scores are then not kept)."""
+    one of them is not a text, bytes, a number, a boolean or None (its scores are then not kept)."""
     values = tuple(values)
     if not all(type(value) in _PLAIN for value in values):
         return None
