@@ -41,7 +41,14 @@ from typing import Any
 
 from sqlglot import exp
 
-from nabahan_pipeline.etimad_db.sql_safety import QueryResult, ReadOnlyConnection, check_read_only_select, run_read_only
+from nabahan_pipeline.errors import UnsafeSQLError
+from nabahan_pipeline.etimad_db.sql_safety import (
+    QueryResult,
+    ReadOnlyConnection,
+    check_read_only_select,
+    read_sql,
+    run_read_only,
+)
 from nabahan_pipeline.settings import SETTINGS
 
 REL_TOL = 1e-12
@@ -102,8 +109,14 @@ class GoldQuery:
 
 
 def gold_query(sql: str) -> GoldQuery:
-    """``sql`` parsed once (UnsafeSQLError unless it is one read-only query): its order plan and
-    whether it orders (``gold_is_ordered``)."""
+    """``sql`` read once (UnsafeSQLError unless it is one read-only query): its order plan and
+    whether it orders (``gold_is_ordered``). SQL without the word ORDER has neither, and is not
+    parsed again when its reading is kept (``read_sql``: the case file's check read it)."""
+    if "order" not in sql.lower():
+        problem = read_sql(sql).problem
+        if problem is not None:
+            raise UnsafeSQLError(problem)
+        return GoldQuery(sql, None, False)
     tree = check_read_only_select(sql)
     return GoldQuery(sql, _order_plan(tree), _outer_query(tree).args.get("order") is not None)
 
