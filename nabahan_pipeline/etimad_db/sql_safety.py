@@ -99,12 +99,14 @@ class SQLReading:
     problem: str | None = None
 
 
-# The readings of the texts seen last are kept: an answer's SQL is read by the console as it
-# arrives, by the scoring after the last answer, and before each database it runs on; 16,384 keep
-# a 10,000-answer run's readings from the one to the other (a parse is 0.2 ms; a reading, with its
-# text, well under a kilobyte). A text longer than this is read anew each time, so that the kept
-# texts stay a few tens of megabytes whatever an agent sends.
-READINGS_KEPT = 16_384
+# The readings of the texts seen last are kept: a gold SQL is read when the case file is checked
+# and again for execution match; an answer's SQL by the console as it arrives, by the scoring after
+# the last answer, and before each database it runs on. 131,072 keep a 100,000-case run's readings
+# from the one to the other (a suite's distinct gold SQL, then its answers' SQL: past the bound,
+# each is parsed twice, 0.1 to 0.3 ms a parse; a reading, with its text, about 0.6 KB). A text
+# longer than READING_KEPT_CHARS is read anew each time, so that the kept texts stay bounded
+# whatever an agent sends.
+READINGS_KEPT = 131_072
 READING_KEPT_CHARS = 2_000
 
 

@@ -65,10 +65,14 @@ _SEED_PART_COLUMNS = tuple(column for one in _SEED_PART for column in one.column
 # What the seed part reads of a case and of a stored response.
 _SEED_CASE_FIELDS = ("question", "category", "expected_table")
 _SEED_RESPONSE_FIELDS = ("status", "sql", "dialect", "columns", "rows", "data", "data_rows", "insights")
-# Answers whose scores are kept: a 10,000-answer run's, from the console to case_scores. Each entry
-# is a 16-byte key and the scores' values (the texts an answer sent are not held).
-ANSWERS_KEPT = 16_384
+# Answers whose seed scores are kept: a 100,000-answer run's, from the console to case_scores (past
+# the bound, case_scores scores each answer's seed part again, 0.2 ms). Each entry is a 16-byte key
+# and the scores' values, about 1 KB (the texts an answer sent are not held).
+ANSWERS_KEPT = 131_072
 _KEPT_SEED_PARTS = KeptScores(ANSWERS_KEPT)
+# Whole rows kept within one score_responses: for answers alike across cases and repeats (a case's
+# repeats are scored one after the other).
+ROWS_KEPT = 4_096
 
 
 def score_answer(
@@ -212,7 +216,7 @@ def _scored_row(
         scores.update(data_rows=data_rows(response, rows), result_digest=consistency.result_digest(rows))
         row = tuple(scores[column] for column in _KEPT_ROW_COLUMNS)
         if key is not None:
-            if len(kept) >= ANSWERS_KEPT:
+            if len(kept) >= ROWS_KEPT:
                 kept.clear()
             kept[key] = row
     tier, score = latency_tier(float(response["latency_s"]))
