@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -100,30 +101,70 @@ def check_against_database(
     call: every expected_table is a table of it, every gold SQL runs on it and on the test-suite
     databases ``suite``. Raises TestCaseError naming the case by number and id, and the database's
     message."""
+    tables = _table_names(database)
+    names = Path(database).name
+    first: dict[str, int] = {}  # each distinct gold SQL, by the number of its first case
+    columns = [cases[name].tolist() for name in ("case_id", "expected_table", "expected_sql")]
+    for number, (case_id, table, sql) in enumerate(zip(*columns), 1):
+        if isinstance(table, str) and table.lower() not in tables:
+            problem = TestCaseError(f"{_where(file, number, case_id)}: field 'expected_table': {table!r} is not a "
+                                    f"table of {names} (tables: {', '.join(sorted(tables))})")
+            break
+        if isinstance(sql, str) and sql not in first:
+            first[sql] = number
+    else:
+        problem = None
+    # The gold queries before the first bad table, each on every database; the first that fails
+    # (in file order) is reported if it comes before that table.
+    failures = _run_gold(list(first), database, suite)
+    for sql, number in first.items():
+        failure = failures.get(sql)
+        if failure is None:
+            continue
+        case_id = columns[0][number - 1]
+        if isinstance(failure, Exception):
+            raise TestCaseError(f"{_where(file, number, case_id)}: field 'expected_sql': fails on {names}: "
+                                f"{failure}") from None
+        raise TestCaseError(
+            f"{_where(file, number, case_id)}: field 'expected_sql': returns more than can be compared "
+            f"(at most {failure:,} rows and {DEFAULT_MAX_CELLS:,} values)"
+        )
+    if problem is not None:
+        raise problem
+
+
+# Threads that run a suite's gold queries: SQLite lets go of the interpreter while a query runs, so
+# two threads (each with its own connection to each database) keep both cores busy.
+GOLD_THREADS = 2
+
+
+def _run_gold(queries: list[str], database: str | Path, suite: Sequence[str | Path]) -> dict[str, Exception | int]:
+    """Each gold query run on the database and the suite's (results kept for the process, see
+    ``QueryRunner.expected``); what went wrong with each that failed: its exception, or the row cap
+    its result passes."""
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
 
-    tables = _table_names(database)
-    checked: set[str] = set()  # each distinct gold SQL once: a suite repeats few of them
-    columns = (cases[name].tolist() for name in ("case_id", "expected_table", "expected_sql"))
-    with QueryRunner(database, suite) as runner:  # its connections closed at the end
-        for number, (case_id, table, sql) in enumerate(zip(*columns), 1):
-            if isinstance(table, str) and table.lower() not in tables:
-                raise TestCaseError(
-                    f"{_where(file, number, case_id)}: field 'expected_table': {table!r} is not a table of "
-                    f"{Path(database).name} (tables: {', '.join(sorted(tables))})"
-                )
-            if isinstance(sql, str) and sql not in checked:
-                checked.add(sql)
-                try:
-                    expected = runner.expected(sql)
-                except (UnsafeSQLError, OSError) as error:
-                    raise TestCaseError(f"{_where(file, number, case_id)}: field 'expected_sql': fails on "
-                                        f"{Path(database).name}: {error}") from None
-                if any(result.truncated for result in expected):
-                    raise TestCaseError(
-                        f"{_where(file, number, case_id)}: field 'expected_sql': returns more than can be compared "
-                        f"(at most {runner.max_rows:,} rows and {DEFAULT_MAX_CELLS:,} values)"
-                    )
+    runners = [QueryRunner(database, suite) for _ in range(min(GOLD_THREADS, max(1, len(queries))))]
+
+    def run(runner: QueryRunner, share: list[str]) -> dict[str, Exception | int]:
+        failures: dict[str, Exception | int] = {}
+        for sql in share:
+            try:
+                if any(result.truncated for result in runner.expected(sql)):
+                    failures[sql] = runner.max_rows
+            except (UnsafeSQLError, OSError) as error:
+                failures[sql] = error
+        return failures
+
+    try:
+        if len(runners) == 1:
+            return run(runners[0], queries)
+        with ThreadPoolExecutor(len(runners)) as pool:
+            shares = [pool.submit(run, runner, queries[index :: len(runners)]) for index, runner in enumerate(runners)]
+            return {sql: failure for share in shares for sql, failure in share.result().items()}
+    finally:
+        for runner in runners:
+            runner.close()
 
 
 def _where(file: str | Path, number: int, case_id: str) -> str:
