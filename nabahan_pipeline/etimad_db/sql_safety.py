@@ -75,6 +75,8 @@ DEFAULT_MAX_CELLS = 1_000_000  # values: rows x columns
 DEFAULT_MAX_TEXT = 16_000_000  # characters of text plus bytes of blobs, over the result
 # The largest string or blob SQLite may build or read (SQLITE_LIMIT_LENGTH), per value.
 MAX_VALUE_BYTES = 1_000_000
+# The page cache of a read-only connection, in KiB (filled only as far as the database's size).
+CACHE_KIB = 65_536
 
 
 @dataclass(frozen=True)
@@ -315,6 +317,9 @@ class ReadOnlyConnection:
         try:
             self._conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
             self._conn.execute("PRAGMA query_only = ON")
+            # A page cache that holds a whole evaluation database (9.6 MB at 20,000 tenders; SQLite's
+            # default is 2 MB): every query after the first reads no page twice from the file.
+            self._conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             self._conn.set_authorizer(_authorize)
             self._conn.set_progress_handler(self._past_deadline, _PROGRESS_STEPS)
         except BaseException:
