@@ -5,15 +5,18 @@
 Each run is the `nabahan` command in a subprocess, in a fresh temporary folder, as a user runs it
 (charts on, cache off, every option at its default), with the in-process agent
 ``python:instant_agent:answer`` so that nothing but our own work is timed. The cases are the
-shipped suite repeated (``eval_runs.write_cases``), 17 in 20 with gold SQL; ``--without-gold-sql``
-drops it (no gold SQL checked, no execution or test-suite match: a lighter run). Per size: the wall of each stage (from the
+shipped suite repeated (``eval_runs.write_cases``), 17 in 20 with gold SQL, each copy distinct in
+its question, its gold SQL and the instant agent's answer to it (as a real suite's cases are:
+nothing kept by content serves two cases); ``--repeated`` makes the copies alike but for their ids
+(the suite of the figures measured before 2026-11-23 19:45 UTC). Both suites are measured unless
+``--suite`` names one; ``--without-gold-sql`` drops it (no gold SQL checked, no execution or test-suite match: a lighter run). Per size: the wall of each stage (from the
 run's Dagster event log) and of the whole process, its CPU (user + system) per case and its peak
 memory (ru_maxrss of that child, ``os.wait4``); with ``--repeat`` the run of median wall is shown.
 Then the CPU per case at the margin (between the smallest and the largest size) and
 time(largest)/time(smallest), against the targets of issue 14: <= 0.25 ms of CPU per case,
 10,000 cases <= 5 s, 100,000 cases <= 30 s and <= 1.5 GiB.
 
-``--profile FILE`` profiles one more run of the largest size with cProfile (which sees the main
+``--profile FILE`` profiles one more run of the largest size (of the last suite measured) with cProfile (which sees the main
 thread alone: the agent calls on the runner's threads are not in it, the rest of the run is),
 writes the stats to FILE (for ``python -m pstats`` or snakeviz) and prints the top functions.
 """
@@ -37,16 +40,20 @@ from eval_runs import (
 )
 
 CPU_PER_CASE_TARGET_MS = 0.25
+SUITES = {
+    "distinct": "each copy of the suite distinct (its own question, gold SQL and answer: a real suite)",
+    "repeated": "the copies of the suite alike but for their ids (--repeated: the figures before 2026-11-23 19:45)",
+}
 WALL_TARGETS_S = {10_000: 5.0, 100_000: 30.0}
 MEMORY_TARGETS_GIB = {100_000: 1.5}
 
 
-def measure(n: int, repeat: int, gold_sql: bool = True) -> ProcessRun:
+def measure(n: int, repeat: int, gold_sql: bool = True, repeated: bool = False) -> ProcessRun:
     """``repeat`` runs of ``n`` cases, each in a fresh folder; the run of median wall, its stages printed."""
     runs = []
     for _ in range(repeat):
         with scratch_folder() as folder:
-            cases = write_cases(folder / "cases.json", n, gold_sql=gold_sql)
+            cases = write_cases(folder / "cases.json", n, gold_sql=gold_sql, repeated=repeated)
             run = nabahan_eval(folder, "--agent", INSTANT_AGENT, "--test-file", str(cases))
             runs.append((run, run_timeline(folder / "home")))
     runs.sort(key=lambda pair: pair[0].wall_s)
@@ -85,26 +92,41 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000], help="case counts (default 1000 10000)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per size; the median is shown (default 1)")
     parser.add_argument("--without-gold-sql", action="store_true", help="cases without expected_sql")
+    parser.add_argument("--suite", choices=["both", "distinct", "repeated"], default="both",
+                        help="each copy of the suite distinct, or alike but for their ids (--repeated), or both "
+                             "(the default)")
+    parser.add_argument("--repeated", action="store_true", help="the same as --suite repeated")
     parser.add_argument("--profile", type=Path, metavar="FILE", help="profile one more run of the largest size into FILE")
     args = parser.parse_args()
+    if args.repeated:
+        args.suite = "repeated"
     sizes = sorted(set(args.sizes))
     with scratch_folder() as folder:  # databases built if missing, files in the page cache
         warm = nabahan_eval(folder, "--agent", INSTANT_AGENT)
     print(f"warm-up: 20 cases in {warm.wall_s:.2f} s (not counted)")
     if args.without_gold_sql:
         print("cases without gold SQL")
-    runs = {n: measure(n, max(1, args.repeat), gold_sql=not args.without_gold_sql) for n in sizes}
-    if len(sizes) > 1:
-        small, large = sizes[0], sizes[-1]
-        print(f"\nbetween {small:,} and {large:,} cases")
-        margin_ms = (runs[large].cpu_s - runs[small].cpu_s) / (large - small) * 1000
-        print(figure("CPU per case at the margin", margin_ms, "ms", CPU_PER_CASE_TARGET_MS, digits=3))
-        fixed = runs[small].cpu_s - margin_ms / 1000 * small
-        print(figure("CPU fixed cost (extrapolated to 0 cases)", fixed, "s"))
-        print(figure(f"time({large:,}) / time({small:,}) (wall)", runs[large].wall_s / runs[small].wall_s, "x"))
+    suites = ["distinct", "repeated"] if args.suite == "both" else [args.suite]
+    margins = {}
+    for suite in suites:
+        print(f"\n=== {SUITES[suite]} ===")
+        runs = {n: measure(n, max(1, args.repeat), gold_sql=not args.without_gold_sql, repeated=suite == "repeated")
+                for n in sizes}
+        if len(sizes) > 1:
+            small, large = sizes[0], sizes[-1]
+            print(f"\n{suite} suite, between {small:,} and {large:,} cases")
+            margin_ms = margins[suite] = (runs[large].cpu_s - runs[small].cpu_s) / (large - small) * 1000
+            print(figure("CPU per case at the margin", margin_ms, "ms", CPU_PER_CASE_TARGET_MS, digits=3))
+            fixed = runs[small].cpu_s - margin_ms / 1000 * small
+            print(figure("CPU fixed cost (extrapolated to 0 cases)", fixed, "s"))
+            print(figure(f"time({large:,}) / time({small:,}) (wall)", runs[large].wall_s / runs[small].wall_s, "x"))
+    if len(margins) > 1:
+        print("\nCPU per case at the margin: " + ", ".join(f"{suite} {ms:.3f} ms" for suite, ms in margins.items()))
+    args.repeated = args.suite == "repeated"
     if args.profile is not None:
         with scratch_folder() as folder:
-            cases = write_cases(folder / "cases.json", sizes[-1], gold_sql=not args.without_gold_sql)
+            cases = write_cases(folder / "cases.json", sizes[-1], gold_sql=not args.without_gold_sql,
+                                repeated=args.repeated)
             profile = args.profile.absolute()
             nabahan_eval(folder, "--agent", INSTANT_AGENT, "--test-file", str(cases),
                          python_flags=["-m", "cProfile", "-o", str(profile)])

@@ -120,16 +120,39 @@ def nabahan_eval(workdir: Path, *flags: str, python_flags: Sequence[str] = (), *
     return run
 
 
-def write_cases(path: Path, n: int, *, gold_sql: bool = True) -> Path:
+# In a copy's gold SQL, a condition always true that makes its text the copy's own.
+_COPY_MARK = "424242"
+
+
+def write_cases(path: Path, n: int, *, gold_sql: bool = True, repeated: bool = False) -> Path:
     """A case file of ``n`` cases: the shipped suite over and over (its gold SQL, categories and
-    expected tables), each copy with its own id; without ``gold_sql``, the cases carry none."""
+    expected tables), each copy with its own id; without ``gold_sql``, the cases carry none.
+
+    Each copy is distinct in everything the scoring reads, as the cases of a real suite are: its
+    question ends with its number ("(نسخة 12)", which the instant agents answer with), and its gold
+    SQL, the same query, holds the condition ``12 = 12``. Anything kept by content (parsed SQL, gold
+    results, scores) then serves one case, not every copy of 20 (``repeated``: the copies the
+    same but for their ids, the suite of the figures measured before 2026-11-23 19:45 UTC)."""
     shipped = json.loads(SHIPPED_TEST_CASES.read_text(encoding="utf-8"))
     if not gold_sql:
         shipped = [{key: value for key, value in case.items() if key != "expected_sql"} for case in shipped]
     cases = [{**shipped[i % len(shipped)], "id": f"{shipped[i % len(shipped)]['id']}-{i // len(shipped)}"}
              for i in range(n)]
+    if not repeated:
+        marked = {case["expected_sql"]: _marked_sql(case["expected_sql"]) for case in shipped if case.get("expected_sql")}
+        for number, case in enumerate(cases):
+            case["question"] = f"{case['question']} (نسخة {number})"
+            if case.get("expected_sql"):
+                case["expected_sql"] = marked[case["expected_sql"]].replace(_COPY_MARK, str(number))
     path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+def _marked_sql(sql: str) -> str:
+    """``sql`` (one SELECT) with the condition ``424242 = 424242`` added to its WHERE clause."""
+    import sqlglot
+
+    return sqlglot.parse_one(sql, read="sqlite").where(f"{_COPY_MARK} = {_COPY_MARK}").sql(dialect="sqlite")
 
 
 # --- the run's stages, from the Dagster event log -----------------------------------------------

@@ -28,6 +28,22 @@ const ANSWER = JSON.stringify({
   error: null,
 });
 
+// A numbered copy of a case ("... (نسخة 12)", eval_runs.write_cases) gets an answer of its own:
+// its number as the row, in the SQL and in the insight (instant_agent.py's).
+const COPY = /\(نسخة (\d+)\)\s*$/;
+function answerTo(asked) {
+  const copy = asked && typeof asked.question === "string" ? COPY.exec(asked.question) : null;
+  if (!copy) return ANSWER;
+  const number = Number(copy[1]);
+  return JSON.stringify({
+    status: "success",
+    sql: `SELECT ${number} AS n FROM tenders_full_details LIMIT 1`,
+    data: [{ n: number }],
+    insights: `بلغ عدد المناقصات المطابقة ${number} مناقصة وفق البيانات المتاحة في المنصة.`,
+    error: null,
+  });
+}
+
 let stats;
 function reset() {
   stats = { calls: 0, first_start_ms: null, last_end_ms: null, held_ms_total: 0 };
@@ -53,8 +69,9 @@ const server = http.createServer((req, res) => {
       return send(res, 200, "{}");
     }
     if (req.method !== "POST") return send(res, 404, '{"error": "not found"}');
+    let asked;
     try {
-      JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      asked = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch (err) {
       return send(res, 400, JSON.stringify({ error: `bad JSON: ${err.message}` }));
     }
@@ -66,7 +83,7 @@ const server = http.createServer((req, res) => {
         stats.held_ms_total += end - start;
         if (stats.last_end_ms === null || end > stats.last_end_ms) stats.last_end_ms = end;
       });
-      send(res, 200, ANSWER);
+      send(res, 200, answerTo(asked));
     }, latencyMs);
   });
 });

@@ -135,13 +135,14 @@ _ASCII_DIGITS = frozenset("0123456789")
 def _fold_with_origin(text: str) -> tuple[str, list[int]]:
     """``text`` folded character by character as normalize_arabic folds it (white space kept as
     single characters), and for each folded character the index of the one it came from."""
-    parts: list[str] = []
+    parts = list(map(_fold_char, text))
+    folded = "".join(parts)
+    if len(folded) == len(text):  # every character folded into one: each comes from its own place
+        return folded, list(range(len(text)))
     origin: list[int] = []
-    for i, ch in enumerate(text):
-        folded = _fold_char(ch)
-        parts.append(folded)
-        origin.extend([i] * len(folded))
-    return "".join(parts), origin
+    for i, part in enumerate(parts):
+        origin.extend([i] * len(part))
+    return folded, origin
 
 
 # --- the words ------------------------------------------------------------------------------------

@@ -16,14 +16,25 @@ from pathlib import Path
 from typing import Any
 
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult, ReadOnlyConnection, UnsafeSQLError, read_sql
-from nabahan_pipeline.evaluation.execution_match import ExpectedResult, expected_result, rows_match
+from nabahan_pipeline.evaluation.execution_match import (
+    ExpectedResult,
+    GoldQuery,
+    expected_result,
+    gold_query,
+    rows_match,
+)
 from nabahan_pipeline.settings import SETTINGS
 
 DEFAULT_SQL_TIMEOUT_S: float = SETTINGS["sql_timeout_s"].default
 DEFAULT_MAX_ROWS: int = SETTINGS["sql_max_rows"].default
 
+# Gold results kept for the process, by database identity and SQL text: a run runs its gold SQL
+# three times (checked before the run, the test_cases asset, execution match in case_scores), each
+# distinct query once per database. Bounded by the values they hold (rows x columns): a suite of
+# 100,000 distinct gold queries of a few rows each fits; past the bound, all are forgotten at once.
 _GOLD_RESULTS: dict[tuple, ExpectedResult] = {}
-_GOLD_RESULTS_MAX = 10_000
+_GOLD_CELLS_MAX = 4_000_000
+_gold_cells = 0
 _GOLD_LOCK = threading.Lock()
 
 
@@ -91,6 +102,7 @@ class QueryRunner:
         self.timeout_s, self.max_rows = timeout_s, max_rows
         self._runs: dict[tuple[int, str], SQLRun] = {}
         self._connections: dict[int, ReadOnlyConnection] = {}
+        self._identities: dict[int, tuple] = {}
         self._lock = threading.Lock()
 
     def agent_runs(self, checked: CheckedSQL) -> list[SQLRun]:
@@ -103,22 +115,39 @@ class QueryRunner:
         """The gold SQL's result on every database (evaluation database first). Raises
         UnsafeSQLError when it does not run (a broken suite, not the agent's fault).
 
-        Gold results are kept for the process, keyed by the database file's identity, so that the
-        check of the case file before the agent calls and the scoring after them run each once."""
+        Gold results are kept for the process, keyed by the database file's identity (taken once
+        per runner), so that the check of the case file before the agent calls and the scoring
+        after them run each once. A gold query runs on this runner's connection to its database."""
+        global _gold_cells
         results = []
-        for database in self.databases:
-            stat = database.stat()
-            key = (str(database.resolve()), stat.st_mtime_ns, stat.st_size, gold_sql, self.timeout_s, self.max_rows)
+        query: GoldQuery | None = None  # parsed once for every database
+        for index, database in enumerate(self.databases):
+            key = (*self._identity(index), gold_sql, self.timeout_s, self.max_rows)
             with _GOLD_LOCK:
                 known = _GOLD_RESULTS.get(key)
             if known is None:
-                known = expected_result(database, gold_sql, timeout_s=self.timeout_s, max_rows=self.max_rows)
+                query = query or gold_query(gold_sql)
+                known = expected_result(database, gold_sql, timeout_s=self.timeout_s, max_rows=self.max_rows,
+                                        connection=self._connection(index), query=query)
+                cells = (len(known.rows) + len(known.alternates)) * max(1, len(known.columns))
                 with _GOLD_LOCK:
-                    if len(_GOLD_RESULTS) >= _GOLD_RESULTS_MAX:
+                    if _gold_cells + cells > _GOLD_CELLS_MAX:
                         _GOLD_RESULTS.clear()
+                        _gold_cells = 0
                     _GOLD_RESULTS[key] = known
+                    _gold_cells += cells
             results.append(known)
         return results
+
+    def _identity(self, index: int) -> tuple:
+        """The database file's identity: its real path, inode, size and modification time."""
+        identity = self._identities.get(index)
+        if identity is None:
+            database = self.databases[index]
+            stat = database.stat()
+            identity = self._identities[index] = (str(database.resolve()), stat.st_ino, stat.st_size,
+                                                  stat.st_mtime_ns)
+        return identity
 
     def _run(self, index: int, sql: str) -> SQLRun:
         key = (index, sql)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +27,28 @@ _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "e
 _KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
 
 
+# The last case file loaded, by a digest of its bytes, and its table: a run loads its case file
+# three times (checked before the run starts, the test_cases asset, the test_case_file_valid
+# check); a file unchanged since is read and digested, not parsed and validated again.
+_last_loaded: tuple[bytes, pd.DataFrame] | None = None
+
+
 def load_test_cases(path: str | Path) -> pd.DataFrame:
     """Read and validate the JSON case file at ``path`` into the test_cases table, in file order;
     raise TestCaseError on the first problem found."""
+    global _last_loaded
     name = str(path)
-    entries = _read_json_list(Path(path), name)
+    data = _read_bytes(Path(path), name)
+    digest = hashlib.blake2b(data, digest_size=16).digest()
+    last = _last_loaded
+    if last is not None and last[0] == digest:
+        return last[1].copy()
+    entries = _read_json_list(data, name)
     records = [_validate_case(entry, number, name) for number, entry in enumerate(entries, 1)]
     _check_unique_ids(records, name)
-    return pd.DataFrame.from_records(records, columns=list(TEST_CASE_COLUMNS))
+    cases = pd.DataFrame.from_records(records, columns=list(TEST_CASE_COLUMNS))
+    _last_loaded = (digest, cases.copy())
+    return cases
 
 
 def suite_fingerprint(cases: pd.DataFrame) -> str:
@@ -86,30 +101,74 @@ def check_against_database(
     call: every expected_table is a table of it, every gold SQL runs on it and on the test-suite
     databases ``suite``. Raises TestCaseError naming the case by number and id, and the database's
     message."""
+    tables = _table_names(database)
+    names = Path(database).name
+    first: dict[str, int] = {}  # each distinct gold SQL, by the number of its first case
+    columns = [cases[name].tolist() for name in ("case_id", "expected_table", "expected_sql")]
+    for number, (case_id, table, sql) in enumerate(zip(*columns), 1):
+        if isinstance(table, str) and table.lower() not in tables:
+            problem = TestCaseError(f"{_where(file, number, case_id)}: field 'expected_table': {table!r} is not a "
+                                    f"table of {names} (tables: {', '.join(sorted(tables))})")
+            break
+        if isinstance(sql, str) and sql not in first:
+            first[sql] = number
+    else:
+        problem = None
+    # The gold queries before the first bad table, each on every database; the first that fails
+    # (in file order) is reported if it comes before that table.
+    failures = _run_gold(list(first), database, suite)
+    for sql, number in first.items():
+        failure = failures.get(sql)
+        if failure is None:
+            continue
+        case_id = columns[0][number - 1]
+        if isinstance(failure, Exception):
+            raise TestCaseError(f"{_where(file, number, case_id)}: field 'expected_sql': fails on {names}: "
+                                f"{failure}") from None
+        raise TestCaseError(
+            f"{_where(file, number, case_id)}: field 'expected_sql': returns more than can be compared "
+            f"(at most {failure:,} rows and {DEFAULT_MAX_CELLS:,} values)"
+        )
+    if problem is not None:
+        raise problem
+
+
+# Threads that run a suite's gold queries: SQLite lets go of the interpreter while a query runs, so
+# two threads (each with its own connection to each database) keep both cores busy.
+GOLD_THREADS = 2
+
+
+def _run_gold(queries: list[str], database: str | Path, suite: Sequence[str | Path]) -> dict[str, Exception | int]:
+    """Each gold query run on the database and the suite's (results kept for the process, see
+    ``QueryRunner.expected``); what went wrong with each that failed: its exception, or the row cap
+    its result passes."""
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
 
-    tables = _table_names(database)
-    runner = QueryRunner(database, suite)  # gold queries only: it opens no connection to close
-    checked: set[str] = set()  # each distinct gold SQL once: a suite repeats few of them
-    columns = (cases[name].tolist() for name in ("case_id", "expected_table", "expected_sql"))
-    for number, (case_id, table, sql) in enumerate(zip(*columns), 1):
-        where = f"{file}: case {number} (id {case_id!r})"
-        if isinstance(table, str) and table.lower() not in tables:
-            raise TestCaseError(
-                f"{where}: field 'expected_table': {table!r} is not a table of {Path(database).name} "
-                f"(tables: {', '.join(sorted(tables))})"
-            )
-        if isinstance(sql, str) and sql not in checked:
-            checked.add(sql)
+    runners = [QueryRunner(database, suite) for _ in range(min(GOLD_THREADS, max(1, len(queries))))]
+
+    def run(runner: QueryRunner, share: list[str]) -> dict[str, Exception | int]:
+        failures: dict[str, Exception | int] = {}
+        for sql in share:
             try:
-                expected = runner.expected(sql)
+                if any(result.truncated for result in runner.expected(sql)):
+                    failures[sql] = runner.max_rows
             except (UnsafeSQLError, OSError) as error:
-                raise TestCaseError(f"{where}: field 'expected_sql': fails on {Path(database).name}: {error}") from None
-            if any(result.truncated for result in expected):
-                raise TestCaseError(
-                    f"{where}: field 'expected_sql': returns more than can be compared (at most {runner.max_rows:,} "
-                    f"rows and {DEFAULT_MAX_CELLS:,} values)"
-                )
+                failures[sql] = error
+        return failures
+
+    try:
+        if len(runners) == 1:
+            return run(runners[0], queries)
+        with ThreadPoolExecutor(len(runners)) as pool:
+            shares = [pool.submit(run, runner, queries[index :: len(runners)]) for index, runner in enumerate(runners)]
+            return {sql: failure for share in shares for sql, failure in share.result().items()}
+    finally:
+        for runner in runners:
+            runner.close()
+
+
+def _where(file: str | Path, number: int, case_id: str) -> str:
+    return f"{file}: case {number} (id {case_id!r})"
 
 
 def _table_names(database: str | Path) -> set[str]:
@@ -133,12 +192,19 @@ def derive_case_id(question: str, category: str, filters: dict | None = None) ->
 # --- reading ------------------------------------------------------------------------------------
 
 
-def _read_json_list(path: Path, name: str) -> list:
+def _read_bytes(path: Path, name: str) -> bytes:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        return path.read_bytes()
     except FileNotFoundError:
         raise TestCaseError(f"{name}: file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
+        raise TestCaseError(f"{name}: cannot read the file: {error}") from None
+
+
+def _read_json_list(data: bytes, name: str) -> list:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
         raise TestCaseError(f"{name}: cannot read the file: {error}") from None
     try:
         entries = json.loads(text)

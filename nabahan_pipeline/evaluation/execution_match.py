@@ -41,7 +41,14 @@ from typing import Any
 
 from sqlglot import exp
 
-from nabahan_pipeline.etimad_db.sql_safety import QueryResult, check_read_only_select, run_read_only
+from nabahan_pipeline.errors import UnsafeSQLError
+from nabahan_pipeline.etimad_db.sql_safety import (
+    QueryResult,
+    ReadOnlyConnection,
+    check_read_only_select,
+    read_sql,
+    run_read_only,
+)
 from nabahan_pipeline.settings import SETTINGS
 
 REL_TOL = 1e-12
@@ -91,23 +98,53 @@ def gold_is_ordered(sql: str) -> bool:
     return _outer_query(check_read_only_select(sql)).args.get("order") is not None
 
 
+@dataclass(frozen=True)
+class GoldQuery:
+    """A gold SQL checked and read once, to run on any number of databases: ``plan`` is its order
+    plan (``_order_plan``), ``ordered`` whether its outermost query orders its rows."""
+
+    sql: str
+    plan: tuple[str, int, int | None] | None
+    ordered: bool
+
+
+def gold_query(sql: str) -> GoldQuery:
+    """``sql`` read once (UnsafeSQLError unless it is one read-only query): its order plan and
+    whether it orders (``gold_is_ordered``). SQL without the word ORDER has neither, and is not
+    parsed again when its reading is kept (``read_sql``: the case file's check read it)."""
+    if "order" not in sql.lower():
+        problem = read_sql(sql).problem
+        if problem is not None:
+            raise UnsafeSQLError(problem)
+        return GoldQuery(sql, None, False)
+    tree = check_read_only_select(sql)
+    return GoldQuery(sql, _order_plan(tree), _outer_query(tree).args.get("order") is not None)
+
+
 def expected_result(
-    database: str | Path, sql: str, *, timeout_s: float = SETTINGS["sql_timeout_s"].default, max_rows: int = SETTINGS["sql_max_rows"].default
+    database: str | Path, sql: str, *, timeout_s: float = SETTINGS["sql_timeout_s"].default, max_rows: int = SETTINGS["sql_max_rows"].default,
+    connection: ReadOnlyConnection | None = None, query: GoldQuery | None = None,
 ) -> ExpectedResult:
-    """Run the gold ``sql`` read-only on ``database`` and return its rows with their tie groups.
+    """Run the gold ``sql`` read-only on ``database`` (on ``connection`` to it when given, else on
+    a connection of its own) and return its rows with their tie groups; ``query``: ``sql`` as
+    ``gold_query`` read it, when the caller runs it on several databases.
 
     Raises UnsafeSQLError (or its QueryTimeoutError) when the SQL is not one read-only query or
     fails to run, FileNotFoundError for a missing database.
     """
-    tree = check_read_only_select(sql)
-    plan = _order_plan(tree)
+    query = query if query is not None and query.sql == sql else gold_query(sql)
+
+    def run(text: str, **limits: Any) -> QueryResult:
+        return connection.run(text, **limits) if connection is not None else run_read_only(database, text, **limits)
+
+    plan = query.plan
     if plan is None:
-        result = run_read_only(database, sql, timeout_s=timeout_s, max_rows=max_rows)
-        maker = ExpectedResult.sequence if gold_is_ordered(sql) else ExpectedResult.unordered
+        result = run(sql, timeout_s=timeout_s, max_rows=max_rows)
+        maker = ExpectedResult.sequence if query.ordered else ExpectedResult.unordered
         expected = maker(result.columns, result.rows)
         return ExpectedResult(expected.columns, expected.rows, expected.groups, truncated=result.truncated)
     instrumented, width, limit = plan
-    result = run_read_only(database, instrumented, timeout_s=timeout_s, max_rows=max_rows + TIE_LOOKAHEAD)
+    result = run(instrumented, timeout_s=timeout_s, max_rows=max_rows + TIE_LOOKAHEAD)
     keyed = [(tuple(row[:width]), tuple(_cell_key(value) for value in row[width:])) for row in result.rows]
     kept = min(len(keyed), max_rows if limit is None else min(limit, max_rows))
     groups: list[int] = []

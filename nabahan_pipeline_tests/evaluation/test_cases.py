@@ -73,6 +73,19 @@ def test_seed_format_loads_unchanged(tmp_path: Path) -> None:
     assert first["case_id"] == derive_case_id(COUNT_CASE["question"], "count")
 
 
+def test_a_file_loaded_again_gives_its_table_anew(tmp_path: Path) -> None:
+    path = write(tmp_path, [COUNT_CASE, OUT_OF_SCOPE_CASE])
+    first = load_test_cases(path)
+    first.loc[0, "question"] = "changed by its reader"
+    again = load_test_cases(path)
+    assert again["question"].tolist() == [COUNT_CASE["question"], OUT_OF_SCOPE_CASE["question"]]
+    assert again.equals(load_test_cases(write(tmp_path, [COUNT_CASE, OUT_OF_SCOPE_CASE], "copy.json")))
+    write(tmp_path, [COUNT_CASE])
+    assert len(load_test_cases(path)) == 1
+    write(tmp_path, [COUNT_CASE, COUNT_CASE])
+    assert "duplicate case" in load_error(tmp_path, [COUNT_CASE, COUNT_CASE])
+
+
 def test_optional_fields(tmp_path: Path) -> None:
     entry = case(
         id="riyadh-count",

@@ -173,3 +173,34 @@ def test_large_results_with_permuted_columns_match() -> None:
     assert match(agent, gold)
     agent[17]["c5"] *= 1.001
     assert not match(agent, gold)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT COUNT(*) FROM t",
+        "SELECT name FROM t ORDER BY n DESC LIMIT 3",
+        "SELECT * FROM (SELECT name FROM t ORDER BY n) AS s",
+        "SELECT 'no order here' AS note FROM t",
+        "SELECT orders FROM t",
+    ],
+)
+def test_a_gold_query_is_read_as_its_parse_tree_reads_it(sql: str) -> None:
+    from nabahan_pipeline.etimad_db.sql_safety import check_read_only_select
+    from nabahan_pipeline.evaluation.execution_match import _order_plan, gold_is_ordered, gold_query
+
+    query = gold_query(sql)
+    assert (query.plan, query.ordered) == (_order_plan(check_read_only_select(sql)), gold_is_ordered(sql))
+
+
+@pytest.mark.parametrize("sql", ["DELETE FROM t", "SELECT 1; DROP TABLE t", "SELEC x FROM"])
+def test_an_unsafe_gold_query_is_refused_as_the_parse_check_refuses_it(sql: str) -> None:
+    from nabahan_pipeline.errors import UnsafeSQLError
+    from nabahan_pipeline.etimad_db.sql_safety import check_read_only_select
+    from nabahan_pipeline.evaluation.execution_match import gold_query
+
+    with pytest.raises(UnsafeSQLError) as parsed:
+        check_read_only_select(sql)
+    with pytest.raises(UnsafeSQLError) as read:
+        gold_query(sql)
+    assert str(read.value) == str(parsed.value)

@@ -75,6 +75,20 @@ def test_the_stored_tables_hold_to_their_schemas_and_the_checks_pass(home: Path)
                       "no_regression": True}
 
 
+def test_a_table_handed_on_in_memory_is_the_table_its_parquet_holds(home: Path):
+    from nabahan_pipeline.orchestration import io_manager
+
+    result = materialize(home)
+    assert result.success
+    for name in TABLES:
+        kept = io_manager._kept(result.run_id, dg.AssetKey(name), "counting")
+        assert kept is not None
+        stored = pd.read_parquet(home / "parquet" / "history" / name / f"{result.run_id}.parquet")
+        pd.testing.assert_frame_equal(kept, stored, check_exact=True)
+        assert list(kept.dtypes) == list(stored.dtypes) and kept.index.equals(stored.index)
+    assert io_manager._kept("another run", dg.AssetKey("case_scores"), "counting") is None
+
+
 def _drop(column: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
     return lambda table: table.drop(columns=column)
 

@@ -32,7 +32,8 @@ from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, data_rows
 from nabahan_pipeline.evaluation.scoring.execution import execution
 from nabahan_pipeline.evaluation.scoring.fidelity import fidelity
 from nabahan_pipeline.evaluation.scoring.hallucination import hallucination
-from nabahan_pipeline.evaluation.scoring.latency import latency
+from nabahan_pipeline.evaluation.scoring.kept_scores import KeptScores, content_key
+from nabahan_pipeline.evaluation.scoring.latency import latency, latency_tier
 from nabahan_pipeline.evaluation.scoring.refusals import refusals
 from nabahan_pipeline.evaluation.scoring.retrieval import retrieval
 from nabahan_pipeline.evaluation.scoring.verdicts import correct, overall_passed
@@ -54,6 +55,25 @@ BATCH_ROWS = 2_000
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
 SEED_SCORERS: tuple[Scorer, ...] = (retrieval, hallucination, fidelity, latency, overall_passed)
 
+# An answer is scored in three parts: the seed's scorers but latency (they read neither the
+# latency nor any database: kept across calls, so that case_scores finds what the console scored),
+# the latency (different for every answer: never kept), and the rest (kept within one
+# score_responses, which runs the SQL on its own databases). No scorer of a part reads a later part.
+_SEED_PART: tuple[Scorer, ...] = tuple(one for one in SEED_SCORERS if one is not latency)
+_REST: tuple[Scorer, ...] = tuple(one for one in SCORERS if one not in SEED_SCORERS)
+_SEED_PART_COLUMNS = tuple(column for one in _SEED_PART for column in one.columns)
+# What the seed part reads of a case and of a stored response.
+_SEED_CASE_FIELDS = ("question", "category", "expected_table")
+_SEED_RESPONSE_FIELDS = ("status", "sql", "dialect", "columns", "rows", "data", "data_rows", "insights")
+# Answers whose seed scores are kept: a 100,000-answer run's, from the console to case_scores (past
+# the bound, case_scores scores each answer's seed part again, 0.2 ms). Each entry is a 16-byte key
+# and the scores' values, about 1 KB (the texts an answer sent are not held).
+ANSWERS_KEPT = 131_072
+_KEPT_SEED_PARTS = KeptScores(ANSWERS_KEPT)
+# Whole rows kept within one score_responses: for answers alike across cases and repeats (a case's
+# repeats are scored one after the other).
+ROWS_KEPT = 4_096
+
 
 def score_answer(
     case: Mapping[str, Any],
@@ -74,23 +94,49 @@ def score_answer(
     ``suite`` pairs the gold's and the agent's results on each test-suite database.
     """
     read = Answer.read(case, answer, latency_s, gold, replay=replay, suite=suite)
-    scores: dict[str, Any] = {}
-    for one in SCORERS if scorers is None else scorers:
+    scores = _run_scorers(SCORERS if scorers is None else scorers, read, {})
+    return {column: scores[column] for column in SCORE_COLUMNS if column in scores}
+
+
+def _run_scorers(scorers: Sequence[Scorer], read: Answer, scores: dict[str, Any]) -> dict[str, Any]:
+    """``scores`` filled by each of ``scorers``, in order."""
+    for one in scorers:
         filled = one(read, scores)
         if set(filled) != set(one.columns):
             raise RuntimeError(f"scorer {one.name} filled {sorted(filled)}, not its columns {sorted(one.columns)}")
         scores.update(filled)
-    return {column: scores[column] for column in SCORE_COLUMNS if column in scores}
+    return scores
 
 
 def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
     """The seed's verdict of one stored response (retrieval, fidelity, latency tier, Overall
     Passed): it needs no query run, so the console can show it the moment an answer arrives.
-    The same ``score_answer`` scores it again, whole, in ``case_scores``."""
-    columns, rows = _stored_result(response)
-    answer = {**response, "columns": columns, "rows": rows, "data": None}
-    scores = score_answer({**case, "expected_sql": None}, answer, float(response["latency_s"]), scorers=SEED_SCORERS)
-    return {name: scores[name] for name in SEED_VERDICT_COLUMNS}
+    ``case_scores`` finds the scores it took kept (``_seed_part``)."""
+    scores = _seed_part(case, response)
+    tier, _ = latency_tier(float(response["latency_s"]))
+    return {"retrieval_accuracy": scores["retrieval_accuracy"], "generation_fidelity": scores["generation_fidelity"],
+            "latency_tier": tier, "overall_passed": scores["overall_passed"]}
+
+
+def _seed_key(case: Mapping[str, Any], response: Mapping[str, Any]) -> bytes | None:
+    """The key of what the seed part reads of an answer and its case."""
+    return content_key([*(case.get(name) for name in _SEED_CASE_FIELDS),
+                        *(response.get(name) for name in _SEED_RESPONSE_FIELDS)])
+
+
+def _seed_part(case: Mapping[str, Any], response: Mapping[str, Any], key: bytes | None = None) -> dict[str, Any]:
+    """The scores of the seed's scorers but latency (as ``score_answer`` gives them, without a
+    database), kept by the values they read (``key``: ``_seed_key``, when the caller has it)."""
+    key = key if key is not None else _seed_key(case, response)
+    kept = _KEPT_SEED_PARTS.get(key)
+    if kept is None:
+        columns, rows = _stored_result(response)
+        answer = {**response, "columns": columns, "rows": rows, "data": None}
+        read = Answer.read({**case, "expected_sql": None}, answer, 0.0)
+        scores = _run_scorers(_SEED_PART, read, {})
+        kept = tuple(scores[column] for column in _SEED_PART_COLUMNS)
+        _KEPT_SEED_PARTS.put(key, kept)
+    return dict(zip(_SEED_PART_COLUMNS, kept))
 
 
 def score_responses(
@@ -118,12 +164,13 @@ def score_responses(
             ["_position", "repeat"], kind="stable"
         )
         case_values = {name: cases[name].tolist() for name in cases.columns}
+        kept: dict[bytes, tuple] = {}
         batches = []
         for start in range(0, len(ordered), BATCH_ROWS):  # a batch of answers at a time
             batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
             scored = [
                 _scored_row({name: values[response["_position"]] for name, values in case_values.items()},
-                            response, golds, runner)
+                            response, golds, runner, kept)
                 for response in batch.to_dict("records")
             ]
             batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
@@ -134,27 +181,46 @@ def score_responses(
     return consistency.add_repeat_consistency(table)[list(CASE_SCORES.columns)]
 
 
+# What _scored_row keeps of an answer: every column it fills but the latency's.
+_KEPT_ROW_COLUMNS = (*(column for column in SCORE_COLUMNS if column not in latency.columns), "data_rows", "result_digest")
+
+
 def _scored_row(
     case: Mapping[str, Any],
     response: Mapping[str, Any],
     golds: Mapping[str, list[ExpectedResult]],
     runner: QueryRunner | None,
+    kept: dict[bytes, tuple],
 ) -> dict[str, Any]:
-    """One response's scores, and the columns read from its result (data_rows, result_digest)."""
-    columns, rows = _stored_result(response)
-    answer = {**response, "columns": columns, "rows": rows, "data": None}
-    expected = golds.get(text_or_none(case.get("expected_sql")) or "", [])
-    checked = check_agent_sql(text_or_none(answer.get("sql")), text_or_none(answer.get("dialect")))
-    runs = runner.agent_runs(checked) if runner else []
-    scores = score_answer(
-        case,
-        answer,
-        float(response["latency_s"]),
-        expected[0] if expected else None,
-        replay=runs[0] if runs else None,
-        suite=list(zip(expected[1:], runs[1:])),
-    )
-    return {**scores, "data_rows": data_rows(response, rows), "result_digest": consistency.result_digest(rows)}
+    """One response's scores (``score_answer``'s), and the columns read from its result
+    (data_rows, result_digest). All but the latency's are kept in ``kept`` by the values they
+    read, for the other answers of the same ``runner``."""
+    seed_key = _seed_key(case, response)
+    key = content_key([seed_key, case.get("expected_sql"), response.get("error")]) if seed_key is not None else None
+    row = kept.get(key) if key is not None else None
+    if row is None:
+        columns, rows = _stored_result(response)
+        answer = {**response, "columns": columns, "rows": rows, "data": None}
+        expected = golds.get(text_or_none(case.get("expected_sql")) or "", [])
+        checked = check_agent_sql(text_or_none(answer.get("sql")), text_or_none(answer.get("dialect")))
+        runs = runner.agent_runs(checked) if runner else []
+        read = Answer.read(
+            case,
+            answer,
+            float(response["latency_s"]),
+            expected[0] if expected else None,
+            replay=runs[0] if runs else None,
+            suite=list(zip(expected[1:], runs[1:])),
+        )
+        scores = _run_scorers(_REST, read, _seed_part(case, response, seed_key))
+        scores.update(data_rows=data_rows(response, rows), result_digest=consistency.result_digest(rows))
+        row = tuple(scores[column] for column in _KEPT_ROW_COLUMNS)
+        if key is not None:
+            if len(kept) >= ROWS_KEPT:
+                kept.clear()
+            kept[key] = row
+    tier, score = latency_tier(float(response["latency_s"]))
+    return {**dict(zip(_KEPT_ROW_COLUMNS, row)), "latency_tier": tier, "latency_score": score}
 
 
 def _answer_table(responses: pd.DataFrame, case_values: Mapping[str, list], timestamp: str) -> pd.DataFrame:

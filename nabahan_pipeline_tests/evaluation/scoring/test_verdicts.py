@@ -377,3 +377,22 @@ def test_expected_table_must_be_a_table_of_the_database(tmp_path: Path, db: Path
     with pytest.raises(TestCaseError, match=r"case 1 \(id 'c-[0-9a-f]+'\): field 'expected_table': 'companies' is not "
                                             r"a table of .*\(tables: activities, future_projects, "):
         check_against_database(load_test_cases(path), path, db)
+
+
+@pytest.mark.parametrize("bad_table_at, reported", [(None, 2), (4, 2), (2, 2), (1, 1)])
+def test_the_first_problem_in_file_order_is_reported(tmp_path: Path, db: Path, bad_table_at: int | None,
+                                                     reported: int) -> None:
+    # The gold queries run on two threads; whichever finishes first, the lowest case number is named.
+    cases = [{"id": f"c{number}", "question": f"كم عدد المناقصات رقم {number}؟", "category": "count",
+              "expected_table": T, "expected_sql": f"SELECT COUNT(*) FROM {T} WHERE tender_id > {number}"}
+             for number in range(1, 9)]
+    for number in (2, 3, 6):
+        cases[number - 1]["expected_sql"] = f"SELECT SUM(no_column_{number}) FROM {T}"
+    if bad_table_at is not None:
+        cases[bad_table_at - 1]["expected_table"] = "companies"
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(TestCaseError) as info:
+        check_against_database(load_test_cases(path), path, db)
+    assert f": case {reported} (id 'c{reported}'): " in str(info.value)
+    assert ("expected_table" in str(info.value)) == (bad_table_at == reported)
