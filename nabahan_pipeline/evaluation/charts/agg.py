@@ -1,0 +1,103 @@
+"""The charts' Agg canvas: matplotlib's, with its text drawn in fewer FreeType calls.
+
+Matplotlib 3.11 draws a text by shaping it (libraqm: bidi, Arabic joining, kerning) into glyphs,
+then rendering each glyph on its own. It sets the font size again before every glyph (FreeType
+then runs the font's hinting set-up anew, more than half the cost of a glyph) and builds the same
+rotation matrix with NumPy each time; and it shapes a text each time it is drawn, though our
+charts draw the same strings again and again (tick labels, table cells, the same legend in two
+figures). :class:`ChartRenderer` sets the size once per run of glyphs of one font, builds the
+matrix once per text and keeps the shaped glyphs of the last few thousand texts: the same
+FreeType calls with the same arguments, so the same pixels, in a little over half the time.
+
+This reaches into two private parts of matplotlib (``RendererAgg._draw_text_glyphs_and_boxes``
+and ``FT2Font._layout``), pinned with matplotlib like ``text._get_text_metrics_with_cache``;
+``nabahan_pipeline_tests/evaluation/charts`` compares the result with matplotlib's own drawing.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
+from matplotlib.ft2font import RenderMode
+
+# Shaped texts kept: a run's seven charts draw about 500 texts, 300 of them different.
+LAYOUT_CACHE_SIZE = 4096
+
+
+class ChartRenderer(RendererAgg):
+    """Matplotlib's Agg renderer, drawing text as it does with fewer calls (see the module)."""
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath:
+            return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+        font = self._prepare_font(prop)
+        features = mtext.get_fontfeatures() if mtext is not None else None
+        language = mtext.get_language() if mtext is not None else None
+        size = prop.get_size_in_points()
+        items = _shaped(font, size, self.dpi, s, get_hinting_flag(),
+                        None if features is None else tuple(features), _hashable(language))
+        self._draw_glyphs(gc, x, y, angle, size, items)
+
+    def _draw_glyphs(self, gc, x, y, angle, size, items):
+        """``RendererAgg._draw_text_glyphs_and_boxes`` for shaped text (no slant, no stretch, no
+        boxes): the size set when the font changes, not before each glyph, the matrix made once."""
+        cos = math.cos(math.radians(angle))
+        sin = math.sin(math.radians(angle))
+        # round(0x10000 * [[cos, -sin], [sin, cos]] @ [[1, 0], [0, 1]]), as matplotlib computes it.
+        matrix = [[round(0x10000 * cos), round(0x10000 * -sin)], [round(0x10000 * sin), round(0x10000 * cos)]]
+        load_flags = get_hinting_flag()
+        mode = RenderMode.NORMAL if gc.get_antialiased() else RenderMode.MONO
+        height = self.height
+        draw_text_image = self._renderer.draw_text_image
+        current = None
+        for item in items:
+            font, dx, dy = item.ft_object, item.x, item.y  # dy is upwards.
+            if font is not current:
+                font.set_size(size, self.dpi)
+                current = font
+            font._set_transform(matrix, [round(0x40 * (x + dx * cos - dy * sin)),
+                                         # FreeType's y is upwards.
+                                         round(0x40 * (height - y + dx * sin + dy * cos))])
+            bitmap = font._render_glyph(item.glyph_index, load_flags, mode)
+            buffer = bitmap.buffer
+            if mode is RenderMode.MONO:
+                buffer *= 0xff
+            # draw_text_image's y is downwards & the bitmap bottom side.
+            draw_text_image(buffer, bitmap.left, int(height) - bitmap.top + buffer.shape[0], 0, gc)
+
+
+@functools.lru_cache(LAYOUT_CACHE_SIZE)
+def _shaped(font, size, dpi, s, flags, features, language):
+    """The glyphs of ``s`` in ``font`` (already set to ``size`` at ``dpi``), shaped by libraqm.
+
+    Keyed by the font object itself: a font is made once per process and thread (matplotlib's
+    ``font_manager._get_font``), and not shared with a forked child, which makes its own.
+    """
+    return font._layout(s, flags=flags, features=features, language=language)
+
+
+def _hashable(language):
+    if language is None or isinstance(language, str):
+        return language
+    return tuple(tuple(part) for part in language)
+
+
+class ChartCanvas(FigureCanvasAgg):
+    """An Agg canvas drawing with :class:`ChartRenderer`."""
+
+    def get_renderer(self):
+        w, h = self.get_width_height(physical=True)
+        key = w, h, self.figure.dpi
+        if self._lastKey != key:
+            self.renderer = ChartRenderer(w, h, self.figure.dpi)
+            self._lastKey = key
+        return self.renderer
+
+
+# A forked child makes its own fonts (matplotlib empties its font cache there): the shaped texts
+# of the parent's fonts would only keep those alive.
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_shaped.cache_clear)
