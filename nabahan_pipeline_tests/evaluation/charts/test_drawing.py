@@ -52,7 +52,7 @@ def test_a_figure_is_drawn_once_and_saved_as_savefig_would(tmp_path, monkeypatch
     assert len(draws) == 1
     path = drawing.write_png(pixels, tmp_path / "once.png")
     monkeypatch.setattr(FigureCanvasAgg, "draw", original)
-    fig.savefig(tmp_path / "savefig.png", format="png", dpi=fig.dpi)
+    fig.savefig(tmp_path / "savefig.png", format="png", dpi=fig.dpi, pil_kwargs=drawing.PNG_OPTIONS)
     assert path.read_bytes() == (tmp_path / "savefig.png").read_bytes()
 
 
