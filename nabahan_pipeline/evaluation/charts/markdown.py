@@ -19,8 +19,10 @@ _prepared: dict[tuple[int, ...], str] = {}
 
 
 def _png_bytes(image: Image.Image) -> bytes:
+    # Pillow's default zlib level: "optimize" (level 9) made the dashboard's copy 1 to 3 % smaller
+    # for four times the CPU (0.11 s of a 20-case run's 0.15 s here).
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=True)
+    image.save(buf, format="PNG")
     return buf.getvalue()
 
 
