@@ -2,8 +2,8 @@
 tables (docs/internals.md) with matplotlib: no Dagster, no pyplot.
 
 One module per idea: ``style`` (colours, rcParams, font, DPI, new figures), ``agg`` (the Agg
-canvas, text drawn in fewer FreeType calls), ``text`` (Arabic
-labels, text from the data made safe to draw), ``formats`` (numbers), ``inputs`` (the columns
+canvas, text drawn in fewer FreeType calls), ``text`` (Arabic labels, text from the data made
+safe to draw), ``formats`` (numbers), ``inputs`` (the columns
 the charts need and the views they take of the tables), ``tiers`` (the latency tiers),
 ``ticks`` (the log latency axis), one module per chart (``overview``, ``pass_fail``,
 ``latency``, ``categories``, ``detailed_results``, ``trend``, ``dashboard``), ``render`` (all
