@@ -29,8 +29,10 @@ CASE = "20 cases, 14 runs"
 
 @pytest.fixture
 def single_threaded(monkeypatch):
+    """A single thread, two cores, one of them idle: as `nabahan eval` on a quiet machine."""
     monkeypatch.setattr(worker.threading, "active_count", lambda: 1)
     monkeypatch.setattr(worker.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(worker.os, "getloadavg", lambda: (0.9, 1.0, 1.0))
     yield
     worker.stop_worker()
 
@@ -70,6 +72,13 @@ def test_without_a_worker_the_charts_are_drawn_here(tmp_path, single_threaded, m
     assert sorted(p.name for p in _render(tmp_path).values()) == sorted(render.CHART_FILES)
 
 
+def test_no_worker_when_no_core_is_idle(single_threaded, monkeypatch):
+    monkeypatch.setattr(worker.os, "getloadavg", lambda: (1.6, 0.5, 0.5))  # the last minute's
+    assert not worker.start_worker() and worker._worker is None
+    monkeypatch.setattr(worker.os, "getloadavg", lambda: (1.4, 3.0, 3.0))
+    assert worker.start_worker()
+
+
 def test_a_worker_that_died_before_drawing_leaves_the_charts_to_this_process(tmp_path, single_threaded):
     assert worker.start_worker()
     os.kill(worker._worker._process.pid, signal.SIGKILL)
@@ -104,6 +113,7 @@ def test_the_worker_ends_with_the_process_that_started_it(tmp_path):
     script = (
         "import threading, time\n"
         "from nabahan_pipeline.evaluation.charts import worker\n"
+        "worker.os.getloadavg = lambda: (0.0, 0.0, 0.0)\n"
         "assert threading.active_count() == 1 and worker.start_worker()\n"
         "print(worker._worker._process.pid, flush=True)\n"
         "time.sleep(60)\n"
