@@ -21,6 +21,7 @@ import math
 import os
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
+from matplotlib.font_manager import fontManager, get_font
 from matplotlib.ft2font import RenderMode
 
 # Shaped texts kept: a run's seven charts draw about 500 texts, 300 of them different.
@@ -29,6 +30,20 @@ LAYOUT_CACHE_SIZE = 4096
 
 class ChartRenderer(RendererAgg):
     """Matplotlib's Agg renderer, drawing text as it does with fewer calls (see the module)."""
+
+    def __init__(self, width, height, dpi):
+        super().__init__(width, height, dpi)
+        self._height_metrics = {}
+
+    def _get_font_height_metrics(self, prop):
+        """A font's ascent, descent and line gap in pixels, which ``Text._get_layout`` reads from
+        the font's tables for every line of every text, each time it is laid out: computed as it
+        computes them, once per font and size (``None``s send it to its own way)."""
+        key = prop.copy()  # mutable, hashed by its state: as matplotlib keys its text metrics
+        metrics = self._height_metrics.get(key)
+        if metrics is None:
+            metrics = self._height_metrics[key] = _height_metrics(prop, self.dpi)
+        return metrics
 
     def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
         if ismath:
@@ -77,6 +92,24 @@ def _shaped(font, size, dpi, s, flags, features, language):
     ``font_manager._get_font``), and not shared with a forked child, which makes its own.
     """
     return font._layout(s, flags=flags, features=features, language=language)
+
+
+def _height_metrics(prop, dpi):
+    # text.Text._get_layout's own computation, step for step (matplotlib 3.11).
+    font = get_font(fontManager._find_fonts_by_props(prop))
+    possible = [
+        ('OS/2', 'sTypoLineGap', 'sTypoAscender', 'sTypoDescender'),
+        ('hhea', 'lineGap', 'ascent', 'descent')
+    ]
+    for table_name, linegap_key, ascent_key, descent_key in possible:
+        table = font.get_sfnt_table(table_name)
+        if table is None:
+            continue
+        fontsize = prop.get_size_in_points()
+        units_per_em = font.get_sfnt_table('head')['unitsPerEm']
+        scale = 1 / units_per_em * fontsize * dpi / 72
+        return table[ascent_key] * scale, -table[descent_key] * scale, table[linegap_key] * scale
+    return None, None, None
 
 
 def _hashable(language):

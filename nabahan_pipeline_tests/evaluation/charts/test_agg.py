@@ -21,10 +21,11 @@ TEXTS = [
     ("0.001 s", 0.6, 0.3, 9, "normal", 90, True),
     ("Latency (s, log) — زمن", 0.1, 0.15, 9.5, "normal", -12.5, False),
     ("\ufffd U+FFFD", 0.7, 0.6, 9, "normal", 0, True),
+    ("Evaluation metrics — مقاييس التقييم\n20 cases", 0.45, 0.95, 12, "bold", 0, True),
 ]
 
 
-def _draw(canvas_class) -> np.ndarray:
+def _draw(canvas_class) -> tuple[np.ndarray, list]:
     fig = Figure(figsize=(5, 3), dpi=DPI)
     canvas_class(fig)
     with chart_style():
@@ -34,12 +35,15 @@ def _draw(canvas_class) -> np.ndarray:
                 fig.text(x, y - dy, text, fontsize=size, fontweight=weight, rotation=rotation,
                          antialiased=antialiased, ha="right" if x > 0.9 else "left")
         fig.canvas.draw()
-    return np.asarray(fig.canvas.buffer_rgba()).copy()
+    extents = [t.get_window_extent().extents.tolist() for t in fig.texts]
+    return np.asarray(fig.canvas.buffer_rgba()).copy(), extents
 
 
 def test_the_chart_canvas_paints_what_matplotlib_paints():
-    ours = _draw(ChartCanvas)
-    assert np.array_equal(ours, _draw(FigureCanvasAgg))
+    ours, our_extents = _draw(ChartCanvas)
+    theirs, their_extents = _draw(FigureCanvasAgg)
+    assert our_extents == their_extents  # the same line heights (ChartRenderer._get_font_height_metrics)
+    assert np.array_equal(ours, theirs)
     assert (ours[..., :3] < 128).any()  # there is text
     assert isinstance(ChartCanvas(Figure()).get_renderer(), ChartRenderer)
 
