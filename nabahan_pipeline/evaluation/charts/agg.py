@@ -8,10 +8,13 @@ charts draw the same strings again and again (tick labels, table cells, the same
 figures). :class:`ChartRenderer` sets the size once per run of glyphs of one font, builds the
 matrix once per text and keeps the shaped glyphs of the last few thousand texts: the same
 FreeType calls with the same arguments, so the same pixels, in a little over half the time.
+It also gives each text's layout its font's line metrics from a table per font and size, where
+matplotlib reads them from the font's tables for every line each time it lays a text out.
 
-This reaches into two private parts of matplotlib (``RendererAgg._draw_text_glyphs_and_boxes``
-and ``FT2Font._layout``), pinned with matplotlib like ``text._get_text_metrics_with_cache``;
-``nabahan_pipeline_tests/evaluation/charts`` compares the result with matplotlib's own drawing.
+This reaches into private parts of matplotlib (``RendererAgg._draw_text_glyphs_and_boxes``,
+``FT2Font._layout``, the ``_get_font_height_metrics`` hook of ``Text._get_layout``), pinned with
+matplotlib like ``text._get_text_metrics_with_cache``; ``nabahan_pipeline_tests/evaluation/charts``
+compares the result with matplotlib's own drawing.
 """
 
 from __future__ import annotations
