@@ -86,12 +86,21 @@ def render_charts(
     remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
     with atomic_folder(out) as folder:
         if processes is not None or not draw_on_worker(scores, summary, history, threshold, folder.path):
-            from nabahan_pipeline.evaluation.charts.drawing import draw_charts
-
-            draw_charts(chart_builders(scores, summary, history, threshold), folder.path,
-                        processes=default_processes() if processes is None else processes,
-                        written=prepare_markdown)
+            draw_into(scores, summary, history, threshold, folder.path, processes=processes)
     return {name: folder.final / name for name in CHART_FILES}
+
+
+def draw_into(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame, threshold: float,
+              folder: Path, *, processes: int | None = None) -> str | None:
+    """Draw the seven charts into ``folder`` in this process (and a forked helper, see
+    ``render_charts``); the dashboard's Markdown, made as its PNG is written."""
+    from nabahan_pipeline.evaluation.charts.drawing import draw_charts
+
+    prepared: list[str] = []
+    draw_charts(chart_builders(scores, summary, history, threshold), folder,
+                processes=default_processes() if processes is None else processes,
+                written=lambda name, path, pixels: prepared.append(prepare_markdown(name, path, pixels)))
+    return next(filter(None, prepared), None)
 
 
 def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame,

@@ -33,6 +33,10 @@ from nabahan_pipeline.evaluation.charts import markdown
 # helper): a worker that takes longer is stuck, an error rather than a hang.
 WORKER_TIMEOUT_S = 120.0
 
+# Draws a run's charts into a folder: (scores, summary, history, threshold, folder) -> the
+# dashboard's Markdown (render.draw_into).
+Draw = Callable[[pd.DataFrame, pd.DataFrame, pd.DataFrame, float, Path], "str | None"]
+
 _worker: _Worker | None = None
 
 
@@ -47,13 +51,14 @@ def default_processes() -> int:
     return min(2, cores)
 
 
-def start_worker() -> bool:
+def start_worker(draw: Draw, warm_up: Callable[[], None]) -> bool:
     """Fork the chart worker, when this process may fork a second one to draw (see
     :func:`default_processes`), a second core is idle (:func:`core_to_spare`) and there is none
-    yet; True when one is running."""
+    yet; True when one is running. The worker calls ``warm_up()`` at once, then ``draw`` for
+    each run's charts (``render.draw_into``, ``render.warm_up``)."""
     global _worker
     if _worker is None and default_processes() > 1 and core_to_spare():
-        _worker = _Worker()
+        _worker = _Worker(draw, warm_up)
     return _worker is not None
 
 
@@ -94,11 +99,11 @@ def draw_on_worker(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.Data
 
 
 class _Worker:
-    def __init__(self) -> None:
+    def __init__(self, draw: Draw, warm_up: Callable[[], None]) -> None:
         context = multiprocessing.get_context("fork")
         self._jobs, jobs = context.Pipe()
-        self._process = context.Process(target=_worker_main, args=(jobs, os.getpid()), name="nabahan-charts-worker",
-                                        daemon=True)
+        self._process = context.Process(target=_worker_main, args=(jobs, os.getpid(), draw, warm_up),
+                                        name="nabahan-charts-worker", daemon=True)
         self._process.start()
         jobs.close()
 
@@ -125,17 +130,15 @@ class _Worker:
         self._jobs.close()
 
 
-def _worker_main(jobs, parent: int) -> None:
+def _worker_main(jobs, parent: int, draw: Draw, warm_up: Callable[[], None]) -> None:
     # Ended with the run: killed with it (a run killed mid-way leaves no drawer behind), deaf to
     # the terminal's Ctrl-C (the run decides what an interrupt stops).
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # it died before the line above
         os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from nabahan_pipeline.evaluation.charts import drawing, render
-
     try:
-        render.warm_up()
+        warm_up()
     except Exception:  # drawing the charts will meet it again, and report it
         pass
     while True:
@@ -143,19 +146,15 @@ def _worker_main(jobs, parent: int) -> None:
             scores, summary, history, threshold, folder = jobs.recv()
         except (EOFError, OSError):  # the run is over
             os._exit(0)
-        prepared: list[str] = []
-        error, caught = None, []
+        error, prepared = None, None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")  # the run's filters decide, when it warns them again
             try:
-                drawing.draw_charts(render.chart_builders(scores, summary, history, threshold), Path(folder),
-                                    processes=default_processes(),
-                                    written=lambda name, path, pixels: prepared.append(
-                                        render.prepare_markdown(name, path, pixels)))
+                prepared = draw(scores, summary, history, threshold, Path(folder))
             except BaseException as exc:  # every error goes back to the run
                 error = error_for_parent(exc, "In the chart worker process")
         try:
-            jobs.send((error, warnings_for_parent(caught), next(filter(None, prepared), None)))
+            jobs.send((error, warnings_for_parent(caught), prepared))
         except OSError:  # the run is gone
             os._exit(0)
 

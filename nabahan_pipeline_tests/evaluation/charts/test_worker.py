@@ -43,7 +43,8 @@ def _render(tmp_path, **kwargs):
 
 
 def test_the_worker_draws_the_reference_pixels_and_hands_back_the_markdown(tmp_path, single_threaded, monkeypatch):
-    assert worker.start_worker() and worker.start_worker()  # one worker, however often asked
+    assert worker.start_worker(render.draw_into, render.warm_up)
+    assert worker.start_worker(render.draw_into, render.warm_up)  # one worker, however often asked
     first = worker._worker
     drawn_here = []  # charts drawn in this process (the worker, forked before, is not spied on)
     original = render.prepare_markdown
@@ -67,20 +68,20 @@ def test_the_worker_draws_the_reference_pixels_and_hands_back_the_markdown(tmp_p
 
 def test_without_a_worker_the_charts_are_drawn_here(tmp_path, single_threaded, monkeypatch):
     monkeypatch.setattr(worker.threading, "active_count", lambda: 2)  # a thread: no fork
-    assert not worker.start_worker()
+    assert not worker.start_worker(render.draw_into, render.warm_up)
     assert not worker.draw_on_worker(None, None, None, 0.8, tmp_path)
     assert sorted(p.name for p in _render(tmp_path).values()) == sorted(render.CHART_FILES)
 
 
 def test_no_worker_when_no_core_is_idle(single_threaded, monkeypatch):
     monkeypatch.setattr(worker.os, "getloadavg", lambda: (1.6, 0.5, 0.5))  # the last minute's
-    assert not worker.start_worker() and worker._worker is None
+    assert not worker.start_worker(render.draw_into, render.warm_up) and worker._worker is None
     monkeypatch.setattr(worker.os, "getloadavg", lambda: (1.4, 3.0, 3.0))
-    assert worker.start_worker()
+    assert worker.start_worker(render.draw_into, render.warm_up)
 
 
 def test_a_worker_that_died_before_drawing_leaves_the_charts_to_this_process(tmp_path, single_threaded):
-    assert worker.start_worker()
+    assert worker.start_worker(render.draw_into, render.warm_up)
     os.kill(worker._worker._process.pid, signal.SIGKILL)
     worker._worker._process.join()
     assert sorted(_render(tmp_path)) == sorted(render.CHART_FILES)
@@ -101,7 +102,7 @@ def test_the_workers_warnings_are_warned_here_and_its_errors_raised_here(tmp_pat
 
     monkeypatch.setattr(render, "chart_builders", lambda *a: {"evaluation_dashboard.png": glyph_missing,
                                                                "detailed_results.png": failing})
-    assert worker.start_worker()
+    assert worker.start_worker(render.draw_into, render.warm_up)
     with pytest.raises(ValueError, match="no such chart") as caught, pytest.warns(UserWarning, match="Glyph"):
         _render(tmp_path)
     assert any(note.startswith("In the chart worker process") for note in caught.value.__notes__)
@@ -112,9 +113,9 @@ def test_the_workers_warnings_are_warned_here_and_its_errors_raised_here(tmp_pat
 def test_the_worker_ends_with_the_process_that_started_it(tmp_path):
     script = (
         "import threading, time\n"
-        "from nabahan_pipeline.evaluation.charts import worker\n"
+        "from nabahan_pipeline.evaluation.charts import render, worker\n"
         "worker.os.getloadavg = lambda: (0.0, 0.0, 0.0)\n"
-        "assert threading.active_count() == 1 and worker.start_worker()\n"
+        "assert threading.active_count() == 1 and worker.start_worker(render.draw_into, render.warm_up)\n"
         "print(worker._worker._process.pid, flush=True)\n"
         "time.sleep(60)\n"
     )
