@@ -139,3 +139,63 @@ def _alive(pid: int) -> bool:
             return stat.read().split(") ")[1][0] != "Z"  # a zombie has ended
     except FileNotFoundError:
         return False
+
+
+# `nabahan eval` with the worker, whatever the machine's load: the run's process is told which
+# workers it forked and which charts they drew, and, once done, which of its children still live.
+_FORCED = """
+import json, os, sys
+from pathlib import Path
+from nabahan_pipeline.evaluation.charts import worker
+worker.core_to_spare = lambda: True
+forked, drawn = [], []
+start, draw = worker._Worker.__init__, worker._Worker.draw
+def started(self, *args):
+    start(self, *args)
+    forked.append(self._process.pid)
+def drawing(self, *args):
+    drawn.append(str(args[-1]))
+    return draw(self, *args)
+worker._Worker.__init__, worker._Worker.draw = started, drawing
+from nabahan_pipeline.cli import main
+code = main(sys.argv[2:])
+children = [p for p in os.listdir("/proc") if p.isdigit() and open(f"/proc/{p}/stat").read().split(") ")[1].split()[1] == str(os.getpid())]
+Path(sys.argv[1]).write_text(json.dumps({"code": code, "forked": forked, "drawn": drawn, "children": children}))
+"""
+
+
+def _forced_eval(tmp_path, *args: str) -> tuple[dict, subprocess.CompletedProcess]:
+    from nabahan_pipeline_tests.commands import run
+
+    report = tmp_path / "report.json"
+    result = run([sys.executable, "-c", _FORCED, str(report), "eval", *args], tmp_path)
+    import json
+
+    return json.loads(report.read_text()), result
+
+
+@pytest.mark.slow
+def test_a_mistake_found_after_the_fork_is_one_line_and_exit_2_and_leaves_no_worker(tmp_path):
+    bad = tmp_path / "cases.json"
+    bad.write_text('[{"question": "", "category": "count"}]', encoding="utf-8")
+    report, result = _forced_eval(tmp_path, "--test-file", str(bad), "--output-dir", "out")
+    assert report["code"] == 2 and len(report["forked"]) == 1, (report, result.stderr)
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert report["children"] == [] and not _alive(report["forked"][0])
+
+
+@pytest.mark.slow
+def test_two_agents_have_their_charts_drawn_by_one_worker(tmp_path):
+    from nabahan_pipeline_tests.commands import cases_file
+
+    cases = cases_file(tmp_path / "cases.json", n=3)
+    report, result = _forced_eval(tmp_path, "--test-file", str(cases), "--agent", "a=embedded", "--agent", "b=embedded",
+                                  "--output-dir", "out", "--test-suite", "0")
+    assert report["code"] == 0, result.stderr[-3000:]
+    assert len(report["forked"]) == 1 and len(report["drawn"]) == 2, report  # reused for the second agent
+    for label in ("a", "b"):
+        charts = tmp_path / "out" / label / "charts"
+        assert sorted(path.name for path in charts.iterdir()) == sorted(render.CHART_FILES)
+        assert any(path.startswith(str((tmp_path / "out" / label).resolve())) or f"/{label}/" in path
+                   for path in report["drawn"]), report["drawn"]
+    assert report["children"] == [] and not _alive(report["forked"][0])
