@@ -53,22 +53,17 @@ def default_processes() -> int:
 
 def start_worker(draw: Draw, warm_up: Callable[[], None]) -> bool:
     """Fork the chart worker, when this process may fork a second one to draw (see
-    :func:`default_processes`), a second core is idle (:func:`core_to_spare`) and there is none
-    yet; True when one is running. The worker calls ``warm_up()`` at once, then ``draw`` for
-    each run's charts (``render.draw_into``, ``render.warm_up``)."""
+    :func:`default_processes`) and there is none yet; True when one is running. The worker calls
+    ``warm_up()`` at once, then ``draw`` for each run's charts (``render.draw_into``,
+    ``render.warm_up``).
+
+    Whatever the machine's load: on a busy machine its loading slows the run's start as much as
+    it shortens the charts step (20 cases at load 6 to 8: the same wall, 0.25 to 0.5 s less
+    CPU; bench/README.md), on a quiet one it runs on the idle core."""
     global _worker
-    if _worker is None and default_processes() > 1 and core_to_spare():
+    if _worker is None and default_processes() > 1:
         _worker = _Worker(draw, warm_up)
     return _worker is not None
-
-
-def core_to_spare() -> bool:
-    """Whether a core is idle on average: the 1-minute load average (this process counting
-    about 1) is below the cores less a half. On a busy machine the worker's loading would only
-    slow the run's own start: 20 cases at load 5 to 8, start-up 2.7 -> 3.9 s for charts 3.3 ->
-    2.5 s (bench/README.md)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return os.getloadavg()[0] < cores - 0.5
 
 
 def stop_worker() -> None:

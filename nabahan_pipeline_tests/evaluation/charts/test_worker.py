@@ -29,10 +29,9 @@ CASE = "20 cases, 14 runs"
 
 @pytest.fixture
 def single_threaded(monkeypatch):
-    """A single thread, two cores, one of them idle: as `nabahan eval` on a quiet machine."""
+    """A single thread and two cores: as `nabahan eval` when it forks the worker."""
     monkeypatch.setattr(worker.threading, "active_count", lambda: 1)
     monkeypatch.setattr(worker.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
-    monkeypatch.setattr(worker.os, "getloadavg", lambda: (0.9, 1.0, 1.0))
     yield
     worker.stop_worker()
 
@@ -73,13 +72,6 @@ def test_without_a_worker_the_charts_are_drawn_here(tmp_path, single_threaded, m
     assert sorted(p.name for p in _render(tmp_path).values()) == sorted(render.CHART_FILES)
 
 
-def test_no_worker_when_no_core_is_idle(single_threaded, monkeypatch):
-    monkeypatch.setattr(worker.os, "getloadavg", lambda: (1.6, 0.5, 0.5))  # the last minute's
-    assert not worker.start_worker(render.draw_into, render.warm_up) and worker._worker is None
-    monkeypatch.setattr(worker.os, "getloadavg", lambda: (1.4, 3.0, 3.0))
-    assert worker.start_worker(render.draw_into, render.warm_up)
-
-
 def test_a_worker_that_died_before_drawing_leaves_the_charts_to_this_process(tmp_path, single_threaded):
     assert worker.start_worker(render.draw_into, render.warm_up)
     os.kill(worker._worker._process.pid, signal.SIGKILL)
@@ -114,7 +106,6 @@ def test_the_worker_ends_with_the_process_that_started_it(tmp_path):
     script = (
         "import threading, time\n"
         "from nabahan_pipeline.evaluation.charts import render, worker\n"
-        "worker.os.getloadavg = lambda: (0.0, 0.0, 0.0)\n"
         "assert threading.active_count() == 1 and worker.start_worker(render.draw_into, render.warm_up)\n"
         "print(worker._worker._process.pid, flush=True)\n"
         "time.sleep(60)\n"
@@ -141,13 +132,12 @@ def _alive(pid: int) -> bool:
         return False
 
 
-# `nabahan eval` with the worker, whatever the machine's load: the run's process is told which
-# workers it forked and which charts they drew, and, once done, which of its children still live.
+# `nabahan eval` as it is run: the run's process is told which workers it forked and which charts
+# they drew, and, once done, which of its children still live.
 _FORCED = """
 import json, os, sys
 from pathlib import Path
 from nabahan_pipeline.evaluation.charts import worker
-worker.core_to_spare = lambda: True
 forked, drawn = [], []
 start, draw = worker._Worker.__init__, worker._Worker.draw
 def started(self, *args):
