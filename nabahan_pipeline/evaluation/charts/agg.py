@@ -11,10 +11,14 @@ FreeType calls with the same arguments, so the same pixels, in a little over hal
 It also gives each text's layout its font's line metrics from a table per font and size, where
 matplotlib reads them from the font's tables for every line each time it lays a text out.
 
-This reaches into private parts of matplotlib (``RendererAgg._draw_text_glyphs_and_boxes``,
-``FT2Font._layout``, the ``_get_font_height_metrics`` hook of ``Text._get_layout``), pinned with
-matplotlib like ``text._get_text_metrics_with_cache``; ``nabahan_pipeline_tests/evaluation/charts``
-compares the result with matplotlib's own drawing.
+This reaches into private parts of matplotlib (``RendererAgg._prepare_font`` and
+``_draw_text_glyphs_and_boxes``, ``FT2Font._layout``, ``_set_transform`` and ``_render_glyph``,
+the ``_get_font_height_metrics`` hook of ``Text._get_layout``), as they are in matplotlib 3.11,
+which it was written for and checked against. Any other version, or one without those parts,
+gets matplotlib's own renderer (:data:`USE_CHART_RENDERER` is False): the same pixels, drawn
+slower. To admit a new version, add it to :data:`VERIFIED_VERSIONS` once
+``nabahan_pipeline_tests/evaluation/charts/test_agg.py`` (our pixels against matplotlib's) and
+``test_render.py`` (the reference pixels) pass on it.
 """
 
 from __future__ import annotations
@@ -23,12 +27,30 @@ import functools
 import math
 import os
 
+import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.font_manager import fontManager, get_font
-from matplotlib.ft2font import RenderMode
+from matplotlib.ft2font import FT2Font, RenderMode
+from matplotlib.text import Text
 
 # Shaped texts kept: a run's seven charts draw about 500 texts, 300 of them different.
 LAYOUT_CACHE_SIZE = 4096
+# The matplotlib versions (prefixes) ChartRenderer was checked against.
+VERIFIED_VERSIONS = ("3.11.",)
+
+
+def _fits(version: str) -> bool:
+    """Whether ChartRenderer may draw under matplotlib ``version``: a verified version, with the
+    private parts it overrides and calls where it expects them."""
+    if not version.startswith(VERIFIED_VERSIONS):
+        return False
+    layout = getattr(getattr(Text, "_get_layout", None), "__code__", None)
+    return (layout is not None and "_get_font_height_metrics" in layout.co_names
+            and all(hasattr(RendererAgg, name) for name in ("_prepare_font", "_draw_text_glyphs_and_boxes"))
+            and all(hasattr(FT2Font, name) for name in ("_layout", "_set_transform", "_render_glyph")))
+
+
+USE_CHART_RENDERER = _fits(matplotlib.__version__)
 
 
 class ChartRenderer(RendererAgg):
@@ -122,9 +144,12 @@ def _hashable(language):
 
 
 class ChartCanvas(FigureCanvasAgg):
-    """An Agg canvas drawing with :class:`ChartRenderer`."""
+    """An Agg canvas drawing with :class:`ChartRenderer` (matplotlib's own renderer on a
+    matplotlib it was not checked against: :data:`USE_CHART_RENDERER`)."""
 
     def get_renderer(self):
+        if not USE_CHART_RENDERER:
+            return super().get_renderer()
         w, h = self.get_width_height(physical=True)
         key = w, h, self.figure.dpi
         if self._lastKey != key:

@@ -73,3 +73,18 @@ def test_a_text_drawn_again_is_not_shaped_again(monkeypatch):
             fig.canvas.draw()
     assert shaped == ["نسبة النجاح 81.2%"]
 
+
+def test_only_a_checked_matplotlib_gets_the_chart_renderer():
+    assert agg.USE_CHART_RENDERER  # the matplotlib of this virtualenv: 3.11
+    assert agg._fits("3.11.2") and not agg._fits("3.12.0") and not agg._fits("4.0.0")
+
+
+def test_on_another_matplotlib_the_seven_charts_are_drawn_by_matplotlibs_renderer(tmp_path, monkeypatch):
+    from nabahan_pipeline_tests.evaluation.charts.test_render import CASES, _reference, render_digests
+
+    monkeypatch.setattr(agg, "USE_CHART_RENDERER", False)  # as _fits decides for another version
+    fig = Figure()
+    ChartCanvas(fig)
+    assert type(fig.canvas.get_renderer()) is not ChartRenderer
+    case = "20 cases, 14 runs"
+    assert render_digests(CASES[case][0](), tmp_path / "charts") == _reference()[case]["charts"]
