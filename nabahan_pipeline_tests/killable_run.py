@@ -4,8 +4,9 @@
 
 PHASE is where the run stops: ``agent`` (inside an agent call), ``parquet`` (half-way through
 writing case_scores' Parquet file), ``report`` (half-way through writing the results CSV) or
-``charts`` (as the run itself writes its first chart; a forked chart helper draws on). There the process writes MARKER and sleeps until
-it is killed. Nothing in the product is changed for this: the patches live here.
+``charts`` (as the run itself writes its first chart, a forked chart helper drawing on; or, when the chart
+worker draws them, once it has drawn them all, before the run switches them into place). There the process
+writes MARKER and sleeps until it is killed. Nothing in the product is changed for this: the patches live here.
 """
 
 from __future__ import annotations
@@ -62,9 +63,10 @@ def _patch(phase: str, marker: Path) -> None:
     elif phase == "charts":
         import os
 
-        from nabahan_pipeline.evaluation.charts import drawing
+        from nabahan_pipeline.evaluation.charts import drawing, render
 
         original_write_png = drawing.write_png
+        original_draw_on_worker = render.draw_on_worker
         run_pid = os.getpid()
 
         def write_png(*args, **kwargs):
@@ -72,7 +74,13 @@ def _patch(phase: str, marker: Path) -> None:
                 _stop_here(marker)
             return original_write_png(*args, **kwargs)
 
+        def draw_on_worker(*args, **kwargs):
+            if original_draw_on_worker(*args, **kwargs):  # the worker wrote them all
+                _stop_here(marker)
+            return False
+
         drawing.write_png = write_png
+        render.draw_on_worker = draw_on_worker
 
 
 def main(argv: list[str]) -> int:

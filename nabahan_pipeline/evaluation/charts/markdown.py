@@ -19,8 +19,10 @@ _prepared: dict[tuple[int, ...], str] = {}
 
 
 def _png_bytes(image: Image.Image) -> bytes:
+    # Pillow's default zlib level: "optimize" (level 9) made the dashboard's copy 1 to 3 % smaller
+    # for four times the CPU (0.11 s of a 20-case run's 0.15 s here).
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=True)
+    image.save(buf, format="PNG")
     return buf.getvalue()
 
 
@@ -43,13 +45,20 @@ def _markdown(image: Image.Image, max_width_px: int, max_bytes: int) -> str:
     return f"![Evaluation dashboard](data:image/png;base64,{encoded.decode('ascii')})"
 
 
-def prepare_dashboard_markdown(path: str | Path, pixels: memoryview) -> None:
+def prepare_dashboard_markdown(path: str | Path, pixels: memoryview) -> str:
     """Make the Markdown of the dashboard PNG just written at ``path`` from its drawn ``pixels``
     (RGBA rows from the top, as the PNG holds them), so that :func:`dashboard_markdown` of that
-    file, with the default limits, is ready at once."""
+    file, with the default limits, is ready at once; and return it."""
     height, width = pixels.shape[:2]
     image = Image.frombuffer("RGBA", (width, height), pixels, "raw", "RGBA", 0, 1).convert("RGB")
     markdown = _markdown(image, MAX_WIDTH_PX, MAX_BYTES)
+    remember_dashboard_markdown(path, markdown)
+    return markdown
+
+
+def remember_dashboard_markdown(path: str | Path, markdown: str) -> None:
+    """Keep ``markdown``, made by :func:`prepare_dashboard_markdown` (maybe in another process),
+    for :func:`dashboard_markdown` of the file at ``path``, with the default limits."""
     _prepared.clear()
     _prepared[_identity(path, MAX_WIDTH_PX, MAX_BYTES)] = markdown
 

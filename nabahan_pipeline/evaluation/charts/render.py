@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
-from matplotlib.figure import Figure
 
-from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
-from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
-from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_results
-from nabahan_pipeline.evaluation.charts.drawing import default_processes, draw_charts, draw_figure, write_png
+from nabahan_pipeline.evaluation.charts import markdown
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_history, require_scores
-from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
-from nabahan_pipeline.evaluation.charts.markdown import prepare_dashboard_markdown
-from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
-from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
-from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
+from nabahan_pipeline.evaluation.charts.worker import default_processes, draw_on_worker
 from nabahan_pipeline.files import atomic_folder, remove_stale_temporaries
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+    from nabahan_pipeline.evaluation.charts.drawing import Chart
+
+# matplotlib is imported where a chart is drawn (drawing and the chart modules), not here: the
+# run's process hands its charts to the chart worker (``worker``) and need not load it at all.
 
 CHART_FILES: tuple[str, ...] = (
     "metrics_overview.png",
@@ -33,6 +35,8 @@ CHART_FILES: tuple[str, ...] = (
 def save_figure(fig: Figure, path: str | Path) -> Path:
     """Write ``fig`` as PNG to ``path`` atomically: a temporary file in the same folder, then
     ``os.replace``. Readers never see a half-written file."""
+    from nabahan_pipeline.evaluation.charts.drawing import draw_figure, write_png
+
     return write_png(draw_figure(fig), path, dpi=fig.dpi)
 
 
@@ -65,8 +69,9 @@ def render_charts(
 
     ``history``: one row per run, oldest first, the current run last (run_label, timestamp,
     pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run.
-    ``processes``: 1 draws here alone, 2 with a forked helper (``drawing``); ``None`` chooses
-    (``drawing.default_processes``). The pixels are the same either way.
+    ``processes``: 1 draws here alone, 2 with a forked helper (``drawing``); ``None`` chooses:
+    the chart worker if one was started (``worker``), else ``worker.default_processes``. The
+    pixels are the same either way.
     Returns ``{file name: path}`` in :data:`CHART_FILES` order, the paths in this run's own
     folder (``out_dir`` may point at a later run's by the time they are read).
     """
@@ -78,12 +83,41 @@ def render_charts(
     else:
         require_history(history)
     out = Path(out_dir)
-    # Costliest first, so that two processes finish together; the dashboard first of all, so that
-    # its Markdown is made while the others are drawn.
-    charts = {
-        "evaluation_dashboard.png": lambda: plot_dashboard(
-            scores, summary, history=history, pass_threshold=threshold
-        ),
+    remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
+    with atomic_folder(out) as folder:
+        if processes is not None or not draw_on_worker(scores, summary, history, threshold, folder.path):
+            draw_into(scores, summary, history, threshold, folder.path, processes=processes)
+    return {name: folder.final / name for name in CHART_FILES}
+
+
+def draw_into(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame, threshold: float,
+              folder: Path, *, processes: int | None = None) -> str | None:
+    """Draw the seven charts into ``folder`` in this process (and a forked helper, see
+    ``render_charts``); the dashboard's Markdown, made as its PNG is written."""
+    from nabahan_pipeline.evaluation.charts.drawing import draw_charts
+
+    prepared: list[str] = []
+    draw_charts(chart_builders(scores, summary, history, threshold), folder,
+                processes=default_processes() if processes is None else processes,
+                written=lambda name, path, pixels: prepared.append(prepare_markdown(name, path, pixels)))
+    return next(filter(None, prepared), None)
+
+
+def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame,
+                   threshold: float) -> dict[str, Chart]:
+    """The seven charts, each a function that builds its figure, costliest first (so that two
+    processes finish together); the dashboard first of all, so that its Markdown is made while
+    the others are drawn."""
+    from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
+    from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
+    from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_results
+    from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
+    from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
+    from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
+    from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
+
+    return {
+        "evaluation_dashboard.png": lambda: plot_dashboard(scores, summary, history=history, pass_threshold=threshold),
         "detailed_results.png": lambda: plot_detailed_results(scores),
         "latency_analysis.png": lambda: plot_latency_analysis(scores),
         "category_breakdown.png": lambda: plot_category_breakdown(summary, pass_threshold=threshold),
@@ -91,13 +125,26 @@ def render_charts(
         "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
         "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
     }
-    remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
-    with atomic_folder(out) as folder:
-        draw_charts(charts, folder.path, processes=default_processes() if processes is None else processes,
-                    written=_prepare_markdown)
-    return {name: folder.final / name for name in CHART_FILES}
 
 
-def _prepare_markdown(name: str, path: Path, pixels: memoryview) -> None:
+def prepare_markdown(name: str, path: Path, pixels: memoryview) -> str | None:
+    """The dashboard's Markdown, made from its pixels as its PNG is written (``written`` of
+    ``drawing.draw_charts``); None for the other charts."""
     if name == "evaluation_dashboard.png":
-        prepare_dashboard_markdown(path, pixels)
+        return markdown.prepare_dashboard_markdown(path, pixels)
+    return None
+
+
+def warm_up() -> None:
+    """Load what drawing the charts needs (matplotlib, the chart modules, the fonts) and shape a
+    few labels, so that a process that will draw (the chart worker) does it ahead of time."""
+    for module in ("dashboard", "detailed_results"):  # the dashboard imports the other charts
+        importlib.import_module(f"nabahan_pipeline.evaluation.charts.{module}")
+    from nabahan_pipeline.evaluation.charts.drawing import draw_figure
+    from nabahan_pipeline.evaluation.charts.style import chart_style, new_figure
+
+    with chart_style():
+        fig = new_figure(2, 1, constrained=False)
+        for weight in ("normal", "bold"):
+            fig.text(0, 0.5, "Pass rate — نسبة النجاح 100.0%", fontweight=weight)
+    draw_figure(fig)

@@ -19,7 +19,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from PIL import Image
 
-from nabahan_pipeline.evaluation.charts import drawing
+from nabahan_pipeline.evaluation.charts import drawing, worker
 from nabahan_pipeline.evaluation.charts.drawing import draw_charts, draw_figure
 from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
 from nabahan_pipeline.evaluation.charts.style import chart_style, new_figure
@@ -27,7 +27,7 @@ from nabahan_pipeline.evaluation.synthetic import fixed_summary
 
 # These tests make the helper fork on purpose inside a pytest-xdist worker, which runs threads of
 # its own; Python 3.12+ warns about forking a threaded process. The product forks only from a
-# single-threaded process (drawing.default_processes, tested below).
+# single-threaded process (worker.default_processes, tested below).
 pytestmark = pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 
 
@@ -52,7 +52,7 @@ def test_a_figure_is_drawn_once_and_saved_as_savefig_would(tmp_path, monkeypatch
     assert len(draws) == 1
     path = drawing.write_png(pixels, tmp_path / "once.png")
     monkeypatch.setattr(FigureCanvasAgg, "draw", original)
-    fig.savefig(tmp_path / "savefig.png", format="png", dpi=fig.dpi)
+    fig.savefig(tmp_path / "savefig.png", format="png", dpi=fig.dpi, pil_kwargs=drawing.PNG_OPTIONS)
     assert path.read_bytes() == (tmp_path / "savefig.png").read_bytes()
 
 
@@ -161,21 +161,21 @@ def test_when_this_process_fails_the_helper_is_stopped_at_once(tmp_path):
 
 
 def test_two_processes_only_from_a_single_thread_with_two_cores_on_linux_and_no_daemon(monkeypatch):
-    monkeypatch.setattr(drawing.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
-    monkeypatch.setattr(drawing.threading, "active_count", lambda: 1)
-    monkeypatch.setattr(drawing.sys, "platform", "linux")
-    assert drawing.default_processes() == 2
-    monkeypatch.setattr(drawing.sys, "platform", "darwin")
-    assert drawing.default_processes() == 1
-    monkeypatch.setattr(drawing.sys, "platform", "linux")
-    monkeypatch.setattr(drawing.threading, "active_count", lambda: 2)
-    assert drawing.default_processes() == 1
-    monkeypatch.setattr(drawing.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(worker.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(worker.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(worker.sys, "platform", "linux")
+    assert worker.default_processes() == 2
+    monkeypatch.setattr(worker.sys, "platform", "darwin")
+    assert worker.default_processes() == 1
+    monkeypatch.setattr(worker.sys, "platform", "linux")
+    monkeypatch.setattr(worker.threading, "active_count", lambda: 2)
+    assert worker.default_processes() == 1
+    monkeypatch.setattr(worker.threading, "active_count", lambda: 1)
     monkeypatch.setattr(multiprocessing.current_process(), "daemon", True)  # may have no children
-    assert drawing.default_processes() == 1
+    assert worker.default_processes() == 1
     monkeypatch.setattr(multiprocessing.current_process(), "daemon", False)
-    monkeypatch.setattr(drawing.os, "sched_getaffinity", lambda _pid: {0})
-    assert drawing.default_processes() == 1
+    monkeypatch.setattr(worker.os, "sched_getaffinity", lambda _pid: {0})
+    assert worker.default_processes() == 1
 
 
 def test_a_stuck_helper_is_an_error_not_a_hang(tmp_path, monkeypatch):

@@ -28,3 +28,14 @@ def test_text_width_px_is_the_renderers_measure_and_is_not_taken_again_when_draw
         assert drawn.get_window_extent(renderer).width == width
         other.get_window_extent(renderer)
     assert QUESTION not in measured and QUESTION + " 2025" in measured  # the spy does see a miss
+
+
+def test_without_matplotlibs_private_cache_the_width_is_the_renderers_measure(monkeypatch):
+    from nabahan_pipeline.evaluation.charts import text
+
+    assert text._CACHED_METRICS is not None  # matplotlib 3.11 has it
+    fig = new_figure(4, 1)
+    prop = FontProperties(family=FONT_FAMILY, size=9)
+    cached = text_width_px(fig, QUESTION, prop)
+    monkeypatch.setattr(text, "_CACHED_METRICS", None)
+    assert text_width_px(fig, QUESTION, prop) == cached > 0

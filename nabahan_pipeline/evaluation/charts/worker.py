@@ -1,0 +1,191 @@
+"""The chart worker: a process forked as `nabahan eval` starts its run, that imports matplotlib and
+the charts on the second core while the run's own steps go on, then draws the run's charts when
+the charts step hands it their tables (with a helper of its own, as ``drawing`` forks one).
+
+The run's process then never imports matplotlib (0.25 s of CPU and more of wall on the run's
+path). The worker draws into the folder the run made (``files.atomic_folder``), and the run
+switches it into place, so a run killed while the worker draws leaves the last set in place.
+The worker is forked, as the helper is, only from a process with a single thread (see
+``default_processes``), and ends with the process that started it.
+
+Nothing here imports matplotlib: the worker imports it after the fork.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import traceback
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from nabahan_pipeline.evaluation.charts import markdown
+
+# How long the run waits for the worker's charts, at least (drawing.HELPER_TIMEOUT_S for the
+# helper): a worker that takes longer is stuck, an error rather than a hang.
+WORKER_TIMEOUT_S = 120.0
+
+# Draws a run's charts into a folder: (scores, summary, history, threshold, folder) -> the
+# dashboard's Markdown (render.draw_into).
+Draw = Callable[[pd.DataFrame, pd.DataFrame, pd.DataFrame, float, Path], "str | None"]
+
+_worker: _Worker | None = None
+
+
+def default_processes() -> int:
+    """How many processes draw: two when this process has a single thread and two cores to run
+    on, and may fork (on Linux: macOS system libraries are not safe to fork; not from a daemon
+    process, which may have no children); else one."""
+    if (threading.active_count() > 1 or not sys.platform.startswith("linux")
+            or multiprocessing.current_process().daemon):
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(2, cores)
+
+
+def start_worker(draw: Draw, warm_up: Callable[[], None]) -> bool:
+    """Fork the chart worker, when this process may fork a second one to draw (see
+    :func:`default_processes`) and there is none yet; True when one is running. The worker calls
+    ``warm_up()`` at once, then ``draw`` for each run's charts (``render.draw_into``,
+    ``render.warm_up``).
+
+    Whatever the machine's load: on a busy machine its loading slows the run's start as much as
+    it shortens the charts step (20 cases at load 6 to 8: the same wall, 0.25 to 0.5 s less
+    CPU; bench/README.md), on a quiet one it runs on the idle core."""
+    global _worker
+    if _worker is None and default_processes() > 1:
+        _worker = _Worker(draw, warm_up)
+    return _worker is not None
+
+
+def stop_worker() -> None:
+    """End the chart worker, if there is one."""
+    global _worker
+    worker, _worker = _worker, None
+    if worker is not None:
+        worker.stop()
+
+
+def draw_on_worker(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame, threshold: float,
+                   folder: Path) -> bool:
+    """Draw the seven charts into ``folder`` on the worker, if one is running, and keep the
+    dashboard's Markdown it made (``markdown``); False when there is none (draw them here).
+    A warning the worker met is warned again here; an error it met is raised here."""
+    if _worker is not None and not _worker.ready():
+        stop_worker()  # it did not live to draw (it would have told why): draw here
+    if _worker is None:
+        return False
+    try:
+        prepared = _worker.draw(scores, summary, history, threshold, folder)
+    except BaseException:
+        stop_worker()  # stuck, dead or interrupted: the next charts are drawn here
+        raise
+    if prepared is not None:
+        markdown.remember_dashboard_markdown(folder / "evaluation_dashboard.png", prepared)
+    return True
+
+
+class _Worker:
+    def __init__(self, draw: Draw, warm_up: Callable[[], None]) -> None:
+        context = multiprocessing.get_context("fork")
+        self._jobs, jobs = context.Pipe()
+        self._process = context.Process(target=_worker_main, args=(jobs, os.getpid(), draw, warm_up),
+                                        name="nabahan-charts-worker", daemon=True)
+        self._process.start()
+        jobs.close()
+
+    def ready(self) -> bool:
+        return self._process.is_alive()
+
+    def draw(self, scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame, threshold: float,
+             folder: Path) -> str | None:
+        self._jobs.send((scores, summary, history, threshold, str(folder)))
+        if not self._jobs.poll(WORKER_TIMEOUT_S):
+            raise TimeoutError(f"the chart worker process did not finish in {WORKER_TIMEOUT_S:.0f} s")
+        try:
+            error, caught, prepared = self._jobs.recv()
+        except EOFError:  # it died before it could report
+            raise RuntimeError(f"the chart worker process ended (exit code {self._process.exitcode})") from None
+        warn_again(caught)
+        if error is not None:
+            raise error
+        return prepared
+
+    def stop(self) -> None:
+        self._process.kill()
+        self._process.join()
+        self._jobs.close()
+
+
+def _worker_main(jobs, parent: int, draw: Draw, warm_up: Callable[[], None]) -> None:
+    # Ended with the run: killed with it (a run killed mid-way leaves no drawer behind), deaf to
+    # the terminal's Ctrl-C (the run decides what an interrupt stops).
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        warm_up()
+    except Exception:  # drawing the charts will meet it again, and report it
+        pass
+    while True:
+        try:
+            scores, summary, history, threshold, folder = jobs.recv()
+        except (EOFError, OSError):  # the run is over
+            os._exit(0)
+        error, prepared = None, None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # the run's filters decide, when it warns them again
+            try:
+                prepared = draw(scores, summary, history, threshold, Path(folder))
+            except BaseException as exc:  # every error goes back to the run
+                error = error_for_parent(exc, "In the chart worker process")
+        try:
+            jobs.send((error, warnings_for_parent(caught), prepared))
+        except OSError:  # the run is gone
+            os._exit(0)
+
+
+def error_for_parent(exc: BaseException, where: str) -> BaseException:
+    """``exc``, met in a forked process, as it can be sent to its parent: with its traceback as a
+    note that begins with ``where``, or as a RuntimeError of that text if it does not pickle."""
+    exc.add_note("".join([f"{where}:\n", *traceback.format_exception(exc)]))
+    return _picklable(exc, lambda: RuntimeError("".join(traceback.format_exception(exc))))
+
+
+def warnings_for_parent(caught: list[warnings.WarningMessage]) -> list[tuple]:
+    """Warnings recorded in a forked process, as they can be sent to its parent (``warn_again``)."""
+    return [(_picklable(w.message, lambda w=w: str(w.message)), w.category, w.filename, w.lineno) for w in caught]
+
+
+def warn_again(caught: list[tuple]) -> None:
+    """Warn here, under this process's filters, the warnings a forked process met."""
+    registry: dict = {}
+    for message, category, filename, lineno in caught:
+        warnings.warn_explicit(message, category, filename, lineno, module=_module_named(filename),
+                               registry=registry)
+
+
+def _picklable(value: object, fallback: Callable[[], object]) -> object:
+    """``value`` if it can cross to the parent (pickled), else ``fallback()``."""
+    try:
+        pickle.dumps(value)
+    except Exception:  # an object that does not pickle is sent as text
+        return fallback()
+    return value
+
+
+def _module_named(filename: str) -> str | None:
+    """The name of the loaded module in ``filename``, which warning filters match."""
+    for name, module in list(sys.modules.items()):
+        if getattr(module, "__file__", None) == filename:
+            return name
+    return None
