@@ -177,7 +177,8 @@ def promptfoo_config(path: Path, cases: Path, url: str) -> Path:
                 "transformResponse": "json.insights",
             },
         }],
-        "defaultTest": {"assert": [{"type": "contains", "value": "7"}]},
+        # In every insight the loopback agent gives, whichever copy of a case it answers.
+        "defaultTest": {"assert": [{"type": "contains", "value": "المناقصات المطابقة"}]},
         "tests": [{"vars": {"question": question}} for question in questions],
     }
     path.write_text(json.dumps(config, ensure_ascii=False), encoding="utf-8")
@@ -227,6 +228,9 @@ def main() -> None:
     parser.add_argument("--fidelity-concurrency", type=int, default=64, help="calls in flight of the fidelity run (default 64)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each tool, alternating; medians shown (default 1)")
     parser.add_argument("--install-promptfoo", action="store_true", help=f"npm install promptfoo {PROMPTFOO_VERSION} if missing")
+    parser.add_argument("--repeated", action="store_true",
+                        help="the copies of the suite alike but for their ids (the figures before 2026-11-23 19:45): "
+                             "each gold SQL text checked once, not once per case")
     parser.add_argument("--promptfoo-dir", type=Path, default=promptfoo_folder(), help="where promptfoo is (installed)")
     args = parser.parse_args()
     node = shutil.which("node")
@@ -237,7 +241,7 @@ def main() -> None:
     ideal = n * latency / concurrency
     promptfoo = find_promptfoo(args.promptfoo_dir, args.install_promptfoo)
     with scratch_folder() as folder, LoopbackAgent(node, args.latency_ms) as agent:
-        cases = write_cases(folder / "cases.json", n)
+        cases = write_cases(folder / "cases.json", n, repeated=args.repeated)
         warm = folder / "warm-up"
         warm.mkdir()
         warm_run, _ = run_nabahan(warm, write_cases(warm / "cases.json", 20), agent, concurrency)
