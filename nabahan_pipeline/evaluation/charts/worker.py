@@ -132,6 +132,10 @@ def _worker_main(jobs, parent: int, draw: Draw, warm_up: Callable[[], None]) -> 
     if os.getppid() != parent:  # it died before the line above
         os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Daemonic to the run, which must not wait for it at exit; here, a process that may fork its
+    # drawing helper (multiprocessing refuses children to a daemonic process, and
+    # default_processes draws alone in one). It exits with os._exit, joining nothing.
+    multiprocessing.current_process().daemon = False
     try:
         warm_up()
     except Exception:  # drawing the charts will meet it again, and report it

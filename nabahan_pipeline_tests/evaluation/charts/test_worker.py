@@ -65,6 +65,16 @@ def test_the_worker_draws_the_reference_pixels_and_hands_back_the_markdown(tmp_p
     assert "evaluation_dashboard.png" in drawn_here
 
 
+def _processes_drawing(*_args) -> str:
+    return str(worker.default_processes())
+
+
+def test_the_worker_draws_with_a_helper_of_its_own(single_threaded):
+    # The worker is daemonic to the run; it must still fork the helper that draws half the charts.
+    assert worker.start_worker(_processes_drawing, lambda: None)
+    assert worker._worker.draw(None, None, None, 0.8, "unused") == "2"
+
+
 def test_without_a_worker_the_charts_are_drawn_here(tmp_path, single_threaded, monkeypatch):
     monkeypatch.setattr(worker.threading, "active_count", lambda: 2)  # a thread: no fork
     assert not worker.start_worker(render.draw_into, render.warm_up)
