@@ -6,7 +6,7 @@ every event (a 20-case run: about 290 of them, half a millisecond each, and as m
 connection set-up of ``instance_sync``). These subclasses keep the engines instead; the files,
 their schema and what is written to them are Dagster's, so `dagster dev` and the daemon read the
 same instance with Dagster's own classes, and follow our runs live as they would their own (a
-run's own database is still closed after each write: see ``KeptConnectionsEventLogStorage``).
+run's own database is checkpointed after each write: see ``KeptConnectionsEventLogStorage``).
 ``open_instance`` uses them only where the instance is the default SQLite storage; a configured
 one (PostgreSQL) is left as it is.
 """
@@ -35,7 +35,6 @@ from dagster._core.storage.sqlite_storage import (
 )
 from dagster._serdes import ConfigurableClassData
 from sqlalchemy import Connection, Engine, create_engine
-from sqlalchemy.pool import NullPool
 
 # A run's events go to a database of its own: the engines of the last few runs are kept.
 RUN_SHARDS_KEPT = 4
@@ -93,15 +92,16 @@ class KeptConnectionsRunStorage(SqliteRunStorage):
 
 
 class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
-    """Dagster's SQLite event log with its index's connections kept, and the engines of its latest
-    runs' databases; a run's database is still connected to for each write and closed after it:
-    closing its last connection moves the write-ahead log into the file, the change Dagster's
-    event watchers (the UI following a run live) wait for."""
+    """Dagster's SQLite event log with the connections to its index and to its latest runs'
+    databases kept. After each use of a run's database its write-ahead log is checkpointed into
+    the file: that change of the file is what Dagster's event watchers (the UI following a run
+    live) wait for, and what closing the connection after each write, as Dagster does, gave them.
+    A connection per write cost 0.5 ms of a 20-case run's 86 events."""
 
     def __init__(self, base_dir: str, inst_data: ConfigurableClassData | None = None) -> None:
         options = {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS}}
         self._index_engines = _Engines(keep=1, **options)  # before Dagster's set-up, which connects
-        self._run_engines = _Engines(keep=RUN_SHARDS_KEPT, poolclass=NullPool, **options)
+        self._run_engines = _Engines(keep=RUN_SHARDS_KEPT, **options)
         super().__init__(base_dir, inst_data)
 
     @contextmanager
@@ -112,8 +112,11 @@ class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
             if shard not in self._initialized_dbs:
                 self._initdb(engine)
                 self._initialized_dbs.add(shard)
-            with _transaction(engine) as connection:
-                yield connection
+            with engine.connect() as connection:
+                with connection.begin():
+                    yield connection
+                if shard != INDEX_SHARD_NAME:
+                    connection.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def wipe(self) -> None:
         self._close_engines()
