@@ -36,6 +36,8 @@ from dagster._core.storage.sqlite_storage import (
 from dagster._serdes import ConfigurableClassData
 from sqlalchemy import Connection, Engine, create_engine
 
+from nabahan_pipeline.orchestration.instance_templates import seed_home, seed_run_database
+
 # A run's events go to a database of its own: the engines of the last few runs are kept.
 RUN_SHARDS_KEPT = 4
 
@@ -110,7 +112,8 @@ class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
             engines = self._index_engines if shard == INDEX_SHARD_NAME else self._run_engines
             engine = engines.get(self.conn_string_for_shard(shard))
             if shard not in self._initialized_dbs:
-                self._initdb(engine)
+                if shard == INDEX_SHARD_NAME or not seed_run_database(self.path_for_shard(shard)):
+                    self._initdb(engine)
                 self._initialized_dbs.add(shard)
             with engine.connect() as connection:
                 with connection.begin():
@@ -136,6 +139,7 @@ class KeptConnectionsSqliteStorage(DagsterSqliteStorage):
     schedule storage, which a run hardly uses and the instance never disposes, is Dagster's)."""
 
     def __init__(self, base_dir: str, inst_data: ConfigurableClassData | None = None) -> None:
+        seed_home(base_dir)
         self.base_dir = base_dir
         self._run_storage = KeptConnectionsRunStorage.from_local(_runs_directory(base_dir))
         self._event_log_storage = KeptConnectionsEventLogStorage(_event_logs_directory(base_dir))
