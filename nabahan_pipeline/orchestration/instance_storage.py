@@ -36,6 +36,7 @@ from dagster._core.storage.sqlite_storage import (
 from dagster._serdes import ConfigurableClassData
 from sqlalchemy import Connection, Engine, create_engine
 
+from nabahan_pipeline.orchestration.compute_logs import compute_logs_data
 from nabahan_pipeline.orchestration.instance_templates import seed_home, seed_run_database
 
 # A run's events go to a database of its own: the engines of the last few runs are kept.
@@ -154,9 +155,11 @@ class KeptConnectionsSqliteStorage(DagsterSqliteStorage):
 
 def instance_ref(home: str | Path) -> InstanceRef:
     """The instance at ``home`` as its dagster.yaml configures it, with Dagster's default SQLite
-    storage (none configured) kept-connection; any other storage (PostgreSQL, a custom class) as
-    configured."""
+    storage (none configured) kept-connection and its default compute logs mirrored without
+    ``tail`` (``compute_logs``); any other storage or compute log manager (PostgreSQL, cloud
+    storage, a custom class) as configured."""
     ref = InstanceRef.from_dir(str(home))
+    ref = ref._replace(compute_logs_data=compute_logs_data(ref.compute_logs_data))
     data = ref.storage_data
     if data is None or (data.module_name, data.class_name) != _DEFAULT_STORAGE:
         return ref

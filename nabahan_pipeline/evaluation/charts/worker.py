@@ -22,6 +22,7 @@ import sys
 import threading
 import traceback
 import warnings
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,17 +39,26 @@ WORKER_TIMEOUT_S = 120.0
 Draw = Callable[[pd.DataFrame, pd.DataFrame, pd.DataFrame, float, Path], "str | None"]
 
 _worker: _Worker | None = None
+_fork_safe: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 
 
 def default_processes() -> int:
-    """How many processes draw: two when this process has a single thread and two cores to run
-    on, and may fork (on Linux: macOS system libraries are not safe to fork; not from a daemon
-    process, which may have no children); else one."""
-    if (threading.active_count() > 1 or not sys.platform.startswith("linux")
+    """How many processes draw: two when this process has a single thread (but for those marked
+    ``fork_safe``) and two cores to run on, and may fork (on Linux: macOS system libraries are not
+    safe to fork; not from a daemon process, which may have no children); else one."""
+    fork_safe_threads = sum(thread.is_alive() for thread in list(_fork_safe))
+    if (threading.active_count() - fork_safe_threads > 1 or not sys.platform.startswith("linux")
             or multiprocessing.current_process().daemon):
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return min(2, cores)
+
+
+def fork_safe(thread: threading.Thread) -> threading.Thread:
+    """Mark ``thread`` as one that need not stop a fork: it holds no lock a forked child could
+    need (it only moves bytes between file descriptors, as ``orchestration.compute_logs`` does)."""
+    _fork_safe.add(thread)
+    return thread
 
 
 def start_worker(draw: Draw, warm_up: Callable[[], None]) -> bool:
