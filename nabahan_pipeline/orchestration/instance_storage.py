@@ -14,6 +14,7 @@ one (PostgreSQL) is left as it is.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,6 +42,8 @@ from nabahan_pipeline.orchestration.instance_templates import seed_home, seed_ru
 
 # A run's events go to a database of its own: the engines of the last few runs are kept.
 RUN_SHARDS_KEPT = 4
+# How long a dynamic partition (an agent) seen to exist is taken to exist still.
+PARTITION_SEEN_FOR_S = 5.0
 
 _DEFAULT_STORAGE = ("dagster._core.storage.sqlite_storage", "DagsterSqliteStorage")
 
@@ -105,6 +108,7 @@ class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
         options = {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS}}
         self._index_engines = _Engines(keep=1, **options)  # before Dagster's set-up, which connects
         self._run_engines = _Engines(keep=RUN_SHARDS_KEPT, **options)
+        self._partitions_seen: dict[tuple[str, str], float] = {}
         super().__init__(base_dir, inst_data)
 
     @contextmanager
@@ -122,7 +126,28 @@ class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
                 if shard != INDEX_SHARD_NAME:
                     connection.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
+    def has_dynamic_partition(self, partitions_def_name: str, partition_key: str) -> bool:
+        """Whether the partition exists; one seen in the last ``PARTITION_SEEN_FOR_S`` seconds is
+        taken to exist still (Dagster asks for each input and output of each step: 74 queries of
+        a 20-case run). A partition this process deletes is forgotten at once; one another process
+        deletes, after that long."""
+        key = (partitions_def_name, partition_key)
+        seen = self._partitions_seen.get(key)
+        if seen is not None and time.monotonic() - seen < PARTITION_SEEN_FOR_S:
+            return True
+        exists = super().has_dynamic_partition(partitions_def_name, partition_key)
+        if exists:
+            self._partitions_seen[key] = time.monotonic()
+        else:
+            self._partitions_seen.pop(key, None)
+        return exists
+
+    def delete_dynamic_partition(self, partitions_def_name: str, partition_key: str) -> None:
+        self._partitions_seen.pop((partitions_def_name, partition_key), None)
+        super().delete_dynamic_partition(partitions_def_name, partition_key)
+
     def wipe(self) -> None:
+        self._partitions_seen.clear()
         self._close_engines()
         super().wipe()
 

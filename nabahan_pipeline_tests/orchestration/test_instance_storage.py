@@ -10,7 +10,10 @@ import dagster as dg
 import pytest
 import sqlalchemy
 
+from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
+
 from nabahan_pipeline.api import open_instance
+from nabahan_pipeline.orchestration import instance_storage
 from nabahan_pipeline.orchestration.instance_storage import (
     RUN_SHARDS_KEPT,
     KeptConnectionsEventLogStorage,
@@ -170,3 +173,37 @@ def test_a_configured_storage_is_left_as_configured(tmp_path: Path):
         assert type(instance.event_log_storage).__name__ == "SqliteEventLogStorage"
         materialize(instance)
     assert list(events.glob("*.db"))
+
+
+AGENTS = dg.DynamicPartitionsDefinition(name="agents")
+
+
+@dg.asset(partitions_def=AGENTS)
+def answers() -> list[int]:
+    return [1, 2]
+
+
+@dg.asset(partitions_def=AGENTS)
+def scores(answers: list[int]) -> int:
+    return len(answers)
+
+
+def test_a_partition_seen_is_not_asked_for_again_at_every_step(tmp_path: Path, monkeypatch):
+    asked: list[str] = []
+    original = SqliteEventLogStorage.has_dynamic_partition
+    monkeypatch.setattr(SqliteEventLogStorage, "has_dynamic_partition",
+                        lambda self, name, key: asked.append(key) or original(self, name, key))
+    with open_instance(tmp_path) as instance, dg.DagsterInstance.from_config(str(tmp_path)) as plain:
+        instance.add_dynamic_partitions("agents", ["a", "b"])
+        assert dg.materialize([answers, scores], instance=instance, partition_key="a").success
+        assert asked == ["a"], asked  # Dagster asked about it for every input and output
+        plain.delete_dynamic_partition("agents", "b")  # never seen here: asked, and gone
+        assert instance.has_dynamic_partition("agents", "b") is False
+        instance.delete_dynamic_partition("agents", "a")  # by this one: at once
+        assert instance.has_dynamic_partition("agents", "a") is False
+        instance.add_dynamic_partitions("agents", ["c"])
+        assert instance.has_dynamic_partition("agents", "c")
+        plain.delete_dynamic_partition("agents", "c")
+        assert instance.has_dynamic_partition("agents", "c")  # within the window
+        monkeypatch.setattr(instance_storage, "PARTITION_SEEN_FOR_S", 0.0)
+        assert instance.has_dynamic_partition("agents", "c") is False
