@@ -1,5 +1,5 @@
 """`python -m nabahan_pipeline` is the `nabahan` command."""
 
-from nabahan_pipeline.cli import main
+from nabahan_pipeline.cli import console_main
 
-raise SystemExit(main())
+console_main()

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pandas as pd
@@ -278,3 +279,41 @@ def test_help_and_argument_errors_import_no_heavy_library(tmp_path: Path, args: 
     assert "nabahan_pipeline.cli" in imported, "importtime saw the command's own imports"
     heavy = {"pandas", "matplotlib", "dagster", "pandera", "sqlglot", "numpy", "pyarrow"}
     assert not heavy & imported, f"{sorted(heavy & imported)} imported by nabahan {' '.join(args)}"
+
+
+# A process ended by exit_when_done: output left in the buffers, an atexit function, an object whose
+# finalizer speaks when the interpreter frees it, and (with "thread") a thread still running.
+_EXIT = """
+import atexit, sys, threading, time
+from nabahan_pipeline.cli import exit_when_done
+
+class Noisy:
+    def __del__(self):
+        sys.__stderr__.write("freed one by one\\n")
+
+kept = Noisy()
+atexit.register(lambda: print("atexit ran", end="|"))
+if sys.argv[1] == "thread":
+    threading.Thread(target=lambda: (time.sleep(0.3), print("thread done", end="|"))).start()
+print("buffered", end="|")
+exit_when_done(3)
+"""
+
+
+@pytest.mark.parametrize("threads", ["alone", "thread"])
+def test_the_command_ends_once_done_with_its_output_and_atexit_functions(threads: str):
+    run = subprocess.run([sys.executable, "-c", _EXIT, threads], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 3
+    if threads == "alone":  # ended at once: nothing freed one by one
+        assert run.stdout == "buffered|atexit ran|"
+        assert run.stderr == ""
+    else:  # the thread is waited for, as the interpreter does
+        assert run.stdout == "buffered|thread done|atexit ran|"
+        assert "freed one by one" in run.stderr
+
+
+def test_the_console_scripts_end_once_done():
+    entry_points = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert entry_points == {"nabahan": "nabahan_pipeline.cli:console_main",
+                            "nabahan-eval": "nabahan_pipeline.cli:console_eval_main"}
+    assert "console_main()" in (REPO / "nabahan_pipeline" / "__main__.py").read_text(encoding="utf-8")
