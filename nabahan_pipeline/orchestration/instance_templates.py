@@ -104,8 +104,9 @@ def _make(folder: Path) -> None:
             storage.dispose()
         try:
             os.rename(staging, folder)
-        except OSError:
-            if not _complete(folder):  # not a race lost to another process
-                raise
+        except OSError:  # there is a folder already: another process's, or one a file is missing from
+            if not _complete(folder):
+                shutil.rmtree(folder)
+                os.rename(staging, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

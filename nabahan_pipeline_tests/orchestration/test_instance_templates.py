@@ -105,3 +105,12 @@ def test_the_templates_are_made_once_and_switched_in_whole(tmp_path: Path, cache
         open_instance(tmp_path / home).dispose()
     assert made == [templates_folder()]
     assert [entry.name for entry in cache.iterdir()] == [templates_folder().name]  # no staging folder left
+
+
+def test_a_template_folder_missing_a_file_is_made_again(tmp_path: Path, cache: Path):
+    open_instance(tmp_path / "a").dispose()
+    (templates_folder() / HOME_DATABASES[0]).unlink()
+    with open_instance(tmp_path / "b") as instance:
+        materialize(instance)
+    assert all((templates_folder() / name).is_file() for name in HOME_DATABASES)
+    assert schema(tmp_path / "b" / HOME_DATABASES[0]) == schema(tmp_path / "a" / HOME_DATABASES[0])
