@@ -118,7 +118,8 @@ def gold_query(sql: str) -> GoldQuery:
             raise UnsafeSQLError(problem)
         return GoldQuery(sql, None, False)
     tree = check_read_only_select(sql)
-    return GoldQuery(sql, _order_plan(tree), _outer_query(tree).args.get("order") is not None)
+    ordered = _outer_query(tree).args.get("order") is not None
+    return GoldQuery(sql, _order_plan(tree, in_place=True), ordered)
 
 
 def expected_result(
@@ -215,10 +216,11 @@ def _outer_query(tree: exp.Expression) -> exp.Expression:
     return tree
 
 
-def _order_plan(tree: exp.Expression) -> tuple[str, int, int | None] | None:
+def _order_plan(tree: exp.Expression, *, in_place: bool = False) -> tuple[str, int, int | None] | None:
     """The gold rewritten to return its ORDER BY keys after its own columns, and to fetch
     TIE_LOOKAHEAD rows past its LIMIT: (sql, number of the gold's own columns, the LIMIT).
-    None when the gold does not order, or when its keys cannot be added without changing it."""
+    None when the gold does not order, or when its keys cannot be added without changing it.
+    ``in_place``: rewrite ``tree`` itself (a tree parsed for this alone), not a copy of it."""
     query = _outer_query(tree)
     order = query.args.get("order")
     if order is None or not isinstance(query, exp.Select):
@@ -244,7 +246,7 @@ def _order_plan(tree: exp.Expression) -> tuple[str, int, int | None] | None:
         if not (isinstance(count, exp.Literal) and count.is_int):
             return None
         limit_value = int(count.name)
-    rewritten = query.copy()
+    rewritten = query if in_place else query.copy()
     extra = [exp.alias_(key, f"{_KEY_PREFIX}{i}", quoted=True) for i, key in enumerate(keys)]
     rewritten.set("expressions", [*outputs, *extra])
     if limit_value is not None:
