@@ -190,12 +190,25 @@ def result_matches(agent_rows: Rows, expected: ExpectedResult) -> bool:
     width = len(gold_rows[0])
     if expected.columns and len(expected.columns) != width:
         raise ValueError(f"{len(expected.columns)} gold column names for rows of {width} values")
+    if _same_rows(agent_rows, expected, width):
+        return True
     gold = _columns_of(gold_rows, width)
     agent = _agent_columns(agent_rows)
     if len(agent) < len(gold):
         return False
     alternates = _columns_of(expected.alternates, width) if expected.alternates else None
     return _ColumnMatcher(gold, agent, _partition(expected), alternates).search()
+
+
+def _same_rows(agent_rows: Rows, expected: ExpectedResult, width: int) -> bool:
+    """True when the agent's rows are the gold rows cell for cell, columns in the gold's order (in
+    the gold's row order, or in any order for a multiset): the usual right answer, known without
+    searching the column mappings. False says nothing (the search decides)."""
+    if isinstance(agent_rows[0], Mapping) or any(len(row) != width for row in agent_rows):
+        return False
+    agent = [tuple(map(_cell_key, row)) for row in agent_rows]
+    gold = [tuple(map(_cell_key, row)) for row in expected.rows]
+    return agent == gold or (expected.groups is None and sorted(agent) == sorted(gold))
 
 
 def execution_match(agent_rows: Rows, gold: QueryResult | ExpectedResult, gold_sql: str) -> bool:
