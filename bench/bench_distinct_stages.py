@@ -1,6 +1,6 @@
 """The distinct suite's stages in one process: where a real suite's time per case goes.
 
-    .venv/bin/python bench/bench_distinct_stages.py [--cases 5000] [--repeat 3]
+    .venv/bin/python bench/bench_distinct_stages.py [--cases 5000] [--repeat 1]
 
 The cases are ``bench_scale.py``'s distinct suite (``eval_runs.write_cases``: every copy its own
 question, gold SQL and answer), on the default evaluation database and 3 test-suite databases.
@@ -94,7 +94,7 @@ def one_round(n: int, offset: int, figures: dict[str, list[tuple[float, float]]]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", type=int, default=5_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     figures: dict[str, list[tuple[float, float]]] = {}
     for round_number in range(args.repeat):
