@@ -235,6 +235,8 @@ _WORDS = _lexicon()
 # Proclitics a number word may carry: و (and), ف, ب (with), ل (for), ك (as), and pairs of them.
 _PROCLITICS = ("و", "ف", "ب", "ل", "ك", "وب", "ول", "وك", "فب", "فل")
 _NOT_NUMBERS = frozenset({"لست"})  # "I am not", not ل + ست
+# Every number word after any proclitic: a word not among them has none (most words of a text).
+_PROCLITIC_FORMS = frozenset(proclitic + word for proclitic in _PROCLITICS for word in _WORDS)
 _PERCENT_WORDS = ("بالميه", "بالمايه", "%")
 _PERCENT_AFTER_FI = ("الميه", "المايه")
 
@@ -291,7 +293,7 @@ def _split_digits(token: str, start: int) -> Iterator[tuple[int, int, list[tuple
 # --- the scanner ----------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Token:
     kind: str  # num | word | newline | other
     text: str
@@ -365,9 +367,10 @@ class _Scanner:
         return _WORDS[text[len(prefix) :]] if prefix else None
 
     def prefix(self, i: int, prefixes: tuple[str, ...]) -> str:
-        """The proclitic of word token i that leaves a number word, or ''."""
+        """The proclitic of word token i that leaves a number word, or '' (``prefixes``: some of
+        _PROCLITICS)."""
         text = self.tokens[i].text
-        if text in _WORDS or text in _NOT_NUMBERS:
+        if text not in _PROCLITIC_FORMS or text in _WORDS or text in _NOT_NUMBERS:
             return ""
         return next((p for p in prefixes if text.startswith(p) and text[len(p) :] in _WORDS), "")
 

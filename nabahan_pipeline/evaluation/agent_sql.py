@@ -10,7 +10,8 @@ The gold SQL of each case runs on the same databases; every distinct query runs 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,9 @@ from nabahan_pipeline.settings import SETTINGS
 
 DEFAULT_SQL_TIMEOUT_S: float = SETTINGS["sql_timeout_s"].default
 DEFAULT_MAX_ROWS: int = SETTINGS["sql_max_rows"].default
+# Threads that run queries ahead (``QueryRunner.run_ahead``): SQLite lets go of the interpreter while
+# a query runs, so two threads, each with its own connection to each database, keep both cores busy.
+QUERY_THREADS = 2
 
 # Gold results kept for the process, by database identity and SQL text: a run runs its gold SQL
 # three times (checked before the run, the test_cases asset, execution match in case_scores), each
@@ -87,8 +91,9 @@ def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQ
 
 class QueryRunner:
     """Runs gold and agent queries on the evaluation and test-suite databases, each distinct query
-    once per database, with one time limit and one row cap; safe to share between threads. The
-    agent's queries share one read-only connection per database; ``close`` closes them."""
+    once per database, with one time limit and one row cap; safe to share between threads. Each
+    thread that runs queries has its own read-only connection to each database; ``close`` closes
+    them all."""
 
     def __init__(
         self,
@@ -101,15 +106,38 @@ class QueryRunner:
         self.databases = [Path(database), *map(Path, suite)]
         self.timeout_s, self.max_rows = timeout_s, max_rows
         self._runs: dict[tuple[int, str], SQLRun] = {}
-        self._connections: dict[int, ReadOnlyConnection] = {}
+        self._connections: dict[tuple[int, int], ReadOnlyConnection] = {}  # by thread and database
         self._identities: dict[int, tuple] = {}
         self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
 
     def agent_runs(self, checked: CheckedSQL) -> list[SQLRun]:
         """The agent's safe SQL on every database (evaluation database first); [] when none."""
         if checked.sqlite is None:
             return []
         return [self._run(index, checked.sqlite) for index in range(len(self.databases))]
+
+    def run_ahead(self, checked: Iterable[CheckedSQL], threads: int = QUERY_THREADS) -> None:
+        """Run the safe queries of ``checked`` on every database now, shared among ``threads``
+        threads, so that ``agent_runs`` finds them run (a batch of answers' SQL before they are
+        scored one by one, on one thread)."""
+        with self._lock:
+            queries = [sql for sql in dict.fromkeys(one.sqlite for one in checked)
+                       if sql is not None and (0, sql) not in self._runs]
+        if threads <= 1 or len(queries) < 2:
+            return  # agent_runs runs them, in order
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(threads, thread_name_prefix="nabahan-sql")
+            pool = self._pool
+
+        def run(share: list[str]) -> None:
+            for sql in share:
+                for index in range(len(self.databases)):
+                    self._run(index, sql)
+
+        for done in [pool.submit(run, queries[start::threads]) for start in range(threads)]:
+            done.result()
 
     def expected(self, gold_sql: str) -> list[ExpectedResult]:
         """The gold SQL's result on every database (evaluation database first). Raises
@@ -168,14 +196,19 @@ class QueryRunner:
         return run
 
     def _connection(self, index: int) -> ReadOnlyConnection:
+        key = (threading.get_ident(), index)
         with self._lock:
-            connection = self._connections.get(index)
+            connection = self._connections.get(key)
             if connection is None:
-                connection = self._connections[index] = ReadOnlyConnection(self.databases[index])
+                connection = self._connections[key] = ReadOnlyConnection(self.databases[index])
         return connection
 
     def close(self) -> None:
-        """Close the connections the agent's queries ran on."""
+        """End the threads that ran queries ahead and close the connections the queries ran on."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown()
         with self._lock:
             connections, self._connections = list(self._connections.values()), {}
         for connection in connections:

@@ -475,3 +475,14 @@ def test_a_text_read_again_gives_the_same_mentions_in_a_list_of_its_own(monkeypa
     long_text = "العدد 7 " + "ا" * numbers.MENTIONS_KEPT_CHARS
     assert [m.value for m in find_numbers(long_text)] == [m.value for m in find_numbers(long_text)] == [7.0]
     assert folds == [text, long_text, long_text], "a text past MENTIONS_KEPT_CHARS is read each time"
+
+
+@pytest.mark.parametrize("proclitic", ["و", "ف", "ب", "ل", "ك", "وب", "ول", "وك", "فب", "فل"])
+def test_every_proclitic_before_every_kind_of_number_word(proclitic: str) -> None:
+    # A word is looked up after a proclitic only when it is one of the forms made of them (a word
+    # of no such form is skipped at once): every proclitic before a unit, a tens word, a hundreds
+    # word and a scale word is still read.
+    for word, value in (("خمسة", 5), ("عشرين", 20), ("ثلاثمائة", 300), ("مليون", 1e6)):
+        mentions = find_numbers(f"قيل {proclitic}{word} فقط")
+        assert [m.value for m in mentions] == [value], (proclitic, word)
+        assert mentions[0].text == word  # the proclitic is no part of the number

@@ -204,3 +204,37 @@ def test_an_unsafe_gold_query_is_refused_as_the_parse_check_refuses_it(sql: str)
     with pytest.raises(UnsafeSQLError) as read:
         gold_query(sql)
     assert str(read.value) == str(parsed.value)
+
+
+def test_rows_equal_cell_for_cell_match_without_searching_the_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nabahan_pipeline.evaluation import execution_match as em
+
+    class NoSearch:
+        def __init__(self, *args: object) -> None:
+            raise AssertionError("the column mappings were searched")
+
+    monkeypatch.setattr(em, "_ColumnMatcher", NoSearch)
+    gold = [("الرياض", 12), ("جدة", 7)]
+    assert rows_match([("جدة", 7), ("الرياض", 12)], ["region", "n"], gold, ordered=False)
+    assert rows_match([["الرياض", "12"], ["جدة", 7.0]], ["region", "n"], gold, ordered=True)
+    with pytest.raises(AssertionError, match="searched"):  # columns in another order: searched
+        rows_match([(12, "الرياض"), (7, "جدة")], ["region", "n"], gold, ordered=False)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_shortcut_for_equal_rows_decides_as_the_search_does(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nabahan_pipeline.evaluation import execution_match as em
+
+    rng = random.Random(seed)
+    cells = [None, 0, 1, 1.0, "1", " 1 ", 2.5, 2.504, "a", "b", True, float("nan")]
+    width, count = rng.randint(1, 3), rng.randint(1, 4)
+    gold = [tuple(rng.choice(cells) for _ in range(width)) for _ in range(count)]
+    expected = em.ExpectedResult(
+        columns=[f"c{i}" for i in range(width)], rows=gold,
+        groups=None if rng.random() < 0.5 else sorted(rng.randint(0, count) for _ in range(count)),
+    )
+    candidates = [list(gold), gold[::-1], [tuple(rng.choice(cells) for _ in range(width)) for _ in gold],
+                  [row[::-1] for row in gold], [tuple(rng.choice([c, c]) for c in row) for row in rng.sample(gold, count)]]
+    found = [em.result_matches(agent, expected) for agent in candidates]
+    monkeypatch.setattr(em, "_same_rows", lambda *args: False)
+    assert found == [em.result_matches(agent, expected) for agent in candidates]

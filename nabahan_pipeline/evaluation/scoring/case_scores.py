@@ -168,6 +168,9 @@ def score_responses(
         batches = []
         for start in range(0, len(ordered), BATCH_ROWS):  # a batch of answers at a time
             batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
+            if runner is not None:  # the batch's SQL on two threads; each answer then finds its runs
+                runner.run_ahead(check_agent_sql(text_or_none(sql), text_or_none(dialect))
+                                 for sql, dialect in zip(_values(batch, "sql"), _values(batch, "dialect")))
             scored = [
                 _scored_row({name: values[response["_position"]] for name, values in case_values.items()},
                             response, golds, runner, kept)
@@ -232,27 +235,24 @@ def _answer_table(responses: pd.DataFrame, case_values: Mapping[str, list], time
         values = case_values.get(name)
         return [values[position] for position in positions] if values is not None else [None] * len(positions)
 
-    def of_answer(name: str) -> list:
-        return responses[name].tolist() if name in responses else [None] * len(responses)
-
     return pd.DataFrame(
         {
             "query_num": [position + 1 for position in positions],
-            "case_id": of_answer("case_id"),
-            "repeat": [int(repeat) for repeat in of_answer("repeat")],
+            "case_id": _values(responses, "case_id"),
+            "repeat": [int(repeat) for repeat in _values(responses, "repeat")],
             "timestamp": [timestamp] * len(responses),
             "question": of_case("question"),
             "category": of_case("category"),
             "expected_table": [text_or_none(table) for table in of_case("expected_table")],
-            "status": of_answer("status"),
-            "sql": [text_or_none(sql) for sql in of_answer("sql")],
-            "dialect": [text_or_none(dialect) for dialect in of_answer("dialect")],
-            "insights": [text_or_none(text) or "" for text in of_answer("insights")],
-            "error": [text_or_none(error) for error in of_answer("error")],
-            "latency_s": [float(seconds) for seconds in of_answer("latency_s")],
-            "cached": [present(cached) and bool(cached) for cached in of_answer("cached")],
-            "prompt_tokens": [_token_count(tokens) for tokens in of_answer("prompt_tokens")],
-            "completion_tokens": [_token_count(tokens) for tokens in of_answer("completion_tokens")],
+            "status": _values(responses, "status"),
+            "sql": [text_or_none(sql) for sql in _values(responses, "sql")],
+            "dialect": [text_or_none(dialect) for dialect in _values(responses, "dialect")],
+            "insights": [text_or_none(text) or "" for text in _values(responses, "insights")],
+            "error": [text_or_none(error) for error in _values(responses, "error")],
+            "latency_s": [float(seconds) for seconds in _values(responses, "latency_s")],
+            "cached": [present(cached) and bool(cached) for cached in _values(responses, "cached")],
+            "prompt_tokens": [_token_count(tokens) for tokens in _values(responses, "prompt_tokens")],
+            "completion_tokens": [_token_count(tokens) for tokens in _values(responses, "completion_tokens")],
         },
         index=responses.index,
         dtype=object,  # as records give them; _scores_frame types the columns that are not text
@@ -265,6 +265,11 @@ def _scores_frame(answers: pd.DataFrame, scored: list[dict[str, Any]]) -> pd.Dat
     dtypes = {column: dtype for column, dtype in CASE_SCORE_DTYPES.items() if column in CASE_SCORE_COLUMNS}
     scores = pd.DataFrame.from_records(scored, columns=[*SCORE_COLUMNS, "data_rows", "result_digest"])
     return pd.concat([answers, scores.set_axis(answers.index)], axis=1)[list(CASE_SCORE_COLUMNS)].astype(dtypes)
+
+
+def _values(responses: pd.DataFrame, name: str) -> list:
+    """The column ``name`` of ``responses`` as a list; None for each where the table lacks it."""
+    return responses[name].tolist() if name in responses else [None] * len(responses)
 
 
 def _token_count(value: Any) -> float:
