@@ -89,6 +89,12 @@ def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQ
     return rows_match(result.rows, list(columns), [tuple(row) for row in rows], ordered=False)
 
 
+# The agent's query runs a runner keeps across batches: answers alike (the same SQL) find theirs
+# in every batch; a suite of distinct answers (100,000, each its own SQL on 4 databases: 400,000
+# runs, a few hundred megabytes) forgets the batches before once past this many, as the next starts.
+MAX_KEPT_RUNS = 40_000
+
+
 class QueryRunner:
     """Runs gold and agent queries on the evaluation and test-suite databases, each distinct query
     once per database, with one time limit and one row cap; safe to share between threads. Each
@@ -120,8 +126,11 @@ class QueryRunner:
     def run_ahead(self, checked: Iterable[CheckedSQL], threads: int = QUERY_THREADS) -> None:
         """Run the safe queries of ``checked`` on every database now, shared among ``threads``
         threads, so that ``agent_runs`` finds them run (a batch of answers' SQL before they are
-        scored one by one, on one thread)."""
+        scored one by one, on one thread). Past ``MAX_KEPT_RUNS`` runs kept, the earlier batches'
+        are forgotten first."""
         with self._lock:
+            if len(self._runs) > MAX_KEPT_RUNS:  # the batches before are scored: keep memory flat
+                self._runs.clear()
             queries = [sql for sql in dict.fromkeys(one.sqlite for one in checked)
                        if sql is not None and (0, sql) not in self._runs]
         if threads <= 1 or len(queries) < 2:

@@ -43,9 +43,16 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
 ) -> None:
     ran: list[tuple[int, str, int]] = []  # (connection, SQL, thread) of each query run
     closed: list[int] = []
+    # Each thread's first query waits for the other thread's: one thread cannot take both shares
+    # before the second starts (and the test fails, timed out, if only one thread runs them).
+    both_started = threading.Barrier(2, timeout=10)
+    started: set[int] = set()
 
     class Counted(agent_sql.ReadOnlyConnection):
         def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
+            if threading.get_ident() != caller and threading.get_ident() not in started:
+                started.add(threading.get_ident())
+                both_started.wait()
             ran.append((id(self), sql, threading.get_ident()))
             return super().run(sql, **limits)
 
@@ -53,6 +60,7 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
             closed.append(id(self))
             super().close()
 
+    caller = threading.get_ident()
     monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
     queries = [f"SELECT COUNT(*) + {i} FROM tenders_full_details" for i in range(6)]
     checked = [check_agent_sql(sql) for sql in [*queries, *queries, "DELETE FROM regions"]]
@@ -68,3 +76,29 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
     assert sorted(closed) == sorted({connection for connection, _, _ in ran}), "closed with the runner"
     with QueryRunner(default_db, [small_db]) as fresh:
         assert ahead == [fresh.agent_runs(one) for one in checked], "the same runs as run one by one"
+
+
+def test_a_runner_forgets_earlier_batches_runs_past_its_bound_and_keeps_answers_alike(
+    small_db: Path, default_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(agent_sql, "MAX_KEPT_RUNS", 10)
+    ran: list[str] = []
+
+    class Counted(agent_sql.ReadOnlyConnection):
+        def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
+            ran.append(sql)
+            return super().run(sql, **limits)
+
+    monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
+    alike = check_agent_sql("SELECT COUNT(*) FROM tenders_full_details")
+    with QueryRunner(default_db, [small_db]) as runner:
+        for batch in range(6):  # each batch: one answer like every batch's, three of its own
+            checked = [alike, *(check_agent_sql(f"SELECT {batch * 10 + i} AS n") for i in range(3))]
+            runner.run_ahead(checked, threads=2)
+            runs = [runner.agent_runs(one) for one in checked]
+            assert [[run.result.rows for run in each] for each in runs[1:]] == [
+                [[(batch * 10 + i,)]] * 2 for i in range(3)]
+            assert len(runner._runs) <= 10 + 2 * (len(checked) - 1), "bounded: earlier batches forgotten"
+    # batches 0, 2 and 4 start with their runs forgotten (8, 14, 8, 14... kept): the one alike
+    # runs again there, on both databases; in batches 1, 3 and 5 it is found kept
+    assert ran.count(alike.sqlite) == 3 * 2
