@@ -52,8 +52,10 @@ def test_a_figure_is_drawn_once_and_saved_as_savefig_would(tmp_path, monkeypatch
     assert len(draws) == 1
     path = drawing.write_png(pixels, tmp_path / "once.png")
     monkeypatch.setattr(FigureCanvasAgg, "draw", original)
-    fig.savefig(tmp_path / "savefig.png", format="png", dpi=fig.dpi, pil_kwargs=drawing.PNG_OPTIONS)
-    assert path.read_bytes() == (tmp_path / "savefig.png").read_bytes()
+    fig.savefig(tmp_path / "savefig.png", format="png", dpi=fig.dpi)
+    with Image.open(path) as ours, Image.open(tmp_path / "savefig.png") as theirs:
+        assert (ours.mode, ours.size, ours.info) == (theirs.mode, theirs.size, theirs.info)
+        assert ours.tobytes() == theirs.tobytes()
 
 
 def _handshake():
