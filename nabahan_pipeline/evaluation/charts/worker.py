@@ -138,10 +138,7 @@ class _Worker:
 def _worker_main(jobs, parent: int, draw: Draw, warm_up: Callable[[], None]) -> None:
     # Ended with the run: killed with it (a run killed mid-way leaves no drawer behind), deaf to
     # the terminal's Ctrl-C (the run decides what an interrupt stops).
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # it died before the line above
-        os._exit(0)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
     # Daemonic to the run, which must not wait for it at exit; here, a process that may fork its
     # drawing helper (multiprocessing refuses children to a daemonic process, and
     # default_processes draws alone in one). It exits with os._exit, joining nothing.
@@ -166,6 +163,15 @@ def _worker_main(jobs, parent: int, draw: Draw, warm_up: Callable[[], None]) -> 
             jobs.send((error, warnings_for_parent(caught), prepared))
         except OSError:  # the run is gone
             os._exit(0)
+
+
+def die_with_parent(parent: int) -> None:
+    """In a forked process: be killed when ``parent`` (the process that forked this one) ends,
+    and ignore the terminal's Ctrl-C (the run decides what an interrupt stops)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def error_for_parent(exc: BaseException, where: str) -> BaseException:
