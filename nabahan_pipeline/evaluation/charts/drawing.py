@@ -247,7 +247,7 @@ class _StandingHelper:
         self.counter = context.Value("i", 0)
         self._jobs, jobs = context.Pipe()
         self._process = context.Process(target=_standing_main,
-                                        args=(jobs, os.getpid(), make_charts, warm_up, self.counter),
+                                        args=(jobs, self._jobs, os.getpid(), make_charts, warm_up, self.counter),
                                         name="nabahan-charts", daemon=True)
         self._process.start()
         jobs.close()
@@ -278,7 +278,9 @@ class _StandingHelper:
         self._jobs.close()
 
 
-def _standing_main(jobs, parent: int, make_charts: MakeCharts, warm_up: Callable[[], None], counter) -> None:
+def _standing_main(jobs, parents_end, parent: int, make_charts: MakeCharts, warm_up: Callable[[], None],
+                   counter) -> None:
+    parents_end.close()  # copied by the fork: the parent's closing its own is the end
     die_with_parent(parent)
     gc.disable()  # a collection would only copy the pages it shares with the parent; see below
     try:

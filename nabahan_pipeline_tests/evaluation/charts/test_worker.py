@@ -227,8 +227,26 @@ def test_the_worker_forks_its_helper_ahead_and_keeps_it_and_both_end_with_the_ru
         paths = _render(tmp_path / run)
         assert {name: pixel_digest(path) for name, path in paths.items()} == expected
         assert _children(worker_pid) == helpers  # the same helper, kept
+    process = worker._worker._process
     worker.stop_worker()
+    # Told the run is over, the worker ended its helper and exited by itself (then the CPU of both
+    # is the run's, as the benches count it from the run's wait4), rather than being killed.
+    assert process.exitcode == 0
+    assert not _alive(helpers[0])
+
+
+def test_a_worker_killed_at_once_takes_its_helper_with_it(tmp_path, single_threaded):
+    assert worker.start_worker(render.draw_into, render.warm_up)
+    worker_pid = worker._worker._process.pid
+    deadline = time.monotonic() + 30
+    while not _children(worker_pid):
+        assert time.monotonic() < deadline, "the worker forked no helper ahead"
+        time.sleep(0.05)
+    helper = _children(worker_pid)[0]
+    process = worker._worker._process
+    worker.stop_worker(at_once=True)
+    assert process.exitcode == -signal.SIGKILL
     deadline = time.monotonic() + 10
-    while _alive(helpers[0]):
+    while _alive(helper):
         assert time.monotonic() < deadline, "the helper outlived the worker"
         time.sleep(0.05)
