@@ -79,9 +79,11 @@ def start_worker(draw: Draw, warm_up: Callable[[], None]) -> bool:
 
 
 def stop_worker(*, at_once: bool = False) -> None:
-    """End the chart worker, if there is one: told that the run is over, it ends its own helper
-    and exits (its CPU and its helper's are then the run's, as ``wait4`` counts them); killed
-    ``at_once`` (stuck, dead or interrupted), or when it has not exited within STOP_WAIT_S."""
+    """End the chart worker, if there is one. Once it has drawn a run's charts it is told that the
+    run is over, and ends its own helper and exits (its CPU and its helper's are then the run's, as
+    ``wait4`` counts them; within STOP_WAIT_S, else it is killed). It is killed at once when it
+    has drawn nothing (a run that failed early does not wait for its warm-up to end), or
+    ``at_once`` (stuck, dead or interrupted)."""
     global _worker
     worker, _worker = _worker, None
     if worker is not None:
@@ -115,6 +117,7 @@ class _Worker:
                                         name="nabahan-charts-worker", daemon=True)
         self._process.start()
         jobs.close()
+        self._drawn = False
 
     def ready(self) -> bool:
         return self._process.is_alive()
@@ -122,6 +125,7 @@ class _Worker:
     def draw(self, scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame, threshold: float,
              folder: Path) -> str | None:
         self._jobs.send((scores, summary, history, threshold, str(folder)))
+        self._drawn = True
         if not self._jobs.poll(WORKER_TIMEOUT_S):
             raise TimeoutError(f"the chart worker process did not finish in {WORKER_TIMEOUT_S:.0f} s")
         try:
@@ -135,7 +139,7 @@ class _Worker:
 
     def stop(self, *, at_once: bool) -> None:
         self._jobs.close()  # the worker, waiting for charts, reads the end of the run
-        if not at_once:
+        if self._drawn and not at_once:
             self._process.join(STOP_WAIT_S)
         self._process.kill()  # nothing to kill once it has exited
         self._process.join()

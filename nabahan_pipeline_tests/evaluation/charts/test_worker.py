@@ -235,7 +235,7 @@ def test_the_worker_forks_its_helper_ahead_and_keeps_it_and_both_end_with_the_ru
     assert not _alive(helpers[0])
 
 
-def test_a_worker_killed_at_once_takes_its_helper_with_it(tmp_path, single_threaded):
+def test_a_worker_that_drew_nothing_is_killed_at_once_and_takes_its_helper_with_it(tmp_path, single_threaded):
     assert worker.start_worker(render.draw_into, render.warm_up)
     worker_pid = worker._worker._process.pid
     deadline = time.monotonic() + 30
@@ -244,7 +244,7 @@ def test_a_worker_killed_at_once_takes_its_helper_with_it(tmp_path, single_threa
         time.sleep(0.05)
     helper = _children(worker_pid)[0]
     process = worker._worker._process
-    worker.stop_worker(at_once=True)
+    worker.stop_worker()  # it drew nothing: not waited for
     assert process.exitcode == -signal.SIGKILL
     deadline = time.monotonic() + 10
     while _alive(helper):
