@@ -199,12 +199,8 @@ class _Helper:
 
     def finish(self, *, timeout_s: float) -> None:
         """Wait for the helper's report; warn its warnings here and raise its error, if any."""
-        if not self._reports.poll(timeout_s):
-            raise TimeoutError(f"the chart helper process did not finish in {timeout_s:.0f} s")
         try:
-            error, caught = self._reports.recv()
-        except EOFError:  # it died before it could report
-            error, caught = None, []
+            error, caught = _report(self._reports, timeout_s) or (None, [])
         finally:
             self._reports.close()
         self._process.join()
@@ -221,21 +217,39 @@ class _Helper:
         self._reports.close()
 
 
+def _report(reports, timeout_s: float) -> tuple | None:
+    """A helper's report on its charts from ``reports``; None if it died before it could report,
+    TimeoutError if it takes longer than ``timeout_s``."""
+    if not reports.poll(timeout_s):
+        raise TimeoutError(f"the chart helper process did not finish in {timeout_s:.0f} s")
+    try:
+        return reports.recv()
+    except EOFError:
+        return None
+
+
 def _helper_main(charts: Mapping[str, Chart], names: list[str], queue: _Queue, folder: Path, report) -> None:
     # The helper lives a second and exits without cleaning up: a collection would only copy the
     # pages it shares with the parent.
     gc.disable()
+    outcome = _reported(lambda: _draw_from(queue, queue.take(), charts, names, folder, None))
+    try:
+        report.send(outcome)
+    except OSError:  # the parent is gone (killed): nobody to tell
+        pass
+
+
+def _reported(draw: Callable[[], None]) -> tuple[BaseException | None, list[tuple]]:
+    """Call ``draw`` in a helper: the error it raised and the warnings it met, as they can be
+    sent to the parent (which warns them again under its own filters)."""
     error = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")  # the parent's filters decide, when it warns them again
         try:
-            _draw_from(queue, queue.take(), charts, names, folder, None)
+            draw()
         except BaseException as exc:  # every error goes back to the parent
             error = error_for_parent(exc, "In the chart helper process")
-    try:
-        report.send((error, warnings_for_parent(caught)))
-    except OSError:  # the parent is gone (killed): nobody to tell
-        pass
+    return error, warnings_for_parent(caught)
 
 
 class _StandingHelper:
@@ -261,13 +275,11 @@ class _StandingHelper:
 
     def finish(self, *, timeout_s: float) -> None:
         """Wait for its report on the set; warn its warnings here and raise its error, if any."""
-        if not self._jobs.poll(timeout_s):
-            raise TimeoutError(f"the chart helper process did not finish in {timeout_s:.0f} s")
-        try:
-            error, caught = self._jobs.recv()
-        except EOFError:  # it died before it could report
+        reported = _report(self._jobs, timeout_s)
+        if reported is None:
             self._process.join()
-            raise RuntimeError(f"the chart helper process ended with exit code {self._process.exitcode}") from None
+            raise RuntimeError(f"the chart helper process ended with exit code {self._process.exitcode}")
+        error, caught = reported
         warn_again(caught)
         if error is not None:
             raise error
@@ -293,20 +305,17 @@ def _standing_main(jobs, parents_end, parent: int, make_charts: MakeCharts, warm
             inputs, names, folder = jobs.recv()
         except (EOFError, OSError):  # the parent is gone, or done
             os._exit(0)
-        error = None
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")  # the parent's filters decide, when it warns them again
-            try:
-                charts = make_charts(*inputs)
-                if list(charts) != names:
-                    raise RuntimeError(f"the chart helper made {list(charts)}, not {names}")
-                queue = _Queue(len(names), counter)  # the parent set it going
-                _draw_from(queue, queue.take(), charts, names, Path(folder), None)
-            except BaseException as exc:  # every error goes back to the parent
-                error = error_for_parent(exc, "In the chart helper process")
+        outcome = _reported(lambda: _draw_share(make_charts(*inputs), names, Path(folder), counter))
         try:
-            jobs.send((error, warnings_for_parent(caught)))
+            jobs.send(outcome)
         except OSError:  # the parent is gone
             os._exit(0)
-        charts = inputs = None
+        inputs = outcome = None
         gc.collect()  # the set's figures, after the parent has its report
+
+
+def _draw_share(charts: Mapping[str, Chart], names: list[str], folder: Path, counter) -> None:
+    if list(charts) != names:
+        raise RuntimeError(f"the chart helper made {list(charts)}, not {names}")
+    queue = _Queue(len(names), counter)  # the parent set it going
+    _draw_from(queue, queue.take(), charts, names, folder, None)
