@@ -642,7 +642,7 @@ def test_save_figure_is_atomic(tmp_path, monkeypatch):
         handle.write(PNG_MAGIC)  # half a file, then the disk is full
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(drawing, "imsave", boom)
+    monkeypatch.setattr(drawing, "write_rgba_png", boom)
     with pytest.raises(RuntimeError):
         save_figure(fig, target)
     assert target.read_bytes() == b"old"

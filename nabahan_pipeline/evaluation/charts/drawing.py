@@ -7,6 +7,11 @@ The helper is forked, not spawned: it starts in milliseconds with everything alr
 and the tables already in memory (nothing is pickled), where a spawned one would spend longer
 importing matplotlib and pandas than it saves. It is only forked from a process with a single
 thread (``worker.default_processes``), where a fork cannot copy a lock that another thread holds.
+
+The chart worker forks its helper ahead of the charts (:func:`start_helper`), while it waits for
+the run's tables: the helper then loads its own fonts (a forked child cannot use its parent's) and
+shapes its first labels while the run goes on, not while the run waits for the charts, and is
+handed each set's tables (``draw_charts(inputs=...)``) to make the same charts there.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import os
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping
@@ -21,22 +27,23 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from matplotlib.figure import Figure
-from matplotlib.image import imsave
 
+from nabahan_pipeline.evaluation.charts.png import write_rgba_png
 from nabahan_pipeline.evaluation.charts.style import DPI, chart_style
-from nabahan_pipeline.evaluation.charts.worker import error_for_parent, warn_again, warnings_for_parent
+from nabahan_pipeline.evaluation.charts.worker import die_with_parent, error_for_parent, warn_again, warnings_for_parent
 from nabahan_pipeline.files import atomic_open
 
 # The least time the helper is given after this process drew its own charts.
 HELPER_TIMEOUT_S = 60.0
-# zlib's level for the PNGs: 3 instead of Pillow's 6 encodes the seven charts in 0.14 s of CPU
-# instead of 0.20 s, for files 1.5 % larger; the pixels are the same.
-PNG_OPTIONS = {"compress_level": 3}
 
 # A chart to draw: builds its figure when called.
 Chart = Callable[[], Figure]
 # Told, on the writer thread, of each PNG written: its name, path and pixels.
 Written = Callable[[str, Path, memoryview], None]
+# Makes a set's charts from its inputs, in a helper forked ahead (render.chart_builders).
+MakeCharts = Callable[..., Mapping[str, Chart]]
+
+_standing: _StandingHelper | None = None
 
 
 def draw_figure(fig: Figure) -> memoryview:
@@ -52,29 +59,62 @@ def draw_figure(fig: Figure) -> memoryview:
 
 
 def write_png(pixels: memoryview, path: str | Path, *, dpi: float = DPI) -> Path:
-    """Write drawn pixels as PNG to ``path`` atomically, as ``savefig(pil_kwargs=PNG_OPTIONS)``
-    writes them (same encoder, same metadata): a temporary file in the same folder, then
-    ``os.replace``."""
+    """Write drawn pixels as PNG to ``path`` atomically (``png``: the pixels and metadata
+    ``savefig`` writes, encoded faster): a temporary file in the same folder, then ``os.replace``."""
     path = Path(path)
     with atomic_open(path, "wb") as handle:
-        imsave(handle, pixels, format="png", origin="upper", dpi=dpi, pil_kwargs=PNG_OPTIONS)
+        write_rgba_png(handle, pixels, dpi=dpi)
     return path
 
 
+def start_helper(make_charts: MakeCharts, warm_up: Callable[[], None]) -> None:
+    """Fork the helper now, ahead of the charts (from a process with a single thread), and keep
+    it: it calls ``warm_up()`` at once, then draws its share of each set ``draw_charts`` hands it
+    with ``inputs``, from the charts ``make_charts(*inputs)`` makes there."""
+    global _standing
+    if _standing is None:
+        _standing = _StandingHelper(make_charts, warm_up)
+
+
+def stop_helper() -> None:
+    """End the helper :func:`start_helper` forked, if it lives."""
+    global _standing
+    helper, _standing = _standing, None
+    if helper is not None:
+        helper.stop()
+
+
 def draw_charts(charts: Mapping[str, Chart], folder: Path, *, processes: int = 1,
-                written: Written | None = None) -> None:
+                written: Written | None = None, inputs: tuple | None = None) -> None:
     """Draw every chart of ``charts`` and write it to ``folder / name``, in the order given
     (costliest first balances two processes best).
 
-    With ``processes=2`` a forked helper takes charts from the same queue; this process always
-    draws the first chart, so ``written`` (called here, on the writer thread) sees at least that
-    one. A warning the helper met is warned again here, under this process's filters; an error
-    it met is raised here, after its traceback.
+    With ``processes=2`` a helper takes charts from the same queue: the one :func:`start_helper`
+    forked, handed ``inputs`` (its ``make_charts(*inputs)`` must make these charts), else one
+    forked now. This process always draws the first chart, so ``written`` (called here, on the
+    writer thread) sees at least that one. A warning the helper met is warned again here, under
+    this process's filters; an error it met is raised here, after its traceback (and a helper
+    kept for later sets is ended).
     """
     names = list(charts)
-    queue = _Queue(len(names), shared=processes > 1 and len(names) > 1)
-    first = queue.take()  # taken before the fork: the first chart is this process's
-    helper = _Helper(charts, names, queue, folder) if queue.shared else None
+    shared = processes > 1 and len(names) > 1
+    standing = _standing if shared and inputs is not None and _standing is not None and _standing.alive() else None
+    counter = None
+    if shared:
+        counter = standing.counter if standing is not None else multiprocessing.get_context("fork").Value("i", 0)
+        with counter.get_lock():
+            counter.value = 0
+    queue = _Queue(len(names), counter)
+    first = queue.take()  # taken before the helper takes any: the first chart is this process's
+    if standing is not None:
+        helper = standing
+        try:
+            standing.hand(inputs, names, folder)
+        except BaseException:
+            stop_helper()
+            raise
+    else:
+        helper = _Helper(charts, names, queue, folder) if queue.shared else None
     try:
         started = time.monotonic()
         with collector_paused():
@@ -84,7 +124,9 @@ def draw_charts(charts: Mapping[str, Chart], folder: Path, *, processes: int = 1
             # as long as this process took for all of its own is stuck, and an error, not a hang.
             helper.finish(timeout_s=max(HELPER_TIMEOUT_S, 10 * (time.monotonic() - started)))
     except BaseException:
-        if helper is not None:
+        if helper is standing and helper is not None:
+            stop_helper()  # no set is handed to a helper that failed or may still be drawing
+        elif helper is not None:
             helper.stop()  # nothing left to stop once it has finished
         raise
 
@@ -125,12 +167,13 @@ def _draw_from(queue: _Queue, index: int | None, charts: Mapping[str, Chart], na
 
 
 class _Queue:
-    """The indices of the charts still to draw, shared with a forked helper when ``shared``."""
+    """The indices of the charts still to draw: this process's alone, or shared with a forked
+    helper through ``counter`` (a ``multiprocessing.Value`` the helper inherited)."""
 
-    def __init__(self, size: int, *, shared: bool) -> None:
+    def __init__(self, size: int, counter=None) -> None:
         self.size = size
-        self.shared = shared
-        self._next = multiprocessing.get_context("fork").Value("i", 0) if shared else None
+        self.shared = counter is not None
+        self._next = counter
         self._local = 0
 
     def take(self) -> int | None:
@@ -156,12 +199,8 @@ class _Helper:
 
     def finish(self, *, timeout_s: float) -> None:
         """Wait for the helper's report; warn its warnings here and raise its error, if any."""
-        if not self._reports.poll(timeout_s):
-            raise TimeoutError(f"the chart helper process did not finish in {timeout_s:.0f} s")
         try:
-            error, caught = self._reports.recv()
-        except EOFError:  # it died before it could report
-            error, caught = None, []
+            error, caught = _report(self._reports, timeout_s) or (None, [])
         finally:
             self._reports.close()
         self._process.join()
@@ -178,18 +217,105 @@ class _Helper:
         self._reports.close()
 
 
+def _report(reports, timeout_s: float) -> tuple | None:
+    """A helper's report on its charts from ``reports``; None if it died before it could report,
+    TimeoutError if it takes longer than ``timeout_s``."""
+    if not reports.poll(timeout_s):
+        raise TimeoutError(f"the chart helper process did not finish in {timeout_s:.0f} s")
+    try:
+        return reports.recv()
+    except EOFError:
+        return None
+
+
 def _helper_main(charts: Mapping[str, Chart], names: list[str], queue: _Queue, folder: Path, report) -> None:
     # The helper lives a second and exits without cleaning up: a collection would only copy the
     # pages it shares with the parent.
     gc.disable()
+    outcome = _reported(lambda: _draw_from(queue, queue.take(), charts, names, folder, None))
+    try:
+        report.send(outcome)
+    except OSError:  # the parent is gone (killed): nobody to tell
+        pass
+
+
+def _reported(draw: Callable[[], None]) -> tuple[BaseException | None, list[tuple]]:
+    """Call ``draw`` in a helper: the error it raised and the warnings it met, as they can be
+    sent to the parent (which warns them again under its own filters)."""
     error = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")  # the parent's filters decide, when it warns them again
         try:
-            _draw_from(queue, queue.take(), charts, names, folder, None)
+            draw()
         except BaseException as exc:  # every error goes back to the parent
             error = error_for_parent(exc, "In the chart helper process")
+    return error, warnings_for_parent(caught)
+
+
+class _StandingHelper:
+    """A helper forked before its charts are known (:func:`start_helper`), drawing its share of
+    each set it is handed until this process ends."""
+
+    def __init__(self, make_charts: MakeCharts, warm_up: Callable[[], None]) -> None:
+        context = multiprocessing.get_context("fork")
+        self.counter = context.Value("i", 0)
+        self._jobs, jobs = context.Pipe()
+        self._process = context.Process(target=_standing_main,
+                                        args=(jobs, self._jobs, os.getpid(), make_charts, warm_up, self.counter),
+                                        name="nabahan-charts", daemon=True)
+        self._process.start()
+        jobs.close()
+
+    def alive(self) -> bool:
+        return self._process.is_alive()
+
+    def hand(self, inputs: tuple, names: list[str], folder: Path) -> None:
+        """Give it a set to draw its share of: ``make_charts(*inputs)`` there makes ``names``."""
+        self._jobs.send((inputs, names, str(folder)))
+
+    def finish(self, *, timeout_s: float) -> None:
+        """Wait for its report on the set; warn its warnings here and raise its error, if any."""
+        reported = _report(self._jobs, timeout_s)
+        if reported is None:
+            self._process.join()
+            raise RuntimeError(f"the chart helper process ended with exit code {self._process.exitcode}")
+        error, caught = reported
+        warn_again(caught)
+        if error is not None:
+            raise error
+
+    def stop(self) -> None:
+        self._process.kill()
+        self._process.join()
+        self._jobs.close()
+
+
+def _standing_main(jobs, parents_end, parent: int, make_charts: MakeCharts, warm_up: Callable[[], None],
+                   counter) -> None:
+    parents_end.close()  # copied by the fork: the parent's closing its own is the end
+    die_with_parent(parent)
+    gc.disable()  # a collection would only copy the pages it shares with the parent; see below
     try:
-        report.send((error, warnings_for_parent(caught)))
-    except OSError:  # the parent is gone (killed): nobody to tell
+        warm_up()
+    except Exception:  # drawing will meet it again, and report it
         pass
+    gc.freeze()  # what it loaded is kept: no later collection walks it
+    while True:
+        try:
+            inputs, names, folder = jobs.recv()
+        except (EOFError, OSError):  # the parent is gone, or done
+            os._exit(0)
+        outcome = _reported(lambda: _draw_share(make_charts(*inputs), names, Path(folder), counter))
+        try:
+            jobs.send(outcome)
+        except OSError:  # the parent is gone
+            os._exit(0)
+        inputs = outcome = None
+        gc.collect()  # the set's figures, after the parent has its report
+
+
+def _draw_share(charts: Mapping[str, Chart], names: list[str], folder: Path, counter) -> None:
+    if list(charts) != names:
+        raise RuntimeError(f"the chart helper made {list(charts)}, not {names}")
+    queue = _Queue(len(names), counter)  # the parent set it going
+    _draw_from(queue, queue.take(), charts, names, folder, None)

@@ -99,7 +99,8 @@ def draw_into(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame
     prepared: list[str] = []
     draw_charts(chart_builders(scores, summary, history, threshold), folder,
                 processes=default_processes() if processes is None else processes,
-                written=lambda name, path, pixels: prepared.append(prepare_markdown(name, path, pixels)))
+                written=lambda name, path, pixels: prepared.append(prepare_markdown(name, path, pixels)),
+                inputs=(scores, summary, history, threshold))
     return next(filter(None, prepared), None)
 
 
@@ -136,8 +137,20 @@ def prepare_markdown(name: str, path: Path, pixels: memoryview) -> str | None:
 
 
 def warm_up() -> None:
+    """Make this process (the chart worker) ready to draw ahead of time: load what drawing the
+    charts needs and shape a few labels (:func:`load_and_shape`); then, where it may fork
+    (``worker.default_processes``), fork the helper that draws half of each set, which makes
+    its own fonts and shapes its own labels while the run goes on (``drawing.start_helper``)."""
+    load_and_shape()
+    if default_processes() > 1:
+        from nabahan_pipeline.evaluation.charts.drawing import start_helper
+
+        start_helper(chart_builders, load_and_shape)
+
+
+def load_and_shape() -> None:
     """Load what drawing the charts needs (matplotlib, the chart modules, the fonts) and shape a
-    few labels, so that a process that will draw (the chart worker) does it ahead of time."""
+    few labels."""
     for module in ("dashboard", "detailed_results"):  # the dashboard imports the other charts
         importlib.import_module(f"nabahan_pipeline.evaluation.charts.{module}")
     from nabahan_pipeline.evaluation.charts.drawing import draw_figure

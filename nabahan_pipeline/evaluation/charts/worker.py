@@ -33,6 +33,8 @@ from nabahan_pipeline.evaluation.charts import markdown
 # How long the run waits for the worker's charts, at least (drawing.HELPER_TIMEOUT_S for the
 # helper): a worker that takes longer is stuck, an error rather than a hang.
 WORKER_TIMEOUT_S = 120.0
+# How long the run waits for its worker to exit once told that the run is over.
+STOP_WAIT_S = 2.0
 
 # Draws a run's charts into a folder: (scores, summary, history, threshold, folder) -> the
 # dashboard's Markdown (render.draw_into).
@@ -76,12 +78,16 @@ def start_worker(draw: Draw, warm_up: Callable[[], None]) -> bool:
     return _worker is not None
 
 
-def stop_worker() -> None:
-    """End the chart worker, if there is one."""
+def stop_worker(*, at_once: bool = False) -> None:
+    """End the chart worker, if there is one. Once it has drawn a run's charts it is told that the
+    run is over, and ends its own helper and exits (its CPU and its helper's are then the run's, as
+    ``wait4`` counts them; within STOP_WAIT_S, else it is killed). It is killed at once when it
+    has drawn nothing (a run that failed early does not wait for its warm-up to end), or
+    ``at_once`` (stuck, dead or interrupted)."""
     global _worker
     worker, _worker = _worker, None
     if worker is not None:
-        worker.stop()
+        worker.stop(at_once=at_once)
 
 
 def draw_on_worker(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame, threshold: float,
@@ -90,13 +96,13 @@ def draw_on_worker(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.Data
     dashboard's Markdown it made (``markdown``); False when there is none (draw them here).
     A warning the worker met is warned again here; an error it met is raised here."""
     if _worker is not None and not _worker.ready():
-        stop_worker()  # it did not live to draw (it would have told why): draw here
+        stop_worker(at_once=True)  # it did not live to draw (it would have told why): draw here
     if _worker is None:
         return False
     try:
         prepared = _worker.draw(scores, summary, history, threshold, folder)
     except BaseException:
-        stop_worker()  # stuck, dead or interrupted: the next charts are drawn here
+        stop_worker(at_once=True)  # stuck, dead or interrupted: the next charts are drawn here
         raise
     if prepared is not None:
         markdown.remember_dashboard_markdown(folder / "evaluation_dashboard.png", prepared)
@@ -107,10 +113,11 @@ class _Worker:
     def __init__(self, draw: Draw, warm_up: Callable[[], None]) -> None:
         context = multiprocessing.get_context("fork")
         self._jobs, jobs = context.Pipe()
-        self._process = context.Process(target=_worker_main, args=(jobs, os.getpid(), draw, warm_up),
+        self._process = context.Process(target=_worker_main, args=(jobs, self._jobs, os.getpid(), draw, warm_up),
                                         name="nabahan-charts-worker", daemon=True)
         self._process.start()
         jobs.close()
+        self._drawn = False
 
     def ready(self) -> bool:
         return self._process.is_alive()
@@ -118,6 +125,7 @@ class _Worker:
     def draw(self, scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame, threshold: float,
              folder: Path) -> str | None:
         self._jobs.send((scores, summary, history, threshold, str(folder)))
+        self._drawn = True
         if not self._jobs.poll(WORKER_TIMEOUT_S):
             raise TimeoutError(f"the chart worker process did not finish in {WORKER_TIMEOUT_S:.0f} s")
         try:
@@ -129,19 +137,19 @@ class _Worker:
             raise error
         return prepared
 
-    def stop(self) -> None:
-        self._process.kill()
+    def stop(self, *, at_once: bool) -> None:
+        self._jobs.close()  # the worker, waiting for charts, reads the end of the run
+        if self._drawn and not at_once:
+            self._process.join(STOP_WAIT_S)
+        self._process.kill()  # nothing to kill once it has exited
         self._process.join()
-        self._jobs.close()
 
 
-def _worker_main(jobs, parent: int, draw: Draw, warm_up: Callable[[], None]) -> None:
+def _worker_main(jobs, runs_end, parent: int, draw: Draw, warm_up: Callable[[], None]) -> None:
+    runs_end.close()  # the run's end, copied by the fork: the run closing its own is the end
     # Ended with the run: killed with it (a run killed mid-way leaves no drawer behind), deaf to
     # the terminal's Ctrl-C (the run decides what an interrupt stops).
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # it died before the line above
-        os._exit(0)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
     # Daemonic to the run, which must not wait for it at exit; here, a process that may fork its
     # drawing helper (multiprocessing refuses children to a daemonic process, and
     # default_processes draws alone in one). It exits with os._exit, joining nothing.
@@ -154,6 +162,7 @@ def _worker_main(jobs, parent: int, draw: Draw, warm_up: Callable[[], None]) -> 
         try:
             scores, summary, history, threshold, folder = jobs.recv()
         except (EOFError, OSError):  # the run is over
+            _end_children()
             os._exit(0)
         error, prepared = None, None
         with warnings.catch_warnings(record=True) as caught:
@@ -166,6 +175,23 @@ def _worker_main(jobs, parent: int, draw: Draw, warm_up: Callable[[], None]) -> 
             jobs.send((error, warnings_for_parent(caught), prepared))
         except OSError:  # the run is gone
             os._exit(0)
+
+
+def _end_children() -> None:
+    """End and reap the worker's children (its drawing helper), so that their CPU is counted
+    with the worker's by the run that reaps it."""
+    for child in multiprocessing.active_children():
+        child.kill()
+        child.join()
+
+
+def die_with_parent(parent: int) -> None:
+    """In a forked process: be killed when ``parent`` (the process that forked this one) ends,
+    and ignore the terminal's Ctrl-C (the run decides what an interrupt stops)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def error_for_parent(exc: BaseException, where: str) -> BaseException:

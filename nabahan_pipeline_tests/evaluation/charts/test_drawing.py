@@ -52,8 +52,10 @@ def test_a_figure_is_drawn_once_and_saved_as_savefig_would(tmp_path, monkeypatch
     assert len(draws) == 1
     path = drawing.write_png(pixels, tmp_path / "once.png")
     monkeypatch.setattr(FigureCanvasAgg, "draw", original)
-    fig.savefig(tmp_path / "savefig.png", format="png", dpi=fig.dpi, pil_kwargs=drawing.PNG_OPTIONS)
-    assert path.read_bytes() == (tmp_path / "savefig.png").read_bytes()
+    fig.savefig(tmp_path / "savefig.png", format="png", dpi=fig.dpi)
+    with Image.open(path) as ours, Image.open(tmp_path / "savefig.png") as theirs:
+        assert (ours.mode, ours.size, ours.info) == (theirs.mode, theirs.size, theirs.info)
+        assert ours.tobytes() == theirs.tobytes()
 
 
 def _handshake():
@@ -217,3 +219,65 @@ def test_the_collector_is_off_while_drawing_and_as_it_was_after(tmp_path):
         assert not gc.isenabled()  # not switched on by us
     finally:
         gc.enable()
+
+
+# A helper forked ahead (drawing.start_helper, as the chart worker forks it): each set is handed to
+# it as inputs, from which it makes the same charts there.
+
+
+def _pid_charts(folder: str, tag: str):
+    """Three charts that each write which process built them into ``folder``."""
+
+    def chart(name: str):
+        def build():
+            (Path(folder) / f"{name}.pid").write_text(str(os.getpid()))
+            if name == "first":  # this process's: wait until the helper has taken a chart
+                deadline = time.monotonic() + 30
+                while not any((Path(folder) / f"{n}.pid").exists() for n in ("second", "third")):
+                    assert time.monotonic() < deadline, "the helper never took a chart"
+                    time.sleep(0.01)
+            if tag == "fail" and os.getpid() != int((Path(folder) / "first.pid").read_text()):
+                raise ValueError("no such chart")
+            return _figure(f"{tag} {name}")
+        return build
+
+    return {f"{name}.png": chart(name) for name in ("first", "second", "third")}
+
+
+@pytest.fixture
+def standing_helper():
+    warmed = []
+    drawing.start_helper(_pid_charts, lambda: warmed.append(os.getpid()))
+    yield drawing._standing
+    drawing.stop_helper()
+
+
+def test_a_helper_forked_ahead_draws_each_set_from_its_inputs(tmp_path, standing_helper):
+    helpers = set()
+    for tag in ("one", "two"):
+        folder = tmp_path / tag
+        folder.mkdir()
+        draw_charts(_pid_charts(str(folder), tag), folder, processes=2, inputs=(str(folder), tag))
+        assert sorted(p.name for p in folder.glob("*.png")) == ["first.png", "second.png", "third.png"]
+        assert int((folder / "first.pid").read_text()) == os.getpid()
+        helpers |= {int(p.read_text()) for p in folder.glob("*.pid")} - {os.getpid()}
+        alone = tmp_path / f"{tag}-alone"
+        alone.mkdir()
+        draw_charts({"third.png": lambda tag=tag: _figure(f"{tag} third")}, alone, processes=1)
+        assert np.array_equal(_pixels(folder / "third.png"), _pixels(alone / "third.png"))
+    assert helpers == {standing_helper._process.pid}  # the same helper for both sets
+    assert drawing._standing is standing_helper and standing_helper.alive()
+
+
+def test_an_error_in_a_helper_forked_ahead_is_raised_here_and_ends_it(tmp_path, standing_helper):
+    with pytest.raises(ValueError, match="no such chart") as caught:
+        draw_charts(_pid_charts(str(tmp_path), "fail"), tmp_path, processes=2, inputs=(str(tmp_path), "fail"))
+    assert any(note.startswith("In the chart helper process") for note in caught.value.__notes__)
+    assert drawing._standing is None
+    standing_helper._process.join(10)
+    assert not standing_helper.alive()
+    # The next set is drawn with a helper forked for it.
+    again = tmp_path / "again"
+    again.mkdir()
+    draw_charts(_pid_charts(str(again), "again"), again, processes=2, inputs=(str(again), "again"))
+    assert len({p.read_text() for p in again.glob("*.pid")}) == 2

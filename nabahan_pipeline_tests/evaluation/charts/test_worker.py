@@ -199,3 +199,54 @@ def test_two_agents_have_their_charts_drawn_by_one_worker(tmp_path):
         assert any(path.startswith(str((tmp_path / "out" / label).resolve())) or f"/{label}/" in path
                    for path in report["drawn"]), report["drawn"]
     assert report["children"] == [] and not _alive(report["forked"][0])
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().split(") ")[1].split()
+        except (FileNotFoundError, ProcessLookupError):  # ended meanwhile
+            continue
+        if fields[1] == str(pid) and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def test_the_worker_forks_its_helper_ahead_and_keeps_it_and_both_end_with_the_run(tmp_path, single_threaded):
+    assert worker.start_worker(render.draw_into, render.warm_up)
+    worker_pid = worker._worker._process.pid
+    deadline = time.monotonic() + 30
+    while not _children(worker_pid):  # forked once the worker has warmed up, before any charts
+        assert time.monotonic() < deadline, "the worker forked no helper ahead"
+        time.sleep(0.05)
+    helpers = _children(worker_pid)
+    expected = _reference()[CASE]["charts"]
+    for run in ("first", "second"):
+        paths = _render(tmp_path / run)
+        assert {name: pixel_digest(path) for name, path in paths.items()} == expected
+        assert _children(worker_pid) == helpers  # the same helper, kept
+    process = worker._worker._process
+    worker.stop_worker()
+    # Told the run is over, the worker ended its helper and exited by itself (then the CPU of both
+    # is the run's, as the benches count it from the run's wait4), rather than being killed.
+    assert process.exitcode == 0
+    assert not _alive(helpers[0])
+
+
+def test_a_worker_that_drew_nothing_is_killed_at_once_and_takes_its_helper_with_it(tmp_path, single_threaded):
+    assert worker.start_worker(render.draw_into, render.warm_up)
+    worker_pid = worker._worker._process.pid
+    deadline = time.monotonic() + 30
+    while not _children(worker_pid):
+        assert time.monotonic() < deadline, "the worker forked no helper ahead"
+        time.sleep(0.05)
+    helper = _children(worker_pid)[0]
+    process = worker._worker._process
+    worker.stop_worker()  # it drew nothing: not waited for
+    assert process.exitcode == -signal.SIGKILL
+    deadline = time.monotonic() + 10
+    while _alive(helper):
+        assert time.monotonic() < deadline, "the helper outlived the worker"
+        time.sleep(0.05)
