@@ -60,7 +60,7 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
         runner.run_ahead(checked, threads=2)
         assert sorted(sql for _, sql, _ in ran) == sorted(queries * 2), "each safe query once per database"
         threads = {thread for _, _, thread in ran}
-        assert len(threads) == 2 and threading.get_ident() not in threads, "on two threads of the runner's"
+        assert len(threads) == 2 and threading.get_ident() in threads, "on this thread and one of the runner's"
         assert len({connection for connection, _, _ in ran}) == 4, "each thread its own connection to each database"
         before = len(ran)
         ahead = [runner.agent_runs(one) for one in checked]
@@ -68,3 +68,25 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
     assert sorted(closed) == sorted({connection for connection, _, _ in ran}), "closed with the runner"
     with QueryRunner(default_db, [small_db]) as fresh:
         assert ahead == [fresh.agent_runs(one) for one in checked], "the same runs as run one by one"
+
+
+def test_a_runner_keeps_the_runs_of_its_last_queries_only(
+    small_db: Path, default_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+
+    class Counted(agent_sql.ReadOnlyConnection):
+        def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
+            ran.append(sql)
+            return super().run(sql, **limits)
+
+    monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
+    monkeypatch.setattr(agent_sql, "RUNS_KEPT", 2)
+    first, second, third = (check_agent_sql(f"SELECT {i} AS n") for i in range(3))
+    with QueryRunner(default_db, [small_db]) as runner:
+        kept = runner.agent_runs(first)
+        runner.agent_runs(second)
+        assert runner.agent_runs(first) == kept and len(ran) == 4, "kept: run once on each database"
+        runner.agent_runs(third)  # two queries kept: the first is forgotten
+        assert runner.agent_runs(second) and len(ran) == 6, "the second still kept"
+        assert runner.agent_runs(first) == kept and len(ran) == 8, "the first run again, with the same result"
