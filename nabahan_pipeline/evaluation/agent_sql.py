@@ -31,6 +31,11 @@ DEFAULT_MAX_ROWS: int = SETTINGS["sql_max_rows"].default
 # Threads that run queries ahead (``QueryRunner.run_ahead``): SQLite lets go of the interpreter while
 # a query runs, so two threads, each with its own connection to each database, keep both cores busy.
 QUERY_THREADS = 2
+# The agent's queries whose runs a runner keeps (on every database), the oldest forgotten first: an
+# answer's SQL seen again (a case's repeats, one query for several questions) runs once, while a
+# run of 100,000 distinct answers does not hold 400,000 results (about 600 bytes each, 240 MB).
+# More than a batch of case_scores (2,000 answers), whose runs are made ahead and then read.
+RUNS_KEPT = 16_384
 
 # Gold results kept for the process, by database identity and SQL text: a run runs its gold SQL
 # three times (checked before the run, the test_cases asset, execution match in case_scores), each
@@ -89,15 +94,10 @@ def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQ
     return rows_match(result.rows, list(columns), [tuple(row) for row in rows], ordered=False)
 
 
-# The agent's query runs a runner keeps across batches: answers alike (the same SQL) find theirs
-# in every batch; a suite of distinct answers (100,000, each its own SQL on 4 databases: 400,000
-# runs, a few hundred megabytes) forgets the batches before once past this many, as the next starts.
-MAX_KEPT_RUNS = 40_000
-
-
 class QueryRunner:
     """Runs gold and agent queries on the evaluation and test-suite databases, each distinct query
-    once per database, with one time limit and one row cap; safe to share between threads. Each
+    once per database (of the agent's, the last RUNS_KEPT), with one time limit and one row cap;
+    safe to share between threads. Each
     thread that runs queries has its own read-only connection to each database; ``close`` closes
     them all."""
 
@@ -125,19 +125,16 @@ class QueryRunner:
 
     def run_ahead(self, checked: Iterable[CheckedSQL], threads: int = QUERY_THREADS) -> None:
         """Run the safe queries of ``checked`` on every database now, shared among ``threads``
-        threads, so that ``agent_runs`` finds them run (a batch of answers' SQL before they are
-        scored one by one, on one thread). Past ``MAX_KEPT_RUNS`` runs kept, the earlier batches'
-        are forgotten first."""
+        threads (this one and the runner's own), so that ``agent_runs`` finds them run (a batch of
+        answers' SQL before they are scored one by one, on one thread)."""
         with self._lock:
-            if len(self._runs) > MAX_KEPT_RUNS:  # the batches before are scored: keep memory flat
-                self._runs.clear()
             queries = [sql for sql in dict.fromkeys(one.sqlite for one in checked)
                        if sql is not None and (0, sql) not in self._runs]
         if threads <= 1 or len(queries) < 2:
             return  # agent_runs runs them, in order
         with self._lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(threads, thread_name_prefix="nabahan-sql")
+                self._pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="nabahan-sql")
             pool = self._pool
 
         def run(share: list[str]) -> None:
@@ -145,8 +142,12 @@ class QueryRunner:
                 for index in range(len(self.databases)):
                     self._run(index, sql)
 
-        for done in [pool.submit(run, queries[start::threads]) for start in range(threads)]:
-            done.result()
+        others = [pool.submit(run, queries[start::threads]) for start in range(1, threads)]
+        try:
+            run(queries[::threads])
+        finally:
+            for done in others:
+                done.result()
 
     def expected(self, gold_sql: str) -> list[ExpectedResult]:
         """The gold SQL's result on every database (evaluation database first). Raises
@@ -202,6 +203,8 @@ class QueryRunner:
             run = SQLRun(result) if not result.truncated else SQLRun(None, f"result over {result.cap}")
         with self._lock:
             self._runs[key] = run
+            if len(self._runs) > RUNS_KEPT * len(self.databases):
+                del self._runs[next(iter(self._runs))]
         return run
 
     def _connection(self, index: int) -> ReadOnlyConnection:

@@ -43,16 +43,9 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
 ) -> None:
     ran: list[tuple[int, str, int]] = []  # (connection, SQL, thread) of each query run
     closed: list[int] = []
-    # Each thread's first query waits for the other thread's: one thread cannot take both shares
-    # before the second starts (and the test fails, timed out, if only one thread runs them).
-    both_started = threading.Barrier(2, timeout=10)
-    started: set[int] = set()
 
     class Counted(agent_sql.ReadOnlyConnection):
         def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
-            if threading.get_ident() != caller and threading.get_ident() not in started:
-                started.add(threading.get_ident())
-                both_started.wait()
             ran.append((id(self), sql, threading.get_ident()))
             return super().run(sql, **limits)
 
@@ -60,7 +53,6 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
             closed.append(id(self))
             super().close()
 
-    caller = threading.get_ident()
     monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
     queries = [f"SELECT COUNT(*) + {i} FROM tenders_full_details" for i in range(6)]
     checked = [check_agent_sql(sql) for sql in [*queries, *queries, "DELETE FROM regions"]]
@@ -68,7 +60,7 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
         runner.run_ahead(checked, threads=2)
         assert sorted(sql for _, sql, _ in ran) == sorted(queries * 2), "each safe query once per database"
         threads = {thread for _, _, thread in ran}
-        assert len(threads) == 2 and threading.get_ident() not in threads, "on two threads of the runner's"
+        assert len(threads) == 2 and threading.get_ident() in threads, "on this thread and one of the runner's"
         assert len({connection for connection, _, _ in ran}) == 4, "each thread its own connection to each database"
         before = len(ran)
         ahead = [runner.agent_runs(one) for one in checked]
@@ -78,10 +70,9 @@ def test_queries_run_ahead_on_threads_each_with_its_own_connections(
         assert ahead == [fresh.agent_runs(one) for one in checked], "the same runs as run one by one"
 
 
-def test_a_runner_forgets_earlier_batches_runs_past_its_bound_and_keeps_answers_alike(
+def test_a_runner_keeps_the_runs_of_its_last_queries_only(
     small_db: Path, default_db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(agent_sql, "MAX_KEPT_RUNS", 10)
     ran: list[str] = []
 
     class Counted(agent_sql.ReadOnlyConnection):
@@ -90,15 +81,12 @@ def test_a_runner_forgets_earlier_batches_runs_past_its_bound_and_keeps_answers_
             return super().run(sql, **limits)
 
     monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
-    alike = check_agent_sql("SELECT COUNT(*) FROM tenders_full_details")
+    monkeypatch.setattr(agent_sql, "RUNS_KEPT", 2)
+    first, second, third = (check_agent_sql(f"SELECT {i} AS n") for i in range(3))
     with QueryRunner(default_db, [small_db]) as runner:
-        for batch in range(6):  # each batch: one answer like every batch's, three of its own
-            checked = [alike, *(check_agent_sql(f"SELECT {batch * 10 + i} AS n") for i in range(3))]
-            runner.run_ahead(checked, threads=2)
-            runs = [runner.agent_runs(one) for one in checked]
-            assert [[run.result.rows for run in each] for each in runs[1:]] == [
-                [[(batch * 10 + i,)]] * 2 for i in range(3)]
-            assert len(runner._runs) <= 10 + 2 * (len(checked) - 1), "bounded: earlier batches forgotten"
-    # batches 0, 2 and 4 start with their runs forgotten (8, 14, 8, 14... kept): the one alike
-    # runs again there, on both databases; in batches 1, 3 and 5 it is found kept
-    assert ran.count(alike.sqlite) == 3 * 2
+        kept = runner.agent_runs(first)
+        runner.agent_runs(second)
+        assert runner.agent_runs(first) == kept and len(ran) == 4, "kept: run once on each database"
+        runner.agent_runs(third)  # two queries kept: the first is forgotten
+        assert runner.agent_runs(second) and len(ran) == 6, "the second still kept"
+        assert runner.agent_runs(first) == kept and len(ran) == 8, "the first run again, with the same result"
