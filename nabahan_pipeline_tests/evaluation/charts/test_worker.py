@@ -159,7 +159,13 @@ def drawing(self, *args):
 worker._Worker.__init__, worker._Worker.draw = started, drawing
 from nabahan_pipeline.cli import main
 code = main(sys.argv[2:])
-children = [p for p in os.listdir("/proc") if p.isdigit() and open(f"/proc/{p}/stat").read().split(") ")[1].split()[1] == str(os.getpid())]
+def parent_of(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1].split()[1]
+    except (FileNotFoundError, ProcessLookupError):  # a process of the machine ended meanwhile
+        return None
+children = [p for p in os.listdir("/proc") if p.isdigit() and parent_of(p) == str(os.getpid())]
 Path(sys.argv[1]).write_text(json.dumps({"code": code, "forked": forked, "drawn": drawn, "children": children}))
 """
 
