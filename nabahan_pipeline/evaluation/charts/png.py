@@ -30,8 +30,7 @@ def write_rgba_png(handle: BinaryIO, pixels: memoryview | np.ndarray, *, dpi: fl
     if rows.ndim != 3 or rows.shape[2] != 4:
         raise ValueError(f"expected height x width x 4 RGBA pixels, got shape {rows.shape}")
     height, width = rows.shape[:2]
-    rows = rows.view()
-    rows.shape = (height, width * 4)  # the same bytes as rows of bytes (never a copy)
+    rows = np.ndarray((height, width * 4), dtype=np.uint8, buffer=rows)  # the same bytes, as rows of bytes
     scanlines = np.empty((height, width * 4 + 1), dtype=np.uint8)
     scanlines[:, 0] = 0  # each row's filter: None
     scanlines[:, 1:] = rows

@@ -230,12 +230,18 @@ def _pid_charts(folder: str, tag: str):
 
     def chart(name: str):
         def build():
-            (Path(folder) / f"{name}.pid").write_text(str(os.getpid()))
+            written = Path(folder) / f".{name}.{os.getpid()}"
+            written.write_text(str(os.getpid()))
+            os.replace(written, Path(folder) / f"{name}.pid")  # whole, for the other process
+            deadline = time.monotonic() + 30
             if name == "first":  # this process's: wait until the helper has taken a chart
-                deadline = time.monotonic() + 30
                 while not any((Path(folder) / f"{n}.pid").exists() for n in ("second", "third")):
                     assert time.monotonic() < deadline, "the helper never took a chart"
                     time.sleep(0.01)
+            # a helper forked ahead may take its chart before this process has begun the first
+            while tag == "fail" and not (Path(folder) / "first.pid").exists():
+                assert time.monotonic() < deadline, "the first chart was never begun"
+                time.sleep(0.01)
             if tag == "fail" and os.getpid() != int((Path(folder) / "first.pid").read_text()):
                 raise ValueError("no such chart")
             return _figure(f"{tag} {name}")
