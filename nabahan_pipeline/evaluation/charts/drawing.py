@@ -21,20 +21,22 @@ import gc
 import multiprocessing
 import os
 import time
-import warnings
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from matplotlib.figure import Figure
 
 from nabahan_pipeline.evaluation.charts.png import write_rgba_png
 from nabahan_pipeline.evaluation.charts.style import DPI, chart_style
-from nabahan_pipeline.evaluation.charts.worker import die_with_parent, error_for_parent, warn_again, warnings_for_parent
+from nabahan_pipeline.evaluation.charts.worker import die_with_parent, raise_reported, reported
 from nabahan_pipeline.files import atomic_open
 
 # The least time the helper is given after this process drew its own charts.
 HELPER_TIMEOUT_S = 60.0
+# How an error met in a helper says where it was met.
+HELPER = "In the chart helper process"
 
 # A chart to draw: builds its figure when called.
 Chart = Callable[[], Figure]
@@ -186,12 +188,26 @@ class _Queue:
         return index if index < self.size else None
 
 
-class _Helper:
+class _ForkedHelper:
+    """A forked drawing process, and this process's end of the pipe it reports on."""
+
+    _process: multiprocessing.process.BaseProcess
+    _pipe: Connection
+
+    def stop(self) -> None:
+        """End the helper now (this process failed, or is done): it must not write into a folder
+        being removed."""
+        self._process.kill()
+        self._process.join()
+        self._pipe.close()
+
+
+class _Helper(_ForkedHelper):
     """A forked process drawing charts from the queue until it is empty, then reporting back."""
 
     def __init__(self, charts: Mapping[str, Chart], names: list[str], queue: _Queue, folder: Path) -> None:
         context = multiprocessing.get_context("fork")
-        self._reports, report = context.Pipe(duplex=False)
+        self._pipe, report = context.Pipe(duplex=False)
         self._process = context.Process(target=_helper_main, args=(charts, names, queue, folder, report),
                                         name="nabahan-charts", daemon=True)
         self._process.start()
@@ -200,21 +216,13 @@ class _Helper:
     def finish(self, *, timeout_s: float) -> None:
         """Wait for the helper's report; warn its warnings here and raise its error, if any."""
         try:
-            error, caught = _report(self._reports, timeout_s) or (None, [])
+            error, caught = _report(self._pipe, timeout_s) or (None, [])
         finally:
-            self._reports.close()
+            self._pipe.close()
         self._process.join()
         if error is None and self._process.exitcode != 0:
             error = RuntimeError(f"the chart helper process ended with exit code {self._process.exitcode}")
-        warn_again(caught)
-        if error is not None:
-            raise error
-
-    def stop(self) -> None:
-        """End the helper now (this process failed): it must not write into a folder being removed."""
-        self._process.kill()
-        self._process.join()
-        self._reports.close()
+        raise_reported(error, caught)
 
 
 def _report(reports, timeout_s: float) -> tuple | None:
@@ -232,36 +240,23 @@ def _helper_main(charts: Mapping[str, Chart], names: list[str], queue: _Queue, f
     # The helper lives a second and exits without cleaning up: a collection would only copy the
     # pages it shares with the parent.
     gc.disable()
-    outcome = _reported(lambda: _draw_from(queue, queue.take(), charts, names, folder, None))
+    _, error, caught = reported(lambda: _draw_from(queue, queue.take(), charts, names, folder, None), HELPER)
     try:
-        report.send(outcome)
+        report.send((error, caught))
     except OSError:  # the parent is gone (killed): nobody to tell
         pass
 
 
-def _reported(draw: Callable[[], None]) -> tuple[BaseException | None, list[tuple]]:
-    """Call ``draw`` in a helper: the error it raised and the warnings it met, as they can be
-    sent to the parent (which warns them again under its own filters)."""
-    error = None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")  # the parent's filters decide, when it warns them again
-        try:
-            draw()
-        except BaseException as exc:  # every error goes back to the parent
-            error = error_for_parent(exc, "In the chart helper process")
-    return error, warnings_for_parent(caught)
-
-
-class _StandingHelper:
+class _StandingHelper(_ForkedHelper):
     """A helper forked before its charts are known (:func:`start_helper`), drawing its share of
     each set it is handed until this process ends."""
 
     def __init__(self, make_charts: MakeCharts, warm_up: Callable[[], None]) -> None:
         context = multiprocessing.get_context("fork")
         self.counter = context.Value("i", 0)
-        self._jobs, jobs = context.Pipe()
+        self._pipe, jobs = context.Pipe()
         self._process = context.Process(target=_standing_main,
-                                        args=(jobs, self._jobs, os.getpid(), make_charts, warm_up, self.counter),
+                                        args=(jobs, self._pipe, os.getpid(), make_charts, warm_up, self.counter),
                                         name="nabahan-charts", daemon=True)
         self._process.start()
         jobs.close()
@@ -271,23 +266,15 @@ class _StandingHelper:
 
     def hand(self, inputs: tuple, names: list[str], folder: Path) -> None:
         """Give it a set to draw its share of: ``make_charts(*inputs)`` there makes ``names``."""
-        self._jobs.send((inputs, names, str(folder)))
+        self._pipe.send((inputs, names, str(folder)))
 
     def finish(self, *, timeout_s: float) -> None:
         """Wait for its report on the set; warn its warnings here and raise its error, if any."""
-        reported = _report(self._jobs, timeout_s)
-        if reported is None:
+        outcome = _report(self._pipe, timeout_s)
+        if outcome is None:
             self._process.join()
             raise RuntimeError(f"the chart helper process ended with exit code {self._process.exitcode}")
-        error, caught = reported
-        warn_again(caught)
-        if error is not None:
-            raise error
-
-    def stop(self) -> None:
-        self._process.kill()
-        self._process.join()
-        self._jobs.close()
+        raise_reported(*outcome)
 
 
 def _standing_main(jobs, parents_end, parent: int, make_charts: MakeCharts, warm_up: Callable[[], None],
@@ -305,12 +292,12 @@ def _standing_main(jobs, parents_end, parent: int, make_charts: MakeCharts, warm
             inputs, names, folder = jobs.recv()
         except (EOFError, OSError):  # the parent is gone, or done
             os._exit(0)
-        outcome = _reported(lambda: _draw_share(make_charts(*inputs), names, Path(folder), counter))
+        _, error, caught = reported(lambda: _draw_share(make_charts(*inputs), names, Path(folder), counter), HELPER)
         try:
-            jobs.send(outcome)
+            jobs.send((error, caught))
         except OSError:  # the parent is gone
             os._exit(0)
-        inputs = outcome = None
+        inputs = error = caught = None
         gc.collect()  # the set's figures, after the parent has its report
 
 

@@ -24,6 +24,7 @@ import traceback
 import warnings
 import weakref
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import pandas as pd
@@ -132,9 +133,7 @@ class _Worker:
             error, caught, prepared = self._jobs.recv()
         except EOFError:  # it died before it could report
             raise RuntimeError(f"the chart worker process ended (exit code {self._process.exitcode})") from None
-        warn_again(caught)
-        if error is not None:
-            raise error
+        raise_reported(error, caught)
         return prepared
 
     def stop(self, *, at_once: bool) -> None:
@@ -164,15 +163,10 @@ def _worker_main(jobs, runs_end, parent: int, draw: Draw, warm_up: Callable[[], 
         except (EOFError, OSError):  # the run is over
             _end_children()
             os._exit(0)
-        error, prepared = None, None
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")  # the run's filters decide, when it warns them again
-            try:
-                prepared = draw(scores, summary, history, threshold, Path(folder))
-            except BaseException as exc:  # every error goes back to the run
-                error = error_for_parent(exc, "In the chart worker process")
+        prepared, error, caught = reported(lambda: draw(scores, summary, history, threshold, Path(folder)),
+                                           "In the chart worker process")
         try:
-            jobs.send((error, warnings_for_parent(caught), prepared))
+            jobs.send((error, caught, prepared))
         except OSError:  # the run is gone
             os._exit(0)
 
@@ -192,6 +186,28 @@ def die_with_parent(parent: int) -> None:
     if os.getppid() != parent:  # it died before the line above
         os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def reported(call: Callable[[], Any], where: str) -> tuple[Any, BaseException | None, list[tuple]]:
+    """Call ``call`` in a forked process: what it returned, the error it raised (its traceback in a
+    note that begins with ``where``) and the warnings it met, as they can be sent to the parent,
+    which hands the last two to ``raise_reported``."""
+    value, error = None, None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # the parent's filters decide, when it warns them again
+        try:
+            value = call()
+        except BaseException as exc:  # every error goes back to the parent
+            error = error_for_parent(exc, where)
+    return value, error, warnings_for_parent(caught)
+
+
+def raise_reported(error: BaseException | None, caught: list[tuple]) -> None:
+    """In the parent: warn here, under this process's filters, the warnings a forked process met
+    (``reported``), then raise its error, if any."""
+    warn_again(caught)
+    if error is not None:
+        raise error
 
 
 def error_for_parent(exc: BaseException, where: str) -> BaseException:
