@@ -75,9 +75,14 @@ class _Engines:
 
 
 @contextmanager
-def _transaction(engine: Engine) -> Iterator[Connection]:
-    with engine.connect() as connection, connection.begin():
-        yield connection
+def _transaction(engine: Engine, *, checkpoint: bool = False) -> Iterator[Connection]:
+    """A connection of ``engine`` in a transaction, committed at the end; with ``checkpoint``, its
+    database's write-ahead log then moved into the file, on the same connection."""
+    with engine.connect() as connection:
+        with connection.begin():
+            yield connection
+        if checkpoint:
+            connection.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 class KeptConnectionsRunStorage(SqliteRunStorage):
@@ -120,11 +125,8 @@ class KeptConnectionsEventLogStorage(SqliteEventLogStorage):
                 if shard == INDEX_SHARD_NAME or not seed_run_database(self.path_for_shard(shard)):
                     self._initdb(engine)
                 self._initialized_dbs.add(shard)
-            with engine.connect() as connection:
-                with connection.begin():
-                    yield connection
-                if shard != INDEX_SHARD_NAME:
-                    connection.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            with _transaction(engine, checkpoint=shard != INDEX_SHARD_NAME) as connection:
+                yield connection
 
     def has_dynamic_partition(self, partitions_def_name: str, partition_key: str) -> bool:
         """Whether the partition exists; one seen in the last ``PARTITION_SEEN_FOR_S`` seconds is

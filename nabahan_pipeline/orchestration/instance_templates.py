@@ -41,10 +41,11 @@ def templates_folder() -> Path:
 
 def seed_home(home: str | Path) -> list[Path]:
     """Put a copy of each empty home database that ``home`` lacks; the paths copied."""
-    templates = _templates()
+    missing = [name for name in HOME_DATABASES if not Path(home, name).exists()]
+    templates = _templates() if missing else None  # a home that has them all needs none made
     if templates is None:
         return []
-    return [Path(home, name) for name in HOME_DATABASES if _copy(templates / name, Path(home, name))]
+    return [Path(home, name) for name in missing if _copy(templates / name, Path(home, name))]
 
 
 def seed_run_database(path: str | Path) -> bool:
@@ -57,8 +58,6 @@ def seed_run_database(path: str | Path) -> bool:
 
 
 def _copy(template: Path, path: Path) -> bool:
-    if path.exists():
-        return False
     try:
         with atomic_path(path, replace=False) as tmp:
             shutil.copyfile(template, tmp)

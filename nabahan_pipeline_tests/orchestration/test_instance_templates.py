@@ -114,3 +114,11 @@ def test_a_template_folder_missing_a_file_is_made_again(tmp_path: Path, cache: P
         materialize(instance)
     assert all((templates_folder() / name).is_file() for name in HOME_DATABASES)
     assert schema(tmp_path / "b" / HOME_DATABASES[0]) == schema(tmp_path / "a" / HOME_DATABASES[0])
+
+
+def test_a_home_that_has_its_databases_makes_no_templates(tmp_path: Path, cache: Path, monkeypatch):
+    DagsterSqliteStorage.from_local(str(tmp_path / "home")).dispose()  # a home Dagster made
+    made: list[Path] = []
+    monkeypatch.setattr(instance_templates, "_make", made.append)
+    open_instance(tmp_path / "home").dispose()
+    assert made == []
