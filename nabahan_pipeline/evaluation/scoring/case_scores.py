@@ -164,7 +164,7 @@ def score_responses(
             ["_position", "repeat"], kind="stable"
         )
         case_values = {name: cases[name].tolist() for name in cases.columns}
-        kept: dict[bytes, tuple] = {}
+        kept = KeptScores(ROWS_KEPT)
         batches = []
         for start in range(0, len(ordered), BATCH_ROWS):  # a batch of answers at a time
             batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
@@ -193,14 +193,14 @@ def _scored_row(
     response: Mapping[str, Any],
     golds: Mapping[str, list[ExpectedResult]],
     runner: QueryRunner | None,
-    kept: dict[bytes, tuple],
+    kept: KeptScores,
 ) -> dict[str, Any]:
     """One response's scores (``score_answer``'s), and the columns read from its result
     (data_rows, result_digest). All but the latency's are kept in ``kept`` by the values they
     read, for the other answers of the same ``runner``."""
     seed_key = _seed_key(case, response)
     key = content_key([seed_key, case.get("expected_sql"), response.get("error")]) if seed_key is not None else None
-    row = kept.get(key) if key is not None else None
+    row = kept.get(key)
     if row is None:
         columns, rows = _stored_result(response)
         answer = {**response, "columns": columns, "rows": rows, "data": None}
@@ -218,10 +218,7 @@ def _scored_row(
         scores = _run_scorers(_REST, read, _seed_part(case, response, seed_key))
         scores.update(data_rows=data_rows(response, rows), result_digest=consistency.result_digest(rows))
         row = tuple(scores[column] for column in _KEPT_ROW_COLUMNS)
-        if key is not None:
-            if len(kept) >= ROWS_KEPT:
-                kept.clear()
-            kept[key] = row
+        kept.put(key, row)
     tier, score = latency_tier(float(response["latency_s"]))
     return {**dict(zip(_KEPT_ROW_COLUMNS, row)), "latency_tier": tier, "latency_score": score}
 
