@@ -12,31 +12,25 @@ from __future__ import annotations
 
 import dagster as dg
 
-from nabahan_pipeline.orchestration.assets import NO_CHECKED_CASES, agent, evaluation_assets, test_cases_file
+from nabahan_pipeline.orchestration.assets import agent, evaluation_assets, test_cases_file
 from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job
-from nabahan_pipeline.orchestration.resources import RunAgent, evaluation_resource
+from nabahan_pipeline.orchestration.resources import run_resources
 from nabahan_pipeline.orchestration.schedules import nightly_evaluation
 from nabahan_pipeline.orchestration.sensors import comparison_after_evaluations, test_cases_changed
 
 
 def build_definitions() -> dg.Definitions:
     """The code location."""
-    evaluation = evaluation_resource()
     return dg.Definitions(
         assets=[test_cases_file, agent, *evaluation_assets, agent_comparison],
         asset_checks=evaluation_checks,
         jobs=[evaluation_job, comparison_job],
         sensors=[test_cases_changed, comparison_after_evaluations],
         schedules=[nightly_evaluation],
-        resources={
-            "evaluation": evaluation,
-            "agent": RunAgent(evaluation=evaluation),
-            "checked_cases": NO_CHECKED_CASES,
-            "io_manager": ParquetIOManager(),
-        },
+        resources={**run_resources(), "io_manager": ParquetIOManager()},
         # Steps run in this process: the multiprocess default re-imports the code per step.
         executor=dg.in_process_executor,
     )

@@ -96,12 +96,6 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases)
 
 
-# The code location's ``checked_cases``: none, the test_cases asset loads the file itself.
-NO_CHECKED_CASES = dg.ResourceDefinition.none_resource(
-    description="The case file as an entry point checked it before the run (none: test_cases loads it)."
-)
-
-
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
           dagster_type=TEST_CASES_TYPE)
 def test_cases(

@@ -177,6 +177,20 @@ class RunAgent(dg.ConfigurableResource):
             yield resources.agent
 
 
+# The code location's ``checked_cases``: none, the test_cases asset loads the file itself (our entry
+# points give each run the ``assets.CheckedCases`` they checked before it).
+NO_CHECKED_CASES = dg.ResourceDefinition.none_resource(
+    description="The case file as an entry point checked it before the run (none: test_cases loads it)."
+)
+
+
+def run_resources(evaluation: Any = None) -> dict[str, Any]:
+    """The resources of an evaluation run: the options (``evaluation``, default: configured at
+    launch), the agent they name, and no case file checked before it."""
+    evaluation = evaluation if evaluation is not None else evaluation_resource()
+    return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES}
+
+
 def run_tags(settings: RunSettings) -> dict[str, str]:
     """Tags that tell a run apart in the Dagster UI's runs list: its label and agent."""
     return {"nabahan/label": settings.run_label(), "nabahan/agent": settings.agent}
