@@ -69,7 +69,7 @@ class CheckedInputs(NamedTuple):
     built and checked (by label) and its fingerprint."""
 
     settings: RunSettings
-    cases: CheckedCases
+    case_file: CheckedCases
     agents: list[LabelledAgent]
     built: dict[str, Agent]
     fingerprints: dict[str, str]
@@ -173,7 +173,7 @@ class NabahanEvaluationPipeline:
             **resources.run_tags(partition_settings(checked.settings, agent, several=False)),
             **partition_run_tags(agent),
             "nabahan/agent_fingerprint": checked.fingerprints[agent.label],
-            "nabahan/suite": suite_fingerprint(checked.cases.cases),
+            "nabahan/suite": suite_fingerprint(checked.case_file.cases),
             "nabahan/trigger": "nabahan eval",
         }
 
@@ -218,7 +218,7 @@ class NabahanEvaluationPipeline:
         settings = partition_settings(checked.settings, agent, several=several)
         live = LiveConsole(console, repeat=settings.repeat) if console is not None else None
         if console is not None:
-            print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(checked.cases.cases),
+            print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(checked.case_file.cases),
                          output_dir=settings.output_path(), agent=settings.agent,
                          label=settings.run_label(), repeat=settings.repeat), file=console, flush=True)
         try:
@@ -227,7 +227,7 @@ class NabahanEvaluationPipeline:
                 result = job.execute_in_process(
                     run_config=_run_config(settings), instance=instance, partition_key=agent.label,
                     tags=self.run_tags(checked, agent),
-                    resources={"agent": checked.built[agent.label], "checked_cases": checked.cases},
+                    resources={"agent": checked.built[agent.label], "checked_cases": checked.case_file},
                 )
         except NabahanError as exc:  # execute_in_process raises the step's own exception
             raise EvaluationInputError(str(exc)) from None
