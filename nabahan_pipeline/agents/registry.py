@@ -26,12 +26,9 @@ def effective_spec(spec: str | None) -> str:
         raise AgentSpecError("the agent spec is empty") from None
 
 
-# The adapter kinds, each with the spec forms it takes.
-KINDS = ("embedded", "python", "http", "openai")
-
-
 def agent_kind(spec: str) -> str:
-    """The kind of adapter ``spec`` names (one of KINDS); raise ``AgentSpecError`` for none."""
+    """The kind of adapter ``spec`` names: embedded, python, http or openai; raise
+    ``AgentSpecError`` for none."""
     if spec == "embedded":
         return "embedded"
     if spec.startswith("python:"):
