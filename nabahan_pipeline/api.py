@@ -155,7 +155,10 @@ class NabahanEvaluationPipeline:
             settings, agents = self._resolve()
             cases = checked_test_cases(settings)
             several = len(agents) > 1
-            built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent, several=several)))
+            # In memory: the instance our runs keep is opened once every input is checked.
+            building = stack.enter_context(dg.DagsterInstance.ephemeral())
+            built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent, several=several),
+                                                                  building))
                      for agent in agents}
         except NabahanError as exc:  # the user's mistake, reported as one line (errors.py)
             raise EvaluationInputError(str(exc)) from None

@@ -157,10 +157,11 @@ def agent_resource(settings: RunSettings) -> AgentResource:
 
 
 @contextmanager
-def built_agent(settings: RunSettings) -> Iterator[Agent]:
+def built_agent(settings: RunSettings, instance: Optional[dg.DagsterInstance] = None) -> Iterator[Agent]:
     """The agent of ``settings`` built, checked and (on leaving) closed by the resource of its kind,
-    outside a run: our entry points check every agent before the first run and hand each run its own."""
-    with dg.build_resources({"agent": agent_resource(settings)}) as resources:
+    outside a run: our entry points check every agent before the first run and hand each run its
+    own. Without ``instance`` Dagster makes an ephemeral one (in memory) for the building."""
+    with dg.build_resources({"agent": agent_resource(settings)}, instance=instance) as resources:
         yield resources.agent
 
 
