@@ -179,8 +179,8 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 def eval_options(args: argparse.Namespace) -> dict[str, Any]:
     """The run options `eval`'s flags give, but the agents (``args.agent``, a list); None for a flag not given."""
-    options = {name: getattr(args, name) for name in [*EVAL_SWITCHES.values(), *(name for name, _ in EVAL_FLAGS.values())]}
-    del options["agent"]
+    options = {name: getattr(args, name) for name in [*EVAL_SWITCHES.values(), *(name for name, _ in EVAL_FLAGS.values())]
+               if name != "agent"}
     return {**options, "pass_threshold": args.fail_under}
 
 
