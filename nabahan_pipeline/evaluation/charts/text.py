@@ -19,6 +19,7 @@ import unicodedata
 
 from matplotlib import font_manager, ft2font
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from nabahan_pipeline.evaluation.charts.style import FONT_FAMILY
 
@@ -48,8 +49,14 @@ def _font_charmap() -> frozenset[int]:
 
 
 def text_width_px(fig: Figure, text: str, prop: font_manager.FontProperties) -> float:
-    """The width in pixels of one line of ``text`` drawn in ``prop`` on ``fig``'s Agg canvas."""
-    return fig.canvas.get_renderer().get_text_width_height_descent(text, prop, ismath=False)[0]
+    """The width in pixels of one line of ``text`` drawn in ``prop`` on ``fig``'s Agg canvas.
+
+    Measured as matplotlib measures a text it lays out (``Text.get_window_extent``), which keeps
+    each measure for the figure's renderer: a label measured to fit is not measured again when
+    drawn, nor a cell text met twice.
+    """
+    label = Text(0, 0, text, fontproperties=prop, figure=fig, parse_math=False)
+    return label.get_window_extent(fig.canvas.get_renderer()).width
 
 
 def safe_text(value: object) -> str:
