@@ -198,17 +198,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     gc.disable()  # while Dagster and pandas load: see _freeze_imports
     try:
         from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
-        from nabahan_pipeline.evaluation.charts import render, worker
         from nabahan_pipeline.evaluation.summary import summary_dict
     finally:
         _freeze_imports(collecting)
-    # Forked now, with the imports done and before the run starts threads: it loads matplotlib
-    # while the run goes on, and draws the run's charts (evaluation/charts/worker.py).
-    worker.start_worker(render.draw_into, render.warm_up)
     try:
         result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
     finally:
-        worker.stop_worker()
         gc.unfreeze()  # an in-process caller (a test) gets its collector back as it was
     several = isinstance(result, ComparedRuns)
     runs = list(result.runs.values()) if several else [result]
