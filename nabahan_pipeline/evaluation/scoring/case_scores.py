@@ -12,7 +12,8 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from contextlib import nullcontext
+from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,9 @@ SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns 
 CASE_SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column not in REPEAT_COLUMNS)
 # Answers scored at a time: what scoring holds besides the table stays flat as answers grow.
 BATCH_ROWS = 2_000
+# Threads that run a batch's queries: SQLite lets go of the interpreter while a query runs, so two
+# threads, each with its own connection to each database, keep both cores busy.
+QUERY_THREADS = 2
 # The seed's verdict as the console shows it the moment an answer arrives, and the scorers it takes
 # (in SCORERS order; overall_passed reads retrieval's and fidelity's verdicts, fidelity the markers).
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
@@ -121,43 +125,54 @@ def score_responses(
         ["_position", "repeat"], kind="stable"
     )
     case_values = {name: cases[name].tolist() for name in cases.columns}
-    # Each distinct gold SQL and agent SQL runs once here, its results held until its last answer.
+    first_case: dict[str | None, str] = {}  # the first case of each gold SQL, named when it fails
+    for case_id, sql in zip(case_values["case_id"], gold_sql):
+        first_case.setdefault(sql, case_id)
+    # Each distinct gold SQL and agent SQL runs once here; its results are held until its last answer.
+    agent_sql = list(zip(map(text_or_none, _values(ordered, "sql")), map(text_or_none, _values(ordered, "dialect"))))
     golds = _UntilLastUse(gold_sql[index] for index in ordered["_position"])
-    agent_runs = _UntilLastUse(zip(map(text_or_none, _values(ordered, "sql")), map(text_or_none, _values(ordered, "dialect"))))
+    agent_runs = _UntilLastUse(agent_sql)
     batches = []
-    with QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else nullcontext() as runner:
+    with ExitStack() as stack:
+        if database:
+            runner = stack.enter_context(QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows))
+            pool = stack.enter_context(ThreadPoolExecutor(QUERY_THREADS, "nabahan-sql"))
         for start in range(0, len(ordered), BATCH_ROWS):  # what scoring holds besides the table stays flat
             batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
-            scored = []
-            for response in batch.to_dict("records"):
-                index = response["_position"]
-                case = {name: values[index] for name, values in case_values.items()}
-                gold = golds.take(gold_sql[index], lambda: _gold_results(case, gold_sql[index], runner))
-                sql = (text_or_none(response.get("sql")), text_or_none(response.get("dialect")))
-                runs = agent_runs.take(sql, lambda: runner.agent_runs(check_agent_sql(*sql)) if runner else [])
-                scored.append(_scored_row(case, response, gold, runs))
+            positions, sql_of = batch["_position"].tolist(), agent_sql[start : start + BATCH_ROWS]
+            if database:  # the batch's queries not run yet, on the pool's threads
+                golds.make([gold_sql[index] for index in positions], pool,
+                           lambda sql: _gold_results(first_case[sql], sql, runner))
+                agent_runs.make(sql_of, pool, lambda sql: runner.agent_runs(check_agent_sql(*sql)))
+            scored = [
+                _scored_row({name: values[index] for name, values in case_values.items()}, response,
+                            golds.take(gold_sql[index]), agent_runs.take(sql))
+                for response, index, sql in zip(batch.to_dict("records"), positions, sql_of)
+            ]
             batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
     table = pd.concat(batches, ignore_index=True) if batches else _scores_frame(_answer_table(ordered, {}, timestamp), [])
     return consistency.add_repeat_consistency(table)[list(CASE_SCORES.columns)]
 
 
 class _UntilLastUse:
-    """Values made once per key and handed to each of the key's uses, counted ahead, then let go at
-    the last: a run's distinct queries each run once, and what is held stays flat as answers grow."""
+    """Each key's value made once and handed to each of the key's uses (counted ahead), then let go
+    at the last: a run's distinct queries each run once, and what is held stays flat as answers grow."""
 
     def __init__(self, uses: Iterable[Hashable]) -> None:
         self._left = Counter(uses)
         self._made: dict[Hashable, Any] = {}
 
-    def take(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        """The value of ``key`` (``make()`` the first time); forgotten after its last use."""
-        value = self._made[key] if key in self._made else make()
+    def make(self, keys: Iterable[Hashable], pool: Executor, make: Callable[[Any], Any]) -> None:
+        """The values of ``keys`` not held yet, made by ``make``, shared among the pool's threads."""
+        missing = [key for key in dict.fromkeys(keys) if key not in self._made]
+        shares = [missing[start::QUERY_THREADS] for start in range(QUERY_THREADS)]
+        for share, values in zip(shares, pool.map(lambda share: [make(key) for key in share], shares)):
+            self._made.update(zip(share, values))
+
+    def take(self, key: Hashable) -> Any:
+        """The value of ``key`` (none made: []), let go after its last use."""
         self._left[key] -= 1
-        if self._left[key] > 0:
-            self._made[key] = value
-        else:
-            self._made.pop(key, None)
-        return value
+        return self._made.get(key, []) if self._left[key] > 0 else self._made.pop(key, [])
 
 
 def _scored_row(
@@ -172,16 +187,16 @@ def _scored_row(
             "result_digest": consistency.result_digest(answer["rows"])}
 
 
-def _gold_results(case: Mapping[str, Any], sql: str | None, runner: QueryRunner | None) -> list[ExpectedResult]:
+def _gold_results(case_id: str, sql: str | None, runner: QueryRunner) -> list[ExpectedResult]:
     """The gold SQL's result on every database (the evaluation database first); [] without gold."""
-    if sql is None or runner is None:
+    if sql is None:
         return []
     try:
         expected = runner.expected(sql)
     except (UnsafeSQLError, OSError) as error:
-        raise ValueError(f"case {case['case_id']}: expected_sql fails on {runner.databases[0]}: {error}") from error
+        raise ValueError(f"case {case_id}: expected_sql fails on {runner.databases[0]}: {error}") from error
     if any(result.truncated for result in expected):
-        raise ValueError(f"case {case['case_id']}: expected_sql returns more rows than can be compared")
+        raise ValueError(f"case {case_id}: expected_sql returns more rows than can be compared")
     return expected
 
 
