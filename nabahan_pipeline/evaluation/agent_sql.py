@@ -10,7 +10,6 @@ per database and passes its results on.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,9 +77,9 @@ def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQ
 
 class QueryRunner:
     """Runs gold and agent queries on the evaluation and test-suite databases, with one time limit
-    and one row cap. It keeps no results: its caller runs each distinct query once and passes its
-    results on. Safe to share between threads: each thread that runs queries has its own read-only
-    connection to each database (opened on first use); ``close`` closes them all."""
+    and one row cap, on one read-only connection to each database (opened on first use, closed by
+    ``close``). It keeps no results: its caller runs each distinct query once and passes them on.
+    For one thread at a time."""
 
     def __init__(
         self,
@@ -92,8 +91,7 @@ class QueryRunner:
     ) -> None:
         self.databases = [Path(database), *map(Path, suite)]
         self.timeout_s, self.max_rows = timeout_s, max_rows
-        self._connections: dict[tuple[int, int], ReadOnlyConnection] = {}  # by thread and database
-        self._lock = threading.Lock()
+        self._connections: dict[int, ReadOnlyConnection] = {}
 
     def agent_runs(self, checked: CheckedSQL) -> list[SQLRun]:
         """The agent's safe SQL on every database (evaluation database first); [] when none."""
@@ -119,17 +117,14 @@ class QueryRunner:
         return SQLRun(result) if not result.truncated else SQLRun(None, f"result over {result.cap}")
 
     def _connection(self, index: int) -> ReadOnlyConnection:
-        key = (threading.get_ident(), index)
-        with self._lock:
-            connection = self._connections.get(key)
-            if connection is None:
-                connection = self._connections[key] = ReadOnlyConnection(self.databases[index])
+        connection = self._connections.get(index)
+        if connection is None:
+            connection = self._connections[index] = ReadOnlyConnection(self.databases[index])
         return connection
 
     def close(self) -> None:
         """Close the connections the queries ran on."""
-        with self._lock:
-            connections, self._connections = list(self._connections.values()), {}
+        connections, self._connections = list(self._connections.values()), {}
         for connection in connections:
             connection.close()
 

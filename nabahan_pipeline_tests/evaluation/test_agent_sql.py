@@ -1,5 +1,5 @@
-"""The agent's SQL run by QueryRunner: each query on every database, on one connection per database
-and thread."""
+"""The agent's SQL run by QueryRunner: on one connection per database, each query on every
+database."""
 
 from __future__ import annotations
 
@@ -35,16 +35,3 @@ def test_the_agents_queries_share_one_connection_per_database(
     counts = [[run.result.rows[0][0] for run in runs] for runs in results]
     assert counts[:5] == counts[5:], "the same result again"
     assert counts[0][0] - 0 == counts[4][0] - 4 and counts[0][0] != counts[0][1], "its own database's rows"
-
-
-def test_each_thread_runs_on_its_own_connections(small_db: Path, default_db: Path) -> None:
-    from concurrent.futures import ThreadPoolExecutor
-
-    queries = [check_agent_sql(f"SELECT COUNT(*) + {i} FROM tenders_full_details") for i in range(8)]
-    with QueryRunner(default_db, [small_db]) as runner:
-        alone = [runner.agent_runs(one) for one in queries]
-        with ThreadPoolExecutor(2) as pool:
-            shared = list(pool.map(runner.agent_runs, queries))
-        assert shared == alone
-        assert len(runner._connections) >= 4, "this thread's two and at least one other thread's two"
-    assert not runner._connections, "all closed with the runner"

@@ -12,8 +12,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
-from contextlib import ExitStack
+from contextlib import nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -52,9 +51,6 @@ SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns 
 CASE_SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column not in REPEAT_COLUMNS)
 # Answers scored at a time: what scoring holds besides the table stays flat as answers grow.
 BATCH_ROWS = 2_000
-# Threads that run a batch's queries: SQLite lets go of the interpreter while a query runs, so two
-# threads, each with its own connection to each database, keep both cores busy.
-QUERY_THREADS = 2
 # The seed's verdict as the console shows it the moment an answer arrives, and the scorers it takes
 # (in SCORERS order; overall_passed reads retrieval's and fidelity's verdicts, fidelity the markers).
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
@@ -133,20 +129,22 @@ def score_responses(
     golds = _UntilLastUse(gold_sql[index] for index in ordered["_position"])
     agent_runs = _UntilLastUse(agent_sql)
     batches = []
-    with ExitStack() as stack:
-        if database:
-            runner = stack.enter_context(QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows))
-            pool = stack.enter_context(ThreadPoolExecutor(QUERY_THREADS, "nabahan-sql"))
+    runner_or_none = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
+    with runner_or_none or nullcontext() as runner:
+
+        def gold_of(index: int) -> list[ExpectedResult]:
+            sql = gold_sql[index]
+            return golds.take(sql, lambda: _gold_results(first_case[sql], sql, runner) if runner else [])
+
+        def runs_of(sql: tuple[str | None, str | None]) -> list[SQLRun]:
+            return agent_runs.take(sql, lambda: runner.agent_runs(check_agent_sql(*sql)) if runner else [])
+
         for start in range(0, len(ordered), BATCH_ROWS):  # what scoring holds besides the table stays flat
             batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
             positions, sql_of = batch["_position"].tolist(), agent_sql[start : start + BATCH_ROWS]
-            if database:  # the batch's queries not run yet, on the pool's threads
-                golds.make([gold_sql[index] for index in positions], pool,
-                           lambda sql: _gold_results(first_case[sql], sql, runner))
-                agent_runs.make(sql_of, pool, lambda sql: runner.agent_runs(check_agent_sql(*sql)))
             scored = [
                 _scored_row({name: values[index] for name, values in case_values.items()}, response,
-                            golds.take(gold_sql[index]), agent_runs.take(sql))
+                            gold_of(index), runs_of(sql))
                 for response, index, sql in zip(batch.to_dict("records"), positions, sql_of)
             ]
             batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
@@ -162,17 +160,13 @@ class _UntilLastUse:
         self._left = Counter(uses)
         self._made: dict[Hashable, Any] = {}
 
-    def make(self, keys: Iterable[Hashable], pool: Executor, make: Callable[[Any], Any]) -> None:
-        """The values of ``keys`` not held yet, made by ``make``, shared among the pool's threads."""
-        missing = [key for key in dict.fromkeys(keys) if key not in self._made]
-        shares = [missing[start::QUERY_THREADS] for start in range(QUERY_THREADS)]
-        for share, values in zip(shares, pool.map(lambda share: [make(key) for key in share], shares)):
-            self._made.update(zip(share, values))
-
-    def take(self, key: Hashable) -> Any:
-        """The value of ``key`` (none made: []), let go after its last use."""
+    def take(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The value of ``key`` (``make()`` the first time), let go after its last use."""
+        value = self._made.pop(key) if key in self._made else make()
         self._left[key] -= 1
-        return self._made.get(key, []) if self._left[key] > 0 else self._made.pop(key, [])
+        if self._left[key] > 0:
+            self._made[key] = value
+        return value
 
 
 def _scored_row(
