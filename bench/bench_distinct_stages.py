@@ -9,9 +9,8 @@ Each stage of a run is called on its own, in order, and timed (wall, and CPU of 
 - the case file loaded and validated (every gold SQL parsed);
 - its gold SQL checked on the 4 databases (``check_against_database``, two threads);
 - the instant agent asked every case, the console's block made for each answer (the seed's verdict);
-- case_scores of those answers (the seed's scores kept by the console; the agent's SQL re-run);
-- case_scores of right answers whose SQL costs what the gold's does (a real agent's), with the
-  agent's SQL run ahead on two threads and, for comparison, one by one on the scoring thread.
+- case_scores of those answers (the agent's SQL re-run);
+- case_scores of right answers whose SQL costs what the gold's does (a real agent's).
 
 With ``--repeat`` the stages run again on fresh copies (nothing kept from the last: other numbers
 in the questions and SQL) and the run of median CPU is shown per stage. Not a target of issue 14
@@ -35,7 +34,6 @@ from nabahan_pipeline import console
 from nabahan_pipeline.agents.registry import resolve_agent
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import ensure_database, suite_databases
-from nabahan_pipeline.evaluation import agent_sql
 from nabahan_pipeline.evaluation.cases import check_against_database, load_test_cases, numbered_cases
 from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 
@@ -79,16 +77,6 @@ def one_round(n: int, offset: int, figures: dict[str, list[tuple[float, float]]]
     timed(figures, "case_scores", lambda: score_responses(cases, responses, database, suite=suite))
     right = right_answers(cases, responses, "agent")
     timed(figures, "case_scores, right answers", lambda: score_responses(cases, right, database, suite=suite))
-    right = right_answers(cases, responses, "agent, one thread")
-    ahead = getattr(agent_sql.QueryRunner, "run_ahead", None)  # None: a tree from before it
-    agent_sql.QueryRunner.run_ahead = lambda self, checked, threads=1: None  # type: ignore[method-assign]
-    try:
-        timed(figures, "  the same, SQL on one thread", lambda: score_responses(cases, right, database, suite=suite))
-    finally:
-        if ahead is None:
-            del agent_sql.QueryRunner.run_ahead
-        else:
-            agent_sql.QueryRunner.run_ahead = ahead  # type: ignore[method-assign]
 
 
 def main() -> None:

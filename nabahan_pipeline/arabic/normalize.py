@@ -80,8 +80,8 @@ def strip_marks(text: str) -> str:
     return text.replace(_TATWEEL, "")
 
 
-# The folded forms of the texts folded last are kept: an answer's insight is folded by the console
-# and by the scoring, every repeat's question alike. A longer text is folded anew each time.
+# Texts folded last, kept: _fold is pure, and the bounds on entries and on text length cap what a
+# long-lived process holds (a longer text is folded anew each time).
 FOLDED_KEPT = 4_096
 FOLDED_KEPT_CHARS = 2_000
 

@@ -75,9 +75,8 @@ class NumberMention:
         return self.scale > 1
 
 
-# The mentions of the texts read last are kept: an answer's insight and its case's question are read
-# by the console, by the scoring and for each repeat. A longer text is read anew each time, so that
-# the kept texts stay a few megabytes.
+# Texts read last, kept: _mentions is pure (its mentions are frozen), and the bounds on entries and on
+# text length cap what a long-lived process holds (a longer text is read anew each time).
 MENTIONS_KEPT = 4_096
 MENTIONS_KEPT_CHARS = 2_000
 
@@ -108,7 +107,7 @@ _kept_mentions = functools.lru_cache(maxsize=MENTIONS_KEPT)(_mentions)
 # --- folding, keeping track of where each folded character came from ----------------------------
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)  # pure, and one character per entry: safe in a long-lived process
 def _fold_char(ch: str) -> str:
     if ch in "\n\r\v\f\u2028\u2029\x1c\x1d\x1e\x85":
         return "\n"

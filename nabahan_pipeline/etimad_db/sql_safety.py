@@ -64,9 +64,9 @@ _ALLOWED_ACTIONS = frozenset(
     }
 )
 _DENIED_FUNCTIONS = frozenset({"load_extension", "fts3_tokenizer"})
-# VM instructions between two looks at the clock: about 0.13 ms of a query's time here, fine enough
-# for a 0.1 s limit. Each look takes the interpreter's lock, which a second thread running Python
-# holds: every 1,000 instructions, a gold check on two threads took 13 % more wall and 8 % more CPU.
+# VM instructions between two looks at the clock: a fraction of a millisecond, fine enough for a
+# 0.1 s limit. Each look takes the interpreter's lock, which a second thread running Python may
+# hold, so the queries of two threads slow each other when the clock is looked at more often.
 _PROGRESS_STEPS = 10_000
 
 # What a result may hold before it is cut (truncated). Rows alone do not bound memory: 100,000
@@ -103,14 +103,11 @@ class SQLReading:
     problem: str | None = None
 
 
-# The readings of the texts seen last are kept: a gold SQL is read when the case file is checked
-# and again for execution match; an answer's SQL by the console as it arrives, by the scoring after
-# the last answer, and before each database it runs on. 131,072 keep a 100,000-case run's readings
-# from the one to the other (a suite's distinct gold SQL, then its answers' SQL: past the bound,
-# each is parsed twice, 0.1 to 0.3 ms a parse; a reading, with its text, about 0.6 KB). A text
-# longer than READING_KEPT_CHARS is read anew each time, so that the kept texts stay bounded
-# whatever an agent sends.
-READINGS_KEPT = 131_072
+# Texts read last, kept: _reading is pure (sqlglot's parse of a text never changes), and the bounds on
+# entries and on text length cap what a long-lived process holds whatever an agent sends. A query
+# is read when checked and again before each database it runs on; the bound spans a batch of
+# case_scores (its gold and agent SQL, read when run and again when scored).
+READINGS_KEPT = 16_384
 READING_KEPT_CHARS = 2_000
 
 

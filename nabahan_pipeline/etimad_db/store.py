@@ -123,20 +123,6 @@ def connect_readonly(path: str | Path) -> sqlite3.Connection:
     return con
 
 
-_hash_cache: dict[tuple[str, int, int], str] = {}
-_hash_lock = threading.Lock()
-
-
 def database_hash(path: str | Path) -> str:
     """SHA-256 (hex) of the database file, to key caches and results to the data they saw."""
-    resolved = Path(path).expanduser().resolve()
-    stat = resolved.stat()
-    key = (str(resolved), stat.st_mtime_ns, stat.st_size)
-    with _hash_lock:
-        cached = _hash_cache.get(key)
-    if cached is not None:
-        return cached
-    value = file_sha256(resolved)
-    with _hash_lock:
-        _hash_cache[key] = value
-    return value
+    return file_sha256(Path(path).expanduser().resolve())

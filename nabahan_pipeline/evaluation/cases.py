@@ -125,9 +125,8 @@ GOLD_THREADS = 2
 
 
 def _run_gold(queries: list[str], database: str | Path, suite: Sequence[str | Path]) -> dict[str, Exception | int]:
-    """Each gold query run on the database and the suite's (results kept for the process, see
-    ``QueryRunner.expected``); what went wrong with each that failed: its exception, or the row cap
-    its result passes."""
+    """Each gold query run on the database and the suite's; what went wrong with each that failed:
+    its exception, or the row cap its result passes."""
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
 
     runners = [QueryRunner(database, suite) for _ in range(min(GOLD_THREADS, max(1, len(queries))))]

@@ -1,9 +1,8 @@
-"""The agent's SQL run by QueryRunner: each distinct query once per database, on one connection per
-database and thread (a batch's queries run ahead on two threads)."""
+"""The agent's SQL run by QueryRunner: on one connection per database, each query on every
+database."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
@@ -34,59 +33,5 @@ def test_the_agents_queries_share_one_connection_per_database(
         assert len(opened) == 2, "one connection per database, not one per query"
     assert sorted(map(id, closed)) == sorted(map(id, opened)), "closed with the runner"
     counts = [[run.result.rows[0][0] for run in runs] for runs in results]
-    assert counts[:5] == counts[5:], "each query once per database, the same result again"
+    assert counts[:5] == counts[5:], "the same result again"
     assert counts[0][0] - 0 == counts[4][0] - 4 and counts[0][0] != counts[0][1], "its own database's rows"
-
-
-def test_queries_run_ahead_on_threads_each_with_its_own_connections(
-    small_db: Path, default_db: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    ran: list[tuple[int, str, int]] = []  # (connection, SQL, thread) of each query run
-    closed: list[int] = []
-
-    class Counted(agent_sql.ReadOnlyConnection):
-        def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
-            ran.append((id(self), sql, threading.get_ident()))
-            return super().run(sql, **limits)
-
-        def close(self) -> None:
-            closed.append(id(self))
-            super().close()
-
-    monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
-    queries = [f"SELECT COUNT(*) + {i} FROM tenders_full_details" for i in range(6)]
-    checked = [check_agent_sql(sql) for sql in [*queries, *queries, "DELETE FROM regions"]]
-    with QueryRunner(default_db, [small_db]) as runner:
-        runner.run_ahead(checked, threads=2)
-        assert sorted(sql for _, sql, _ in ran) == sorted(queries * 2), "each safe query once per database"
-        threads = {thread for _, _, thread in ran}
-        assert len(threads) == 2 and threading.get_ident() in threads, "on this thread and one of the runner's"
-        assert len({connection for connection, _, _ in ran}) == 4, "each thread its own connection to each database"
-        before = len(ran)
-        ahead = [runner.agent_runs(one) for one in checked]
-        assert len(ran) == before, "agent_runs finds them run"
-    assert sorted(closed) == sorted({connection for connection, _, _ in ran}), "closed with the runner"
-    with QueryRunner(default_db, [small_db]) as fresh:
-        assert ahead == [fresh.agent_runs(one) for one in checked], "the same runs as run one by one"
-
-
-def test_a_runner_keeps_the_runs_of_its_last_queries_only(
-    small_db: Path, default_db: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    ran: list[str] = []
-
-    class Counted(agent_sql.ReadOnlyConnection):
-        def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
-            ran.append(sql)
-            return super().run(sql, **limits)
-
-    monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
-    monkeypatch.setattr(agent_sql, "RUNS_KEPT", 2)
-    first, second, third = (check_agent_sql(f"SELECT {i} AS n") for i in range(3))
-    with QueryRunner(default_db, [small_db]) as runner:
-        kept = runner.agent_runs(first)
-        runner.agent_runs(second)
-        assert runner.agent_runs(first) == kept and len(ran) == 4, "kept: run once on each database"
-        runner.agent_runs(third)  # two queries kept: the first is forgotten
-        assert runner.agent_runs(second) and len(ran) == 6, "the second still kept"
-        assert runner.agent_runs(first) == kept and len(ran) == 8, "the first run again, with the same result"

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,8 +34,7 @@ from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, data_rows
 from nabahan_pipeline.evaluation.scoring.execution import execution
 from nabahan_pipeline.evaluation.scoring.fidelity import fidelity
 from nabahan_pipeline.evaluation.scoring.hallucination import hallucination
-from nabahan_pipeline.evaluation.scoring.kept_scores import KeptScores, content_key
-from nabahan_pipeline.evaluation.scoring.latency import latency, latency_tier
+from nabahan_pipeline.evaluation.scoring.latency import latency
 from nabahan_pipeline.evaluation.scoring.refusals import refusals
 from nabahan_pipeline.evaluation.scoring.retrieval import retrieval
 from nabahan_pipeline.evaluation.scoring.verdicts import correct, overall_passed
@@ -55,25 +56,6 @@ BATCH_ROWS = 2_000
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
 SEED_SCORERS: tuple[Scorer, ...] = (retrieval, hallucination, fidelity, latency, overall_passed)
 
-# An answer is scored in three parts: the seed's scorers but latency (they read neither the
-# latency nor any database: kept across calls, so that case_scores finds what the console scored),
-# the latency (different for every answer: never kept), and the rest (kept within one
-# score_responses, which runs the SQL on its own databases). No scorer of a part reads a later part.
-_SEED_PART: tuple[Scorer, ...] = tuple(one for one in SEED_SCORERS if one is not latency)
-_REST: tuple[Scorer, ...] = tuple(one for one in SCORERS if one not in SEED_SCORERS)
-_SEED_PART_COLUMNS = tuple(column for one in _SEED_PART for column in one.columns)
-# What the seed part reads of a case and of a stored response.
-_SEED_CASE_FIELDS = ("question", "category", "expected_table")
-_SEED_RESPONSE_FIELDS = ("status", "sql", "dialect", "columns", "rows", "data", "data_rows", "insights")
-# Answers whose seed scores are kept: a 100,000-answer run's, from the console to case_scores (past
-# the bound, case_scores scores each answer's seed part again, 0.2 ms). Each entry is a 16-byte key
-# and the scores' values, about 1 KB (the texts an answer sent are not held).
-ANSWERS_KEPT = 131_072
-_KEPT_SEED_PARTS = KeptScores(ANSWERS_KEPT)
-# Whole rows kept within one score_responses: for answers alike across cases and repeats (a case's
-# repeats are scored one after the other).
-ROWS_KEPT = 4_096
-
 
 def score_answer(
     case: Mapping[str, Any],
@@ -94,49 +76,22 @@ def score_answer(
     ``suite`` pairs the gold's and the agent's results on each test-suite database.
     """
     read = Answer.read(case, answer, latency_s, gold, replay=replay, suite=suite)
-    scores = _run_scorers(SCORERS if scorers is None else scorers, read, {})
-    return {column: scores[column] for column in SCORE_COLUMNS if column in scores}
-
-
-def _run_scorers(scorers: Sequence[Scorer], read: Answer, scores: dict[str, Any]) -> dict[str, Any]:
-    """``scores`` filled by each of ``scorers``, in order."""
-    for one in scorers:
+    scores: dict[str, Any] = {}
+    for one in SCORERS if scorers is None else scorers:
         filled = one(read, scores)
         if set(filled) != set(one.columns):
             raise RuntimeError(f"scorer {one.name} filled {sorted(filled)}, not its columns {sorted(one.columns)}")
         scores.update(filled)
-    return scores
+    return {column: scores[column] for column in SCORE_COLUMNS if column in scores}
 
 
 def seed_verdict(case: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
     """The seed's verdict of one stored response (retrieval, fidelity, latency tier, Overall
-    Passed): it needs no query run, so the console can show it the moment an answer arrives.
-    ``case_scores`` finds the scores it took kept (``_seed_part``)."""
-    scores = _seed_part(case, response)
-    tier, _ = latency_tier(float(response["latency_s"]))
-    return {"retrieval_accuracy": scores["retrieval_accuracy"], "generation_fidelity": scores["generation_fidelity"],
-            "latency_tier": tier, "overall_passed": scores["overall_passed"]}
-
-
-def _seed_key(case: Mapping[str, Any], response: Mapping[str, Any]) -> bytes | None:
-    """The key of what the seed part reads of an answer and its case."""
-    return content_key([*(case.get(name) for name in _SEED_CASE_FIELDS),
-                        *(response.get(name) for name in _SEED_RESPONSE_FIELDS)])
-
-
-def _seed_part(case: Mapping[str, Any], response: Mapping[str, Any], key: bytes | None = None) -> dict[str, Any]:
-    """The scores of the seed's scorers but latency (as ``score_answer`` gives them, without a
-    database), kept by the values they read (``key``: ``_seed_key``, when the caller has it)."""
-    key = key if key is not None else _seed_key(case, response)
-    kept = _KEPT_SEED_PARTS.get(key)
-    if kept is None:
-        columns, rows = _stored_result(response)
-        answer = {**response, "columns": columns, "rows": rows, "data": None}
-        read = Answer.read({**case, "expected_sql": None}, answer, 0.0)
-        scores = _run_scorers(_SEED_PART, read, {})
-        kept = tuple(scores[column] for column in _SEED_PART_COLUMNS)
-        _KEPT_SEED_PARTS.put(key, kept)
-    return dict(zip(_SEED_PART_COLUMNS, kept))
+    Passed): ``score_answer`` with the scorers it reads, which run no query, so the console can
+    show it the moment an answer arrives."""
+    scores = score_answer({**case, "expected_sql": None}, _stored_answer(response), float(response["latency_s"]),
+                          scorers=SEED_SCORERS)
+    return {column: scores[column] for column in SEED_VERDICT_COLUMNS}
 
 
 def score_responses(
@@ -155,72 +110,94 @@ def score_responses(
     unknown = sorted(set(responses["case_id"]) - set(cases["case_id"]))
     if unknown:
         raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
+    gold_sql = [text_or_none(sql) for sql in _values(cases, "expected_sql")]
+    if database is None:
+        for case_id, sql in zip(cases["case_id"].tolist(), gold_sql):
+            if sql is not None:
+                raise ValueError(f"case {case_id}: has expected_sql but no database was given")
     timestamp = timestamp or datetime.now().astimezone().isoformat(timespec="seconds")
-    runner = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
-    try:
-        golds = _gold_results(cases, runner)
-        position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
-        ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
-            ["_position", "repeat"], kind="stable"
-        )
-        case_values = {name: cases[name].tolist() for name in cases.columns}
-        kept = KeptScores(ROWS_KEPT)
-        batches = []
-        for start in range(0, len(ordered), BATCH_ROWS):  # a batch of answers at a time
+    position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
+    ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
+        ["_position", "repeat"], kind="stable"
+    )
+    case_values = {name: cases[name].tolist() for name in cases.columns}
+    first_case: dict[str | None, str] = {}  # the first case of each gold SQL, named when it fails
+    for case_id, sql in zip(case_values["case_id"], gold_sql):
+        first_case.setdefault(sql, case_id)
+    # Each distinct gold SQL and agent SQL runs once here; its results are held until its last answer.
+    agent_sql = list(zip(map(text_or_none, _values(ordered, "sql")), map(text_or_none, _values(ordered, "dialect"))))
+    golds = _UntilLastUse(gold_sql[index] for index in ordered["_position"])
+    agent_runs = _UntilLastUse(agent_sql)
+    batches = []
+    runner_or_none = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
+    with runner_or_none or nullcontext() as runner:
+
+        def gold_of(index: int) -> list[ExpectedResult]:
+            sql = gold_sql[index]
+            return golds.take(sql, lambda: _gold_results(first_case[sql], sql, runner) if runner else [])
+
+        def runs_of(sql: tuple[str | None, str | None]) -> list[SQLRun]:
+            return agent_runs.take(sql, lambda: runner.agent_runs(check_agent_sql(*sql)) if runner else [])
+
+        for start in range(0, len(ordered), BATCH_ROWS):  # what scoring holds besides the table stays flat
             batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
-            if runner is not None:  # the batch's SQL on two threads; each answer then finds its runs
-                runner.run_ahead(check_agent_sql(text_or_none(sql), text_or_none(dialect))
-                                 for sql, dialect in zip(_values(batch, "sql"), _values(batch, "dialect")))
+            positions, sql_of = batch["_position"].tolist(), agent_sql[start : start + BATCH_ROWS]
             scored = [
-                _scored_row({name: values[response["_position"]] for name, values in case_values.items()},
-                            response, golds, runner, kept)
-                for response in batch.to_dict("records")
+                _scored_row({name: values[index] for name, values in case_values.items()}, response,
+                            gold_of(index), runs_of(sql))
+                for response, index, sql in zip(batch.to_dict("records"), positions, sql_of)
             ]
             batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
-    finally:
-        if runner is not None:
-            runner.close()
     table = pd.concat(batches, ignore_index=True) if batches else _scores_frame(_answer_table(ordered, {}, timestamp), [])
     return consistency.add_repeat_consistency(table)[list(CASE_SCORES.columns)]
 
 
-# What _scored_row keeps of an answer: every column it fills but the latency's.
-_KEPT_ROW_COLUMNS = (*(column for column in SCORE_COLUMNS if column not in latency.columns), "data_rows", "result_digest")
+class _UntilLastUse:
+    """Each key's value made once and handed to each of the key's uses (counted ahead), then let go
+    at the last: a run's distinct queries each run once, and what is held stays flat as answers grow."""
+
+    def __init__(self, uses: Iterable[Hashable]) -> None:
+        self._left = Counter(uses)
+        self._made: dict[Hashable, Any] = {}
+
+    def take(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The value of ``key`` (``make()`` the first time), let go after its last use."""
+        value = self._made.pop(key) if key in self._made else make()
+        self._left[key] -= 1
+        if self._left[key] > 0:
+            self._made[key] = value
+        return value
 
 
 def _scored_row(
-    case: Mapping[str, Any],
-    response: Mapping[str, Any],
-    golds: Mapping[str, list[ExpectedResult]],
-    runner: QueryRunner | None,
-    kept: KeptScores,
+    case: Mapping[str, Any], response: Mapping[str, Any], gold: list[ExpectedResult], runs: list[SQLRun]
 ) -> dict[str, Any]:
-    """One response's scores (``score_answer``'s), and the columns read from its result
-    (data_rows, result_digest). All but the latency's are kept in ``kept`` by the values they
-    read, for the other answers of the same ``runner``."""
-    seed_key = _seed_key(case, response)
-    key = content_key([seed_key, case.get("expected_sql"), response.get("error")]) if seed_key is not None else None
-    row = kept.get(key)
-    if row is None:
-        columns, rows = _stored_result(response)
-        answer = {**response, "columns": columns, "rows": rows, "data": None}
-        expected = golds.get(text_or_none(case.get("expected_sql")) or "", [])
-        checked = check_agent_sql(text_or_none(answer.get("sql")), text_or_none(answer.get("dialect")))
-        runs = runner.agent_runs(checked) if runner else []
-        read = Answer.read(
-            case,
-            answer,
-            float(response["latency_s"]),
-            expected[0] if expected else None,
-            replay=runs[0] if runs else None,
-            suite=list(zip(expected[1:], runs[1:])),
-        )
-        scores = _run_scorers(_REST, read, _seed_part(case, response, seed_key))
-        scores.update(data_rows=data_rows(response, rows), result_digest=consistency.result_digest(rows))
-        row = tuple(scores[column] for column in _KEPT_ROW_COLUMNS)
-        kept.put(key, row)
-    tier, score = latency_tier(float(response["latency_s"]))
-    return {**dict(zip(_KEPT_ROW_COLUMNS, row)), "latency_tier": tier, "latency_score": score}
+    """One response's scores (``score_answer``'s) against the gold's results and its SQL's runs
+    (evaluation database first), and the columns read from its result (data_rows, result_digest)."""
+    answer = _stored_answer(response)
+    scores = score_answer(case, answer, float(response["latency_s"]), gold[0] if gold else None,
+                          replay=runs[0] if runs else None, suite=list(zip(gold[1:], runs[1:])))
+    return {**scores, "data_rows": data_rows(response, answer["rows"]),
+            "result_digest": consistency.result_digest(answer["rows"])}
+
+
+def _gold_results(case_id: str, sql: str | None, runner: QueryRunner) -> list[ExpectedResult]:
+    """The gold SQL's result on every database (the evaluation database first); [] without gold."""
+    if sql is None:
+        return []
+    try:
+        expected = runner.expected(sql)
+    except (UnsafeSQLError, OSError) as error:
+        raise ValueError(f"case {case_id}: expected_sql fails on {runner.databases[0]}: {error}") from error
+    if any(result.truncated for result in expected):
+        raise ValueError(f"case {case_id}: expected_sql returns more rows than can be compared")
+    return expected
+
+
+def _stored_answer(response: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored response as ``score_answer`` reads it: its result parsed as ``columns`` + ``rows``."""
+    columns, rows = _stored_result(response)
+    return {**response, "columns": columns, "rows": rows, "data": None}
 
 
 def _answer_table(responses: pd.DataFrame, case_values: Mapping[str, list], timestamp: str) -> pd.DataFrame:
@@ -271,25 +248,6 @@ def _values(responses: pd.DataFrame, name: str) -> list:
 
 def _token_count(value: Any) -> float:
     return float(value) if present(value) else math.nan
-
-
-def _gold_results(cases: pd.DataFrame, runner: QueryRunner | None) -> dict[str, list[ExpectedResult]]:
-    """Each distinct gold SQL's result on every database (the evaluation database first)."""
-    results: dict[str, list[ExpectedResult]] = {}
-    gold_sql = cases["expected_sql"].tolist() if "expected_sql" in cases else []
-    for case_id, sql in zip(cases["case_id"].tolist(), map(text_or_none, gold_sql)):
-        if sql is None or sql in results:
-            continue
-        if runner is None:
-            raise ValueError(f"case {case_id}: has expected_sql but no database was given")
-        try:
-            expected = runner.expected(sql)
-        except (UnsafeSQLError, OSError) as error:
-            raise ValueError(f"case {case_id}: expected_sql fails on {runner.databases[0]}: {error}") from error
-        if any(result.truncated for result in expected):
-            raise ValueError(f"case {case_id}: expected_sql returns more rows than can be compared")
-        results[sql] = expected
-    return results
 
 
 def _stored_result(response: Mapping[str, Any]) -> tuple[list[str], list[list]]:

@@ -1,7 +1,7 @@
 """A fixed evaluation, scored by the real code and pinned: the cases, answers and two small
 databases below go through score_responses, summarize and the CSV reports, and the result must
-equal ``PINNED`` (JSON written by the code before scoring was made fast), so that every rewrite
-of the scoring keeps every table and report the same.
+equal ``PINNED`` (JSON written by the code and reviewed), so that every rewrite of the scoring
+keeps every table and report the same.
 
 The answers walk the paths a scorer can take: every status, SQL that is safe, unsafe, in another
 dialect, of an unknown dialect, unparseable, failing here, over the row cap; reported rows true

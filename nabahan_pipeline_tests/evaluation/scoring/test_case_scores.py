@@ -136,6 +136,35 @@ def test_each_gold_sql_runs_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert calls == [gold]
 
 
+def test_each_agent_sql_runs_once_per_database(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import nabahan_pipeline.evaluation.agent_sql as agent_sql
+
+    ran: list[str] = []
+
+    class Counted(agent_sql.ReadOnlyConnection):
+        def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
+            ran.append(sql)
+            return super().run(sql, **limits)
+
+    monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
+    shared, other = response("a")["sql"], "SELECT COUNT(*) AS n FROM tenders_full_details"
+    # a's two repeats and c share one SQL; b's differs; a's SQL comes back after b's, at c.
+    responses = pd.DataFrame([response("a"), response("a", repeat=1), response("b", sql=other), response("c")])
+    scores = score_responses(cases_frame(), responses, db, suite=[db])
+    assert sorted(ran) == sorted([shared, shared, other, other]), "each distinct query once on each database"
+    assert list(scores["rows_verified"]) == [True, True, False, True]
+
+
+def test_one_answer_to_two_cases_is_judged_against_each_gold(db: Path) -> None:
+    # Cases a and c ask the same question; the same answer is right for a's gold, wrong for c's.
+    region_1, every = response("a")["sql"], "SELECT COUNT(*) FROM tenders_full_details"
+    scores = score_responses(cases_frame(a=region_1, c=every),
+                             pd.DataFrame([response("a"), response("c", latency_s=6.5)]), db)
+    assert list(scores["execution_match"]) == [1.0, 0.0]
+    assert list(scores["correct"]) == [True, False]
+    assert list(scores["latency_tier"]) == ["Excellent", "Acceptable"]
+
+
 def test_broken_gold_sql_raises_naming_the_case(db: Path) -> None:
     cases = cases_frame(c="SELECT COUNT(*) FROM no_such_table")
     with pytest.raises(ValueError, match="case c: expected_sql fails.*no such table"):
@@ -174,8 +203,8 @@ def test_a_scorer_that_fills_a_column_it_did_not_declare_is_caught(monkeypatch: 
 
 @pytest.mark.parametrize("batch_rows", [case_scores.BATCH_ROWS, 4, 1])
 def test_the_pinned_evaluation_scores_as_it_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch_rows: int) -> None:
-    # Every column, dtype and value of case_scores as the code scored it before it was made fast,
-    # however many answers are scored at a time.
+    # Every column, dtype and value of case_scores as pinned, however many answers are scored at a
+    # time (a query's results are passed on across batches).
     from nabahan_pipeline_tests.evaluation.scoring import pinned
 
     monkeypatch.setattr(case_scores, "BATCH_ROWS", batch_rows)
