@@ -194,7 +194,8 @@ _DATE_PARTS = {
 }
 _DATE_TRUNCS = {
     "YEAR": "STRFTIME('%Y-01-01', ?)",
-    "QUARTER": "STRFTIME('%Y-', ?) || PRINTF('%02d', (CAST(STRFTIME('%m', ?) AS INTEGER) - 1) / 3 * 3 + 1) || '-01'",
+    "QUARTER": "STRFTIME('%Y-', ?) || PRINTF('%02d', (CAST(STRFTIME('%m', ?) AS INTEGER) - 1) / 3 * 3 + 1)"
+               " || '-01'",
     "MONTH": "STRFTIME('%Y-%m-01', ?)",
     "WEEK": "DATE(?, '-' || ((CAST(STRFTIME('%w', ?) AS INTEGER) + 6) % 7) || ' days')",  # to Monday
     "DAY": "STRFTIME('%Y-%m-%d', ?)",

@@ -115,8 +115,9 @@ def lost_in_transpiling(sql: str | None, dialect: str | None, run: SQLRun | None
     if missing is None:
         return True
     name = missing.group(2).split(".")[-1].lower()
+    names = referenced_tables if missing.group(1) == "table" else referenced_columns
     try:
-        named = referenced_tables(sql, dialect.lower()) if missing.group(1) == "table" else referenced_columns(sql, dialect.lower())
+        named = names(sql, dialect.lower())
     except (UnsafeSQLError, ValueError):
         return False
     return name not in named

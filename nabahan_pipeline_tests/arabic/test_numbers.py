@@ -373,7 +373,8 @@ _CARDINAL_HEADS = {1: ["أحد", "إحدى"], 2: ["اثنا", "اثني", "اث�
 
 
 @PROPERTY
-@given(st.integers(11, 19), st.booleans(), st.booleans(), st.sampled_from(["", "و", "ف", "ب", "ك"]), st.randoms(use_true_random=False))
+@given(st.integers(11, 19), st.booleans(), st.booleans(), st.sampled_from(["", "و", "ف", "ب", "ك"]),
+       st.randoms(use_true_random=False))
 def test_every_definite_or_ordinal_teen_reads_back(n: int, ordinal: bool, feminine: bool, proclitic: str,
                                                     rng: random.Random) -> None:
     unit = n - 10

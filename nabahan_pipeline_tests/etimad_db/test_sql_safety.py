@@ -320,14 +320,15 @@ def test_one_connection_is_read_only_past_the_parser_too(db: Path, monkeypatch: 
 
 # --- date parts of other dialects, written as SQLite's STRFTIME -----------------------------------
 
-_BY_YEAR = "SELECT CAST(STRFTIME('%Y', publish_date) AS INTEGER) AS y, COUNT(*) FROM tenders_full_details GROUP BY 1 ORDER BY 1"
+_BY_YEAR = ("SELECT CAST(STRFTIME('%Y', publish_date) AS INTEGER) AS y, COUNT(*) FROM tenders_full_details "
+            "GROUP BY 1 ORDER BY 1")
 
 
 @pytest.mark.parametrize(
     ("dialect", "sql", "same_as"),
     [
-        ("postgres", "SELECT EXTRACT(YEAR FROM publish_date) AS y, COUNT(*) FROM tenders_full_details GROUP BY 1 ORDER BY 1",
-         _BY_YEAR),
+        ("postgres", "SELECT EXTRACT(YEAR FROM publish_date) AS y, COUNT(*) FROM tenders_full_details "
+                     "GROUP BY 1 ORDER BY 1", _BY_YEAR),
         ("postgres", "SELECT DATE_PART('year', publish_date::date) AS y, COUNT(*) FROM tenders_full_details GROUP BY 1 "
                      "ORDER BY 1", _BY_YEAR),
         ("mysql", "SELECT YEAR(publish_date) AS y, COUNT(*) FROM tenders_full_details GROUP BY YEAR(publish_date) "
@@ -344,7 +345,8 @@ _BY_YEAR = "SELECT CAST(STRFTIME('%Y', publish_date) AS INTEGER) AS y, COUNT(*) 
                    "FROM tenders_full_details ORDER BY 1",
          "SELECT 1, 5, 5 UNION ALL SELECT 2, 61, 5 UNION ALL SELECT 3, 365, 0"),
         ("postgres", "SELECT date_trunc('month', publish_date) AS m, COUNT(*) FROM tenders_full_details GROUP BY 1 "
-                     "ORDER BY 1", "SELECT '2023-12-01', 1 UNION ALL SELECT '2024-01-01', 1 UNION ALL SELECT '2024-03-01', 1"),
+                     "ORDER BY 1",
+         "SELECT '2023-12-01', 1 UNION ALL SELECT '2024-01-01', 1 UNION ALL SELECT '2024-03-01', 1"),
         ("duckdb", "SELECT tender_id, date_trunc('year', publish_date), date_trunc('quarter', publish_date), "
                    "date_trunc('week', publish_date) FROM tenders_full_details ORDER BY 1",
          "SELECT 1, '2024-01-01', '2024-01-01', '2024-01-01' UNION ALL SELECT 2, '2024-01-01', '2024-01-01', "

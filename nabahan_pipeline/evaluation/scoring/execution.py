@@ -64,7 +64,8 @@ def _test_suite_match(
         return math.nan
     if execution != 1.0 or status != "success":
         return 0.0
-    return float(all(run.result is not None and result_matches(run.result.rows, expected) for expected, run in suite))
+    return float(all(run.result is not None and result_matches(run.result.rows, expected)
+                     for expected, run in suite))
 
 
 def suite_failure(suite: Sequence[tuple[ExpectedResult, SQLRun]]) -> str | None:
@@ -72,5 +73,6 @@ def suite_failure(suite: Sequence[tuple[ExpectedResult, SQLRun]]) -> str | None:
     why; None when it ran on each."""
     for number, (_, run) in enumerate(suite, start=1):
         if run.result is None:
-            return f"fails on test-suite database {number}: {(run.problem or 'no result').removeprefix('query failed: ')}"
+            why = (run.problem or "no result").removeprefix("query failed: ")
+            return f"fails on test-suite database {number}: {why}"
     return None

@@ -41,7 +41,7 @@ def correct(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
         in_scope=answer.in_scope,
         error=answer.error,
         ungrounded=json.loads(scores["ungrounded_numbers"]),
-        suite_failure=suite_failure(answer.suite),
+        suite_problem=suite_failure(answer.suite),
         untranspiled=answer.dialect if lost_in_transpiling(answer.sql, answer.dialect, answer.replay) else None,
     )
     return {"correct": not reasons, "not_correct_because": "; ".join(reasons)}
@@ -54,7 +54,7 @@ def not_correct_reasons(
     in_scope: bool,
     error: str | None,
     ungrounded: Sequence[str],
-    suite_failure: str | None = None,
+    suite_problem: str | None = None,
     untranspiled: str | None = None,
 ) -> list[str]:
     """Why an answer is not Correct, most telling first; empty when it is.
@@ -63,7 +63,7 @@ def not_correct_reasons(
     has gold SQL (and on every test-suite database), no ungrounded number, safe SQL whose re-run
     gives the rows the agent reported, an insight in Arabic (more than MIN_ARABIC_SHARE of its
     letters, the seed's Arabic point: a refusal too), and for an out-of-scope case a refusal with
-    an apology. ``suite_failure`` says where and why the agent's SQL failed on a test-suite
+    an apology. ``suite_problem`` says where and why the agent's SQL failed on a test-suite
     database; ``untranspiled`` names the dialect whose SQL we could not run as SQLite.
     """
     reasons: list[str] = []
@@ -84,7 +84,7 @@ def not_correct_reasons(
     elif scores["execution_match"] == 0.0 and status == "success":
         reasons.append("wrong result")
     elif scores["test_suite_match"] == 0.0 and status == "success":
-        reasons.append(f"test suite: {suite_failure}" if suite_failure
+        reasons.append(f"test suite: {suite_problem}" if suite_problem
                        else "right on the evaluation database only (test suite)")
     if scores["rows_verified"] is False:
         reasons.append("reported rows its SQL does not return")
