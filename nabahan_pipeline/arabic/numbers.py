@@ -8,6 +8,7 @@ What it reads:
   (``.``, ``,``, ``٫``), percent signs and percent words (بالمئة، في المائة), and scale words after
   them (``٢٫٥ مليون``, ``12.5 ألف``, ``3 آلاف``);
 - written numbers: units in either gender and case, teens (أحد عشر … تسعة عشر, اثنا/اثني عشر),
+  definite and ordinal teens (الاثنا عشر، الخمسة عشر، الحادي عشر، الثالثة عشرة: their value),
   tens, hundreds (مئة/مائة/مية, مئتان/مائتين/ميتين, ثلاثمئة/ثلاث مئة …), ألف/مليون/مليار/تريليون with
   their duals (ألفان/ألفين/ألفا/ألفي …) and plurals (آلاف، ملايين، مليارات), parts joined by و in any
   order within a group of hundreds, tens and units, fractions of a scale (نصف/نص، ربع، ثلث، ثلاثة
@@ -151,6 +152,7 @@ def _fold_with_origin(text: str) -> tuple[str, list[int]]:
 class _Kind(enum.Enum):
     UNIT = enum.auto()  # 1..9
     TEEN_HEAD = enum.auto()  # أحد/إحدى/اثنا/اثني: only before عشر (and أحد/إحدى before tens)
+    ORDINAL_HEAD = enum.auto()  # حادي، ثاني … تاسعة: only before عشر ("الحادي عشر" is 11)
     TEN = enum.auto()  # عشر/عشرة: ten, and the second word of a teen
     TEEN = enum.auto()  # a colloquial teen in one word
     TENS = enum.auto()  # 20..90
@@ -177,6 +179,8 @@ _UNITS = {
     "سبع": 7, "سبعه": 7, "ثمان": 8, "ثماني": 8, "ثمانيه": 8, "ثمنيه": 8, "تسع": 9, "تسعه": 9,
 }  # fmt: skip
 _TEEN_HEADS = {"احد": 1, "احدي": 1, "اثنا": 2, "اثني": 2, "اثنتا": 2, "اثنتي": 2}
+_ORDINAL_HEADS = {"حادي": 1, "ثاني": 2, "ثالث": 3, "رابع": 4, "خامس": 5, "سادس": 6, "سابع": 7, "ثامن": 8, "تاسع": 9}
+_ORDINAL_HEADS |= {masculine + "ه": n for masculine, n in _ORDINAL_HEADS.items()}  # الحادية، الرابعة …
 _TENS = {
     "عشرون": 20, "عشرين": 20, "ثلاثون": 30, "ثلاثين": 30, "اربعون": 40, "اربعين": 40,
     "خمسون": 50, "خمسين": 50, "ستون": 60, "ستين": 60, "سبعون": 70, "سبعين": 70,
@@ -210,6 +214,7 @@ def _lexicon() -> dict[str, _Entry]:
     for kind, table in (
         (_Kind.UNIT, _UNITS),
         (_Kind.TEEN_HEAD, _TEEN_HEADS),
+        (_Kind.ORDINAL_HEAD, _ORDINAL_HEADS),
         (_Kind.TEEN, _COLLOQUIAL_TEENS),
         (_Kind.TENS, _TENS),
         (_Kind.PLURAL, _PLURALS),
@@ -236,6 +241,9 @@ _PROCLITICS = ("و", "ف", "ب", "ل", "ك", "وب", "ول", "وك", "فب", "ف
 _NOT_NUMBERS = frozenset({"لست"})  # "I am not", not ل + ست
 # Every number word after any proclitic: a word not among them has none (most words of a text).
 _PROCLITIC_FORMS = frozenset(proclitic + word for proclitic in _PROCLITICS for word in _WORDS)
+# The article, alone or after proclitics ("والحادي عشر", "للثالث عشر"), before a definite teen.
+_ARTICLES = ("ال", "وال", "فال", "بال", "كال", "وبال", "لل", "ولل", "فلل")
+_TEEN_HEAD_KINDS = (_Kind.UNIT, _Kind.TEEN_HEAD, _Kind.ORDINAL_HEAD)
 _PERCENT_WORDS = ("بالميه", "بالمايه", "%")
 _PERCENT_AFTER_FI = ("الميه", "المايه")
 
@@ -419,17 +427,23 @@ class _Scanner:
     def definite_number(self, i: int) -> tuple[int, NumberMention] | None:
         """A number whose first word has the article, before its scale word: "حاجز المئة مليون",
         "المائة ألف", "الخمسين ألف" (the mention keeps its article, as "المليون" does); without a
-        scale word ("المئة", "العشرين") the word is no number."""
+        scale word ("المئة", "العشرين") the word is no number, but for a teen: "الاثنا عشر شهراً",
+        "المرتبة الرابعة عشرة", "والحادي عشر" (after a proclitic too, which the mention drops)."""
         text = self.tokens[i].text
-        if not text.startswith("ال"):
-            return None
-        entry = _WORDS.get(text[2:])
+        article = next((a for a in _ARTICLES if text.startswith(a)), "")
+        entry = _WORDS.get(text[len(article) :]) if article else None
         if entry is None or entry[0] in (_Kind.ZERO, _Kind.POINT, _Kind.FRACTION, _Kind.QUARTERS) or entry[0] in _GROUP_SCALES:
             return None
-        first = self.part(i, entry)
-        if first is None or first.scale <= 1:
+        # "الأحد" before عشر is more often Sunday than the teen: it stays no number.
+        teen = (entry[0] in _TEEN_HEAD_KINDS and text[len(article) :] != "احد" and self.joined(i + 1)
+                and self.kind(i + 1) == _Kind.TEN)
+        if article != "ال" and not teen:
             return None
-        return self.number(i, first)
+        first = self.part(i, entry)
+        if first is None or (first.scale <= 1 and not teen):
+            return None
+        # The proclitics before the article are no part of the number; "لل" is ل and the article.
+        return self.number(i, first, skip=len(article) - (0 if article.endswith("لل") else 2))
 
     def identifier(self, i: int) -> bool:
         """Digits glued to a Latin letter on their left: Q3, H1, COVID19."""
@@ -566,7 +580,7 @@ class _Scanner:
             return None
         kind, value = entry
         following = self.kind(i + 1) if self.joined(i + 1) else None
-        if kind in (_Kind.UNIT, _Kind.TEEN_HEAD) and following == _Kind.TEN:
+        if kind in _TEEN_HEAD_KINDS and following == _Kind.TEN:
             return value + 10, {"t", "u"}, i + 2
         if kind == _Kind.UNIT and following == _Kind.HUNDRED:
             return value * 100, {"h"}, i + 2

@@ -170,9 +170,81 @@ def to_sqlite(sql: str, dialect: str | None = None) -> str:
 
 def _as_sqlite(tree: exp.Expression) -> str:
     try:
-        return tree.sql(dialect="sqlite")
+        return _dates_for_sqlite(tree).sql(dialect="sqlite")
     except (SqlglotError, RecursionError) as error:
         raise UnsafeSQLError(f"SQL cannot be written for SQLite: {error}") from error
+
+
+# What SQLite writes for a part of a date, or a date cut to the start of a period, from ``?`` (the
+# date): sqlglot writes EXTRACT, YEAR(), DATE_PART() and DATE_TRUNC() for SQLite as they are, and
+# SQLite has none of them. Dates here are ISO text, which STRFTIME reads.
+_DATE_PARTS = {
+    "YEAR": "CAST(STRFTIME('%Y', ?) AS INTEGER)",
+    "MONTH": "CAST(STRFTIME('%m', ?) AS INTEGER)",
+    "DAY": "CAST(STRFTIME('%d', ?) AS INTEGER)",
+    "QUARTER": "(CAST(STRFTIME('%m', ?) AS INTEGER) + 2) / 3",
+    "DOY": "CAST(STRFTIME('%j', ?) AS INTEGER)",
+    "DOW": "CAST(STRFTIME('%w', ?) AS INTEGER)",  # 0 for Sunday, as PostgreSQL's and DuckDB's DOW
+    "HOUR": "CAST(STRFTIME('%H', ?) AS INTEGER)",
+    "MINUTE": "CAST(STRFTIME('%M', ?) AS INTEGER)",
+    "SECOND": "CAST(STRFTIME('%S', ?) AS INTEGER)",
+}
+_DATE_TRUNCS = {
+    "YEAR": "STRFTIME('%Y-01-01', ?)",
+    "QUARTER": "STRFTIME('%Y-', ?) || PRINTF('%02d', (CAST(STRFTIME('%m', ?) AS INTEGER) - 1) / 3 * 3 + 1)"
+               " || '-01'",
+    "MONTH": "STRFTIME('%Y-%m-01', ?)",
+    "WEEK": "DATE(?, '-' || ((CAST(STRFTIME('%w', ?) AS INTEGER) + 6) % 7) || ' days')",  # to Monday
+    "DAY": "STRFTIME('%Y-%m-%d', ?)",
+}
+_UNIT_NAMES = {**exp.TimeUnit.UNABBREVIATED_UNIT_NAME, "DAYOFYEAR": "DOY", "YEARS": "YEAR",
+               "MONTHS": "MONTH", "DAYS": "DAY"}
+_PART_FUNCTIONS: dict[type[exp.Expression], str] = {
+    exp.Year: "YEAR", exp.Month: "MONTH", exp.Day: "DAY", exp.DayOfMonth: "DAY", exp.Quarter: "QUARTER",
+    exp.DayOfYear: "DOY", exp.Hour: "HOUR", exp.Minute: "MINUTE", exp.Second: "SECOND",
+}
+_TEMPLATES = {
+    (kind, unit): sqlglot.parse_one(sql, read="sqlite")
+    for kind, table in (("part", _DATE_PARTS), ("trunc", _DATE_TRUNCS))
+    for unit, sql in table.items()
+}
+
+
+def _dates_for_sqlite(tree: exp.Expression) -> exp.Expression:
+    """``tree`` (a copy) with the date parts and truncations of other dialects written as SQLite's
+    STRFTIME: EXTRACT(YEAR FROM d), DATE_PART('year', d), YEAR(d), DATE_TRUNC('month', d) ... A unit
+    without an equivalent here (an ISO week, an epoch) is left as it is: SQLite then refuses it."""
+    tree = tree.copy()
+    # Deepest first, so that a rewritten date inside another ("EXTRACT(YEAR FROM DATE_TRUNC(...))")
+    # is already SQLite's when the outer one takes it.
+    for node in reversed(list(tree.walk())):
+        rewritten = _date_for_sqlite(node)
+        if rewritten is not None:
+            if node is tree:
+                return rewritten
+            node.replace(rewritten)
+    return tree
+
+
+def _date_for_sqlite(node: exp.Expression) -> exp.Expression | None:
+    """The SQLite form of one date part or truncation; None for any other node."""
+    if isinstance(node, exp.Extract):
+        kind, unit, date = "part", node.name, node.expression
+    elif type(node) in _PART_FUNCTIONS:
+        kind, unit, date = "part", _PART_FUNCTIONS[type(node)], node.this
+    elif isinstance(node, (exp.TimestampTrunc, exp.DateTrunc, exp.DatetimeTrunc)):
+        kind, unit, date = "trunc", node.args["unit"].name, node.this
+    elif (isinstance(node, exp.Anonymous) and node.name.lower() in ("date_part", "datepart", "date_trunc")
+          and len(node.expressions) == 2 and node.expressions[0].is_string):
+        kind = "trunc" if node.name.lower() == "date_trunc" else "part"
+        unit, date = node.expressions[0].name, node.expressions[1]
+    else:
+        return None
+    unit = unit.upper()
+    template = _TEMPLATES.get((kind, _UNIT_NAMES.get(unit, unit)))
+    if template is None or date is None:
+        return None
+    return template.transform(lambda part: date.copy() if isinstance(part, exp.Placeholder) else part)
 
 
 def _query_core(statement: exp.Expression) -> exp.Expression:
@@ -233,6 +305,12 @@ def referenced_tables(sql: str, dialect: str = "sqlite") -> set[str]:
         if statement is not None:
             tables |= _statement_tables(statement)
     return tables
+
+
+def referenced_columns(sql: str, dialect: str = "sqlite") -> set[str]:
+    """The column names that ``sql`` holds, lower-case, without their table's."""
+    return {column.name.lower() for statement in _parse(sql, dialect) if statement is not None
+            for column in statement.find_all(exp.Column)}
 
 
 def _statement_tables(statement: exp.Expression) -> set[str]:

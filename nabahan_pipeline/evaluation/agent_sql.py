@@ -10,12 +10,20 @@ per database and passes its results on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nabahan_pipeline.etimad_db.sql_safety import QueryResult, ReadOnlyConnection, UnsafeSQLError, read_sql
+from nabahan_pipeline.etimad_db.sql_safety import (
+    QueryResult,
+    ReadOnlyConnection,
+    UnsafeSQLError,
+    read_sql,
+    referenced_columns,
+    referenced_tables,
+)
 from nabahan_pipeline.evaluation.execution_match import (
     ExpectedResult,
     expected_result,
@@ -73,6 +81,31 @@ def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQ
     if not columns:
         return False
     return rows_match(result.rows, list(columns), [tuple(row) for row in rows], ordered=False)
+
+
+def lost_in_transpiling(sql: str | None, dialect: str | None, run: SQLRun | None) -> bool:
+    """True when SQL written in a dialect other than SQLite (it parsed there) failed here as SQLite
+    for a reason other than a table or column its own text names that the database lacks: SQLite
+    refused what the transpile wrote (a function or syntax it lacks), not the agent's query."""
+    if sql is None or (dialect or "sqlite").lower() == "sqlite" or run is None or run.problem is None:
+        return False
+    failure = run.problem.removeprefix(_QUERY_FAILED)
+    if failure == run.problem:
+        return False  # no SQLite error: past the time limit or the row cap
+    missing = _MISSING_NAME.match(failure)
+    if missing is None:
+        return True
+    name = missing.group(2).split(".")[-1].lower()
+    names = referenced_tables if missing.group(1) == "table" else referenced_columns
+    try:
+        named = names(sql, dialect.lower())
+    except (UnsafeSQLError, ValueError):
+        return False
+    return name not in named
+
+
+_QUERY_FAILED = "query failed: "  # ReadOnlyConnection's words before SQLite's own
+_MISSING_NAME = re.compile(r"no such (table|column): (\S+)")
 
 
 class QueryRunner:

@@ -296,6 +296,41 @@ def test_cardinal_words_alone_are_numbers() -> None:
     assert _values("وجدت مناقصة واحدة") == [1]
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "written"),
+    [
+        ("خلال الاثني عشر شهراً الماضية", 12, "الاثني عشر"),
+        ("الاثنا عشر مشروعاً المتبقية", 12, "الاثنا عشر"),
+        ("اثنتا عشرة منافسة", 12, "اثنتا عشرة"),
+        ("جاءت الجهة في المرتبة الرابعة عشرة", 14, "الرابعة عشرة"),
+        ("في اليوم الحادي عشر من الشهر", 11, "الحادي عشر"),
+        ("الساعة الحادية عشرة", 11, "الحادية عشرة"),
+        ("الأسبوع الثالث عشر من السنة", 13, "الثالث عشر"),
+        ("المركز التاسع عشر", 19, "التاسع عشر"),
+        ("الدورة الثامنة عشرة", 18, "الثامنة عشرة"),
+        ("خلال الخمسة عشر يوماً", 15, "الخمسة عشر"),
+        ("والحادي عشر كذلك", 11, "الحادي عشر"),  # the proclitic is no part of the number
+        ("بالاثني عشر شهراً", 12, "الاثني عشر"),
+        ("للثالث عشر على التوالي", 13, "ثالث عشر"),  # ل with the article: both dropped
+        ("حلت سابع عشر", 17, "سابع عشر"),  # an ordinal without the article
+        ("الخمسة عشر ألفاً", 15_000, "الخمسة عشر ألفاً"),
+    ],
+)
+def test_definite_and_ordinal_teens_read_as_their_value(text: str, value: float, written: str) -> None:
+    mention = _one(text)
+    assert (mention.value, mention.text) == (value, written)
+
+
+@pytest.mark.parametrize("text", ["ثاني أكبر جهة", "المرتبة الثالثة", "العشر الأواخر من رمضان", "الثاني والثالث"])
+def test_an_ordinal_without_ashar_is_no_number(text: str) -> None:
+    assert find_numbers(text) == []
+
+
+def test_sunday_before_ashar_is_not_the_teen() -> None:
+    # "الأحد" is Sunday far more often than the definite أحد of أحد عشر: "يوم الأحد عشر مناقصات".
+    assert _values("طرحت يوم الأحد عشر مناقصات") == [10]
+
+
 # --- properties -----------------------------------------------------------------------------------
 
 
@@ -322,6 +357,33 @@ def test_num2words_decimals_read_back(cents: int) -> None:
     words = num2words(value, lang="ar")
     mention = _one(words)
     assert any(r.value == pytest.approx(float(value), abs=1e-6) for r in mention.readings), (words, mention)
+
+
+@pytest.mark.parametrize("n", range(11, 20))
+def test_num2words_ordinal_teens_read_back_with_and_without_the_article(n: int) -> None:
+    ordinal = num2words(n, lang="ar", to="ordinal")  # "حادي عشر", "ثاني عشر" ...
+    for written in (ordinal, "ال" + ordinal):
+        mention = _one(f"جاءت في المرتبة {written} هذا العام")
+        assert (mention.value, mention.text) == (n, written)
+
+
+_ORDINAL_HEADS = {1: "حادي", 2: "ثاني", 3: "ثالث", 4: "رابع", 5: "خامس", 6: "سادس", 7: "سابع", 8: "ثامن", 9: "تاسع"}
+_CARDINAL_HEADS = {1: ["أحد", "إحدى"], 2: ["اثنا", "اثني", "اثنتا", "اثنتي"], **{u: [w] for u, w in
+                   {3: "ثلاثة", 4: "أربعة", 5: "خمسة", 6: "ستة", 7: "سبعة", 8: "ثمانية", 9: "تسعة"}.items()}}
+
+
+@PROPERTY
+@given(st.integers(11, 19), st.booleans(), st.booleans(), st.sampled_from(["", "و", "ف", "ب", "ك"]),
+       st.randoms(use_true_random=False))
+def test_every_definite_or_ordinal_teen_reads_back(n: int, ordinal: bool, feminine: bool, proclitic: str,
+                                                    rng: random.Random) -> None:
+    unit = n - 10
+    head = _ORDINAL_HEADS[unit] + ("ة" if feminine else "") if ordinal else rng.choice(_CARDINAL_HEADS[unit])
+    if not ordinal and unit == 1 and head == "أحد":
+        head = "إحدى"  # "الأحد" is Sunday: the definite masculine one is not read as a teen
+    written = f"ال{head} {'عشرة' if feminine else 'عشر'}"
+    mention = _one(f"في المرتبة {proclitic}{written} بين الجهات")
+    assert (mention.value, mention.text) == (n, written)
 
 
 _UNITS = {

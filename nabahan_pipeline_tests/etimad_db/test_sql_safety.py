@@ -14,6 +14,7 @@ from nabahan_pipeline.etimad_db.sql_safety import (
     UnsafeSQLError,
     check_read_only_select,
     read_sql,
+    referenced_columns,
     referenced_tables,
     run_read_only,
     to_sqlite,
@@ -315,3 +316,68 @@ def test_one_connection_is_read_only_past_the_parser_too(db: Path, monkeypatch: 
         assert connection.run("SELECT COUNT(*) FROM regions").rows == [(3,)]
     finally:
         connection.close()
+
+
+# --- date parts of other dialects, written as SQLite's STRFTIME -----------------------------------
+
+_BY_YEAR = ("SELECT CAST(STRFTIME('%Y', publish_date) AS INTEGER) AS y, COUNT(*) FROM tenders_full_details "
+            "GROUP BY 1 ORDER BY 1")
+
+
+@pytest.mark.parametrize(
+    ("dialect", "sql", "same_as"),
+    [
+        ("postgres", "SELECT EXTRACT(YEAR FROM publish_date) AS y, COUNT(*) FROM tenders_full_details "
+                     "GROUP BY 1 ORDER BY 1", _BY_YEAR),
+        ("postgres", "SELECT DATE_PART('year', publish_date::date) AS y, COUNT(*) FROM tenders_full_details GROUP BY 1 "
+                     "ORDER BY 1", _BY_YEAR),
+        ("mysql", "SELECT YEAR(publish_date) AS y, COUNT(*) FROM tenders_full_details GROUP BY YEAR(publish_date) "
+                  "ORDER BY 1", _BY_YEAR),
+        ("tsql", "SELECT DATEPART(year, publish_date) AS y, COUNT(*) FROM tenders_full_details "
+                 "GROUP BY DATEPART(year, publish_date) ORDER BY 1", _BY_YEAR),
+        ("duckdb", "SELECT year(publish_date) AS y, count(*) FROM tenders_full_details GROUP BY 1 ORDER BY 1",
+         _BY_YEAR),
+        ("postgres", "SELECT tender_id FROM tenders_full_details WHERE EXTRACT(MONTH FROM publish_date) = 3 "
+                     "AND EXTRACT(DAY FROM publish_date) = 1", "SELECT 2"),
+        ("mysql", "SELECT tender_id, QUARTER(publish_date), MONTH(publish_date) FROM tenders_full_details ORDER BY 1",
+         "SELECT 1, 1, 1 UNION ALL SELECT 2, 1, 3 UNION ALL SELECT 3, 4, 12"),
+        ("duckdb", "SELECT tender_id, date_part('doy', publish_date), datepart('dow', publish_date) "
+                   "FROM tenders_full_details ORDER BY 1",
+         "SELECT 1, 5, 5 UNION ALL SELECT 2, 61, 5 UNION ALL SELECT 3, 365, 0"),
+        ("postgres", "SELECT date_trunc('month', publish_date) AS m, COUNT(*) FROM tenders_full_details GROUP BY 1 "
+                     "ORDER BY 1",
+         "SELECT '2023-12-01', 1 UNION ALL SELECT '2024-01-01', 1 UNION ALL SELECT '2024-03-01', 1"),
+        ("duckdb", "SELECT tender_id, date_trunc('year', publish_date), date_trunc('quarter', publish_date), "
+                   "date_trunc('week', publish_date) FROM tenders_full_details ORDER BY 1",
+         "SELECT 1, '2024-01-01', '2024-01-01', '2024-01-01' UNION ALL SELECT 2, '2024-01-01', '2024-01-01', "
+         "'2024-02-26' UNION ALL SELECT 3, '2023-01-01', '2023-10-01', '2023-12-25'"),
+        ("tsql", "SELECT TOP 1 DATETRUNC(month, publish_date) FROM tenders_full_details ORDER BY publish_date DESC",
+         "SELECT '2024-03-01'"),
+        ("postgres", "SELECT EXTRACT(YEAR FROM date_trunc('month', publish_date)) FROM tenders_full_details "
+                     "WHERE tender_id = 3", "SELECT 2023"),  # one inside the other
+    ],
+)
+def test_date_parts_of_other_dialects_run_as_sqlite(db: Path, dialect: str, sql: str, same_as: str) -> None:
+    sqlite = to_sqlite(sql, dialect)
+    assert "STRFTIME" in sqlite or "DATE(" in sqlite, sqlite
+    assert run_read_only(db, sqlite).rows == run_read_only(db, same_as).rows, sqlite
+
+
+def test_a_date_unit_sqlite_has_no_equal_of_is_left_for_sqlite_to_refuse(db: Path) -> None:
+    # An ISO week is no STRFTIME format of SQLite's: the query stays what sqlglot wrote, and fails.
+    sqlite = to_sqlite("SELECT EXTRACT(WEEK FROM publish_date) FROM tenders_full_details", "postgres")
+    assert "EXTRACT" in sqlite
+    with pytest.raises(UnsafeSQLError, match="syntax error"):
+        run_read_only(db, sqlite)
+
+
+def test_sqlite_sql_is_run_as_written_even_with_another_dialects_functions() -> None:
+    # SQLite SQL is not transpiled: YEAR() there is the agent's mistake, not ours to mend.
+    assert to_sqlite("SELECT YEAR(publish_date) FROM tenders_full_details") == (
+        "SELECT YEAR(publish_date) FROM tenders_full_details"
+    )
+
+
+def test_referenced_columns_are_the_column_names_the_text_holds() -> None:
+    sql = "SELECT t.region_id, EXTRACT(YEAR FROM publish_date) FROM tenders_full_details t WHERE name = 'region'"
+    assert referenced_columns(sql, "postgres") == {"region_id", "publish_date", "name"}

@@ -39,7 +39,7 @@ def execution(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
         "unsafe_sql": answer.checked.unsafe,
         "sql_problem": answer.checked.problem or (replay.problem if replay is not None else None),
         "rows_verified": rows_verified(answer.columns, answer.rows, replay) if replay is not None else None,
-        "test_suite_match": _test_suite_match(match, answer.status, answer.suite),
+        "test_suite_match": _test_suite_match(match, answer.status, answer.suite, ran_here=not not_run),
     }
 
 
@@ -54,11 +54,25 @@ def _execution_match(
     return 1.0 if status == "success" and execution_match(rows, gold, gold_sql) else 0.0
 
 
-def _test_suite_match(execution: float, status: Any, suite: Sequence[tuple[ExpectedResult, SQLRun]]) -> float:
-    """1 when the result is right on the evaluation database and on every test-suite database;
-    NaN without gold SQL, without suite databases, or when the agent's SQL did not run here."""
-    if math.isnan(execution) or not suite or any(run.result is None for _, run in suite):
+def _test_suite_match(
+    execution: float, status: Any, suite: Sequence[tuple[ExpectedResult, SQLRun]], *, ran_here: bool
+) -> float:
+    """1 when the result is right on the evaluation database and on every test-suite database, 0
+    when not (SQL that runs here and fails on a test-suite database is not right there); NaN
+    without gold SQL, without suite databases, or when the agent's SQL did not run here."""
+    if math.isnan(execution) or not suite or not ran_here:
         return math.nan
     if execution != 1.0 or status != "success":
         return 0.0
-    return float(all(result_matches(run.result.rows, expected) for expected, run in suite))
+    return float(all(run.result is not None and result_matches(run.result.rows, expected)
+                     for expected, run in suite))
+
+
+def suite_failure(suite: Sequence[tuple[ExpectedResult, SQLRun]]) -> str | None:
+    """Which test-suite database (numbered from 1) the agent's SQL gave no result on first, and
+    why; None when it ran on each."""
+    for number, (_, run) in enumerate(suite, start=1):
+        if run.result is None:
+            why = (run.problem or "no result").removeprefix("query failed: ")
+            return f"fails on test-suite database {number}: {why}"
+    return None

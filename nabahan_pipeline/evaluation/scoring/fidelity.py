@@ -14,9 +14,14 @@ from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
 MIN_INSIGHT_CHARS = 30  # a success must say more than this many characters (stripped)
 MIN_ARABIC_SHARE = 0.3
 
-# An apology, after normalize_arabic: عذراً، أعتذر، نعتذر، آسف، للأسف، مع الأسف، sorry ...
+# An apology, after normalize_arabic: عذراً، المعذرة، أعتذر، نعتذر، مع الاعتذار، اعذرني، آسف/آسفة،
+# متأسف، للأسف، نأسف، يؤسفني، معليش، عفواً, sorry ... A word may carry و or ف, then ال, بال, لل, ب or ل.
 APOLOGY_PATTERN = re.compile(
-    r"(?<!\w)[وف]?(?:عذرا|معذره|اعتذر|نعتذر|اعتذار|اسف|اسفه|اسفون|اسفين|للاسف|بالاسف)(?!\w)"
+    r"(?<!\w)[وف]?(?:ال|بال|لل|[بل])?(?:"
+    r"عذرا|معذره|اعتذر|نعتذر|اعتذار|اعتذاري|اعتذارنا|اعذرني|اعذرنا|اعذروني|اعذرونا"
+    r"|اسف|اسفه|اسفون|اسفين|متاسف|متاسفه|متاسفون|متاسفين|ناسف|يوسفني|يوسفنا"
+    r"|معليش|معلش|عفوا"
+    r")(?!\w)"
     r"|\b(?:sorry|apologi[sz]e|apologies|unfortunately)\b"
 )
 _DIGIT_PATTERN = re.compile("[0-9\u0660-\u0669\u06f0-\u06f9]")

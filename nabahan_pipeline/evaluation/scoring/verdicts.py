@@ -4,7 +4,7 @@
 of ours: an ``error`` answer, and an answer whose SQL is not one read-only SELECT, never pass.
 ``correct`` (the gate's) also wants the gold's result where the case has gold SQL (on the
 evaluation database and every test-suite database), no ungrounded number, safe SQL whose re-run
-returns the rows the agent reported, and a refusal for an out-of-scope case;
+returns the rows the agent reported, an Arabic insight, and a refusal for an out-of-scope case;
 ``not_correct_because`` says what failed. Both read the scores of every scorer before them.
 """
 
@@ -14,7 +14,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nabahan_pipeline.evaluation.agent_sql import lost_in_transpiling
 from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
+from nabahan_pipeline.evaluation.scoring.execution import suite_failure
 
 
 @scorer("overall_passed")
@@ -39,18 +41,30 @@ def correct(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
         in_scope=answer.in_scope,
         error=answer.error,
         ungrounded=json.loads(scores["ungrounded_numbers"]),
+        suite_problem=suite_failure(answer.suite),
+        untranspiled=answer.dialect if lost_in_transpiling(answer.sql, answer.dialect, answer.replay) else None,
     )
     return {"correct": not reasons, "not_correct_because": "; ".join(reasons)}
 
 
 def not_correct_reasons(
-    scores: Mapping[str, Any], *, status: Any, in_scope: bool, error: str | None, ungrounded: Sequence[str]
+    scores: Mapping[str, Any],
+    *,
+    status: Any,
+    in_scope: bool,
+    error: str | None,
+    ungrounded: Sequence[str],
+    suite_problem: str | None = None,
+    untranspiled: str | None = None,
 ) -> list[str]:
     """Why an answer is not Correct, most telling first; empty when it is.
 
     Correct: the seed's Overall Passed (with our two hardenings), the gold's result where the case
     has gold SQL (and on every test-suite database), no ungrounded number, safe SQL whose re-run
-    gives the rows the agent reported, and for an out-of-scope case a refusal.
+    gives the rows the agent reported, an insight in Arabic (more than MIN_ARABIC_SHARE of its
+    letters, the seed's Arabic point: a refusal too), and for an out-of-scope case a refusal with
+    an apology. ``suite_problem`` says where and why the agent's SQL failed on a test-suite
+    database; ``untranspiled`` names the dialect whose SQL we could not run as SQLite.
     """
     reasons: list[str] = []
     if status == "error":
@@ -63,14 +77,21 @@ def not_correct_reasons(
         reasons.append("answered an out-of-scope question")
     elif not in_scope and status == "out_of_scope" and not scores["retrieval_accuracy"]:
         reasons.append("refused but ran SQL")
-    if status == "success" and not scores["unsafe_sql"] and scores["sql_problem"]:
+    if status == "success" and not scores["unsafe_sql"] and scores["sql_problem"] and untranspiled:
+        reasons.append(f"the pipeline could not run its {untranspiled} SQL as SQLite: {_clip(scores['sql_problem'])}")
+    elif status == "success" and not scores["unsafe_sql"] and scores["sql_problem"]:
         reasons.append(f"its SQL gave no result here: {_clip(scores['sql_problem'])}")
     elif scores["execution_match"] == 0.0 and status == "success":
         reasons.append("wrong result")
     elif scores["test_suite_match"] == 0.0 and status == "success":
-        reasons.append("right on the evaluation database only (test suite)")
+        reasons.append(f"test suite: {suite_problem}" if suite_problem
+                       else "right on the evaluation database only (test suite)")
     if scores["rows_verified"] is False:
         reasons.append("reported rows its SQL does not return")
+    if status in ("success", "out_of_scope") and not scores["arabic_text"]:
+        reasons.append("not Arabic")
+    if not in_scope and status == "out_of_scope" and not scores["status_match"]:
+        reasons.append("no apology recognized")
     if ungrounded:
         reasons.append("ungrounded " + ", ".join(ungrounded[:5]) + (" …" if len(ungrounded) > 5 else ""))
     if not scores["overall_passed"] and not reasons:

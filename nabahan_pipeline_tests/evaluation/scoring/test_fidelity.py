@@ -16,7 +16,11 @@ def test_status_match_success_needs_more_than_30_characters() -> None:
 @pytest.mark.parametrize(
     "text",
     ["عذراً، لا أستطيع المساعدة في ذلك.", "عذرا لا يمكنني", "نعتذر، السؤال خارج النطاق", "أعتذر عن ذلك",
-     "آسف، لا أملك هذه البيانات", "للأسف هذا خارج نطاقي", "Sorry, I can only answer procurement questions"],
+     "آسف، لا أملك هذه البيانات", "للأسف هذا خارج نطاقي", "Sorry, I can only answer procurement questions",
+     # the other apologies agents write, with the article and proclitics
+     "معليش، ما أقدر أجاوب", "معلش ما عندي هالمعلومة", "المعذرة، السؤال خارج النطاق", "فالمعذرة منك",
+     "يؤسفني أن البيانات لا تشمل ذلك", "يؤسفنا ذلك", "نأسف لعدم توفر البيانات", "عفواً، لا أملك ذلك",
+     "مع الاعتذار، لا تتوفر البيانات", "وأعتذر عن ذلك", "آسفة جداً", "متأسف، ما عندي", "اعذرني، لا أعرف"],
 )
 def test_status_match_refusal_needs_an_apology(text: str) -> None:
     assert score(OUT_OF_SCOPE_CASE, refusal(insights=text))["status_match"] == 1
@@ -26,6 +30,9 @@ def test_status_match_refusal_without_apology() -> None:
     assert score(OUT_OF_SCOPE_CASE, refusal(insights="هذا السؤال خارج نطاق بيانات المنافسات"))["status_match"] == 0
     # أسفل (below) contains the letters of آسف but is not an apology.
     assert score(OUT_OF_SCOPE_CASE, refusal(insights="انظر الجدول أسفل الصفحة"))["status_match"] == 0
+    # يوسف (a name) holds the letters of يؤسف, العفو of عفواً: neither apologizes.
+    assert score(OUT_OF_SCOPE_CASE, refusal(insights="سأل يوسف عن الطقس وليس عن المنافسات"))["status_match"] == 0
+    assert score(OUT_OF_SCOPE_CASE, refusal(insights="هيئة العفو خارج نطاق البيانات"))["status_match"] == 0
 
 
 def test_status_match_error_is_zero() -> None:

@@ -184,6 +184,51 @@ def test_another_dialect_is_transpiled_and_run(db: Path) -> None:
     assert not bool(scores.loc[2, "correct"]) and "unknown SQL dialect 'klingon'" in scores.loc[2, "sql_problem"]
 
 
+def test_date_parts_of_another_dialect_are_run_as_sqlite(db: Path) -> None:
+    gold = (f"SELECT CAST(STRFTIME('%m', publish_date) AS INTEGER) AS m, COUNT(*) AS n FROM {T} "
+            "WHERE STRFTIME('%Y', publish_date) = '2024' GROUP BY m ORDER BY m")
+    rows = [list(row) for row in expected_result(db, gold).rows]
+    insight = "توزيع مناقصات عام 2024 حسب الشهر كما في الجدول، وأعلاها في الشهر {m} بعدد {n} مناقصة."
+    top = max(rows, key=lambda row: row[1])
+    answers = {
+        "postgres": f"SELECT EXTRACT(MONTH FROM publish_date) AS m, COUNT(*) AS n FROM {T} "
+                    "WHERE EXTRACT(YEAR FROM publish_date) = 2024 GROUP BY 1 ORDER BY 1",
+        "mysql": f"SELECT MONTH(publish_date) AS m, COUNT(*) AS n FROM {T} WHERE YEAR(publish_date) = 2024 "
+                 "GROUP BY MONTH(publish_date) ORDER BY m",
+        "tsql": f"SELECT DATEPART(month, publish_date) AS m, COUNT(*) AS n FROM {T} "
+                "WHERE YEAR(publish_date) = 2024 GROUP BY DATEPART(month, publish_date) ORDER BY m",
+        "duckdb": f"SELECT date_part('month', publish_date) AS m, count(*) AS n FROM {T} "
+                  "WHERE date_trunc('year', publish_date) = '2024-01-01' GROUP BY 1 ORDER BY 1",
+    }
+    responses = [response("c", success(sql, ["m", "n"], rows, insight.format(m=top[0], n=top[1]), dialect=dialect), i)
+                 for i, (dialect, sql) in enumerate(answers.items())]
+    scores = score([case("c", "ما توزيع مناقصات 2024 حسب الشهر؟", gold, category="distribution")], responses, db)
+    assert scores["execution_match"].tolist() == [1.0] * 4 and scores["rows_verified"].tolist() == [True] * 4
+    assert scores["correct"].all(), scores["not_correct_because"].tolist()
+
+
+def test_sql_we_could_not_run_as_sqlite_is_not_blamed_on_the_agent(db: Path) -> None:
+    count = one_row(db, f"SELECT COUNT(*) FROM {T}")[0]
+    insight = INSIGHT.format(n=count)
+    # An ISO week has no SQLite equal (EXTRACT stays), GROUP BY ALL is DuckDB's alone: the agent's
+    # SQL parsed in its dialect, and what we made of it fails here.
+    week = success(f"SELECT COUNT(*) AS n FROM {T} WHERE EXTRACT(WEEK FROM publish_date) > 0", ["n"], [[count]],
+                   insight, dialect="postgres")
+    group_all = success(f"SELECT COUNT(*) AS n FROM {T} GROUP BY ALL", ["n"], [[count]], insight, dialect="duckdb")
+    # A table or column its own text names that the database lacks is the agent's, in any dialect.
+    no_table = success("SELECT COUNT(*) AS n FROM winning_companies", ["n"], [[count]], insight, dialect="postgres")
+    no_column = success(f"SELECT COUNT(winner) AS n FROM {T}", ["n"], [[count]], insight, dialect="mysql")
+    scores = score([case("c", "كم عدد المناقصات؟", f"SELECT COUNT(*) FROM {T}")],
+                   [response("c", one, i) for i, one in enumerate((week, group_all, no_table, no_column))], db)
+    assert not scores["correct"].any() and scores["rows_verified"].isna().all()
+    because = scores["not_correct_because"].tolist()
+    ours = "the pipeline could not run its {} SQL as SQLite: query failed: near {}: syntax error"
+    assert because[0] == ours.format("postgres", '"FROM"')
+    assert because[1] == ours.format("duckdb", '"ALL"')
+    assert because[2] == "its SQL gave no result here: query failed: no such table: winning_companies"
+    assert because[3] == "its SQL gave no result here: query failed: no such column: winner"
+
+
 # --- 3. Correct, and why not ------------------------------------------------------------------
 
 
@@ -215,6 +260,44 @@ def test_an_out_of_scope_question_answered_with_an_unrelated_count_is_not_correc
     )
     assert list(scores["correct"]) == [False, True]
     assert scores.loc[0, "not_correct_because"].startswith("answered an out-of-scope question")
+
+
+def test_an_insight_that_is_not_arabic_is_not_correct(db: Path) -> None:
+    total = one_row(db, f"SELECT COUNT(*) FROM {T}")[0]
+    sql = f"SELECT COUNT(*) AS n FROM {T}"
+    english = success(sql, ["n"], [[total]], f"The platform lists {total:,} tenders in total across all regions.")
+    mixed = success(sql, ["n"], [[total]], f"تضم منصة Etimad ما مجموعه {total:,} منافسة في جميع المناطق.")
+    refused_in_english = {"status": "out_of_scope", "sql": None, "data": [],
+                          "insights": "Sorry, I can only answer questions about government tenders."}
+    scores = score(
+        [case("c", "كم عدد المناقصات؟", sql), case("w", "ما حالة الطقس في جدة اليوم؟", None, table=None,
+                                                    category="out_of_scope")],
+        [response("c", english), response("c", mixed, 1), response("w", refused_in_english)],
+        db,
+    )
+    assert list(scores["overall_passed"]) == [True, True, False], "the seed's verdict as it was"
+    assert list(scores["correct"]) == [False, True, False]
+    assert scores.loc[0, "not_correct_because"] == "not Arabic"
+    # A refusal in English to an Arabic question is not the Arabic assistant's answer either.
+    assert scores.loc[2, "not_correct_because"] == "not Arabic"
+
+
+@pytest.mark.parametrize(
+    "apology",
+    ["معليش، ما عندي بيانات عن الطقس.", "المعذرة، هذا خارج ما أعرفه.", "يؤسفني أنني لا أملك هذه المعلومة.",
+     "نأسف، بيانات الطقس ليست لدينا.", "عفواً، لا أستطيع الإجابة عن الطقس.", "مع الاعتذار، السؤال خارج النطاق.",
+     "وبالمعذرة منك، لا أملك ذلك.", "آسفة، لا تتوفر لدي هذه البيانات.", "نعتذر عن عدم توفر البيانات."],
+)
+def test_a_refusal_with_any_apology_passes_and_without_one_says_so(db: Path, apology: str) -> None:
+    question = "ما حالة الطقس في جدة اليوم؟"
+    without = "هذا السؤال عن الطقس خارج نطاق بيانات المنافسات الحكومية."
+    refusals = [{"status": "out_of_scope", "sql": None, "data": [], "insights": text} for text in (apology, without)]
+    scores = score([case("w", question, None, table=None, category="out_of_scope")],
+                   [response("w", one, i) for i, one in enumerate(refusals)], db)
+    assert list(scores["status_match"]) == [1, 0] and list(scores["retrieval_accuracy"]) == [1, 1]
+    # The seed's formula, unchanged: a refusal passes on its fidelity, which an apology decides.
+    assert list(scores["overall_passed"]) == [True, False] and list(scores["correct"]) == [True, False]
+    assert scores.loc[1, "not_correct_because"] == "no apology recognized", "not the retrieval points"
 
 
 # --- 4. execution match: tolerance, ties, repeated column names ------------------------------------
@@ -336,6 +419,47 @@ def test_the_reference_agents_right_answers_pass_the_test_suite(db: Path, suite:
     with_gold = scores[scores["execution_match"].notna()]
     assert len(with_gold) == 17 and (with_gold["test_suite_match"] == 1.0).all()
     assert scores["correct"].all(), scores.loc[~scores["correct"], "not_correct_because"].tolist()
+
+
+def _tiny(path: Path, columns: str, rows: list[tuple]) -> Path:
+    connection = sqlite3.connect(path)
+    connection.execute(f"CREATE TABLE deals ({columns})")
+    connection.executemany(f"INSERT INTO deals VALUES ({', '.join('?' * len(rows[0]))})", rows)
+    connection.commit()
+    connection.close()
+    return path
+
+
+def test_sql_that_fails_on_a_test_suite_database_is_a_test_suite_mismatch(tmp_path: Path) -> None:
+    # The agent's query reads a column the second test-suite database lacks: right on the evaluation
+    # database and the first suite database, no result on the second. That is no right answer there.
+    evaluation = _tiny(tmp_path / "evaluation.sqlite", "id INTEGER, amount REAL, note TEXT",
+                       [(1, 10.0, "a"), (2, 25.0, "b"), (3, 40.0, "c")])
+    suite = [_tiny(tmp_path / "suite1.sqlite", "id INTEGER, amount REAL, note TEXT", [(1, 30.0, "x"), (2, 5.0, "y")]),
+             _tiny(tmp_path / "suite2.sqlite", "id INTEGER, amount REAL", [(1, 50.0), (2, 60.0)])]
+    gold = "SELECT COUNT(*) FROM deals WHERE amount > 20"
+    agent_sql = "SELECT COUNT(note) AS n FROM deals WHERE amount > 20"
+    answer = success(agent_sql, ["n"], [[2]], "يبلغ عدد الصفقات التي تتجاوز قيمتها 20 ريالاً صفقتين اثنتين فقط: 2.")
+    scores = score([case("c", "كم صفقة تتجاوز 20 ريالاً؟", gold, table="deals")], [response("c", answer)],
+                   evaluation, suite)
+    row = scores.iloc[0]
+    assert (row["execution_match"], row["test_suite_match"]) == (1.0, 0.0), "no longer NaN"
+    assert bool(row["overall_passed"]) and not bool(row["correct"])
+    assert row["not_correct_because"] == "test suite: fails on test-suite database 2: no such column: note"
+    assert bool(row["rows_verified"]) and pd.isna(row["sql_problem"]), "it ran here: nothing wrong on this database"
+    overall = summarize(scores).iloc[0]
+    assert (overall["test_suite_cases"], overall["test_suite_accuracy"]) == (1, 0.0)
+
+
+def test_sql_that_fails_on_the_evaluation_database_is_not_a_test_suite_mismatch(tmp_path: Path) -> None:
+    evaluation = _tiny(tmp_path / "evaluation.sqlite", "id INTEGER, amount REAL", [(1, 10.0), (2, 25.0)])
+    suite = [_tiny(tmp_path / "suite1.sqlite", "id INTEGER, amount REAL, note TEXT", [(1, 30.0, "x")])]
+    answer = success("SELECT COUNT(note) AS n FROM deals", ["n"], [[2]], "يبلغ عدد الصفقات المسجلة صفقتين: 2 صفقة.")
+    scores = score([case("c", "كم صفقة؟", "SELECT COUNT(*) FROM deals", table="deals")], [response("c", answer)],
+                   evaluation, suite)
+    row = scores.iloc[0]
+    assert row["execution_match"] == 0.0 and pd.isna(row["test_suite_match"]), "unknown there: it did not run here"
+    assert row["not_correct_because"] == "its SQL gave no result here: query failed: no such column: note"
 
 
 def test_suite_databases_are_deterministic_and_round_some_money(tmp_path: Path, monkeypatch) -> None:
