@@ -60,10 +60,6 @@ class Agent(Protocol):
     def fingerprint(self) -> str:
         """What identifies this agent's version, for the response cache."""
 
-    # Optional: ``ask_timed(question, filters) -> (raw answer, latency_s or None)``, the latency as
-    # the agent measured it closer to the wire than the runner's timer around the call can (the
-    # HTTP agent: from the request's send to the answer's last byte); None falls back to the timer.
-
 
 @dataclass
 class AgentAnswer:
