@@ -44,6 +44,7 @@ class HttpAgent:
         token = resolve("agent_token", token)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._client = HttpClient(
+            spec,
             timeout_s=timeout_s,
             retry=retry_policy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s),
             secrets=[token],
@@ -53,8 +54,7 @@ class HttpAgent:
     def ask(self, question: str, filters: dict | None = None) -> Any:
         """POST the question; the decoded JSON answer, or an ``error`` answer saying what failed."""
         try:
-            return self._client.request_json("POST", self.spec, {"question": question, "filters": filters},
-                                             headers=self._headers)
+            return self._client.request_json("POST", {"question": question, "filters": filters}, headers=self._headers)
         except MalformedResponseError as exc:
             return AgentAnswer.failure(f"malformed answer: {exc}").to_contract()
         except HttpError as exc:
@@ -62,7 +62,7 @@ class HttpAgent:
 
     def check(self) -> None:
         """Raise AgentSpecError when the service cannot be reached (before any case is asked)."""
-        self._client.check_reachable(self.spec, min(self._client.timeout_s, 5.0))
+        self._client.check_reachable(min(self._client.timeout_s, 5.0))
 
     def fingerprint(self) -> str:
         """The spec and the declared agent version (the token is no part of it)."""

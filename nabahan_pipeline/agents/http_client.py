@@ -99,10 +99,12 @@ def parse_http_url(url: str) -> Url:
 
 
 class HttpClient:
-    """Thread-safe HTTP client: pooled keep-alive connections, a time budget per request, retries."""
+    """A thread-safe client of one HTTP endpoint (an agent's URL): pooled keep-alive connections,
+    a time budget per request, retries."""
 
     def __init__(
         self,
+        url: str,
         *,
         timeout_s: float = 30.0,
         retry: Retry | None = None,
@@ -110,30 +112,35 @@ class HttpClient:
         max_connections: int = 64,
         max_body_bytes: int | None = None,
     ) -> None:
+        self.url = url
+        self._path = parse_http_url(url).request_uri
         self.timeout_s = timeout_s
         self.retry = retry or retry_policy()
         self.max_body_bytes = max_body_bytes
         self._secrets = [secret for secret in secrets if secret]
         for secret in self._secrets:
             register_secret(secret)
+        self._max_connections = max_connections
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> urllib3.HTTPConnectionPool:
         # Calls beyond ``max_connections`` at once open connections of their own, not kept.
-        self._pool = urllib3.PoolManager(maxsize=max_connections, block=False)
+        return urllib3.connection_from_url(self.url, maxsize=self._max_connections, block=False)
 
     def request(
         self,
         method: str,
-        url: str,
         *,
         body: bytes | None = None,
         headers: Mapping[str, str] | None = None,
         timeout_s: float | None = None,
     ) -> HttpResponse:
-        """Send one request (retried as the policy says) and return its 2xx response.
+        """Send one request to the URL (retried as the policy says) and return its 2xx response.
 
         Raises an ``HttpError`` subclass; ``timeout_s`` overrides the client's budget for this call.
         """
         try:
-            return self._request(method, url, body, {**_HEADERS, **(headers or {})}, timeout_s or self.timeout_s)
+            return self._request(method, body, {**_HEADERS, **(headers or {})}, timeout_s or self.timeout_s)
         except HttpError as exc:
             exc.args = (self._scrub(str(exc)),)
             raise exc from None
@@ -141,7 +148,6 @@ class HttpClient:
     def request_json(
         self,
         method: str,
-        url: str,
         payload: Any = None,
         *,
         headers: Mapping[str, str] | None = None,
@@ -153,7 +159,7 @@ class HttpClient:
         if payload is not None:
             body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
             all_headers["Content-Type"] = "application/json; charset=utf-8"
-        response = self.request(method, url, body=body, headers=all_headers, timeout_s=timeout_s)
+        response = self.request(method, body=body, headers=all_headers, timeout_s=timeout_s)
         try:
             return json.loads(response.body)
         except (UnicodeDecodeError, ValueError) as exc:
@@ -164,26 +170,29 @@ class HttpClient:
                 self._scrub(f"response is not JSON ({detail}; {content_type}; body: {body_text!r})")
             ) from None
 
-    def check_reachable(self, url: str, timeout_s: float = 5.0) -> None:
+    def check_reachable(self, timeout_s: float = 5.0) -> None:
         """Ask the URL's server for a HEAD, once: any answer, whatever its status, or a connection
         it accepts and leaves unanswered, says it is there. Raise AgentSpecError naming the URL and
         the cause when no connection can be made, so a dead agent is told before any case is asked."""
         try:
             response = self._pool.urlopen(
-                "HEAD", url, headers=_HEADERS, retries=False, redirect=False, timeout=timeout_s, preload_content=False
+                "HEAD", self._path, headers=_HEADERS, retries=False, redirect=False, timeout=timeout_s,
+                preload_content=False,
             )
             response.drain_conn()
             response.release_conn()
         except (ProtocolError, ReadTimeoutError):
             return
         except Urllib3Error as exc:
-            raise AgentSpecError(self._scrub(f"agent {url} is unreachable: {_unreachable(exc, timeout_s)}")) from None
+            raise AgentSpecError(self._scrub(f"agent {self.url} is unreachable: {_unreachable(exc, timeout_s)}")) from None
 
     def close(self) -> None:
-        """Close the pooled connections."""
-        self._pool.clear()
+        """Close the pooled connections (a later request opens new ones)."""
+        pool, self._pool = self._pool, self._new_pool()
+        pool.close()
 
-    def _request(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str], budget: float) -> HttpResponse:
+    def _request(self, method: str, body: bytes | None, headers: Mapping[str, str], budget: float) -> HttpResponse:
+        url = self.url
         deadline = time.monotonic() + budget
         retry = self.retry
         attempts = 0
@@ -195,7 +204,7 @@ class HttpClient:
                 if remaining <= 0:
                     raise ReadTimeoutError(None, url, "the time budget ran out")
                 response = self._pool.urlopen(
-                    method, url, body=body, headers=headers, retries=False, redirect=False,
+                    method, self._path, body=body, headers=headers, retries=False, redirect=False,
                     timeout=Timeout(connect=remaining, read=remaining), preload_content=False,
                 )
                 data = self._read(response, url, deadline)
@@ -224,14 +233,16 @@ class HttpClient:
             time.sleep(wait)
 
     def _read(self, response: urllib3.BaseHTTPResponse, url: str, deadline: float) -> bytes:
-        """The body, read in chunks; BodyTooLargeError as soon as it is known to be over the cap,
-        ReadTimeoutError when the budget runs out between chunks. A body not read to its end
-        closes its connection rather than going back to the pool."""
+        """The body: by its Content-Length, else in chunks; BodyTooLargeError as soon as it is
+        known to be over the cap, ReadTimeoutError when the budget runs out between chunks. A body
+        not read to its end closes its connection rather than going back to the pool."""
         cap = self.max_body_bytes
         try:
             declared = response.headers.get("Content-Length", "")
-            if cap is not None and declared.isdigit() and int(declared) > cap:
-                raise _over_the_cap(cap, url)
+            if declared.isdigit():  # read whole, once it is known to be within the cap
+                if cap is not None and int(declared) > cap:
+                    raise _over_the_cap(cap, url)
+                return response.read()
             parts: list[bytes] = []
             total = 0
             while chunk := response.read(_CHUNK_BYTES if cap is None else min(_CHUNK_BYTES, cap - total + 1)):

@@ -196,16 +196,16 @@ def raw_server(*responses: bytes, close: bool = False) -> Iterator[tuple[str, li
         thread.join(5)
 
 
-def client(**kwargs: object) -> HttpClient:
-    return HttpClient(timeout_s=5.0, retry=retry_policy(max_retries=0), **kwargs)  # type: ignore[arg-type]
+def client(url: str, **kwargs: object) -> HttpClient:
+    return HttpClient(url, timeout_s=5.0, retry=retry_policy(max_retries=0), **kwargs)  # type: ignore[arg-type]
 
 
 def test_the_request_is_one_well_formed_message() -> None:
     ok = b"HTTP/1.1 200 OK\r\nContent-Length: " + str(len(ANSWER)).encode() + b"\r\n\r\n" + ANSWER
     with raw_server(ok, ok) as (url, received):
-        http = client()
-        assert http.request_json("POST", url, {"question": QUESTION})["insights"] == "أ"
-        assert http.request("POST", url).status == 200
+        http = client(url)
+        assert http.request_json("POST", {"question": QUESTION})["insights"] == "أ"
+        assert http.request("POST").status == 200
         http.close()
     head, _, body = received[0].partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
@@ -221,13 +221,13 @@ def test_a_chunked_body_over_the_cap_is_refused() -> None:
     big = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % 5_000 + b"x" * 5_000 + b"\r\n0\r\n\r\n"
     with raw_server(big) as (url, _):
         with pytest.raises(BodyTooLargeError, match="more than 1,000 bytes"):
-            client(max_body_bytes=1_000).request("GET", url)
+            client(url, max_body_bytes=1_000).request("GET")
 
 
 def test_a_response_that_is_not_http_fails_at_once() -> None:
     with raw_server(b"SSH-2.0-OpenSSH\r\n\r\n") as (url, received):
         with pytest.raises(HttpConnectionError, match=f"bad HTTP response from {url}: BadStatusLine"):
-            HttpClient(timeout_s=5.0, retry=retry_policy(backoff_base_s=0.01)).request("GET", url)
+            HttpClient(url, timeout_s=5.0, retry=retry_policy(backoff_base_s=0.01)).request("GET")
     assert len(received) == 1, "not retried"
 
 
@@ -267,14 +267,14 @@ def test_https_keeps_its_connection_and_refuses_a_certificate_it_cannot_verify(t
     url = f"https://127.0.0.1:{server.server_address[1]}/ask"
     try:
         monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the certificates a user's machine trusts
-        trusting = client()
+        trusting = client(url)
         for text in ("أ" * 50_000, "ب"):
-            assert trusting.request_json("POST", url, {"q": text}) == {"q": text}
+            assert trusting.request_json("POST", {"q": text}) == {"q": text}
         assert len(ports) == 2 and len(set(ports)) == 1, "one kept-alive TLS connection"
         trusting.close()
         monkeypatch.delenv("SSL_CERT_FILE")
         with pytest.raises(HttpConnectionError, match="TLS error .*CERTIFICATE_VERIFY_FAILED"):
-            HttpClient(timeout_s=5.0, retry=retry_policy(backoff_base_s=0.01)).request("POST", url, body=b"{}")
+            HttpClient(url, timeout_s=5.0, retry=retry_policy(backoff_base_s=0.01)).request("POST", body=b"{}")
         assert len(ports) == 2, "not retried, nothing sent"
     finally:
         server.shutdown()
