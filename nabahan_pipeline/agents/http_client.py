@@ -45,7 +45,7 @@ from nabahan_pipeline.errors import (
 )
 from nabahan_pipeline.version import __version__
 
-_HEADERS = {"User-Agent": f"nabahan-pipeline/{__version__}", "Accept-Encoding": "identity"}
+_HEADERS = {"User-Agent": f"nabahan-pipeline/{__version__}"}  # http.client adds Accept-Encoding: identity
 _EXCERPT_CHARS = 200
 _CHUNK_BYTES = 65_536
 # Asked again: too many requests, and every server error.
@@ -238,9 +238,9 @@ class HttpClient:
         not read to its end closes its connection rather than going back to the pool."""
         cap = self.max_body_bytes
         try:
-            declared = response.headers.get("Content-Length", "")
-            if declared.isdigit():  # read whole, once it is known to be within the cap
-                if cap is not None and int(declared) > cap:
+            declared = response.length_remaining  # by Content-Length; None for chunks or no length
+            if declared is not None:  # read whole, once it is known to be within the cap
+                if cap is not None and declared > cap:
                     raise _over_the_cap(cap, url)
                 return response.read()
             parts: list[bytes] = []
