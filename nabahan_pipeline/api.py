@@ -35,8 +35,6 @@ from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.orchestration.assets import checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
-from nabahan_pipeline.orchestration.instance_storage import instance_ref
-from nabahan_pipeline.orchestration.instance_sync import synced_at_end
 from nabahan_pipeline.orchestration.partitions import (
     partition_run_config,
     partition_run_tags,
@@ -49,14 +47,17 @@ from nabahan_pipeline.settings import RunSettings, dagster_home, resolve_run_set
 __all__ = ["ComparedRuns", "EvaluationInputError", "EvaluationRun", "NabahanEvaluationPipeline", "open_instance"]
 
 _INSTANCE_YAML = """\
-# Dagster instance of the Nabahan evaluation's own entry points (nabahan eval, the Python API).
+# Dagster instance of the Nabahan evaluation's own entry points (nabahan eval, the Python API);
+# `dagster dev` with this folder as DAGSTER_HOME opens the same one. Every other part (SQLite storage
+# under this folder, compute logs in storage/) is Dagster's default.
 telemetry:
   enabled: false
 """
 
 
 def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
-    """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster)."""
+    """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster),
+    Dagster's own as its dagster.yaml configures it (written on first use when there is none)."""
     home = dagster_home(home)
     # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp the
     # schema's version); runs that share the instance afterwards are.
@@ -65,7 +66,7 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
         if not config.exists():
             with atomic_open(config, "w", encoding="utf-8") as handle:
                 handle.write(_INSTANCE_YAML)
-        return dg.DagsterInstance.from_ref(instance_ref(home))
+        return dg.DagsterInstance.from_config(str(home))
 
 
 class CheckedInputs(NamedTuple):
@@ -216,17 +217,13 @@ class NabahanEvaluationPipeline:
         EvaluationRun; several: ComparedRuns."""
         checked = self.check_inputs()
         several = len(checked.agents) > 1
-        with synced_at_end(dagster_home(self.dagster_home)):
-            instance = open_instance(self.dagster_home)
-            try:
-                register_agents(instance, checked.agents)
-                runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
-                        for agent in checked.agents}
-                if not several:
-                    return runs[checked.agents[0].label]
-                return self._compare(instance, checked, runs, console)
-            finally:
-                instance.dispose()
+        with open_instance(self.dagster_home) as instance:
+            register_agents(instance, checked.agents)
+            runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
+                    for agent in checked.agents}
+            if not several:
+                return runs[checked.agents[0].label]
+            return self._compare(instance, checked, runs, console)
 
     def _evaluate(
         self, instance: dg.DagsterInstance, checked: CheckedInputs, agent: LabelledAgent, several: bool,

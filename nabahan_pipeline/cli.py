@@ -9,12 +9,9 @@ Python API and Dagster.
 from __future__ import annotations
 
 import argparse
-import atexit
 import gc
 import json
-import os
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -292,7 +289,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], argparse.Namespace]) -> int:
     args = parse(argv)
-    _freeze_heap_at_exit()
     try:
         return args.handler(args)
     except NabahanError as exc:
@@ -301,14 +297,6 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
     except KeyboardInterrupt:
         print("nabahan: interrupted", file=sys.stderr)
         return 130
-
-
-def _freeze_heap_at_exit() -> None:
-    """At the interpreter's exit, before its last garbage collections: freeze the heap, which they
-    then leave alone. They would walk every object an eval left (its imports and tables: 0.7 s
-    and more) only to free what the process's end frees anyway. Registered once per process."""
-    atexit.unregister(gc.freeze)
-    atexit.register(gc.freeze)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -328,33 +316,12 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
 
 def console_main() -> NoReturn:
     """Entry point of the `nabahan` console script (and `python -m nabahan_pipeline`)."""
-    exit_when_done(main())
+    sys.exit(main())
 
 
 def console_eval_main() -> NoReturn:
     """Entry point of the `nabahan-eval` console script."""
-    exit_when_done(eval_main())
-
-
-def exit_when_done(code: int) -> NoReturn:
-    """End this process with ``code``. With no other thread left, once the standard streams are
-    flushed and the atexit functions (Dagster's, logging's, multiprocessing's) have run, it ends
-    at once: the interpreter would otherwise free, one by one, every object an eval left (its
-    imports and tables: 45 ms). A thread still running is waited for, as the interpreter does."""
-    if threading.active_count() > 1:
-        sys.exit(code)
-    _flush_standard_streams()
-    atexit._run_exitfuncs()
-    _flush_standard_streams()
-    os._exit(code)
-
-
-def _flush_standard_streams() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a reader gone (`| head`), or a stream closed: nothing to keep
-            pass
+    sys.exit(eval_main())
 
 
 def _reconfigure_stdout() -> None:

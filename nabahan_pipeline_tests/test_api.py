@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import dagster as dg
@@ -196,3 +197,48 @@ def test_changing_the_agent_module_invalidates_the_cache(workspace: Path, monkey
     module.write_text(source + "# a new prompt\n", encoding="utf-8")
     NabahanEvaluationPipeline(**options).run_complete_pipeline()
     assert len(sample_agents.CALLS) == 5, "a changed module is a new agent: every case asked again"
+
+
+# A run on the instance our entry points open, whose asset writes to stdout from Python, from C
+# (os.write) and from a child process, and to stderr; it prints the classes of the instance's
+# storage and compute log manager, and the run id, at the end.
+_NOISY_RUN = """
+import os, subprocess, sys
+import dagster as dg
+from nabahan_pipeline.api import open_instance
+
+@dg.asset
+def noisy() -> int:
+    print("printed by Python", flush=True)
+    os.write(1, b"written to the descriptor\\n")
+    subprocess.run(["echo", "echoed by a child process"], check=True)
+    print("to stderr", file=sys.stderr, flush=True)
+    return 1
+
+with open_instance(sys.argv[1]) as instance:
+    parts = (instance.run_storage, instance.event_log_storage, instance.compute_log_manager)
+    result = dg.materialize([noisy], instance=instance)
+print(*(type(part).__module__ for part in parts), result.run_id)
+"""
+
+
+def test_the_instance_is_dagsters_own_and_a_runs_output_reaches_the_terminal_and_the_ui(tmp_path: Path):
+    from nabahan_pipeline_tests.commands import run
+
+    home = tmp_path / "dagster"
+    done = run([sys.executable, "-c", _NOISY_RUN, str(home)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    *modules, run_id = done.stdout.splitlines()[-1].split()
+    assert all(module.startswith("dagster.") for module in modules), modules  # no storage of ours
+    written = ["printed by Python", "written to the descriptor", "echoed by a child process"]
+    assert [line for line in done.stdout.splitlines() if line in written] == written  # on the terminal, in order
+    assert "to stderr" in done.stderr.splitlines()
+    with dg.DagsterInstance.from_config(str(home)) as ui:  # as `dagster dev` with this DAGSTER_HOME reads it
+        assert [record.dagster_run.run_id for record in ui.get_run_records()] == [run_id]
+        captures = [entry.dagster_event.logs_captured_data for entry in ui.all_logs(run_id)
+                    if entry.is_dagster_event and entry.dagster_event.event_type_value == "LOGS_CAPTURED"]
+        assert len(captures) == 1
+        key = ui.compute_log_manager.build_log_key_for_run(run_id, captures[0].file_key)
+        data = ui.compute_log_manager.get_log_data(key)
+    assert data.stdout.decode().splitlines() == written
+    assert "to stderr" in data.stderr.decode().splitlines()  # beside Dagster's own log lines

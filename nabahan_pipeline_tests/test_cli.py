@@ -281,38 +281,33 @@ def test_help_and_argument_errors_import_no_heavy_library(tmp_path: Path, args: 
     assert not heavy & imported, f"{sorted(heavy & imported)} imported by nabahan {' '.join(args)}"
 
 
-# A process ended by exit_when_done: output left in the buffers, an atexit function, an object whose
-# finalizer speaks when the interpreter frees it, and (with "thread") a thread still running.
+# The `nabahan` console script in a process with an atexit function and an object whose finalizer
+# speaks when the interpreter frees it (as a `python:` agent's may).
 _EXIT = """
-import atexit, sys, threading, time
-from nabahan_pipeline.cli import exit_when_done
+import atexit, sys
+from nabahan_pipeline.cli import console_main
 
 class Noisy:
-    def __del__(self):
-        sys.__stderr__.write("freed one by one\\n")
+    def __del__(self, write=sys.__stderr__.write):  # bound now: the module's names are gone by then
+        write("finalized|")
 
 kept = Noisy()
 atexit.register(lambda: print("atexit ran", end="|"))
-if sys.argv[1] == "thread":
-    threading.Thread(target=lambda: (time.sleep(0.3), print("thread done", end="|"))).start()
 print("buffered", end="|")
-exit_when_done(3)
+sys.argv = ["nabahan", "eval"]
+console_main()
 """
 
 
-@pytest.mark.parametrize("threads", ["alone", "thread"])
-def test_the_command_ends_once_done_with_its_output_and_atexit_functions(threads: str):
-    run = subprocess.run([sys.executable, "-c", _EXIT, threads], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 3
-    if threads == "alone":  # ended at once: nothing freed one by one
-        assert run.stdout == "buffered|atexit ran|"
-        assert run.stderr == ""
-    else:  # the thread is waited for, as the interpreter does
-        assert run.stdout == "buffered|thread done|atexit ran|"
-        assert "freed one by one" in run.stderr
+def test_the_console_script_returns_its_exit_code_and_the_process_ends_normally(tmp_path: Path):
+    done = run([sys.executable, "-c", _EXIT], tmp_path, NABAHAN_REPEAT="zero")  # a user error: exit 2
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "buffered|atexit ran|"
+    assert done.stderr.startswith("nabahan: error: ") and "Traceback" not in done.stderr
+    assert done.stderr.endswith("finalized|"), "the interpreter ended as usual, finalizers included"
 
 
-def test_the_console_scripts_end_once_done():
+def test_the_console_scripts_are_the_clis_entry_points():
     entry_points = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert entry_points == {"nabahan": "nabahan_pipeline.cli:console_main",
                             "nabahan-eval": "nabahan_pipeline.cli:console_eval_main"}

@@ -12,6 +12,7 @@ does count: it needs what a's __init__ defines.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -234,3 +235,71 @@ def test_the_raw_network_rule_catches_offences(tmp_path: Path) -> None:
         f"{PACKAGE}.lazy imports http.client",
         f"{PACKAGE}.lazy imports ssl",
     ]
+# Dagster's private modules (whose classes its docs say only its own machinery instantiates), named
+# in an import or in a string (importlib, a dagster.yaml written from the code).
+_PRIVATE_DAGSTER = re.compile(r"(?<![\w.])dagster\._\w")
+# SQLite told not to wait for the disk: only the database generator's scratch file may be.
+_UNSYNCED = re.compile(r"synchronous\s*=\s*(off|0)\b", re.IGNORECASE)
+UNSYNCED_ALLOWED = ("etimad_db/generator.py",)
+
+
+def private_dagster_uses(source: str) -> list[str]:
+    """Each import of a private Dagster module in ``source``, and each string naming one, by line."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, f"import {alias.name}") for alias in node.names if _PRIVATE_DAGSTER.match(alias.name)]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            if any(_PRIVATE_DAGSTER.match(name) for name in names):
+                found.append((node.lineno, f"from {node.module} import ..."))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _PRIVATE_DAGSTER.search(node.value):
+            found.append((node.lineno, f"string {node.value.strip()[:60]!r}"))
+    return [f"line {line}: {what}" for line, what in sorted(found)]
+
+
+def durability_offences(root: Path) -> list[str]:
+    """Each text file under ``root`` (but the allowed) that turns SQLite's syncing off."""
+    return [
+        str(path.relative_to(root))
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and path.suffix in (".py", ".sql", ".yaml", ".yml", ".json", ".toml")
+        and path.relative_to(root).as_posix() not in UNSYNCED_ALLOWED
+        and _UNSYNCED.search(path.read_text(encoding="utf-8"))
+    ]
+
+
+def test_the_package_uses_no_private_dagster_module() -> None:
+    offences = {name: uses for name, path in MODULES.items() if (uses := private_dagster_uses(path.read_text(encoding="utf-8")))}
+    assert offences == {}
+
+
+def test_the_private_dagster_rule_catches_every_form() -> None:
+    source = """
+import dagster._core.storage as storage
+from dagster._serdes import ConfigurableClassData
+from dagster import _check, asset
+importlib.import_module("dagster._utils")
+YAML = "compute_logs:\\n  module: dagster._core.storage.local_compute_log_manager"
+import dagster, dagster_pandera
+from dagster import AssetKey
+NAME = "my_dagster._core is not dagster's"
+"""
+    assert private_dagster_uses(source) == [
+        "line 2: import dagster._core.storage",
+        "line 3: from dagster._serdes import ...",
+        "line 4: from dagster import ...",
+        "line 5: string 'dagster._utils'",
+        "line 6: string 'compute_logs:\\n  module: dagster._core.storage.local_compute_'",
+    ]
+
+
+def test_only_the_database_generator_turns_sqlites_syncing_off(tmp_path: Path) -> None:
+    assert durability_offences(ROOT / PACKAGE) == []
+    assert _UNSYNCED.search((ROOT / PACKAGE / UNSYNCED_ALLOWED[0]).read_text(encoding="utf-8")), "the rule sees it"
+    (tmp_path / "etimad_db").mkdir()
+    (tmp_path / "etimad_db" / "generator.py").write_text('con.execute("PRAGMA synchronous = OFF")\n')
+    (tmp_path / "storage.py").write_text('connection.execute("PRAGMA synchronous=OFF")\n')
+    (tmp_path / "other.py").write_text('connection.execute("pragma SYNCHRONOUS = 0")\n')
+    (tmp_path / "fine.py").write_text('connection.execute("PRAGMA synchronous=NORMAL")\n')
+    assert durability_offences(tmp_path) == ["other.py", "storage.py"]

@@ -6,16 +6,10 @@ newest copy (of whichever agent ran last) is also published as ``<base_dir>/<ass
 people and notebooks. An asset not materialized in the run is read from its latest
 materialization's copy (the path in its metadata; for an agent's partition, that agent's), so that
 a partial run (``--select case_scores+``) starts from the last results.
-
-A table written in a run is also kept in memory until the process's next run writes one: a
-downstream step of the same run in the same process (``nabahan eval`` runs in process) takes a
-copy of it instead of reading its Parquet back, the same table (every dtype of our schemas
-round-trips Parquet unchanged; the copy gets the RangeIndex a read gives).
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Optional
 
@@ -28,10 +22,6 @@ from nabahan_pipeline.settings import parquet_dir
 
 PREVIEW_ROWS = 10
 PREVIEW_CELL_CHARS = 60
-
-# The tables of this process's latest run, by (run id, asset key, partition key).
-_written: dict[tuple[str, tuple[str, ...], Optional[str]], pd.DataFrame] = {}
-_written_lock = threading.Lock()
 
 
 class ParquetIOManager(dg.ConfigurableIOManager):
@@ -64,7 +54,6 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         with atomic_path(path) as tmp:
             tmp.write_bytes(archive.read_bytes())
         self._prune(archive.parent)
-        _keep(context.run_id, context.asset_key, _partition(context), obj)
         context.add_output_metadata(
             {
                 "path": dg.MetadataValue.path(str(path)),
@@ -79,12 +68,10 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         """Read the upstream table this run wrote, else its latest materialization's copy (of the
         same agent's partition, for a partitioned table)."""
         key = context.asset_key
-        run_id = context.step_context.run_id
         partition = _partition(context)
-        own = self._run_copy(key, run_id)
+        own = self._run_copy(key, context.step_context.run_id)
         if own.exists():
-            kept = _kept(run_id, key, partition)
-            return kept if kept is not None else pd.read_parquet(own, engine="pyarrow")
+            return pd.read_parquet(own, engine="pyarrow")
         records_filter = dg.AssetRecordsFilter(asset_key=key, asset_partitions=[partition] if partition else None)
         records = context.instance.fetch_materializations(records_filter, limit=1).records
         latest = records[0].asset_materialization if records else None
@@ -108,23 +95,6 @@ class ParquetIOManager(dg.ConfigurableIOManager):
 
 def _partition(context: dg.OutputContext | dg.InputContext) -> Optional[str]:
     return context.asset_partition_key if context.has_asset_partitions else None
-
-
-def _keep(run_id: str, key: dg.AssetKey, partition: Optional[str], frame: pd.DataFrame) -> None:
-    """Keep a copy of ``frame`` as the run's table, and forget every other run's."""
-    copy = frame.copy()
-    copy.index = pd.RangeIndex(len(copy))
-    with _written_lock:
-        for stale in [entry for entry in _written if entry[0] != run_id]:
-            del _written[stale]
-        _written[(run_id, tuple(key.path), partition)] = copy
-
-
-def _kept(run_id: str, key: dg.AssetKey, partition: Optional[str]) -> Optional[pd.DataFrame]:
-    """A copy of the run's table kept in memory, or None."""
-    with _written_lock:
-        frame = _written.get((run_id, tuple(key.path), partition))
-    return frame.copy() if frame is not None else None
 
 
 def table_schema(frame: pd.DataFrame) -> dg.TableSchema:

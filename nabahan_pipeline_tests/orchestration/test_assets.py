@@ -28,11 +28,11 @@ TABLES = {
 }
 
 
-def materialize(tmp_path: Path, *extra: dg.AssetChecksDefinition) -> dg.ExecuteInProcessResult:
-    """The four table assets (and ``extra`` checks) on two count cases, the counting agent (the
-    partition "counting", registered first)."""
+def materialize(tmp_path: Path, *extra: dg.AssetChecksDefinition, cases: int = 2) -> dg.ExecuteInProcessResult:
+    """The four table assets (and ``extra`` checks) on ``cases`` count cases, the counting agent
+    (the partition "counting", registered first)."""
     cases = [{"id": f"c{i}", "question": f"كم عدد المناقصات رقم {i}؟", "category": "count",
-              "expected_table": "tenders_full_details"} for i in range(2)]
+              "expected_table": "tenders_full_details"} for i in range(cases)]
     path = tmp_path / "cases.json"
     path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
     settings = EvaluationSettings(test_file=str(path), output_dir=str(tmp_path / "out"))
@@ -75,18 +75,15 @@ def test_the_stored_tables_hold_to_their_schemas_and_the_checks_pass(home: Path)
                       "no_regression": True}
 
 
-def test_a_table_handed_on_in_memory_is_the_table_its_parquet_holds(home: Path):
-    from nabahan_pipeline.orchestration import io_manager
-
-    result = materialize(home)
-    assert result.success
-    for name in TABLES:
-        kept = io_manager._kept(result.run_id, dg.AssetKey(name), "counting")
-        assert kept is not None
-        stored = pd.read_parquet(home / "parquet" / "history" / name / f"{result.run_id}.parquet")
-        pd.testing.assert_frame_equal(kept, stored, check_exact=True)
-        assert list(kept.dtypes) == list(stored.dtypes) and kept.index.equals(stored.index)
-    assert io_manager._kept("another run", dg.AssetKey("case_scores"), "counting") is None
+def test_each_run_hands_its_own_tables_on_whatever_ran_before(home: Path):
+    first = materialize(home, cases=3)
+    second = materialize(home, cases=2)
+    assert first.success and second.success
+    for result, ids in ((first, ["c0", "c1", "c2"]), (second, ["c0", "c1"])):
+        stored = pd.read_parquet(home / "parquet" / "history" / "case_scores" / f"{result.run_id}.parquet")
+        assert stored["case_id"].tolist() == ids
+        summary = pd.read_parquet(home / "parquet" / "history" / "evaluation_summary" / f"{result.run_id}.parquet")
+        assert summary["total"].iloc[0] == len(ids)
 
 
 def _drop(column: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
