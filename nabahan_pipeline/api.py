@@ -14,35 +14,31 @@ given here comes from its environment variable, else its default, as everywhere 
 
 from __future__ import annotations
 
+import inspect
 import json
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from datetime import datetime
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, NamedTuple, Optional, TextIO
 
 import dagster as dg
 import pandas as pd
 
-from nabahan_pipeline.agents.labels import LabelledAgent, labelled_agent, labelled_agents
-from nabahan_pipeline.agents.registry import resolve_agent
-from nabahan_pipeline.errors import AgentSpecError, EvaluationInputError, NabahanError
-from nabahan_pipeline.etimad_db.store import ensure_database
+from nabahan_pipeline.agents.contract import Agent
+from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
+from nabahan_pipeline.errors import EvaluationInputError, NabahanError
 from nabahan_pipeline.console import LiveConsole, comparison_text, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.files import atomic_open, file_lock
-from nabahan_pipeline.orchestration.assets import checked_test_cases
+from nabahan_pipeline.orchestration.assets import CheckedCases, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
-from nabahan_pipeline.orchestration.partitions import (
-    partition_run_config,
-    partition_run_tags,
-    register_agents,
-    settings_for_agent,
-)
+from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents
+from nabahan_pipeline.orchestration.resources import built_agent
 from nabahan_pipeline.progress import watching
-from nabahan_pipeline.settings import RunSettings, dagster_home, resolve_run_settings
+from nabahan_pipeline.settings import RUN_OPTIONS, RunSettings, dagster_home
 
 __all__ = ["ComparedRuns", "EvaluationInputError", "EvaluationRun", "NabahanEvaluationPipeline", "open_instance"]
 
@@ -70,11 +66,19 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
 
 
 class CheckedInputs(NamedTuple):
-    """What ``check_inputs`` found: the cases to be asked, the agents, each one's fingerprint."""
+    """What ``check_inputs`` found: the run's options, the cases to be asked, the agents, each one
+    built and checked (by label) and its fingerprint."""
 
-    cases: pd.DataFrame
+    settings: RunSettings
+    case_file: CheckedCases
     agents: list[LabelledAgent]
+    built: dict[str, Agent]
     fingerprints: dict[str, str]
+
+
+# The run options an argument of the API gives, and those whose empty value counts as not given.
+_OPTIONS = tuple(setting.name for setting in RUN_OPTIONS)
+_EMPTY_IS_UNSET = ("test_file", "database")
 
 
 class NabahanEvaluationPipeline:
@@ -82,119 +86,98 @@ class NabahanEvaluationPipeline:
     each agent (its partition), then, for several agents, compares them.
 
     An option left None is not given: it comes from its environment variable (NABAHAN_<OPTION>),
-    else its default, when the options are resolved (``settings()``). ``agent`` is one spec, or a
-    list of them for a comparison; each may be named, ``NAME=SPEC`` (else the spec is its label)."""
+    else its default, when the options are resolved (``settings()``; a run resolves them once as it
+    starts). ``agent`` is one spec, or a list of them for a comparison; each may be named,
+    ``NAME=SPEC`` (else the spec is its label). ``fail_under`` is ``pass_threshold``'s other name.
+    The keyword arguments are settings.py's run options (the signature is made from them)."""
 
     def __init__(
         self,
         output_dir: str | Path | None = None,
         *,
-        test_file: str | Path | None = None,
         agent: str | Sequence[str] | None = None,
-        agent_version: str | None = None,
-        quick: bool | None = None,
-        concurrency: int | None = None,
-        timeout_s: float | None = None,
-        repeat: int | None = None,
-        use_cache: bool | None = None,
-        database: str | Path | None = None,
-        pass_threshold: float | str | None = None,
         fail_under: float | str | None = None,
-        gate: str | None = None,
-        test_suite_databases: int | None = None,
-        sql_timeout_s: float | None = None,
-        sql_max_rows: int | None = None,
-        max_answer_rows: int | None = None,
-        max_insight_chars: int | None = None,
-        max_sql_chars: int | None = None,
-        max_answer_bytes: int | None = None,
         dagster_home: str | Path | None = None,
-        label: str | None = None,
-        baseline: str | None = None,
+        **options: Any,
     ) -> None:
+        unknown = [name for name in options if name not in _OPTIONS or name in ("output_dir", "agent")]
+        if unknown:
+            raise TypeError(f"NabahanEvaluationPipeline() got an unexpected keyword argument {unknown[0]!r}")
         self.agent_texts = [agent] if isinstance(agent, str) else list(agent or [])
-        self.options = {
-            "output_dir": output_dir,
-            "test_file": test_file or None,
-            "agent": None,  # ``settings()``: the one agent's spec; several have each their own
-            "agent_version": agent_version,
-            "quick": quick,
-            "concurrency": concurrency,
-            "timeout_s": timeout_s,
-            "repeat": repeat,
-            "use_cache": use_cache,
-            "database": database or None,
-            "pass_threshold": fail_under if fail_under is not None else pass_threshold,
-            "gate": gate,
-            "test_suite_databases": test_suite_databases,
-            "sql_timeout_s": sql_timeout_s,
-            "sql_max_rows": sql_max_rows,
-            "max_answer_rows": max_answer_rows,
-            "max_insight_chars": max_insight_chars,
-            "max_sql_chars": max_sql_chars,
-            "max_answer_bytes": max_answer_bytes,
-            "label": label,
-            "baseline": baseline,
-        }
+        given = {name: options.get(name) for name in _OPTIONS if name != "agent"}
+        given.update({name: given[name] or None for name in _EMPTY_IS_UNSET})
+        given["output_dir"] = output_dir
+        if fail_under is not None:
+            given["pass_threshold"] = fail_under
+        self.options = given
         self.dagster_home = dagster_home
+        self._fixed: tuple[RunSettings, list[LabelledAgent]] | None = None
+
+    @classmethod
+    def resolved(
+        cls, settings: RunSettings, agents: Sequence[LabelledAgent], dagster_home: str | Path | None = None
+    ) -> NabahanEvaluationPipeline:
+        """A pipeline of options and agents already resolved (``labels.resolve_run``: `nabahan
+        eval` resolves its flags before Dagster loads, and its run goes on with them)."""
+        pipeline = cls(dagster_home=dagster_home)
+        pipeline._fixed = (settings, list(agents))
+        return pipeline
+
+    def _resolve(self) -> tuple[RunSettings, list[LabelledAgent]]:
+        """The options and the agents, resolved now (or as they were given resolved)."""
+        return self._fixed or resolve_run(self.options, self.agent_texts)
 
     def settings(self) -> RunSettings:
-        """These options resolved now (given, else environment, else default), as the run's
-        ``evaluation`` resource will see them; raises SettingsError naming a bad value."""
-        options = dict(self.options)
-        if len(self.agent_texts) == 1:
-            options["agent"] = _spec(self.agent_texts[0])
-        return resolve_run_settings(options)
+        """These options resolved now (given, else environment, else default), as a run started now
+        would get them; raises SettingsError naming a bad value."""
+        return self._resolve()[0]
 
     def agents(self) -> list[LabelledAgent]:
         """The agents to evaluate, each with its label: those given, else the one the settings
         name; raises AgentSpecError for a bad label or two agents of one label."""
-        settings = self.settings()
-        if not self.agent_texts:
-            return [LabelledAgent(settings.agent, settings.agent, settings.agent_version)]
-        return labelled_agents(self.agent_texts, settings.agent_version)
+        return self._resolve()[1]
 
     def run_config(self, agent: LabelledAgent | None = None, *, several: bool = False) -> dict:
         """The run config of ``agent``'s run (default: the first agent), every option resolved (what
         `-c run_config.yaml` would say); with ``several``, its reports in a folder of its own."""
-        config = partition_run_config(self.settings(), agent or self.agents()[0], several=several)
-        # Our own console report replaces Dagster's event log on the terminal.
-        config["loggers"] = {"console": {"config": {"log_level": "CRITICAL"}}}
-        return config
+        settings, agents = self._resolve()
+        return _run_config(partition_settings(settings, agent or agents[0], several=several))
 
     def check_inputs(self) -> CheckedInputs:
         """Check the options and labels, the case file (gold SQL and expected tables included), each
         agent's spec and that a service agent is reachable, before any run starts or any state is
-        written; raises ``EvaluationInputError`` naming what is wrong."""
+        written; raises ``EvaluationInputError`` naming what is wrong. The agents are closed again."""
+        with ExitStack() as stack:
+            return self._check(stack)
+
+    def _check(self, stack: ExitStack) -> CheckedInputs:
+        """``check_inputs``, each agent kept open (built and checked by its resource) until ``stack`` closes."""
         try:
-            settings = self.settings()
-            agents = self.agents()
-            _, cases = checked_test_cases(settings)
-            fingerprints = {}
-            for agent in agents:
-                adapter = resolve_agent(
-                    agent.spec,
-                    agent_version=agent.version,
-                    database=ensure_database(settings.database_path()),
-                    timeout_s=settings.timeout_s,
-                )
-                if hasattr(adapter, "check"):  # a service: reachable at all?
-                    adapter.check()
-                fingerprints[agent.label] = adapter.fingerprint()
-                if hasattr(adapter, "close"):
-                    adapter.close()
+            settings, agents = self._resolve()
+            cases = checked_test_cases(settings)
+            several = len(agents) > 1
+            # In memory: the instance our runs keep is opened once every input is checked.
+            building = stack.enter_context(dg.DagsterInstance.ephemeral())
+            built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent, several=several),
+                                                                  building))
+                     for agent in agents}
         except NabahanError as exc:  # the user's mistake, reported as one line (errors.py)
             raise EvaluationInputError(str(exc)) from None
-        return CheckedInputs(cases, agents, fingerprints)
+        except dg.DagsterResourceFunctionError as exc:  # an agent's own check, raised within Dagster's
+            if isinstance(exc.__cause__, NabahanError):
+                raise EvaluationInputError(str(exc.__cause__)) from None
+            raise
+        fingerprints = {label: agent.fingerprint() for label, agent in built.items()}
+        return CheckedInputs(settings, cases, agents, built, fingerprints)
 
     def run_tags(self, checked: CheckedInputs, agent: LabelledAgent | None = None) -> dict[str, str]:
         """The tags of ``agent``'s run (default: the first agent), shown in the Dagster UI's runs list."""
         agent = agent or checked.agents[0]
         return {
-            **resources.run_tags(settings_for_agent(self.settings(), agent)),
+            **resources.run_tags(partition_settings(checked.settings, agent, several=False)),
             **partition_run_tags(agent),
             "nabahan/agent_fingerprint": checked.fingerprints[agent.label],
-            "nabahan/suite": suite_fingerprint(checked.cases),
+            "nabahan/suite": suite_fingerprint(checked.case_file.cases),
             "nabahan/trigger": "nabahan eval",
         }
 
@@ -215,34 +198,36 @@ class NabahanEvaluationPipeline:
         """``run_complete_pipeline`` with the tables as they are, not as records (which, for
         100,000 answers, hold a third of a gigabyte): what `nabahan eval` needs. One agent: its
         EvaluationRun; several: ComparedRuns."""
-        checked = self.check_inputs()
-        several = len(checked.agents) > 1
-        with open_instance(self.dagster_home) as instance:
-            register_agents(instance, checked.agents)
-            runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
-                    for agent in checked.agents}
-            if not several:
-                return runs[checked.agents[0].label]
-            return self._compare(instance, checked, runs, console)
+        with ExitStack() as stack:  # each agent closed once every run is done
+            checked = self._check(stack)
+            several = len(checked.agents) > 1
+            with open_instance(self.dagster_home) as instance:
+                register_agents(instance, checked.agents)
+                runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
+                        for agent in checked.agents}
+                if not several:
+                    return runs[checked.agents[0].label]
+                return self._compare(instance, checked, runs, console)
 
     def _evaluate(
         self, instance: dg.DagsterInstance, checked: CheckedInputs, agent: LabelledAgent, several: bool,
         console: TextIO | None,
     ) -> EvaluationRun:
-        """One agent's run: its partition of the evaluation job, in this process."""
-        run_config = self.run_config(agent, several=several)
-        settings = resolve_run_settings(run_config["resources"]["evaluation"]["config"])
+        """One agent's run: its partition of the evaluation job, in this process, with the agent and
+        the cases checked before it."""
+        settings = partition_settings(checked.settings, agent, several=several)
         live = LiveConsole(console, repeat=settings.repeat) if console is not None else None
         if console is not None:
-            print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(checked.cases),
+            print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(checked.case_file.cases),
                          output_dir=settings.output_path(), agent=settings.agent,
                          label=settings.run_label(), repeat=settings.repeat), file=console, flush=True)
         try:
             job = _definitions().resolve_job_def(evaluation_job.name)
             with watching(live) if live is not None else nullcontext():
                 result = job.execute_in_process(
-                    run_config=run_config, instance=instance, partition_key=agent.label,
+                    run_config=_run_config(settings), instance=instance, partition_key=agent.label,
                     tags=self.run_tags(checked, agent),
+                    resources={"agent": checked.built[agent.label], "checked_cases": checked.case_file},
                 )
         except NabahanError as exc:  # execute_in_process raises the step's own exception
             raise EvaluationInputError(str(exc)) from None
@@ -273,7 +258,7 @@ class NabahanEvaluationPipeline:
     ) -> ComparedRuns:
         """The comparison of the agents just evaluated: the agent_comparison asset, in this process."""
         labels = [agent.label for agent in checked.agents]
-        run_config = settings_run_config(**self.settings().as_config())
+        run_config = settings_run_config(**checked.settings.as_config())
         run_config["ops"] = {"agent_comparison": {"config": {"agents": labels}}}
         run_config["loggers"] = {"console": {"config": {"log_level": "CRITICAL"}}}
         job = _definitions().resolve_job_def(comparison_job.name)
@@ -341,12 +326,30 @@ class ComparedRuns(NamedTuple):
         }
 
 
-def _spec(text: str) -> str:
-    """The spec of an agent given as SPEC or NAME=SPEC (a bad label is reported by ``agents()``)."""
-    try:
-        return labelled_agent(text).spec
-    except AgentSpecError:
-        return text
+def _run_config(settings: RunSettings) -> dict[str, Any]:
+    """The run config of a run of ``settings``; our own console report replaces Dagster's event log
+    on the terminal."""
+    return {**settings_run_config(**settings.as_config()), "loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+
+
+def _signature() -> inspect.Signature:
+    """NabahanEvaluationPipeline's signature as help() and editors show it: ``output_dir``, then
+    every run option (settings.py) as a keyword, ``fail_under`` and ``dagster_home``."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("output_dir", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                          annotation=Optional[str | Path]),
+        *(inspect.Parameter(setting.name, keyword, default=None, annotation=Optional[setting.argument_type])
+          for setting in RUN_OPTIONS if setting.name not in ("output_dir", "agent")),
+        inspect.Parameter("agent", keyword, default=None, annotation=Optional[str | Sequence[str]]),
+        inspect.Parameter("fail_under", keyword, default=None, annotation=Optional[float | str]),
+        inspect.Parameter("dagster_home", keyword, default=None, annotation=Optional[str | Path]),
+    ]
+    return inspect.Signature(parameters, return_annotation=None)
+
+
+NabahanEvaluationPipeline.__init__.__signature__ = _signature()  # type: ignore[attr-defined]
 
 
 def _definitions() -> dg.Definitions:

@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from nabahan_pipeline.agents.labels import labelled_agents
+from nabahan_pipeline.agents.labels import LabelledAgent, labelled_agents, resolve_run
 from nabahan_pipeline.errors import NabahanError, UsageError
-from nabahan_pipeline.settings import SETTINGS, RunSettings, resolve_run_settings, whole_number
+from nabahan_pipeline.settings import RUN_OPTIONS, SETTINGS, RunSettings, whole_number
 
 
 class _Parser(argparse.ArgumentParser):
@@ -104,9 +104,7 @@ def _cmd_agents_add(args: argparse.Namespace) -> int:
 
     agents = labelled_agents(args.agents, args.agent_version, source="agent")
     for agent in agents:  # a spec that names no agent is refused here, not in tonight's run
-        adapter = resolve_agent(agent.spec, agent_version=agent.version)
-        if hasattr(adapter, "close"):
-            adapter.close()
+        resolve_agent(agent.spec, agent_version=agent.version).close()
     with open_instance() as instance:
         register_agents(instance, agents)
     for agent in agents:
@@ -139,84 +137,77 @@ def _cmd_agents_remove(args: argparse.Namespace) -> int:
 # --- eval ----------------------------------------------------------------------------------------
 
 
-# The flags of `eval` and the run options they set (--fail-under sets pass_threshold and the exit
-# code); the other options (the SQL row cap, the caps on answers) come from their variables alone.
-EVAL_SWITCHES = {"--quick": "quick", "--cache": "use_cache"}
+# The flags of `eval` and the run options they set, made from settings.py's declaration (--fail-under
+# sets pass_threshold and the exit code); the other options (the SQL row cap, the caps on answers)
+# come from their variables alone.
+EVAL_SWITCHES = {setting.flag: setting.name for setting in RUN_OPTIONS if setting.flag and setting.switch}
 EVAL_FLAGS = {  # flag: (option, metavar)
-    "--test-file": ("test_file", "FILE"),
-    "--output-dir": ("output_dir", "DIR"),
-    "--agent": ("agent", "SPEC"),
-    "--agent-version": ("agent_version", "VERSION"),
-    "--concurrency": ("concurrency", "N"),
-    "--timeout": ("timeout_s", "SECONDS"),
-    "--gate": ("gate", None),
-    "--test-suite": ("test_suite_databases", "K"),
-    "--sql-timeout": ("sql_timeout_s", "SECONDS"),
-    "--repeat": ("repeat", "N"),
-    "--database": ("database", "FILE"),
-    "--label": ("label", "LABEL"),
-    "--baseline": ("baseline", "RUN_ID|LABEL"),
+    setting.flag: (setting.name, setting.metavar)
+    for setting in RUN_OPTIONS
+    if setting.flag and not setting.switch and setting.name != "pass_threshold"
 }
 
 
 def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
-    for flag, name in EVAL_SWITCHES.items():
-        parser.add_argument(flag, dest=name, action="store_true", default=None, help=_option_help(name))
-    for flag, (name, metavar) in EVAL_FLAGS.items():
-        if flag == "--agent":  # repeatable: several agents are evaluated and compared
+    for setting in RUN_OPTIONS:
+        name, flag = setting.name, setting.flag
+        if flag is None:
+            continue
+        if setting.switch:
+            parser.add_argument(flag, dest=name, action="store_true", default=None, help=_option_help(name))
+        elif name == "agent":  # repeatable: several agents are evaluated and compared
             parser.add_argument(
-                flag, dest=name, action="append", type=_option_type(name), metavar="[NAME=]SPEC",
+                flag, dest=name, action="append", type=_option_type(name), metavar=setting.metavar,
                 help=_option_help(name).replace(" (default", "; repeat it to compare agents, each named "
                                                 "NAME=SPEC or labelled by its spec (default", 1),
             )
-            continue
-        parser.add_argument(
-            flag, dest=name, type=_option_type(name), choices=SETTINGS[name].choices or None, metavar=metavar,
-            help=_option_help(name),
-        )
-    parser.add_argument(
-        "--fail-under", type=_option_type("pass_threshold"), metavar="RATE",
-        help="exit 1 when the gated rate (--gate) is below this, 0.8 or 80%%; also the threshold check's "
-        "(default: no exit; the check's is $NABAHAN_PASS_THRESHOLD or 0.8)",
-    )
+        elif name == "pass_threshold":  # also the exit code's gate
+            parser.add_argument(
+                flag, dest="fail_under", type=_option_type(name), metavar=setting.metavar,
+                help="exit 1 when the gated rate (--gate) is below this, 0.8 or 80%%; also the threshold check's "
+                "(default: no exit; the check's is $NABAHAN_PASS_THRESHOLD or 0.8)",
+            )
+        else:
+            parser.add_argument(
+                flag, dest=name, type=_option_type(name), choices=setting.choices or None, metavar=setting.metavar,
+                help=_option_help(name),
+            )
 
 
 def eval_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The run options `eval`'s flags give (``agent``: the list of --agent); None for a flag not given."""
-    names = [*EVAL_SWITCHES.values(), *(name for name, _ in EVAL_FLAGS.values())]
-    options = {name: getattr(args, name) for name in names}
+    """The run options `eval`'s flags give, but the agents (``args.agent``, a list); None for a flag not given."""
+    options = {name: getattr(args, name) for name in [*EVAL_SWITCHES.values(), *(name for name, _ in EVAL_FLAGS.values())]
+               if name != "agent"}
     return {**options, "pass_threshold": args.fail_under}
 
 
+def eval_run(args: argparse.Namespace) -> tuple[RunSettings, list[LabelledAgent]]:
+    """The options and agents `eval`'s flags resolve to, once; raises a user error for a bad flag,
+    label or variable."""
+    return resolve_run(eval_options(args), args.agent or [])
+
+
 def eval_settings(args: argparse.Namespace) -> RunSettings:
-    """The options `eval`'s flags resolve to (with one --agent, its spec); raises a user error for
-    a bad flag, label or variable."""
-    options = eval_options(args)
-    agents = labelled_agents(options["agent"]) if options["agent"] else []
-    return resolve_run_settings({**options, "agent": agents[0].spec if len(agents) == 1 else None})
+    """The options `eval`'s flags resolve to (with one --agent, its spec)."""
+    return eval_run(args)[0]
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    options = eval_options(args)
-    gate = eval_settings(args).gate  # a bad flag, label or variable stops here, before Dagster loads
+    settings, agents = eval_run(args)  # a bad flag, label or variable stops here, before Dagster loads
     collecting = gc.isenabled()
     gc.disable()  # while Dagster and pandas load: see _freeze_imports
     try:
         from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
-        from nabahan_pipeline.evaluation.charts import render, worker
         from nabahan_pipeline.evaluation.summary import summary_dict
     finally:
         _freeze_imports(collecting)
-    # Forked now, with the imports done and before the run starts threads: it loads matplotlib
-    # while the run goes on, and draws the run's charts (evaluation/charts/worker.py).
-    worker.start_worker(render.draw_into, render.warm_up)
     try:
-        result = NabahanEvaluationPipeline(**options).run(console=sys.stdout)
+        result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
     finally:
-        worker.stop_worker()
         gc.unfreeze()  # an in-process caller (a test) gets its collector back as it was
     several = isinstance(result, ComparedRuns)
     runs = list(result.runs.values()) if several else [result]
+    gate = settings.gate
     rates = [(run.agent_label, summary_dict(run.summary)[gate]) for run in runs]
     below = [(label, rate) for label, rate in rates if args.fail_under is not None and rate < args.fail_under]
     for label, rate in below:

@@ -5,6 +5,7 @@ The evaluation assets are partitioned by agent (``orchestration.partitions``): m
 
 Options come from run config (`resources.evaluation.config`, see run_config.yaml); those it leaves
 out come from their environment variables when a run starts, else from their defaults (settings.py).
+The run's agent is built once by the ``agent`` resource (``orchestration.resources``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job
-from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.orchestration.resources import run_resources
 from nabahan_pipeline.orchestration.schedules import nightly_evaluation
 from nabahan_pipeline.orchestration.sensors import comparison_after_evaluations, test_cases_changed
 
@@ -29,10 +30,7 @@ def build_definitions() -> dg.Definitions:
         jobs=[evaluation_job, comparison_job],
         sensors=[test_cases_changed, comparison_after_evaluations],
         schedules=[nightly_evaluation],
-        resources={
-            "evaluation": EvaluationSettings(),
-            "io_manager": ParquetIOManager(),
-        },
+        resources={**run_resources(), "io_manager": ParquetIOManager()},
         # Steps run in this process: the multiprocess default re-imports the code per step.
         executor=dg.in_process_executor,
     )

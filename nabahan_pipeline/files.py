@@ -27,7 +27,8 @@ LEGACY_TEMPORARY_AGE_S = 3600.0
 _TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[0-9a-f]{12}\.tmp$")
 _LEGACY_TEMPORARY = re.compile(r"^\..+\.tmp$")
 # The temporary names this process is writing now: a leftover that carries our process id but is
-# not among them comes from an earlier process with the same id (a container's pid 1).
+# not among them comes from an earlier process with the same id (a container's pid 1). Safe in a
+# long-lived process: a name leaves the set when its write ends (``_done_with``).
 _OURS: set[str] = set()
 
 

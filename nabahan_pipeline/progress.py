@@ -17,6 +17,7 @@ from typing import Any
 
 Watcher = Callable[[str, Mapping[str, Any]], None]
 
+# Process-wide, safe in a long-lived process: a watcher is here only while its ``watching`` block runs.
 _watchers: list[Watcher] = []
 _lock = threading.Lock()
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 import os
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 from nabahan_pipeline.errors import SettingsError
 
@@ -152,6 +153,25 @@ class Setting:
     help: str
     shown_default: str | None = None
     secret: bool = False
+    flag: str | None = None  # a run option's `nabahan eval` flag
+    metavar: str | None = None
+    value_type: Any = None  # a run option's resolved type: Path, int, str | None...
+
+    @property
+    def switch(self) -> bool:
+        """A yes/no option: its flag takes no value."""
+        return self.convert is yes_no
+
+    @property
+    def config_type(self) -> type:
+        """The type of its value in run config and the API: a path as text, an optional value as itself."""
+        kinds = [kind for kind in typing.get_args(self.value_type) if kind is not type(None)] or [self.value_type]
+        return str if kinds[0] is Path else kinds[0]
+
+    @property
+    def argument_type(self) -> Any:
+        """What a Python argument may give: a path as text or a Path, a rate as a number or "80%"."""
+        return {path: str | Path, rate: float | str}.get(self.convert, self.config_type)
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -193,50 +213,68 @@ class Setting:
 # --- the options of one evaluation run -----------------------------------------------------------
 
 
-def _option(default: Any, convert: Convert, help: str, shown: str | None = None) -> Any:
-    """A RunSettings field: its default, converter and help (its variable is NABAHAN_<NAME>)."""
-    return field(default=default, metadata={"convert": convert, "help": help, "shown": shown})
+def _option(
+    default: Any, convert: Convert, help: str, shown: str | None = None, *,
+    flag: str | None = None, metavar: str | None = None,
+) -> Any:
+    """A RunSettings field: its default, converter and help, and the `nabahan eval` flag that sets
+    it (a yes/no option's flag is a switch); its variable is NABAHAN_<NAME>."""
+    return field(default=default, metadata={"convert": convert, "help": help, "shown": shown, "flag": flag,
+                                            "metavar": metavar})
 
 
 @dataclass(frozen=True)
 class RunSettings:
     """The options of one evaluation run, resolved (build it with ``resolve_run_settings``). Each
-    field declares an option: its default, converter and help; its variable is NABAHAN_<NAME>.
+    field declares an option once: its default, converter, help and flag; `nabahan eval`'s flags,
+    the Python API's arguments and the Dagster resource's config are made from these fields (in
+    this order, the order of `nabahan eval --help`); its variable is NABAHAN_<NAME>.
 
     The library functions that take these numbers (agent_sql, sql_safety, execution_match,
     AnswerLimits) read their defaults from here."""
 
-    test_file: Path = _option(SHIPPED_TEST_CASES, path, "the JSON case file", "the shipped 20-case suite")
-    output_dir: Path = _option(Path("evaluation") / "results", path, "where the CSV reports and charts go")
+    quick: bool = _option(False, yes_no, "one case of each category", flag="--quick")
+    use_cache: bool = _option(False, yes_no, "reuse the cached answers of an unchanged agent", flag="--cache")
+    test_file: Path = _option(SHIPPED_TEST_CASES, path, "the JSON case file", "the shipped 20-case suite",
+                              flag="--test-file", metavar="FILE")
+    output_dir: Path = _option(Path("evaluation") / "results", path, "where the CSV reports and charts go",
+                               flag="--output-dir", metavar="DIR")
     agent: str = _option(
-        "embedded", spec, "the agent: embedded, python:pkg.module:function, http(s)://..., openai:MODEL"
+        "embedded", spec, "the agent: embedded, python:pkg.module:function, http(s)://..., openai:MODEL",
+        flag="--agent", metavar="[NAME=]SPEC",
     )
-    agent_version: str | None = _option(None, text, "your agent's version, part of its cache fingerprint", "none")
-    database: Path | None = _option(
-        None, path, "the evaluation SQLite database", "the embedded database, built on first use"
-    )
-    label: str | None = _option(
-        None, text, "the run's name in history, the trend and the UI", "agent spec · case file name"
-    )
-    baseline: str | None = _option(
-        None, text, "the run no_regression compares with (id, id prefix or label)",
-        "the previous run of the same suite and agent",
-    )
-    quick: bool = _option(False, yes_no, "one case of each category")
-    concurrency: int = _option(8, whole_number(1), "agent calls at once")
-    timeout_s: float = _option(30.0, seconds, "seconds allowed to each agent call")
-    repeat: int = _option(1, whole_number(1), "times every case is asked")
-    use_cache: bool = _option(False, yes_no, "reuse the cached answers of an unchanged agent")
-    pass_threshold: float = _option(0.8, rate, "the gated rate the threshold check wants: 0.8 or 80%")
+    agent_version: str | None = _option(None, text, "your agent's version, part of its cache fingerprint", "none",
+                                        flag="--agent-version", metavar="VERSION")
+    concurrency: int = _option(8, whole_number(1), "agent calls at once", flag="--concurrency", metavar="N")
+    timeout_s: float = _option(30.0, seconds, "seconds allowed to each agent call", flag="--timeout",
+                               metavar="SECONDS")
     gate: str = _option(
         "correct_rate", one_of(GATES),
-        "the rate the threshold check and --fail-under judge: Correct Rate or the seed's pass rate",
+        "the rate the threshold check and --fail-under judge: Correct Rate or the seed's pass rate", flag="--gate",
     )
     test_suite_databases: int = _option(
         3, whole_number(0, MAX_SUITE_DATABASES),
         "more generated databases that gold and agent SQL also run on; 0 turns it off",
+        flag="--test-suite", metavar="K",
     )
-    sql_timeout_s: float = _option(5.0, seconds, "seconds allowed to each query the pipeline runs")
+    sql_timeout_s: float = _option(5.0, seconds, "seconds allowed to each query the pipeline runs",
+                                   flag="--sql-timeout", metavar="SECONDS")
+    repeat: int = _option(1, whole_number(1), "times every case is asked", flag="--repeat", metavar="N")
+    database: Path | None = _option(
+        None, path, "the evaluation SQLite database", "the embedded database, built on first use",
+        flag="--database", metavar="FILE",
+    )
+    label: str | None = _option(
+        None, text, "the run's name in history, the trend and the UI", "agent spec · case file name",
+        flag="--label", metavar="LABEL",
+    )
+    baseline: str | None = _option(
+        None, text, "the run no_regression compares with (id, id prefix or label)",
+        "the previous run of the same suite and agent", flag="--baseline", metavar="RUN_ID|LABEL",
+    )
+    # Its flag also sets the exit code (cli.py).
+    pass_threshold: float = _option(0.8, rate, "the gated rate the threshold check wants: 0.8 or 80%",
+                                    flag="--fail-under", metavar="RATE")
     sql_max_rows: int = _option(100_000, whole_number(1), "the row cap of each query the pipeline runs")
     max_answer_rows: int = _option(100_000, whole_number(1), "the most rows one answer may carry")
     max_insight_chars: int = _option(20_000, whole_number(1), "the most characters of one answer's insight")
@@ -276,9 +314,11 @@ class RunSettings:
         }
 
 
+_VALUE_TYPES = get_type_hints(RunSettings)
 RUN_OPTIONS: tuple[Setting, ...] = tuple(
     Setting(option.name, f"NABAHAN_{option.name.upper()}", option.default, option.metadata["convert"],
-            option.metadata["help"], option.metadata["shown"])
+            option.metadata["help"], option.metadata["shown"], flag=option.metadata["flag"],
+            metavar=option.metadata["metavar"], value_type=_VALUE_TYPES[option.name])
     for option in fields(RunSettings)
 )
 

@@ -4,8 +4,7 @@
 
 PHASE is where the run stops: ``agent`` (inside an agent call), ``parquet`` (half-way through
 writing case_scores' Parquet file), ``report`` (half-way through writing the results CSV) or
-``charts`` (as the run itself writes its first chart, a forked chart helper drawing on; or, when the chart
-worker draws them, once it has drawn them all, before the run switches them into place). There the process
+``charts`` (as the run writes its first chart, before it switches the set into place). There the process
 writes MARKER and sleeps until it is killed. Nothing in the product is changed for this: the patches live here.
 """
 
@@ -61,26 +60,15 @@ def _patch(phase: str, marker: Path) -> None:
 
         pd.DataFrame.to_csv = to_csv
     elif phase == "charts":
-        import os
+        from nabahan_pipeline.evaluation.charts import render
 
-        from nabahan_pipeline.evaluation.charts import drawing, render
+        original_save_figure = render.save_figure
 
-        original_write_png = drawing.write_png
-        original_draw_on_worker = render.draw_on_worker
-        run_pid = os.getpid()
+        def save_figure(*args, **kwargs):
+            _stop_here(marker)
+            return original_save_figure(*args, **kwargs)
 
-        def write_png(*args, **kwargs):
-            if os.getpid() == run_pid:  # not in a forked chart helper: the test kills the run
-                _stop_here(marker)
-            return original_write_png(*args, **kwargs)
-
-        def draw_on_worker(*args, **kwargs):
-            if original_draw_on_worker(*args, **kwargs):  # the worker wrote them all
-                _stop_here(marker)
-            return False
-
-        drawing.write_png = write_png
-        render.draw_on_worker = draw_on_worker
+        render.save_figure = save_figure
 
 
 def main(argv: list[str]) -> int:

@@ -242,3 +242,26 @@ def test_the_instance_is_dagsters_own_and_a_runs_output_reaches_the_terminal_and
         data = ui.compute_log_manager.get_log_data(key)
     assert data.stdout.decode().splitlines() == written
     assert "to stderr" in data.stderr.decode().splitlines()  # beside Dagster's own log lines
+
+
+def test_a_run_loads_its_case_file_once_and_builds_each_agent_once(workspace: Path, monkeypatch: pytest.MonkeyPatch):
+    """Checked before the runs and handed to them: the case file read once for two agents' runs and
+    their comparison, each agent built (and checked) once, by the resource of its kind."""
+    from nabahan_pipeline.agents.python_callable import PythonCallableAgent
+    from nabahan_pipeline.orchestration import assets, checks
+
+    loads, builds = [], []
+    load = assets.load_test_cases
+    build = PythonCallableAgent.__init__
+    monkeypatch.setattr(assets, "load_test_cases", lambda path: loads.append(path) or load(path))
+    monkeypatch.setattr(checks, "load_test_cases", lambda path: loads.append(path) or load(path))
+    monkeypatch.setattr(PythonCallableAgent, "__init__",
+                        lambda self, spec, **kwargs: builds.append(spec) or build(self, spec, **kwargs))
+    cases = write_cases(workspace / "cases.json", count_cases(2))
+    result = NabahanEvaluationPipeline(output_dir=workspace / "out", test_file=cases, test_suite_databases=0,
+                                       agent=[f"a={COUNTING}", f"b={COUNTING}"]).run_complete_pipeline()
+    assert set(result["agents"]) == {"a", "b"} and all(run["checks"]["test_case_file_valid"]
+                                                       for run in result["agents"].values())
+    assert loads == [cases], "loaded once, before the runs"
+    assert builds == [COUNTING, COUNTING], "one build per agent"
+    assert len(sample_agents.CALLS) == 4

@@ -112,17 +112,17 @@ def test_db_build_and_agent_ask_catch_the_base(
 def test_a_user_error_inside_the_run_is_an_input_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # Checking passes; the test_cases step then meets the mistake inside Dagster's run.
+    # Checking passes; a step then meets the mistake inside Dagster's run.
     monkeypatch.setenv("NABAHAN_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("DAGSTER_HOME", raising=False)
     cases = tmp_path / "cases.json"
     cases.write_text(json.dumps([{"question": "كم عدد المناقصات؟", "category": "count",
                                  "expected_table": "tenders_full_details"}]), encoding="utf-8")
 
-    def check_in_run(_settings: object) -> None:
+    def summarize_in_run(_scores: object) -> None:
         raise NovelMistake("found only inside the run")
 
-    monkeypatch.setattr("nabahan_pipeline.orchestration.assets.checked_test_cases", check_in_run)
+    monkeypatch.setattr("nabahan_pipeline.orchestration.assets.summarize", summarize_in_run)
     pipeline = NabahanEvaluationPipeline(output_dir=tmp_path / "out", test_file=cases)
     with pytest.raises(EvaluationInputError, match="^found only inside the run$"):
         pipeline.run_complete_pipeline()

@@ -303,3 +303,123 @@ def test_only_the_database_generator_turns_sqlites_syncing_off(tmp_path: Path) -
     (tmp_path / "other.py").write_text('connection.execute("pragma SYNCHRONOUS = 0")\n')
     (tmp_path / "fine.py").write_text('connection.execute("PRAGMA synchronous=NORMAL")\n')
     assert durability_offences(tmp_path) == ["other.py", "storage.py"]
+
+
+# Modules that start processes or call C by hand; os functions that fork.
+NO_PROCESSES = ("multiprocessing", "ctypes", "_ctypes")
+NO_FORK = ("fork", "forkpty", "register_at_fork")
+# A PNG is written by Pillow (savefig), not chunk by chunk.
+PNG_CHUNKS = (b"IHDR", b"IDAT", b"IEND")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def stock_library_offences(source: str) -> list[str]:
+    """What ``source`` does of: a private matplotlib name (imported, read as an attribute of a
+    matplotlib module or class, through getattr & co, or defined in a subclass of a matplotlib
+    class), a fork (``os``'s fork functions, ``multiprocessing``, a ``ProcessPoolExecutor``),
+    ``ctypes``, or PNG chunks of its own (the chunk names as bytes)."""
+    tree = ast.parse(source)
+    found: list[str] = []
+    mpl: set[str] = set()  # local names bound to matplotlib modules and objects
+    os_names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                if top in NO_PROCESSES:
+                    found.append(f"import {alias.name}")
+                if top == "matplotlib":
+                    if any(map(_private, alias.name.split("."))):
+                        found.append(f"import {alias.name}")
+                    mpl.add(alias.asname or top)
+                if alias.name == "os":
+                    os_names.add(alias.asname or "os")
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            top = node.module.split(".")[0]
+            names = [alias.name for alias in node.names]
+            if top in NO_PROCESSES:
+                found.append(f"from {node.module} import")
+            if "ProcessPoolExecutor" in names:
+                found.append(f"from {node.module} import ProcessPoolExecutor")
+            if node.module == "os":
+                found += [f"from os import {name}" for name in names if name in NO_FORK]
+            if top == "matplotlib":
+                if any(map(_private, node.module.split("."))) or any(map(_private, names)):
+                    found.append(f"from {node.module} import {', '.join(names)}")
+                mpl |= {alias.asname or alias.name for alias in node.names}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            chain, root = [node.attr], node.value
+            while isinstance(root, ast.Attribute):
+                chain.append(root.attr)
+                root = root.value
+            if isinstance(root, ast.Name):
+                if root.id in mpl and any(map(_private, chain)):
+                    found.append(f"{root.id}.{'.'.join(reversed(chain))}")
+                if root.id in os_names and node.attr in NO_FORK:
+                    found.append(f"{root.id}.{node.attr}")
+                if node.attr == "ProcessPoolExecutor":
+                    found.append(f"{root.id}.ProcessPoolExecutor")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr", "setattr", "delattr") and len(node.args) >= 2
+              and isinstance(node.args[0], ast.Name) and node.args[0].id in mpl
+              and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
+              and _private(node.args[1].value)):
+            found.append(f"{node.func.id}({node.args[0].id}, {node.args[1].value!r})")
+        elif isinstance(node, ast.ClassDef) and any(isinstance(base, ast.Name) and base.id in mpl for base in node.bases):
+            found += [f"{node.name}.{item.name}: a private method in a matplotlib subclass" for item in node.body
+                      if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and _private(item.name)]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, bytes) and any(
+                chunk in node.value for chunk in PNG_CHUNKS):
+            found.append(f"PNG bytes {node.value[:8]!r}")
+    return found
+
+
+def test_the_package_uses_stock_libraries_only_and_never_forks() -> None:
+    offences = {name: found for name, path in MODULES.items()
+                if (found := stock_library_offences(path.read_text(encoding="utf-8")))}
+    assert offences == {}
+
+
+def test_the_stock_library_rule_catches_offences() -> None:
+    source = '''
+import ctypes
+import multiprocessing.connection
+import os as system
+import matplotlib as mpl
+import matplotlib._api
+from concurrent.futures import ProcessPoolExecutor
+from os import register_at_fork
+from matplotlib import _pylab_helpers, text as mpl_text
+from matplotlib.backends.backend_agg import RendererAgg, backend_agg
+
+system.fork()
+mpl.__version__, mpl.rcParams  # public
+mpl_text._get_text_metrics_with_cache
+backend_agg._RendererAgg
+getattr(mpl_text, "_get_text_metrics_with_cache")
+getattr(mpl_text, "Text")  # public
+
+class Renderer(RendererAgg):
+    def draw_text(self): ...  # public
+    def _prepare_font(self): ...
+
+handle.write(b"IHDR" + header)
+'''
+    assert sorted(stock_library_offences(source)) == sorted([
+        "import ctypes",
+        "import multiprocessing.connection",
+        "import matplotlib._api",
+        "from concurrent.futures import ProcessPoolExecutor",
+        "from os import register_at_fork",
+        "from matplotlib import _pylab_helpers, text",
+        "system.fork",
+        "mpl_text._get_text_metrics_with_cache",
+        "backend_agg._RendererAgg",
+        "getattr(mpl_text, '_get_text_metrics_with_cache')",
+        "Renderer._prepare_font: a private method in a matplotlib subclass",
+        "PNG bytes b'IHDR'",
+    ])

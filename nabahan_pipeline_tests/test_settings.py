@@ -101,11 +101,12 @@ def _dagster() -> RunSettings:
 
 def _triggered(trigger: str) -> RunSettings:
     """The options of the run the sensor's or the schedule's next tick requests."""
+    resources = {"evaluation": defs.resources["evaluation"]}  # what they require
     with dg.instance_for_test() as instance:
         if trigger == "sensor":
-            (request,) = sensors.test_cases_changed(dg.build_sensor_context(instance=instance, resources=defs.resources))
+            (request,) = sensors.test_cases_changed(dg.build_sensor_context(instance=instance, resources=resources))
         else:
-            context = dg.build_schedule_context(instance=instance, resources=defs.resources,
+            context = dg.build_schedule_context(instance=instance, resources=resources,
                                                 repository_def=defs.get_repository_def())
             (request,) = nightly_evaluation.evaluate_tick(context).run_requests
     assert isinstance(request, dg.RunRequest), request
@@ -188,8 +189,8 @@ def test_a_bad_value_names_its_source_and_every_bad_value_is_listed(clean_env: P
     with pytest.raises(SettingsError) as raised:
         resolve_run_settings({"repeat": 0, "colour": "red"})
     assert str(raised.value) == (
-        "NABAHAN_CONCURRENCY=abc: not a whole number; repeat=0: must be at least 1; "
-        "NABAHAN_GATE=accuracy: not one of correct_rate, pass_rate; unknown option 'colour'"
+        "NABAHAN_CONCURRENCY=abc: not a whole number; NABAHAN_GATE=accuracy: not one of correct_rate, pass_rate; "
+        "repeat=0: must be at least 1; unknown option 'colour'"
     )
     monkeypatch.setenv("NABAHAN_AGENT_TOKEN", "s3cret-token")
     assert settings.secret_values() == {"s3cret-token"}
@@ -286,11 +287,20 @@ def test_the_library_defaults_are_the_settings_defaults():
     assert settings.GATES == tuple(GATE_VERDICTS)
 
 
-def test_readme_lists_exactly_the_settings_variables():
+def test_readme_lists_exactly_the_settings_variables_as_declared():
+    """The README's table is settings.py's declaration, row for row: variable, run config name and
+    flag, default and help."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Options and environment variables", 1)[1].split("\n## ", 1)[0]
-    rows = re.findall(r"^\| `([A-Z_]+)` \|", section, flags=re.MULTILINE)
-    assert sorted(rows) == sorted(settings.ENVIRONMENT_VARIABLES)
+    rows = re.findall(r"^\| `[A-Z_]+` \|.*$", section, flags=re.MULTILINE)
+
+    def row(setting: settings.Setting) -> str:
+        names = ""
+        if setting in RUN_OPTIONS:
+            names = f"`{setting.name}`" + (f" / `{setting.flag}`" if setting.flag else "")
+        return f"| `{setting.env}` | {names} | {setting.default_text()} | {setting.help} |".replace("|  |", "| |")
+
+    assert rows == [row(setting) for setting in SETTINGS.values()]
 
 
 def test_run_config_yaml_names_every_option_its_variable_and_its_default(clean_env: Path):

@@ -50,7 +50,9 @@ class AnswerLimits:
 
 
 class Agent(Protocol):
-    """What the runner needs of an agent adapter."""
+    """What the runner needs of an agent adapter. ``check`` and ``close`` are capabilities every
+    agent has: an adapter that subclasses this protocol gets them as no-ops, a service overrides
+    them (the HTTP and OpenAI-compatible agents check that their server is reachable)."""
 
     spec: str
 
@@ -59,6 +61,12 @@ class Agent(Protocol):
 
     def fingerprint(self) -> str:
         """What identifies this agent's version, for the response cache."""
+
+    def check(self) -> None:
+        """Raise AgentSpecError when the agent cannot answer at all (before any case is asked)."""
+
+    def close(self) -> None:
+        """Let go of what the agent holds (connections); the run's end calls it once."""
 
 
 @dataclass

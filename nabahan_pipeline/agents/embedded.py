@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from nabahan_pipeline.version import __version__
+from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.fingerprint import compose, source_hash
+from nabahan_pipeline.version import __version__
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -20,7 +21,7 @@ def agent_sources(package: Path | None = None) -> list[Path]:
     return [*code, root / "etimad_db" / "reference_data.py"]
 
 
-class EmbeddedAgent:
+class EmbeddedAgent(Agent):
     """The reference agent over the embedded (or a given) SQLite database."""
 
     def __init__(self, database: str | Path | None = None, agent_version: str | None = None) -> None:

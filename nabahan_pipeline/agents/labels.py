@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from nabahan_pipeline.errors import AgentSpecError
+from nabahan_pipeline.settings import RunSettings, resolve_run_settings
 
 MAX_LABEL_CHARS = 200
 # What Dagster refuses in a partition key ("..." marks a range), and the comma that separates keys
@@ -72,6 +74,21 @@ def labelled_agents(texts: Sequence[str], version: str | None = None, *, source:
             )
         seen[agent.label] = text.strip()
     return agents
+
+
+def resolve_run(
+    given: Mapping[str, Any], agents: Sequence[str] = (), *, source: str = "--agent"
+) -> tuple[RunSettings, list[LabelledAgent]]:
+    """A run's options and its agents, each parsed and resolved once: ``given`` options (None: not
+    given) and the ``agents`` as ``source`` gave them (NAME=SPEC or SPEC); with one agent its spec
+    is the run's, with none the run's agent is the one the options name. Raises a NabahanError
+    (a bad label, a bad value) before anything runs."""
+    labelled = labelled_agents(agents, source=source)
+    one = labelled[0].spec if len(labelled) == 1 else None
+    settings = resolve_run_settings({**given, "agent": one})
+    if not labelled:
+        return settings, [LabelledAgent(settings.agent, settings.agent, settings.agent_version)]
+    return settings, [replace(agent, version=settings.agent_version) for agent in labelled]
 
 
 def folder_name(label: str) -> str:

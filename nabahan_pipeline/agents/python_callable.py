@@ -10,11 +10,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.fingerprint import compose, source_hash
 from nabahan_pipeline.errors import AgentSpecError
 
 
-class PythonCallableAgent:
+class PythonCallableAgent(Agent):
     """Imports ``package.module:function`` and calls it with (question, filters)."""
 
     def __init__(self, spec: str, agent_version: str | None = None) -> None:

@@ -18,13 +18,29 @@ from nabahan_pipeline.errors import AgentSpecError, SettingsError
 from nabahan_pipeline.settings import resolve
 
 
-
 def effective_spec(spec: str | None) -> str:
     """The spec to use: the given one, else $NABAHAN_AGENT, else ``embedded``."""
     try:
         return resolve("agent", spec or None)
     except SettingsError:  # the only way a spec can be bad here
         raise AgentSpecError("the agent spec is empty") from None
+
+
+def agent_kind(spec: str) -> str:
+    """The kind of adapter ``spec`` names: embedded, python, http or openai; raise
+    ``AgentSpecError`` for none."""
+    if spec == "embedded":
+        return "embedded"
+    if spec.startswith("python:"):
+        return "python"
+    if spec.startswith(("http://", "https://")):
+        return "http"
+    if spec.startswith("openai:"):
+        return "openai"
+    raise AgentSpecError(
+        f"unknown agent spec {spec!r}: expected 'embedded', 'python:package.module:function', "
+        "'http(s)://host:port/path' or 'openai:MODEL'"
+    )
 
 
 def resolve_agent(
@@ -38,29 +54,26 @@ def resolve_agent(
 ) -> Agent:
     """Build the agent adapter that ``spec`` names; raise ``AgentSpecError`` for a bad spec.
     ``max_answer_bytes`` caps the body an HTTP or OpenAI-compatible agent's answer may have;
-    ``sql_timeout_s`` limits each query the OpenAI-compatible agent runs itself."""
+    ``sql_timeout_s`` limits each query the OpenAI-compatible agent runs itself. A run's agent is
+    built by the Dagster resource of its kind (``orchestration.resources``) instead."""
     spec = effective_spec(spec)
-    if spec == "embedded":
+    kind = agent_kind(spec)
+    if kind == "embedded":
         from nabahan_pipeline.agents.embedded import EmbeddedAgent
 
         return EmbeddedAgent(database=database, agent_version=agent_version)
-    if spec.startswith("python:"):
+    if kind == "python":
         from nabahan_pipeline.agents.python_callable import PythonCallableAgent
 
         return PythonCallableAgent(spec, agent_version=agent_version)
-    if spec.startswith(("http://", "https://")):
+    if kind == "http":
         from nabahan_pipeline.agents.http import HttpAgent
 
         return HttpAgent(spec, agent_version=agent_version, timeout_s=timeout_s, max_answer_bytes=max_answer_bytes)
-    if spec.startswith("openai:"):
-        from nabahan_pipeline.agents.openai_compat import OpenAICompatibleAgent
+    from nabahan_pipeline.agents.openai_compat import OpenAICompatibleAgent
 
-        return OpenAICompatibleAgent(
-            spec, agent_version=agent_version, database=database, timeout_s=timeout_s,
-            max_answer_bytes=max_answer_bytes,
-            **({"sql_timeout_s": sql_timeout_s} if sql_timeout_s is not None else {}),
-        )
-    raise AgentSpecError(
-        f"unknown agent spec {spec!r}: expected 'embedded', 'python:package.module:function', "
-        "'http(s)://host:port/path' or 'openai:MODEL'"
+    return OpenAICompatibleAgent(
+        spec, agent_version=agent_version, database=database, timeout_s=timeout_s,
+        max_answer_bytes=max_answer_bytes,
+        **({"sql_timeout_s": sql_timeout_s} if sql_timeout_s is not None else {}),
     )

@@ -27,28 +27,14 @@ _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "e
 _KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
 
 
-# The last case file loaded, by a digest of its bytes, and its table: a run loads its case file
-# three times (checked before the run starts, the test_cases asset, the test_case_file_valid
-# check); a file unchanged since is read and digested, not parsed and validated again.
-_last_loaded: tuple[bytes, pd.DataFrame] | None = None
-
-
 def load_test_cases(path: str | Path) -> pd.DataFrame:
     """Read and validate the JSON case file at ``path`` into the test_cases table, in file order;
     raise TestCaseError on the first problem found."""
-    global _last_loaded
     name = str(path)
-    data = _read_bytes(Path(path), name)
-    digest = hashlib.blake2b(data, digest_size=16).digest()
-    last = _last_loaded
-    if last is not None and last[0] == digest:
-        return last[1].copy()
-    entries = _read_json_list(data, name)
+    entries = _read_json_list(_read_bytes(Path(path), name), name)
     records = [_validate_case(entry, number, name) for number, entry in enumerate(entries, 1)]
     _check_unique_ids(records, name)
-    cases = pd.DataFrame.from_records(records, columns=list(TEST_CASE_COLUMNS))
-    _last_loaded = (digest, cases.copy())
-    return cases
+    return pd.DataFrame.from_records(records, columns=list(TEST_CASE_COLUMNS))
 
 
 def suite_fingerprint(cases: pd.DataFrame) -> str:

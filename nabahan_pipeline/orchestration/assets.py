@@ -14,12 +14,13 @@ metadata (row count, column schema, preview) come from the IO manager.
 import warnings
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple, Optional
 
 import dagster as dg
 import pandas as pd
 from dagster_pandera import pandera_schema_to_dagster_type
 
-from nabahan_pipeline.agents.registry import resolve_agent
+from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
@@ -73,50 +74,61 @@ agent = dg.AssetSpec(
 )
 
 
-def checked_test_cases(evaluation: RunSettings) -> tuple[Path, pd.DataFrame]:
-    """The case file and its cases (the quick selection with ``quick``), once the file, its gold
-    SQL and expected tables are checked; raises a user error naming what is wrong. Our entry
-    points call it before they start a run, the ``test_cases`` asset inside the run."""
+class CheckedCases(NamedTuple):
+    """A case file loaded and checked: its path, its sha256 when read, how many cases it holds, and
+    the cases to be asked (the quick selection with ``quick``)."""
+
+    path: Path
+    sha256: str
+    in_file: int
+    cases: pd.DataFrame
+
+
+def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
+    """The case file loaded once its gold SQL and expected tables are checked; raises a user error
+    naming what is wrong. Our entry points call it before they start a run and hand the run what
+    it found (the ``checked_cases`` resource); a run launched otherwise calls it in ``test_cases``."""
     path = evaluation.case_file()
+    sha256 = file_sha256(path) if path.is_file() else ""
     cases = load_test_cases(path)
     database = ensure_database(evaluation.database_path())
     check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()))
-    return path, select_quick(cases) if evaluation.quick else cases
+    return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases)
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
           dagster_type=TEST_CASES_TYPE)
-def test_cases(context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings]) -> pd.DataFrame:
+def test_cases(
+    context: dg.AssetExecutionContext,
+    evaluation: dg.ResourceParam[RunSettings],
+    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+) -> pd.DataFrame:
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
     table stops the run here, before any agent call."""
-    path, cases = checked_test_cases(evaluation)
+    checked = checked_cases or checked_test_cases(evaluation)
     context.add_output_metadata(
         {
-            "file": dg.MetadataValue.path(str(path)),
-            "file_sha256": file_sha256(path),
+            "file": dg.MetadataValue.path(str(checked.path)),
+            "file_sha256": checked.sha256,
             "quick": evaluation.quick,
-            "cases_per_category": dg.MetadataValue.json(cases["category"].value_counts().to_dict()),
+            "cases_per_category": dg.MetadataValue.json(checked.cases["category"].value_counts().to_dict()),
         }
     )
-    return cases
+    return checked.cases
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[agent], kinds={"pandas", "parquet"},
           dagster_type=AGENT_RESPONSES_TYPE)
 def agent_responses(
-    context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings], test_cases: pd.DataFrame
+    context: dg.AssetExecutionContext,
+    evaluation: dg.ResourceParam[RunSettings],
+    agent: dg.ResourceParam[Agent],
+    test_cases: pd.DataFrame,
 ) -> pd.DataFrame:
-    """Every case asked of the agent, concurrently, each call timed alone; failures and answers over
-    a cap become error rows; secrets are scrubbed from every answer."""
+    """Every case asked of the run's agent (built and checked once for the run, ``resources``),
+    concurrently, each call timed alone; failures and answers over a cap become error rows;
+    secrets are scrubbed from every answer."""
     database = ensure_database(evaluation.database_path())
-    agent = resolve_agent(
-        evaluation.agent,
-        agent_version=evaluation.agent_version,
-        database=database,
-        timeout_s=evaluation.timeout_s,
-        max_answer_bytes=evaluation.max_answer_bytes,
-        sql_timeout_s=evaluation.sql_timeout_s,
-    )
     fingerprint = agent.fingerprint()
     db_hash = database_hash(database)
     cache = ResponseCache(response_cache_path()) if evaluation.use_cache else None
@@ -137,8 +149,6 @@ def agent_responses(
     finally:
         if cache is not None:
             cache.close()
-        if hasattr(agent, "close"):  # its connections (HTTP, the embedded agent's database)
-            agent.close()
     context.add_output_metadata(
         {
             "agent_spec": agent.spec,

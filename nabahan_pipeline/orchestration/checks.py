@@ -6,6 +6,7 @@ partitioned checks as a preview, a warning we keep off every command's stderr.
 
 import warnings
 from pathlib import Path
+from typing import Optional
 
 import dagster as dg
 import pandas as pd
@@ -13,7 +14,14 @@ import pandas as pd
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regressions
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
-from nabahan_pipeline.orchestration.assets import case_scores, evaluation_summary, run_series, test_cases
+from nabahan_pipeline.files import file_sha256
+from nabahan_pipeline.orchestration.assets import (
+    CheckedCases,
+    case_scores,
+    evaluation_summary,
+    run_series,
+    test_cases,
+)
 from nabahan_pipeline.orchestration.history import previous_archive
 from nabahan_pipeline.orchestration.partitions import AGENTS
 from nabahan_pipeline.settings import RunSettings
@@ -33,17 +41,25 @@ def partitioned_check(**kwargs: object):
 
 @partitioned_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
 def test_case_file_valid(
-    evaluation: dg.ResourceParam[RunSettings], test_cases: pd.DataFrame
+    evaluation: dg.ResourceParam[RunSettings],
+    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+    test_cases: pd.DataFrame,
 ) -> dg.AssetCheckResult:
-    """Re-read the case file: it must be valid, and hold every case that was materialized."""
-    try:
-        on_disk = load_test_cases(evaluation.case_file())
-    except TestCaseError as exc:
-        return dg.AssetCheckResult(passed=False, metadata={"error": str(exc)})
-    missing = sorted(set(test_cases["case_id"]) - set(on_disk["case_id"]))
+    """The case file must be valid and hold every case that was materialized: unchanged since an
+    entry point checked it (its sha256), else read again."""
+    path = evaluation.case_file()
+    if checked_cases is not None and path.is_file() and file_sha256(path) == checked_cases.sha256:
+        in_file, ids = checked_cases.in_file, set(test_cases["case_id"])  # the cases came from this very file
+    else:
+        try:
+            on_disk = load_test_cases(path)
+        except TestCaseError as exc:
+            return dg.AssetCheckResult(passed=False, metadata={"error": str(exc)})
+        in_file, ids = len(on_disk), set(on_disk["case_id"])
+    missing = sorted(set(test_cases["case_id"]) - ids)
     return dg.AssetCheckResult(
         passed=not missing,
-        metadata={"cases_in_file": len(on_disk), "missing_from_file": dg.MetadataValue.json(missing)},
+        metadata={"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)},
     )
 
 

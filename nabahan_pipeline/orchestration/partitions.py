@@ -25,6 +25,9 @@ AGENT_ASSET = dg.AssetKey("agent")
 # Dagster's tag on every run of one partition (launched by us, the UI or a backfill).
 PARTITION_TAG = "dagster/partition"
 AGENT_LABEL_TAG = "nabahan/agent_label"
+# The agent a run evaluates, as the entry point, the sensor or the schedule that launched it knew it.
+AGENT_SPEC_TAG = "nabahan/agent"
+AGENT_VERSION_TAG = "nabahan/agent_version"
 
 
 def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent]) -> None:
@@ -94,10 +97,15 @@ def agents_to_run(instance: dg.DagsterInstance, settings: RunSettings) -> list[L
 
 
 def agent_of_run(instance: dg.DagsterInstance | None, run: dg.DagsterRun | None) -> LabelledAgent | None:
-    """The agent whose partition ``run`` evaluates; None for a run of no partition."""
-    label = run.tags.get(PARTITION_TAG) if run is not None else None
+    """The agent whose partition ``run`` evaluates; None for a run of no partition. A run launched
+    by our entry points, the sensor or the schedule carries its agent in its tags (passed on, not
+    read back); one launched from the UI (or a backfill) stands for what the registry holds."""
+    tags = run.tags if run is not None else {}
+    label = tags.get(PARTITION_TAG)
     if label is None:
         return None
+    if tags.get(AGENT_LABEL_TAG) == label and tags.get(AGENT_SPEC_TAG):
+        return LabelledAgent(label, tags[AGENT_SPEC_TAG], tags.get(AGENT_VERSION_TAG) or None)
     return (registered_agent(instance, label) if instance is not None else None) or LabelledAgent(label, label)
 
 
@@ -110,16 +118,20 @@ def settings_for_agent(settings: RunSettings, agent: LabelledAgent) -> RunSettin
     return replace(settings, agent=agent.spec, agent_version=agent.version or settings.agent_version, label=label)
 
 
-def partition_run_config(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> dict[str, Any]:
+def partition_settings(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> RunSettings:
     """The options of one agent's run: the agent's own, and, when ``several`` agents are
     evaluated together, an output folder of its own under the output directory."""
-    options = settings_for_agent(settings, agent).as_config()
-    if several:
-        options["output_dir"] = str(settings.output_path() / folder_name(agent.label))
-    return {"resources": {"evaluation": {"config": options}}}
+    own = settings_for_agent(settings, agent)
+    return replace(own, output_dir=settings.output_path() / folder_name(agent.label)) if several else own
+
+
+def partition_run_config(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> dict[str, Any]:
+    """The run config of one agent's run: ``partition_settings`` as the ``evaluation`` resource's."""
+    return {"resources": {"evaluation": {"config": partition_settings(settings, agent, several=several).as_config()}}}
 
 
 def partition_run_tags(agent: LabelledAgent) -> dict[str, str]:
-    """The tags that tell an agent's run apart (the deployment's per-agent run limit reads the
-    partition tag Dagster adds, which holds the same label)."""
-    return {AGENT_LABEL_TAG: agent.label}
+    """The tags that tell an agent's run apart and carry its agent into the run (the deployment's
+    per-agent run limit reads the partition tag Dagster adds, which holds the same label)."""
+    tags = {AGENT_LABEL_TAG: agent.label, AGENT_SPEC_TAG: agent.spec}
+    return {**tags, AGENT_VERSION_TAG: agent.version} if agent.version else tags

@@ -1,64 +1,195 @@
-"""The run's options as one Dagster resource, settable from run config (`-c run_config.yaml`)."""
+"""The run's resources: its options (``evaluation``, settable from run config, `-c run_config.yaml`)
+and its agent (``agent``), each made once per run.
 
-from __future__ import annotations
+The ``evaluation`` resource's config is made from settings.py's declaration of the options (one
+field each, unset by default), so an option added there is in the launchpad too. The agent is
+built by the resource of its kind (embedded, python, http, openai), its secrets read through
+``dg.EnvVar`` (never a plain config value), checked as the run starts and closed as it ends.
+"""
 
-from typing import Any, Optional
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar, Optional
 
 import dagster as dg
 from pydantic import Field
 
-from nabahan_pipeline.agents.contract import AnswerLimits
+from nabahan_pipeline.agents.contract import Agent, AnswerLimits
+from nabahan_pipeline.agents.registry import agent_kind
+from nabahan_pipeline.etimad_db.store import ensure_database
 from nabahan_pipeline.orchestration.partitions import agent_of_run, settings_for_agent
-from nabahan_pipeline.settings import SETTINGS, RunSettings, resolve_run_settings
+from nabahan_pipeline.settings import RUN_OPTIONS, SETTINGS, RunSettings, resolve, resolve_run_settings
 
 
-def _option(name: str) -> Any:
-    """A config field, unset by default; the launchpad shows its help, default and variable."""
-    return Field(default=None, description=SETTINGS[name].describe())
-
-
-class EvaluationSettings(dg.ConfigurableResource):
+class _Options(dg.ConfigurableResource):
     """What to evaluate and how: the case file, the agent, concurrency, outputs, thresholds.
 
     Every option left unset resolves when the run starts, through ``settings``: its environment
     variable (NABAHAN_<OPTION>), else its default; so run config that sets a few options keeps the
-    environment's others. Assets, checks, the sensor and the schedule receive the resolved
-    ``RunSettings``.
+    environment's others. Assets, checks, the agent, the sensor and the schedule receive the
+    resolved ``RunSettings``.
     """
-
-    test_file: Optional[str] = _option("test_file")
-    output_dir: Optional[str] = _option("output_dir")
-    agent: Optional[str] = _option("agent")
-    agent_version: Optional[str] = _option("agent_version")
-    database: Optional[str] = _option("database")
-    label: Optional[str] = _option("label")
-    baseline: Optional[str] = _option("baseline")
-    quick: Optional[bool] = _option("quick")
-    concurrency: Optional[int] = _option("concurrency")
-    timeout_s: Optional[float] = _option("timeout_s")
-    repeat: Optional[int] = _option("repeat")
-    use_cache: Optional[bool] = _option("use_cache")
-    pass_threshold: Optional[float] = _option("pass_threshold")
-    gate: Optional[str] = _option("gate")
-    test_suite_databases: Optional[int] = _option("test_suite_databases")
-    sql_timeout_s: Optional[float] = _option("sql_timeout_s")
-    sql_max_rows: Optional[int] = _option("sql_max_rows")
-    max_answer_rows: Optional[int] = _option("max_answer_rows")
-    max_insight_chars: Optional[int] = _option("max_insight_chars")
-    max_sql_chars: Optional[int] = _option("max_sql_chars")
-    max_answer_bytes: Optional[int] = _option("max_answer_bytes")
 
     def resolved(self) -> RunSettings:
         """The options as a run started now gets them; raises SettingsError for a bad value."""
         return resolve_run_settings({name: getattr(self, name) for name in type(self).model_fields})
 
     def create_resource(self, context: dg.InitResourceContext) -> RunSettings:
-        """What assets, checks, the sensor and the schedule receive: the resolved options; in a run
-        of an agent's partition, with that agent's spec and version (``partitions``), however the
-        run was launched (our entry points, the UI, a backfill)."""
+        """The resolved options; in a run of an agent's partition, with that agent's spec and
+        version (``partitions.agent_of_run``), however the run was launched (our entry points, the
+        UI, a backfill)."""
         settings = self.resolved()
         agent = agent_of_run(context.instance, context.run)
         return settings if agent is None else settings_for_agent(settings, agent)
+
+
+# One config field per run option, unset by default; the launchpad shows its help, default and variable.
+EvaluationSettings: type[_Options] = type(
+    "EvaluationSettings",
+    (_Options,),
+    {
+        "__module__": __name__,
+        "__doc__": _Options.__doc__,
+        "__annotations__": {setting.name: Optional[setting.config_type] for setting in RUN_OPTIONS},
+        **{setting.name: Field(default=None, description=setting.describe()) for setting in RUN_OPTIONS},
+    },
+)
+
+
+def evaluation_resource() -> Any:
+    """The ``evaluation`` resource of the code location: configured when a run is launched, and one
+    object that the ``agent`` resource depends on (so both see the run's config)."""
+    return EvaluationSettings.configure_at_launch()
+
+
+# --- the agent -----------------------------------------------------------------------------------
+
+
+class AgentResource(dg.ConfigurableResource):
+    """One kind of agent adapter, built once per run for the run's agent (``evaluation``: its spec,
+    version, database and time limits); checked before any case is asked, closed at the run's end."""
+
+    kind: ClassVar[str]
+    evaluation: dg.ResourceDependency[RunSettings]
+
+    def build(self) -> Agent:
+        """The adapter (its constructor's AgentSpecError for a bad spec)."""
+        raise NotImplementedError
+
+    @contextmanager
+    def yield_for_execution(self, context: dg.InitResourceContext) -> Iterator[Agent]:
+        agent = self.build()
+        try:
+            agent.check()
+            yield agent
+        finally:
+            agent.close()
+
+
+class EmbeddedAgentResource(AgentResource):
+    """The reference agent over the evaluation database (spec ``embedded``)."""
+
+    kind: ClassVar[str] = "embedded"
+
+    def build(self) -> Agent:
+        from nabahan_pipeline.agents.embedded import EmbeddedAgent
+
+        settings = self.evaluation
+        return EmbeddedAgent(database=ensure_database(settings.database_path()), agent_version=settings.agent_version)
+
+
+class PythonAgentResource(AgentResource):
+    """A Python callable with the contract (spec ``python:package.module:function``)."""
+
+    kind: ClassVar[str] = "python"
+
+    def build(self) -> Agent:
+        from nabahan_pipeline.agents.python_callable import PythonCallableAgent
+
+        return PythonCallableAgent(self.evaluation.agent, agent_version=self.evaluation.agent_version)
+
+
+class HttpAgentResource(AgentResource):
+    """A service speaking the contract over HTTP (spec ``http(s)://...``)."""
+
+    kind: ClassVar[str] = "http"
+    token: Optional[str] = Field(default=None, description=SETTINGS["agent_token"].describe())
+
+    def build(self) -> Agent:
+        from nabahan_pipeline.agents.http import HttpAgent
+
+        settings = self.evaluation
+        return HttpAgent(settings.agent, agent_version=settings.agent_version, timeout_s=settings.timeout_s,
+                         token=self.token, max_answer_bytes=settings.max_answer_bytes)
+
+
+class OpenAIAgentResource(AgentResource):
+    """An OpenAI-compatible chat model as a text-to-SQL agent (spec ``openai:MODEL``)."""
+
+    kind: ClassVar[str] = "openai"
+    api_key: Optional[str] = Field(default=None, description=SETTINGS["openai_api_key"].describe())
+
+    def build(self) -> Agent:
+        from nabahan_pipeline.agents.openai_compat import OpenAICompatibleAgent
+
+        settings = self.evaluation
+        return OpenAICompatibleAgent(
+            settings.agent, agent_version=settings.agent_version, database=ensure_database(settings.database_path()),
+            timeout_s=settings.timeout_s, api_key=self.api_key, sql_timeout_s=settings.sql_timeout_s,
+            max_answer_bytes=settings.max_answer_bytes,
+        )
+
+
+AGENT_RESOURCES: dict[str, type[AgentResource]] = {
+    kind.kind: kind for kind in (EmbeddedAgentResource, PythonAgentResource, HttpAgentResource, OpenAIAgentResource)
+}
+
+
+def agent_resource(settings: RunSettings) -> AgentResource:
+    """The resource of the kind ``settings.agent`` names; a secret set in the environment is
+    passed as ``dg.EnvVar`` (Dagster reads it when the resource is built; an unset one would fail
+    the run, so it is left out). Raises AgentSpecError for a spec of no kind."""
+    kind = AGENT_RESOURCES[agent_kind(settings.agent)]
+    secrets = {"token": "agent_token", "api_key": "openai_api_key"}
+    given = {field: dg.EnvVar(SETTINGS[name].env) for field, name in secrets.items()
+             if field in kind.model_fields and resolve(name)}
+    return kind(evaluation=settings, **given)
+
+
+@contextmanager
+def built_agent(settings: RunSettings, instance: Optional[dg.DagsterInstance] = None) -> Iterator[Agent]:
+    """The agent of ``settings`` built, checked and (on leaving) closed by the resource of its kind,
+    outside a run: our entry points check every agent before the first run and hand each run its
+    own. Without ``instance`` Dagster makes an ephemeral one (in memory) for the building."""
+    with dg.build_resources({"agent": agent_resource(settings)}, instance=instance) as resources:
+        yield resources.agent
+
+
+class RunAgent(dg.ConfigurableResource):
+    """The run's agent, as its ``evaluation`` options name it (in an agent's partition, that
+    agent's), built by the resource of its kind; the code location's ``agent`` for every run
+    launched outside our entry points (the sensor, the schedule, the UI)."""
+
+    evaluation: dg.ResourceDependency[RunSettings]
+
+    @contextmanager
+    def yield_for_execution(self, context: dg.InitResourceContext) -> Iterator[Agent]:
+        with dg.build_resources({"agent": agent_resource(self.evaluation)}, instance=context.instance) as resources:
+            yield resources.agent
+
+
+# The code location's ``checked_cases``: none, the test_cases asset loads the file itself (our entry
+# points give each run the ``assets.CheckedCases`` they checked before it).
+NO_CHECKED_CASES = dg.ResourceDefinition.none_resource(
+    description="The case file as an entry point checked it before the run (none: test_cases loads it)."
+)
+
+
+def run_resources(evaluation: Any = None) -> dict[str, Any]:
+    """The resources of an evaluation run: the options (``evaluation``, default: configured at
+    launch), the agent they name, and no case file checked before it."""
+    evaluation = evaluation if evaluation is not None else evaluation_resource()
+    return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES}
 
 
 def run_tags(settings: RunSettings) -> dict[str, str]:

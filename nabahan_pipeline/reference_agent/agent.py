@@ -137,6 +137,8 @@ def _answer(
     }
 
 
+# The agent behind the plain function ``nabahan_agent`` (a `python:` spec has no object to keep it in).
+# Safe in a long-lived process: it reads the default database read-only and holds no run's state.
 _default_agent: ReferenceAgent | None = None
 _default_lock = threading.Lock()
 

@@ -632,8 +632,6 @@ def test_dashboard_markdown(rendered, max_width):
 
 
 def test_save_figure_is_atomic(tmp_path, monkeypatch):
-    from nabahan_pipeline.evaluation.charts import drawing
-
     target = tmp_path / "metrics_overview.png"
     target.write_bytes(b"old")
     fig = plot_metrics_overview(fixed_summary())
@@ -642,7 +640,7 @@ def test_save_figure_is_atomic(tmp_path, monkeypatch):
         handle.write(PNG_MAGIC)  # half a file, then the disk is full
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(drawing, "write_rgba_png", boom)
+    monkeypatch.setattr(fig, "savefig", boom)
     with pytest.raises(RuntimeError):
         save_figure(fig, target)
     assert target.read_bytes() == b"old"

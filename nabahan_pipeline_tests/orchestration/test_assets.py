@@ -17,7 +17,7 @@ from nabahan_pipeline.orchestration import assets
 from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.partitions import register_agents
-from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.orchestration.resources import EvaluationSettings, run_resources
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
 TABLES = {
@@ -40,7 +40,7 @@ def materialize(tmp_path: Path, *extra: dg.AssetChecksDefinition, cases: int = 2
         register_agents(instance, [LabelledAgent("counting", COUNTING)])
         return dg.materialize(
             [table for table, _ in TABLES.values()] + list(extra),
-            resources={"evaluation": settings, "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+            resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
             instance=instance,
             partition_key="counting",
             raise_on_error=False,

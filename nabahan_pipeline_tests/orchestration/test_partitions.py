@@ -22,7 +22,7 @@ from nabahan_pipeline.orchestration.partitions import (
     remove_agents,
     settings_for_agent,
 )
-from nabahan_pipeline.orchestration.resources import EvaluationSettings
+from nabahan_pipeline.orchestration.resources import EvaluationSettings, run_resources
 from nabahan_pipeline.settings import resolve_run_settings
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
@@ -81,7 +81,7 @@ def materialize(instance: dg.DagsterInstance, tmp_path: Path, partition: str, se
                                   test_suite_databases=0)
     return dg.materialize(
         selection,
-        resources={"evaluation": settings, "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+        resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
         instance=instance,
         partition_key=partition,
     )
@@ -104,7 +104,7 @@ def test_a_partitions_run_asks_that_agent_and_a_partial_run_reads_that_agents_ta
         only_scores = dg.materialize(
             TABLES,
             selection=[assets.case_scores],
-            resources={"evaluation": EvaluationSettings(test_file=str(tmp_path / "cases.json"), test_suite_databases=0),
+            resources={**run_resources(EvaluationSettings(test_file=str(tmp_path / "cases.json"), test_suite_databases=0)),
                        "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
             instance=instance,
             partition_key="good",
@@ -116,7 +116,7 @@ def test_a_partitions_run_asks_that_agent_and_a_partial_run_reads_that_agents_ta
             dg.materialize(
                 [*TABLES, assets.evaluation_summary],
                 selection=[assets.evaluation_summary],
-                resources={"evaluation": EvaluationSettings(), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+                resources={**run_resources(EvaluationSettings()), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
                 instance=instance,
                 partition_key="embedded",
             )

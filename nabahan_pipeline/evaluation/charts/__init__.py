@@ -1,15 +1,13 @@
 """The PNG charts of an evaluation run, drawn from the ``case_scores`` and ``evaluation_summary``
 tables (docs/internals.md) with matplotlib: no Dagster, no pyplot.
 
-One module per idea: ``style`` (colours, rcParams, font, DPI, new figures), ``agg`` (the Agg
-canvas, text drawn in fewer FreeType calls), ``text`` (Arabic labels, text from the data made
-safe to draw), ``formats`` (numbers), ``inputs`` (the columns
-the charts need and the views they take of the tables), ``tiers`` (the latency tiers),
-``ticks`` (the log latency axis), one module per chart (``overview``, ``pass_fail``,
-``latency``, ``categories``, ``detailed_results``, ``trend``, ``dashboard``), ``render`` (all
-seven saved as one set), ``drawing`` (each figure drawn once, on one or two processes),
-``worker`` (the process `nabahan eval` forks to draw its charts) and ``markdown`` (the dashboard
-for the Dagster UI).
+One module per idea: ``style`` (colours, rcParams, font, DPI, new figures on matplotlib's Agg
+canvas), ``text`` (Arabic labels, text from the data made safe to draw), ``formats`` (numbers),
+``inputs`` (the columns the charts need and the views they take of the tables), ``tiers`` (the
+latency tiers), ``ticks`` (the log latency axis), one module per chart (``overview``,
+``pass_fail``, ``latency``, ``categories``, ``detailed_results``, ``trend``, ``dashboard``,
+``comparison``), ``render`` (all seven saved by ``savefig`` as one set) and ``markdown`` (the
+dashboard for the Dagster UI).
 
 The names below load their module on first use, so that importing this package does not import
 matplotlib.

@@ -13,9 +13,8 @@ from collections.abc import Iterator
 import matplotlib
 from matplotlib import font_manager
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-
-from nabahan_pipeline.evaluation.charts.agg import ChartCanvas
 
 DPI = 110
 FONT_FAMILY = "DejaVu Sans"
@@ -78,11 +77,11 @@ def chart_style() -> Iterator[None]:
 
 
 def new_figure(width: float, height: float, *, constrained: bool = True) -> Figure:
-    """A figure of ``width`` x ``height`` inches at :data:`DPI` on our Agg canvas (``agg``)."""
+    """A figure of ``width`` x ``height`` inches at :data:`DPI` on matplotlib's Agg canvas."""
     # Whole pixels, so the PNG is exactly figsize * DPI.
     width, height = round(width * DPI) / DPI, round(height * DPI) / DPI
     fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained" if constrained else None)
-    ChartCanvas(fig)
+    FigureCanvasAgg(fig)
     return fig
 
 

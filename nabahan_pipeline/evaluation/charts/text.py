@@ -17,10 +17,9 @@ import math
 import re
 import unicodedata
 
-import inspect
-
-from matplotlib import font_manager, ft2font, text as mpl_text
+from matplotlib import font_manager, ft2font
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from nabahan_pipeline.evaluation.charts.style import FONT_FAMILY
 
@@ -39,7 +38,9 @@ CATEGORY_AR = {
 }
 
 
-@functools.cache
+# lru_cache, safe in a long-lived process: the font file is fixed by the installed matplotlib and
+# its character map does not change while the process runs.
+@functools.lru_cache(maxsize=1)
 def _font_charmap() -> frozenset[int]:
     path = font_manager.findfont(
         font_manager.FontProperties(family=FONT_FAMILY), fallback_to_default=False
@@ -47,31 +48,15 @@ def _font_charmap() -> frozenset[int]:
     return frozenset(ft2font.FT2Font(path).get_charmap())
 
 
-def _metrics_cache():
-    """matplotlib's private cache of text metrics (``text._get_text_metrics_with_cache``, as in
-    matplotlib 3.11), or None where it is not found as expected."""
-    cached = getattr(mpl_text, "_get_text_metrics_with_cache", None)
-    try:
-        parameters = list(inspect.signature(cached).parameters) if cached is not None else None
-    except (TypeError, ValueError):
-        return None
-    return cached if parameters == ["renderer", "text", "fontprop", "ismath", "dpi"] else None
-
-
-_CACHED_METRICS = _metrics_cache()
-
-
 def text_width_px(fig: Figure, text: str, prop: font_manager.FontProperties) -> float:
     """The width in pixels of one line of ``text`` drawn in ``prop`` on ``fig``'s Agg canvas.
 
-    Measured through matplotlib's own cache of text metrics, the one drawing reads: a label
-    measured to fit is not shaped again for the layout. A matplotlib without that private cache
-    (``_metrics_cache``) has the renderer measure it: the same width, shaped once more.
+    Measured as matplotlib measures a text it lays out (``Text.get_window_extent``), which keeps
+    each measure for the figure's renderer: a label measured to fit is not measured again when
+    drawn, nor a cell text met twice.
     """
-    renderer = fig.canvas.get_renderer()
-    if _CACHED_METRICS is None:
-        return renderer.get_text_width_height_descent(text, prop, ismath=False)[0]
-    return _CACHED_METRICS(renderer, text, prop, False, fig.dpi)[0]
+    label = Text(0, 0, text, fontproperties=prop, figure=fig, parse_math=False)
+    return label.get_window_extent(fig.canvas.get_renderer()).width
 
 
 def safe_text(value: object) -> str:

@@ -2,12 +2,11 @@
 
 For fixed synthetic inputs (evaluation.synthetic: 0, 20, 60 x 2 repeats, 400 and 10,000 cases,
 first runs and trend histories) the set of files written and a SHA-256 of each PNG's decoded
-pixels (mode, size, raw bytes, via Pillow) must equal the reference in ``chart_pixels.json``,
-drawn in this process alone and, for three of the cases, with a forked helper too.
+pixels (mode, size, raw bytes, via Pillow) must equal the reference in ``chart_pixels.json``.
 Pixels, not file bytes, so that a change of PNG encoding alone does not count as a change of chart.
 
-Checked-in digests, rather than two renderings compared in one run, because a faster path must
-match the charts as they were, not merely itself: rendering is deterministic on this machine
+Checked-in digests, rather than two renderings compared in one run, because a changed drawing path
+must match the charts as they were, not merely itself: rendering is deterministic on this machine
 (matplotlib, FreeType and the DejaVu fonts are pinned by the virtualenv; the same digests come out
 of separate processes and any PYTHONHASHSEED). The reference also holds a digest of each case's
 inputs, so that a change of the synthetic tables fails with its own message, not as a chart change.
@@ -87,12 +86,12 @@ def pixel_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def render_digests(inputs: Inputs, out: Path, processes: int = 1) -> dict[str, str]:
+def render_digests(inputs: Inputs, out: Path) -> dict[str, str]:
     """render_charts into ``out`` (warnings as errors); every file it leaves -> its pixel digest."""
     scores, summary, history, threshold = inputs
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        render_charts(scores, summary, out, history=history, pass_threshold=threshold, processes=processes)
+        render_charts(scores, summary, out, history=history, pass_threshold=threshold)
     return {p.name: pixel_digest(p) for p in sorted(out.iterdir())}
 
 
@@ -107,26 +106,19 @@ def test_the_reference_covers_every_case_and_chart():
         assert sorted(entry["charts"]) == sorted(CHART_FILES), name
 
 
-# Every case drawn in this process alone; a few with the forked helper too (which process draws a
-# chart changes nothing in it, and each costs a rendering).
-FORKED = ("20 cases, 14 runs", "400 cases, 5% errors, 80 runs before Correct, no execution accuracy", "10,000 cases, 14 runs")
-
-
 @pytest.mark.parametrize(
-    ("case", "processes"),
-    [pytest.param(name, processes, marks=[pytest.mark.slow] if slow else [], id=f"{name}-{processes}")
-     for name, (_, slow) in CASES.items() for processes in ((1, 2) if name in FORKED else (1,))],
+    "case", [pytest.param(name, marks=[pytest.mark.slow] if slow else [], id=name) for name, (_, slow) in CASES.items()],
 )
-def test_render_charts_draws_the_reference_pixels(case, processes, tmp_path):
+def test_render_charts_draws_the_reference_pixels(case, tmp_path):
     expected = _reference()[case]
     inputs = CASES[case][0]()
     assert inputs_digest(inputs) == expected["inputs"], (
         "the synthetic inputs changed, not (necessarily) the charts: write the reference again "
         "(see this module's docstring) once the charts are checked")
-    got = render_digests(inputs, tmp_path / "charts", processes)
+    got = render_digests(inputs, tmp_path / "charts")
     assert sorted(got) == sorted(CHART_FILES)
     changed = [name for name in CHART_FILES if got[name] != expected["charts"][name]]
-    assert not changed, f"{case}, {processes} process(es): pixels differ from the reference in {changed}"
+    assert not changed, f"{case}: pixels differ from the reference in {changed}"
 
 
 def test_the_digest_sees_a_one_unit_colour_change(tmp_path, monkeypatch):
