@@ -40,6 +40,12 @@ def hanging_agent(question: str, filters: dict | None = None) -> dict:
     return {"status": "error", "sql": None, "data": [], "insights": "", "error": "woke up too late"}
 
 
+def sleepy_agent(question: str, filters: dict | None = None) -> dict:
+    """Answers after 4 s, as a slow model does (and records nothing)."""
+    time.sleep(4)
+    return {"status": "success", "sql": None, "data": [], "insights": "نعم", "error": None}
+
+
 def raising_agent(question: str, filters: dict | None = None) -> dict:
     """Raises, as a buggy agent does."""
     raise RuntimeError("database is locked")

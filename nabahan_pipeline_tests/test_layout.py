@@ -192,6 +192,49 @@ def test_bench_and_tests_do_not_import_each_other() -> None:
     assert bench_and_test_imports() == []
 
 
+# The one module that may use a socket itself: `nabahan agent serve`'s server, on the standard
+# library's http.server (the address family it binds). Every HTTP request goes through urllib3.
+RAW_NETWORK_ALLOWED = {f"{PACKAGE}.agents.server": {"socket", "http.server"}}
+RAW_NETWORK = ("socket", "ssl", "select", "selectors", "http.client", "http.server")
+
+
+def raw_network_uses(modules: dict[str, Path]) -> list[str]:
+    """Each import of the standard library's sockets or HTTP (``from http import client`` too) by
+    a module of the package, anywhere in it, but the allowed ones."""
+    found = set()
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            for imported in names:
+                banned = next((raw for raw in RAW_NETWORK if imported == raw or imported.startswith(raw + ".")), None)
+                if banned and banned not in RAW_NETWORK_ALLOWED.get(name, set()):
+                    found.add(f"{name} imports {banned}")
+    return sorted(found)
+
+
+def test_no_raw_socket_or_hand_made_http_in_the_package() -> None:
+    assert raw_network_uses(MODULES) == []
+
+
+def test_the_raw_network_rule_catches_offences(tmp_path: Path) -> None:
+    package = tmp_path / PACKAGE
+    (package / "agents").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "agents" / "__init__.py").write_text("")
+    (package / "agents" / "client.py").write_text("import socket\nfrom http import client\n")
+    (package / "agents" / "server.py").write_text("import socket\nfrom http.server import ThreadingHTTPServer\n")
+    (package / "lazy.py").write_text("def f():\n    import http.client\n    from ssl import create_default_context\n")
+    assert raw_network_uses(modules_under(package)) == [
+        f"{PACKAGE}.agents.client imports http.client",
+        f"{PACKAGE}.agents.client imports socket",
+        f"{PACKAGE}.lazy imports http.client",
+        f"{PACKAGE}.lazy imports ssl",
+    ]
 # Dagster's private modules (whose classes its docs say only its own machinery instantiates), named
 # in an import or in a string (importlib, a dagster.yaml written from the code).
 _PRIVATE_DAGSTER = re.compile(r"(?<![\w.])dagster\._\w")

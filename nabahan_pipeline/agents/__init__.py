@@ -16,7 +16,6 @@ _EXPORTS = {
     "resolve_agent": "registry",
     "effective_spec": "registry",
     "run_agent": "runner",
-    "call_agent": "runner",
     "scrub": "secrets",
 }
 __all__ = sorted(_EXPORTS)
@@ -25,5 +24,5 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
     from nabahan_pipeline.agents.registry import effective_spec, resolve_agent
-    from nabahan_pipeline.agents.runner import call_agent, run_agent
+    from nabahan_pipeline.agents.runner import run_agent
     from nabahan_pipeline.agents.secrets import scrub

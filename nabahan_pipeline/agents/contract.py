@@ -68,10 +68,6 @@ class Agent(Protocol):
     def close(self) -> None:
         """Let go of what the agent holds (connections); the run's end calls it once."""
 
-    # Optional: ``ask_timed(question, filters) -> (raw answer, latency_s or None)``, the latency as
-    # the agent measured it closer to the wire than the runner's timer around the call can (the
-    # HTTP agent: from the request's send to the answer's last byte); None falls back to the timer.
-
 
 @dataclass
 class AgentAnswer:

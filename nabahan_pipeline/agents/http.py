@@ -9,7 +9,7 @@ from typing import Any
 
 from nabahan_pipeline.agents.contract import AgentAnswer
 from nabahan_pipeline.agents.fingerprint import compose
-from nabahan_pipeline.agents.http_client import HttpClient, RetryPolicy, check_reachable, parse_http_url
+from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, HttpError, MalformedResponseError
 from nabahan_pipeline.settings import resolve
 
@@ -44,31 +44,25 @@ class HttpAgent:
         token = resolve("agent_token", token)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._client = HttpClient(
+            spec,
             timeout_s=timeout_s,
-            retry=RetryPolicy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s),
+            retry=retry_policy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s),
             secrets=[token],
             max_body_bytes=max_answer_bytes,
         )
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
         """POST the question; the decoded JSON answer, or an ``error`` answer saying what failed."""
-        return self.ask_timed(question, filters)[0]
-
-    def ask_timed(self, question: str, filters: dict | None = None) -> tuple[Any, float | None]:
-        """``ask``'s answer and the agent's latency as the wire saw it: from the request's start to
-        its answer's last byte (``HttpResponse.elapsed_s``); None for a request that failed."""
         try:
-            return self._client.request_json_timed(
-                "POST", self.spec, {"question": question, "filters": filters}, headers=self._headers
-            )
+            return self._client.request_json("POST", {"question": question, "filters": filters}, headers=self._headers)
         except MalformedResponseError as exc:
-            return AgentAnswer.failure(f"malformed answer: {exc}").to_contract(), None
+            return AgentAnswer.failure(f"malformed answer: {exc}").to_contract()
         except HttpError as exc:
-            return AgentAnswer.failure(str(exc)).to_contract(), None
+            return AgentAnswer.failure(str(exc)).to_contract()
 
     def check(self) -> None:
         """Raise AgentSpecError when the service cannot be reached (before any case is asked)."""
-        check_reachable(self.spec, min(self._client.timeout_s, 5.0))
+        self._client.check_reachable(min(self._client.timeout_s, 5.0))
 
     def fingerprint(self) -> str:
         """The spec and the declared agent version (the token is no part of it)."""

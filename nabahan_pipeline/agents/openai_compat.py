@@ -21,7 +21,7 @@ from typing import Any
 from sqlglot.errors import SqlglotError
 
 from nabahan_pipeline.agents.fingerprint import compose
-from nabahan_pipeline.agents.http_client import HttpClient, RetryPolicy, check_reachable, parse_http_url
+from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, DatabaseBuildError, HttpError, UnsafeSQLError
 from nabahan_pipeline.settings import SETTINGS, resolve
 
@@ -123,8 +123,9 @@ class OpenAICompatibleAgent:
             )
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = HttpClient(
+            self._url,
             timeout_s=timeout_s,
-            retry=RetryPolicy(max_retries=max_retries, backoff_base_s=backoff_base_s),
+            retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s),
             secrets=[api_key],
             max_body_bytes=max_answer_bytes,
         )
@@ -139,7 +140,7 @@ class OpenAICompatibleAgent:
 
     def check(self) -> None:
         """Raise AgentSpecError when the model's server cannot be reached (before any case is asked)."""
-        check_reachable(self._url, min(self._timeout_s, 5.0))
+        self._client.check_reachable(min(self._timeout_s, 5.0))
 
     def ask(self, question: str, filters: dict | None = None) -> dict[str, Any]:
         """Write SQL for the question, run it, and describe the rows in Arabic (the contract dict)."""
@@ -241,7 +242,7 @@ class OpenAICompatibleAgent:
             raise _Failure(f"timeout: no answer from {self._url} within {self._timeout_s:g} s")
         payload = {"model": self.model, "messages": messages, "temperature": 0}
         try:
-            reply = self._client.request_json("POST", self._url, payload, headers=self._headers, timeout_s=remaining)
+            reply = self._client.request_json("POST", payload, headers=self._headers, timeout_s=remaining)
         except HttpError as exc:
             raise _Failure(f"LLM request failed: {exc}") from None
         if not isinstance(reply, dict):

@@ -4,22 +4,27 @@ A call that raises, times out, answers outside the contract or over a cap become
 row; the run goes on. The runner is the one door agents' text comes in by: every text of an
 answer (SQL, insight, error, column names, values) is scrubbed of secrets here, before it is
 stored, cached or printed. The result is the ``agent_responses`` table (``responses_table``).
+
+The calls run on a ``concurrent.futures.ThreadPoolExecutor`` of ``concurrency`` threads. A thread
+cannot be killed: a call past its time limit becomes an error row at once, but its thread stays in
+the agent until the agent returns. An HTTP agent's call ends by its own time budget; a ``python:``
+agent that never returns holds its thread for good, and the process waits for it at exit (a second
+Ctrl-C leaves at once). While such calls hold some of the threads, fewer calls run at once; once
+they hold them all, the run goes on with a new executor.
 """
 
 from __future__ import annotations
 
 import json
 import queue
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Any, Protocol
 
 import pandas as pd
 
-from nabahan_pipeline.agents.call_threads import Call, CallFeed, start_call
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
 from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
 from nabahan_pipeline.agents.secrets import scrubber
@@ -30,6 +35,8 @@ MAX_ERROR_CHARS = 2_000
 # one (far more than any concurrency, so that a slow call holds up no other).
 BATCH_ROWS = 2_000
 IN_FLIGHT_ROWS = 8_192
+# How often the runner looks again when the oldest call has not started yet.
+_START_POLL_S = 0.1
 
 
 class ResponseStore(Protocol):
@@ -48,50 +55,9 @@ class CallResult:
     latency_s: float
 
 
-def call_agent(
-    agent: Agent,
-    question: str,
-    filters: dict | None,
-    timeout_s: float,
-    limits: AnswerLimits = AnswerLimits(),
-    abandon: threading.Event | None = None,
-) -> CallResult:
-    """Call the agent once with a time limit; the latency is measured around the call alone.
-    The answer comes back normalized, within ``limits`` and scrubbed of secrets. When ``abandon``
-    is set (the run was interrupted) the call is given up at once.
-
-    The call runs on a call thread (``call_threads``) so that a hung agent costs one thread, not the run.
-    """
-    started = time.perf_counter()
-    call = start_call(partial(_asker(agent), question, filters))
-    deadline = started + timeout_s
-    while not call.wait(min(0.05, max(0.0, deadline - time.perf_counter()))):
-        if abandon is not None and abandon.is_set() and call.give_up():
-            return CallResult(AgentAnswer.failure("interrupted"), time.perf_counter() - started)
-        if time.perf_counter() >= deadline and call.give_up():
-            return _timed_out(timeout_s)
-    return _outcome(call, limits)
-
-
-def _outcome(call: Call, limits: AnswerLimits) -> CallResult:
-    """A finished call's answer, normalized, within ``limits`` and scrubbed; its failure as an error.
-    The call's value is (the raw answer, the latency the agent measured or None: ``_asker``)."""
-    if call.error is not None:
-        exc = call.error
-        return CallResult(scrubbed(AgentAnswer.failure(f"{type(exc).__name__}: {exc}")), call.latency_s)
-    raw, latency_s = call.value
-    return CallResult(scrubbed(normalize_answer(raw, limits)), call.latency_s if latency_s is None else latency_s)
-
-
-def _timed_out(timeout_s: float) -> CallResult:
-    return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
-
-
-def scrubbed(answer: AgentAnswer) -> AgentAnswer:
-    """``answer`` with every known secret removed from every text in it (see ``agents.secrets``),
-    and its error message cut to ``MAX_ERROR_CHARS``."""
-
-    scrub = scrubber()  # the secrets looked up once for every text of the answer
+def scrubbed(answer: AgentAnswer, scrub: Callable[[str], str]) -> AgentAnswer:
+    """``answer`` with ``scrub`` (``secrets.scrubber``) applied to every text in it, and its error
+    message cut to ``MAX_ERROR_CHARS``."""
 
     def clean(value: Any) -> Any:
         return scrub(value) if isinstance(value, str) else value
@@ -164,18 +130,24 @@ def answer_batches(
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
 
-    # This thread queues the calls on a feed (``call_threads.CallFeed``) whose threads each take the
-    # next the moment their last is done, and does the rest of every answer itself: the time limit,
-    # normalizing, scrubbing, the row, the cache, ``on_answer``. Up to ``concurrency`` calls wait
-    # queued beyond those running, so that a thread never waits for this one.
-    feed = CallFeed()
-    ask = _asker(agent)
-    asked: dict[int, _Asked] = {}  # the calls queued or running
+    # This thread submits the calls, up to ``concurrency`` queued beyond those running so that a
+    # worker never waits for it, and does the rest of every answer itself: the time limit,
+    # normalizing, scrubbing, the row, the cache, ``on_answer``.
+    scrub = scrubber()  # the secrets known now: the agent registered its own when it was made
+    ask = agent.ask
+    executor = _executor(concurrency)
+    done: queue.SimpleQueue[tuple[int, Future]] = queue.SimpleQueue()
+    calls: dict[int, _Call] = {}  # submitted, not yet answered, in the order submitted (and started)
+    held: set[int] = set()  # calls given up on whose thread of this executor is still in them
     ready: dict[int, dict] = {}  # rows finished ahead of the next one due
     jobs = enumerate(_jobs(cases, repeat, batch_rows))
     started = due = 0  # jobs taken; the number of the next row due
     more = True
     rows: list[dict] = []
+
+    def submit(number: int, call: _Call) -> None:
+        call.future = executor.submit(_timed, call, ask)
+        call.future.add_done_callback(lambda future: done.put((number, future)))
 
     def finish(number: int, row: dict) -> None:
         if on_answer is not None:
@@ -189,20 +161,20 @@ def answer_batches(
             finish(number, {**cached, "case_id": case["case_id"], "repeat": r, "cached": True})
             return
         filters = json.loads(case["filters"]) if isinstance(case.get("filters"), str) else None
-        asked[number] = _Asked(case["case_id"], r, key)
-        feed.put(number, partial(ask, case["question"], filters))
+        calls[number] = call = _Call(case["case_id"], r, key, case["question"], filters)
+        submit(number, call)
 
     def answered(number: int, result: CallResult) -> None:
-        whose = asked.pop(number)
-        row = _response_row(whose.case_id, whose.repeat, result)
-        if whose.key is not None and row["status"] != "error":
-            cache.put(whose.key, row)
+        call = calls.pop(number)
+        row = _response_row(call.case_id, call.repeat, result)
+        if call.key is not None and row["status"] != "error":
+            cache.put(call.key, row)
         finish(number, row)
 
     finished = False
     try:
         while True:
-            while more and len(asked) < 2 * concurrency and started - due < IN_FLIGHT_ROWS:
+            while more and len(calls) < 2 * concurrency and started - due < IN_FLIGHT_ROWS:
                 job = next(jobs, None)
                 if job is None:
                     more = False
@@ -210,53 +182,86 @@ def answer_batches(
                 number, (case, r) = job
                 started = number + 1
                 start(number, case, r)
-            while feed.threads < concurrency and feed.threads < len(asked):
-                feed.add_thread()
             while due in ready:
                 rows.append(ready.pop(due))
                 due += 1
                 if len(rows) >= batch_rows:
                     yield _responses_frame(rows)
                     rows = []
-            if not asked:
+            if not calls:
                 if not more:
                     break
                 continue
-            oldest = feed.oldest()  # the first to reach its time limit; a call started later ends later
-            wait = timeout_s if oldest is None else oldest[1].started + timeout_s - time.perf_counter()
+            oldest_number, oldest = next(iter(calls.items()))  # calls start in the order submitted
+            if oldest.started is None:
+                wait = _START_POLL_S
+            else:
+                wait = oldest.started + timeout_s - time.perf_counter()
             try:
-                number = feed.done.get(timeout=max(0.0, wait))
+                number, future = done.get(timeout=max(0.0, wait))
             except queue.Empty:
-                if oldest is not None and feed.give_up(oldest[0]):  # else it finished this very moment
-                    answered(oldest[0], _timed_out(timeout_s))
+                if oldest.started is None or oldest.future.done():
+                    continue  # not started yet, or done this very moment: its outcome is on the way
+                held.add(oldest_number)
+                answered(oldest_number, _timed_out(timeout_s))
+                if len(held) >= concurrency:  # every thread is in a call given up on
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    executor, held = _executor(concurrency), set()
+                    for waiting_number, call in calls.items():
+                        if call.future.cancelled():  # queued there: asked here instead
+                            submit(waiting_number, call)
                 continue
-            answered(number, _outcome(feed.finished(number), limits))
+            call = calls.get(number)
+            if call is None or call.future is not future:  # a call given up on returned, or one cancelled
+                held.discard(number)
+                continue
+            answered(number, _outcome(future.result(), scrub, limits))
         if rows:
             yield _responses_frame(rows)
         finished = True
     finally:
-        # Finished: the threads wait for calls, and end. Else (interrupted, failed, or the batches no
-        # longer wanted) the calls not started are dropped and those running given up on, unwaited.
-        feed.close(wait_s=1.0 if finished else 0.0)
+        # Finished: the threads end (not waited for when one is still in a call given up on). Else
+        # (interrupted, failed, or the batches no longer wanted) the calls not started are dropped.
+        executor.shutdown(wait=finished and not held, cancel_futures=True)
 
 
-@dataclass(frozen=True)
-class _Asked:
-    """A call queued or running: whose answer it is, its cache key."""
+@dataclass(slots=True)
+class _Call:
+    """A call submitted: whose answer it is, its cache key, what is asked; once it runs, when it
+    started (perf_counter) and its future."""
 
     case_id: str
     repeat: int
     key: str | None
+    question: str
+    filters: dict | None
+    started: float | None = None
+    future: Future | None = None
 
 
-def _asker(agent: Agent) -> Callable[[str, dict | None], tuple[Any, float | None]]:
-    """``agent.ask`` as (its raw answer, None); an agent's own ``ask_timed`` when it has one (the
-    latency it measured closer to the wire than a timer around the call, e.g. the HTTP agent's)."""
-    timed = getattr(agent, "ask_timed", None)
-    if callable(timed):
-        return timed
-    ask = agent.ask
-    return lambda question, filters: (ask(question, filters), None)
+def _executor(concurrency: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="nabahan-agent-call")
+
+
+def _timed(call: _Call, ask: Callable[[str, dict | None], Any]) -> tuple[Any, BaseException | None, float]:
+    """Ask, on a worker thread: (the raw answer, or the exception the agent raised; the seconds the call took)."""
+    call.started = start = time.perf_counter()
+    try:
+        return ask(call.question, call.filters), None, time.perf_counter() - start
+    except BaseException as exc:  # an agent's failure is data, never the run's
+        return None, exc, time.perf_counter() - start
+
+
+def _outcome(timed: tuple[Any, BaseException | None, float], scrub: Callable[[str], str], limits: AnswerLimits) -> CallResult:
+    """A finished call's answer, normalized, within ``limits`` and scrubbed; its failure as an error."""
+    raw, error, latency_s = timed
+    if error is not None:
+        return CallResult(scrubbed(AgentAnswer.failure(f"{type(error).__name__}: {error}"), scrub), latency_s)
+    return CallResult(scrubbed(normalize_answer(raw, limits), scrub), latency_s)
+
+
+def _timed_out(timeout_s: float) -> CallResult:
+    return CallResult(AgentAnswer.failure(f"timeout: no answer within {timeout_s:g} s"), timeout_s)
 
 
 def _jobs(cases: pd.DataFrame, repeat: int, batch_rows: int) -> Iterator[tuple[dict, int]]:

@@ -10,6 +10,7 @@ scrubbed whole, before it is cut for an excerpt, so no cut can leave a piece beh
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable, Iterable
@@ -25,9 +26,10 @@ _CREDENTIAL = re.compile(
     r"|\b(?:api[_-]?key|access[_-]?token)\b[\"']?\s*[:=]\s*[\"']?)"
     r"([^\s\"',;&]+)"
 )
+# Safe in a long-lived process: a secret once given to an adapter stays one; remembering it longer
+# than its run only redacts more, never less, and the set grows by distinct secrets alone.
 _registered: set[str] = set()
 _lock = threading.Lock()
-_compiled: dict[frozenset[str], list[tuple[re.Pattern[str], frozenset[str]]]] = {}
 
 
 def register_secret(value: str | None) -> None:
@@ -75,19 +77,16 @@ def _redact_credential(match: re.Match[str]) -> str:
     return match.group(1) + REDACTED
 
 
-def _patterns(secrets: frozenset[str]) -> list[tuple[re.Pattern[str], frozenset[str]]]:
-    known = _compiled.get(secrets)
-    if known is None:
-        known = []
-        for secret in secrets:
-            if len(secret) >= MIN_PIECE:
-                pieces = frozenset(secret[i : i + MIN_PIECE] for i in range(len(secret) - MIN_PIECE + 1))
-                alternatives = sorted(pieces, reverse=True)
-                known.append((re.compile("|".join(map(re.escape, alternatives))), pieces))
-        if len(_compiled) > 64:
-            _compiled.clear()
-        _compiled[secrets] = known
-    return known
+@functools.lru_cache(maxsize=64)
+def _patterns(secrets: frozenset[str]) -> tuple[tuple[re.Pattern[str], frozenset[str]], ...]:
+    """For each secret long enough to have pieces: a pattern matching any piece, and the pieces."""
+    known = []
+    for secret in secrets:
+        if len(secret) >= MIN_PIECE:
+            pieces = frozenset(secret[i : i + MIN_PIECE] for i in range(len(secret) - MIN_PIECE + 1))
+            alternatives = sorted(pieces, reverse=True)
+            known.append((re.compile("|".join(map(re.escape, alternatives))), pieces))
+    return tuple(known)
 
 
 def _redact_pieces(text: str, pattern: re.Pattern[str], pieces: frozenset[str]) -> str:

@@ -9,7 +9,6 @@ import pytest
 from nabahan_pipeline.agents.contract import normalize_answer
 from nabahan_pipeline.agents.http import HttpAgent
 from nabahan_pipeline.agents.registry import resolve_agent
-from nabahan_pipeline.agents.runner import call_agent
 from nabahan_pipeline.errors import AgentSpecError
 from nabahan_pipeline_tests.loopback import LoopbackServer, Reply, http_agent
 
@@ -36,10 +35,10 @@ def test_success_and_arabic_round_trip(server: LoopbackServer) -> None:
 
 def test_non_json_body_is_a_clear_error_row(server: LoopbackServer) -> None:
     server.script(Reply(200, "<html>Bad Gateway</html>", headers={"Content-Type": "text/html"}))
-    result = call_agent(http_agent(server.url()), QUESTION, None, timeout_s=5.0)
-    assert result.answer.status == "error"
-    assert result.answer.error.startswith("malformed answer: response is not JSON (Expecting value; text/html;")
-    assert "<html>Bad Gateway</html>" in result.answer.error
+    answer = normalize_answer(http_agent(server.url()).ask(QUESTION))
+    assert answer.status == "error"
+    assert answer.error.startswith("malformed answer: response is not JSON (Expecting value; text/html;")
+    assert "<html>Bad Gateway</html>" in answer.error
     assert len(server.requests) == 1
 
 
