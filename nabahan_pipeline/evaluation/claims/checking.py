@@ -158,7 +158,8 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     """A number that matches only cells of another measure's column, where its measure word has a
     column of its own, is quoted for the wrong measure."""
     measure = claim.measure
-    if measure is None or measure not in result.measures.values() or mention.percent:
+    derivable = measure == "avg" and {"sum", "count"} <= set(result.measures.values())
+    if measure is None or (measure not in result.measures.values() and not derivable) or mention.percent:
         return ClaimCheck(claim, SUPPORTED)
     indices = range(len(result.values.rows)) if rows is None else rows
     matched = [
@@ -172,8 +173,21 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     own = [j for j, m in result.measures.items() if m == measure]
     row = matched[0][0]
     cells = result.values.cells([row], own)
-    says = f"{result.values.columns[cells[0][1]]} says {format_number(cells[0][2])}" if cells else f"that is the {result.measures.get(matched[0][1])}"
-    return ClaimCheck(claim, CONTRADICTED, says)
+    if cells:
+        return ClaimCheck(claim, CONTRADICTED, f"{result.values.columns[cells[0][1]]} says {format_number(cells[0][2])}")
+    average = _average_of_row(result, row) if measure == "avg" else None
+    if average is not None:
+        return ClaimCheck(claim, CONTRADICTED, f"sum / count says {format_number(average)}")
+    return ClaimCheck(claim, SUPPORTED)
+
+
+def _average_of_row(result: Result, row: int) -> float | None:
+    """A row's average where it holds a sum and a count (and no average of its own)."""
+    sums = result.values.cells([row], [j for j, m in result.measures.items() if m == "sum"])
+    counts = result.values.cells([row], [j for j, m in result.measures.items() if m == "count"])
+    if len(sums) == 1 and len(counts) == 1 and counts[0][2]:
+        return sums[0][2] / counts[0][2]
+    return None
 
 
 def _row_says(result: Result, rows: frozenset[int], mention: NumberMention, measure: str | None) -> str:

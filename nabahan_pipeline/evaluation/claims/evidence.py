@@ -47,9 +47,10 @@ def widened(mention: NumberMention) -> NumberMention:
 
 
 def significant_unit(value: float) -> float:
-    """The place value of the last non-zero digit of a whole number (1 for a fraction)."""
+    """The place value of the last non-zero digit of a whole number (0 for a fraction: its
+    stated digits are its precision)."""
     if not value or not float(value).is_integer():
-        return 1.0
+        return 0.0
     unit, number = 1.0, int(abs(value))
     while number and number % 10 == 0:
         number //= 10

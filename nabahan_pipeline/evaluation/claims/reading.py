@@ -56,6 +56,13 @@ class Claim:
     clause: tuple[int, int] = (0, 0)
 
 
+def _negated_any() -> str:
+    """A negation, one or two words, then "أي": "لم تطرح أي"، "لم يتم طرح أي"."""
+    negations = "|".join(map(re.escape, (fold(word) for word in words.NONE_NEGATIONS)))
+    anys = "|".join(map(re.escape, words.NONE_ANY))
+    return rf"(?<![\w])(?:[وف]?)(?:{negations})\s+(?:[^\W\d]+\s+){{1,2}}(?:{anys})(?![\w])"
+
+
 @functools.cache  # built once from the word tables: constants
 def _patterns() -> dict[str, re.Pattern[str]]:
     return {
@@ -63,7 +70,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "comparator": phrase_pattern(words.COMPARATORS, proclitics=False),
         "direction": phrase_pattern(words.DIRECTIONS),
         "superlative": phrase_pattern(words.SUPERLATIVES),
-        "none": phrase_pattern(words.NONE_PHRASES),
+        "none": re.compile(phrase_pattern(words.NONE_PHRASES).pattern + "|" + _negated_any()),
         "clause_word": phrase_pattern(words.CLAUSE_WORDS, proclitics=False),
     }
 
@@ -140,7 +147,7 @@ def read_claims(insight: str, labels: RowLabels) -> list[Claim]:
     comparator_spans = [span for _, span in comparators.values()]
     clause_word_starts = {start for start, _, _ in words_found["clause_word"]}
     taken: set[int] = set()  # labels taken by the number before them ("300 في جدة")
-    previous: tuple[int, Attachment | None, int] | None = None  # the last number's sentence, attachment, clause
+    previous: tuple[int, Attachment | None, int, int] | None = None  # the last number's sentence, attachment, clause, end
     for k, mention in enumerate(mentions):
         clause_start = _clause_start(spans, mention.start)
         before_end = mentions[k - 1].end if k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start) else clause_start
@@ -154,13 +161,17 @@ def read_claims(insight: str, labels: RowLabels) -> list[Claim]:
             # The label of the number before: its own in one clause ("المنتهية 2,614 (11.8%)"), weakly
             # across a comma; not past a new subject ("والاتفاقية الإطارية: 497", "مقابل 709").
             same_clause = previous[2] == spans.clause(mention.start)
-            if same_clause or _continues(insight[clause_start : mention.start], clause_start in clause_word_starts):
+            after_label = max(label.end for label in previous[1].labels)
+            closed = after_label < mention.start and re.search(r"[^\W\d]", insight[after_label : mention.start])
+            if closed and after_label > previous[3]:
+                pass  # "500 في 2022 إلى 3,852": the label closed the number before
+            elif same_clause or _continues(insight[clause_start : mention.start], clause_start in clause_word_starts):
                 attachment = Attachment(previous[1].rows, previous[1].labels, strong=same_clause and previous[1].strong)
-        previous = (spans.sentence(mention.start), attachment, spans.clause(mention.start))
+        previous = (spans.sentence(mention.start), attachment, spans.clause(mention.start), mention.end)
         comparator, span = comparators.get(k, (None, None))
         if comparator is None and _approximated_after(insight, mention):
             comparator = "~"
-        measure = _measure(words_found["measure"], before_end, mention.start)
+        measure = _measure(words_found["measure"], before_end, mention.start, insight)
         text = f"{attachment.text} {mention.text}" if attachment and attachment.strong else mention.text
         if comparator and comparator != "~" and span:
             text = f"{insight[span[0]:span[1]]} {mention.text}"
@@ -184,8 +195,9 @@ def _boundaries(insight: str, folded: Folded, clause_words: list, labels: list[L
         if not in_number(match.start()):
             sentences.add(match.end())
             clauses.add(match.end())
-    for match in _CLAUSE_END.finditer(insight):
-        if not in_number(match.start()):
+    label_spans = [(label.start, label.end) for label in labels]
+    for match in _CLAUSE_END.finditer(insight):  # not inside a number or a name ("(الانشاء، الإصلاح)")
+        if not in_number(match.start()) and not any(start <= match.start() < end for start, end in label_spans):
             clauses.add(match.end())
     for start, _, _ in clause_words:
         clauses.add(start)
@@ -194,9 +206,10 @@ def _boundaries(insight: str, folded: Folded, clause_words: list, labels: list[L
         if label.text.startswith("و"):
             clauses.add(label.start)
     for mention in mentions:
-        before = insight[max(0, mention.start - 2) : mention.start]
-        if before.endswith("و") or before.endswith("و "):
-            clauses.add(mention.start - (1 if before.endswith("و") else 2))
+        for width in (1, 2):  # "و300", "و 300"; not "هو 300"
+            conjunction = insight[max(0, mention.start - width) : mention.start]
+            if conjunction == "و" + " " * (width - 1) and insight[max(0, mention.start - width - 1) : mention.start - width].strip() == "":
+                clauses.add(mention.start - width)
     return _Spans(tuple(sorted(sentences)), tuple(sorted(clauses)))
 
 
@@ -248,8 +261,10 @@ def _following_label(insight: str, mention: NumberMention, labels: list[Label], 
     return None
 
 
-# Words a comparator may stand apart from its number by ("يقارب عدد المنافسات في نجران 300").
-COMPARATOR_REACH = 6
+# Words a comparator may stand apart from its number by: none or one after "أكثر من"; a verb's
+# subject ("تجاوزت قيمتها 1.2 مليار"); an approximator's sentence ("يقارب عدد المنافسات في نجران 300").
+PREPOSITION_REACH, VERB_REACH, APPROXIMATOR_REACH = 1, 3, 6
+_PREPOSITION_ENDS = ("من", "عن", "علي", "than")
 
 
 def _comparators(found: list, insight: str, mentions: list[NumberMention], spans: _Spans) -> dict[int, tuple[str, tuple[int, int]]]:
@@ -258,10 +273,14 @@ def _comparators(found: list, insight: str, mentions: list[NumberMention], spans
     taken: dict[int, tuple[str, tuple[int, int]]] = {}
     for start, end, match in found:
         relation = _COMPARATORS.get(match.group(0), "~")
+        reach = (APPROXIMATOR_REACH if relation == "~" else
+                 PREPOSITION_REACH if match.group(0).split()[-1] in _PREPOSITION_ENDS else VERB_REACH)
         for k, mention in enumerate(mentions):
             if mention.start < end or spans.clause(mention.start) != spans.clause(start):
                 continue
-            if len(insight[end : mention.start].split()) > COMPARATOR_REACH:
+            between = insight[end : mention.start]
+            years = sum(_year_like(m) for m in mentions[:k] if m.start >= end)
+            if len(between.split()) - years > reach or re.search(r"[:()]", between):
                 break
             if _year_like(mention) and any(m.start > mention.start and spans.clause(m.start) == spans.clause(start) for m in mentions[k + 1 :]):
                 continue
@@ -292,12 +311,20 @@ def _continues(text: str, after_clause_word: bool) -> bool:
     return not (first and first[0].startswith("وال"))
 
 
-def _measure(found: list, start: int, end: int) -> str | None:
-    measure = None
+def _measure(found: list, start: int, end: int, text: str = "") -> str | None:
+    """The measure of the last measure word in ``start``..``end``; an average or a share governs
+    the word right after it ("متوسط عدد العروض" is an average)."""
+    measure, last_end = None, None
     for s, e, match in found:
         if start <= s and e <= end:
             word = _strip_proclitic(match.group(0), _MEASURES)
-            measure = _MEASURES.get(word or "", measure)
+            current = _MEASURES.get(word or "")
+            if current is None:
+                continue
+            governed = last_end is not None and measure in ("avg", "share") and len(text[last_end:s].split()) <= 1
+            if not governed:
+                measure = current
+            last_end = e
     return measure
 
 
@@ -341,7 +368,7 @@ def _directions(insight: str, found: list, measures: list, labels: list[Label], 
         if not named:
             named = tuple(label for label in labels if sentence_start <= label.start < start)[-2:]
         numbers = _from_to(insight, mentions, start, spans)
-        measure = (_measure(measures, end, sentence_end) or _measure(measures, sentence_start, start)
+        measure = (_measure(measures, end, sentence_end, insight) or _measure(measures, sentence_start, start, insight)
                    or sentence_measure(insight[sentence_start:sentence_end]))
         claims.append(Claim("direction", insight[start:end], start, sign=_DIRECTIONS[word], labels=named,
                             numbers=numbers, measure=measure))
@@ -395,7 +422,7 @@ def _superlatives(insight: str, found: list, measures: list, labels: list[Label]
         after = [label for label in labels if end <= label.start < clause_end and not _excluded(insight, label)]
         before = [label for label in labels if clause_start <= label.start and label.end <= start]
         named = after[:1] or before[-1:]
-        measure = (_measure(measures, end, clause_end) or _measure(measures, clause_start, start)
+        measure = (_measure(measures, end, clause_end, insight) or _measure(measures, clause_start, start, insight)
                    or sentence_measure(insight[clause_start:clause_end]))
         claims.append(Claim("superlative", insight[start:end], start, sign=_SUPERLATIVES[word], measure=measure,
                             labels=tuple(named), clause=(clause_start, clause_end)))

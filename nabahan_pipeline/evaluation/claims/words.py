@@ -83,6 +83,10 @@ NONE_PHRASES: tuple[str, ...] = (
     "لم يتم تسجيل اي", "لم تسجل اي", "لم يسجل اي", "ما فيه", "ما في", "مافي", "مافيه", "ما فيه اي",
     "ولا منافسه", "ولا مناقصه", "ولا مشروع", "لا شيء", "there are no", "there is no", "no tenders",
 )
+# A negated verb before "أي": "لم تطرح أي منافسة"، "لا تظهر أي منافسة"، "لم يتم طرح أي".
+NONE_NEGATIONS: tuple[str, ...] = ("لا", "لم", "ما", "ليس", "ليست", "لن")
+NONE_ANY: tuple[str, ...] = ("اي", "ايه", "any")
+
 # Phrases that open a refusal or a statement about the data, not a count ("لا توجد بيانات").
 NONE_NOT_COUNTS: tuple[str, ...] = (
     "بيانات", "معلومات", "معلومه", "فرق", "اختلاف", "تغير", "نتائج", "نتيجه", "سجلات", "data",
