@@ -81,7 +81,7 @@ def check_insight(insight: str, question: str, columns: Sequence[str], rows: Seq
         Folded.of(insight or ""),
     )
     checks = []
-    for claim in read_claims(insight, result.labels):
+    for claim in read_claims(insight, result.labels, result.insight):
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
             checks.append(check)
@@ -125,12 +125,14 @@ def _other_row(result: Result, rows: frozenset[int], mention: NumberMention, app
 
 
 def _unattached_supports(result: Result, mention: NumberMention, approximate: bool) -> bool:
+    """Supported by a row's own figures or the whole result's, else by grounding's bag."""
+    if result.values.cells_and_whole.supports(mention, approximate) or result.values.near.supports(mention, approximate):
+        return True
     return result.values.unattached.supports(widened(mention) if approximate else mention)
 
 
 def _unattached_values(result: Result) -> Values:
-    evidence = result.values.unattached
-    return Values(tuple(evidence.plain) + tuple(evidence.non_percent), tuple(evidence.percent_only))
+    return result.values.near
 
 
 def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: Result) -> ClaimCheck:
@@ -162,9 +164,10 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     if measure is None or (measure not in result.measures.values() and not derivable) or mention.percent:
         return ClaimCheck(claim, SUPPORTED)
     indices = range(len(result.values.rows)) if rows is None else rows
+    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
     matched = [
         (i, j, value) for i, j, value in result.values.cells(indices)
-        if any(abs(abs(value) - r.value) <= r.unit / 2 + 1e-9 * max(1.0, r.value) for r in widened(mention).readings)
+        if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)
     ]
     if not matched:
         return ClaimCheck(claim, SUPPORTED)  # a derivation: not a column's cell

@@ -9,6 +9,8 @@ result; an unattached number from anything the rows derive (``grounding.Evidence
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -28,16 +30,25 @@ class Values:
 
     plain: tuple[float, ...]
     percent: tuple[float, ...] = ()
+    ordered: bool = False  # both sorted magnitudes: looked up by bisection
 
     def supports(self, mention: NumberMention, approximate: bool = False) -> bool:
         """True when any reading of ``mention`` matches a candidate at its precision (the
         precision of its significant digits when ``approximate``)."""
         for reading in widened(mention).readings if approximate else mention.readings:
             margin = reading.unit / 2 + 1e-9 * max(1.0, abs(reading.value))
-            pool = (*self.plain, *self.percent) if mention.percent else self.plain
-            if any(abs(abs(value) - reading.value) <= margin for value in pool):
+            pools = (self.plain, self.percent) if mention.percent else (self.plain,)
+            if any(_within(pool, reading.value, margin, self.ordered) for pool in pools):
                 return True
         return False
+
+
+def _within(pool: tuple[float, ...], value: float, margin: float, ordered: bool) -> bool:
+    """Any magnitude of ``pool`` within ``margin`` of ``value``."""
+    if ordered:
+        i = bisect.bisect_left(pool, value - margin)
+        return i < len(pool) and pool[i] <= value + margin
+    return any(abs(abs(candidate) - value) <= margin for candidate in pool)
 
 
 def widened(mention: NumberMention) -> NumberMention:
@@ -66,7 +77,8 @@ class ResultValues:
     rows: tuple[tuple[Any, ...], ...]
     numeric_columns: tuple[int, ...]
     whole: Values  # what the whole result says, no row's own cell
-    unattached: Evidence  # grounding's bag, widened by within-row derivations and implied dates
+    question: str
+    implied: tuple[float, ...]  # the dates the question implies
     question_numbers: frozenset[float]  # what the question states: a threshold, never a value it bounds
 
     @classmethod
@@ -74,25 +86,58 @@ class ResultValues:
         rows = tuple(tuple(row) for row in rows)
         width = max((len(row) for row in rows), default=0)
         names = tuple(columns) + tuple(str(j) for j in range(len(columns), width))
-        numeric = tuple(j for j in range(width) if any(_is_number(row[j]) for row in rows if j < len(row)))
         implied = implied_numbers(question)
         stated = frozenset(r.value for m in find_numbers(question) for r in m.readings)
         whole_plain: list[float] = [len(rows), *implied, *stated]
+        numeric = []
         for j in range(width):
             present = [row[j] for row in rows if j < len(row) and row[j] is not None]
             whole_plain.append(len(present))
             numbers = [float(cell) for cell in present if _is_number(cell)]
             if numbers:
+                numeric.append(j)
                 whole_plain += [sum(numbers), sum(numbers) / len(numbers)]
+        return cls(names, rows, tuple(numeric), Values(tuple(whole_plain)), question, implied, stated)
+
+    @functools.cached_property
+    def cells_and_whole(self) -> Values:
+        """Every numeric cell and what the whole result says: where most numbers are found."""
+        plain = [float(cell) for row in self.rows for cell in row if _is_number(cell)]
+        return Values(tuple(sorted(abs(v) for v in plain + list(self.whole.plain) if math.isfinite(v))), ordered=True)
+
+    @functools.cached_property
+    def near(self) -> Values:
+        """What the first DERIVED_ROWS_MAX rows derive each on its own (shares of their column's
+        total, ratios and differences of two cells of a row), with the cells and the whole result."""
+        plain: list[float] = []
+        percent: list[float] = []
+        for i, row in enumerate(self.rows[:DERIVED_ROWS_MAX]):
+            derived, shares = _within_row(row)
+            plain += derived
+            percent += shares
+            for j in self.numeric_columns:
+                cell = row[j] if j < len(row) else None
+                if _is_number(cell):
+                    total = self.numeric_column(j)[1]
+                    if total is not None:
+                        percent.append(100.0 * float(cell) / total)
+                    if 0 <= float(cell) <= 1:
+                        percent.append(100.0 * float(cell))
+        return Values(tuple(sorted(abs(v) for v in (*plain, *self.cells_and_whole.plain) if math.isfinite(v))),
+                      tuple(sorted(abs(v) for v in percent if math.isfinite(v))), ordered=True)
+
+    @functools.cached_property
+    def unattached(self) -> Evidence:
+        """grounding's bag (every value the rows derive or the question states), widened by the
+        derivations within a row and the dates the question implies; built only when asked for."""
         derived_plain: list[float] = []
         derived_percent: list[float] = []
-        for row in rows[:DERIVED_ROWS_MAX]:
+        for row in self.rows[:DERIVED_ROWS_MAX]:
             plain, percent = _within_row(row)
             derived_plain += plain
             derived_percent += percent
-        records = [dict(zip(names, row)) for row in rows]
-        unattached = Evidence(records, question, extra_plain=derived_plain + implied, extra_percent=derived_percent)
-        return cls(names, rows, numeric, Values(tuple(whole_plain)), unattached, stated)
+        return Evidence(self.rows, self.question, extra_plain=derived_plain + list(self.implied),
+                        extra_percent=derived_percent)
 
     def of_rows(self, indices: Iterable[int], own: bool = False) -> Values:
         """What the rows ``indices`` say: their numbers (cells, and numbers in text cells), what
@@ -112,9 +157,8 @@ class ResultValues:
                 cell = row[j] if j < len(row) else None
                 if not _is_number(cell):
                     continue
-                column = [float(other[j]) for other in self.rows if j < len(other) and _is_number(other[j])]
-                total = sum(column)
-                if total > 0 and min(column) >= 0:
+                column, total = self.numeric_column(j)
+                if total is not None:
                     percent.append(100.0 * float(cell) / total)
                 if 0 <= float(cell) <= 1:
                     percent.append(100.0 * float(cell))
@@ -125,6 +169,18 @@ class ResultValues:
                             plain.append(max(abs(float(cell)), abs(other)) / min(abs(float(cell)), abs(other)))
                             percent += [100.0 * abs(float(cell) - other) / abs(other), 100.0 * abs(float(cell) - other) / abs(float(cell))]
         return Values(tuple(plain) + (() if own else self.whole.plain), tuple(percent))
+
+    def numeric_column(self, j: int) -> tuple[list[float], float | None]:
+        """Column ``j``'s numbers, and their total when they are none negative and it is above 0."""
+        if j not in self._columns:
+            column = [float(row[j]) for row in self.rows if j < len(row) and _is_number(row[j])]
+            total = sum(column)
+            self._columns[j] = (column, total if column and total > 0 and min(column) >= 0 else None)
+        return self._columns[j]
+
+    @functools.cached_property
+    def _columns(self) -> dict[int, tuple[list[float], float | None]]:
+        return {}
 
     def cells(self, indices: Iterable[int], columns: Iterable[int] | None = None) -> list[tuple[int, int, float]]:
         """The numeric cells of rows ``indices`` (in ``columns``, every numeric column if None), as

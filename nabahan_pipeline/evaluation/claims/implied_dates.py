@@ -5,6 +5,7 @@ answer says "من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-144
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from datetime import date
 
@@ -20,7 +21,8 @@ _MONTH_WORDS = {fold(name): month for month, names in GREGORIAN_MONTHS.items() f
 _MONTH = re.compile(r"(?<!\w)(?:[وفبل]?)(" + "|".join(sorted(map(re.escape, _MONTH_WORDS), key=len, reverse=True)) + r")(?!\w)")
 
 
-def implied_numbers(question: str) -> list[float]:
+@functools.lru_cache(maxsize=4_096)  # the questions seen last (a case's repeats): a pure function
+def implied_numbers(question: str) -> tuple[float, ...]:
     """The numbers ``question`` implies (see the module docstring); none when it names no period."""
     folded = fold(question)
     years = sorted({int(m.value) for m in find_numbers(question) if m.value.is_integer() and 1990 <= m.value <= 2100})
@@ -41,7 +43,7 @@ def implied_numbers(question: str) -> list[float]:
             last = calendar.monthrange(year, month)[1]
             numbers.append(last)
             numbers += _hijri_years(date(year, month, 1), date(year, month, last))
-    return numbers
+    return tuple(numbers)
 
 
 def _hijri_years(first: date, last: date) -> list[float]:

@@ -62,7 +62,7 @@ class RowLabels:
         for i, row in enumerate(rows[:LABELLED_ROWS_MAX]):
             for j, cell in enumerate(row):
                 name = columns[j] if j < len(columns) else ""
-                for spelling, kind in _cell_spellings(cell, name):
+                for spelling, kind in _cell_spellings(cell, name) if _hashable(cell) else ():
                     rows_of, _ = spellings.setdefault(spelling, (set(), j))
                     rows_of.add(i)
                     if kind:
@@ -107,8 +107,17 @@ def _strip_proclitics(form: str, spellings: dict[str, Any]) -> str | None:
     return None
 
 
-def _cell_spellings(cell: Any, column: str) -> Iterator[tuple[str, str | None]]:
+def _hashable(cell: Any) -> bool:
+    return isinstance(cell, (str, int, float)) and not isinstance(cell, bool)
+
+
+@functools.lru_cache(maxsize=16_384)  # the cells seen last (names repeat across answers): pure
+def _cell_spellings(cell: Any, column: str) -> tuple[tuple[str, str | None], ...]:
     """A cell's spellings as a label, each with the reference kind it is of (None if none)."""
+    return tuple(_spellings(cell, column))
+
+
+def _spellings(cell: Any, column: str) -> Iterator[tuple[str, str | None]]:
     if isinstance(cell, bool) or cell is None:
         return
     if isinstance(cell, (int, float)):

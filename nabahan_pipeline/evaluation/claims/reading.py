@@ -132,11 +132,12 @@ def _index(starts: Sequence[int], position: int) -> int:
     return lo
 
 
-def read_claims(insight: str, labels: RowLabels) -> list[Claim]:
-    """The claims ``insight`` makes about the rows whose labels are ``labels``, in order."""
+def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -> list[Claim]:
+    """The claims ``insight`` makes about the rows whose labels are ``labels``, in order
+    (``folded``: the insight folded, when the caller has it)."""
     if not insight:
         return []
-    folded = Folded.of(insight)
+    folded = folded or Folded.of(insight)
     found = labels.find(folded)
     mentions = [m for m in find_numbers(insight) if not any(l.start <= m.start and m.end <= l.end for l in found)]
     patterns = _patterns()
