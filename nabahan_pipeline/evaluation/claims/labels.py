@@ -88,9 +88,10 @@ class RowLabels:
 
 
 def _as_written(folded: Folded, start: int, end: int, form: str, spelling: str) -> str:
-    """The label as the insight wrote it, without a proclitic و/ف ("ومكة" -> "مكة")."""
+    """The label as the insight wrote it, without its proclitics ("ولمكة" -> "مكة")."""
     text = folded.original[start:end]
-    return text[1:] if form[:1] in ("و", "ف") and not spelling.startswith(form[:1]) else text
+    cut = len(form) - len(spelling) if form.endswith(spelling) else 0
+    return text[cut:]
 
 
 def _strip_proclitics(form: str, spellings: dict[str, Any]) -> str | None:

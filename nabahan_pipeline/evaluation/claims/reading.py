@@ -67,7 +67,7 @@ def _negated_any() -> str:
 def _patterns() -> dict[str, re.Pattern[str]]:
     return {
         "measure": phrase_pattern(words.MEASURES),
-        "comparator": phrase_pattern(words.COMPARATORS, proclitics=False),
+        "comparator": phrase_pattern(words.COMPARATORS),
         "direction": phrase_pattern(words.DIRECTIONS),
         "superlative": phrase_pattern(words.SUPERLATIVES),
         "none": re.compile(phrase_pattern(words.NONE_PHRASES).pattern + "|" + _negated_any()),
@@ -273,7 +273,7 @@ def _comparators(found: list, insight: str, mentions: list[NumberMention], spans
     past a year ("تجاوزت قيمة منافسات 2023 تسعة مليارات"); number index -> (relation, span)."""
     taken: dict[int, tuple[str, tuple[int, int]]] = {}
     for start, end, match in found:
-        relation = _COMPARATORS.get(match.group(0), "~")
+        relation = _COMPARATORS[_strip_proclitic(match.group(0), _COMPARATORS) or match.group(0)]
         reach = (APPROXIMATOR_REACH if relation == "~" else
                  PREPOSITION_REACH if match.group(0).split()[-1] in _PREPOSITION_ENDS else VERB_REACH)
         for k, mention in enumerate(mentions):
@@ -349,7 +349,8 @@ def _yes_no(folded: Folded) -> list[Claim]:
     word, punctuation, following = first.group(1), first.group(2).strip(), first.group(3)
     if word in words.YES:
         return [Claim("yes_no", word, 0, sign=1)]
-    if word in words.NO and (punctuation[:1] in words.NO_FOLLOWERS or following in words.NO_FOLLOWERS):
+    if word in words.NO and (punctuation[:1] in words.NO_FOLLOWERS or following in words.NO_FOLLOWERS
+                             or not folded.text[first.end(1):].strip(" .!")):
         return [Claim("yes_no", word, 0, sign=-1)]
     return []
 
