@@ -1,6 +1,7 @@
 """The numbers a question implies without stating them: the first and last day (and the month
-numbers) of a quarter or month it names, and the Hijri years of a Gregorian year it names (an
-answer says "من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-1446 هـ")."""
+numbers) of a quarter or month it names, and the Hijri years, months, quarters and days of a
+Gregorian year it names (an answer says "من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-1446 هـ",
+"خلال الاثني عشر شهراً")."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def implied_numbers(question: str) -> tuple[float, ...]:
         months |= set(range(6 * half - 5, 6 * half + 1))
     months |= {_MONTH_WORDS[match.group(1)] for match in _MONTH.finditer(folded)}
     numbers: list[float] = []
-    for year in years:
+    for year in years:  # its months, quarters and days ("الاثني عشر شهراً"), its Hijri years
+        numbers += [12, 4, 366 if calendar.isleap(year) else 365]
         numbers += _hijri_years(date(year, 1, 1), date(year, 12, 31))
     for month in sorted(months):
         numbers += [1, month]

@@ -266,6 +266,8 @@ def _following_label(insight: str, mention: NumberMention, labels: list[Label], 
 # subject ("تجاوزت قيمتها 1.2 مليار"); an approximator's sentence ("يقارب عدد المنافسات في نجران 300").
 PREPOSITION_REACH, VERB_REACH, APPROXIMATOR_REACH = 1, 3, 6
 _PREPOSITION_ENDS = ("من", "عن", "علي", "than")
+# Comparators that are prepositions of place too: right before their number, with no proclitic.
+_ADJACENT = frozenset(fold(word) for word in ("دون", "تحت", "فوق", "over", "under"))
 
 
 def _comparators(found: list, insight: str, mentions: list[NumberMention], spans: _Spans) -> dict[int, tuple[str, tuple[int, int]]]:
@@ -273,9 +275,12 @@ def _comparators(found: list, insight: str, mentions: list[NumberMention], spans
     past a year ("تجاوزت قيمة منافسات 2023 تسعة مليارات"); number index -> (relation, span)."""
     taken: dict[int, tuple[str, tuple[int, int]]] = {}
     for start, end, match in found:
-        relation = _COMPARATORS[_strip_proclitic(match.group(0), _COMPARATORS) or match.group(0)]
-        reach = (APPROXIMATOR_REACH if relation == "~" else
-                 PREPOSITION_REACH if match.group(0).split()[-1] in _PREPOSITION_ENDS else VERB_REACH)
+        word = _strip_proclitic(match.group(0), _COMPARATORS) or match.group(0)
+        relation = _COMPARATORS[word]
+        if word in _ADJACENT and word != match.group(0):
+            continue  # "بدون ترسية" is "without"
+        reach = (APPROXIMATOR_REACH if relation == "~" else 0 if word in _ADJACENT else
+                 PREPOSITION_REACH if word.split()[-1] in _PREPOSITION_ENDS else VERB_REACH)
         for k, mention in enumerate(mentions):
             if mention.start < end or spans.clause(mention.start) != spans.clause(start):
                 continue

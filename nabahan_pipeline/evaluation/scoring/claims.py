@@ -22,6 +22,8 @@ def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     {claim, verdict, why}."""
     columns, rows = answer_rows(answer)
     checks = check_insight(answer.insight, answer.question, columns, rows, answer.checked.sqlite or answer.sql)
+    if answer.status != "success":  # a refusal's or an error's words are no claims about rows; its numbers still count
+        checks = [check for check in checks if check.claim.kind == "number"]
     return {
         "claims_checked": len(checks),
         "claims_contradicted": sum(check.verdict == CONTRADICTED for check in checks),

@@ -254,3 +254,10 @@ def test_the_dates_a_question_implies_support_a_number(question: str, insight: s
 
 def test_a_year_the_question_does_not_imply_is_unsupported() -> None:
     assert unsupported("في 2024 (1439 هـ) طُرحت 1,996 منافسة", "كم منافسة في 2024؟", COUNT, COUNT_SQL) == ["1439"]
+
+
+def test_a_preposition_that_is_also_a_comparator_bounds_only_the_number_right_after_it() -> None:
+    # "بدون ترسية" is "without an award"; "دون 2,000" is "below 2,000".
+    assert contradicted("بلغ عدد المنافسات بدون ترسية 1,996 منافسة", "كم؟", COUNT, COUNT_SQL) == []
+    assert contradicted("عدد المنافسات دون 2,000", "كم؟", COUNT, COUNT_SQL) == []
+    assert contradicted("عدد المنافسات فوق 2,000", "كم؟", COUNT, COUNT_SQL) != []

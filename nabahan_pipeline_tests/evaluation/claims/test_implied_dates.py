@@ -7,7 +7,7 @@ from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers
 
 def test_a_quarter_implies_its_months_and_their_first_and_last_days() -> None:
     numbers = set(implied_numbers("كم منافسة في الربع الثالث من 2025؟"))
-    assert {1, 7, 8, 9, 31, 30} <= numbers and 12 not in numbers
+    assert {1, 7, 8, 9, 31, 30} <= numbers and 6 not in numbers and 10 not in numbers
 
 
 def test_a_month_of_a_leap_year_ends_on_its_last_day() -> None:
@@ -15,8 +15,8 @@ def test_a_month_of_a_leap_year_ends_on_its_last_day() -> None:
     assert 29 not in implied_numbers("منافسات فبراير 2025")
 
 
-def test_a_gregorian_year_implies_the_hijri_years_it_spans() -> None:
-    assert set(implied_numbers("كم منافسة في 2024؟")) == {1445, 1446}
+def test_a_gregorian_year_implies_the_hijri_years_it_spans_and_its_months_and_days() -> None:
+    assert set(implied_numbers("كم منافسة في 2024؟")) == {1445, 1446, 12, 4, 366}
 
 
 def test_a_question_naming_no_period_implies_nothing() -> None:
