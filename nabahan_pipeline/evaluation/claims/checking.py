@@ -106,7 +106,7 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
         return ClaimCheck(labelled, CONTRADICTED, _row_says(result, attachment.rows, mention, claim.measure))
     if _unattached_supports(result, mention, approximate):
         return _check_measure(claim, mention, None, result)
-    return ClaimCheck(claim, UNSUPPORTED)
+    return _unsupported(claim)
 
 
 # Rows looked at one by one for a figure of another row: a ranking's, not a listing's.
@@ -122,6 +122,11 @@ def _other_row(result: Result, rows: frozenset[int], mention: NumberMention, app
         result.values.of_rows([i], own=True).supports(mention, approximate)
         for i in range(len(result.values.rows)) if i not in rows
     )
+
+
+def _unsupported(claim: Claim) -> ClaimCheck:
+    """A number nothing supports, named as the insight wrote it (as grounding names it)."""
+    return ClaimCheck(replace(claim, text=claim.mention.text) if claim.mention else claim, UNSUPPORTED)
 
 
 def _unattached_supports(result: Result, mention: NumberMention, approximate: bool) -> bool:
@@ -141,7 +146,7 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     stated = result.values.question_numbers
     pool = [abs(v) for v in (*values.plain, *(values.percent if mention.percent else ())) if math.isfinite(v) and abs(v) not in stated]
     if bound <= 0 or not pool:
-        return ClaimCheck(claim, UNSUPPORTED)
+        return _unsupported(claim)
     near = BOUND_NEAR * bound
     holding = [v for v in pool if relation(v, bound) and bound / 10 <= v <= bound * 10]
     wrong = [v for v in pool if not relation(v, bound) and bound / 2 <= v <= bound * 2]
@@ -153,7 +158,7 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
         return ClaimCheck(claim, SUPPORTED)
     if values.supports(mention):  # the bound is itself a figure of the rows ("بحد أقصى 50")
         return ClaimCheck(claim, SUPPORTED)
-    return ClaimCheck(claim, UNSUPPORTED)
+    return _unsupported(claim)
 
 
 def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | None, result: Result) -> ClaimCheck:

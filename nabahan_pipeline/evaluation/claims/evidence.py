@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
-from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers
+from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers, period_lengths
 from nabahan_pipeline.evaluation.grounding import PAIRWISE_MAX_ROWS, Evidence
 
 # Rows whose within-row derivations are made: a pair of cells per row, a few cells per row.
@@ -108,13 +108,16 @@ class ResultValues:
     @functools.cached_property
     def near(self) -> Values:
         """What the first DERIVED_ROWS_MAX rows derive each on its own (shares of their column's
-        total, ratios and differences of two cells of a row), with the cells and the whole result."""
+        total, ratios and differences of two cells of a row, a figure per month or day of the
+        period the question names), with the cells and the whole result."""
         plain: list[float] = []
         percent: list[float] = []
+        lengths = period_lengths(self.question) if len(self.rows) <= PAIRWISE_MAX_ROWS else ()
         for i, row in enumerate(self.rows[:DERIVED_ROWS_MAX]):
             derived, shares = _within_row(row)
             plain += derived
             percent += shares
+            plain += (float(cell) / length for cell in row if _is_number(cell) for length in lengths)
             for j in self.numeric_columns:
                 cell = row[j] if j < len(row) else None
                 if _is_number(cell):

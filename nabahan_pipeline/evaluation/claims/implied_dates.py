@@ -1,7 +1,7 @@
 """The numbers a question implies without stating them: the first and last day (and the month
-numbers) of a quarter or month it names, and the Hijri years, months, quarters and days of a
-Gregorian year it names (an answer says "من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-1446 هـ",
-"خلال الاثني عشر شهراً")."""
+numbers) of a quarter or month it names, the Hijri years of a Gregorian year it names, and how
+long each period is (an answer says "من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-1446 هـ",
+"خلال الاثني عشر شهراً", "بمعدل 307 منافسة شهرياً")."""
 
 from __future__ import annotations
 
@@ -35,9 +35,8 @@ def implied_numbers(question: str) -> tuple[float, ...]:
         half = 1 if (match.group(1) or "") == "الاول" or match.group(2) == "1" else 2
         months |= set(range(6 * half - 5, 6 * half + 1))
     months |= {_MONTH_WORDS[match.group(1)] for match in _MONTH.finditer(folded)}
-    numbers: list[float] = []
-    for year in years:  # its months, quarters and days ("الاثني عشر شهراً"), its Hijri years
-        numbers += [12, 4, 366 if calendar.isleap(year) else 365]
+    numbers: list[float] = list(period_lengths(question))
+    for year in years:
         numbers += _hijri_years(date(year, 1, 1), date(year, 12, 31))
     for month in sorted(months):
         numbers += [1, month]
@@ -46,6 +45,27 @@ def implied_numbers(question: str) -> tuple[float, ...]:
             numbers.append(last)
             numbers += _hijri_years(date(year, month, 1), date(year, month, last))
     return tuple(numbers)
+
+
+@functools.lru_cache(maxsize=4_096)  # as implied_numbers
+def period_lengths(question: str) -> tuple[float, ...]:
+    """How long the periods ``question`` names are, in months, quarters, weeks and days: a
+    figure over such a period is often given per month or per day ("أي بمعدل 307 شهرياً")."""
+    folded = fold(question)
+    years = sorted({int(m.value) for m in find_numbers(question) if m.value.is_integer() and 1990 <= m.value <= 2100})
+    lengths: list[float] = []
+    for year in years:
+        lengths += [12, 4, 52, 366 if calendar.isleap(year) else 365]
+    for year in years or [2023]:
+        for match in _QUARTER.finditer(folded):
+            quarter = _QUARTERS[match.group(1)] if match.group(1) else int(match.group(2))
+            lengths += [3, sum(calendar.monthrange(year, m)[1] for m in range(3 * quarter - 2, 3 * quarter + 1))]
+        for match in _HALVES.finditer(folded):
+            half = 1 if (match.group(1) or "") == "الاول" or match.group(2) == "1" else 2
+            lengths += [6, sum(calendar.monthrange(year, m)[1] for m in range(6 * half - 5, 6 * half + 1))]
+        for match in _MONTH.finditer(folded):
+            lengths.append(calendar.monthrange(year, _MONTH_WORDS[match.group(1)])[1])
+    return tuple(lengths)
 
 
 def _hijri_years(first: date, last: date) -> list[float]:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from nabahan_pipeline.evaluation.claims import CONTRADICTED, ClaimCheck, check_insight
+from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
 from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
 
 
@@ -48,13 +48,14 @@ def contradictions(details: str) -> list[str]:
 
 
 def unsupported(details: str) -> list[str]:
-    """The unsupported claims (numbers nothing derives) of a claim_details JSON text, as written."""
-    return [item["claim"] for item in json.loads(details or "[]") if item["verdict"] == "unsupported"]
+    """The unsupported claims (numbers nothing derives) of a claim_details JSON text, as written,
+    each once."""
+    return list(dict.fromkeys(item["claim"] for item in json.loads(details or "[]") if item["verdict"] == UNSUPPORTED))
 
 
 def readable(details: str) -> str:
     """A claim_details JSON text as one line: "✗ جدة 1,204: row says 860; ✓ مكة 860"."""
-    marks = {"supported": "✓", CONTRADICTED: "✗", "unsupported": "?"}
+    marks = {SUPPORTED: "✓", CONTRADICTED: "✗", UNSUPPORTED: "?"}
     return "; ".join(f"{marks.get(item['verdict'], '?')} {_described(item)}" for item in json.loads(details or "[]"))
 
 

@@ -252,6 +252,12 @@ def test_the_dates_a_question_implies_support_a_number(question: str, insight: s
     assert unsupported(insight, question, COUNT, COUNT_SQL) == []
 
 
+def test_a_figure_per_month_of_the_period_the_question_names_is_derived() -> None:
+    table = (["tenders"], [[920]])
+    assert unsupported("طُرحت 920 منافسة، أي بمعدل 307 منافسات شهرياً", "كم منافسة في الربع الأول 2025؟", table, COUNT_SQL) == []
+    assert unsupported("طُرحت 920 منافسة، أي بمعدل 310 منافسات شهرياً", "كم منافسة في الربع الأول 2025؟", table, COUNT_SQL) == ["310"]
+
+
 def test_a_year_the_question_does_not_imply_is_unsupported() -> None:
     assert unsupported("في 2024 (1439 هـ) طُرحت 1,996 منافسة", "كم منافسة في 2024؟", COUNT, COUNT_SQL) == ["1439"]
 

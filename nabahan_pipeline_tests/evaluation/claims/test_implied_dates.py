@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers
+from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers, period_lengths
 
 
 def test_a_quarter_implies_its_months_and_their_first_and_last_days() -> None:
@@ -16,7 +16,12 @@ def test_a_month_of_a_leap_year_ends_on_its_last_day() -> None:
 
 
 def test_a_gregorian_year_implies_the_hijri_years_it_spans_and_its_months_and_days() -> None:
-    assert set(implied_numbers("كم منافسة في 2024؟")) == {1445, 1446, 12, 4, 366}
+    assert set(implied_numbers("كم منافسة في 2024؟")) == {1445, 1446, 12, 4, 52, 366}
+
+
+def test_a_period_has_its_length_in_months_and_days() -> None:
+    assert {3, 90} <= set(period_lengths("الربع الأول من 2025")) and 91 not in period_lengths("الربع الأول من 2025")
+    assert 29 in period_lengths("فبراير 2024")
 
 
 def test_a_question_naming_no_period_implies_nothing() -> None:
