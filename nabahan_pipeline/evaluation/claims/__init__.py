@@ -22,5 +22,7 @@ __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from nabahan_pipeline.evaluation.claims.checking import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
+    from nabahan_pipeline.evaluation.claims.checking import (
+        CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight,
+    )
     from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims

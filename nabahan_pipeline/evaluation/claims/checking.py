@@ -69,7 +69,9 @@ class Result:
     insight: Folded
 
 
-def check_insight(insight: str, question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], sql: str | None) -> list[ClaimCheck]:
+def check_insight(
+    insight: str, question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], sql: str | None
+) -> list[ClaimCheck]:
     """Every claim of ``insight`` checked against ``rows`` (the agent's SQL's result)."""
     values = ResultValues.of(columns, rows, question)
     result = Result(
@@ -94,13 +96,15 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     attachment = claim.attachment
     approximate = claim.comparator == "~"
     if claim.comparator in _RELATIONS:
-        values = result.values.of_rows(attachment.rows) if attachment and attachment.strong else _unattached_values(result)
+        labelled = attachment is not None and attachment.strong
+        values = result.values.of_rows(attachment.rows) if labelled else _unattached_values(result)
         return _check_bound(claim, mention, values, result)
     if attachment is not None:
         values = result.values.of_rows(attachment.rows)
         if values.supports(mention, approximate):
             return _check_measure(claim, mention, attachment.rows, result)
-        if not attachment.strong and not _other_row(result, attachment.rows, mention, approximate) and _unattached_supports(result, mention, approximate):
+        elsewhere = not attachment.strong and not _other_row(result, attachment.rows, mention, approximate)
+        if elsewhere and _unattached_supports(result, mention, approximate):
             return _check_measure(claim, mention, None, result)
         labelled = replace(claim, text=f"{attachment.text} {claim.text}") if not attachment.strong else claim
         return ClaimCheck(labelled, CONTRADICTED, _row_says(result, attachment.rows, mention, claim.measure))
@@ -131,7 +135,8 @@ def _unsupported(claim: Claim) -> ClaimCheck:
 
 def _unattached_supports(result: Result, mention: NumberMention, approximate: bool) -> bool:
     """Supported by a row's own figures or the whole result's, else by grounding's bag."""
-    if result.values.cells_and_whole.supports(mention, approximate) or result.values.near.supports(mention, approximate):
+    values = result.values
+    if values.cells_and_whole.supports(mention, approximate) or values.near.supports(mention, approximate):
         return True
     return result.values.unattached.supports(widened(mention) if approximate else mention)
 
@@ -144,7 +149,8 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     relation = _RELATIONS[claim.comparator or ">"]
     bound = mention.value
     stated = result.values.question_numbers
-    pool = [abs(v) for v in (*values.plain, *(values.percent if mention.percent else ())) if math.isfinite(v) and abs(v) not in stated]
+    candidates = (*values.plain, *(values.percent if mention.percent else ()))
+    pool = [abs(v) for v in candidates if math.isfinite(v) and abs(v) not in stated]
     if bound <= 0 or not pool:
         return _unsupported(claim)
     near = BOUND_NEAR * bound
@@ -182,7 +188,8 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     row = matched[0][0]
     cells = result.values.cells([row], own)
     if cells:
-        return ClaimCheck(claim, CONTRADICTED, f"{result.values.columns[cells[0][1]]} says {format_number(cells[0][2])}")
+        _, column, value = cells[0]
+        return ClaimCheck(claim, CONTRADICTED, f"{result.values.columns[column]} says {format_number(value)}")
     average = _average_of_row(result, row) if measure == "avg" else None
     if average is not None:
         return ClaimCheck(claim, CONTRADICTED, f"sum / count says {format_number(average)}")
@@ -225,20 +232,31 @@ def _distance(a: float, b: float) -> float:
     return abs(math.log(a / b))
 
 
+# Columns that name a row rather than measure it: a year, a month, an id.
+_KEY_COLUMN = re.compile(r"year|month|سنه|عام|شهر|_id$|^id$")
+
+
+def _none_check(claim: Claim, above: Sequence[float]) -> ClaimCheck:
+    """"None" holds when no count of its rows is above zero."""
+    if above:
+        return ClaimCheck(claim, CONTRADICTED, f"row says {format_number(above[0])}")
+    return ClaimCheck(claim, SUPPORTED)
+
+
 def _check_none(claim: Claim, result: Result) -> ClaimCheck | None:
     rows = result.values.rows
     attachment = claim.attachment
     if attachment is not None:
         cells = _count_cells(result, attachment.rows)
         above = [value for _, _, value in cells if value > 0]
-        return ClaimCheck(claim, CONTRADICTED, f"row says {format_number(above[0])}") if above else ClaimCheck(claim, SUPPORTED)
+        return _none_check(claim, above)
     if not rows:
         return ClaimCheck(claim, SUPPORTED)
     if len(rows) == 1 and result.values.numeric_columns:
         cells = _count_cells(result, [0])
         if len(cells) == 1 or all(result.measures.get(j) == "count" for _, j, _ in cells):
             above = [value for _, _, value in cells if value > 0]
-            return ClaimCheck(claim, CONTRADICTED, f"row says {format_number(above[0])}") if above else ClaimCheck(claim, SUPPORTED)
+            return _none_check(claim, above)
         return None
     if not result.values.numeric_columns:
         return ClaimCheck(claim, CONTRADICTED, f"the result has {len(rows):,} rows")
@@ -295,8 +313,10 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         if value is None:
             return None
         side = "above" if value > threshold else "below" if value < threshold else "at"
-        return _RELATIONS[relation](value, threshold), f"the rows say {format_number(value)}, {side} {format_number(threshold)}"
-    if re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\s+(?:" + "|".join(map(fold, words.EXISTENCE)) + r")\b", question.text):
+        says = f"the rows say {format_number(value)}, {side} {format_number(threshold)}"
+        return _RELATIONS[relation](value, threshold), says
+    existence = "|".join(map(fold, words.EXISTENCE))
+    if re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\s+(?:" + existence + r")\b", question.text):
         value = _compared_value(result, 0.0)
         if value is None:
             return None
@@ -455,9 +475,10 @@ def _measure_columns(result: Result, claim: Claim) -> list[int]:
     """The numeric columns a claim speaks of: its measure's where it names one and the result has
     it ("value": a column named for a value), else every numeric column but keys (years, months, ids)."""
     numeric = [j for j in result.values.numeric_columns
-               if not re.search(r"year|month|سنه|عام|شهر|_id$|^id$", result.values.columns[j].lower())]
+               if not _KEY_COLUMN.search(result.values.columns[j].lower())]
     if claim.measure == "value":
-        own = [j for j in numeric if any(hint in fold(result.values.columns[j]).lower() for hint in words.VALUE_COLUMN_HINTS)]
+        names = {j: fold(result.values.columns[j]).lower() for j in numeric}
+        own = [j for j in numeric if any(hint in names[j] for hint in words.VALUE_COLUMN_HINTS)]
     else:
         own = [j for j in numeric if result.measures.get(j) == claim.measure] if claim.measure else []
     return own or numeric
@@ -494,7 +515,8 @@ def _superlative_outside(claim: Claim, result: Result) -> ClaimCheck | None:
     named = _named_outside(claim, result, kinds.pop())
     if named is None:
         return None
-    return ClaimCheck(replace(claim, text=f"{claim.text} {named}"), CONTRADICTED, f"the first row is {_row_name(result, 0)}")
+    says = f"the first row is {_row_name(result, 0)}"
+    return ClaimCheck(replace(claim, text=f"{claim.text} {named}"), CONTRADICTED, says)
 
 
 def _named_outside(claim: Claim, result: Result, kind: str) -> str | None:
@@ -576,7 +598,7 @@ def _order(sql: str | None, columns: Sequence[str], numeric: Sequence[int]) -> i
         return 0
     first = match.group(1).split(",")[0].strip()
     key = re.sub(r"\s+(?:asc|desc)\b.*$", "", first, flags=re.IGNORECASE | re.DOTALL).strip().strip('"`[]').lower()
-    measures = {columns[j].lower() for j in numeric if not re.search(r"year|month|سنه|عام|شهر|_id$|^id$", columns[j].lower())}
+    measures = {columns[j].lower() for j in numeric if not _KEY_COLUMN.search(columns[j].lower())}
     if not (re.search(r"\b(?:count|sum|avg|max|min|total)\s*\(", key) or key in measures):
         return 0
     return 1 if re.search(r"\bdesc\b", first, re.IGNORECASE) else -1

@@ -54,7 +54,8 @@ def _within(pool: tuple[float, ...], value: float, margin: float, ordered: bool)
 def widened(mention: NumberMention) -> NumberMention:
     """``mention`` read at the precision of its significant digits: "5,000" at a thousand,
     "1,250" at ten, "4,962" at one (an approximation: "قرابة 5,000")."""
-    return replace(mention, readings=tuple(Reading(r.value, max(r.unit, significant_unit(r.value))) for r in mention.readings))
+    readings = tuple(Reading(r.value, max(r.unit, significant_unit(r.value))) for r in mention.readings)
+    return replace(mention, readings=readings)
 
 
 def significant_unit(value: float) -> float:
@@ -170,7 +171,8 @@ class ResultValues:
                         plain.append(abs(float(cell) - other))
                         if other and cell:
                             plain.append(max(abs(float(cell)), abs(other)) / min(abs(float(cell)), abs(other)))
-                            percent += [100.0 * abs(float(cell) - other) / abs(other), 100.0 * abs(float(cell) - other) / abs(float(cell))]
+                            change = abs(float(cell) - other)
+                            percent += [100.0 * change / abs(other), 100.0 * change / abs(float(cell))]
         return Values(tuple(plain) + (() if own else self.whole.plain), tuple(percent))
 
     def numeric_column(self, j: int) -> tuple[list[float], float | None]:

@@ -19,7 +19,8 @@ _QUARTERS = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الراب�
 _QUARTER = re.compile(r"(?:الربع|ربع)\s+(الاول|الثاني|الثالث|الرابع|الاخير)|\bq([1-4])\b")
 _HALVES = re.compile(r"(?:النصف)\s+(الاول|الثاني)|\bh([12])\b")
 _MONTH_WORDS = {fold(name): month for month, names in GREGORIAN_MONTHS.items() for name in names if len(name) > 2}
-_MONTH = re.compile(r"(?<!\w)(?:[وفبل]?)(" + "|".join(sorted(map(re.escape, _MONTH_WORDS), key=len, reverse=True)) + r")(?!\w)")
+_MONTH_ALTERNATIVES = "|".join(sorted(map(re.escape, _MONTH_WORDS), key=len, reverse=True))
+_MONTH = re.compile(r"(?<!\w)(?:[وفبل]?)(" + _MONTH_ALTERNATIVES + r")(?!\w)")
 
 
 @functools.lru_cache(maxsize=4_096)  # the questions seen last (a case's repeats): a pure function

@@ -83,7 +83,8 @@ class RowLabels:
             if spelling is None:
                 continue
             rows, column = self.spellings[spelling]
-            found.append(Label(start, end, rows, column, ENTITIES.get(spelling), _as_written(folded, start, end, match.group(0), spelling)))
+            written = _as_written(folded, start, end, match.group(0), spelling)
+            found.append(Label(start, end, rows, column, ENTITIES.get(spelling), written))
         return found
 
 
@@ -180,7 +181,8 @@ def _forms(name: str) -> set[str]:
             forms.add(" ".join("ال" + word for word in words))
         if words and words[0] in _PLURALS:
             for plural in (_PLURALS[words[0]], "ال" + _PLURALS[words[0]]):
-                rest = [("ال" + word if plural.startswith("ال") and not word.startswith("ال") else word) for word in words[1:]]
+                definite = plural.startswith("ال")
+                rest = [("ال" + word if definite and not word.startswith("ال") else word) for word in words[1:]]
                 forms.add(" ".join([plural, *rest]))
     return {form for form in forms if len(form) >= 2}
 
@@ -249,5 +251,6 @@ def find_entities(folded: Folded, kind: str) -> list[Label]:
     for start, end, match in folded.find(entity_pattern()):
         spelling = _strip_proclitics(match.group(0), ENTITIES)
         if spelling is not None and ENTITIES[spelling][0] == kind:
-            found.append(Label(start, end, frozenset(), None, ENTITIES[spelling], _as_written(folded, start, end, match.group(0), spelling)))
+            written = _as_written(folded, start, end, match.group(0), spelling)
+            found.append(Label(start, end, frozenset(), None, ENTITIES[spelling], written))
     return found

@@ -148,17 +148,20 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
     comparator_spans = [span for _, span in comparators.values()]
     clause_word_starts = {start for start, _, _ in words_found["clause_word"]}
     taken: set[int] = set()  # labels taken by the number before them ("300 في جدة")
-    previous: tuple[int, Attachment | None, int, int] | None = None  # the last number's sentence, attachment, clause, end
+    # The last number's sentence, attachment, clause and end.
+    previous: tuple[int, Attachment | None, int, int] | None = None
     for k, mention in enumerate(mentions):
         clause_start = _clause_start(spans, mention.start)
-        before_end = mentions[k - 1].end if k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start) else clause_start
+        same = k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start)
+        before_end = mentions[k - 1].end if same else clause_start
         numbering = _is_numbering(insight, mention)
         attachment = None if numbering else _following_label(insight, mention, found, mentions[k + 1 :], spans)
         if attachment is not None:
             taken |= {label.start for label in attachment.labels}
         if attachment is None and not numbering:
             attachment = _labels_between([l for l in found if l.start not in taken], before_end, mention.start)
-        if attachment is None and not numbering and previous is not None and previous[0] == spans.sentence(mention.start) and previous[1]:
+        in_sentence = previous is not None and previous[0] == spans.sentence(mention.start) and previous[1]
+        if attachment is None and not numbering and in_sentence:
             # The label of the number before: its own in one clause ("المنتهية 2,614 (11.8%)"), weakly
             # across a comma; not past a new subject ("والاتفاقية الإطارية: 497", "مقابل 709").
             same_clause = previous[2] == spans.clause(mention.start)
@@ -184,7 +187,9 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
     return sorted(claims, key=lambda claim: claim.start)
 
 
-def _boundaries(insight: str, folded: Folded, clause_words: list, labels: list[Label], mentions: list[NumberMention]) -> _Spans:
+def _boundaries(
+    insight: str, folded: Folded, clause_words: list, labels: list[Label], mentions: list[NumberMention]
+) -> _Spans:
     sentences = {0}
     clauses = {0}
     inside_numbers = [(m.start, m.end) for m in mentions]
@@ -209,7 +214,8 @@ def _boundaries(insight: str, folded: Folded, clause_words: list, labels: list[L
     for mention in mentions:
         for width in (1, 2):  # "و300", "و 300"; not "هو 300"
             conjunction = insight[max(0, mention.start - width) : mention.start]
-            if conjunction == "و" + " " * (width - 1) and insight[max(0, mention.start - width - 1) : mention.start - width].strip() == "":
+            before = insight[max(0, mention.start - width - 1) : mention.start - width]
+            if conjunction == "و" + " " * (width - 1) and before.strip() == "":
                 clauses.add(mention.start - width)
     return _Spans(tuple(sorted(sentences)), tuple(sorted(clauses)))
 
@@ -243,7 +249,9 @@ def _labels_between(labels: list[Label], start: int, end: int) -> Attachment | N
     return _group([label for label in labels if start <= label.start and label.end <= end])
 
 
-def _following_label(insight: str, mention: NumberMention, labels: list[Label], later: list[NumberMention], spans: _Spans) -> Attachment | None:
+def _following_label(
+    insight: str, mention: NumberMention, labels: list[Label], later: list[NumberMention], spans: _Spans
+) -> Attachment | None:
     """The label right after ``mention`` when only a unit noun and a preposition stand between."""
     for label in labels:
         if label.start < mention.end:
@@ -270,7 +278,9 @@ _PREPOSITION_ENDS = ("من", "عن", "علي", "than")
 _ADJACENT = frozenset(fold(word) for word in ("دون", "تحت", "فوق", "over", "under"))
 
 
-def _comparators(found: list, insight: str, mentions: list[NumberMention], spans: _Spans) -> dict[int, tuple[str, tuple[int, int]]]:
+def _comparators(
+    found: list, insight: str, mentions: list[NumberMention], spans: _Spans
+) -> dict[int, tuple[str, tuple[int, int]]]:
     """Each comparator's number: the first after it in its clause, within COMPARATOR_REACH words,
     past a year ("تجاوزت قيمة منافسات 2023 تسعة مليارات"); number index -> (relation, span)."""
     taken: dict[int, tuple[str, tuple[int, int]]] = {}
@@ -288,7 +298,8 @@ def _comparators(found: list, insight: str, mentions: list[NumberMention], spans
             years = sum(_year_like(m) for m in mentions[:k] if m.start >= end)
             if len(between.split()) - years > reach or re.search(r"[:()]", between):
                 break
-            if _year_like(mention) and any(m.start > mention.start and spans.clause(m.start) == spans.clause(start) for m in mentions[k + 1 :]):
+            more = any(spans.clause(m.start) == spans.clause(start) for m in mentions[k + 1 :])
+            if _year_like(mention) and more:
                 continue
             if k not in taken:
                 taken[k] = (relation, (start, end))
@@ -360,7 +371,9 @@ def _yes_no(folded: Folded) -> list[Claim]:
     return []
 
 
-def _directions(insight: str, found: list, measures: list, labels: list[Label], mentions: list[NumberMention], spans: _Spans) -> list[Claim]:
+def _directions(
+    insight: str, found: list, measures: list, labels: list[Label], mentions: list[NumberMention], spans: _Spans
+) -> list[Claim]:
     claims = []
     for start, end, match in found:
         word = _strip_proclitic(match.group(0), _DIRECTIONS)
@@ -387,7 +400,8 @@ _VALUE_WORDS = frozenset(fold(word) for word in words.VALUE_WORDS)
 
 def sentence_measure(text: str) -> str | None:
     """"value" when ``text`` speaks of a value ("القيمة", "ريال"), else None."""
-    return "value" if any(word.lstrip("وبل") in _VALUE_WORDS or word in _VALUE_WORDS for word in fold(text).split()) else None
+    said = any(word.lstrip("وبل") in _VALUE_WORDS or word in _VALUE_WORDS for word in fold(text).split())
+    return "value" if said else None
 
 
 def _from_to(insight: str, mentions: list[NumberMention], start: int, spans: _Spans) -> tuple[NumberMention, ...]:
@@ -412,7 +426,9 @@ def _excluded(insight: str, label: Label) -> bool:
     return bool(before) and before[-1] in _EXCLUDING
 
 
-def _superlatives(insight: str, found: list, measures: list, labels: list[Label], spans: _Spans, comparators: list[tuple[int, int]]) -> list[Claim]:
+def _superlatives(
+    insight: str, found: list, measures: list, labels: list[Label], spans: _Spans, comparators: list[tuple[int, int]]
+) -> list[Claim]:
     claims = []
     for start, end, match in found:
         word = _strip_proclitic(match.group(0), _SUPERLATIVES)

@@ -14,7 +14,8 @@ from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPOR
 BY_REGION_SQL = "SELECT region_name, COUNT(*) AS tender_count FROM t GROUP BY region_id ORDER BY tender_count DESC"
 BY_REGION = (["region_name", "tender_count"],
              [["منطقة مكة المكرمة", 2310], ["منطقة الرياض", 1475], ["منطقة عسير", 415]])
-BY_YEAR_SQL = "SELECT strftime('%Y', publish_date) AS year, COUNT(*) AS tenders, SUM(v) AS total_value FROM t GROUP BY year ORDER BY year"
+BY_YEAR_SQL = ("SELECT strftime('%Y', publish_date) AS year, COUNT(*) AS tenders, SUM(v) AS total_value FROM t "
+               "GROUP BY year ORDER BY year")
 BY_YEAR = (["year", "tenders", "total_value"], [["2023", 640, 3_100_000_000.0], ["2024", 585, 4_450_000_000.0]])
 
 
@@ -155,7 +156,8 @@ def test_a_direction_from_one_figure_to_another_agrees_with_their_order() -> Non
 
 def test_no_change_is_no_rise() -> None:
     table = (["year", "tenders"], [["2024", 47], ["2025", 47]])
-    assert contradicted("ارتفع العدد في 2025", "قارن", table, "SELECT y AS year, COUNT(*) AS tenders FROM t GROUP BY 1") != []
+    sql = "SELECT y AS year, COUNT(*) AS tenders FROM t GROUP BY 1"
+    assert contradicted("ارتفع العدد في 2025", "قارن", table, sql) != []
 
 
 # --- yes/no ---------------------------------------------------------------------------------------
@@ -254,8 +256,9 @@ def test_the_dates_a_question_implies_support_a_number(question: str, insight: s
 
 def test_a_figure_per_month_of_the_period_the_question_names_is_derived() -> None:
     table = (["tenders"], [[920]])
-    assert unsupported("طُرحت 920 منافسة، أي بمعدل 307 منافسات شهرياً", "كم منافسة في الربع الأول 2025؟", table, COUNT_SQL) == []
-    assert unsupported("طُرحت 920 منافسة، أي بمعدل 310 منافسات شهرياً", "كم منافسة في الربع الأول 2025؟", table, COUNT_SQL) == ["310"]
+    question = "كم منافسة في الربع الأول 2025؟"
+    assert unsupported("طُرحت 920 منافسة، أي بمعدل 307 منافسات شهرياً", question, table, COUNT_SQL) == []
+    assert unsupported("طُرحت 920 منافسة، أي بمعدل 310 منافسات شهرياً", question, table, COUNT_SQL) == ["310"]
 
 
 def test_a_year_the_question_does_not_imply_is_unsupported() -> None:

@@ -16,7 +16,8 @@ def attached(insight: str) -> list[tuple[str, frozenset[int] | None, bool | None
 
 
 def test_a_number_takes_the_label_before_it_in_its_clause() -> None:
-    assert attached("الملغاة 2,359 والمنتهية 2,614") == [("2,359", frozenset({2}), True), ("2,614", frozenset({1}), True)]
+    assert attached("الملغاة 2,359 والمنتهية 2,614") == [
+        ("2,359", frozenset({2}), True), ("2,614", frozenset({1}), True)]
 
 
 def test_a_number_takes_the_label_right_after_it_across_a_unit_noun_and_a_preposition() -> None:
@@ -36,14 +37,16 @@ def test_a_new_subject_or_a_contrast_word_stops_the_label() -> None:
 
 
 def test_measure_and_comparator_are_read_before_the_number() -> None:
-    claims = [c for c in read_claims("بلغ متوسط عدد العروض 2.4، وأكثر من 2,000 منافسة ملغاة", LABELS) if c.kind == "number"]
+    insight = "بلغ متوسط عدد العروض 2.4، وأكثر من 2,000 منافسة ملغاة"
+    claims = [c for c in read_claims(insight, LABELS) if c.kind == "number"]
     assert [(c.measure, c.comparator) for c in claims] == [("avg", None), (None, ">")]
     claims = [c for c in read_claims("يقارب عدد المنافسات في المنطقة 300 منافسة", LABELS) if c.kind == "number"]
     assert claims[0].comparator == "~" and claims[0].measure == "count"
 
 
 def test_yes_no_direction_superlative_and_none_are_found() -> None:
-    kinds = [(c.kind, c.sign) for c in read_claims("لا، انخفضت الملغاة وأقل الحالات المنتهية، ولا توجد أي منافسة نشطة", LABELS)]
+    insight = "لا، انخفضت الملغاة وأقل الحالات المنتهية، ولا توجد أي منافسة نشطة"
+    kinds = [(c.kind, c.sign) for c in read_claims(insight, LABELS)]
     assert ("yes_no", -1) in kinds and ("direction", -1) in kinds and ("superlative", -1) in kinds
     assert [c.kind for c in read_claims("لا توجد أي منافسة نشطة", LABELS)] == ["none"]
     assert [c.kind for c in read_claims("أكثر من 2,000 منافسة", LABELS)] == ["number"]  # a bound, no superlative
