@@ -13,7 +13,8 @@ The rules, one function per kind of claim:
 - "لا يوجد/لا توجد" is zero: a count above zero contradicts it;
 - yes/no agrees with the comparison the question asks, at its threshold;
 - a direction agrees with the sign of the change between the periods or places it names;
-- a superlative names the first row of an ordered result or the row with the extreme value;
+- a superlative names the first row of an ordered result or the row with the extreme value, and a
+  numbered list of rows ranks them in the result's order;
 - an unattached number keeps grounding's rule (derivable from the rows or the question), widened to
   the derivations within a row and the dates the question implies.
 """
@@ -283,8 +284,6 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
     names compared ("هل قيمة 2028 أعلى من 2027؟", "هل زادت ... في 2025 عن 2024؟"), a figure
     against the question's threshold ("هل تجاوزت المليار؟"), or existence ("هل توجد ...؟")."""
     question = Folded.of(result.question)
-    if not re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\b", question.text):
-        return None
     labels = result.labels.find(question)
     named = _distinct_rows(labels)
     asked = _question_comparator(question, labels)
@@ -604,7 +603,19 @@ def _order(sql: str | None, columns: Sequence[str], numeric: Sequence[int]) -> i
     return 1 if re.search(r"\bdesc\b", first, re.IGNORECASE) else -1
 
 
+def _check_ranking(claim: Claim, result: Result) -> ClaimCheck | None:
+    """A numbered list of rows ranks them as a result ordered by a measure does."""
+    if result.order == 0 or any(len(label.rows) != 1 for label in claim.labels):
+        return None
+    rows = [next(iter(label.rows)) for label in claim.labels]
+    for (before, label), after in zip(zip(rows, claim.labels), rows[1:]):
+        if after < before:
+            return ClaimCheck(claim, CONTRADICTED, f"the rows rank {_row_name(result, after)} above {label.text}")
+    return ClaimCheck(claim, SUPPORTED)
+
+
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
+    "ranking": _check_ranking,
     "number": _check_number,
     "none": _check_none,
     "yes_no": _check_yes_no,

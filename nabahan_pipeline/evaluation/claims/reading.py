@@ -38,7 +38,8 @@ class Attachment:
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim of an insight. ``kind``: number, none, yes_no, direction, superlative. ``text``
+    """One claim of an insight. ``kind``: number, none, yes_no, direction, superlative, ranking
+    (a numbered list of rows, ``labels`` in its order). ``text``
     is what the insight wrote (its label and number, or its word); ``sign`` is +1/-1 for yes/no,
     a rise/fall and most/least; ``numbers`` are a direction's "from X to Y"; ``clause`` the span
     of a superlative's clause."""
@@ -142,7 +143,7 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
     mentions = [m for m in find_numbers(insight) if not any(l.start <= m.start and m.end <= l.end for l in found)]
     patterns = _patterns()
     words_found = {name: list(folded.find(pattern)) for name, pattern in patterns.items()}
-    spans = _boundaries(insight, folded, words_found["clause_word"], found, mentions)
+    spans = _boundaries(insight, words_found["clause_word"], found, mentions)
     claims: list[Claim] = []
     comparators = _comparators(words_found["comparator"], insight, mentions, spans)
     comparator_spans = [span for _, span in comparators.values()]
@@ -180,16 +181,18 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         if comparator and comparator != "~" and span:
             text = f"{insight[span[0]:span[1]]} {mention.text}"
         claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator))
-    claims += _none_claims(insight, folded, words_found["none"], found, spans)
+    claims += _none_claims(insight, words_found["none"], found, spans)
     claims += _yes_no(folded)
     claims += _directions(insight, words_found["direction"], words_found["measure"], found, mentions, spans)
+    claims += _ranking(insight, found)
     claims += _superlatives(insight, words_found["superlative"], words_found["measure"], found, spans, comparator_spans)
     return sorted(claims, key=lambda claim: claim.start)
 
 
 def _boundaries(
-    insight: str, folded: Folded, clause_words: list, labels: list[Label], mentions: list[NumberMention]
+    insight: str, clause_words: list, labels: list[Label], mentions: list[NumberMention]
 ) -> _Spans:
+    """Where the sentences and clauses of ``insight`` start."""
     sentences = {0}
     clauses = {0}
     inside_numbers = [(m.start, m.end) for m in mentions]
@@ -274,6 +277,8 @@ def _following_label(
 # subject ("تجاوزت قيمتها 1.2 مليار"); an approximator's sentence ("يقارب عدد المنافسات في نجران 300").
 PREPOSITION_REACH, VERB_REACH, APPROXIMATOR_REACH = 1, 3, 6
 _PREPOSITION_ENDS = ("من", "عن", "علي", "than")
+_NEGATIONS = frozenset(fold(word) for word in ("لا", "لم", "ما", "لن", "ليس", "ليست", "مو", "مب", "not"))
+_NEGATED = {">": "<=", "<": ">=", ">=": "<", "<=": ">"}
 # Comparators that are prepositions of place too: right before their number, with no proclitic.
 _ADJACENT = frozenset(fold(word) for word in ("دون", "تحت", "فوق", "over", "under"))
 
@@ -287,6 +292,9 @@ def _comparators(
     for start, end, match in found:
         word = _strip_proclitic(match.group(0), _COMPARATORS) or match.group(0)
         relation = _COMPARATORS[word]
+        before = fold(insight[max(0, start - 8) : start]).split()
+        if before and before[-1] in _NEGATIONS and relation in _NEGATED:
+            relation = _NEGATED[relation]  # "ما تعدّت المليار": not above it
         if word in _ADJACENT and word != match.group(0):
             continue  # "بدون ترسية" is "without"
         reach = (APPROXIMATOR_REACH if relation == "~" else 0 if word in _ADJACENT else
@@ -345,7 +353,7 @@ def _measure(found: list, start: int, end: int, text: str = "") -> str | None:
     return measure
 
 
-def _none_claims(insight: str, folded: Folded, found: list, labels: list[Label], spans: _Spans) -> list[Claim]:
+def _none_claims(insight: str, found: list, labels: list[Label], spans: _Spans) -> list[Claim]:
     claims = []
     not_counts = tuple(fold(word) for word in words.NONE_NOT_COUNTS)
     for start, end, match in found:
@@ -414,6 +422,25 @@ def _from_to(insight: str, mentions: list[NumberMention], start: int, spans: _Sp
         if before_first[-1:] and before_first[-1] in ("من",) and any(w in ("الي", "ل", "حتي") for w in between):
             return (first, second)
     return ()
+
+
+# A list's item: "1. الرياض", "2) جدة", "- 3- عسير", at a line's start or after the item before.
+_LIST_ITEM = re.compile(r"(?:^|\n|(?<=\s))\s*(?:[-*•]\s*)?(\d{1,2})\s*[.)\-–]\s+")
+
+
+def _ranking(insight: str, labels: list[Label]) -> list[Claim]:
+    """A numbered list naming rows: the order it ranks them in (its items' first labels)."""
+    items: list[tuple[int, Label]] = []
+    for match in _LIST_ITEM.finditer(insight):
+        end = insight.find("\n", match.end())
+        end = len(insight) if end < 0 else end
+        named = [label for label in labels if match.end() <= label.start < end]
+        if named and (not items or int(match.group(1)) == items[-1][0] + 1):
+            items.append((int(match.group(1)), named[0]))
+    if len(items) < 2:
+        return []
+    ranked = tuple(label for _, label in items)
+    return [Claim("ranking", " > ".join(label.text for label in ranked), ranked[0].start, labels=ranked)]
 
 
 _BARE_COMPARATIVES = frozenset(fold(word) for word in ("أكثر", "أقل", "أعلى", "أدنى", "أكبر", "أصغر"))

@@ -171,7 +171,7 @@ def test_yes_or_no_agrees_with_the_questions_threshold() -> None:
     assert contradicted("لا، بلغت 760 مليون ريال فقط", question, table, TOTAL_SQL) == []
     assert contradicted("نعم، فقد بلغت 760 مليون ريال", question, table, TOTAL_SQL) == [
         "نعم: the rows say 760,000,000, below 1,000,000,000"]
-    assert contradicted("ايه، تعدت 760 مليون", "هل القيمة أكثر من 500 مليون؟", table, TOTAL_SQL) == []
+    assert contradicted("ايه، بلغت 760 مليون", "هل القيمة أكثر من 500 مليون؟", table, TOTAL_SQL) == []
 
 
 def test_yes_or_no_to_two_periods_compared_agrees_with_their_rows() -> None:
@@ -270,3 +270,17 @@ def test_a_preposition_that_is_also_a_comparator_bounds_only_the_number_right_af
     assert contradicted("بلغ عدد المنافسات بدون ترسية 1,996 منافسة", "كم؟", COUNT, COUNT_SQL) == []
     assert contradicted("عدد المنافسات دون 2,000", "كم؟", COUNT, COUNT_SQL) == []
     assert contradicted("عدد المنافسات فوق 2,000", "كم؟", COUNT, COUNT_SQL) != []
+
+
+def test_a_numbered_list_of_rows_ranks_them_as_the_ordered_result_does() -> None:
+    right = "## المناطق\n1. منطقة مكة المكرمة — 2,310\n2. منطقة الرياض — 1,475\n3. منطقة عسير — 415"
+    assert contradicted(right, QUESTION, BY_REGION, BY_REGION_SQL) == []
+    swapped = "1) منطقة الرياض: 1,475\n2) منطقة مكة المكرمة: 2,310\n3) منطقة عسير: 415"
+    assert contradicted(swapped, QUESTION, BY_REGION, BY_REGION_SQL) == [
+        "منطقة الرياض > منطقة مكة المكرمة > منطقة عسير: the rows rank منطقة مكة المكرمة above منطقة الرياض"]
+
+
+def test_yes_or_no_to_a_question_without_its_question_word_agrees_with_the_threshold() -> None:
+    table = (["total_value"], [[943_200_000.0]])
+    assert contradicted("إيه تعدّت المليار", "القيمة تعدّت المليار؟", table, TOTAL_SQL) != []
+    assert contradicted("لا، ما تعدّت المليار", "القيمة تعدّت المليار؟", table, TOTAL_SQL) == []
