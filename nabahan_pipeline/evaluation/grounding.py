@@ -50,7 +50,7 @@ def ungrounded_numbers(insight: str, rows: Sequence[Mapping[str, Any]], question
     mentions = find_numbers(insight or "")
     if not mentions:
         return []
-    evidence = _Evidence(rows, question or "")
+    evidence = Evidence(rows, question or "")
     ungrounded: list[str] = []
     for mention in mentions:
         if not evidence.supports(mention) and mention.text not in ungrounded:
@@ -64,14 +64,22 @@ def tolerance(mention: NumberMention) -> float:
     return mention.readings[0].unit / 2
 
 
-class _Evidence:
-    """The candidate values one answer's rows and question support, kept sorted for range look-ups."""
+class Evidence:
+    """The candidate values one answer's rows and question support, kept sorted for range look-ups;
+    ``extra_plain`` and ``extra_percent`` add values of the caller's (the claims' derivations within
+    a row, the dates a question implies)."""
 
-    def __init__(self, rows: Sequence[Mapping[str, Any]], question: str):
+    def __init__(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        question: str,
+        extra_plain: Iterable[float] = (),
+        extra_percent: Iterable[float] = (),
+    ):
         self.enumeration_max = min(len(rows), ENUMERATION_MAX)
-        plain: list[float] = [len(rows)]
+        plain: list[float] = [len(rows), *extra_plain]
         plain += (reading.value for mention in find_numbers(question) for reading in mention.readings)
-        percent_only: list[float] = []
+        percent_only: list[float] = list(extra_percent)
         non_percent: list[float] = []
         text_numbers: dict[str, list[float]] = {}
         rows = [row if isinstance(row, Mapping) else dict(enumerate(_as_sequence(row))) for row in rows]

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from nabahan_pipeline.escaping import csv_safe
+from nabahan_pipeline.evaluation.scoring.claims import readable
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
 # The seed's columns, in its order, then ours.
@@ -54,6 +55,9 @@ RESULT_COLUMNS: dict[str, str] = {
     "no_hallucination": "No Hallucination",
     "ungrounded_numbers": "Ungrounded Numbers",
     "hallucination_markers": "Hallucination Markers",
+    "claims_checked": "Claims Checked",
+    "claims_contradicted": "Claims Contradicted",
+    "claim_details": "Claims",
     "false_refusal": "False Refusal",
     "false_answer": "False Answer",
     "error": "Error",
@@ -72,6 +76,8 @@ def results_table(scores: pd.DataFrame) -> pd.DataFrame:
     """The per-case report: the seed's columns first, ours after; columns absent are skipped."""
     present = [column for column in RESULT_COLUMNS if column in scores.columns]
     table = scores[present].rename(columns=RESULT_COLUMNS)
+    if "Claims" in table:
+        table["Claims"] = [readable(details) for details in table["Claims"]]
     if "Latency (s)" in table:
         table["Latency (s)"] = table["Latency (s)"].round(4)
     return table

@@ -168,6 +168,11 @@ CASE_SCORES = pa.DataFrameSchema(
         ),
         "ungrounded_numbers": pa.Column(str, json_text(list), description="JSON list of the numbers, as written, traced to nothing."),
         "hallucination_markers": pa.Column(str, json_text(list), description="JSON list of what marks a hallucination."),
+        "claims_checked": _count("Claims of the insight checked against the rows its SQL returns."),
+        "claims_contradicted": _count("Claims the rows contradict (a figure on the wrong row, a wrong superlative ...)."),
+        "claim_details": pa.Column(
+            str, json_text(list), description="JSON list of each claim: {claim, verdict (supported, contradicted, unsupported), why}."
+        ),
         "false_refusal": pa.Column(bool, description="An in-scope case refused."),
         "false_answer": pa.Column(bool, description="An out-of-scope case answered."),
         "overall_passed": pa.Column(

@@ -30,6 +30,7 @@ from nabahan_pipeline.evaluation.agent_sql import (
 )
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.scoring import consistency
+from nabahan_pipeline.evaluation.scoring.claims import claims
 from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, data_rows, present, text_or_none
 from nabahan_pipeline.evaluation.scoring.execution import execution
 from nabahan_pipeline.evaluation.scoring.fidelity import fidelity
@@ -41,7 +42,9 @@ from nabahan_pipeline.evaluation.scoring.verdicts import correct, overall_passed
 from nabahan_pipeline.evaluation.tables import CASE_SCORE_DTYPES, CASE_SCORES
 
 # In the order they run: each may read the scores of those before it.
-SCORERS: tuple[Scorer, ...] = (retrieval, hallucination, fidelity, latency, execution, refusals, overall_passed, correct)
+SCORERS: tuple[Scorer, ...] = (
+    retrieval, hallucination, claims, fidelity, latency, execution, refusals, overall_passed, correct
+)
 
 REPEAT_COLUMNS: tuple[str, ...] = consistency.COLUMNS
 _SCORED = {column for one in SCORERS for column in one.columns}

@@ -3,20 +3,22 @@
 ``overall_passed`` is the seed's formula (retrieval and fidelity both pass) with two hardenings
 of ours: an ``error`` answer, and an answer whose SQL is not one read-only SELECT, never pass.
 ``correct`` (the gate's) also wants the gold's result where the case has gold SQL (on the
-evaluation database and every test-suite database), no ungrounded number, safe SQL whose re-run
-returns the rows the agent reported, an Arabic insight, and a refusal for an out-of-scope case;
+evaluation database and every test-suite database), an insight whose claims the rows do not
+contradict and whose unattached numbers the rows or the question support (``scoring.claims``),
+safe SQL whose re-run returns the rows the agent reported, an Arabic insight, and a refusal for
+an out-of-scope case;
 ``not_correct_because`` says what failed. Both read the scores of every scorer before them.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nabahan_pipeline.evaluation.agent_sql import lost_in_transpiling
 from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
 from nabahan_pipeline.evaluation.scoring.execution import suite_failure
+from nabahan_pipeline.evaluation.scoring.claims import contradictions, unsupported
 
 
 @scorer("overall_passed")
@@ -40,7 +42,8 @@ def correct(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
         status=answer.status,
         in_scope=answer.in_scope,
         error=answer.error,
-        ungrounded=json.loads(scores["ungrounded_numbers"]),
+        ungrounded=unsupported(scores["claim_details"]),
+        contradicted=contradictions(scores["claim_details"]),
         suite_problem=suite_failure(answer.suite),
         untranspiled=answer.dialect if lost_in_transpiling(answer.sql, answer.dialect, answer.replay) else None,
     )
@@ -54,17 +57,19 @@ def not_correct_reasons(
     in_scope: bool,
     error: str | None,
     ungrounded: Sequence[str],
+    contradicted: Sequence[str] = (),
     suite_problem: str | None = None,
     untranspiled: str | None = None,
 ) -> list[str]:
     """Why an answer is not Correct, most telling first; empty when it is.
 
     Correct: the seed's Overall Passed (with our two hardenings), the gold's result where the case
-    has gold SQL (and on every test-suite database), no ungrounded number, safe SQL whose re-run
-    gives the rows the agent reported, an insight in Arabic (more than MIN_ARABIC_SHARE of its
-    letters, the seed's Arabic point: a refusal too), and for an out-of-scope case a refusal with
-    an apology. ``suite_problem`` says where and why the agent's SQL failed on a test-suite
-    database; ``untranspiled`` names the dialect whose SQL we could not run as SQLite.
+    has gold SQL (and on every test-suite database), no claim the rows contradict (``contradicted``),
+    no unsupported unattached number (``ungrounded``), safe SQL whose re-run gives the rows the
+    agent reported, an insight in Arabic (more than MIN_ARABIC_SHARE of its letters, the seed's
+    Arabic point: a refusal too), and for an out-of-scope case a refusal with an apology.
+    ``suite_problem`` says where and why the agent's SQL failed on a test-suite database;
+    ``untranspiled`` names the dialect whose SQL we could not run as SQLite.
     """
     reasons: list[str] = []
     if status == "error":
@@ -92,6 +97,8 @@ def not_correct_reasons(
         reasons.append("not Arabic")
     if not in_scope and status == "out_of_scope" and not scores["status_match"]:
         reasons.append("no apology recognized")
+    if contradicted:
+        reasons.append(f"insight contradicts the rows: {_clip(contradicted[0])}")
     if ungrounded:
         reasons.append("ungrounded " + ", ".join(ungrounded[:5]) + (" …" if len(ungrounded) > 5 else ""))
     if not scores["overall_passed"] and not reasons:

@@ -1,0 +1,624 @@
+"""Each claim checked against the rows the agent's SQL returned: supported, contradicted (with what
+the rows say instead) or unsupported (an unattached number nothing derives).
+
+The rules, one function per kind of claim:
+
+- a labelled number comes from its label's rows (a cell, or what that row derives) or from the
+  whole result (a total, the row count); else it is contradicted, and the label's row is quoted;
+- a number after a measure word (عدد، متوسط، إجمالي، نسبة) that matches only a column of another
+  measure, where a column of its own measure is there, is contradicted ("المتوسط" quoting a sum);
+- a bound (أكثر من، أقل من، لا يقل عن ...) must hold for the value it rounds: the nearest value
+  on its wrong side within a tenth of it contradicts it ("أكثر من 2,000" for 1,996);
+- an approximation (حوالي، قرابة، نحو، تقريباً) holds within the precision of its significant digits;
+- "لا يوجد/لا توجد" is zero: a count above zero contradicts it;
+- yes/no agrees with the comparison the question asks, at its threshold;
+- a direction agrees with the sign of the change between the periods or places it names;
+- a superlative names the first row of an ordered result or the row with the extreme value, and a
+  numbered list of rows ranks them in the result's order;
+- an unattached number keeps grounding's rule (derivable from the rows or the question), widened to
+  the derivations within a row and the dates the question implies.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
+from nabahan_pipeline.evaluation.claims import words
+from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, widened
+from nabahan_pipeline.evaluation.claims.folding import Folded, fold
+from nabahan_pipeline.evaluation.claims.labels import RowLabels, find_entities
+from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
+
+SUPPORTED, CONTRADICTED, UNSUPPORTED = "supported", "contradicted", "unsupported"
+# How near a value on a bound's wrong side must be to be the value it rounds (a tenth of it).
+BOUND_NEAR = 0.1
+_RELATIONS: dict[str, Callable[[float, float], bool]] = {
+    ">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le,
+}
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """One claim's verdict, and what the rows say when it is contradicted."""
+
+    claim: Claim
+    verdict: str
+    evidence: str = ""
+
+    def describe(self) -> str:
+        """The claim as a reader of the results sees it: "جدة 1,204: row says 860"."""
+        return f"{self.claim.text}: {self.evidence}" if self.evidence else self.claim.text
+
+
+@dataclass(frozen=True)
+class Result:
+    """What the claims are checked against: the rows, their labels, their columns' measures, and
+    whether the SQL orders them (and how)."""
+
+    values: ResultValues
+    labels: RowLabels
+    measures: dict[int, str]
+    order: int  # +1 ORDER BY ... DESC, -1 ASC, 0 none
+    question: str
+    insight: Folded
+
+
+def check_insight(
+    insight: str, question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], sql: str | None
+) -> list[ClaimCheck]:
+    """Every claim of ``insight`` checked against ``rows`` (the agent's SQL's result)."""
+    values = ResultValues.of(columns, rows, question)
+    result = Result(
+        values,
+        RowLabels.of(columns, rows),
+        column_measures(sql, columns),
+        _order(sql, values.columns, values.numeric_columns),
+        question,
+        Folded.of(insight or ""),
+    )
+    checks = []
+    for claim in read_claims(insight, result.labels, result.insight):
+        check = _CHECKERS[claim.kind](claim, result)
+        if check is not None:
+            checks.append(check)
+    return checks
+
+
+def _check_number(claim: Claim, result: Result) -> ClaimCheck:
+    mention = claim.mention
+    assert mention is not None
+    attachment = claim.attachment
+    approximate = claim.comparator == "~"
+    if claim.comparator in _RELATIONS:
+        labelled = attachment is not None and attachment.strong
+        values = result.values.of_rows(attachment.rows) if labelled else _unattached_values(result)
+        return _check_bound(claim, mention, values, result)
+    if attachment is not None:
+        values = result.values.of_rows(attachment.rows)
+        if values.supports(mention, approximate):
+            return _check_measure(claim, mention, attachment.rows, result)
+        elsewhere = not attachment.strong and not _other_row(result, attachment.rows, mention, approximate)
+        if elsewhere and _unattached_supports(result, mention, approximate):
+            return _check_measure(claim, mention, None, result)
+        labelled = replace(claim, text=f"{attachment.text} {claim.text}") if not attachment.strong else claim
+        return ClaimCheck(labelled, CONTRADICTED, _row_says(result, attachment.rows, mention, claim.measure))
+    if _unattached_supports(result, mention, approximate):
+        return _check_measure(claim, mention, None, result)
+    return _unsupported(claim)
+
+
+# Rows looked at one by one for a figure of another row: a ranking's, not a listing's.
+OTHER_ROWS_MAX = 50
+
+
+def _other_row(result: Result, rows: frozenset[int], mention: NumberMention, approximate: bool) -> bool:
+    """True when another labelled row's own figure (a cell, its share, what it derives) is the
+    claimed one: the sentence's label is the figure's wrong row."""
+    if len(result.values.rows) > OTHER_ROWS_MAX:
+        return False
+    return any(
+        result.values.of_rows([i], own=True).supports(mention, approximate)
+        for i in range(len(result.values.rows)) if i not in rows
+    )
+
+
+def _unsupported(claim: Claim) -> ClaimCheck:
+    """A number nothing supports, named as the insight wrote it (as grounding names it)."""
+    return ClaimCheck(replace(claim, text=claim.mention.text) if claim.mention else claim, UNSUPPORTED)
+
+
+def _unattached_supports(result: Result, mention: NumberMention, approximate: bool) -> bool:
+    """Supported by a row's own figures or the whole result's, else by grounding's bag."""
+    values = result.values
+    if values.cells_and_whole.supports(mention, approximate) or values.near.supports(mention, approximate):
+        return True
+    return result.values.unattached.supports(widened(mention) if approximate else mention)
+
+
+def _unattached_values(result: Result) -> Values:
+    return result.values.near
+
+
+def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: Result) -> ClaimCheck:
+    relation = _RELATIONS[claim.comparator or ">"]
+    bound = mention.value
+    stated = result.values.question_numbers
+    candidates = (*values.plain, *(values.percent if mention.percent else ()))
+    pool = [abs(v) for v in candidates if math.isfinite(v) and abs(v) not in stated]
+    if bound <= 0 or not pool:
+        return _unsupported(claim)
+    near = BOUND_NEAR * bound
+    holding = [v for v in pool if relation(v, bound) and bound / 10 <= v <= bound * 10]
+    wrong = [v for v in pool if not relation(v, bound) and bound / 2 <= v <= bound * 2]
+    near_wrong = [v for v in wrong if abs(v - bound) <= near]
+    if near_wrong and not any(abs(v - bound) <= near for v in holding) or wrong and not holding:
+        nearest = min(wrong, key=lambda v: abs(v - bound))
+        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(nearest)}")
+    if holding:
+        return ClaimCheck(claim, SUPPORTED)
+    if values.supports(mention):  # the bound is itself a figure of the rows ("بحد أقصى 50")
+        return ClaimCheck(claim, SUPPORTED)
+    return _unsupported(claim)
+
+
+def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | None, result: Result) -> ClaimCheck:
+    """A number that matches only cells of another measure's column, where its measure word has a
+    column of its own, is quoted for the wrong measure."""
+    measure = claim.measure
+    derivable = measure == "avg" and {"sum", "count"} <= set(result.measures.values())
+    if measure is None or (measure not in result.measures.values() and not derivable) or mention.percent:
+        return ClaimCheck(claim, SUPPORTED)
+    indices = range(len(result.values.rows)) if rows is None else rows
+    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
+    matched = [
+        (i, j, value) for i, j, value in result.values.cells(indices)
+        if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)
+    ]
+    if not matched:
+        return ClaimCheck(claim, SUPPORTED)  # a derivation: not a column's cell
+    if any(result.measures.get(j) in (measure, None) for _, j, _ in matched):
+        return ClaimCheck(claim, SUPPORTED)
+    own = [j for j, m in result.measures.items() if m == measure]
+    row = matched[0][0]
+    cells = result.values.cells([row], own)
+    if cells:
+        _, column, value = cells[0]
+        return ClaimCheck(claim, CONTRADICTED, f"{result.values.columns[column]} says {format_number(value)}")
+    average = _average_of_row(result, row) if measure == "avg" else None
+    if average is not None:
+        return ClaimCheck(claim, CONTRADICTED, f"sum / count says {format_number(average)}")
+    return ClaimCheck(claim, SUPPORTED)
+
+
+def _average_of_row(result: Result, row: int) -> float | None:
+    """A row's average where it holds a sum and a count (and no average of its own)."""
+    sums = result.values.cells([row], [j for j, m in result.measures.items() if m == "sum"])
+    counts = result.values.cells([row], [j for j, m in result.measures.items() if m == "count"])
+    if len(sums) == 1 and len(counts) == 1 and counts[0][2]:
+        return sums[0][2] / counts[0][2]
+    return None
+
+
+def _row_says(result: Result, rows: frozenset[int], mention: NumberMention, measure: str | None) -> str:
+    """What the label's rows hold nearest the claimed value (in the measure's columns first; a
+    percentage: the row's share of its column's total)."""
+    own = [j for j, m in result.measures.items() if m == measure] if measure else []
+    cells = result.values.cells(rows, own) or result.values.cells(rows)
+    if not cells:
+        return "its row holds no such figure"
+    if mention.percent:
+        shares = []
+        for _, j, value in cells:
+            total = sum(v for _, _, v in result.values.cells(range(len(result.values.rows)), [j]))
+            if total > 0:
+                shares.append(100.0 * value / total)
+        if shares:
+            nearest_share = min(shares, key=lambda share: _distance(share, mention.value))
+            return f"row's share is {nearest_share:.1f}%"
+    nearest = min(cells, key=lambda cell: _distance(cell[2], mention.value))
+    return f"row says {format_number(nearest[2])}"
+
+
+def _distance(a: float, b: float) -> float:
+    a, b = abs(a), abs(b)
+    if a <= 0 or b <= 0:
+        return abs(a - b) + 1e12
+    return abs(math.log(a / b))
+
+
+# Columns that name a row rather than measure it: a year, a month, an id.
+_KEY_COLUMN = re.compile(r"year|month|سنه|عام|شهر|_id$|^id$")
+
+
+def _none_check(claim: Claim, above: Sequence[float]) -> ClaimCheck:
+    """"None" holds when no count of its rows is above zero."""
+    if above:
+        return ClaimCheck(claim, CONTRADICTED, f"row says {format_number(above[0])}")
+    return ClaimCheck(claim, SUPPORTED)
+
+
+def _check_none(claim: Claim, result: Result) -> ClaimCheck | None:
+    rows = result.values.rows
+    attachment = claim.attachment
+    if attachment is not None:
+        cells = _count_cells(result, attachment.rows)
+        above = [value for _, _, value in cells if value > 0]
+        return _none_check(claim, above)
+    if not rows:
+        return ClaimCheck(claim, SUPPORTED)
+    if len(rows) == 1 and result.values.numeric_columns:
+        cells = _count_cells(result, [0])
+        if len(cells) == 1 or all(result.measures.get(j) == "count" for _, j, _ in cells):
+            above = [value for _, _, value in cells if value > 0]
+            return _none_check(claim, above)
+        return None
+    if not result.values.numeric_columns:
+        return ClaimCheck(claim, CONTRADICTED, f"the result has {len(rows):,} rows")
+    return None
+
+
+def _count_cells(result: Result, rows: Any) -> list[tuple[int, int, float]]:
+    counts = [j for j, m in result.measures.items() if m == "count"]
+    return result.values.cells(rows, counts) if counts else result.values.cells(rows)
+
+
+def _check_yes_no(claim: Claim, result: Result) -> ClaimCheck | None:
+    asked = _question_truth(result)
+    if asked is None:
+        return None
+    truth, says = asked
+    if truth == (claim.sign > 0):
+        return ClaimCheck(claim, SUPPORTED)
+    return ClaimCheck(claim, CONTRADICTED, says)
+
+
+def _question_truth(result: Result) -> tuple[bool, str] | None:
+    """The true answer to a yes/no question over the rows, and what the rows say: two rows it
+    names compared ("هل قيمة 2028 أعلى من 2027؟", "هل زادت ... في 2025 عن 2024؟"), a figure
+    against the question's threshold ("هل تجاوزت المليار؟"), or existence ("هل توجد ...؟")."""
+    question = Folded.of(result.question)
+    labels = result.labels.find(question)
+    named = _distinct_rows(labels)
+    asked = _question_comparator(question, labels)
+    direction = _question_direction(question)
+    if len(named) == 2 and (asked is not None or direction is not None):
+        probe = Claim("yes_no", "", 0, measure=_question_measure(question))
+        columns = _measure_columns(result, probe)
+        (first, _), (second, _) = named
+        if direction is not None:
+            years = _year_rows(result)
+            if years and first in years and second in years and years[first] > years[second]:
+                first, second = second, first
+            relation, sign = (operator.gt, direction)
+        else:
+            relation, sign = _RELATIONS[asked[0]], 1
+        pairs = [(result.values.rows[first][j], result.values.rows[second][j]) for j in columns]
+        pairs = [(float(a), float(b)) for a, b in pairs if _number(a) and _number(b)]
+        if not pairs:
+            return None
+        a, b = pairs[0]
+        truth = (b > a if sign > 0 else b < a) if direction is not None else relation(a, b)
+        return truth, f"the rows say {format_number(a)} and {format_number(b)}"
+    if asked is not None and asked[1] is not None:
+        relation, threshold = asked
+        value = _compared_value(result, threshold)
+        if value is None:
+            return None
+        side = "above" if value > threshold else "below" if value < threshold else "at"
+        says = f"the rows say {format_number(value)}, {side} {format_number(threshold)}"
+        return _RELATIONS[relation](value, threshold), says
+    existence = "|".join(map(fold, words.EXISTENCE))
+    if re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\s+(?:" + existence + r")\b", question.text):
+        value = _compared_value(result, 0.0)
+        if value is None:
+            return None
+        return value > 0, f"the rows say {format_number(value)}"
+    return None
+
+
+def _distinct_rows(labels: Sequence[Any]) -> list[tuple[int, Any]]:
+    named: list[tuple[int, Any]] = []
+    for label in labels:
+        if len(label.rows) == 1:
+            row = next(iter(label.rows))
+            if row not in [r for r, _ in named]:
+                named.append((row, label))
+    return named
+
+
+_THRESHOLD_WORDS = {fold(word): value for word, value in words.DEFINITE_SCALES.items()}
+
+
+@functools.cache  # built once from the word table: a constant
+def _comparator_pattern() -> re.Pattern[str]:
+    forms = {fold(word) for word, relation in words.COMPARATORS.items() if relation != "~"}
+    return re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?!\w)")
+
+
+_COMPARATOR_RELATIONS = {fold(word): relation for word, relation in words.COMPARATORS.items() if relation != "~"}
+
+
+def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, float | None] | None:
+    """The comparator a question asks and the threshold after it (None when a row label, not a
+    number, follows it: two rows compared)."""
+    mentions = [m for m in find_numbers(question.original) if not any(l.start <= m.start < l.end for l in labels)]
+    for match in _comparator_pattern().finditer(question.text):
+        relation = _COMPARATOR_RELATIONS[match.group(1)]
+        start = question.original_span(match.start(), match.end())[1]
+        after = [m for m in mentions if m.start >= start]
+        if after:
+            return relation, after[0].value
+        for word in question.text[match.end() :].split()[:6]:
+            word = word.strip("?؟.,")
+            if word in _THRESHOLD_WORDS:
+                return relation, _THRESHOLD_WORDS[word]
+        return relation, None
+    return None
+
+
+def _question_direction(question: Folded) -> int | None:
+    for word in question.text.split():
+        for cut in (0, 1, 2):
+            sign = _DIRECTION_SIGNS.get(word[cut:].strip("?؟.,"))
+            if sign is not None:
+                return sign
+    return None
+
+
+_DIRECTION_SIGNS = {fold(word): sign for word, sign in words.DIRECTIONS.items()}
+_MEASURE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items()}
+
+
+def _question_measure(question: Folded) -> str | None:
+    for word in question.text.split():
+        if word in _MEASURE_WORDS:
+            return _MEASURE_WORDS[word]
+    return sentence_measure(question.text)
+
+
+def _compared_value(result: Result, threshold: float) -> float | None:
+    """The figure a yes/no question compares: the one numeric cell of a one-row result (the count
+    where a count is among several), or the row count of a listing."""
+    rows = result.values.rows
+    if not rows:
+        return 0.0
+    cells = result.values.cells(range(len(rows)))
+    if not cells:
+        return float(len(rows))
+    if len(rows) == 1:
+        if len(cells) == 1:
+            return cells[0][2]
+        if threshold == 0:
+            counts = [value for _, j, value in cells if result.measures.get(j) == "count"]
+            return counts[0] if counts else None
+        return min(cells, key=lambda cell: _distance(cell[2], threshold))[2]
+    return None
+
+
+def _check_direction(claim: Claim, result: Result) -> ClaimCheck | None:
+    if len(claim.numbers) == 2:
+        first, second = claim.numbers
+        change = second.value - first.value
+        if change and (change > 0) != (claim.sign > 0):
+            return ClaimCheck(claim, CONTRADICTED, f"from {first.text} to {second.text}")
+        return ClaimCheck(claim, SUPPORTED) if change else None
+    periods = _periods(claim, result)
+    if periods is None:
+        return None
+    before, after = periods
+    columns = _measure_columns(result, claim)
+    changes = []
+    for j in columns:
+        a, b = result.values.rows[before][j], result.values.rows[after][j]
+        if _number(a) and _number(b):
+            changes.append((j, float(a), float(b)))
+    if not changes:
+        return None
+    if any(b != a and (b > a) == (claim.sign > 0) for _, a, b in changes):
+        return ClaimCheck(claim, SUPPORTED)
+    _, a, b = changes[0]
+    return ClaimCheck(claim, CONTRADICTED, f"the rows go from {format_number(a)} to {format_number(b)}")
+
+
+def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
+    """The rows a change runs between: the two periods or places named (years in their order,
+    else as written, the one after "مقارنة" first), or a named year and the year before it."""
+    named: list[tuple[int, Any]] = []
+    for label in claim.labels:
+        if len(label.rows) == 1 and label.column is not None:
+            row = next(iter(label.rows))
+            if row not in [r for r, _ in named]:
+                named.append((row, label))
+    years = _year_rows(result)
+    if len(named) >= 2:
+        (r1, l1), (r2, l2) = named[0], named[1]
+        if years and r1 in years and r2 in years:
+            return (r1, r2) if years[r1] < years[r2] else (r2, r1)
+        return None
+    if len(named) == 1 and years and named[0][0] in years:
+        row = named[0][0]
+        earlier = [r for r, year in years.items() if year < years[row]]
+        if earlier:
+            return max(earlier, key=years.__getitem__), row
+        return None
+    if not named and len(years) == 2:
+        first, second = sorted(years, key=years.__getitem__)
+        return first, second
+    return None
+
+
+def _year_rows(result: Result) -> dict[int, float]:
+    """Rows whose label is a year or a month ("2024", "2025-03"): row -> its order."""
+    found: dict[int, float] = {}
+    for i, row in enumerate(result.values.rows):
+        for j, cell in enumerate(row):
+            name = result.values.columns[j].lower()
+            text = str(cell)
+            if isinstance(cell, str) and re.fullmatch(r"(19|20)\d\d(-\d\d)?", text):
+                found[i] = float(text.replace("-", "."))
+                break
+            if _number(cell) and re.search(r"year|سنه|عام", name) and 1900 <= float(cell) <= 2100:
+                found[i] = float(cell)
+                break
+    return found if len(found) == len(result.values.rows) else {}
+
+
+def _measure_columns(result: Result, claim: Claim) -> list[int]:
+    """The numeric columns a claim speaks of: its measure's where it names one and the result has
+    it ("value": a column named for a value), else every numeric column but keys (years, months, ids)."""
+    numeric = [j for j in result.values.numeric_columns
+               if not _KEY_COLUMN.search(result.values.columns[j].lower())]
+    if claim.measure == "value":
+        names = {j: fold(result.values.columns[j]).lower() for j in numeric}
+        own = [j for j in numeric if any(hint in names[j] for hint in words.VALUE_COLUMN_HINTS)]
+    else:
+        own = [j for j in numeric if result.measures.get(j) == claim.measure] if claim.measure else []
+    return own or numeric
+
+
+def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
+    rows = result.values.rows
+    if not rows or not result.values.numeric_columns and len(rows) > 1:
+        return None
+    if not claim.labels:
+        return _superlative_outside(claim, result)
+    label = claim.labels[0]
+    columns = _measure_columns(result, claim)
+    extreme_rows: set[int] = set()
+    for j in columns:
+        cells = [(i, float(row[j])) for i, row in enumerate(rows) if j < len(row) and _number(row[j])]
+        if len(cells) < 2:
+            continue
+        best = (max if claim.sign > 0 else min)(value for _, value in cells)
+        extreme_rows |= {i for i, value in cells if value == best}
+    if len(rows) == 1 or label.rows & extreme_rows or not extreme_rows and 0 in label.rows:
+        return ClaimCheck(claim, SUPPORTED)
+    if result.order == claim.sign and 0 in label.rows or result.order == -claim.sign and len(rows) - 1 in label.rows:
+        return ClaimCheck(claim, SUPPORTED)
+    first = _row_name(result, 0 if result.order else min(extreme_rows, default=0))
+    return ClaimCheck(replace(claim, text=f"{claim.text} {label.text}"), CONTRADICTED, f"the first row is {first}")
+
+
+def _superlative_outside(claim: Claim, result: Result) -> ClaimCheck | None:
+    """A superlative naming an entity of the rows' kind that is not among the rows."""
+    kinds = set(result.labels.column_kinds.values())
+    if len(kinds) != 1:
+        return None
+    named = _named_outside(claim, result, kinds.pop())
+    if named is None:
+        return None
+    says = f"the first row is {_row_name(result, 0)}"
+    return ClaimCheck(replace(claim, text=f"{claim.text} {named}"), CONTRADICTED, says)
+
+
+def _named_outside(claim: Claim, result: Result, kind: str) -> str | None:
+    """The entity of ``kind`` the superlative's clause names that none of the rows holds, if any."""
+    start, end = claim.clause
+    for entity in find_entities(result.insight, kind):
+        if start <= entity.start and entity.end <= end:
+            return entity.text
+    return None
+
+
+def _row_name(result: Result, row: int) -> str:
+    for cell in result.values.rows[row]:
+        if isinstance(cell, str) and cell.strip():
+            return " ".join(cell.split())
+    return f"row {row + 1}"
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def column_measures(sql: str | None, columns: Sequence[str]) -> dict[int, str]:
+    """Each result column's measure (count, sum, avg, share, max, min) where the SQL's aggregate
+    or the column's name says it; columns of no known measure are left out."""
+    measures: dict[int, str] = {}
+    aggregates = _select_aggregates(sql) if sql else []
+    for j, name in enumerate(columns):
+        measure = aggregates[j] if j < len(aggregates) and len(aggregates) == len(columns) else None
+        if measure is None:
+            lowered = fold(name).lower()
+            measure = next((m for m, hints in words.COLUMN_HINTS.items() if any(h in lowered for h in hints)), None)
+        if measure is not None:
+            measures[j] = measure
+    return measures
+
+
+@functools.lru_cache(maxsize=1024)  # the parse of the SQL texts seen last; a pure function of its text
+def _select_aggregates(sql: str) -> list[str | None]:
+    from sqlglot import exp, parse_one
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tree = parse_one(sql, read="sqlite")
+    except (SqlglotError, ValueError):
+        return []
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    if select is None:
+        return []
+    found: list[str | None] = []
+    for expression in select.expressions:
+        if isinstance(expression, exp.Star):
+            return []
+        inner = expression.this if isinstance(expression, exp.Alias) else expression
+        if isinstance(inner, (exp.Div, exp.Mul)) and inner.find(exp.Count, exp.Sum):
+            found.append("share" if inner.find(exp.Mul) or isinstance(inner, exp.Mul) else None)
+        elif inner.find(exp.Avg):
+            found.append("avg")
+        elif inner.find(exp.Count):
+            found.append("count")
+        elif inner.find(exp.Sum):
+            found.append("sum")
+        elif inner.find(exp.Max):
+            found.append("max")
+        elif inner.find(exp.Min):
+            found.append("min")
+        else:
+            found.append(None)
+    return found
+
+
+def _order(sql: str | None, columns: Sequence[str], numeric: Sequence[int]) -> int:
+    """+1 when the SQL's outer ORDER BY sorts a measure (an aggregate, or a numeric column of the
+    result that is no key) descending, -1 ascending; 0 when it sorts none (or by a year, a name)."""
+    if not sql:
+        return 0
+    match = re.search(r"order\s+by\s+(.+?)(?:\blimit\b|\boffset\b|$)", sql, re.IGNORECASE | re.DOTALL)
+    if not match:
+        return 0
+    first = match.group(1).split(",")[0].strip()
+    key = re.sub(r"\s+(?:asc|desc)\b.*$", "", first, flags=re.IGNORECASE | re.DOTALL).strip().strip('"`[]').lower()
+    measures = {columns[j].lower() for j in numeric if not _KEY_COLUMN.search(columns[j].lower())}
+    if not (re.search(r"\b(?:count|sum|avg|max|min|total)\s*\(", key) or key in measures):
+        return 0
+    return 1 if re.search(r"\bdesc\b", first, re.IGNORECASE) else -1
+
+
+def _check_ranking(claim: Claim, result: Result) -> ClaimCheck | None:
+    """A numbered list of rows ranks them as a result ordered by a measure does."""
+    if result.order == 0 or any(len(label.rows) != 1 for label in claim.labels):
+        return None
+    rows = [next(iter(label.rows)) for label in claim.labels]
+    for (before, label), after in zip(zip(rows, claim.labels), rows[1:]):
+        if after < before:
+            return ClaimCheck(claim, CONTRADICTED, f"the rows rank {_row_name(result, after)} above {label.text}")
+    return ClaimCheck(claim, SUPPORTED)
+
+
+_CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
+    "ranking": _check_ranking,
+    "number": _check_number,
+    "none": _check_none,
+    "yes_no": _check_yes_no,
+    "direction": _check_direction,
+    "superlative": _check_superlative,
+}

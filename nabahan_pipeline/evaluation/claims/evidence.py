@@ -1,0 +1,235 @@
+"""What a result's rows say, as the claims are checked against it: each row's numbers and what one
+row derives (share of its column's total, ratio, difference, sum of two of its cells), what the
+whole result says (column totals and averages, the row count, the question's numbers and the
+dates it implies), and a claimed number matched at its precision.
+
+A labelled number must come from its label's rows (``RowValues.of_rows``) or from the whole
+result; an unattached number from anything the rows derive (``grounding.Evidence``, widened here).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
+from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers, period_lengths
+from nabahan_pipeline.evaluation.grounding import PAIRWISE_MAX_ROWS, Evidence
+
+# Rows whose within-row derivations are made: a pair of cells per row, a few cells per row.
+DERIVED_ROWS_MAX = 2_000
+
+
+@dataclass(frozen=True)
+class Values:
+    """Candidate values: ``plain`` for any number, ``percent`` for a percentage only."""
+
+    plain: tuple[float, ...]
+    percent: tuple[float, ...] = ()
+    ordered: bool = False  # both sorted magnitudes: looked up by bisection
+
+    def supports(self, mention: NumberMention, approximate: bool = False) -> bool:
+        """True when any reading of ``mention`` matches a candidate at its precision (the
+        precision of its significant digits when ``approximate``)."""
+        for reading in widened(mention).readings if approximate else mention.readings:
+            margin = reading.unit / 2 + 1e-9 * max(1.0, abs(reading.value))
+            pools = (self.plain, self.percent) if mention.percent else (self.plain,)
+            if any(_within(pool, reading.value, margin, self.ordered) for pool in pools):
+                return True
+        return False
+
+
+def _within(pool: tuple[float, ...], value: float, margin: float, ordered: bool) -> bool:
+    """Any magnitude of ``pool`` within ``margin`` of ``value``."""
+    if ordered:
+        i = bisect.bisect_left(pool, value - margin)
+        return i < len(pool) and pool[i] <= value + margin
+    return any(abs(abs(candidate) - value) <= margin for candidate in pool)
+
+
+def widened(mention: NumberMention) -> NumberMention:
+    """``mention`` read at the precision of its significant digits: "5,000" at a thousand,
+    "1,250" at ten, "4,962" at one (an approximation: "قرابة 5,000")."""
+    readings = tuple(Reading(r.value, max(r.unit, significant_unit(r.value))) for r in mention.readings)
+    return replace(mention, readings=readings)
+
+
+def significant_unit(value: float) -> float:
+    """The place value of the last non-zero digit of a whole number (0 for a fraction: its
+    stated digits are its precision)."""
+    if not value or not float(value).is_integer():
+        return 0.0
+    unit, number = 1.0, int(abs(value))
+    while number and number % 10 == 0:
+        number //= 10
+        unit *= 10
+    return unit
+
+
+@dataclass(frozen=True)
+class ResultValues:
+    """One result (the rows the agent's SQL returned) and its question, read once for every claim."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    numeric_columns: tuple[int, ...]
+    whole: Values  # what the whole result says, no row's own cell
+    question: str
+    implied: tuple[float, ...]  # the dates the question implies
+    question_numbers: frozenset[float]  # what the question states: a threshold, never a value it bounds
+
+    @classmethod
+    def of(cls, columns: Sequence[str], rows: Sequence[Sequence[Any]], question: str) -> ResultValues:
+        rows = tuple(tuple(row) for row in rows)
+        width = max((len(row) for row in rows), default=0)
+        names = tuple(columns) + tuple(str(j) for j in range(len(columns), width))
+        implied = implied_numbers(question)
+        stated = frozenset(r.value for m in find_numbers(question) for r in m.readings)
+        whole_plain: list[float] = [len(rows), *implied, *stated]
+        numeric = []
+        for j in range(width):
+            present = [row[j] for row in rows if j < len(row) and row[j] is not None]
+            whole_plain.append(len(present))
+            numbers = [float(cell) for cell in present if _is_number(cell)]
+            if numbers:
+                numeric.append(j)
+                whole_plain += [sum(numbers), sum(numbers) / len(numbers)]
+        return cls(names, rows, tuple(numeric), Values(tuple(whole_plain)), question, implied, stated)
+
+    @functools.cached_property
+    def cells_and_whole(self) -> Values:
+        """Every numeric cell and what the whole result says: where most numbers are found."""
+        plain = [float(cell) for row in self.rows for cell in row if _is_number(cell)]
+        return Values(tuple(sorted(abs(v) for v in plain + list(self.whole.plain) if math.isfinite(v))), ordered=True)
+
+    @functools.cached_property
+    def near(self) -> Values:
+        """What the first DERIVED_ROWS_MAX rows derive each on its own (shares of their column's
+        total, ratios and differences of two cells of a row, a figure per month or day of the
+        period the question names), with the cells and the whole result."""
+        plain: list[float] = []
+        percent: list[float] = []
+        lengths = period_lengths(self.question) if len(self.rows) <= PAIRWISE_MAX_ROWS else ()
+        for i, row in enumerate(self.rows[:DERIVED_ROWS_MAX]):
+            derived, shares = _within_row(row)
+            plain += derived
+            percent += shares
+            plain += (float(cell) / length for cell in row if _is_number(cell) for length in lengths)
+            for j in self.numeric_columns:
+                cell = row[j] if j < len(row) else None
+                if _is_number(cell):
+                    total = self.numeric_column(j)[1]
+                    if total is not None:
+                        percent.append(100.0 * float(cell) / total)
+                    if 0 <= float(cell) <= 1:
+                        percent.append(100.0 * float(cell))
+        return Values(tuple(sorted(abs(v) for v in (*plain, *self.cells_and_whole.plain) if math.isfinite(v))),
+                      tuple(sorted(abs(v) for v in percent if math.isfinite(v))), ordered=True)
+
+    @functools.cached_property
+    def unattached(self) -> Evidence:
+        """grounding's bag (every value the rows derive or the question states), widened by the
+        derivations within a row and the dates the question implies; built only when asked for."""
+        derived_plain: list[float] = []
+        derived_percent: list[float] = []
+        for row in self.rows[:DERIVED_ROWS_MAX]:
+            plain, percent = _within_row(row)
+            derived_plain += plain
+            derived_percent += percent
+        return Evidence(self.rows, self.question, extra_plain=derived_plain + list(self.implied),
+                        extra_percent=derived_percent)
+
+    def of_rows(self, indices: Iterable[int], own: bool = False) -> Values:
+        """What the rows ``indices`` say: their numbers (cells, and numbers in text cells), what
+        each derives within itself, their cells' shares of their column's total, and (for results
+        of at most PAIRWISE_MAX_ROWS rows, unless ``own``) their differences, ratios and changes
+        against the other rows of their column and what the whole result says."""
+        chosen = sorted(set(indices))
+        plain: list[float] = []
+        percent: list[float] = []
+        for i in chosen:
+            row = self.rows[i]
+            plain += _row_numbers(row)
+            derived, shares = _within_row(row)
+            plain += derived
+            percent += shares
+            for j in self.numeric_columns:
+                cell = row[j] if j < len(row) else None
+                if not _is_number(cell):
+                    continue
+                column, total = self.numeric_column(j)
+                if total is not None:
+                    percent.append(100.0 * float(cell) / total)
+                if 0 <= float(cell) <= 1:
+                    percent.append(100.0 * float(cell))
+                if len(self.rows) <= PAIRWISE_MAX_ROWS and not own:
+                    for other in column:
+                        plain.append(abs(float(cell) - other))
+                        if other and cell:
+                            plain.append(max(abs(float(cell)), abs(other)) / min(abs(float(cell)), abs(other)))
+                            change = abs(float(cell) - other)
+                            percent += [100.0 * change / abs(other), 100.0 * change / abs(float(cell))]
+        return Values(tuple(plain) + (() if own else self.whole.plain), tuple(percent))
+
+    def numeric_column(self, j: int) -> tuple[list[float], float | None]:
+        """Column ``j``'s numbers, and their total when they are none negative and it is above 0."""
+        if j not in self._columns:
+            column = [float(row[j]) for row in self.rows if j < len(row) and _is_number(row[j])]
+            total = sum(column)
+            self._columns[j] = (column, total if column and total > 0 and min(column) >= 0 else None)
+        return self._columns[j]
+
+    @functools.cached_property
+    def _columns(self) -> dict[int, tuple[list[float], float | None]]:
+        return {}
+
+    def cells(self, indices: Iterable[int], columns: Iterable[int] | None = None) -> list[tuple[int, int, float]]:
+        """The numeric cells of rows ``indices`` (in ``columns``, every numeric column if None), as
+        (row, column, value)."""
+        wanted = self.numeric_columns if columns is None else tuple(columns)
+        return [
+            (i, j, float(self.rows[i][j]))
+            for i in sorted(set(indices))
+            for j in wanted
+            if j < len(self.rows[i]) and _is_number(self.rows[i][j])
+        ]
+
+
+def _row_numbers(row: Sequence[Any]) -> list[float]:
+    numbers: list[float] = []
+    for cell in row:
+        if _is_number(cell):
+            numbers.append(float(cell))
+        elif isinstance(cell, str):
+            numbers += (r.value for m in find_numbers(cell) for r in m.readings)
+    return numbers
+
+
+def _within_row(row: Sequence[Any]) -> tuple[list[float], list[float]]:
+    """What two numeric cells of one row derive: ratio both ways, difference, sum (plain), and the
+    ratio as a percentage ("1,200 من أصل 9,000، أي 13.3%"; an average from a sum and a count)."""
+    numbers = [float(cell) for cell in row if _is_number(cell)]
+    plain: list[float] = []
+    percent: list[float] = []
+    for i, a in enumerate(numbers):
+        for b in numbers[i + 1 :]:
+            plain += [abs(a - b), a + b]
+            if a and b:
+                plain += [a / b, b / a]
+                percent += [100.0 * a / b, 100.0 * b / a, 100.0 * abs(a - b) / abs(a), 100.0 * abs(a - b) / abs(b)]
+    return plain, percent
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def format_number(value: float) -> str:
+    """A value as a row says it in a reason: thousands grouped, at most two decimals."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")

@@ -1,0 +1,256 @@
+"""Row labels: the names a result's rows hold (a region, agency, status, type, activity, year or
+month), in every spelling an answer may use, and where an insight names them.
+
+A label is a text cell (or a year in a year column); its spellings come from the reference data
+when the cell is one of its names (a region as "منطقة الرياض", "الرياض", "Riyadh"), with the
+definite and plural forms people write ("المنافسات العامة"). A spelling several rows share names
+all of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nabahan_pipeline.etimad_db import reference_data as ref
+from nabahan_pipeline.evaluation.claims.folding import Folded, fold, phrase_pattern
+
+# Rows whose labels are read: a longer result is a listing, whose rows an insight does not name
+# one by one.
+LABELLED_ROWS_MAX = 500
+_YEAR_COLUMN = re.compile(r"year|سنه|عام", re.IGNORECASE)
+_MONTH_LABEL = re.compile(r"^(\d{4})-(\d{2})$")
+_MONTH_COLUMN = re.compile(r"month|شهر", re.IGNORECASE)
+GREGORIAN_MONTHS: dict[int, tuple[str, ...]] = {
+    1: ("يناير", "كانون الثاني", "january"), 2: ("فبراير", "شباط", "february"), 3: ("مارس", "اذار", "march"),
+    4: ("ابريل", "نيسان", "april"), 5: ("مايو", "ايار", "may"), 6: ("يونيو", "يونيه", "حزيران", "june"),
+    7: ("يوليو", "يوليه", "تموز", "july"), 8: ("اغسطس", "اب", "august"), 9: ("سبتمبر", "ايلول", "september"),
+    10: ("اكتوبر", "تشرين الاول", "october"), 11: ("نوفمبر", "تشرين الثاني", "november"),
+    12: ("ديسمبر", "كانون الاول", "december"),
+}
+
+
+@dataclass(frozen=True)
+class Label:
+    """A row label named in an insight: its span there, the rows it names, the column it is from
+    (the label's kind), and the entity of the reference data it is (kind, folded name), if any."""
+
+    start: int
+    end: int
+    rows: frozenset[int]
+    column: int | None
+    entity: tuple[str, str] | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class RowLabels:
+    """The labels of one result's rows: folded spelling -> (rows, column), and each label column's
+    reference kind (region, agency ...)."""
+
+    spellings: dict[str, tuple[frozenset[int], int]]
+    column_kinds: dict[int, str]
+    pattern: re.Pattern[str] | None
+
+    @classmethod
+    def of(cls, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> RowLabels:
+        spellings: dict[str, tuple[set[int], int]] = {}
+        kinds: dict[int, dict[str, int]] = {}
+        for i, row in enumerate(rows[:LABELLED_ROWS_MAX]):
+            for j, cell in enumerate(row):
+                name = columns[j] if j < len(columns) else ""
+                for spelling, kind in _cell_spellings(cell, name) if _hashable(cell) else ():
+                    rows_of, _ = spellings.setdefault(spelling, (set(), j))
+                    rows_of.add(i)
+                    if kind:
+                        kinds.setdefault(j, {}).setdefault(kind, 0)
+                        kinds[j][kind] += 1
+        frozen = {spelling: (frozenset(rows_of), j) for spelling, (rows_of, j) in spellings.items()}
+        column_kinds = {j: max(counts, key=counts.__getitem__) for j, counts in kinds.items()}
+        pattern = phrase_pattern(frozen) if frozen else None
+        return cls(frozen, column_kinds, pattern)
+
+    def find(self, folded: Folded) -> list[Label]:
+        """The labels named in ``folded``, in order, longest spelling first where two overlap."""
+        if self.pattern is None:
+            return []
+        found = []
+        for start, end, match in folded.find(self.pattern):
+            spelling = _strip_proclitics(match.group(0), self.spellings)
+            if spelling is None:
+                continue
+            rows, column = self.spellings[spelling]
+            written = _as_written(folded, start, end, match.group(0), spelling)
+            found.append(Label(start, end, rows, column, ENTITIES.get(spelling), written))
+        return found
+
+
+def _as_written(folded: Folded, start: int, end: int, form: str, spelling: str) -> str:
+    """The label as the insight wrote it, without its proclitics ("ولمكة" -> "مكة")."""
+    text = folded.original[start:end]
+    cut = len(form) - len(spelling) if form.endswith(spelling) else 0
+    return text[cut:]
+
+
+def _strip_proclitics(form: str, spellings: dict[str, Any]) -> str | None:
+    if form in spellings:
+        return form
+    for cut in (1, 2):
+        rest = form[cut:]
+        if rest in spellings:
+            return rest
+        if rest.startswith("ل") and "ا" + rest in spellings:  # لل + name: ل + ال
+            return "ا" + rest
+    if form.startswith("لل") and "ا" + form[1:] in spellings:
+        return "ا" + form[1:]
+    return None
+
+
+def _hashable(cell: Any) -> bool:
+    return isinstance(cell, (str, int, float)) and not isinstance(cell, bool)
+
+
+@functools.lru_cache(maxsize=16_384)  # the cells seen last (names repeat across answers): pure
+def _cell_spellings(cell: Any, column: str) -> tuple[tuple[str, str | None], ...]:
+    """A cell's spellings as a label, each with the reference kind it is of (None if none)."""
+    return tuple(_spellings(cell, column))
+
+
+def _spellings(cell: Any, column: str) -> Iterator[tuple[str, str | None]]:
+    if isinstance(cell, bool) or cell is None:
+        return
+    if isinstance(cell, (int, float)):
+        if _YEAR_COLUMN.search(column) and float(cell).is_integer() and 1900 <= cell <= 2100:
+            yield str(int(cell)), "year"
+        elif _MONTH_COLUMN.search(column) and float(cell).is_integer() and 1 <= cell <= 12:
+            yield from ((spelling, "month") for spelling in _month_spellings(int(cell)))
+        return
+    if not isinstance(cell, str):
+        return
+    folded = fold(cell)
+    if folded.isdigit() and 1 <= int(folded) <= 12 and _MONTH_COLUMN.search(column):
+        yield from ((spelling, "month") for spelling in _month_spellings(int(folded)))
+        return
+    if not folded or _is_number_text(folded):
+        if folded.isdigit() and len(folded) == 4 and 1900 <= int(folded) <= 2100:
+            yield folded, "year"
+        return
+    month = _MONTH_LABEL.match(folded)
+    if month:
+        yield folded, "month"
+        for name in GREGORIAN_MONTHS.get(int(month.group(2)), ()):
+            yield f"{fold(name)} {month.group(1)}", "month"
+        return
+    entity = ENTITIES.get(folded)
+    if entity is not None:
+        for spelling in ENTITY_SPELLINGS[entity]:
+            yield spelling, entity[0]
+        return
+    for spelling in _forms(folded):
+        yield spelling, None
+
+
+def _month_spellings(month: int) -> list[str]:
+    """A month number as a label: "الشهر 4", "شهر 4", "الشهر الرابع" is not read; its names."""
+    names = [fold(name) for name in GREGORIAN_MONTHS[month] if len(name) > 2]
+    return [f"الشهر {month}", f"شهر {month}", f"الشهر {month:02d}", f"شهر {month:02d}", *names]
+
+
+_NUMBER_TEXT = re.compile(r"^[-+]?[\d.,٬٫ ]+%?$")
+
+
+def _is_number_text(text: str) -> bool:
+    return bool(_NUMBER_TEXT.match(text))
+
+
+def _forms(name: str) -> set[str]:
+    """A folded name, its definite form ("منافسه عامه" -> "المنافسه العامه") and the plural of
+    its head noun; without a parenthesis; before a " - " (the part people say)."""
+    forms = {name}
+    base = re.sub(r"\s*\(.*?\)\s*", " ", name).strip()
+    if base:
+        forms.add(base)
+    if " - " in name:
+        forms.add(name.split(" - ")[0].strip())
+    for form in list(forms):
+        words = form.split()
+        if 1 <= len(words) <= 3 and not any(word.startswith("ال") for word in words):
+            forms.add(" ".join("ال" + word for word in words))
+        if words and words[0] in _PLURALS:
+            for plural in (_PLURALS[words[0]], "ال" + _PLURALS[words[0]]):
+                definite = plural.startswith("ال")
+                rest = [("ال" + word if definite and not word.startswith("ال") else word) for word in words[1:]]
+                forms.add(" ".join([plural, *rest]))
+    return {form for form in forms if len(form) >= 2}
+
+
+_PLURALS = {"منافسه": "منافسات", "المنافسه": "المنافسات", "مناقصه": "مناقصات", "مزايده": "مزايدات"}
+# Other spellings of the statuses people write.
+_STATUS_SPELLINGS = {
+    "ملغاه": ("ملغيه", "الملغيه", "ملغاه", "الملغاه", "الملغاة", "ملغاة", "cancelled", "canceled"),
+    "تمت الترسيه": ("المرساه", "مرساه", "المرسيه", "المرسي عليها", "awarded"),
+    "منتهيه": ("المنتهيه", "المغلقه", "closed"),
+    "نشطه": ("النشطه", "active", "القائمه"),
+}
+
+
+@functools.cache  # built once from constants: the same in every call of a long-lived process
+def _entities() -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], frozenset[str]]]:
+    """The reference data's names: folded spelling -> (kind, canonical name), and each entity's
+    spellings."""
+    spellings: dict[tuple[str, str], set[str]] = {}
+
+    def add(kind: str, canonical: str, *names: str) -> None:
+        key = (kind, fold(canonical))
+        forms = spellings.setdefault(key, set())
+        for name in names:
+            if name and name.strip():
+                forms |= _forms(fold(name.strip()))
+
+    for region in ref.REGIONS:
+        short_words = fold(region.short_ar).split()
+        extra = [short_words[0]] if short_words[0] in ("مكه",) else []
+        add("region", region.name_ar, region.name_ar, region.short_ar, region.name_en,
+            "منطقة " + region.short_ar, *extra)
+    for status in ref.STATUSES:
+        add("status", status.name_ar, status.name_ar, status.name_en,
+            *_STATUS_SPELLINGS.get(fold(status.name_ar), ()))
+    for tender_type in ref.TENDER_TYPES:
+        add("type", tender_type.name_ar, tender_type.name_ar, tender_type.name_en)
+    for activity in ref.ACTIVITIES:
+        add("activity", activity.name_ar, activity.name_ar, activity.name_en)
+    for agency in ref.AGENCIES:
+        add("agency", agency.name_ar, agency.name_ar, agency.name_en)
+    by_spelling: dict[str, tuple[str, str]] = {}
+    ambiguous: set[str] = set()
+    for key, forms in spellings.items():
+        for form in forms:
+            if form in by_spelling and by_spelling[form] != key:
+                ambiguous.add(form)
+            by_spelling.setdefault(form, key)
+    for form in ambiguous:
+        del by_spelling[form]
+    return by_spelling, {key: frozenset(forms - ambiguous) for key, forms in spellings.items()}
+
+
+ENTITIES, ENTITY_SPELLINGS = _entities()
+
+
+@functools.cache  # built once from constants, as _entities
+def entity_pattern() -> re.Pattern[str]:
+    """Every reference entity's spellings, as one whole-word pattern."""
+    return phrase_pattern(ENTITIES)
+
+
+def find_entities(folded: Folded, kind: str) -> list[Label]:
+    """The reference entities of ``kind`` (region, agency ...) named in ``folded``, rows unknown."""
+    found = []
+    for start, end, match in folded.find(entity_pattern()):
+        spelling = _strip_proclitics(match.group(0), ENTITIES)
+        if spelling is not None and ENTITIES[spelling][0] == kind:
+            written = _as_written(folded, start, end, match.group(0), spelling)
+            found.append(Label(start, end, frozenset(), None, ENTITIES[spelling], written))
+    return found

@@ -1,0 +1,479 @@
+"""An insight read into claims: each number (or "none", yes/no, a direction, a superlative) with
+what it is attached to in its clause: the row label it speaks of, its measure word, its
+comparator.
+
+A number takes the label right after it when only a unit noun and a preposition stand between
+("300 في جدة", "300 منافسة لجدة"); else the labels between it and the number before it in its
+clause ("جدة 1,204 ومكة 860": مكة is 860's); else, weakly, the label of the number before it in
+its sentence ("الرياض (60 مناقصة، 37%)"). Labels of two columns name the rows both hold
+("الرياض ... الملغاة"); two labels of one column leave the number unattached.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
+from nabahan_pipeline.evaluation.claims import words
+from nabahan_pipeline.evaluation.claims.folding import Folded, fold, phrase_pattern
+from nabahan_pipeline.evaluation.claims.labels import Label, RowLabels
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """The rows a claim's labels name, and the labels; ``strong`` unless only inherited from the
+    number before it in the sentence."""
+
+    rows: frozenset[int]
+    labels: tuple[Label, ...]
+    strong: bool = True
+
+    @property
+    def text(self) -> str:
+        return " ".join(label.text for label in self.labels)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of an insight. ``kind``: number, none, yes_no, direction, superlative, ranking
+    (a numbered list of rows, ``labels`` in its order). ``text``
+    is what the insight wrote (its label and number, or its word); ``sign`` is +1/-1 for yes/no,
+    a rise/fall and most/least; ``numbers`` are a direction's "from X to Y"; ``clause`` the span
+    of a superlative's clause."""
+
+    kind: str
+    text: str
+    start: int
+    mention: NumberMention | None = None
+    attachment: Attachment | None = None
+    measure: str | None = None
+    comparator: str | None = None
+    sign: int = 0
+    labels: tuple[Label, ...] = ()
+    numbers: tuple[NumberMention, ...] = ()
+    clause: tuple[int, int] = (0, 0)
+
+
+def _negated_any() -> str:
+    """A negation, one or two words, then "أي": "لم تطرح أي"، "لم يتم طرح أي"."""
+    negations = "|".join(map(re.escape, (fold(word) for word in words.NONE_NEGATIONS)))
+    anys = "|".join(map(re.escape, words.NONE_ANY))
+    return rf"(?<![\w])(?:[وف]?)(?:{negations})\s+(?:[^\W\d]+\s+){{1,2}}(?:{anys})(?![\w])"
+
+
+@functools.cache  # built once from the word tables: constants
+def _patterns() -> dict[str, re.Pattern[str]]:
+    return {
+        "measure": phrase_pattern(words.MEASURES),
+        "comparator": phrase_pattern(words.COMPARATORS),
+        "direction": phrase_pattern(words.DIRECTIONS),
+        "superlative": phrase_pattern(words.SUPERLATIVES),
+        "none": re.compile(phrase_pattern(words.NONE_PHRASES).pattern + "|" + _negated_any()),
+        "clause_word": phrase_pattern(words.CLAUSE_WORDS, proclitics=False),
+    }
+
+
+_MEASURES = {fold(word): measure for word, measure in words.MEASURES.items()}
+_COMPARATORS = {fold(word): relation for word, relation in words.COMPARATORS.items()}
+_DIRECTIONS = {fold(word): sign for word, sign in words.DIRECTIONS.items()}
+_SUPERLATIVES = {fold(word): sign for word, sign in words.SUPERLATIVES.items()}
+_SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
+_CLAUSE_END = re.compile(r"[,،;؛]|\s-\s")
+# The numbering of a list: "1) الرياض", and at a line's start "1. الرياض", "1- الرياض".
+_NUMBERING = re.compile(r"\s*\)")
+_LINE_NUMBERING = re.compile(r"\s*[.\-]\s")
+
+
+def _is_numbering(insight: str, mention: NumberMention) -> bool:
+    """A list's numbering: "1) الرياض" (no "(" open before it), "1. الرياض" at a line's start."""
+    if mention.percent or mention.scaled or not mention.value.is_integer():
+        return False
+    before = insight[: mention.start]
+    if _NUMBERING.match(insight, mention.end):
+        return before.count("(") <= before.count(")")
+    return _LINE_NUMBERING.match(insight, mention.end) is not None and not before.split("\n")[-1].strip(" -*•")
+
+
+_UNITS = frozenset(fold(word) for word in words.UNIT_NOUNS)
+_PREPOSITIONS = frozenset(fold(word) for word in words.LABEL_PREPOSITIONS)
+
+
+def _strip_proclitic(word: str, table: dict[str, object]) -> str | None:
+    for cut in (0, 1, 2):
+        if word[cut:] in table:
+            return word[cut:]
+    return None
+
+
+@dataclass(frozen=True)
+class _Spans:
+    """Sentence and clause boundaries of the original text (sorted start offsets)."""
+
+    sentences: tuple[int, ...]
+    clauses: tuple[int, ...]
+
+    def sentence(self, position: int) -> int:
+        return _index(self.sentences, position)
+
+    def clause(self, position: int) -> int:
+        return _index(self.clauses, position)
+
+
+def _index(starts: Sequence[int], position: int) -> int:
+    lo, hi = 0, len(starts)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if starts[mid] <= position:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -> list[Claim]:
+    """The claims ``insight`` makes about the rows whose labels are ``labels``, in order
+    (``folded``: the insight folded, when the caller has it)."""
+    if not insight:
+        return []
+    folded = folded or Folded.of(insight)
+    found = labels.find(folded)
+    mentions = [m for m in find_numbers(insight) if not any(l.start <= m.start and m.end <= l.end for l in found)]
+    patterns = _patterns()
+    words_found = {name: list(folded.find(pattern)) for name, pattern in patterns.items()}
+    spans = _boundaries(insight, words_found["clause_word"], found, mentions)
+    claims: list[Claim] = []
+    comparators = _comparators(words_found["comparator"], insight, mentions, spans)
+    comparator_spans = [span for _, span in comparators.values()]
+    clause_word_starts = {start for start, _, _ in words_found["clause_word"]}
+    taken: set[int] = set()  # labels taken by the number before them ("300 في جدة")
+    # The last number's sentence, attachment, clause and end.
+    previous: tuple[int, Attachment | None, int, int] | None = None
+    for k, mention in enumerate(mentions):
+        clause_start = _clause_start(spans, mention.start)
+        same = k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start)
+        before_end = mentions[k - 1].end if same else clause_start
+        numbering = _is_numbering(insight, mention)
+        attachment = None if numbering else _following_label(insight, mention, found, mentions[k + 1 :], spans)
+        if attachment is not None:
+            taken |= {label.start for label in attachment.labels}
+        if attachment is None and not numbering:
+            attachment = _labels_between([l for l in found if l.start not in taken], before_end, mention.start)
+        in_sentence = previous is not None and previous[0] == spans.sentence(mention.start) and previous[1]
+        if attachment is None and not numbering and in_sentence:
+            # The label of the number before: its own in one clause ("المنتهية 2,614 (11.8%)"), weakly
+            # across a comma; not past a new subject ("والاتفاقية الإطارية: 497", "مقابل 709").
+            same_clause = previous[2] == spans.clause(mention.start)
+            after_label = max(label.end for label in previous[1].labels)
+            closed = after_label < mention.start and re.search(r"[^\W\d]", insight[after_label : mention.start])
+            if closed and after_label > previous[3]:
+                pass  # "500 في 2022 إلى 3,852": the label closed the number before
+            elif same_clause or _continues(insight[clause_start : mention.start], clause_start in clause_word_starts):
+                attachment = Attachment(previous[1].rows, previous[1].labels, strong=same_clause and previous[1].strong)
+        previous = (spans.sentence(mention.start), attachment, spans.clause(mention.start), mention.end)
+        comparator, span = comparators.get(k, (None, None))
+        if comparator is None and _approximated_after(insight, mention):
+            comparator = "~"
+        measure = _measure(words_found["measure"], before_end, mention.start, insight)
+        text = f"{attachment.text} {mention.text}" if attachment and attachment.strong else mention.text
+        if comparator and comparator != "~" and span:
+            text = f"{insight[span[0]:span[1]]} {mention.text}"
+        claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator))
+    claims += _none_claims(insight, words_found["none"], found, spans)
+    claims += _yes_no(folded)
+    claims += _directions(insight, words_found["direction"], words_found["measure"], found, mentions, spans)
+    claims += _ranking(insight, found)
+    claims += _superlatives(insight, words_found["superlative"], words_found["measure"], found, spans, comparator_spans)
+    return sorted(claims, key=lambda claim: claim.start)
+
+
+def _boundaries(
+    insight: str, clause_words: list, labels: list[Label], mentions: list[NumberMention]
+) -> _Spans:
+    """Where the sentences and clauses of ``insight`` start."""
+    sentences = {0}
+    clauses = {0}
+    inside_numbers = [(m.start, m.end) for m in mentions]
+
+    def in_number(position: int) -> bool:
+        return any(start <= position < end for start, end in inside_numbers)
+
+    for match in _SENTENCE_END.finditer(insight):
+        if not in_number(match.start()):
+            sentences.add(match.end())
+            clauses.add(match.end())
+    label_spans = [(label.start, label.end) for label in labels]
+    for match in _CLAUSE_END.finditer(insight):  # not inside a number or a name ("(الانشاء، الإصلاح)")
+        if not in_number(match.start()) and not any(start <= match.start() < end for start, end in label_spans):
+            clauses.add(match.end())
+    for start, _, _ in clause_words:
+        clauses.add(start)
+    # "و" glued to a label or a number opens a clause: "جدة 1,204 ومكة 860".
+    for label in labels:
+        if label.text.startswith("و"):
+            clauses.add(label.start)
+    for mention in mentions:
+        for width in (1, 2):  # "و300", "و 300"; not "هو 300"
+            conjunction = insight[max(0, mention.start - width) : mention.start]
+            before = insight[max(0, mention.start - width - 1) : mention.start - width]
+            if conjunction == "و" + " " * (width - 1) and before.strip() == "":
+                clauses.add(mention.start - width)
+    return _Spans(tuple(sorted(sentences)), tuple(sorted(clauses)))
+
+
+def _clause_start(spans: _Spans, position: int) -> int:
+    i = spans.clause(position)
+    return spans.clauses[i - 1] if i else 0
+
+
+def _clause_end(spans: _Spans, position: int, length: int) -> int:
+    i = spans.clause(position)
+    return spans.clauses[i] if i < len(spans.clauses) else length
+
+
+def _group(labels: Sequence[Label]) -> Attachment | None:
+    """The rows named by ``labels`` together: the last label of each column, intersected; None
+    when two labels of one column are named (which row is meant is not said) or none are."""
+    if not labels:
+        return None
+    by_column: dict[int | None, list[Label]] = {}
+    for label in labels:
+        by_column.setdefault(label.column, []).append(label)
+    if any(len({frozenset(l.rows) for l in group}) > 1 for group in by_column.values()):
+        return None
+    chosen = [group[-1] for group in by_column.values()]
+    rows = frozenset.intersection(*(frozenset(label.rows) for label in chosen))
+    return Attachment(rows, tuple(chosen)) if rows else None
+
+
+def _labels_between(labels: list[Label], start: int, end: int) -> Attachment | None:
+    return _group([label for label in labels if start <= label.start and label.end <= end])
+
+
+def _following_label(
+    insight: str, mention: NumberMention, labels: list[Label], later: list[NumberMention], spans: _Spans
+) -> Attachment | None:
+    """The label right after ``mention`` when only a unit noun and a preposition stand between."""
+    for label in labels:
+        if label.start < mention.end:
+            continue
+        if later and later[0].start < label.start:
+            return None
+        if spans.clause(label.start) != spans.clause(mention.start):
+            return None
+        between = fold(insight[mention.end : label.start]).replace("ـ", "").split()
+        glued = label.text[:1] in ("ل", "ب") and not label.text.startswith("ال")
+        if between and between[0] in _UNITS:
+            between = between[1:]
+        if (between == [] and glued) or (len(between) == 1 and between[0] in _PREPOSITIONS):
+            return Attachment(label.rows, (label,))
+        return None
+    return None
+
+
+# Words a comparator may stand apart from its number by: none or one after "أكثر من"; a verb's
+# subject ("تجاوزت قيمتها 1.2 مليار"); an approximator's sentence ("يقارب عدد المنافسات في نجران 300").
+PREPOSITION_REACH, VERB_REACH, APPROXIMATOR_REACH = 1, 3, 6
+_PREPOSITION_ENDS = ("من", "عن", "علي", "than")
+_NEGATIONS = frozenset(fold(word) for word in ("لا", "لم", "ما", "لن", "ليس", "ليست", "مو", "مب", "not"))
+_NEGATED = {">": "<=", "<": ">=", ">=": "<", "<=": ">"}
+# Comparators that are prepositions of place too: right before their number, with no proclitic.
+_ADJACENT = frozenset(fold(word) for word in ("دون", "تحت", "فوق", "over", "under"))
+
+
+def _comparators(
+    found: list, insight: str, mentions: list[NumberMention], spans: _Spans
+) -> dict[int, tuple[str, tuple[int, int]]]:
+    """Each comparator's number: the first after it in its clause, within COMPARATOR_REACH words,
+    past a year ("تجاوزت قيمة منافسات 2023 تسعة مليارات"); number index -> (relation, span)."""
+    taken: dict[int, tuple[str, tuple[int, int]]] = {}
+    for start, end, match in found:
+        word = _strip_proclitic(match.group(0), _COMPARATORS) or match.group(0)
+        relation = _COMPARATORS[word]
+        before = fold(insight[max(0, start - 8) : start]).split()
+        if before and before[-1] in _NEGATIONS and relation in _NEGATED:
+            relation = _NEGATED[relation]  # "ما تعدّت المليار": not above it
+        if word in _ADJACENT and word != match.group(0):
+            continue  # "بدون ترسية" is "without"
+        reach = (APPROXIMATOR_REACH if relation == "~" else 0 if word in _ADJACENT else
+                 PREPOSITION_REACH if word.split()[-1] in _PREPOSITION_ENDS else VERB_REACH)
+        for k, mention in enumerate(mentions):
+            if mention.start < end or spans.clause(mention.start) != spans.clause(start):
+                continue
+            between = insight[end : mention.start]
+            years = sum(_year_like(m) for m in mentions[:k] if m.start >= end)
+            if len(between.split()) - years > reach or re.search(r"[:()]", between):
+                break
+            more = any(spans.clause(m.start) == spans.clause(start) for m in mentions[k + 1 :])
+            if _year_like(mention) and more:
+                continue
+            if k not in taken:
+                taken[k] = (relation, (start, end))
+            break
+    return taken
+
+
+def _year_like(mention: NumberMention) -> bool:
+    return not (mention.percent or mention.scaled) and mention.value.is_integer() and 1900 <= mention.value <= 2100
+
+
+def _approximated_after(insight: str, mention: NumberMention) -> bool:
+    """"5,000 تقريباً", "5,000 منافسة تقريباً"."""
+    after = fold(insight[mention.end : mention.end + 30]).split()
+    return bool(after[:1] and after[0] in words.AFTER_APPROXIMATORS
+                or after[1:2] and after[0] in _UNITS and after[1] in words.AFTER_APPROXIMATORS)
+
+
+def _continues(text: str, after_clause_word: bool) -> bool:
+    """True when a clause's words before its number go on about the subject before ("أي 30.5%",
+    "وبلغت قيمتها"); False after a clause word ("مقابل"), a colon, or a new definite subject
+    ("والاتفاقية الإطارية")."""
+    if after_clause_word or ":" in text:
+        return False
+    first = fold(text).strip(" ,،").split()[:1]
+    return not (first and first[0].startswith("وال"))
+
+
+def _measure(found: list, start: int, end: int, text: str = "") -> str | None:
+    """The measure of the last measure word in ``start``..``end``; an average or a share governs
+    the word right after it ("متوسط عدد العروض" is an average)."""
+    measure, last_end = None, None
+    for s, e, match in found:
+        if start <= s and e <= end:
+            word = _strip_proclitic(match.group(0), _MEASURES)
+            current = _MEASURES.get(word or "")
+            if current is None:
+                continue
+            governed = last_end is not None and measure in ("avg", "share") and len(text[last_end:s].split()) <= 1
+            if not governed:
+                measure = current
+            last_end = e
+    return measure
+
+
+def _none_claims(insight: str, found: list, labels: list[Label], spans: _Spans) -> list[Claim]:
+    claims = []
+    not_counts = tuple(fold(word) for word in words.NONE_NOT_COUNTS)
+    for start, end, match in found:
+        following = fold(insight[end : end + 40]).split()[:3]
+        if any(word.lstrip("وبل").removeprefix("ال") in not_counts or word in not_counts for word in following):
+            continue
+        clause_start, clause_end = _clause_start(spans, start), _clause_end(spans, start, len(insight))
+        attachment = _group([label for label in labels if clause_start <= label.start and label.end <= clause_end])
+        claims.append(Claim("none", insight[start:end], start, attachment=attachment))
+    return claims
+
+
+def _yes_no(folded: Folded) -> list[Claim]:
+    first = re.match(r"\W*(\w+)(\W*)(\w*)", folded.text)
+    if not first:
+        return []
+    word, punctuation, following = first.group(1), first.group(2).strip(), first.group(3)
+    if word in words.YES:
+        return [Claim("yes_no", word, 0, sign=1)]
+    if word in words.NO and (punctuation[:1] in words.NO_FOLLOWERS or following in words.NO_FOLLOWERS
+                             or not folded.text[first.end(1):].strip(" .!")):
+        return [Claim("yes_no", word, 0, sign=-1)]
+    return []
+
+
+def _directions(
+    insight: str, found: list, measures: list, labels: list[Label], mentions: list[NumberMention], spans: _Spans
+) -> list[Claim]:
+    claims = []
+    for start, end, match in found:
+        word = _strip_proclitic(match.group(0), _DIRECTIONS)
+        if word is None:
+            continue
+        sentence = spans.sentence(start)
+        sentence_start = spans.sentences[sentence - 1] if sentence else 0
+        sentence_end = spans.sentences[sentence] if sentence < len(spans.sentences) else len(insight)
+        following = [s for s, _, _ in found if s > start and spans.sentence(s) == sentence]
+        until = following[0] if following else sentence_end
+        named = tuple(label for label in labels if end <= label.start < until)
+        if not named:
+            named = tuple(label for label in labels if sentence_start <= label.start < start)[-2:]
+        numbers = _from_to(insight, mentions, start, spans)
+        measure = (_measure(measures, end, sentence_end, insight) or _measure(measures, sentence_start, start, insight)
+                   or sentence_measure(insight[sentence_start:sentence_end]))
+        claims.append(Claim("direction", insight[start:end], start, sign=_DIRECTIONS[word], labels=named,
+                            numbers=numbers, measure=measure))
+    return claims
+
+
+_VALUE_WORDS = frozenset(fold(word) for word in words.VALUE_WORDS)
+
+
+def sentence_measure(text: str) -> str | None:
+    """"value" when ``text`` speaks of a value ("القيمة", "ريال"), else None."""
+    said = any(word.lstrip("وبل") in _VALUE_WORDS or word in _VALUE_WORDS for word in fold(text).split())
+    return "value" if said else None
+
+
+def _from_to(insight: str, mentions: list[NumberMention], start: int, spans: _Spans) -> tuple[NumberMention, ...]:
+    """"من X إلى Y" after a direction word, in its sentence: (X, Y)."""
+    sentence = spans.sentence(start)
+    after = [m for m in mentions if m.start > start and spans.sentence(m.start) == sentence]
+    for first, second in zip(after, after[1:]):
+        before_first = fold(insight[max(start, first.start - 6) : first.start]).split()
+        between = fold(insight[first.end : second.start]).split()
+        if before_first[-1:] and before_first[-1] in ("من",) and any(w in ("الي", "ل", "حتي") for w in between):
+            return (first, second)
+    return ()
+
+
+# A list's item: "1. الرياض", "2) جدة", "- 3- عسير", at a line's start or after the item before.
+_LIST_ITEM = re.compile(r"(?:^|\n|(?<=\s))\s*(?:[-*•]\s*)?(\d{1,2})\s*[.)\-–]\s+")
+
+
+def _ranking(insight: str, labels: list[Label]) -> list[Claim]:
+    """A numbered list naming rows: the order it ranks them in (its items' first labels)."""
+    items: list[tuple[int, Label]] = []
+    for match in _LIST_ITEM.finditer(insight):
+        end = insight.find("\n", match.end())
+        end = len(insight) if end < 0 else end
+        named = [label for label in labels if match.end() <= label.start < end]
+        if named and (not items or int(match.group(1)) == items[-1][0] + 1):
+            items.append((int(match.group(1)), named[0]))
+    if len(items) < 2:
+        return []
+    ranked = tuple(label for _, label in items)
+    return [Claim("ranking", " > ".join(label.text for label in ranked), ranked[0].start, labels=ranked)]
+
+
+_BARE_COMPARATIVES = frozenset(fold(word) for word in ("أكثر", "أقل", "أعلى", "أدنى", "أكبر", "أصغر"))
+_EXCLUDING = tuple(fold(word) for word in words.EXCLUDING)
+
+
+def _excluded(insight: str, label: Label) -> bool:
+    """True when the label is named as left out: "خارج منطقة الرياض", "ما عدا جدة"."""
+    before = fold(insight[max(0, label.start - 12) : label.start]).split()
+    return bool(before) and before[-1] in _EXCLUDING
+
+
+def _superlatives(
+    insight: str, found: list, measures: list, labels: list[Label], spans: _Spans, comparators: list[tuple[int, int]]
+) -> list[Claim]:
+    claims = []
+    for start, end, match in found:
+        word = _strip_proclitic(match.group(0), _SUPERLATIVES)
+        if word is None or any(s <= start < e for s, e in comparators):
+            continue
+        following = fold(insight[end : end + 20]).split()[:2]
+        if following[:1] and following[0] in words.NOT_SUPERLATIVE_AFTER and following[1:2] != ["حيث"]:
+            continue
+        if word in _BARE_COMPARATIVES and not re.match(r"\s+[^\W\d]", insight[end : end + 3]):
+            continue  # "عدد المشاريع أقل (671 مقابل 709)": a comparison, not a superlative
+        if word in ("المقدمه", "الصداره", "صداره") and not fold(insight[max(0, start - 4) : start]).endswith("في "):
+            continue
+        clause_start, clause_end = _clause_start(spans, start), _clause_end(spans, start, len(insight))
+        after = [label for label in labels if end <= label.start < clause_end and not _excluded(insight, label)]
+        before = [label for label in labels if clause_start <= label.start and label.end <= start]
+        named = after[:1] or before[-1:]
+        measure = (_measure(measures, end, clause_end, insight) or _measure(measures, clause_start, start, insight)
+                   or sentence_measure(insight[clause_start:clause_end]))
+        claims.append(Claim("superlative", insight[start:end], start, sign=_SUPERLATIVES[word], measure=measure,
+                            labels=tuple(named), clause=(clause_start, clause_end)))
+    return claims

@@ -1,0 +1,286 @@
+"""Each claim rule checked on rows written here, one test (or a few) per rule and per kind of fault
+of issue 25: a figure on the wrong row, a share quoted for another group, a wrong superlative, a
+direction against the data, yes/no against the question's threshold, a bound read as a rounding,
+a measure word on another column, "none" when the row has some, a number nowhere in the rows; and
+the right answers the old bag of numbers flagged: derivations within a row, approximations in
+digits, the dates a question implies."""
+
+from __future__ import annotations
+
+import pytest
+
+from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, check_insight
+
+BY_REGION_SQL = "SELECT region_name, COUNT(*) AS tender_count FROM t GROUP BY region_id ORDER BY tender_count DESC"
+BY_REGION = (["region_name", "tender_count"],
+             [["منطقة مكة المكرمة", 2310], ["منطقة الرياض", 1475], ["منطقة عسير", 415]])
+BY_YEAR_SQL = ("SELECT strftime('%Y', publish_date) AS year, COUNT(*) AS tenders, SUM(v) AS total_value FROM t "
+               "GROUP BY year ORDER BY year")
+BY_YEAR = (["year", "tenders", "total_value"], [["2023", 640, 3_100_000_000.0], ["2024", 585, 4_450_000_000.0]])
+
+
+def verdicts(insight: str, question: str, table: tuple[list, list], sql: str | None = None) -> list[tuple[str, str]]:
+    columns, rows = table
+    return [(check.verdict, check.describe()) for check in check_insight(insight, question, columns, rows, sql)]
+
+
+def contradicted(insight: str, question: str, table: tuple[list, list], sql: str | None = None) -> list[str]:
+    return [text for verdict, text in verdicts(insight, question, table, sql) if verdict == CONTRADICTED]
+
+
+def unsupported(insight: str, question: str, table: tuple[list, list], sql: str | None = None) -> list[str]:
+    return [text for verdict, text in verdicts(insight, question, table, sql) if verdict == UNSUPPORTED]
+
+
+QUESTION = "كم منافسة في كل منطقة؟"
+
+
+# --- labelled numbers ---------------------------------------------------------------------------
+
+
+def test_a_figure_on_its_own_row_holds_and_on_the_wrong_row_is_contradicted_with_the_row_quoted() -> None:
+    assert contradicted("مكة المكرمة 2,310 والرياض 1,475", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    assert contradicted("الرياض 2,310 ومكة 1,475", QUESTION, BY_REGION, BY_REGION_SQL) == [
+        "الرياض 2,310: row says 1,475", "مكة 1,475: row says 2,310"]
+
+
+def test_the_label_after_a_number_takes_it_when_only_a_preposition_stands_between() -> None:
+    assert contradicted("سُجلت 1,475 منافسة في الرياض و415 في عسير", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    assert contradicted("سُجلت 415 منافسة في الرياض و1,475 في عسير", QUESTION, BY_REGION, BY_REGION_SQL) == [
+        "الرياض 415: row says 1,475", "عسير 1,475: row says 415"]
+
+
+def test_a_share_quoted_for_another_group_is_contradicted_with_the_rows_share() -> None:
+    # 2,310 of 4,200 is 55 %; 1,475 of it 35.1 %.
+    assert contradicted("تستحوذ منطقة الرياض على 35.1% من المنافسات", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    found = contradicted("منطقة الرياض (1,475 منافسة، 55%)", QUESTION, BY_REGION, BY_REGION_SQL)
+    assert found == ["منطقة الرياض 55%: row's share is 35.1%"]
+
+
+def test_a_figure_of_the_whole_result_may_stand_beside_a_label() -> None:
+    # The total (4,200) and the number of regions (3) are no row's, and no row's contradiction.
+    insight = "الرياض 1,475 منافسة من أصل 4,200 في 3 مناطق"
+    assert [verdict for verdict, _ in verdicts(insight, QUESTION, BY_REGION, BY_REGION_SQL)] == [SUPPORTED] * 3
+
+
+def test_a_list_numbering_is_no_figure_of_the_row_it_numbers() -> None:
+    insight = "1) منطقة مكة المكرمة: 2,310\n2) منطقة الرياض: 1,475\n3) منطقة عسير: 415"
+    assert contradicted(insight, QUESTION, BY_REGION, BY_REGION_SQL) == []
+
+
+def test_labels_are_read_in_their_spellings_and_with_proclitics() -> None:
+    # "لمكة", "Riyadh", Arabic-Indic digits.
+    assert contradicted("لمكة ٢٬٣١٠ منافسة، وRiyadh 1,475", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    assert contradicted("لمكة ١٬٤٧٥ منافسة", QUESTION, BY_REGION, BY_REGION_SQL) == ["مكة ١٬٤٧٥: row says 2,310"]
+
+
+# --- measures -----------------------------------------------------------------------------------
+
+SUMMARY_SQL = "SELECT AVG(v) AS avg_value, SUM(v) AS total_value, COUNT(*) AS tenders FROM t WHERE region_id = 6"
+SUMMARY = (["avg_value", "total_value", "tenders"], [[1_250_000.0, 518_750_000.0, 415]])
+
+
+def test_a_measure_word_on_another_columns_figure_is_contradicted() -> None:
+    question = "ما متوسط قيمة المنافسات في عسير؟"
+    assert contradicted("متوسط القيمة 1.25 مليون ريال على 415 منافسة", question, SUMMARY, SUMMARY_SQL) == []
+    assert contradicted("متوسط القيمة 518.75 مليون ريال", question, SUMMARY, SUMMARY_SQL) == [
+        "518.75 مليون: avg_value says 1,250,000"]
+
+
+def test_an_average_quoting_the_sum_where_the_row_holds_a_sum_and_a_count_is_contradicted() -> None:
+    table = (["total_value", "tenders"], [[518_750_000.0, 415]])
+    sql = "SELECT SUM(v) AS total_value, COUNT(*) AS tenders FROM t"
+    question = "ما متوسط قيمة المنافسة في عسير؟"
+    # the average from the row's sum and count is a derivation within the row: right
+    assert verdicts("متوسط قيمة المنافسة نحو 1.25 مليون ريال", question, table, sql) == [(SUPPORTED, "1.25 مليون")]
+    assert contradicted("متوسط قيمة المنافسة 518.75 مليون ريال", question, table, sql) == [
+        "518.75 مليون: sum / count says 1,250,000"]
+
+
+def test_an_average_of_a_count_is_an_average() -> None:
+    table = (["avg_bids", "tenders"], [[2.44, 18_400]])
+    sql = "SELECT AVG(bids) AS avg_bids, COUNT(*) AS tenders FROM t"
+    assert contradicted("متوسط عدد العروض 2.44 عرضاً على 18,400 منافسة", "متوسط العروض", table, sql) == []
+
+
+# --- superlatives ---------------------------------------------------------------------------------
+
+
+def test_a_superlative_names_the_first_row_of_an_ordered_result_or_the_extreme_row() -> None:
+    assert contradicted("أكثر المناطق طرحاً هي مكة المكرمة", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    assert contradicted("تتصدر الرياض المناطق", QUESTION, BY_REGION, BY_REGION_SQL) == [
+        "تتصدر الرياض: the first row is منطقة مكة المكرمة"]
+    assert contradicted("أقل المناطق عسير", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    assert contradicted("أقل المناطق الرياض", QUESTION, BY_REGION, BY_REGION_SQL) != []
+
+
+def test_a_superlative_naming_an_entity_the_rows_do_not_hold_is_contradicted() -> None:
+    table = (["region_name", "tender_count"], [["منطقة مكة المكرمة", 2310]])
+    sql = BY_REGION_SQL + " LIMIT 1"
+    assert contradicted("المنطقة الأعلى هي مكة المكرمة", "ما أكثر منطقة؟", table, sql) == []
+    assert contradicted("المنطقة الأعلى هي منطقة جازان", "ما أكثر منطقة؟", table, sql) == [
+        "الأعلى منطقة جازان: the first row is منطقة مكة المكرمة"]
+
+
+def test_a_comparative_and_a_left_out_row_are_no_superlative() -> None:
+    assert contradicted("الرياض أكثر من عسير", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    outside = (["region_name", "tender_count"], [["منطقة الرياض", 1475], ["منطقة عسير", 415]])
+    assert contradicted("أكثر المناطق خارج منطقة مكة المكرمة هي الرياض", QUESTION, outside, BY_REGION_SQL) == []
+    assert contradicted("أكثر المناطق خارج منطقة مكة المكرمة هي عسير", QUESTION, outside, BY_REGION_SQL) != []
+
+
+def test_a_superlative_of_a_measure_reads_that_measures_column() -> None:
+    # 2023 has the most tenders, 2024 the highest value.
+    assert contradicted("أكبر عدد منافسات في 2023", "حسب السنة", BY_YEAR, BY_YEAR_SQL) == []
+    assert contradicted("أكبر عدد منافسات في 2024", "حسب السنة", BY_YEAR, BY_YEAR_SQL) != []
+    assert contradicted("أعلى قيمة في 2024", "حسب السنة", BY_YEAR, BY_YEAR_SQL) == []
+
+
+# --- directions -----------------------------------------------------------------------------------
+
+
+def test_a_direction_agrees_with_the_sign_of_the_change_between_the_periods_named() -> None:
+    question = "قارن 2023 و2024"
+    assert contradicted("ارتفعت القيمة في 2024", question, BY_YEAR, BY_YEAR_SQL) == []
+    assert contradicted("تراجعت القيمة في 2024", question, BY_YEAR, BY_YEAR_SQL) == [
+        "تراجعت: the rows go from 3,100,000,000 to 4,450,000,000"]
+    assert contradicted("انخفض عدد المنافسات في 2024 مقارنة بـ 2023", question, BY_YEAR, BY_YEAR_SQL) == []
+    assert contradicted("زاد عدد المنافسات في 2024", question, BY_YEAR, BY_YEAR_SQL) != []
+
+
+def test_a_direction_from_one_figure_to_another_agrees_with_their_order() -> None:
+    table = (["n"], [[5]])
+    assert contradicted("تراجع العدد من 640 إلى 585", "كم", table) == []
+    assert contradicted("قفز العدد من 640 إلى 585", "كم", table) == ["قفز: from 640 to 585"]
+
+
+def test_no_change_is_no_rise() -> None:
+    table = (["year", "tenders"], [["2024", 47], ["2025", 47]])
+    sql = "SELECT y AS year, COUNT(*) AS tenders FROM t GROUP BY 1"
+    assert contradicted("ارتفع العدد في 2025", "قارن", table, sql) != []
+
+
+# --- yes/no ---------------------------------------------------------------------------------------
+
+TOTAL_SQL = "SELECT SUM(v) AS total_value FROM t"
+
+
+def test_yes_or_no_agrees_with_the_questions_threshold() -> None:
+    question = "هل تخطت قيمة منافسات عسير المليار ريال؟"
+    table = (["total_value"], [[760_000_000.0]])
+    assert contradicted("لا، بلغت 760 مليون ريال فقط", question, table, TOTAL_SQL) == []
+    assert contradicted("نعم، فقد بلغت 760 مليون ريال", question, table, TOTAL_SQL) == [
+        "نعم: the rows say 760,000,000, below 1,000,000,000"]
+    assert contradicted("ايه، بلغت 760 مليون", "هل القيمة أكثر من 500 مليون؟", table, TOTAL_SQL) == []
+
+
+def test_yes_or_no_to_two_periods_compared_agrees_with_their_rows() -> None:
+    assert contradicted("لا، قلت من 640 إلى 585", "هل زادت المنافسات في 2024 عن 2023؟", BY_YEAR, BY_YEAR_SQL) == []
+    assert contradicted("نعم، زادت", "هل زادت المنافسات في 2024 عن 2023؟", BY_YEAR, BY_YEAR_SQL) != []
+    assert contradicted("نعم", "هل قيمة 2024 أعلى من 2023؟", BY_YEAR, BY_YEAR_SQL) == []
+    assert contradicted("لا", "هل قيمة 2024 أعلى من 2023؟", BY_YEAR, BY_YEAR_SQL) != []
+
+
+def test_yes_or_no_to_existence_compares_the_count_with_zero() -> None:
+    question = "هل توجد منافسات ملغاة في الباحة؟"
+    table = (["n"], [[9]])
+    sql = "SELECT COUNT(*) AS n FROM t"
+    assert contradicted("نعم، 9 منافسات", question, table, sql) == []
+    assert contradicted("لا، ما فيه", question, table, sql) != []
+
+
+# --- bounds and approximations --------------------------------------------------------------------
+
+COUNT = (["tenders"], [[1_996]])
+COUNT_SQL = "SELECT COUNT(*) AS tenders FROM t"
+
+
+def test_a_bound_must_hold_as_a_bound_not_as_a_rounding() -> None:
+    assert contradicted("طُرحت أكثر من ألفي منافسة", "كم؟", COUNT, COUNT_SQL) == ["أكثر من ألفي: the rows say 1,996"]
+    assert contradicted("طُرحت أقل من ألفي منافسة", "كم؟", COUNT, COUNT_SQL) == []
+    assert verdicts("طُرحت أكثر من 1,900 منافسة", "كم؟", COUNT, COUNT_SQL) == [(SUPPORTED, "أكثر من 1,900")]
+    assert contradicted("تجاوز العدد 2,100 منافسة", "كم؟", COUNT, COUNT_SQL) != []
+    assert contradicted("لا يقل العدد عن 1,996 منافسة", "كم؟", COUNT, COUNT_SQL) == []
+
+
+def test_an_approximation_holds_within_its_significant_digits_in_digits_and_in_words_alike() -> None:
+    table = (["tenders"], [[4_962]])
+    for insight in ("قرابة 5,000 منافسة", "قرابة 5 آلاف منافسة", "حوالي خمسة آلاف منافسة", "4,960 منافسة تقريباً"):
+        assert verdicts(insight, "كم؟", table, COUNT_SQL)[0][0] == SUPPORTED, insight
+    for insight in ("قرابة 6,000 منافسة", "حوالي 4,900 منافسة"):
+        assert verdicts(insight, "كم؟", table, COUNT_SQL)[0][0] != SUPPORTED, insight
+    # No approximator: the figure as stated, at its last digit.
+    assert unsupported("5,000 منافسة", "كم؟", table, COUNT_SQL) == ["5,000"]
+
+
+# --- none -------------------------------------------------------------------------------------------
+
+
+def test_none_is_zero() -> None:
+    table = (["n"], [[12]])
+    sql = "SELECT COUNT(*) AS n FROM t"
+    for insight in ("لا توجد أي منافسات ملغاة", "ما فيه منافسات ملغاة", "لم تُطرح أي منافسة ملغاة"):
+        found = contradicted(insight, "كم ملغاة؟", table, sql)
+        assert len(found) == 1 and found[0].endswith(": row says 12"), (insight, found)
+    assert contradicted("لا توجد أي منافسات ملغاة", "كم ملغاة؟", (["n"], [[0]]), sql) == []
+    assert contradicted("لا توجد بيانات عن الطقس", "كم ملغاة؟", table, sql) == []  # no count
+
+
+def test_none_for_a_labelled_row_reads_that_row() -> None:
+    assert contradicted("لا توجد أي منافسات في عسير", QUESTION, BY_REGION, BY_REGION_SQL) == [
+        "لا توجد أي: row says 415"]
+
+
+# --- unattached numbers -------------------------------------------------------------------------------
+
+
+def test_an_unattached_number_nowhere_in_the_rows_is_unsupported() -> None:
+    assert unsupported("بلغ العدد 2,870 منافسة", "كم؟", COUNT, COUNT_SQL) == ["2,870"]
+    assert unsupported("بلغ العدد 1,996 منافسة", "كم؟", COUNT, COUNT_SQL) == []
+
+
+def test_derivations_within_a_row_support_a_number() -> None:
+    table = (["awarded", "tenders"], [[1_200, 9_000]])
+    assert unsupported("رُسّي 1,200 من أصل 9,000، أي 13.3%", "كم", table) == []
+    assert unsupported("الفرق 7,800 منافسة", "كم", table) == []
+
+
+@pytest.mark.parametrize(("question", "insight"), [
+    ("كم منافسة في الربع الثاني من 2024؟", "من 1 أبريل إلى 30 يونيو 2024 طُرحت 1,996 منافسة"),
+    ("كم منافسة في فبراير 2024؟", "خلال الفترة من 1 إلى 29 فبراير 2024: 1,996 منافسة"),
+    ("كم منافسة في 2024؟", "في 2024 (1445-1446 هـ) طُرحت 1,996 منافسة"),
+])
+def test_the_dates_a_question_implies_support_a_number(question: str, insight: str) -> None:
+    assert unsupported(insight, question, COUNT, COUNT_SQL) == []
+
+
+def test_a_figure_per_month_of_the_period_the_question_names_is_derived() -> None:
+    table = (["tenders"], [[920]])
+    question = "كم منافسة في الربع الأول 2025؟"
+    assert unsupported("طُرحت 920 منافسة، أي بمعدل 307 منافسات شهرياً", question, table, COUNT_SQL) == []
+    assert unsupported("طُرحت 920 منافسة، أي بمعدل 310 منافسات شهرياً", question, table, COUNT_SQL) == ["310"]
+
+
+def test_a_year_the_question_does_not_imply_is_unsupported() -> None:
+    assert unsupported("في 2024 (1439 هـ) طُرحت 1,996 منافسة", "كم منافسة في 2024؟", COUNT, COUNT_SQL) == ["1439"]
+
+
+def test_a_preposition_that_is_also_a_comparator_bounds_only_the_number_right_after_it() -> None:
+    # "بدون ترسية" is "without an award"; "دون 2,000" is "below 2,000".
+    assert contradicted("بلغ عدد المنافسات بدون ترسية 1,996 منافسة", "كم؟", COUNT, COUNT_SQL) == []
+    assert contradicted("عدد المنافسات دون 2,000", "كم؟", COUNT, COUNT_SQL) == []
+    assert contradicted("عدد المنافسات فوق 2,000", "كم؟", COUNT, COUNT_SQL) != []
+
+
+def test_a_numbered_list_of_rows_ranks_them_as_the_ordered_result_does() -> None:
+    right = "## المناطق\n1. منطقة مكة المكرمة — 2,310\n2. منطقة الرياض — 1,475\n3. منطقة عسير — 415"
+    assert contradicted(right, QUESTION, BY_REGION, BY_REGION_SQL) == []
+    swapped = "1) منطقة الرياض: 1,475\n2) منطقة مكة المكرمة: 2,310\n3) منطقة عسير: 415"
+    assert contradicted(swapped, QUESTION, BY_REGION, BY_REGION_SQL) == [
+        "منطقة الرياض > منطقة مكة المكرمة > منطقة عسير: the rows rank منطقة مكة المكرمة above منطقة الرياض"]
+
+
+def test_yes_or_no_to_a_question_without_its_question_word_agrees_with_the_threshold() -> None:
+    table = (["total_value"], [[943_200_000.0]])
+    assert contradicted("إيه تعدّت المليار", "القيمة تعدّت المليار؟", table, TOTAL_SQL) != []
+    assert contradicted("لا، ما تعدّت المليار", "القيمة تعدّت المليار؟", table, TOTAL_SQL) == []
