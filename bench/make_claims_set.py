@@ -131,6 +131,8 @@ def words(x: int) -> str:
 # --- the data ----------------------------------------------------------------------------------
 
 REGION = {rid: name for rid, name in rows("SELECT region_id, name_ar FROM regions")}
+REGION_EN = {rid: name for rid, name in rows("SELECT region_id, name_en FROM regions")}
+AGENCY_EN = {ar: en for ar, en in rows("SELECT name_ar, name_en FROM government_agencies")}
 
 
 def short(name: str) -> str:
@@ -169,6 +171,7 @@ def build() -> None:
     bounds()
     more_none()
     more_words_and_english()
+    more_wrong()
 
 
 def region_ranking() -> None:
@@ -199,7 +202,7 @@ def region_ranking() -> None:
           "wrong_row", "the figures of the first two regions swapped")
     wrong(q2, "distribution", s, f"عسير {n(RC['المدينة المنورة'])} منافسة، والمدينة المنورة {n(RC['عسير'])} منافسة، "
           f"وتبوك {n(RC['تبوك'])}.", "wrong_row", "Asir and Madinah swapped")
-    wrong(q1, "distribution", s, f"في جازان {n(RC['القصيم'])} منافسة وفي القصيم {n(RC['جازان'])}، أي أن القصيم أقل بقليل.",
+    wrong(q1, "distribution", s, f"في جازان {n(RC['القصيم'])} منافسة وفي القصيم {n(RC['جازان'])}.",
           "wrong_row", "Jazan and Qassim swapped (and the comparison follows the swap)")
     wrong(q3, "distribution", s, f"أكثر منطقة فيها منافسات هي {r2}، بـ{n(c2)} منافسة، وبعدها {r1} بـ{n(c1)}.",
           "wrong_superlative", "the second region named first")
@@ -253,7 +256,7 @@ def single_region_counts() -> None:
             text = f"عدد المنافسات في منطقة {name} حوالي {n(bad)} منافسة."
             note = f"{c} is not about {bad}"
         elif kind == "not_arabic":
-            text = f"There are {n(c)} tenders in the {name} region according to Etimad data."
+            text = f"There are {n(c)} tenders in {REGION_EN[rid]} according to Etimad data."
             note = "English only"
         else:
             bound = {4: 500, 13: 160, 12: 150, 5: 3000, 10: 500}.get(rid)
@@ -289,7 +292,7 @@ def yearly_by_region() -> None:
             wrong(q, "time_filter", sql, text, "wrong_direction", f"{a} -> {b}")
         elif i % 4 == 1:
             text = f"{'لا' if up else 'نعم'}، {name} سجلت {n(b)} منافسة في {y2} مقابل {n(a)} في {y1}."
-            wrong(q, "time_filter", sql, text, "wrong_yes_no", f"{a} -> {b}")
+            wrong(f"هل زادت منافسات {name} في {y2} عن {y1}؟", "time_filter", sql, text, "wrong_yes_no", f"{a} -> {b}")
         elif i % 4 == 2:
             text = f"في {y1} كان العدد {n(b)} منافسة، وفي {y2} صار {n(a)}."
             wrong(q, "time_filter", sql, text, "wrong_row", "the two years' figures swapped")
@@ -349,7 +352,8 @@ def top_agencies() -> None:
           "second and third swapped")
     wrong(q, "distribution", sql, f"تتصدر {a3} القائمة بـ{n(c3)} منافسة، ثم {a1}.", "wrong_superlative",
           f"{a1} is first")
-    wrong(q2, "distribution", sql, f"The top agency is {a1} with {n(c1)} tenders, then {a2} with {n(c2)}.",
+    wrong(q2, "distribution", sql, f"The top agency is {AGENCY_EN[a1]} with {n(c1)} tenders, then {AGENCY_EN[a2]} "
+          f"with {n(c2)}.",
           "not_arabic")
     # by value in one region
     sql = (f"SELECT agency_name, SUM(estimated_value) AS total_value FROM {T} WHERE region_id = 2 "
@@ -436,7 +440,7 @@ def thresholds() -> None:
             text = [f"لا، الإجمالي {sar(v)} فقط.", f"لا، ما وصلت؛ مجموعها {sar(v)} بس."][i % 2]
             bad = [f"نعم، تجاوزت {spoken}، إذ بلغ الإجمالي {sar(v)}.",
                    f"نعم، تجاوزت قيمة منافسات {name} {spoken} في ذلك العام."][i % 2]
-        right(q, "value_filter", sql, text, "yes_no" if i % 3 else "dialect")
+        right(q, "value_filter", sql, text, ["yes_no", "dialect"][i % 2])
         wrong(q, "value_filter", sql, bad, "wrong_yes_no", f"the total is {v:,.0f}")
     # counts against a threshold
     for rid, status, limit in [(1, 5, 800), (2, 1, 300), (5, 4, 1800), (6, 6, 150), (10, 5, 60), (7, 1, 50)]:
@@ -451,13 +455,14 @@ def thresholds() -> None:
 
 
 def none_claims() -> None:
-    cases = [(12, 5, None), (8, 3, None), (13, 2, None), (9, 3, "2024"), (11, 5, "2023"), (4, 2, "2025"),
+    cases = [(12, 5, None), (8, 3, None), (13, 2, None), (9, 3, "2026"), (11, 5, "2023"), (4, 2, "2026"),
              (7, 5, "2022"), (3, 3, "2026")]
     for i, (rid, status, year) in enumerate(cases):
         name, sname = short(REGION[rid]), one(f"SELECT name_ar FROM tender_statuses WHERE status_id = {status}")
         cond = f" AND strftime('%Y', publish_date) = '{year}'" if year else ""
         sql = f"SELECT COUNT(*) AS tenders FROM {T} WHERE region_id = {rid} AND status_id = {status}{cond}"
         c = one(sql)
+        assert c > 0, (rid, status, year)
         when = f" في {year}" if year else ""
         q = f"هل توجد منافسات حالتها «{sname}» في {name}{when}؟"
         right(q, "count", sql, [f"نعم، يوجد {n(c)} منافسة حالتها {sname} في {name}{when}.",
@@ -486,14 +491,16 @@ def measures() -> None:
         sql = (f"SELECT AVG(estimated_value) AS avg_value, SUM(estimated_value) AS total_value, COUNT(*) AS tenders "
                f"FROM {T} WHERE tender_type_id = {ttype}")
         avg, total, c = rows(sql)[0]
-        q = f"ما متوسط القيمة التقديرية لمنافسات {tname}؟"
-        right(q, "aggregation", sql, [f"متوسط القيمة التقديرية لمنافسات {tname} {sar(avg)}، على {n(c)} منافسة.",
-                                      f"المتوسط {sar(avg)} (الإجمالي {sar(total)}).",
-                                      f"يبلغ متوسط قيمة منافسات {tname} {ind(sar(avg))} تقريباً."][i % 3],
+        q = f"ما متوسط القيمة التقديرية لمنافسات «{tname}»؟"
+        right(q, "aggregation", sql, [f"متوسط القيمة التقديرية لمنافسات «{tname}» {sar(avg)}، على {n(c)} منافسة.",
+                                      f"بلغ متوسط القيمة التقديرية لهذا النوع نحو {sar(avg)} للمنافسة الواحدة، "
+                                      f"من إجمالي {sar(total)} موزع على {n(c)} منافسة، وهو مؤشر على حجم "
+                                      f"التعاقدات المعتاد فيه.",
+                                      f"يبلغ متوسط قيمة منافسات «{tname}» {ind(sar(avg))} تقريباً."][i % 3],
               ["terse", "llm_prose", "arabic_indic"][i % 3])
-        wrong(q, "aggregation", sql, [f"متوسط القيمة التقديرية لمنافسات {tname} {sar(total)}.",
+        wrong(q, "aggregation", sql, [f"متوسط القيمة التقديرية لمنافسات «{tname}» {sar(total)}.",
                                       f"المتوسط يبلغ {sar(total)} لكل منافسة.",
-                                      f"متوسط قيمة {tname} هو {sar(total)}، عبر {n(c)} منافسة."][i % 3],
+                                      f"متوسط قيمة «{tname}» هو {sar(total)}، عبر {n(c)} منافسة."][i % 3],
               "wrong_measure", "the sum quoted as the average")
     for rid in (1, 2, 5, 6):
         name = short(REGION[rid])
@@ -622,7 +629,8 @@ def teens() -> None:
     rank = [short(name) for name, _ in REGION_COUNTS].index("نجران") + 1
     assert rank == 9
     right("ترتيب نجران بين المناطق في عدد المنافسات؟", "distribution", SQL_REGIONS,
-          f"تأتي نجران في المرتبة التاسعة بين المناطق الثلاث عشرة بـ{words(RC['نجران'])} منافسة.", "teens")
+          f"تأتي نجران في المرتبة التاسعة بين المناطق الثلاث عشرة، وعدد منافساتها {words(RC['نجران'])} منافسة.",
+          "teens")
 
 
 REFUSALS = [
@@ -715,7 +723,7 @@ def lookups() -> None:
         wrong(q, "lookup", sql, [f"أعلى منافسة قيمة في {name}: «{tname}» بقيمة تقديرية تقارب "
                                  f"{wrong_approx(v / 1e6)} مليون ريال.",
                                  f"أغلى منافسة في {name} هي «{tname}»، وقيمتها {sar(v * 1.08)}.",
-                                 f"The most valuable tender in {name} is worth {v:,.0f} SAR.",
+                                 f"The most valuable tender in {REGION_EN[rid]} is worth {v:,.0f} SAR.",
                                  f"أعلى منافسة في {name} قيمتها {sar(v * 0.7)}."][i],
               ["wrong_approximation", "wrong_number", "not_arabic", "wrong_number"][i], f"the row says {v:,.0f}")
     # average by region, top 5
@@ -774,7 +782,8 @@ def agencies_by_region() -> None:
             wrong(q, "distribution", sql, f"{a1} طرحت {n(c2)} منافسة، و{a2} طرحت {n(c1)}.", "wrong_row",
                   "the first two agencies' counts swapped")
         else:
-            wrong(q, "distribution", sql, f"The top agency in {name} is {a1} with {n(c1)} tenders.", "not_arabic")
+            wrong(q, "distribution", sql, f"The top agency in {REGION_EN[rid]} is {AGENCY_EN[a1]} with {n(c1)} tenders.",
+                  "not_arabic")
 
 
 def types_yearly() -> None:
@@ -786,15 +795,15 @@ def types_yearly() -> None:
         q = f"هل زاد عدد منافسات «{tname}» في 2025 مقارنة بـ2024؟"
         if a == b:
             right(q, "time_filter", sql, f"لا، بقي العدد ثابتاً عند {n(a)} منافسة في العامين.", "direction")
-            wrong(q, "time_filter", sql, f"نعم، ارتفع عدد منافسات {tname} في 2025 ({n(b)}) عن 2024 ({n(a)}).",
+            wrong(q, "time_filter", sql, f"نعم، ارتفع عدد منافسات «{tname}» في 2025 ({n(b)}) عن 2024 ({n(a)}).",
                   "wrong_direction", "unchanged")
             continue
         up = b > a
         verb, anti = ("زاد", "انخفض") if up else ("انخفض", "زاد")
         right(q, "time_filter", sql, [f"{'نعم' if up else 'لا'}، {verb} من {n(a)} إلى {n(b)} منافسة.",
-                                      f"{verb} عدد منافسات {tname} من {n(a)} في 2024 إلى {n(b)} في 2025، "
+                                      f"{verb} عدد منافسات «{tname}» من {n(a)} في 2024 إلى {n(b)} في 2025، "
                                       f"بتغير نسبته {100 * (b - a) / a:.1f}%."][i % 2], ["yes_no", "llm_prose"][i % 2])
-        wrong(q, "time_filter", sql, f"{anti} عدد منافسات {tname} في 2025 إلى {n(b)} بعد أن كان {n(a)} في 2024.",
+        wrong(q, "time_filter", sql, f"{anti} عدد منافسات «{tname}» في 2025 إلى {n(b)} بعد أن كان {n(a)} في 2024.",
               "wrong_direction", f"{a} -> {b}")
 
 
@@ -883,7 +892,7 @@ def more_words_and_english() -> None:
         right(q, "time_filter", sql, [f"شهدت {name} في {year} طرح {words(c)} منافسة.",
                                       f"بلغ عدد المنافسات المطروحة في {name} {words(c)} منافسة خلال عام {year}."][i % 2], "words")
         if i % 2 == 0:
-            wrong(q, "time_filter", sql, f"{name} had {n(c)} tenders published in {year}.", "not_arabic")
+            wrong(q, "time_filter", sql, f"{REGION_EN[rid]} had {n(c)} tenders published in {year}.", "not_arabic")
         else:
             wrong(q, "time_filter", sql, f"في {year} لم تطرح أي منافسة في منطقة {name}.", "none_but_rows",
                   f"the row says {c}")
@@ -898,6 +907,77 @@ def more_words_and_english() -> None:
     wrong(q, "aggregation", sql, f"متوسط القيمة {sar(total)} للمنافسة الواحدة.", "wrong_measure", "the sum")
     wrong(q, "aggregation", sql, f"متوسط القيمة قرابة {wrong_approx(avg / 1e5) / 10:g} مليون ريال.",
           "wrong_approximation", f"{avg:,.0f}")
+
+
+def more_wrong() -> None:
+    """More faults of the kinds the scenarios above hold fewest of, over the same kinds of rows."""
+    s = SQL_REGIONS
+    q = "كم عدد المنافسات في كل منطقة؟"
+    for a, b in [("الشرقية", "مكة المكرمة"), ("تبوك", "جازان"), ("الحدود الشمالية", "حائل"), ("الجوف", "الباحة")]:
+        wrong(q, "distribution", s, f"منطقة {a} فيها {n(RC[b])} منافسة، بينما {b} فيها {n(RC[a])}.", "wrong_row",
+              f"{a} and {b} swapped")
+    wrong(q, "distribution", s, f"أكثر المناطق {short(REGION_COUNTS[0][0])} بنحو 9 آلاف منافسة.",
+          "wrong_approximation", f"{REGION_COUNTS[0][1]}")
+    wrong(q, "distribution", s, f"الرياض تستحوذ على {pct(RC['مكة المكرمة'], REGION_TOTAL)} من منافسات المناطق.",
+          "wrong_row", "Makkah's share quoted for Riyadh")
+    for i, ttype in enumerate((1, 2, 11, 6)):
+        tname = one(f"SELECT name_ar FROM tender_types WHERE tender_type_id = {ttype}")
+        sql = (f"SELECT COUNT(*) AS tenders, SUM(estimated_value) AS total_value, AVG(estimated_value) AS avg_value "
+               f"FROM {T} WHERE tender_type_id = {ttype}")
+        c, total, avg = rows(sql)[0]
+        q = f"ما إجمالي القيمة التقديرية لمنافسات «{tname}»؟"
+        wrong(q, "aggregation", sql, [f"إجمالي قيمة منافسات «{tname}» نحو {wrong_approx(total / 1e9)} مليار ريال.",
+                                      f"الإجمالي قرابة {n(wrong_approx(total / 1e6))} مليون ريال.",
+                                      f"يقارب الإجمالي {wrong_approx(total / 1e8) / 10:g} مليار ريال.",
+                                      f"تقريباً {wrong_approx(total / 1e9)} مليار ريال في المجموع."][i],
+              "wrong_approximation", f"{total:,.0f}")
+        if i < 3:
+            wrong(q, "aggregation", sql, [f"إجمالي قيمة منافسات «{tname}» {sar(avg)}.",
+                                          f"الإجمالي {sar(avg)} موزعاً على {n(c)} منافسة.",
+                                          f"مجموع القيم {n(c)} ريال."][i], "wrong_measure",
+                  "the average (or the count) quoted as the total")
+    sql = (f"SELECT strftime('%Y', publish_date) AS year, COUNT(*) AS tenders, SUM(estimated_value) AS total_value "
+           f"FROM {T} GROUP BY year ORDER BY year")
+    data = {y: (c, v) for y, c, v in rows(sql)}
+    q = "كيف تطورت المنافسات من سنة لأخرى؟"
+    wrong(q, "aggregation", sql, f"انخفض عدد المنافسات من {n(data['2022'][0])} في 2022 إلى {n(data['2023'][0])} في 2023.",
+          "wrong_direction", "it rose")
+    wrong(q, "aggregation", sql, f"تراجعت قيمة المنافسات في 2026 إلى {sar(data['2026'][1])} بعد {sar(data['2025'][1])} "
+          f"في 2025.", "wrong_direction", "it rose")
+    wrong(q, "aggregation", sql, f"نزلت المنافسات في 2024، كانت {ind(n(data['2023'][0]))} وصارت {ind(n(data['2024'][0]))}.",
+          "wrong_direction", "it rose")
+    wrong(q, "aggregation", sql, f"عدد منافسات 2026 {n(data['2025'][0])}، ومنافسات 2025 {n(data['2026'][0])}.",
+          "wrong_row", "2025 and 2026 swapped")
+    for rid, status, limit in [(1, 1, 700), (3, 5, 100), (2, 6, 400)]:
+        name, sname = short(REGION[rid]), one(f"SELECT name_ar FROM tender_statuses WHERE status_id = {status}")
+        sql = f"SELECT COUNT(*) AS tenders FROM {T} WHERE region_id = {rid} AND status_id = {status}"
+        c = one(sql)
+        q = f"هل المنافسات ال{sname} في {name} تتجاوز {limit} منافسة؟"
+        ok, bad = ("نعم", "لا") if c > limit else ("لا", "نعم")
+        wrong(q, "value_filter", sql, f"{bad}، حيث بلغ عددها {n(c)} منافسة {sname}.", "wrong_yes_no",
+              f"{c} against {limit}")
+    for rid, status in [(13, 3), (9, 2)]:
+        name, sname = short(REGION[rid]), one(f"SELECT name_ar FROM tender_statuses WHERE status_id = {status}")
+        sql = f"SELECT COUNT(*) AS tenders FROM {T} WHERE region_id = {rid} AND status_id = {status}"
+        c = one(sql)
+        wrong(f"كم منافسة {sname} في {name}؟", "count", sql,
+              f"حالياً لا توجد أي منافسات {sname} في منطقة {name}، فجميعها في مراحل أخرى.", "none_but_rows",
+              f"the row says {c}")
+    sql = (f"SELECT TRIM(activity_name, ' ' || char(9)) AS activity, COUNT(*) AS tenders, "
+           f"SUM(estimated_value) AS total_value FROM {T} GROUP BY activity_id ORDER BY tenders DESC LIMIT 5")
+    (n1, c1, v1), (n2, c2, v2), (n3, c3, v3) = rows(sql)[:3]
+    q = "ما أكثر الأنشطة طرحاً للمنافسات؟"
+    right(q, "distribution", sql, f"يتصدر نشاط «{n1}» بـ{n(c1)} منافسة وقيمة تقديرية {sar(v1)}، يليه «{n2}» "
+          f"بـ{n(c2)} منافسة، ثم «{n3}» بـ{n(c3)}.", "superlative")
+    wrong(q, "distribution", sql, f"أكثر الأنشطة طرحاً هو «{n2}» بـ{n(c2)} منافسة.", "wrong_superlative",
+          f"{n1} is first")
+    wrong(q, "distribution", sql, f"«{n1}»: {n(c2)} منافسة، و«{n2}»: {n(c1)} منافسة.", "wrong_row", "swapped")
+    wrong(q, "distribution", sql, f"يتصدر نشاط «{n1}» بـ{n(c1)} منافسة، بمتوسط {sar(v1)} للمنافسة.",
+          "wrong_measure", "the sum quoted as the average")
+    wrong(q, "distribution", sql, f"يتصدر نشاط «{n1}» بقرابة {n(wrong_approx(c1))} منافسة.", "wrong_approximation",
+          f"{c1}")
+    wrong(q, "distribution", sql, f"يتصدر «{n1}»، يليه «{n2}»، وفي المرتبة الثالثة «{n3}» بـ{n(c3 + 250)} منافسة.",
+          "wrong_number", f"{n3} has {c3}")
 
 
 def check() -> None:

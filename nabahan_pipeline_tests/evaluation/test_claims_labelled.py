@@ -50,8 +50,9 @@ def test_every_items_sql_runs_and_returns_rows_or_the_item_is_a_refusal(item: di
 def test_correct_lets_through_at_most_3_percent_of_the_wrong_items(scores: pd.DataFrame) -> None:
     wrong = scores[scores["label"] == "wrong"]
     passed = wrong[wrong["correct"]]
-    assert len(passed) <= (1 - TARGET) * len(wrong), (
-        f"{len(passed)}/{len(wrong)} wrong items judged Correct, by kind: "
+    through, allowed = len(passed), (1 - TARGET) * len(wrong)
+    assert through <= allowed, (
+        f"{through}/{len(wrong)} wrong items judged Correct, by kind: "
         f"{passed['kind'].value_counts().to_dict()}; first: {passed['item'].head(10).tolist()}"
     )
 
@@ -59,8 +60,9 @@ def test_correct_lets_through_at_most_3_percent_of_the_wrong_items(scores: pd.Da
 def test_correct_flags_at_most_3_percent_of_the_right_items(scores: pd.DataFrame) -> None:
     right = scores[scores["label"] == "right"]
     flagged = right[~right["correct"]]
-    assert len(flagged) <= (1 - TARGET) * len(right), (
-        f"{len(flagged)}/{len(right)} right items not Correct, by style: "
+    missed, allowed = len(flagged), (1 - TARGET) * len(right)
+    assert missed <= allowed, (
+        f"{missed}/{len(right)} right items not Correct, by style: "
         f"{flagged['kind'].value_counts().to_dict()}; first: "
         f"{[f'{row.item}: {row.not_correct_because}' for row in flagged.head(5).itertuples()]}"
     )
