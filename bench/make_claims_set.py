@@ -172,6 +172,7 @@ def build() -> None:
     more_none()
     more_words_and_english()
     more_wrong()
+    mixed_styles()
 
 
 def region_ranking() -> None:
@@ -978,6 +979,88 @@ def more_wrong() -> None:
           f"{c1}")
     wrong(q, "distribution", sql, f"يتصدر «{n1}»، يليه «{n2}»، وفي المرتبة الثالثة «{n3}» بـ{n(c3 + 250)} منافسة.",
           "wrong_number", f"{n3} has {c3}")
+
+
+def mixed_styles() -> None:
+    """Faults written in the styles of right answers (dialect, Arabic-Indic digits, words,
+    markdown prose) and right answers in the same voices, so that style never tells the label."""
+    s = SQL_REGIONS
+    r, m, e, b, j = RC["الرياض"], RC["مكة المكرمة"], RC["الشرقية"], RC["الباحة"], RC["الجوف"]
+    q = "وش توزيع المنافسات على المناطق؟"
+    right(q, "distribution", s, f"**توزيع المنافسات حسب المنطقة:**\n- **الرياض**: {n(r)} منافسة ({pct(r, REGION_TOTAL)})\n"
+          f"- **مكة المكرمة**: {n(m)} ({pct(m, REGION_TOTAL)})\n- **الشرقية**: {n(e)} ({pct(e, REGION_TOTAL)})\n\n"
+          f"وفي ذيل القائمة الباحة بـ{n(b)} منافسة فقط.", "llm_prose")
+    wrong(q, "distribution", s, f"الرياض {ind(n(m))} ومكة المكرمة {ind(n(r))}، والشرقية {ind(n(e))}.", "wrong_row",
+          "Riyadh and Makkah swapped, in Arabic-Indic digits")
+    wrong(q, "distribution", s, f"أقل منطقة فيها منافسات الجوف، بس {ind(str(j))} منافسة.", "wrong_superlative",
+          f"Al-Baha has {b}")
+    wrong(q, "distribution", s, f"أكثر منطقة مكة المكرمة، فيها {words(m)} منافسة.", "wrong_superlative",
+          "Riyadh is first (in words)")
+    right(q, "distribution", s, f"أكثر منطقة الرياض، فيها {words(r)} منافسة، وأقلها الباحة، فيها {words(b)}.", "words")
+    wrong(q, "distribution", s, f"الرياض فيها تقريباً ٩ آلاف منافسة، ومكة حوالي {ind(n(m))}.", "wrong_approximation",
+          f"Riyadh {r}")
+    wrong(q, "distribution", s, "الشرقية فوق الثلاثة آلاف منافسة، وهي ثالث منطقة.", "bound_as_rounding", f"{e}")
+    right(q, "distribution", s, "الشرقية قرابة ثلاثة آلاف منافسة، وهي ثالث منطقة بعد الرياض ومكة المكرمة.",
+          "approximation", f"{e}")
+    right(q, "distribution", s, "الرياض فوق السبعة آلاف منافسة، ولا منطقة ثانية تقرب منها.", "bound", f"{r}")
+    right(q, "distribution", s, f"أقل منطقة الباحة، {ind(str(b))} منافسة بس، وقبلها الجوف {ind(str(j))}.", "superlative")
+    for rid, y1, y2 in [(6, 2024, 2025), (5, 2024, 2025)]:
+        name = short(REGION[rid])
+        sql = (f"SELECT strftime('%Y', publish_date) AS year, COUNT(*) AS tenders FROM {T} WHERE region_id = {rid} "
+               f"AND strftime('%Y', publish_date) IN ('{y1}', '{y2}') GROUP BY year ORDER BY year")
+        (_, a), (_, c) = rows(sql)
+        assert c < a
+        q = f"منافسات {name} زادت ولا نقصت في {y2}؟"
+        right(q, "time_filter", sql, f"نقصت، كانت {ind(str(a))} في {ind(str(y1))} وصارت {ind(str(c))} في {ind(str(y2))}.",
+              "dialect")
+        wrong(q, "time_filter", sql, f"زادت، كانت {ind(str(a))} في {ind(str(y1))} وصارت {ind(str(c))} في {ind(str(y2))}.",
+              "wrong_direction", f"{a} -> {c}")
+    sql = (f"SELECT SUM(estimated_value) AS total_value FROM {T} WHERE region_id = 5 "
+           f"AND strftime('%Y', publish_date) = '2025'")
+    v = one(sql)
+    assert v < 1e9
+    q = "قيمة منافسات الشرقية في 2025 تعدّت المليار؟"
+    wrong(q, "value_filter", sql, f"إيه تعدّت المليار، مجموعها {ind(sar(v))}.", "wrong_yes_no", f"{v:,.0f}")
+    right(q, "value_filter", sql, f"لا ما تعدّت، مجموعها {ind(sar(v))} يعني قريبة من المليار بس أقل.", "dialect")
+    sql = f"SELECT COUNT(*) AS tenders FROM {T} WHERE region_id = 2 AND status_id = 1"
+    c = one(sql)
+    q = "هل عدد المنافسات النشطة في مكة المكرمة يتجاوز 300؟"
+    wrong(q, "value_filter", sql, f"نعم، يتجاوزها؛ عددها {words(c)} منافسة.", "wrong_yes_no", f"{c}")
+    right(q, "value_filter", sql, f"لا، لا يتجاوزها؛ عددها {words(c)} منافسة نشطة.", "words")
+    sql = f"SELECT SUM(estimated_value) AS total_value, COUNT(*) AS tenders FROM {T} WHERE region_id = 7"
+    total, c = rows(sql)[0]
+    q = "كم متوسط قيمة المنافسة في تبوك؟"
+    wrong(q, "aggregation", sql, f"متوسط المنافسة الوحدة في تبوك {ind(sar(total))}.", "wrong_measure",
+          "the sum quoted as the average")
+    right(q, "aggregation", sql, f"المنافسة الوحدة في تبوك متوسطها {ind(sar(total / c))}، لأن المجموع "
+          f"{ind(sar(total))} على {ind(str(c))} منافسة.", "derived_in_row")
+    sql = (f"SELECT SUM(CASE WHEN status_id = 5 THEN 1 ELSE 0 END) AS cancelled, COUNT(*) AS tenders FROM {T} "
+           "WHERE region_id = 1")
+    ca, c = rows(sql)[0]
+    q = "وش نسبة الملغاة في الرياض؟"
+    right(q, "aggregation", sql, f"{ind(n(ca))} ملغاة من أصل {ind(n(c))}، يعني تقريباً {ind(pct(ca, c)[:-1])}٪.",
+          "derived_in_row")
+    wrong(q, "aggregation", sql, f"ما فيه ولا منافسة ملغاة في الرياض، كلها ماشية.", "none_but_rows", f"{ca}")
+    sql = (f"SELECT agency_name, COUNT(*) AS tenders FROM {T} WHERE region_id = 1 "
+           f"GROUP BY agency_id ORDER BY tenders DESC LIMIT 3")
+    (a1, c1), (a2, c2), (a3, c3) = rows(sql)
+    q = "أبي أكثر ثلاث جهات تطرح منافسات في الرياض"
+    right(q, "distribution", sql, f"## أكثر الجهات طرحاً في الرياض\n1. **{a1}** — {n(c1)} منافسة\n2. **{a2}** — "
+          f"{n(c2)} منافسة\n3. **{a3}** — {n(c3)} منافسة\n\nالفارق بين الأولى والثانية {n(c1 - c2)} منافسة.",
+          "llm_prose")
+    wrong(q, "distribution", sql, f"## أكثر الجهات طرحاً في الرياض\n1. **{a2}** — {n(c2)} منافسة\n2. **{a1}** — "
+          f"{n(c1)} منافسة\n3. **{a3}** — {n(c3)} منافسة", "wrong_superlative", f"{a1} is first")
+    wrong(q, "distribution", sql, f"1. {a1}: {ind(n(c1))}\n2. {a2}: {ind(n(c3))}\n3. {a3}: {ind(n(c2))}", "wrong_row",
+          "second and third swapped")
+    right(q, "distribution", sql, f"١. {a1}: {ind(n(c1))}\n٢. {a2}: {ind(n(c2))}\n٣. {a3}: {ind(n(c3))}",
+          "arabic_indic")
+    sql = f"SELECT COUNT(*) AS projects, SUM(estimated_value) AS total_value FROM future_projects WHERE region_id = 1"
+    c, v = rows(sql)[0]
+    q = "كم عدد المشاريع المستقبلية في منطقة الرياض وقيمتها؟"
+    right(q, "aggregation", sql, f"عندك في الرياض {n(c)} مشروع مستقبلي، قيمتها التقديرية {sar(v)}.", "dialect")
+    wrong(q, "aggregation", sql, f"ما فيه مشاريع مستقبلية مسجلة للرياض حتى الآن.", "none_but_rows", f"{c}")
+    wrong(q, "aggregation", sql, f"Riyadh has {n(c)} future projects worth {v:,.0f} SAR.", "not_arabic")
+    right(q, "aggregation", sql, f"{ind(n(c))} مشروعاً بقيمة تقديرية {ind(sar(v))}.", "arabic_indic")
 
 
 def check() -> None:
