@@ -423,3 +423,29 @@ handle.write(b"IHDR" + header)
         "Renderer._prepare_font: a private method in a matplotlib subclass",
         "PNG bytes b'IHDR'",
     ])
+
+
+# An import name that is not its distribution's name on PyPI.
+DISTRIBUTION_OF = {"PIL": "pillow", "yaml": "pyyaml", "dagster_pandera": "dagster-pandera"}
+
+
+def declared_distributions() -> set[str]:
+    """The distributions pyproject.toml's [project] dependencies name, lower-case."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return {re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0].lower() for requirement in project["dependencies"]}
+
+
+def test_the_package_declares_every_library_it_imports() -> None:
+    """A fresh install has what the package imports: each third-party import is a dependency of
+    its own, not something another dependency happens to bring."""
+    import sys
+
+    known = set(modules_under(ROOT / PACKAGE))
+    imported = {name.split(".")[0] for path in (ROOT / PACKAGE).rglob("*.py")
+                for name in imported_names(path, module_name(path, ROOT), known)}
+    third_party = {name for name in imported if name and name != PACKAGE and name not in sys.stdlib_module_names}
+    missing = {name for name in third_party
+               if DISTRIBUTION_OF.get(name, name).lower().replace("_", "-") not in declared_distributions()}
+    assert not missing, f"imported but not declared in pyproject.toml: {sorted(missing)}"
