@@ -8,7 +8,7 @@
    modules' own time, summed) and the imports that pulled most (top-level entries, cumulative).
 3. `dagster definitions validate` on the project's code location (workspace.yaml) (target: no
    slower than the baseline measured when this bench was written, VALIDATE_BASELINE_S).
-4. `nabahan eval`, 20 shipped cases, instant in-process agent, whole process (target <= 2.5 s),
+4. `nabahan eval`, 20 shipped cases, instant in-process agent, whole process (target <= 4 s, issue 26),
    and where its wall goes (the median run's stages, from its Dagster event log): a first run (a
    new home: the instance is created), then a later run in the same home (a user's usual run).
 """
@@ -37,7 +37,7 @@ from eval_runs import (
 )
 
 HELP_TARGET_S = 0.3
-EVAL_20_TARGET_S = 2.5
+EVAL_20_TARGET_S = 4.0
 # `dagster definitions validate` on 2026-11-23, before issue 14's optimizations: the median of 5
 # on the shared 2-core machine (bench/README.md); the target is to be no slower than that.
 VALIDATE_BASELINE_S = 2.9
