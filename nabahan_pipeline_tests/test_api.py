@@ -265,3 +265,20 @@ def test_a_run_loads_its_case_file_once_and_builds_each_agent_once(workspace: Pa
     assert loads == [cases], "loaded once, before the runs"
     assert builds == [COUNTING, COUNTING], "one build per agent"
     assert len(sample_agents.CALLS) == 4
+
+
+def test_each_gold_query_runs_once_per_run(workspace: Path, monkeypatch: pytest.MonkeyPatch):
+    """The case file's check runs every gold SQL on every database under the run's limits and hands
+    the results to case_scores, which does not run them again."""
+    from nabahan_pipeline.evaluation.agent_sql import QueryRunner
+
+    ran: list[str] = []
+    expected = QueryRunner.expected
+    monkeypatch.setattr(QueryRunner, "expected", lambda self, sql: ran.append(sql) or expected(self, sql))
+    golds = [f"SELECT COUNT(*) FROM tenders_full_details WHERE region_id = {i + 1}" for i in range(3)]
+    cases = write_cases(workspace / "cases.json",
+                        [{**case, "expected_sql": golds[i % 3]} for i, case in enumerate(count_cases(5))])
+    result = NabahanEvaluationPipeline(output_dir=workspace / "out", test_file=cases, test_suite_databases=1,
+                                       agent=COUNTING).run_complete_pipeline()
+    assert len(result["results"]) == 5 and all(row["execution_match"] in (0.0, 1.0) for row in result["results"])
+    assert sorted(ran) == sorted(golds), "each distinct gold once, by the check; scoring reuses its results"

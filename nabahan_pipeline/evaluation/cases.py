@@ -14,14 +14,20 @@ import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from nabahan_pipeline.etimad_db.store import connect_readonly
-from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, read_sql
+from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, DEFAULT_MAX_ROWS, read_sql
 from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
 from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS
+from nabahan_pipeline.settings import SETTINGS
+
+if TYPE_CHECKING:
+    from nabahan_pipeline.evaluation.execution_match import ExpectedResult
+
+DEFAULT_SQL_TIMEOUT_S: float = SETTINGS["sql_timeout_s"].default
 
 _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "expected_sql")
 _KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
@@ -81,12 +87,19 @@ def select_quick(cases: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
 
 
 def check_against_database(
-    cases: pd.DataFrame, file: str | Path, database: str | Path, suite: Sequence[str | Path] = ()
-) -> None:
+    cases: pd.DataFrame,
+    file: str | Path,
+    database: str | Path,
+    suite: Sequence[str | Path] = (),
+    *,
+    timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
+    max_rows: int = DEFAULT_MAX_ROWS,
+) -> dict[str, list[ExpectedResult]]:
     """Check a whole case file (in file order) against the evaluation database before any agent
     call: every expected_table is a table of it, every gold SQL runs on it and on the test-suite
-    databases ``suite``. Raises TestCaseError naming the case by number and id, and the database's
-    message."""
+    databases ``suite`` under the run's time limit and row cap. Returns each distinct gold SQL's
+    results (evaluation database first), for scoring to use rather than run again. Raises
+    TestCaseError naming the case by number and id, and the database's message."""
     tables = _table_names(database)
     names = Path(database).name
     first: dict[str, int] = {}  # each distinct gold SQL, by the number of its first case
@@ -102,7 +115,7 @@ def check_against_database(
         problem = None
     # The gold queries before the first bad table, each on every database; the first that fails
     # (in file order) is reported if it comes before that table.
-    failures = _run_gold(list(first), database, suite)
+    failures, results = _run_gold(list(first), database, suite, timeout_s=timeout_s, max_rows=max_rows)
     for sql, number in first.items():
         failure = failures.get(sql)
         if failure is None:
@@ -117,6 +130,7 @@ def check_against_database(
         )
     if problem is not None:
         raise problem
+    return results
 
 
 # Threads that run a suite's gold queries: SQLite lets go of the interpreter while a query runs, so
@@ -124,29 +138,45 @@ def check_against_database(
 GOLD_THREADS = 2
 
 
-def _run_gold(queries: list[str], database: str | Path, suite: Sequence[str | Path]) -> dict[str, Exception | int]:
-    """Each gold query run on the database and the suite's; what went wrong with each that failed:
-    its exception, or the row cap its result passes."""
+def _run_gold(
+    queries: list[str], database: str | Path, suite: Sequence[str | Path], *, timeout_s: float, max_rows: int
+) -> tuple[dict[str, Exception | int], dict[str, list[ExpectedResult]]]:
+    """Each gold query run on the database and the suite's: what went wrong with each that failed
+    (its exception, or the row cap its result passes), and the results of those that ran."""
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
 
-    runners = [QueryRunner(database, suite) for _ in range(min(GOLD_THREADS, max(1, len(queries))))]
+    runners = [QueryRunner(database, suite, timeout_s=timeout_s, max_rows=max_rows)
+               for _ in range(min(GOLD_THREADS, max(1, len(queries))))]
 
-    def run(runner: QueryRunner, share: list[str]) -> dict[str, Exception | int]:
+    def run(
+        runner: QueryRunner, share: list[str]
+    ) -> tuple[dict[str, Exception | int], dict[str, list[ExpectedResult]]]:
         failures: dict[str, Exception | int] = {}
+        results: dict[str, list[ExpectedResult]] = {}
         for sql in share:
             try:
-                if any(result.truncated for result in runner.expected(sql)):
-                    failures[sql] = runner.max_rows
+                expected = runner.expected(sql)
             except (UnsafeSQLError, OSError) as error:
                 failures[sql] = error
-        return failures
+                continue
+            if any(result.truncated for result in expected):
+                failures[sql] = runner.max_rows
+            else:
+                results[sql] = expected
+        return failures, results
 
     try:
         if len(runners) == 1:
             return run(runners[0], queries)
         with ThreadPoolExecutor(len(runners)) as pool:
             shares = [pool.submit(run, runner, queries[index :: len(runners)]) for index, runner in enumerate(runners)]
-            return {sql: failure for share in shares for sql, failure in share.result().items()}
+            failures: dict[str, Exception | int] = {}
+            results: dict[str, list[ExpectedResult]] = {}
+            for share in shares:
+                share_failures, share_results = share.result()
+                failures.update(share_failures)
+                results.update(share_results)
+            return failures, results
     finally:
         for runner in runners:
             runner.close()

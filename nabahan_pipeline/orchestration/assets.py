@@ -12,6 +12,7 @@ metadata (row count, column schema, preview) come from the IO manager.
 """
 
 import warnings
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple, Optional
@@ -24,6 +25,7 @@ from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
+from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
@@ -75,13 +77,15 @@ agent = dg.AssetSpec(
 
 
 class CheckedCases(NamedTuple):
-    """A case file loaded and checked: its path, its sha256 when read, how many cases it holds, and
-    the cases to be asked (the quick selection with ``quick``)."""
+    """A case file loaded and checked: its path, its sha256 when read, how many cases it holds, the
+    cases to be asked (the quick selection with ``quick``), and each gold SQL's results on every
+    database, run by the check under the run's limits and handed to scoring."""
 
     path: Path
     sha256: str
     in_file: int
     cases: pd.DataFrame
+    golds: Mapping[str, list[ExpectedResult]]
 
 
 def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
@@ -92,8 +96,9 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     sha256 = file_sha256(path) if path.is_file() else ""
     cases = load_test_cases(path)
     database = ensure_database(evaluation.database_path())
-    check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()))
-    return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases)
+    golds = check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()),
+                                   timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows)
+    return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds)
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
@@ -167,11 +172,13 @@ def agent_responses(
 def case_scores(
     context: dg.AssetExecutionContext,
     evaluation: dg.ResourceParam[RunSettings],
+    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
     test_cases: pd.DataFrame,
     agent_responses: pd.DataFrame,
 ) -> pd.DataFrame:
     """Each answer scored: the seed's retrieval, fidelity and latency, and whether it is right: its
-    SQL re-run read-only, execution match here and on the test-suite databases, grounding."""
+    SQL re-run read-only, execution match here and on the test-suite databases (the gold's results
+    as the case file's check found them, when the run was handed that check), the insight's claims."""
     database = ensure_database(evaluation.database_path())
     suite = suite_databases(evaluation.test_suite_size())
     scores = score_responses(
@@ -182,6 +189,7 @@ def case_scores(
         timestamp=datetime.now().astimezone().isoformat(timespec="seconds"),
         sql_timeout_s=evaluation.sql_timeout_s,
         max_rows=evaluation.sql_max_rows,
+        golds=checked_cases.golds if checked_cases is not None else None,
     )
     context.add_output_metadata(
         {

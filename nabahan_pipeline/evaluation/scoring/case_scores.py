@@ -106,10 +106,13 @@ def score_responses(
     timestamp: str | None = None,
     sql_timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
     max_rows: int = DEFAULT_MAX_ROWS,
+    golds: Mapping[str, list[ExpectedResult]] | None = None,
 ) -> pd.DataFrame:
     """The case_scores table: every response (case x repeat) scored against its case, in file
     order. The agent's SQL and each gold SQL run on ``database`` and on the test-suite databases
-    ``suite``, each distinct query once per database. A gold SQL that fails raises."""
+    ``suite``, each distinct query once per database; a gold SQL whose results ``golds`` holds
+    (the case file's check ran it under the same limits) is not run again. A gold SQL that fails
+    raises."""
     unknown = sorted(set(responses["case_id"]) - set(cases["case_id"]))
     if unknown:
         raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
@@ -129,7 +132,8 @@ def score_responses(
         first_case.setdefault(sql, case_id)
     # Each distinct gold SQL and agent SQL runs once here; its results are held until its last answer.
     agent_sql = list(zip(map(text_or_none, _values(ordered, "sql")), map(text_or_none, _values(ordered, "dialect"))))
-    golds = _UntilLastUse(gold_sql[index] for index in ordered["_position"])
+    checked_golds = golds or {}
+    gold_runs = _UntilLastUse(gold_sql[index] for index in ordered["_position"])
     agent_runs = _UntilLastUse(agent_sql)
     batches = []
     runner_or_none = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
@@ -137,7 +141,9 @@ def score_responses(
 
         def gold_of(index: int) -> list[ExpectedResult]:
             sql = gold_sql[index]
-            return golds.take(sql, lambda: _gold_results(first_case[sql], sql, runner) if runner else [])
+            if sql is not None and sql in checked_golds:
+                return checked_golds[sql]
+            return gold_runs.take(sql, lambda: _gold_results(first_case[sql], sql, runner) if runner else [])
 
         def runs_of(sql: tuple[str | None, str | None]) -> list[SQLRun]:
             return agent_runs.take(sql, lambda: runner.agent_runs(check_agent_sql(*sql)) if runner else [])
