@@ -49,6 +49,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "max_insight_chars": ("3000", 3000),
     "max_sql_chars": ("4000", 4000),
     "max_answer_bytes": ("1048576", 1_048_576),
+    "judge": ("openai:judge-model", "openai:judge-model"),
 }
 # Per run option whose value can be malformed: a bad value of its variable.
 BAD = {
@@ -66,6 +67,7 @@ BAD = {
     "max_insight_chars": "many",
     "max_sql_chars": "-3",
     "max_answer_bytes": "1e6",
+    "judge": "gpt-4o-mini",
 }
 # The triggers of the code location; each sets use_cache itself, whatever the location's.
 TRIGGERS = ("sensor", "schedule")
