@@ -3,6 +3,8 @@
 Plain HTTP on the chat-completions protocol (POST {base}/chat/completions), so any compatible
 server works: OpenAI, vLLM, llama.cpp, Ollama. Base URL from $OPENAI_BASE_URL (default
 https://api.openai.com/v1), key from $OPENAI_API_KEY (optional for local servers; sent, never shown).
+``ChatModel`` is one chat completion on that server, the agent's and the LLM judge's
+(``evaluation.judge``).
 
 Step 1: the schema, the lookup values and a few Arabic examples go in the prompt; the model writes
 one SQLite SELECT (or OUT_OF_SCOPE). The SQL is checked (one read-only query) and run read-only
