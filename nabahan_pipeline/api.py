@@ -155,6 +155,10 @@ class NabahanEvaluationPipeline:
         try:
             settings, agents = self._resolve()
             cases = checked_test_cases(settings)
+            if settings.judge:  # its base URL checked now; its calls' failures are recorded, never raised
+                from nabahan_pipeline.evaluation.judge import Judge
+
+                Judge(settings.judge).close()
             several = len(agents) > 1
             # In memory: the instance our runs keep is opened once every input is checked.
             building = stack.enter_context(dg.DagsterInstance.ephemeral())

@@ -97,6 +97,9 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
         lines.append(f"Pass^N (every repeat passed): {format_pct(overall['pass_hat_n'])}")
     if "total_tokens" in summary and not pd.isna(overall["total_tokens"]):
         lines.append(f"Tokens: {int(overall['total_tokens']):,}")
+    if "judge_reason" in scores and scores["judge_reason"].notna().any():  # the judge was on
+        lines.append(f"Judge agreement: {format_pct(overall['judge_agreement'])} ({int(overall['judged'])} of {answers} "
+                     "judged; the LLM judge's supported = no claim contradicted; it never decides Correct)")
     wrong = scores.loc[~scores["correct"].astype(bool), ["query_num", "repeat", "case_id", "not_correct_because"]]
     if len(wrong):
         lines.append("Not correct:")

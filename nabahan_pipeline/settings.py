@@ -131,6 +131,13 @@ def text(value: Any) -> str:
     return value
 
 
+def judge_spec(value: Any) -> str:
+    """An LLM judge: ``openai:MODEL``, an OpenAI-compatible chat model."""
+    if not isinstance(value, str) or not value.strip().startswith("openai:") or not value.strip()[7:].strip():
+        raise ValueError("expected openai:MODEL, e.g. openai:gpt-4o-mini")
+    return value.strip()
+
+
 def spec(value: Any) -> str:
     """Text with something in it, surrounding blanks removed (an agent spec)."""
     if not isinstance(value, str) or not value.strip():
@@ -275,6 +282,10 @@ class RunSettings:
     # Its flag also sets the exit code (cli.py).
     pass_threshold: float = _option(0.8, rate, "the gated rate the threshold check wants: 0.8 or 80%",
                                     flag="--fail-under", metavar="RATE")
+    judge: str | None = _option(
+        None, judge_spec, "an LLM judge asked whether the rows support every claim of each insight, beside Correct",
+        "off", flag="--judge", metavar="openai:MODEL",
+    )
     sql_max_rows: int = _option(100_000, whole_number(1), "the row cap of each query the pipeline runs")
     max_answer_rows: int = _option(100_000, whole_number(1), "the most rows one answer may carry")
     max_insight_chars: int = _option(20_000, whole_number(1), "the most characters of one answer's insight")

@@ -4,6 +4,8 @@ scripted per request (status, headers, body, delay, dropped connection), and a c
     with LoopbackServer() as server:
         server.script(Reply(500), Reply(200, body={...}))
         ...  # requests go to server.url("/ask"); server.requests records what arrived
+
+``chat_completion`` is a reply of an OpenAI-compatible server (the ``openai:`` agent, the judge).
 """
 
 from __future__ import annotations
@@ -68,6 +70,24 @@ def contract_reply(request: Request) -> Reply:
         payload = {}
     question = payload.get("question", "") if isinstance(payload, dict) else ""
     return Reply(200, echo_agent(question, payload.get("filters") if isinstance(payload, dict) else None))
+
+
+def chat_completion(content: str | None, prompt_tokens: int = 100, completion_tokens: int = 10) -> Reply:
+    """An OpenAI chat completion whose message is ``content``."""
+    return Reply(
+        200,
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "model": "test-model",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        },
+    )
 
 
 class LoopbackServer:

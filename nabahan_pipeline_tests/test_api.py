@@ -15,6 +15,7 @@ from nabahan_pipeline.api import EvaluationInputError
 from nabahan_pipeline.evaluation.reports import SEED_COLUMNS
 from nabahan_pipeline.settings import SHIPPED_TEST_CASES
 from nabahan_pipeline_tests import sample_agents
+from nabahan_pipeline_tests.loopback import LoopbackServer, chat_completion
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
 RAISING = "python:nabahan_pipeline_tests.sample_agents:raising_agent"
@@ -89,6 +90,24 @@ def test_python_agent_runs_and_the_regression_check_lists_what_broke(workspace: 
         output_dir=workspace / "out", test_file=cases, agent=RAISING, baseline=first["run_id"][:8]
     ).run_complete_pipeline()
     assert against_first["checks"]["no_regression"] is False
+
+
+def test_the_judge_is_off_by_default_and_an_api_argument_turns_it_on(workspace: Path, monkeypatch: pytest.MonkeyPatch):
+    cases = write_cases(workspace / "cases.json", count_cases(2))
+    verdict = json.dumps({"verdict": "unsupported", "reason": "the judge disagrees"})
+    with LoopbackServer(lambda request: chat_completion(verdict)) as llm:
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.url("/v1"))
+        off = NabahanEvaluationPipeline(output_dir=workspace / "off", test_file=cases, agent=COUNTING).run_complete_pipeline()
+        assert llm.requests == [], "no judge, no call"
+        on = NabahanEvaluationPipeline(output_dir=workspace / "on", test_file=cases, agent=COUNTING,
+                                       judge="openai:judge-model").run_complete_pipeline()
+        assert len(llm.requests) == 2
+    assert [r["judge_verdict"] for r in off["results"]] == [None, None]
+    assert "Judge Verdict" not in pd.read_csv(off["files"]["results_csv"], encoding="utf-8-sig")
+    assert [(r["judge_verdict"], r["judge_reason"]) for r in on["results"]] == [("unsupported", "the judge disagrees")] * 2
+    assert [r["correct"] for r in on["results"]] == [r["correct"] for r in off["results"]] == [True, True]
+    assert (on["summary"]["judged"], on["summary"]["judge_agreement"]) == (2, 0.0)
+    assert on["settings"]["judge"] == "openai:judge-model"
 
 
 def test_history_is_kept_apart_per_suite_and_agent(workspace: Path):

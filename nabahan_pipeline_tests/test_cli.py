@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan, run
+from nabahan_pipeline_tests.loopback import LoopbackServer, Reply, chat_completion
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
 RAISING = "python:nabahan_pipeline_tests.sample_agents:raising_agent"
@@ -236,6 +237,34 @@ def test_the_gate_is_correct_rate_and_the_console_says_why(tmp_path: Path):
     seed_gate = nabahan("eval", "--test-file", str(cases), "--agent", made_up, "--fail-under", "0.8",
                         "--gate", "pass_rate", "--output-dir", "out2", cwd=tmp_path)
     assert seed_gate.returncode == 0, seed_gate.stdout + seed_gate.stderr
+
+
+def test_the_judge_is_recorded_beside_correct_and_its_key_is_never_shown(tmp_path: Path):
+    """`--judge openai:MODEL` against a loopback server: one answer judged, one call failing; the
+    key, echoed by the judge, appears in no output."""
+    key = "sk-Pw4Tn8Yc2Jd6Hs9Fq1"
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    with LoopbackServer(lambda request: Reply(400, f"bad request for key {key}")) as llm:
+        llm.script(chat_completion(json.dumps({"verdict": "supported", "reason": f"the row says 7 ({key})"})))
+        result = nabahan("eval", "--test-file", str(cases), "--agent", COUNTING, "--judge", "openai:judge-model",
+                         "--output-dir", "out", cwd=tmp_path, OPENAI_BASE_URL=llm.url("/v1"), OPENAI_API_KEY=key)
+        asked = [json.loads(request.json()["messages"][1]["content"]) for request in llm.requests]
+    assert result.returncode == 0, result.stderr
+    assert sorted(one["question"] for one in asked) == ["كم عدد المناقصات 0؟", "كم عدد المناقصات 1؟"]
+    insight = "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة في المنصة."  # counting_agent's
+    assert [(one["rows"], one["insight"]) for one in asked] == [([[7]], insight)] * 2
+    assert "Correct Rate: 100.0%" in result.stdout, "a failing judge changes no verdict"
+    assert "Judge agreement: 100.0% (1 of 2 judged;" in result.stdout
+    results = pd.read_csv(next((tmp_path / "out").glob("evaluation_results_*.csv")), encoding="utf-8-sig",
+                          keep_default_na=False)
+    assert list(results["Correct"]) == [True, True]
+    assert sorted(results["Judge Verdict"]) == ["", "supported"]
+    assert any(reason.startswith("judge failed: LLM request failed: HTTP 400") for reason in results["Judge Reason"])
+    outputs = [result.stdout, result.stderr, *(path.read_bytes().decode("utf-8", "replace")
+                                                for path in (tmp_path / "out").glob("*.csv"))]
+    outputs += [pd.read_parquet(path).to_json(force_ascii=False)
+                for path in (tmp_path / "home" / "parquet").rglob("*.parquet")]
+    assert not [text for text in outputs if key[3:12] in text]
 
 
 def test_errors_and_writing_sql_never_pass(tmp_path: Path):

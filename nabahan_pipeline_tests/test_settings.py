@@ -49,7 +49,10 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "max_insight_chars": ("3000", 3000),
     "max_sql_chars": ("4000", 4000),
     "max_answer_bytes": ("1048576", 1_048_576),
+    "judge": ("openai:judge-model", "openai:judge-model"),
 }
+# Per run option of no default whose value has a form: a value given other than its sample.
+GIVEN = {"judge": "openai:other-model"}
 # Per run option whose value can be malformed: a bad value of its variable.
 BAD = {
     "quick": "maybe",
@@ -66,6 +69,7 @@ BAD = {
     "max_insight_chars": "many",
     "max_sql_chars": "-3",
     "max_answer_bytes": "1e6",
+    "judge": "gpt-4o-mini",
 }
 # The triggers of the code location; each sets use_cache itself, whatever the location's.
 TRIGGERS = ("sensor", "schedule")
@@ -137,7 +141,7 @@ def test_given_beats_the_variable_and_the_variable_beats_the_default(
     assert setting.resolve() == setting.default_value() != value
     monkeypatch.setenv(setting.env, text)
     assert setting.resolve() == value
-    assert setting.resolve(setting.default_value() if setting.default is not None else "given") != value
+    assert setting.resolve(setting.default_value() if setting.default is not None else GIVEN.get(name, "given")) != value
     monkeypatch.setenv(setting.env, "   ")
     assert setting.resolve() == setting.default_value(), "an empty variable counts as unset"
 
@@ -165,7 +169,7 @@ def test_a_flag_an_argument_and_run_config_beat_the_variable(flag: str, clean_en
     setting = SETTINGS[name]
     text, value = _sample(name, clean_env)
     monkeypatch.setenv(setting.env, text)
-    given = setting.default_value() if setting.default is not None else "given"
+    given = setting.default_value() if setting.default is not None else GIVEN.get(name, "given")
     api = NabahanEvaluationPipeline(**{name: given}).settings()
     dagster = EvaluationSettings(**{name: str(given) if isinstance(given, Path) else given}).resolved()
     assert getattr(api, name) == getattr(dagster, name) == setting.convert(given) != value

@@ -3,6 +3,8 @@
 Plain HTTP on the chat-completions protocol (POST {base}/chat/completions), so any compatible
 server works: OpenAI, vLLM, llama.cpp, Ollama. Base URL from $OPENAI_BASE_URL (default
 https://api.openai.com/v1), key from $OPENAI_API_KEY (optional for local servers; sent, never shown).
+``ChatModel`` is one chat completion on that server, the agent's and the LLM judge's
+(``evaluation.judge``).
 
 Step 1: the schema, the lookup values and a few Arabic examples go in the prompt; the model writes
 one SQLite SELECT (or OUT_OF_SCOPE). The SQL is checked (one read-only query) and run read-only
@@ -85,6 +87,72 @@ class _Failure(Exception):
         self.sql = sql
 
 
+class ChatError(Exception):
+    """A chat completion that gave no text; the message says why (scrubbed of secrets)."""
+
+
+class ChatModel:
+    """One model of an OpenAI-compatible server, asked by chat completion at temperature 0: the
+    agent's two steps and the judge (``evaluation.judge``) call it alike. Base URL and key as the
+    settings resolve them (given, else $OPENAI_BASE_URL / $OPENAI_API_KEY); the key is a secret."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout_s: float = 30.0,
+        max_retries: int = 3,
+        backoff_base_s: float = 0.5,
+        max_answer_bytes: int | None = None,
+    ) -> None:
+        self.model = model
+        self.base_url = resolve("openai_base_url", base_url or None).strip().rstrip("/")
+        try:
+            target = parse_http_url(self.base_url)
+        except ValueError as exc:
+            raise AgentSpecError(f"base URL (${BASE_URL_ENV}): {exc}") from None
+        self.url = f"{self.base_url}/chat/completions"
+        self.host = f"{target.host}:{target.port}"
+        self.api_key = resolve("openai_api_key", api_key)
+        self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        self.client = HttpClient(
+            self.url,
+            timeout_s=timeout_s,
+            retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s),
+            secrets=[self.api_key],
+            max_body_bytes=max_answer_bytes,
+        )
+
+    def chat(self, messages: list[dict[str, str]], timeout_s: float, usage: dict[str, int] | None = None) -> str:
+        """One chat completion's text; adds the reported token counts to ``usage``. Raises ChatError."""
+        payload = {"model": self.model, "messages": messages, "temperature": 0}
+        try:
+            reply = self.client.request_json("POST", payload, headers=self.headers, timeout_s=timeout_s)
+        except HttpError as exc:
+            raise ChatError(f"LLM request failed: {exc}") from None
+        if not isinstance(reply, dict):
+            raise ChatError(f"malformed chat completion from {self.url}: expected a JSON object")
+        reported = reply.get("usage")
+        if isinstance(reported, dict) and usage is not None:
+            for key in usage:
+                value = reported.get(key)
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    usage[key] += int(value)
+        try:
+            content = reply["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise ChatError(f"malformed chat completion from {self.url}: no choices[0].message.content") from None
+        if not isinstance(content, str) or not content.strip():
+            raise ChatError(f"the model returned no text (finish_reason {reply['choices'][0].get('finish_reason')!r})")
+        return content
+
+    def close(self) -> None:
+        """Close pooled connections."""
+        self.client.close()
+
+
 class OpenAICompatibleAgent:
     """Text-to-SQL over the evaluation database with a chat-completions model (temperature 0)."""
 
@@ -108,27 +176,15 @@ class OpenAICompatibleAgent:
         self.model = self.spec.removeprefix("openai:").strip()
         if not self.model:
             raise AgentSpecError(f"agent spec {spec!r}: expected 'openai:MODEL', e.g. 'openai:gpt-4o-mini'")
-        base = resolve("openai_base_url", base_url or None).strip().rstrip("/")
-        try:
-            target = parse_http_url(base)
-        except ValueError as exc:
-            raise AgentSpecError(f"base URL (${BASE_URL_ENV}): {exc}") from None
-        self._url = f"{base}/chat/completions"
-        self._host = f"{target.host}:{target.port}"
-        api_key = resolve("openai_api_key", api_key)
-        if not api_key and base == DEFAULT_BASE_URL:
+        self._model = ChatModel(self.model, base_url=base_url, api_key=api_key, timeout_s=timeout_s,
+                                max_retries=max_retries, backoff_base_s=backoff_base_s,
+                                max_answer_bytes=max_answer_bytes)
+        if not self._model.api_key and self._model.base_url == DEFAULT_BASE_URL:
             raise AgentSpecError(
                 f"agent spec {spec!r}: ${API_KEY_ENV} is not set for {DEFAULT_BASE_URL} "
                 f"(set ${BASE_URL_ENV} for a local server that needs no key)"
             )
-        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = HttpClient(
-            self._url,
-            timeout_s=timeout_s,
-            retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s),
-            secrets=[api_key],
-            max_body_bytes=max_answer_bytes,
-        )
+        self._url, self._headers, self._client = self._model.url, self._model.headers, self._model.client
         self._timeout_s = timeout_s
         self._sql_timeout_s = sql_timeout_s
         self._agent_version = agent_version
@@ -155,7 +211,7 @@ class OpenAICompatibleAgent:
 
     def fingerprint(self) -> str:
         """The spec (model name), the API host and the declared agent version."""
-        return compose(self.spec, self._host, self._agent_version)
+        return compose(self.spec, self._model.host, self._agent_version)
 
     def close(self) -> None:
         """Close pooled connections."""
@@ -240,26 +296,10 @@ class OpenAICompatibleAgent:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise _Failure(f"timeout: no answer from {self._url} within {self._timeout_s:g} s")
-        payload = {"model": self.model, "messages": messages, "temperature": 0}
         try:
-            reply = self._client.request_json("POST", payload, headers=self._headers, timeout_s=remaining)
-        except HttpError as exc:
-            raise _Failure(f"LLM request failed: {exc}") from None
-        if not isinstance(reply, dict):
-            raise _Failure(f"malformed chat completion from {self._url}: expected a JSON object")
-        reported = reply.get("usage")
-        if isinstance(reported, dict):
-            for key in usage:
-                value = reported.get(key)
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    usage[key] += int(value)
-        try:
-            content = reply["choices"][0]["message"]["content"]
-        except (KeyError, IndexError, TypeError):
-            raise _Failure(f"malformed chat completion from {self._url}: no choices[0].message.content") from None
-        if not isinstance(content, str) or not content.strip():
-            raise _Failure(f"the model returned no text (finish_reason {reply['choices'][0].get('finish_reason')!r})")
-        return content
+            return self._model.chat(messages, remaining, usage)
+        except ChatError as exc:
+            raise _Failure(str(exc)) from None
 
 
 class _Repairable(_Failure):

@@ -34,6 +34,8 @@ RESULT_COLUMNS: dict[str, str] = {
     # ours
     "correct": "Correct",
     "not_correct_because": "Why Not Correct",
+    "judge_verdict": "Judge Verdict",
+    "judge_reason": "Judge Reason",
     "case_id": "Case ID",
     "repeat": "Repeat",
     "execution_match": "Execution Match",
@@ -73,8 +75,11 @@ SEED_COLUMNS = tuple(list(RESULT_COLUMNS.values())[:13])
 
 
 def results_table(scores: pd.DataFrame) -> pd.DataFrame:
-    """The per-case report: the seed's columns first, ours after; columns absent are skipped."""
-    present = [column for column in RESULT_COLUMNS if column in scores.columns]
+    """The per-case report: the seed's columns first, ours after; columns absent are skipped, as
+    are the LLM judge's when no judge ran."""
+    judged = "judge_reason" in scores.columns and scores["judge_reason"].notna().any()
+    present = [column for column in RESULT_COLUMNS
+               if column in scores.columns and (judged or not column.startswith("judge_"))]
     table = scores[present].rename(columns=RESULT_COLUMNS)
     if "Claims" in table:
         table["Claims"] = [readable(details) for details in table["Claims"]]
@@ -125,6 +130,8 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
         ("False Answers", int(overall["false_answers"])),
     ]
     rows.append(("Cached Answers", int(overall["cached_answers"])))
+    if "judged" in summary.columns and int(overall["judged"]):
+        rows += [("Judged Answers", int(overall["judged"])), ("Judge Agreement", format_pct(overall["judge_agreement"]))]
     for column, label in (("pass_hat_n", "Pass^N (all repeats passed)"), ("total_tokens", "Total Tokens")):
         if column in summary.columns and not pd.isna(overall[column]):
             rows.append((label, format_pct(overall[column]) if column == "pass_hat_n" else int(overall[column])))

@@ -4,7 +4,8 @@ Every answer (case x repeat) counts once. Latency percentiles interpolate linear
 answers (pandas quantile, as numpy.percentile's default); execution accuracy is over the answers
 whose case has gold SQL only, test-suite accuracy over those that also ran on the test-suite
 databases, each NaN when there are none. ``pass_rate`` is the seed's (Overall Passed),
-``correct_rate`` ours (Correct), the one the gate uses by default.
+``correct_rate`` ours (Correct), the one the gate uses by default. ``judge_agreement`` is the
+optional LLM judge's agreement with the claims verdict, over the answers it judged.
 """
 
 from __future__ import annotations
@@ -75,7 +76,18 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
         "cached_answers": int(scores["cached"].astype(bool).sum()) if "cached" in scores else 0,
         **_repeat_figures(scores),
         "total_tokens": _token_total(scores),
+        **_judge_figures(scores),
     }
+
+
+def _judge_figures(scores: pd.DataFrame) -> dict[str, Any]:
+    # Agreement: the judge says supported exactly when the rules contradict no claim.
+    verdicts = scores["judge_verdict"] if "judge_verdict" in scores else pd.Series(dtype=object)
+    judged = verdicts.notna()
+    if not judged.any():
+        return {"judged": 0, "judge_agreement": math.nan}
+    agree = (verdicts[judged] == "supported") == (scores.loc[judged, "claims_contradicted"].astype(int) == 0)
+    return {"judged": int(judged.sum()), "judge_agreement": float(agree.mean())}
 
 
 def _repeat_figures(scores: pd.DataFrame) -> dict[str, Any]:

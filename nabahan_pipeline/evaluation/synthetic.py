@@ -177,6 +177,7 @@ def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share:
     ]
     table["correct"] = np.array([not r for r in reasons], dtype=bool)
     table["not_correct_because"] = ["; ".join(r) for r in reasons]
+    table["judge_verdict"] = table["judge_reason"] = None  # no LLM judge
     return add_repeat_consistency(table)[[*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]]
 
 
@@ -220,7 +221,8 @@ def fixed_summary() -> pd.DataFrame:
     nan = math.nan
     base = {"avg_latency_score": 0.9, "avg_latency": 1.1, "execution_accuracy": nan, "execution_cases": 0,
             "test_suite_accuracy": nan, "test_suite_cases": 0, "unsafe_sql": 0, "rows_not_verified": 0,
-            "cached_answers": 0, "repeats": 1, "pass_hat_n": nan, "total_tokens": nan}
+            "cached_answers": 0, "repeats": 1, "pass_hat_n": nan, "total_tokens": nan, "judged": 0,
+            "judge_agreement": nan}
     rows = [
         {**base, "scope": "overall", "cases": 1000, "total": 1000, "passed": 812, "failed": 188,
          "pass_rate": 0.812, "correct": 790, "correct_rate": 0.79, "avg_retrieval_accuracy": 0.9,

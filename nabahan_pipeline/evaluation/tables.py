@@ -189,6 +189,13 @@ CASE_SCORES = pa.DataFrameSchema(
         ),
         "correct": pa.Column(bool, description="Our verdict, the gate's."),
         "not_correct_because": pa.Column(str, description='Why not Correct, the reasons joined by "; "; empty when correct.'),
+        "judge_verdict": pa.Column(
+            str, pa.Check.isin(("supported", "unsupported")), nullable=True,
+            description="The optional LLM judge (--judge): supported or unsupported; None when off, failed or not judged. Never decides Correct.",
+        ),
+        "judge_reason": pa.Column(
+            str, nullable=True, description="The judge's reason (its untrusted text, scrubbed), or why it failed; None when off or not judged."
+        ),
         "repeat_pass_share": _rate("Share of the case's repeats that passed (Overall Passed)."),
         "distinct_sql": _count("Distinct SQL texts over the case's repeats.", at_least=1),
         "distinct_results": _count("Distinct result sets over the case's repeats.", at_least=1),
@@ -240,6 +247,11 @@ EVALUATION_SUMMARY = pa.DataFrameSchema(
         "total_tokens": pa.Column(
             float, nullable=True, description="Prompt + completion tokens; NaN when the agent reports none.",
             metadata=_trend(True),
+        ),
+        "judged": _count("Answers the optional LLM judge (--judge) gave a verdict on."),
+        "judge_agreement": _rate(
+            "Share of the judged answers where the judge's supported matches no contradicted claim; NaN when none judged.",
+            nullable=True,
         ),
     },
     checks=[pa.Check(_overall_first, name="overall_first", description='the first row, and only it, is "overall"')],

@@ -26,6 +26,7 @@ from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
+from nabahan_pipeline.evaluation.judge import Judge
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
@@ -181,16 +182,23 @@ def case_scores(
     as the case file's check found them, when the run was handed that check), the insight's claims."""
     database = ensure_database(evaluation.database_path())
     suite = suite_databases(evaluation.test_suite_size())
-    scores = score_responses(
-        test_cases,
-        agent_responses,
-        database,
-        suite=suite,
-        timestamp=datetime.now().astimezone().isoformat(timespec="seconds"),
-        sql_timeout_s=evaluation.sql_timeout_s,
-        max_rows=evaluation.sql_max_rows,
-        golds=checked_cases.golds if checked_cases is not None else None,
-    )
+    judge = Judge(evaluation.judge, timeout_s=evaluation.timeout_s,
+                  max_answer_bytes=evaluation.max_answer_bytes) if evaluation.judge else None
+    try:
+        scores = score_responses(
+            test_cases,
+            agent_responses,
+            database,
+            suite=suite,
+            timestamp=datetime.now().astimezone().isoformat(timespec="seconds"),
+            sql_timeout_s=evaluation.sql_timeout_s,
+            max_rows=evaluation.sql_max_rows,
+            golds=checked_cases.golds if checked_cases is not None else None,
+            judge=judge,
+        )
+    finally:
+        if judge is not None:
+            judge.close()
     context.add_output_metadata(
         {
             **run_series(evaluation, scores),

@@ -17,28 +17,12 @@ from nabahan_pipeline.agents.openai_compat import OpenAICompatibleAgent, extract
 from nabahan_pipeline.agents.registry import AgentSpecError, resolve_agent
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline_tests.loopback import LoopbackServer, Reply
+from nabahan_pipeline_tests.loopback import chat_completion as completion
 
 QUESTION = "كم عدد المناقصات في منطقة الرياض؟"
 RIYADH_SQL = "SELECT COUNT(*) AS tenders_count FROM tenders_full_details WHERE region_id = 1;"
 INSIGHT = "يبلغ عدد المناقصات في منطقة الرياض {n} مناقصة."
 API_KEY = "sk-test-0123456789abcdef"
-
-
-def completion(content: str | None, prompt_tokens: int = 100, completion_tokens: int = 10) -> Reply:
-    return Reply(
-        200,
-        {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "model": "test-model",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
-        },
-    )
 
 
 def no_script(request: Any) -> Reply:

@@ -104,6 +104,25 @@ def test_no_cell_of_a_report_is_a_spreadsheet_formula(tmp_path: Path, start: str
     assert table["Latency (s)"].iloc[0] == "0.1235", "numbers are left as numbers"
 
 
+def test_the_judges_columns_sit_beside_correct_only_when_a_judge_ran(tmp_path: Path):
+    off = scores().assign(correct=[True], not_correct_because=[""], judge_verdict=[None], judge_reason=[None])
+    assert "Judge Verdict" not in results_table(off) and "Judge Reason" not in results_table(off)
+    hostile = "=HYPERLINK(\"http://evil.example\",\"ok\")"
+    judged = off.assign(judge_verdict=["unsupported"], judge_reason=[hostile])
+    table = results_table(judged)
+    assert list(table.columns[len(SEED_COLUMNS):len(SEED_COLUMNS) + 4]) == [
+        "Correct", "Why Not Correct", "Judge Verdict", "Judge Reason"]
+    assert table["Correct"].iloc[0] == True  # noqa: E712  the judge never decides it
+    written = summary().assign(judged=[1, 1], judge_agreement=[0.0, 0.0])
+    paths = write_reports(judged, written, tmp_path, "20261123_020000")
+    csv = pd.read_csv(paths["results_csv"], encoding="utf-8-sig", dtype=str, keep_default_na=False)
+    assert csv["Judge Verdict"].iloc[0] == "unsupported" and csv["Judge Reason"].iloc[0] == "'" + hostile
+    metrics = pd.read_csv(paths["summary_csv"], encoding="utf-8-sig", dtype=str)
+    values = dict(zip(metrics["Metric"], metrics["Value"]))
+    assert (values["Judged Answers"], values["Judge Agreement"]) == ("1", "0.0%")
+    assert "Judge Agreement" not in summary_table(summary().assign(judged=[0, 0]))["Metric"].tolist()
+
+
 @pytest.mark.faults
 def test_a_report_name_taken_by_another_run_is_never_overwritten(tmp_path: Path):
     first = write_reports(scores(), summary(), tmp_path, "20261123_020000")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -35,15 +35,20 @@ from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, data_rows
 from nabahan_pipeline.evaluation.scoring.execution import execution
 from nabahan_pipeline.evaluation.scoring.fidelity import fidelity
 from nabahan_pipeline.evaluation.scoring.hallucination import hallucination
+from nabahan_pipeline.evaluation.scoring.judge import judge_off, judge_scorer
 from nabahan_pipeline.evaluation.scoring.latency import latency
 from nabahan_pipeline.evaluation.scoring.refusals import refusals
 from nabahan_pipeline.evaluation.scoring.retrieval import retrieval
 from nabahan_pipeline.evaluation.scoring.verdicts import correct, overall_passed
 from nabahan_pipeline.evaluation.tables import CASE_SCORE_DTYPES, CASE_SCORES
 
-# In the order they run: each may read the scores of those before it.
+if TYPE_CHECKING:  # pragma: no cover
+    from nabahan_pipeline.evaluation.judge import Judge
+
+# In the order they run: each may read the scores of those before it. The judge's comes last (no
+# verdict reads it), off unless score_responses is given a judge.
 SCORERS: tuple[Scorer, ...] = (
-    retrieval, hallucination, claims, fidelity, latency, execution, refusals, overall_passed, correct
+    retrieval, hallucination, claims, fidelity, latency, execution, refusals, overall_passed, correct, judge_off
 )
 
 REPEAT_COLUMNS: tuple[str, ...] = consistency.COLUMNS
@@ -107,12 +112,13 @@ def score_responses(
     sql_timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
     max_rows: int = DEFAULT_MAX_ROWS,
     golds: Mapping[str, list[ExpectedResult]] | None = None,
+    judge: Judge | None = None,
 ) -> pd.DataFrame:
     """The case_scores table: every response (case x repeat) scored against its case, in file
     order. The agent's SQL and each gold SQL run on ``database`` and on the test-suite databases
     ``suite``, each distinct query once per database; a gold SQL whose results ``golds`` holds
-    (the case file's check ran it under the same limits) is not run again. A gold SQL that fails
-    raises."""
+    (the case file's check ran it under the same limits) is not run again; ``judge`` (none: off)
+    is asked about each distinct answer once. A gold SQL that fails raises."""
     unknown = sorted(set(responses["case_id"]) - set(cases["case_id"]))
     if unknown:
         raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
@@ -135,6 +141,7 @@ def score_responses(
     checked_golds = golds or {}
     gold_runs = _UntilLastUse(gold_sql[index] for index in ordered["_position"])
     agent_runs = _UntilLastUse(agent_sql)
+    scorers = None if judge is None else tuple(judge_scorer(judge) if one is judge_off else one for one in SCORERS)
     batches = []
     runner_or_none = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
     with runner_or_none or nullcontext() as runner:
@@ -153,7 +160,7 @@ def score_responses(
             positions, sql_of = batch["_position"].tolist(), agent_sql[start : start + BATCH_ROWS]
             scored = [
                 _scored_row({name: values[index] for name, values in case_values.items()}, response,
-                            gold_of(index), runs_of(sql))
+                            gold_of(index), runs_of(sql), scorers)
                 for response, index, sql in zip(batch.to_dict("records"), positions, sql_of)
             ]
             batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
@@ -179,13 +186,14 @@ class _UntilLastUse:
 
 
 def _scored_row(
-    case: Mapping[str, Any], response: Mapping[str, Any], gold: list[ExpectedResult], runs: list[SQLRun]
+    case: Mapping[str, Any], response: Mapping[str, Any], gold: list[ExpectedResult], runs: list[SQLRun],
+    scorers: Sequence[Scorer] | None,
 ) -> dict[str, Any]:
     """One response's scores (``score_answer``'s) against the gold's results and its SQL's runs
     (evaluation database first), and the columns read from its result (data_rows, result_digest)."""
     answer = _stored_answer(response)
     scores = score_answer(case, answer, float(response["latency_s"]), gold[0] if gold else None,
-                          replay=runs[0] if runs else None, suite=list(zip(gold[1:], runs[1:])))
+                          replay=runs[0] if runs else None, suite=list(zip(gold[1:], runs[1:])), scorers=scorers)
     return {**scores, "data_rows": data_rows(response, answer["rows"]),
             "result_digest": consistency.result_digest(answer["rows"])}
 
