@@ -185,7 +185,7 @@ CASE_SCORES = pa.DataFrameSchema(
         ),
         "test_suite_match": pa.Column(
             float, _MATCH, nullable=True,
-            description="Right on every test-suite database too: 1.0/0.0, NaN without gold SQL, suite or a runnable SQL.",
+            description="Right on every test-suite database too: 1.0/0.0 (0.0 when it fails on one), NaN without gold SQL, suite or SQL that ran here.",
         ),
         "correct": pa.Column(bool, description="Our verdict, the gate's."),
         "not_correct_because": pa.Column(str, description='Why not Correct, the reasons joined by "; "; empty when correct.'),
