@@ -79,7 +79,10 @@ def _cmd_agent_ask(args: argparse.Namespace) -> int:
         if not isinstance(filters, dict):
             raise UsageError("--filters must be a JSON object, e.g. '{\"region\": \"الرياض\"}'")
     agent = resolve_agent(args.agent)
-    answer = agent.ask(args.question, filters)
+    try:
+        answer = agent.ask(args.question, filters)
+    finally:
+        agent.close()
     print(scrub(json.dumps(answer, ensure_ascii=False, indent=2, default=str)))
     return 0
 
