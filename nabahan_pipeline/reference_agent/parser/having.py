@@ -2,8 +2,8 @@
 لمنافساتها 5 مليارات", "الجهات التي طرحت أكثر من 100 منافسة"): the groups named first, then a
 relative ("التي", "اللي"), a comparator and a figure. The threshold is taken out and the rest asked
 of every group ("... حسب المنطقة"); the caller keeps the groups whose figure passes it (HAVING).
-A count when the figure is followed by the rows' noun or the rest asks for a number of rows,
-otherwise the total (or average) the rest names."""
+A count when the figure is followed by the rows' noun or the rest asks for a number of rows, a
+total (or average) when the rest names one; a value with neither is each row's, and no HAVING."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ _FIGURE = re.compile(
 _ROWS_NOUN = re.compile(r"^\s(?P<noun>(?:[بل]?ال)?(?:منافس|مناقص|مشروع|مشاريع)\w*)(?!\w)")
 _PROJECT = re.compile(r"(?<!\w)(?:[وبل]?ال|[بل])?(?:مشروع|مشاريع)")
 _COUNTED = re.compile(r"(?<!\w)(?:عدد|عددها)(?!\w)")
-_VALUE = re.compile(r"قيم|ترسي|كراس|عروض|مبلغ|اجمالي|مجموع|متوسط")
+_TOTAL = re.compile(r"(?<!\w)(?:[وبل]?ال)?(?:اجمالي|اجماليه|مجموع|متوسط)(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,10 @@ def read_threshold(norm: str) -> Threshold | None:
     if rows_noun:
         end += rows_noun.end()
     left = rest[: comparator.start()] + between + rest[end:]
-    counted = bool(rows_noun) or bool(_COUNTED.search(left)) or not _VALUE.search(left)
+    counted = bool(rows_noun) or bool(_COUNTED.search(left))
+    if not counted and not _TOTAL.search(left):
+        # "أنواع المنافسات التي قيمتها فوق مليون": each tender's value, not a group's total.
+        return None
     noun = "المشاريع" if _PROJECT.search(rest) else "المنافسات"
     asked = left if not counted or _COUNTED.search(left) else f"عدد {noun} {left}"
     question = " ".join(f"{group_words} {asked} {grouping}".split())
