@@ -93,7 +93,10 @@ class QuestionParser:
         A content word left over refuses the question (``not_understood``): answering without it
         would answer a different question. A question refused so is read once more with its
         one-letter typos of domain nouns and region names read back (``typos``)."""
-        threshold = read_threshold(self._normalized(question))
+        if not isinstance(question, str) or len(question) > MAX_QUESTION_CHARS:
+            return self._read(question)
+        text = _cleaned(normalize_arabic(question))
+        threshold = read_threshold(text)
         if threshold:
             # "المناطق التي يتجاوز إجمالي ... 5 مليارات": the rest asked of every group.
             grouped = self._read(threshold.question)
@@ -103,18 +106,13 @@ class QuestionParser:
         parse = self._read(question)
         if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
             return parse
-        fixed, understood = corrected(self._normalized(question))
+        fixed, understood = corrected(text)
         if not understood:
             return parse
         again = self._read(fixed)
         if not isinstance(again.frame, QueryFrame):
             return parse
         return replace(again, frame=replace(again.frame, understood=understood))
-
-    @staticmethod
-    def _normalized(question: object) -> str:
-        norm = normalize_arabic(question) if isinstance(question, str) else ""
-        return re.sub(r"\s+", " ", LOOSE_SEPARATORS.sub(" ", PUNCTUATION.sub(" ", norm))).strip()
 
     def _read(self, question: object) -> Parse:
         if not isinstance(question, str) or not question.strip():
@@ -127,9 +125,7 @@ class QuestionParser:
             return Parse(Refusal("sql"))
         if not re.search(r"[\u0621-\u064a]", norm):
             return Parse(Refusal("not_arabic"))
-        norm = PUNCTUATION.sub(" ", norm)
-        norm = LOOSE_SEPARATORS.sub(" ", norm)
-        norm = join_compound_names(re.sub(r"\s+", " ", norm).strip())
+        norm = _cleaned(norm)
         if MUTATION.search(norm) or IMPERATIVE_CHANGE.match(norm):
             return Parse(Refusal("mutation"))
         if OFF_TASK.search(norm):
@@ -445,6 +441,13 @@ class QuestionParser:
                 Condition("type", "not_in", tuple(other_types), "من غير نوع " + self.catalog.label("type", other_types))
             )
             r.strong = True
+
+
+def _cleaned(norm: str) -> str:
+    """A normalized question with punctuation and loose separators out, one space between words
+    and each compound name in one word: the text every pass reads."""
+    norm = LOOSE_SEPARATORS.sub(" ", PUNCTUATION.sub(" ", norm))
+    return join_compound_names(re.sub(r"\s+", " ", norm).strip())
 
 
 # The refusals a typo may cause: words left over, or no question read at all.
