@@ -790,12 +790,13 @@ OFF_TOPIC_SUBJECTS = frozenset({"weather", "sports"})
 # Words that change nothing a question asks, by what they say: a tender is there, listed, someone's,
 # or put out ("المنافسات المسجلة لجهة ..." asks for that agency's tenders). Passed over only where
 # they cannot carry a condition (``parser.passed_over``). Not here: "المتاحة" (open for bids: a
-# status), "الحالية", "الجديدة" (dates).
+# status), "الحالية", "الجديدة" (dates), nor a word another list already reads ("المطروحة": a
+# tender word; "موجودة", "نشرها": fillers).
 PASSED_OVER_TERMS: dict[str, tuple[str, ...]] = {
     "existence": ("متوفر(?:ه|ات)?", "متواجد(?:ه|ات)?", "مسجل(?:ه|ات|ا)?"),
-    "listing": ("مدرج(?:ه|ات|ا)?", "تندرج", "يندرج", "ضمن", "وارد(?:ه)?", "مطروح(?:ه|ات)?"),
+    "listing": ("مدرج(?:ه|ات|ا)?", "تندرج", "يندرج", "ضمن", "وارد(?:ه)?"),
     "belonging": ("ذات", "تعود", "يعود", "عايد(?:ه|ات)?", "تخص", "يخص", "خاص(?:ه)?", "من قبل"),
-    "action": ("عمليات", "عمليه", "يتم", "قامت", "قام", "بطرح(?:ها)?", "نشرتها", "نشرها", "اعلنتها", "اعلنها"),
+    "action": ("عمليات", "عمليه", "يتم", "قامت", "قام", "بطرح(?:ها)?", "نشرتها", "اعلنتها", "اعلنها"),
 }
 
 # Domain nouns a one-letter typo is read back to (``parser.typos``), each with its other forms:
