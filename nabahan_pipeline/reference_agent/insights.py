@@ -482,7 +482,8 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
     if frame.having is not None:
         # "المناطق التي يتجاوز ...": every group that passes, each with its figure.
         shown = "، ".join(f"{label(row)} ({figure(row)})" for row in rows[:SHOWN_ITEMS])
-        more = f" و{counted(len(rows) - SHOWN_ITEMS, unit, _PLURAL_UNITS[dimension])} أخرى" if len(rows) > SHOWN_ITEMS else ""
+        rest = len(rows) - SHOWN_ITEMS
+        more = f" و{unit} أخرى" if rest == 1 else f" و{counted(rest, unit, _PLURAL_UNITS[dimension])} أخرى" if rest > 1 else ""
         head = f"{plural_noun} التي {metric} فيها {_threshold_phrase(frame.having)}"
         return f"{head}: {counted(len(rows), unit, _PLURAL_UNITS[dimension])}: {shown}{more}."
     if frame.ranked:

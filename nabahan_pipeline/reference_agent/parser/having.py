@@ -42,6 +42,8 @@ _FIGURE = re.compile(
 _ROWS_NOUN = re.compile(r"^\s(?P<noun>(?:[بل]?ال)?(?:منافس|مناقص|مشروع|مشاريع)\w*)(?!\w)")
 _PROJECT = re.compile(r"(?<!\w)(?:[وبل]?ال|[بل])?(?:مشروع|مشاريع)")
 _COUNTED = re.compile(r"(?<!\w)(?:عدد|عددها)(?!\w)")
+_ROWS = re.compile(r"(?<!\w)(?:[وبل]?ال|[بل])?(?:منافسات|مناقصات|مشاريع|مشروعات)(?!\w)")
+_VALUE = re.compile(r"قيم|ترسي|كراس|عروض|مبلغ|سعر|اسعار")
 _TOTAL = re.compile(r"(?<!\w)(?:[وبل]?ال)?(?:اجمالي|اجماليه|مجموع|متوسط)(?!\w)")
 
 
@@ -76,7 +78,8 @@ def read_threshold(norm: str) -> Threshold | None:
     if rows_noun:
         end += rows_noun.end()
     left = rest[: comparator.start()] + between + rest[end:]
-    counted = bool(rows_noun) or bool(_COUNTED.search(left))
+    # "... أكثر من 600 منافسة", "عدد منافساتها ...", "لديها منافسات ملغاة أكثر من 50": rows counted.
+    counted = bool(rows_noun) or bool(_COUNTED.search(left)) or bool(_ROWS.search(left) and not _VALUE.search(left))
     if not counted and not _TOTAL.search(left):
         # "أنواع المنافسات التي قيمتها فوق مليون": each tender's value, not a group's total.
         return None

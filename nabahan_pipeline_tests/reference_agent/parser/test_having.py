@@ -39,6 +39,11 @@ T = "tenders_full_details"
             f"SELECT region_name, COUNT(*) FROM {T} WHERE status_id = 5 AND region_id IS NOT NULL GROUP BY region_id HAVING COUNT(*) > 300",
         ),
         (
+            # The rows' noun before the comparator: still a count (once read as each row's value > 50).
+            "الجهات اللي عندها منافسات ملغاة أكثر من 50",
+            f"SELECT agency_name, COUNT(*) FROM {T} WHERE status_id = 5 GROUP BY agency_id HAVING COUNT(*) > 50",
+        ),
+        (
             "ما المناطق التي يزيد عدد مشاريعها المستقبلية على 200",
             "SELECT region_name, COUNT(*) FROM future_projects WHERE region_id IS NOT NULL GROUP BY region_id HAVING COUNT(*) > 200",
         ),
@@ -55,7 +60,7 @@ def test_the_insight_says_the_threshold_and_names_the_groups(agent: ReferenceAge
     answer = agent.ask("المناطق التي لديها أكثر من 2000 منافسة")
     names = [r[0] for r in db.execute(f"SELECT region_name FROM {T} WHERE region_id IS NOT NULL GROUP BY region_id HAVING COUNT(*) > 2000")]
     assert len(names) == 3
-    assert "أكثر من 2,000" in answer["insights"]
+    assert "أكثر من 2,000" in answer["insights"] and "أخرى" not in answer["insights"]
     assert all(name in answer["insights"] for name in names)
 
 
