@@ -66,8 +66,10 @@ class AgencyGroups:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.members: dict[str, tuple[int, ...]] = {}
+        # agency id -> its name's words' variants
+        self._name_words = {i: [word_variants(w) for w in words(name)] for i, name in catalog.agencies.items()}
         for group, (_, belongs) in _MEMBERSHIP.items():
-            ids = tuple(i for i, name in sorted(catalog.agencies.items()) if belongs([word_variants(w) for w in words(name)]))
+            ids = tuple(i for i in sorted(catalog.agencies) if belongs(self._name_words[i]))
             if ids:
                 self.members[group] = ids
         parts = [
@@ -146,8 +148,9 @@ class AgencyGroups:
         """The members of ``group`` whose names go on, after the group's noun, with the words
         that begin ``after`` (at least two members, not all of them), and how many characters of
         ``after`` those words take; None when there are none such."""
-        noun = _NAME_NOUN[group]
-        members = {i: [word_variants(w) for w in words(self.catalog.agencies[i])] for i in self.members.get(group, ())}
+        # The singular's first word: the noun the members' names hold ("تجمع" of "تجمع صحي").
+        noun = _first_word_of(lx.AGENCY_GROUP_SINGULARS[group][0])
+        members = {i: self._name_words[i] for i in self.members.get(group, ())}
         tokens = list(re.finditer(r"\S+", after))
         if not tokens or tokens[0].group(0) in _NOT_SHARED:
             return None
@@ -175,16 +178,6 @@ class AgencyGroups:
                 return True
         return False
 
-
-# The noun a group's members' names hold, after which the words a plural shares follow.
-_NAME_NOUN = {
-    "universities": "جامعه",
-    "health_clusters": "تجمع",
-    "municipalities": "امانه",
-    "hospitals": "مستشفي",
-    "ministries": "وزاره",
-    "authorities": "هييه",
-}
 
 
 def _holds(name: list[frozenset[str]], phrase: list[frozenset[str]]) -> bool:
