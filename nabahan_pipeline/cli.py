@@ -201,10 +201,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         from nabahan_pipeline.evaluation.summary import summary_dict
     finally:
         _freeze_imports(collecting)
-    try:
-        result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
-    finally:
-        gc.unfreeze()  # an in-process caller (a test) gets its collector back as it was
+    result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
     several = isinstance(result, ComparedRuns)
     runs = list(result.runs.values()) if several else [result]
     gate = settings.gate
@@ -218,7 +215,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 def _freeze_imports(collecting: bool) -> None:
     """Freeze what the process holds, the modules just loaded with the collector off, and let the
-    collector run again (if it ran before): until ``gc.unfreeze`` no collection walks them.
+    collector run again (if it ran before): until ``gc.unfreeze`` (``main``, for an in-process
+    caller; never, when the process ends: ``_exit``) no collection walks them.
 
     Dagster, pandas and their kin are a million objects made in a second and kept to the end. The
     collector walked them all three times as they loaded and again at every full collection of
@@ -291,13 +289,28 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The `nabahan` command, in this process; its exit code."""
+    """The `nabahan` command, in this process; its exit code, the caller's collector as it was."""
+    try:
+        return _main(argv)
+    finally:
+        gc.unfreeze()
+
+
+def eval_main(argv: Sequence[str] | None = None) -> int:
+    """`nabahan-eval`, the design's name for `nabahan eval`, in this process; its exit code, the
+    caller's collector as it was."""
+    try:
+        return _eval_main(argv)
+    finally:
+        gc.unfreeze()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     _reconfigure_stdout()
     return _run(argv, build_parser().parse_args)
 
 
-def eval_main(argv: Sequence[str] | None = None) -> int:
-    """`nabahan-eval`, the design's name for `nabahan eval`, in this process; its exit code."""
+def _eval_main(argv: Sequence[str] | None) -> int:
     _reconfigure_stdout()
     parser = _Parser(prog="nabahan-eval", description="Run the Nabahan evaluation.")
     _add_eval_arguments(parser)
@@ -307,12 +320,20 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
 
 def console_main() -> NoReturn:
     """Entry point of the `nabahan` console script (and `python -m nabahan_pipeline`)."""
-    sys.exit(main())
+    _exit(_main(None))
 
 
 def console_eval_main() -> NoReturn:
     """Entry point of the `nabahan-eval` console script."""
-    sys.exit(eval_main())
+    _exit(_eval_main(None))
+
+
+def _exit(code: int) -> NoReturn:
+    """End the process normally with ``code``, the imports still frozen (``_freeze_imports``): the
+    collection at interpreter exit walks only what the run made (an agent's objects among them, so
+    their finalizers run), not the million objects of Dagster and pandas the process frees as it
+    ends. atexit functions and module teardown run as usual."""
+    sys.exit(code)
 
 
 def _reconfigure_stdout() -> None:
