@@ -216,7 +216,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 def _freeze_imports(collecting: bool) -> None:
     """Freeze what the process holds, the modules just loaded with the collector off, and let the
     collector run again (if it ran before): until ``gc.unfreeze`` (``main``, for an in-process
-    caller; never, when the process ends: ``_exit``) no collection walks them.
+    caller; never in the console scripts) no collection walks them.
 
     Dagster, pandas and their kin are a million objects made in a second and kept to the end. The
     collector walked them all three times as they loaded and again at every full collection of
@@ -277,6 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], argparse.Namespace]) -> int:
+    _reconfigure_stdout()
     args = parse(argv)
     try:
         return args.handler(args)
@@ -291,7 +292,7 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
 def main(argv: Sequence[str] | None = None) -> int:
     """The `nabahan` command, in this process; its exit code, the caller's collector as it was."""
     try:
-        return _main(argv)
+        return _run(argv, build_parser().parse_args)
     finally:
         gc.unfreeze()
 
@@ -300,40 +301,29 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
     """`nabahan-eval`, the design's name for `nabahan eval`, in this process; its exit code, the
     caller's collector as it was."""
     try:
-        return _eval_main(argv)
+        return _run(argv, _eval_parser().parse_args)
     finally:
         gc.unfreeze()
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    _reconfigure_stdout()
-    return _run(argv, build_parser().parse_args)
-
-
-def _eval_main(argv: Sequence[str] | None) -> int:
-    _reconfigure_stdout()
+def _eval_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="nabahan-eval", description="Run the Nabahan evaluation.")
     _add_eval_arguments(parser)
     parser.set_defaults(handler=_cmd_eval)
-    return _run(argv, parser.parse_args)
+    return parser
 
 
+# The console scripts end as usual (atexit functions, module teardown) with the imports still
+# frozen (_freeze_imports): the collection at exit walks only what the run made, an agent's objects
+# among them (their finalizers run), not the million objects of Dagster and pandas.
 def console_main() -> NoReturn:
     """Entry point of the `nabahan` console script (and `python -m nabahan_pipeline`)."""
-    _exit(_main(None))
+    sys.exit(_run(None, build_parser().parse_args))
 
 
 def console_eval_main() -> NoReturn:
     """Entry point of the `nabahan-eval` console script."""
-    _exit(_eval_main(None))
-
-
-def _exit(code: int) -> NoReturn:
-    """End the process normally with ``code``, the imports still frozen (``_freeze_imports``): the
-    collection at interpreter exit walks only what the run made (an agent's objects among them, so
-    their finalizers run), not the million objects of Dagster and pandas the process frees as it
-    ends. atexit functions and module teardown run as usual."""
-    sys.exit(code)
+    sys.exit(_run(None, _eval_parser().parse_args))
 
 
 def _reconfigure_stdout() -> None:
