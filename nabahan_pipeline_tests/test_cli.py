@@ -341,3 +341,22 @@ def test_the_console_scripts_are_the_clis_entry_points():
     assert entry_points == {"nabahan": "nabahan_pipeline.cli:console_main",
                             "nabahan-eval": "nabahan_pipeline.cli:console_eval_main"}
     assert "console_main()" in (REPO / "nabahan_pipeline" / "__main__.py").read_text(encoding="utf-8")
+
+
+def test_an_in_process_eval_gives_the_callers_collector_back_unfrozen(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]):
+    """`nabahan eval` freezes what its imports made (the console script keeps it so to the exit);
+    ``main`` called in a process gives the caller its collector back as it was, even on an error."""
+    import gc
+
+    from nabahan_pipeline import api, cli
+    from nabahan_pipeline.errors import EvaluationInputError
+
+    def fail(self, console=None):
+        assert gc.get_freeze_count() > 0, "the imports are frozen while the run goes"
+        raise EvaluationInputError("no run here")
+
+    monkeypatch.setattr(api.NabahanEvaluationPipeline, "run", fail)
+    assert cli.main(["eval", "--agent", COUNTING]) == 2
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    assert capsys.readouterr().err == "nabahan: error: no run here\n"
