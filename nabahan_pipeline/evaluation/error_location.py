@@ -64,7 +64,7 @@ def locate_error(
     if contradicted:
         return str(Difference("insight", _quote(contradicted[0], 160)))
     if ungrounded:
-        return str(Difference("insight", "ungrounded " + ", ".join(ungrounded[:3])))
+        return str(Difference("insight", "ungrounded " + _quote(", ".join(ungrounded[:3]))))
     if not arabic:
         return str(Difference("insight", "not Arabic"))
     return ""
@@ -92,7 +92,8 @@ def location_counts(scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def sql_differences(agent_sql: str, gold_sql: str) -> list[Difference]:
-    """What differs between two SQLite queries, clause by clause; [] when they read the same."""
+    """What differs between two SQLite queries, clause by clause; [] when they match clause by
+    clause (names of aliases, qualifiers, case and the order of AND-ed conditions aside)."""
     try:
         agent, gold = _normalized(agent_sql), _normalized(gold_sql)
     except SqlglotError:
@@ -112,7 +113,7 @@ def sql_differences(agent_sql: str, gold_sql: str) -> list[Difference]:
         *_order_by(agent, gold),
         *_limit(agent, gold),
     ]
-    return found or [Difference("query", "written differently from the gold's (same clauses)")]
+    return found
 
 
 def _normalized(sql: str) -> exp.Expression:
@@ -136,7 +137,9 @@ def _text(node: exp.Expression | None) -> str:
 
 
 def _quote(text: str, limit: int = QUOTE_CHARS) -> str:
-    text = " ".join(text.split())
+    """``text`` on one line, cut to ``limit``, and never holding the separator: quoted agent text
+    cannot make a location name a clause it does not."""
+    text = " ".join(text.split()).replace(SEPARATOR, ";")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -229,7 +232,7 @@ def _shape(node: exp.Expression) -> str:
 
 def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression | None) -> list[Difference]:
     """WHERE or HAVING conditions (their AND-ed parts) matched up: the same ones set aside, the rest
-    paired by what they are about; a pair of one shape differs in a literal (or the date window),
+    paired by what they are about (a column's entity, else any date with a date); a pair of one shape differs in a literal (or the date window),
     else in its condition; what is left is missing or extra."""
     ours = [(node, _text(node)) for node in _conjuncts(agent)]
     theirs = [(node, _text(node)) for node in _conjuncts(gold)]
@@ -238,8 +241,9 @@ def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression 
     left_theirs = _without(theirs, same)
     found: list[Difference] = []
     for node, text in left_ours:
-        partner = next((pair for pair in left_theirs if _stems(pair[0]) == _stems(node)), None) or next(
-            (pair for pair in left_theirs if _stems(pair[0]) & _stems(node)), None)
+        partner = (next((pair for pair in left_theirs if _stems(pair[0]) == _stems(node)), None)
+                   or next((pair for pair in left_theirs if _stems(pair[0]) & _stems(node)), None)
+                   or next((pair for pair in left_theirs if _dated(pair[0]) and _dated(node)), None))
         if partner is None:
             found.append(Difference(_condition_clause(clause, node), f"extra condition {_quote(text)}"))
             continue
