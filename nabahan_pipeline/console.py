@@ -118,13 +118,16 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
 
 
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
-    """The seed's lines about the files written: the two reports, then one line per chart."""
+    """The seed's lines about the files written: the two reports (and ours, the HTML report), then
+    one line per chart."""
     out = Path(output_dir)
     lines = ["", "Saving reports..."]
     if "results_csv" in files:
         lines.append(f"Detailed results saved to: {_shown(files['results_csv'], Path.cwd())}")
     if "summary_csv" in files:
         lines.append(f"Summary saved to: {_shown(files['summary_csv'], Path.cwd())}")
+    if "report_html" in files:
+        lines.append(f"Report to click through: {_shown(files['report_html'], Path.cwd())}")
     charts = [path for name, path in files.items() if name.endswith(".png")]
     if charts:
         lines += ["", "Generating visualization charts..."]

@@ -94,6 +94,7 @@ def test_repeats_are_told_apart_from_cases():
         "Repeats: 2 answers per case (4 in all)"
     assert "FINAL PASS RATE: 75.0%" in footer(summarize(scores))
     assert files_text({}, "out").strip() == "Saving reports..."
+    assert "Report to click through: " in files_text({"report_html": "out/evaluation_report_1.html"}, "out")
 
 
 def test_on_a_terminal_a_progress_line_sits_under_the_cases(tmp_path: Path):

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pandas as pd
 import sqlglot
@@ -94,15 +95,22 @@ def location_counts(scores: pd.DataFrame) -> pd.DataFrame:
 def sql_differences(agent_sql: str, gold_sql: str) -> list[Difference]:
     """What differs between two SQLite queries, clause by clause; [] when they match clause by
     clause (names of aliases, qualifiers, case and the order of AND-ed conditions aside)."""
+    return list(_differences(agent_sql, gold_sql))
+
+
+# Safe in a long-lived process: a pure function of two texts, its entries bounded; repeats and
+# agents that answer alike are compared once.
+@lru_cache(maxsize=1024)
+def _differences(agent_sql: str, gold_sql: str) -> tuple[Difference, ...]:
     try:
         agent, gold = _normalized(agent_sql), _normalized(gold_sql)
     except SqlglotError:
-        return [Difference("query", "the SQL does not parse")]
+        return (Difference("query", "the SQL does not parse"),)
     if agent.sql() == gold.sql():
-        return []
+        return ()
     if not isinstance(agent, exp.Select) or not isinstance(gold, exp.Select):
-        return [Difference("query", f"{_kind(agent)} where the gold has {_kind(gold)}")]
-    found = [
+        return (Difference("query", f"{_kind(agent)} where the gold has {_kind(gold)}"),)
+    return (
         *_tables(agent, gold),
         *_joins(agent, gold),
         *_projections(agent, gold),
@@ -112,8 +120,7 @@ def sql_differences(agent_sql: str, gold_sql: str) -> list[Difference]:
         *_conditions("having", agent.args.get("having"), gold.args.get("having")),
         *_order_by(agent, gold),
         *_limit(agent, gold),
-    ]
-    return found
+    )
 
 
 def _normalized(sql: str) -> exp.Expression:
