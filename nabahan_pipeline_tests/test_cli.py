@@ -30,6 +30,8 @@ def test_nabahan_eval_quick_prints_the_summary_and_keeps_history(tmp_path: Path)
     page = report.read_text(encoding="utf-8")
     assert page.count('<details class="case"') == 8 and "Content-Security-Policy" in page
     assert page.count("data:image/png;base64,") == 3, "its charts inside the file"
+    (line,) = [line for line in first.stdout.splitlines() if line.startswith("Report to click through: ")]
+    assert line.endswith(report.name), "its path, from the asset's metadata"
     runs = tmp_path / "home" / "dagster"
     assert (runs / "storage").is_dir() or any(runs.iterdir()), "run history is kept under NABAHAN_HOME"
     second = nabahan("eval", "--quick", "--output-dir", "out", cwd=tmp_path)

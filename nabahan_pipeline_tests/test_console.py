@@ -45,10 +45,11 @@ def test_the_seed_layout_line_for_line(tmp_path: Path):
     saving = lines.index("Saving reports...")
     assert lines[saving + 1].startswith("Detailed results saved to: evaluation/results/evaluation_results_")
     assert lines[saving + 2].startswith("Summary saved to: evaluation/results/evaluation_summary_")
+    assert lines[saving + 3].startswith("Report to click through: evaluation/results/evaluation_report_")
     charts = lines.index("Generating visualization charts...")
-    assert lines[charts + 1:charts + 8] == [f"  Created: charts/{name}" for name in (
+    assert lines[charts + 1:charts + 9] == [f"  Created: charts/{name}" for name in (
         "metrics_overview.png", "pass_fail_distribution.png", "latency_analysis.png", "category_breakdown.png",
-        "detailed_results.png", "evaluation_dashboard.png", "pass_rate_trend.png")]
+        "detailed_results.png", "evaluation_dashboard.png", "pass_rate_trend.png", "error_locations.png")]
     assert lines[-5:] == [RULE, "EVALUATION COMPLETE", RULE, "FINAL PASS RATE: 100.0%", "FINAL CORRECT RATE: 100.0%"]
 
 
