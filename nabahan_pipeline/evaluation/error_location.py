@@ -239,8 +239,9 @@ def _shape(node: exp.Expression) -> str:
 
 def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression | None) -> list[Difference]:
     """WHERE or HAVING conditions (their AND-ed parts) matched up: the same ones set aside, the rest
-    paired by what they are about (a column's entity, else any date with a date); a pair of one shape differs in a literal (or the date window),
-    else in its condition; what is left is missing or extra."""
+    paired by what they are about (a column's entity, else any date with a date); a pair of one
+    shape differs in a literal (or the date window), else in its condition; what is left is
+    missing or extra."""
     ours = [(node, _text(node)) for node in _conjuncts(agent)]
     theirs = [(node, _text(node)) for node in _conjuncts(gold)]
     same = Counter(text for _, text in ours) & Counter(text for _, text in theirs)

@@ -303,7 +303,8 @@ def _case(row: Mapping[str, Any], report: RunReport) -> str:
     gold_rows = report.gold_rows.get(case_id)
     repeat = f" (repeat {int(row['repeat']) + 1})" if int(row["repeat"]) else ""
     return (
-        f'<details class="case" id="case-{_e(_slug(case_id))}-{int(row["repeat"])}" data-category="{_e(_slug(row["category"]))}" '
+        f'<details class="case" id="case-{_e(_slug(case_id))}-{int(row["repeat"])}" '
+        f'data-category="{_e(_slug(row["category"]))}" '
         f'data-verdict="{"correct" if right else "wrong"}" data-location="{_e(" ".join(_slug(c) for c in clauses))}">'
         f'<summary><span class="num">#{int(row["query_num"])}{repeat}</span>'
         f'<span class="badge {"correct" if right else "wrong"}">{"Correct" if right else "Not correct"}</span>'
@@ -379,7 +380,8 @@ def _result(result: Result | None) -> str:
         return '<p class="muted">no rows</p>'
     head = "".join(f"<th{_dir(name)}>{_e(_cut(name))}</th>" for name in result.columns)
     body = "".join(
-        "<tr>" + "".join(f"<td{_dir(cell)}>{_e(_cut(cell))}</td>" for cell in (row if isinstance(row, (list, tuple)) else [row]))
+        "<tr>" + "".join(f"<td{_dir(cell)}>{_e(_cut(cell))}</td>"
+                         for cell in (row if isinstance(row, (list, tuple)) else [row]))
         + "</tr>"
         for row in result.rows[:SHOWN_ROWS]
     )
