@@ -155,7 +155,7 @@ def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, fil
                      f"{seconds(row.p95_latency):>9}{int(row.errors):>8}{int(row.unsafe_sql):>8}")
     lines += [THIN, f"Agents disagree on {disagreements} of {cases} cases (listed first in the case matrix)."]
     names = {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
-             "agent_comparison.png": "Chart saved to"}
+             "agent_comparison.png": "Chart saved to", "report_html": "Report to click through"}
     lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
     lines.append(RULE)
     return "\n".join(lines)

@@ -120,6 +120,7 @@ def test_nabahan_eval_with_two_agents_writes_the_comparison(tmp_path: Path):
     assert comparison.with_suffix(".png").read_bytes().startswith(b"\x89PNG")
     page = comparison.with_suffix(".html").read_text(encoding="utf-8")
     assert page.count('<details class="case"') == 3 and "<th>Agent</th>" in page and "counting_agent" in page
+    assert f"Report to click through: out/{comparison.with_suffix('.html').name}" in result.stdout
     agents = pd.read_csv(comparison, encoding="utf-8-sig")
     assert agents["Agent"].tolist() == ["embedded", COUNTING]
     assert len(pd.read_csv(matrix, encoding="utf-8-sig")) == 3
