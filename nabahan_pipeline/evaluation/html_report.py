@@ -222,9 +222,10 @@ def comparison_report_html(title: str, scores: Mapping[str, pd.DataFrame], agent
 
 
 def write_html(html: str, path: Path) -> Path:
-    """Write ``html`` to ``path`` atomically (UTF-8); return the path."""
+    """Write ``html`` to ``path`` atomically (UTF-8), never over an existing file (its name is
+    that of CSVs just claimed, written before it); return the path."""
     remove_stale_temporaries(path.parent)
-    with atomic_open(path, "w", encoding="utf-8", newline="\n") as handle:
+    with atomic_open(path, "w", replace=False, encoding="utf-8", newline="\n") as handle:
         handle.write(html)
     return path
 

@@ -177,6 +177,9 @@ def test_the_report_is_written_atomically_beside_the_csvs(tmp_path: Path) -> Non
     written = write_html(run_report_html(report()), path)
     assert written.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+    with pytest.raises(FileExistsError):
+        write_html("<p>another run</p>", path)
+    assert written.read_text(encoding="utf-8").startswith("<!DOCTYPE html>"), "never over another report"
 
 
 def test_a_run_report_gathers_gold_sql_and_both_rows_from_the_tables() -> None:
