@@ -24,8 +24,6 @@ _EXPORTS = {
     "CHART_FILES": "render",
     "render_charts": "render",
     "save_figure": "render",
-    "figure_png": "render",
-    "report_charts": "render",
     "dashboard_markdown": "markdown",
     "plot_metrics_overview": "overview",
     "plot_pass_fail_distribution": "pass_fail",
@@ -50,7 +48,7 @@ __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from nabahan_pipeline.evaluation.charts.render import CHART_FILES, figure_png, render_charts, report_charts, save_figure
+    from nabahan_pipeline.evaluation.charts.render import CHART_FILES, render_charts, save_figure
     from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
     from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
     from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
