@@ -50,12 +50,14 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "max_sql_chars": ("4000", 4000),
     "max_answer_bytes": ("1048576", 1_048_576),
     "judge": ("openai:judge-model", "openai:judge-model"),
+    "in_process": ("yes", True),
 }
 # Per run option of no default whose value has a form: a value given other than its sample.
 GIVEN = {"judge": "openai:other-model"}
 # Per run option whose value can be malformed: a bad value of its variable.
 BAD = {
     "quick": "maybe",
+    "in_process": "perhaps",
     "concurrency": "abc",
     "timeout_s": "soon",
     "repeat": "0",
