@@ -201,8 +201,8 @@ def answer_batches(
             try:
                 number, future = done.get(timeout=max(0.0, wait))
             except queue.Empty:
-                if oldest.started is None or oldest.future.done():
-                    continue  # not started yet, or done this very moment: its outcome is on the way
+                if oldest.started is None or oldest.future.done() or time.perf_counter() < oldest.started + timeout_s:
+                    continue  # not started yet, done this very moment, or started while we waited
                 held.add(oldest_number)
                 answered(oldest_number, _timed_out(timeout_s))
                 if len(held) >= concurrency:  # every thread is in a call given up on

@@ -53,7 +53,7 @@ def test_an_agent_that_exits_costs_its_own_question_and_the_run_reports(tmp_path
     run = evaluate(tmp_path, "exiting_agent", "--concurrency", "1")
     assert run.returncode == 0, run.stderr[-3000:]
     table = results(tmp_path)
-    assert len(table) == 4 and table["Correct"].sum() == 3
+    assert len(table) == 4 and table["Correct"].sum() == 3, (table["Error"].tolist(), run.stderr[-3000:])
     (error,) = table["Error"].dropna()
     assert error == "the agent's process exited (code 0) during this call"
     assert "EVALUATION COMPLETE" in run.stdout
