@@ -182,3 +182,64 @@ def test_what_the_agent_prints_reaches_stderr_scrubbed(tmp_path: Path):
     for path in (tmp_path / "home").rglob("*"):
         if path.is_file():
             assert key[5:15].encode() not in path.read_bytes(), path
+
+
+# --- the adapter itself, in this process --------------------------------------------------------
+
+SAMPLE = "python:nabahan_pipeline_tests.sample_agents:"
+
+
+def test_the_child_answers_as_the_callable_does_in_process():
+    from nabahan_pipeline.agents.child_process import ChildProcessAgent
+    from nabahan_pipeline.agents.contract import normalize_answer
+    from nabahan_pipeline.agents.python_callable import PythonCallableAgent
+
+    for name in ("counting_agent", "odd_values_agent", "raising_agent", "malformed_agent", "question_only_agent"):
+        child = ChildProcessAgent(SAMPLE + name)
+        inside = PythonCallableAgent(SAMPLE + name)
+        try:
+            try:
+                expected = normalize_answer(inside.ask("سؤال", {"region": "الرياض"}))
+            except RuntimeError as exc:  # the in-process agent raises; the runner words it so
+                expected = normalize_answer({"status": "error", "sql": None, "data": [], "insights": "",
+                                             "error": f"{type(exc).__name__}: {exc}"})
+            assert normalize_answer(child.ask("سؤال", {"region": "الرياض"})) == expected, name
+            assert child.fingerprint() == inside.fingerprint()
+        finally:
+            child.close()
+
+
+def test_a_spec_that_cannot_load_is_one_line_before_any_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from nabahan_pipeline.agents.child_process import ChildProcessAgent
+    from nabahan_pipeline.errors import AgentSpecError
+
+    (tmp_path / "broken_agent.py").write_text("import os\nraise RuntimeError('key ' + os.environ['OPENAI_API_KEY'])\n",
+                                              encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-proj-abcdef0123456789")
+    for spec, fragment in ((SAMPLE + "missing", "has no 'missing'"), ("python:nope_module:f", "cannot import module"),
+                           ("python:broken_agent:answer", "importing 'broken_agent' raised RuntimeError")):
+        with pytest.raises(AgentSpecError) as raised:
+            ChildProcessAgent(spec)
+        assert fragment in str(raised.value) and "\n" not in str(raised.value)
+        assert "0123456789" not in str(raised.value)
+
+
+def test_an_answer_nested_past_what_is_read_is_an_error_not_a_recursion(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from nabahan_pipeline.agents.child_process import ChildProcessAgent
+
+    (tmp_path / "deep_agent.py").write_text(
+        "import json\n"
+        "def answer(question, filters=None):\n"
+        "    value = 1\n"
+        "    for _ in range(150):\n"
+        "        value = [value]\n"
+        "    return {'status': 'success', 'sql': None, 'data': [{'v': value}], 'insights': '', 'error': None}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    agent = ChildProcessAgent("python:deep_agent:answer")
+    try:
+        assert agent.ask("سؤال")["error"] == "malformed answer: nested deeper than the pipeline reads"
+    finally:
+        agent.close()
