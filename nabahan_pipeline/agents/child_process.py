@@ -127,21 +127,26 @@ class _Child:
                                        daemon=True)
         self._reader.start()
         self._relay.start()
-        self.module_file = self._start(spec)
+        try:
+            self.module_file = self._start(spec)
+        except BaseException:  # a bad spec, or Ctrl-C while the agent's module imports: no child left
+            self.end()
+            raise
 
     def _start(self, spec: str) -> str | None:
         """Send the spec and our import path; the module's file, once the child has loaded the
         callable; AgentSpecError (scrubbed) when it could not."""
         first = self._pending[0]
         here = os.getcwd()
-        self._send(0, {"spec": spec, "path": [*sys.path, *([here] if here not in sys.path else [])]})
+        try:
+            self._send(0, {"spec": spec, "path": [*sys.path, *([here] if here not in sys.path else [])]})
+        except OSError:  # it died starting: the reader says so
+            pass
         first.done.wait()
         reply = self._decode(first.outcome)
         if isinstance(reply, str):
-            self.end()
             raise AgentSpecError(f"agent spec {spec!r}: {reply}")
         if "error" in reply:
-            self.end()
             raise AgentSpecError(scrub(str(reply["error"])))
         module_file = reply.get("module_file")
         return module_file if isinstance(module_file, str) else None
