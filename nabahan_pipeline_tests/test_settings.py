@@ -218,6 +218,7 @@ def test_a_bad_variable_stops_the_python_api_and_a_dagster_run_before_any_agent_
     from nabahan_pipeline_tests import sample_agents
 
     sample_agents.CALLS.clear()
+    monkeypatch.setenv("NABAHAN_IN_PROCESS", "yes")  # where its calls would be counted
     monkeypatch.setenv("NABAHAN_TIMEOUT_S", "soon")
     with pytest.raises(EvaluationInputError, match=r"^NABAHAN_TIMEOUT_S=soon: not a number of seconds$"):
         NabahanEvaluationPipeline(test_file=cases_file(clean_env / "cases.json"), agent=COUNTING).run_complete_pipeline()
