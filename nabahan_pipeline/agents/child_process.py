@@ -22,19 +22,17 @@ import os
 import subprocess
 import sys
 import threading
-from pathlib import Path
 from typing import Any, BinaryIO
 
-import nabahan_pipeline
 from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.frames import FrameError, Oversized, frame, parse, read_frame, too_deep
 from nabahan_pipeline.agents.python_callable import parse_python_spec, python_fingerprint
 from nabahan_pipeline.agents.secrets import scrub
 from nabahan_pipeline.errors import AgentSpecError
-from nabahan_pipeline.settings import SETTINGS
+from nabahan_pipeline.settings import PACKAGE_DIR, SETTINGS
 
 # The child imports this package from where this process did, then takes our import path.
-_ROOT = str(Path(nabahan_pipeline.__file__).resolve().parents[1])
+_ROOT = str(PACKAGE_DIR.parent)
 _BOOTSTRAP = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
     "from nabahan_pipeline.agents.python_child import main; main(int(sys.argv[2]), int(sys.argv[3]))"
