@@ -27,6 +27,7 @@ import pandas as pd
 
 from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
+from nabahan_pipeline.agents.secrets import scrub, scrubbed_output
 from nabahan_pipeline.errors import EvaluationInputError, NabahanError
 from nabahan_pipeline.console import LiveConsole, comparison_text, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summary_dict
@@ -162,14 +163,15 @@ class NabahanEvaluationPipeline:
             several = len(agents) > 1
             # In memory: the instance our runs keep is opened once every input is checked.
             building = stack.enter_context(dg.DagsterInstance.ephemeral())
-            built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent, several=several),
-                                                                  building))
-                     for agent in agents}
-        except NabahanError as exc:  # the user's mistake, reported as one line (errors.py)
-            raise EvaluationInputError(str(exc)) from None
+            with scrubbed_output():  # what an agent's module prints as it loads
+                built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent,
+                                                                                         several=several), building))
+                         for agent in agents}
+        except NabahanError as exc:  # the user's mistake, reported as one line (errors.py), scrubbed
+            raise EvaluationInputError(scrub(str(exc))) from None
         except dg.DagsterResourceFunctionError as exc:  # an agent's own check, raised within Dagster's
             if isinstance(exc.__cause__, NabahanError):
-                raise EvaluationInputError(str(exc.__cause__)) from None
+                raise EvaluationInputError(scrub(str(exc.__cause__))) from None
             raise
         fingerprints = {label: agent.fingerprint() for label, agent in built.items()}
         return CheckedInputs(settings, cases, agents, built, fingerprints)

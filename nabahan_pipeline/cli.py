@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from nabahan_pipeline.agents.secrets import scrub
 from nabahan_pipeline.agents.labels import LabelledAgent, labelled_agents, resolve_run
 from nabahan_pipeline.errors import NabahanError, UsageError
 from nabahan_pipeline.settings import RUN_OPTIONS, SETTINGS, RunSettings, whole_number
@@ -283,7 +284,7 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
     try:
         return args.handler(args)
     except NabahanError as exc:
-        print(f"nabahan: error: {exc}", file=sys.stderr)
+        print(f"nabahan: error: {scrub(str(exc))}", file=sys.stderr)  # an agent's import error may hold a key
         return 2
     except KeyboardInterrupt:
         print("nabahan: interrupted", file=sys.stderr)
