@@ -26,6 +26,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from urllib.parse import unquote_plus, urlsplit
 
 from nabahan_pipeline.settings import secret_values
 
@@ -48,6 +49,15 @@ _CREDENTIAL = re.compile(
     r"|\b(?:api[_-]?key|access[_-]?token)\b[\"']?\s*[:=]\s*[\"']?)"
     r"([^\s\"',;&]+)"
 )
+# Query parameters that carry a credential: by their name lower-cased without "-", "_" and ".", or
+# by its last word (x-api-key, access_token, X-Amz-Signature, clientSecret...).
+_CREDENTIAL_PARAMETERS = frozenset({
+    "sig", "auth", "authorization", "pass", "pwd", "jwt", "bearer", "sas", "session", "sessionid", "code",
+    "apikey", "accesskey", "secretkey", "privatekey", "subscriptionkey", "accesstoken", "authtoken", "apitoken",
+    "idtoken", "refreshtoken", "clientsecret", "apisecret",
+})
+_CREDENTIAL_WORDS = frozenset({"key", "token", "secret", "password", "passwd", "signature", "credential", "credentials"})
+_PARAMETER = re.compile(r"(?P<name>[^&;=#?]+)=(?P<value>[^&;#]*)")
 # Safe in a long-lived process: a secret once given to an adapter stays one; remembering it longer
 # than its run only redacts more, never less, and the set grows by distinct secrets alone.
 _registered: set[str] = set()
@@ -74,6 +84,39 @@ def known_secrets() -> frozenset[str]:
     with _lock:
         values |= _registered
     return frozenset(value for value in values if is_secret(value))
+
+
+def credential_parameter(name: str) -> bool:
+    """Whether a URL's query parameter called ``name`` carries a credential (api_key, token, sig...)."""
+    words = [word.lower() for word in re.split(r"[-_.\s]+|(?<=[a-z])(?=[A-Z])", unquote_plus(name).strip()) if word]
+    return bool(words) and ("".join(words) in _CREDENTIAL_PARAMETERS or words[-1] in _CREDENTIAL_WORDS)
+
+
+def url_credentials(url: str) -> list[str]:
+    """What in ``url`` is a credential: "userinfo" for ``user:pass@``, and the name of every query or
+    fragment parameter that carries one; empty for a URL that holds none."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    found = ["userinfo"] if "@" in parts.netloc else []
+    for part in (parts.query, parts.fragment):
+        found += [match["name"] for match in _PARAMETER.finditer(part) if credential_parameter(match["name"])]
+    return found
+
+
+def redacted_url(url: str) -> str:
+    """``url`` with its userinfo and the value of every credential parameter as ``***``: a URL to show."""
+    scheme, separator, rest = url.partition("://")
+    if separator:
+        host_end = min((rest.index(mark) for mark in "/?#" if mark in rest), default=len(rest))
+        if "@" in rest[:host_end]:
+            rest = REDACTED + rest[rest.rindex("@", 0, host_end):]
+        url = scheme + separator + rest
+    cut = min((url.index(mark) for mark in "?#" if mark in url), default=len(url))
+    return url[:cut] + _PARAMETER.sub(
+        lambda match: f"{match['name']}={REDACTED}" if credential_parameter(match["name"]) else match[0], url[cut:]
+    )
 
 
 def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
