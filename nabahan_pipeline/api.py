@@ -27,6 +27,7 @@ import pandas as pd
 
 from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
+from nabahan_pipeline.agents.secrets import scrub, scrubbed_output
 from nabahan_pipeline.errors import EvaluationInputError, NabahanError
 from nabahan_pipeline.console import LiveConsole, comparison_text, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summary_dict
@@ -37,6 +38,7 @@ from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, 
 from nabahan_pipeline.orchestration import resources
 from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents
 from nabahan_pipeline.orchestration.resources import built_agent
+from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags
 from nabahan_pipeline.progress import watching
 from nabahan_pipeline.settings import RUN_OPTIONS, RunSettings, dagster_home
 
@@ -53,7 +55,8 @@ telemetry:
 
 def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
     """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster),
-    Dagster's own as its dagster.yaml configures it (written on first use when there is none)."""
+    Dagster's own as its dagster.yaml configures it (written on first use when there is none); the
+    runs our processes left unfinished when they died are marked failed (``run_owners``)."""
     home = dagster_home(home)
     # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp the
     # schema's version); runs that share the instance afterwards are.
@@ -62,7 +65,13 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
         if not config.exists():
             with atomic_open(config, "w", encoding="utf-8") as handle:
                 handle.write(_INSTANCE_YAML)
-        return dg.DagsterInstance.from_config(str(home))
+        instance = dg.DagsterInstance.from_config(str(home))
+        try:
+            fail_runs_of_dead_processes(instance)
+        except BaseException:
+            instance.dispose()
+            raise
+        return instance
 
 
 class CheckedInputs(NamedTuple):
@@ -162,14 +171,15 @@ class NabahanEvaluationPipeline:
             several = len(agents) > 1
             # In memory: the instance our runs keep is opened once every input is checked.
             building = stack.enter_context(dg.DagsterInstance.ephemeral())
-            built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent, several=several),
-                                                                  building))
-                     for agent in agents}
-        except NabahanError as exc:  # the user's mistake, reported as one line (errors.py)
-            raise EvaluationInputError(str(exc)) from None
+            with scrubbed_output():  # what an agent's module prints as it loads
+                built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent,
+                                                                                         several=several), building))
+                         for agent in agents}
+        except NabahanError as exc:  # the user's mistake, reported as one line (errors.py), scrubbed
+            raise EvaluationInputError(scrub(str(exc))) from None
         except dg.DagsterResourceFunctionError as exc:  # an agent's own check, raised within Dagster's
             if isinstance(exc.__cause__, NabahanError):
-                raise EvaluationInputError(str(exc.__cause__)) from None
+                raise EvaluationInputError(scrub(str(exc.__cause__))) from None
             raise
         fingerprints = {label: agent.fingerprint() for label, agent in built.items()}
         return CheckedInputs(settings, cases, agents, built, fingerprints)
@@ -183,6 +193,7 @@ class NabahanEvaluationPipeline:
             "nabahan/agent_fingerprint": checked.fingerprints[agent.label],
             "nabahan/suite": suite_fingerprint(checked.case_file.cases),
             "nabahan/trigger": "nabahan eval",
+            **owner_tags(),
         }
 
     def run_complete_pipeline(self, console: TextIO | None = None) -> dict[str, Any]:
@@ -269,7 +280,7 @@ class NabahanEvaluationPipeline:
         job = _definitions().resolve_job_def(comparison_job.name)
         result = job.execute_in_process(
             run_config=run_config, instance=instance,
-            tags={"nabahan/trigger": "nabahan eval", "nabahan/agents": ",".join(labels)},
+            tags={"nabahan/trigger": "nabahan eval", "nabahan/agents": ",".join(labels), **owner_tags()},
         )
         agents: pd.DataFrame = result.asset_value("agent_comparison")
         metadata = _metadata(result, "agent_comparison")

@@ -11,13 +11,14 @@ from nabahan_pipeline.agents.contract import AgentAnswer
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, HttpError, MalformedResponseError
-from nabahan_pipeline.settings import resolve
+from nabahan_pipeline.settings import SETTINGS, environment_value
 
 
 class HttpAgent:
     """An agent behind an HTTP endpoint: POST {"question", "filters"} as JSON, the contract back.
 
-    A bearer token is taken from $NABAHAN_AGENT_TOKEN (or ``token``); it is sent, never shown.
+    A bearer token, ``token`` else the variable ``token_env`` names ($NABAHAN_AGENT_TOKEN; None:
+    none), is sent to this endpoint alone, never shown.
     Transport failures come back as ``error`` answers whose message names the URL and the cause.
     """
 
@@ -28,6 +29,7 @@ class HttpAgent:
         agent_version: str | None = None,
         timeout_s: float = 30.0,
         token: str | None = None,
+        token_env: str | None = SETTINGS["agent_token"].env,
         max_retries: int = 3,
         backoff_base_s: float = 0.5,
         backoff_max_s: float = 8.0,
@@ -41,7 +43,8 @@ class HttpAgent:
             raise AgentSpecError(f"agent spec: {exc}") from None
         self.spec = spec
         self._agent_version = agent_version
-        token = resolve("agent_token", token)
+        if token is None and token_env is not None:
+            token = environment_value(token_env)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._client = HttpClient(
             spec,

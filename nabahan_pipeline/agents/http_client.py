@@ -33,7 +33,7 @@ from urllib3.exceptions import (
 from urllib3.exceptions import HTTPError as Urllib3Error
 from urllib3.util import Retry, Timeout, Url
 
-from nabahan_pipeline.agents.secrets import register_secret, scrub
+from nabahan_pipeline.agents.secrets import redacted_url, register_secret, scrub, url_credentials
 from nabahan_pipeline.errors import (
     AgentSpecError,
     BodyTooLargeError,
@@ -87,6 +87,9 @@ def parse_http_url(url: str) -> Url:
         raise ValueError(f"{url!r} is not an http:// or https:// URL")
     if parts.username is not None or parts.password is not None:
         raise ValueError(f"{parts.scheme}://…@{parts.hostname}: credentials in the URL are not supported")
+    if found := url_credentials(url):  # shown in labels, tags and the registry: refused, never repeated
+        raise ValueError(f"{redacted_url(url)!r}: a credential in the URL ({', '.join(found)}) is not supported; "
+                         "give the agent a bearer token by its variable's name: --agent-token NAME=ENV_VAR")
     if not parts.hostname:
         raise ValueError(f"{url!r} has no host")
     try:

@@ -27,6 +27,7 @@ from dagster_pandera import pandera_schema_to_dagster_type
 from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
+from nabahan_pipeline.agents.secrets import scrubbed_output
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.judge import Judge
@@ -151,17 +152,18 @@ def agent_responses(
     numbered = numbered_cases(test_cases)
     publish("asking", cases=len(test_cases), answers=len(test_cases) * evaluation.repeat)
     try:
-        responses = run_agent(
-            test_cases,
-            agent,
-            concurrency=evaluation.concurrency,
-            timeout_s=evaluation.timeout_s,
-            repeat=evaluation.repeat,
-            cache=cache,
-            cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
-            limits=answer_limits(evaluation),
-            on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
-        )
+        with scrubbed_output():  # what an in-process agent prints reaches the compute log scrubbed
+            responses = run_agent(
+                test_cases,
+                agent,
+                concurrency=evaluation.concurrency,
+                timeout_s=evaluation.timeout_s,
+                repeat=evaluation.repeat,
+                cache=cache,
+                cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
+                limits=answer_limits(evaluation),
+                on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
+            )
     finally:
         if cache is not None:
             cache.close()
