@@ -44,7 +44,8 @@ from nabahan_pipeline.evaluation.cases import (
     select_quick,
     suite_fingerprint,
 )
-from nabahan_pipeline.files import file_sha256
+from nabahan_pipeline.errors import EvaluationInputError
+from nabahan_pipeline.files import file_sha256, folder_problem, linked_folder_problem
 from nabahan_pipeline.orchestration.history import series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
@@ -52,6 +53,8 @@ from nabahan_pipeline.settings import RunSettings, response_cache_path
 from nabahan_pipeline.progress import publish
 
 GROUP = "evaluation"
+# The folder of the charts' link within the output folder (``files.atomic_folder``).
+CHARTS_FOLDER = "charts"
 # The tables between the assets, each checked against its schema at the step that makes it (a
 # wrong column fails that step); the Dagster UI shows each column's type and description.
 # (dagster-pandera is marked beta: its warning would reach every `nabahan` command's stderr.)
@@ -102,6 +105,16 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds)
 
 
+def check_output_folder(evaluation: RunSettings) -> None:
+    """Raise EvaluationInputError when the run's reports or charts could not be written where they
+    go (``--output-dir`` a file, a folder of the user's where the charts' link goes): told before
+    any agent call, not after them all."""
+    output = evaluation.output_path()
+    problem = folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
+    if problem is not None:
+        raise EvaluationInputError(f"--output-dir {output}: {problem}")
+
+
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
           dagster_type=TEST_CASES_TYPE)
 def test_cases(
@@ -112,6 +125,7 @@ def test_cases(
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
     table stops the run here, before any agent call."""
     checked = checked_cases or checked_test_cases(evaluation)
+    check_output_folder(evaluation)
     context.add_output_metadata(
         {
             "file": dg.MetadataValue.path(str(checked.path)),
@@ -252,7 +266,7 @@ def evaluation_charts(
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
     from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 
-    charts = evaluation.output_path().absolute() / "charts"
+    charts = evaluation.output_path().absolute() / CHARTS_FOLDER
     drawn = render_charts(
         case_scores,
         evaluation_summary,
