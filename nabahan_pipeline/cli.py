@@ -12,12 +12,14 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
 from nabahan_pipeline.agents.labels import LabelledAgent, labelled_agents, resolve_run
 from nabahan_pipeline.errors import NabahanError, UsageError
+from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 from nabahan_pipeline.settings import RUN_OPTIONS, SETTINGS, RunSettings, whole_number
 
 
@@ -278,10 +280,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _stdout_reader_may_leave() -> Iterator[None]:
+    stdout = sys.stdout
+    sys.stdout = ReaderMayLeave(stdout)
+    try:
+        yield
+    finally:
+        sys.stdout = stdout
+
+
 def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], argparse.Namespace]) -> int:
     args = parse(argv)
     try:
-        return args.handler(args)
+        with _stdout_reader_may_leave():
+            return args.handler(args)
     except NabahanError as exc:
         print(f"nabahan: error: {exc}", file=sys.stderr)
         return 2
