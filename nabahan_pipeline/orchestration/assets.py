@@ -11,6 +11,7 @@ Each asset states what it is and calls the core; each table's Dagster type is it
 metadata (row count, column schema, preview) come from the IO manager.
 """
 
+import hashlib
 import warnings
 from collections.abc import Mapping
 from datetime import datetime
@@ -39,13 +40,14 @@ from nabahan_pipeline.evaluation.tables import (
 )
 from nabahan_pipeline.evaluation.cases import (
     check_against_database,
-    load_test_cases,
     numbered_cases,
+    parse_test_cases,
+    read_case_file,
     select_quick,
     suite_fingerprint,
 )
 from nabahan_pipeline.errors import EvaluationInputError
-from nabahan_pipeline.files import file_sha256, folder_problem, linked_folder_problem
+from nabahan_pipeline.files import folder_problem, linked_folder_problem
 from nabahan_pipeline.orchestration.history import series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
@@ -97,8 +99,9 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     naming what is wrong. Our entry points call it before they start a run and hand the run what
     it found (the ``checked_cases`` resource); a run launched otherwise calls it in ``test_cases``."""
     path = evaluation.case_file()
-    sha256 = file_sha256(path) if path.is_file() else ""
-    cases = load_test_cases(path)
+    data = read_case_file(path)  # once: the file may be a pipe
+    sha256 = hashlib.sha256(data).hexdigest()
+    cases = parse_test_cases(data, path)
     database = ensure_database(evaluation.database_path())
     golds = check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()),
                                    timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows)
