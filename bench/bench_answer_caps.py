@@ -1,6 +1,6 @@
 """Peak memory of a whole `nabahan eval` with one answer at each cap, over HTTP on loopback.
 
-    python bench/bench_answer_caps.py [--cases 8] [--only bytes rows ...]
+    python bench/bench_answer_caps.py [--cases 8] [--only bytes_30MiB ...] [--tree DIR]
 
 A loopback server (this process, its own thread) answers every case with a small answer but one,
 which is just under a cap: a body of 30 MiB (max_answer_bytes 32 MiB) of text cells, 100,000 rows
@@ -83,7 +83,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except ConnectionError:  # refused by its length, unread: as it should be
+            pass
 
     def log_message(self, *args: object) -> None:
         pass
@@ -97,11 +100,11 @@ def _cases(path: Path, n: int) -> Path:
     return path
 
 
-def one_run(server: _Server, big: bytes, folder: Path, cases: Path) -> tuple[float, float, str, int]:
+def one_run(server: _Server, big: bytes, folder: Path, cases: Path, tree: Path = REPO) -> tuple[float, float, str, int]:
     """One `nabahan eval` in its own process: (peak MiB, wall s, the big answer's status and error, exit code)."""
     server.big = big
     out = folder / "out"
-    env = {**os.environ, "NABAHAN_HOME": str(folder / "home"), "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "NABAHAN_HOME": str(folder / "home"), "PYTHONPATH": str(tree)}
     env.pop("DAGSTER_HOME", None)
     args = [sys.executable, "-m", "nabahan_pipeline", "eval", "--agent", f"http://127.0.0.1:{server.server_port}/ask",
             "--test-file", str(cases), "--output-dir", str(out),]
@@ -127,6 +130,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=8)
     parser.add_argument("--only", nargs="*", default=None, help="names of the answers to run (default: all)")
+    parser.add_argument("--tree", type=Path, default=REPO, help="the tree of the code to run (default: this one)")
     args = parser.parse_args()
     bodies = big_bodies()
     names = ["small", *(name for name in bodies if name != "small" and (not args.only or name in args.only))]
@@ -141,7 +145,7 @@ def main() -> None:
             for name in names:
                 folder = Path(tmp) / name
                 folder.mkdir()
-                peak, wall, verdict, code = one_run(server, bodies[name], folder, cases)
+                peak, wall, verdict, code = one_run(server, bodies[name], folder, cases, args.tree)
                 base = base or peak
                 print(f"{name:<18}{len(bodies[name]) / MIB:>10.2f}{peak:>10.0f}{peak / base:>9.2f}{wall:>8.1f}{code:>6}  {verdict}",
                       flush=True)

@@ -103,7 +103,7 @@ def make_folder(folder: str | Path) -> None:
     that is something else than a folder (mkdir's own FileExistsError would read as "name taken")."""
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
+    except (FileExistsError, NotADirectoryError):
         raise NotADirectoryError(f"{_not_a_folder(Path(folder))} is not a folder") from None
 
 

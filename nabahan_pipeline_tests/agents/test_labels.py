@@ -66,3 +66,9 @@ def test_folder_names_are_safe_and_never_shared(label: str, plain: str | None):
     else:
         assert name != label and len(name.rsplit("-", 1)[1]) == 8
     assert folder_name("a/b") != folder_name("a_b") and folder_name("a/b") != folder_name("a:b")
+
+
+def test_a_label_is_measured_in_bytes_as_a_folder_name_is() -> None:
+    assert labelled_agent("ن" * 127 + "=embedded").label == "ن" * 127  # 254 bytes
+    with pytest.raises(AgentSpecError, match="at most 255 bytes in UTF-8 \\(this one 256"):
+        labelled_agent("ن" * 128 + "=embedded")

@@ -381,3 +381,10 @@ def test_sqlite_sql_is_run_as_written_even_with_another_dialects_functions() -> 
 def test_referenced_columns_are_the_column_names_the_text_holds() -> None:
     sql = "SELECT t.region_id, EXTRACT(YEAR FROM publish_date) FROM tenders_full_details t WHERE name = 'region'"
     assert referenced_columns(sql, "postgres") == {"region_id", "publish_date", "name"}
+
+
+def test_a_row_of_500_large_blobs_is_refused_before_it_is_built(db: Path) -> None:
+    wide = "SELECT " + ", ".join(f"randomblob(999999) AS b{i}" for i in range(500))
+    with pytest.raises(UnsafeSQLError, match="too many columns in result set"):
+        run_read_only(db, wide)
+    assert len(run_read_only(db, "SELECT " + ", ".join(f"{i} AS c{i}" for i in range(100))).columns) == 100
