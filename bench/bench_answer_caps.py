@@ -3,7 +3,8 @@
     python bench/bench_answer_caps.py [--cases 8] [--only bytes_30MiB ...] [--tree DIR]
 
 A loopback server (this process, its own thread) answers every case with a small answer but one,
-which is just under a cap: a body of 30 MiB (max_answer_bytes 32 MiB) of text cells, 100,000 rows
+which is just under a cap: a body of 30 MiB (max_answer_bytes 32 MiB) of text cells (and of row
+objects: 80,000 rows of 12 columns, 960,000 values, under the values cap), 100,000 rows
 (max_answer_rows) of four numbers, an insight of 20,000 characters, SQL of 100,000 characters; and
 over the caps what must be refused before it is parsed: 40 MiB, a million small values, 5,000
 nested lists. Each run is its own process; its peak resident memory (``wait4``'s ru_maxrss) is
@@ -36,6 +37,13 @@ def _text_rows(target_bytes: int) -> dict:
     return {"columns": columns, "rows": [row] * (target_bytes // row_bytes)}
 
 
+def _data_rows(target_bytes: int) -> dict:
+    # The seed's form: row objects, each naming its columns; short values, so many more of them.
+    row = {f"column_{i}": i for i in range(12)}
+    row_bytes = len(json.dumps(row).encode("utf-8")) + 1
+    return {"data": [row] * min(80_000, target_bytes // row_bytes)}
+
+
 def _number_rows(rows: int, width: int = 4) -> dict:
     return {"columns": [f"n{i}" for i in range(width)], "rows": [[i, i + 1, i + 2, i + 3][:width] for i in range(rows)]}
 
@@ -53,6 +61,7 @@ def big_bodies() -> dict[str, bytes]:
     return {
         "small": body(_answer()),
         "bytes_30MiB": body(_answer(_text_rows(30 * MIB))),
+        "bytes_30MiB_data": body(_answer(_data_rows(30 * MIB))),
         "rows_100k": body(_answer(_number_rows(100_000))),
         "insight_20k": body(_answer(insights="عدد المناقصات 1 " + "ن" * 19_000)),
         "sql_100k": body(_answer(sql="SELECT 1 AS one" + " " * 99_000)),
