@@ -101,7 +101,7 @@ def _set(column: str, value: object) -> Callable[[pd.DataFrame], pd.DataFrame]:
 @pytest.mark.parametrize(
     ("step", "maker", "wrong", "column"),
     [
-        ("test_cases", "load_test_cases", _drop("tags"), "tags"),  # missing
+        ("test_cases", "parse_test_cases", _drop("tags"), "tags"),  # missing
         ("agent_responses", "run_agent", _as_text("latency_s"), "latency_s"),  # wrong type
         ("agent_responses", "run_agent", _set("status", "maybe"), "status"),  # not a status
         ("case_scores", "score_responses", _set("retrieval_points", 4), "retrieval_points"),  # out of range
