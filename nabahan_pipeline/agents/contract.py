@@ -138,7 +138,7 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
         return AgentAnswer.failure(f"malformed answer: missing key(s) {', '.join(missing)}")
     status, sql, insights = raw["status"], raw["sql"], raw["insights"]
     if not isinstance(status, str) or status not in STATUSES:
-        given = repr(_cut(status)) if isinstance(status, str) else f"of type {_type_name(status)}"
+        given = repr(_cut(status)) if isinstance(status, str) else f"given as {_type_name(status)}"
         return AgentAnswer.failure(f"malformed answer: status {given} is not one of {', '.join(STATUSES)}")
     if sql is not None and not isinstance(sql, str):
         return AgentAnswer.failure(f"malformed answer: 'sql' must be a string or null, got {type(sql).__name__}")
@@ -159,7 +159,7 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
         error = str(error) if isinstance(error, (int, float)) else f"(an error given as {_type_name(error)})"
     try:
         columns, rows = result_table(raw, limits.max_values)
-        rows = _json_rows(rows, limits.max_answer_bytes - len(insights) - len(sql or ""))
+        rows = _json_rows(rows, max(0, limits.max_answer_bytes - len(insights) - len(sql or "")))
     except ContractError as exc:
         return AgentAnswer.failure(f"malformed answer: {exc}")
     except _OverTheCap as exc:
@@ -180,11 +180,12 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
     )
 
 
-def result_table(answer: Mapping[str, Any], max_values: int = MAX_ANSWER_VALUES) -> tuple[list[str], list[list]]:
+def result_table(answer: Mapping[str, Any], max_values: int | None = None) -> tuple[list[str], list[list]]:
     """An answer's result as (column names, rows of values): from ``columns`` + ``rows`` when it
     has ``rows``, else from ``data`` (row objects; columns in order of first appearance, a value a
-    row lacks is None). Raises ContractError for a result in neither form, and ``_OverTheCap``
-    for one of more than ``max_values`` values, counted before the rows are copied."""
+    row lacks is None). Raises ContractError for a result in neither form, and (given
+    ``max_values``, as an answer is read) ``_OverTheCap`` for one of more values, counted before
+    the rows are copied."""
     if answer.get("rows") is not None:
         columns, rows = answer.get("columns"), answer["rows"]
         if not isinstance(columns, list) or not all(isinstance(name, str) for name in columns):
@@ -210,8 +211,8 @@ class _OverTheCap(Exception):
     """An answer found over a cap while it is read (the message names the cap)."""
 
 
-def _count_values(values: int, max_values: int) -> None:
-    if values > max_values:
+def _count_values(values: int, max_values: int | None) -> None:
+    if max_values is not None and values > max_values:
         raise _OverTheCap(f"{values:,} values > the cap of {max_values:,} values (rows x columns)")
 
 

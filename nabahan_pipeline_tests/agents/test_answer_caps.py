@@ -192,7 +192,7 @@ def test_a_5000_deep_value_anywhere_is_refused_by_its_type_not_by_recursion() ->
     cell = normalize_answer({**base, "rows": [[deep]]})
     assert cell.status == "error" and "a value that is a list: a cell holds one value" in cell.error
     status = normalize_answer({**base, "status": deep})
-    assert status.status == "error" and "status of type a list" in status.error
+    assert status.status == "error" and "status given as a list" in status.error
     error = normalize_answer({**base, "status": "error", "error": deep})
     assert error.error == "(an error given as a list)"
     data = normalize_answer({**base, "rows": None, "data": [{"a": {"b": deep}}]})
