@@ -19,6 +19,8 @@ from nabahan_pipeline.json_bounds import measure_json, too_deep_at
         ('{"a": [1, 2], "b": {"c": []}}', 3, 5),
         ('["[[[", "]]]", "\\"[{"]', 1, 3),  # brackets and quotes inside strings do not count
         ('[[],[[],[]],[[[]]]]', 4, 8),
+        ('["\\\\", "\\"[{", "x,y", {"k\\\\": ["]"]}]', 3, 5),  # escaped backslashes and quotes
+        ('{"a": "", "b": "[", "c": ""}', 1, 3),
     ],
 )
 def test_depth_and_values_are_measured(text: str, depth: int, values: int) -> None:
@@ -34,9 +36,21 @@ def test_a_million_deep_document_is_measured_up_to_the_limit_without_recursion()
         json.loads(text)
 
 
-def test_the_depth_agrees_with_the_parser_below_the_limit() -> None:
-    document = {"rows": [[1, {"a": [2, [3]]}]], "x": "[[[["}
-    assert measure_json(json.dumps(document), 64).depth == 6
+def parsed_depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((parsed_depth(item) for item in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((parsed_depth(item) for item in value), default=0)
+    return 0
+
+
+@pytest.mark.parametrize("document", [
+    {"rows": [[1, {"a": [2, [3]]}]], "x": "[[[["},
+    {"q\\": ["\\", "\"]", {"\\\"": [[["\\\\"]]]}], "": "{,}"},
+    [[[]], "]]]]", {"a": {"b": {"c": "\u0022[["}}}],
+])
+def test_the_depth_agrees_with_the_parser_below_the_limit(document: object) -> None:
+    assert measure_json(json.dumps(document), 64).depth == parsed_depth(document)
 
 
 def test_where_a_document_is_too_deep_names_the_element_and_the_key() -> None:
