@@ -33,7 +33,7 @@ from nabahan_pipeline.console import LiveConsole, comparison_text, files_text, f
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.files import atomic_open, file_lock
-from nabahan_pipeline.orchestration.assets import CheckedCases, checked_test_cases
+from nabahan_pipeline.orchestration.assets import CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
 from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents
@@ -169,6 +169,9 @@ class NabahanEvaluationPipeline:
 
                 Judge(settings.judge).close()
             several = len(agents) > 1
+            check_output_folder(settings)
+            for agent in agents:
+                check_output_folder(partition_settings(settings, agent, several=several))
             # In memory: the instance our runs keep is opened once every input is checked.
             building = stack.enter_context(dg.DagsterInstance.ephemeral())
             with scrubbed_output():  # what an agent's module prints as it loads

@@ -12,7 +12,8 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -20,6 +21,7 @@ from typing import Any, NoReturn
 from nabahan_pipeline.agents.secrets import redacted_url, scrub
 from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env, labelled_agents, resolve_run, with_tokens
 from nabahan_pipeline.errors import NabahanError, UsageError
+from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, whole_number
 
 
@@ -297,11 +299,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _stdout_reader_may_leave() -> Iterator[None]:
+    stdout = sys.stdout
+    sys.stdout = ReaderMayLeave(stdout)
+    try:
+        yield
+    finally:
+        sys.stdout = stdout
+
+
 def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], argparse.Namespace]) -> int:
     _reconfigure_stdout()
     args = parse(argv)
     try:
-        return args.handler(args)
+        with _stdout_reader_may_leave():
+            return args.handler(args)
     except NabahanError as exc:
         print(f"nabahan: error: {scrub(str(exc))}", file=sys.stderr)  # an agent's import error may hold a key
         return 2

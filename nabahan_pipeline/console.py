@@ -19,6 +19,7 @@ import pandas as pd
 
 from nabahan_pipeline.evaluation.scoring import seed_verdict
 from nabahan_pipeline.evaluation.reports import format_pct
+from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 
 RULE = "=" * 70
 THIN = "-" * 70
@@ -247,7 +248,7 @@ def _own_handle(stream: TextIO) -> TextIO:
         descriptor = os.dup(stream.fileno())
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
         return stream
-    return open(descriptor, "w", encoding="utf-8", errors="replace", buffering=1, closefd=True)
+    return ReaderMayLeave(open(descriptor, "w", encoding="utf-8", errors="replace", buffering=1, closefd=True))
 
 
 def _is_terminal(stream: TextIO) -> bool:

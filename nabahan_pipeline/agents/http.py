@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nabahan_pipeline.agents.contract import AgentAnswer
+from nabahan_pipeline.agents.contract import MAX_ANSWER_VALUES, AgentAnswer
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, HttpError, MalformedResponseError
@@ -35,6 +35,7 @@ class HttpAgent:
         backoff_max_s: float = 8.0,
         retry_after_cap_s: float = 30.0,
         max_answer_bytes: int | None = None,
+        max_values: int = MAX_ANSWER_VALUES,
     ) -> None:
         spec = spec.strip()
         try:
@@ -43,6 +44,9 @@ class HttpAgent:
             raise AgentSpecError(f"agent spec: {exc}") from None
         self.spec = spec
         self._agent_version = agent_version
+        # Counted on the body, where every row is a value too and a row object holds its column
+        # names: twice the cap bounds the objects parsed; the exact count is normalize_answer's.
+        self._max_values = 2 * max_values
         if token is None and token_env is not None:
             token = environment_value(token_env)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -57,7 +61,8 @@ class HttpAgent:
     def ask(self, question: str, filters: dict | None = None) -> Any:
         """POST the question; the decoded JSON answer, or an ``error`` answer saying what failed."""
         try:
-            return self._client.request_json("POST", {"question": question, "filters": filters}, headers=self._headers)
+            return self._client.request_json("POST", {"question": question, "filters": filters}, headers=self._headers,
+                                              max_values=self._max_values)
         except MalformedResponseError as exc:
             return AgentAnswer.failure(f"malformed answer: {exc}").to_contract()
         except HttpError as exc:

@@ -26,6 +26,8 @@ from nabahan_pipeline.errors import AgentSpecError
 from nabahan_pipeline.settings import NO_TOKEN, SETTINGS, RunSettings, environment_value, resolve_run_settings, variable_name
 
 MAX_LABEL_CHARS = 200
+# A plain label is its own folder name: one path component, which file systems cap in bytes.
+MAX_LABEL_BYTES = 255
 # What Dagster refuses in a partition key ("..." marks a range), and the comma that separates keys
 # where the UI and `--partition` list them.
 _FORBIDDEN = ("...", ",")
@@ -102,6 +104,9 @@ def check_label(label: str, given: str, source: str = "--agent") -> str:
         raise AgentSpecError(f"{source} {given!r}: the label before '=' is empty")
     if len(label) > MAX_LABEL_CHARS:
         raise AgentSpecError(f"{source} {given!r}: a label has at most {MAX_LABEL_CHARS} characters")
+    if len(label.encode("utf-8")) > MAX_LABEL_BYTES:
+        raise AgentSpecError(f"{source} {given[:40]!r}…: a label has at most {MAX_LABEL_BYTES} bytes in UTF-8 "
+                             f"(this one {len(label.encode('utf-8'))}; an Arabic letter is 2)")
     bad = [piece for piece in _FORBIDDEN if piece in label] + [
         f"U+{ord(char):04X}" for char in label if ord(char) < 32 or ord(char) == 127
     ]

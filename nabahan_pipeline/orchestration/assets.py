@@ -14,6 +14,7 @@ Each asset states what it is and calls the core; each table's Dagster type is it
 metadata (row count, column schema, preview) come from the IO manager.
 """
 
+import hashlib
 import warnings
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -50,12 +51,14 @@ from nabahan_pipeline.evaluation.tables import (
 )
 from nabahan_pipeline.evaluation.cases import (
     check_against_database,
-    load_test_cases,
     numbered_cases,
+    parse_test_cases,
+    read_case_file,
     select_quick,
     suite_fingerprint,
 )
-from nabahan_pipeline.files import file_sha256
+from nabahan_pipeline.errors import EvaluationInputError
+from nabahan_pipeline.files import folder_problem, linked_folder_problem
 from nabahan_pipeline.orchestration.history import latest_materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
@@ -63,6 +66,8 @@ from nabahan_pipeline.settings import RunSettings, response_cache_path
 from nabahan_pipeline.progress import publish
 
 GROUP = "evaluation"
+# The folder of the charts' link within the output folder (``files.atomic_folder``).
+CHARTS_FOLDER = "charts"
 # The tables between the assets, each checked against its schema at the step that makes it (a
 # wrong column fails that step); the Dagster UI shows each column's type and description.
 # (dagster-pandera is marked beta: its warning would reach every `nabahan` command's stderr.)
@@ -105,12 +110,23 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     naming what is wrong. Our entry points call it before they start a run and hand the run what
     it found (the ``checked_cases`` resource); a run launched otherwise calls it in ``test_cases``."""
     path = evaluation.case_file()
-    sha256 = file_sha256(path) if path.is_file() else ""
-    cases = load_test_cases(path)
+    data = read_case_file(path)  # once: the file may be a pipe
+    sha256 = hashlib.sha256(data).hexdigest()
+    cases = parse_test_cases(data, path)
     database = ensure_database(evaluation.database_path())
     golds = check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()),
                                    timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows)
     return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds)
+
+
+def check_output_folder(evaluation: RunSettings) -> None:
+    """Raise EvaluationInputError when the run's reports or charts could not be written where they
+    go (``--output-dir`` a file, a folder of the user's where the charts' link goes): told before
+    any agent call, not after them all."""
+    output = evaluation.output_path()
+    problem = folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
+    if problem is not None:
+        raise EvaluationInputError(f"--output-dir {output}: {problem}")
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
@@ -123,6 +139,7 @@ def test_cases(
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
     table stops the run here, before any agent call."""
     checked = checked_cases or checked_test_cases(evaluation)
+    check_output_folder(evaluation)
     context.add_output_metadata(
         {
             "file": dg.MetadataValue.path(str(checked.path)),
@@ -267,7 +284,7 @@ def evaluation_charts(
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
     from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 
-    charts = evaluation.output_path().absolute() / "charts"
+    charts = evaluation.output_path().absolute() / CHARTS_FOLDER
     drawn = render_charts(
         case_scores,
         evaluation_summary,

@@ -107,3 +107,9 @@ def test_a_spec_holding_a_credential_is_refused_without_repeating_it():
         labelled_agent("mine=http://h/ask?lang=ar&api_key=Zx9Cv8Bn7")
     assert "Zx9Cv8Bn7" not in str(info.value) and "--agent-token" in str(info.value)
     assert check_spec("http://h/ask?lang=ar") == "http://h/ask?lang=ar"
+
+
+def test_a_label_is_measured_in_bytes_as_a_folder_name_is() -> None:
+    assert labelled_agent("ن" * 127 + "=embedded").label == "ن" * 127  # 254 bytes
+    with pytest.raises(AgentSpecError, match="at most 255 bytes in UTF-8 \\(this one 256"):
+        labelled_agent("ن" * 128 + "=embedded")
