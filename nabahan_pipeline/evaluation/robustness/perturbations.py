@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.etimad_db.reference_data import REGIONS
 
 Apply = Callable[[str, random.Random], "str | None"]
@@ -132,20 +133,21 @@ def _is_year(value: int) -> bool:
 
 
 def thousands_separators(question: str, rng: random.Random) -> str | None:
-    """A number of 1,000 or more (not a year) written with thousands separators: 50000 -> 50,000."""
+    """A number of 1,000 or more (not a year, not an id of ten digits or more) written with thousands
+    separators: 50000 -> 50,000."""
 
     def grouped(number: str) -> str | None:
         western = number.translate(_TO_WESTERN)
-        if not western.isdigit() or int(western) < 1000 or _is_year(int(western)):
+        if not western.isdigit() or len(western) > _GROUPED_DIGITS or int(western) < 1000 or _is_year(int(western)):
             return None
         return f"{int(western):,}"
 
     return _replace_all_numbers(question, grouped)
 
 
-_UNIT_WORDS = {1: "واحد", 2: "اثنين", 3: "ثلاث", 4: "أربع", 5: "خمس", 6: "ست", 7: "سبع", 8: "ثماني",
-               9: "تسع", 10: "عشر"}
-_SCALE_WORDS = {"مليون": "1000000", "مليار": "1000000000", "ألف": "1000"}
+_UNIT_WORDS = {2: "اثنين", 3: "ثلاث", 4: "أربع", 5: "خمس", 6: "ست", 7: "سبع", 8: "ثماني", 9: "تسع", 10: "عشر"}
+# A reference number (an id) is never grouped: only up to this many digits.
+_GROUPED_DIGITS = 9
 
 
 def numbers_in_words(question: str, rng: random.Random) -> str | None:
@@ -161,11 +163,11 @@ def numbers_in_words(question: str, rng: random.Random) -> str | None:
 
 
 def words_in_digits(question: str, rng: random.Random) -> str | None:
-    """A scale word or small count written in digits: مليون ريال -> 1000000 ريال; خمس جهات -> 5 جهات."""
-    spans = [(m.start(), m.end(), digits) for word, digits in _SCALE_WORDS.items()
-             for m in re.finditer(rf"(?<![\u0621-\u064a]){word}(?![\u0621-\u064a])", question)]
-    spans += [(m.start(), m.end(), str(value)) for value, word in _UNIT_WORDS.items() if value >= 3
-              for m in re.finditer(rf"(?<![\u0621-\u064a]){word}(?= [\u0621-\u064a])", question)]
+    """One number written in words (as ``arabic.numbers`` reads it, one reading, a whole number of 2
+    or more) written in digits: مليون ريال -> 1000000 ريال; خمس جهات -> 5 جهات."""
+    spans = [(mention.start, mention.end, str(int(mention.value))) for mention in find_numbers(question)
+             if not re.search(r"[0-9\u0660-\u0669\u06f0-\u06f9]", mention.text) and len(mention.readings) == 1
+             and not mention.percent and mention.value >= 2 and mention.value == int(mention.value)]
     return _choose_one(question, spans, rng)
 
 
@@ -183,7 +185,7 @@ _TO_DIALECT = (
 )
 _TO_MSA = (
     (r"^(?:وش|ايش|إيش) ", "ما هي "),
-    (r"(?<![\u0621-\u064a])اللي(?![\u0621-\u064a])", "التي"),
+    (r"(?<![\u0621-\u064a])اللي(?![\u0621-\u064a])(?! (?:فات|راح|جاي))", "التي"),
     (r"(?<![\u0621-\u064a])الحين(?![\u0621-\u064a])", "حالياً"),
     (r"^كم فيه (?:من )?", "كم عدد "),
     (r"^(?:ابي|أبي|ابغى|أبغى) ", "أريد "),
@@ -232,7 +234,10 @@ _POLITE_AFTER = (" من فضلك", " لو سمحت", " وشكراً")
 
 
 def politeness(question: str, rng: random.Random) -> str | None:
-    """Politeness or filler words before or after the question: لو سمحت، ... من فضلك."""
+    """Politeness or filler words before or after the question: لو سمحت، ... من فضلك (none around
+    a question without a word)."""
+    if _WORD.search(question) is None:
+        return None
     if rng.random() < 0.5:
         return rng.choice(_POLITE_BEFORE) + question
     body = question.rstrip("؟?. ")
@@ -257,7 +262,8 @@ _ENGLISH_NAMES = tuple(sorted({*_ENGLISH, *((region.name_ar, region.name_en) for
 def english_name(question: str, rng: random.Random) -> str | None:
     """A region written by its English name: منطقة الرياض -> Riyadh."""
     for arabic, english in _ENGLISH_NAMES:
-        m = re.search(rf"(?<![\u0621-\u064a]){arabic}(?![\u0621-\u064a])", question)
+        # Not inside an agency's name: أمانة منطقة تبوك names the municipality, not the region.
+        m = re.search(rf"(?<![\u0621-\u064a])(?<!أمانة )(?<!إمارة ){arabic}(?![\u0621-\u064a])", question)
         if m is not None:
             return question[:m.start()] + english + question[m.end():]
     return None
@@ -265,7 +271,7 @@ def english_name(question: str, rng: random.Random) -> str | None:
 
 # --- typos ---------------------------------------------------------------------------------------
 
-_NOT_TYPED = frozenset(_UNIT_WORDS.values()) | frozenset(_SCALE_WORDS)
+_NOT_TYPED = frozenset(_UNIT_WORDS.values()) | {"مليون", "مليار", "ملايين", "الف", "ألف", "آلاف"}
 
 
 def typo(question: str, rng: random.Random) -> str | None:
