@@ -246,6 +246,7 @@ class NabahanEvaluationPipeline:
         summary: pd.DataFrame = result.asset_value("evaluation_summary")
         files = _materialized_paths(result, "evaluation_reports")
         files.update(_materialized_paths(result, "evaluation_charts"))
+        files.update(_materialized_paths(result, "robustness"))
         checks = {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()}
         if console is not None:
             print(summary_text(scores, summary), file=console)
