@@ -29,6 +29,8 @@ from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
 from nabahan_pipeline.errors import EvaluationInputError, NabahanError
 from nabahan_pipeline.console import LiveConsole, comparison_text, files_text, footer, header, summary_text
+from nabahan_pipeline.console import robustness_text
+from nabahan_pipeline.evaluation.robustness.variants import robustness_summary
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.files import atomic_open, file_lock
@@ -251,6 +253,8 @@ class NabahanEvaluationPipeline:
         if console is not None:
             print(summary_text(scores, summary), file=console)
             print(files_text(files, settings.output_path()), file=console)
+            if settings.robustness:
+                print(robustness_text(robustness_summary(result.asset_value("robustness")), files), file=console)
             print(footer(summary), file=console)
             failed = [name for name, passed in checks.items() if not passed]
             if failed:

@@ -56,7 +56,7 @@ def robustness(
     from nabahan_pipeline.evaluation.charts import plot_robustness, save_figure
 
     paths = write_robustness(results, summary, evaluation.output_path(), report_stamp(case_scores))
-    chart = save_figure(plot_robustness(summary), paths["summary_csv"].with_suffix(".png"))
+    chart = save_figure(plot_robustness(summary), paths["robustness_summary_csv"].with_suffix(".png"))
     overall = summary.iloc[-1]
     yield dg.Output(results, metadata={
         **{name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()},
