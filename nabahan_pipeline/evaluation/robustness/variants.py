@@ -32,7 +32,8 @@ def variant_cases(cases: pd.DataFrame, seed: int = 0,
         for perturbation in perturbations:
             variant = perturb(case["question"], perturbation.name, seed)
             if variant is not None:
-                rows.append({**case, "case_id": f"{case['case_id']}{SEPARATOR}{perturbation.name}", "question": variant})
+                case_id = f"{case['case_id']}{SEPARATOR}{perturbation.name}"
+                rows.append({**case, "case_id": case_id, "question": variant})
     return pd.DataFrame(rows, columns=cases.columns)
 
 

@@ -48,7 +48,8 @@ def _tables() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
                                           "ما هي حالة الطقص؟"],
                              "category": ["region_filter", "region_filter", "out_of_scope"]})
     variant_scores = pd.DataFrame({"case_id": ["a~typo", "a~english_name", "b~typo"],
-                                   "correct": [False, True, True], "status": ["out_of_scope", "success", "out_of_scope"],
+                                   "correct": [False, True, True],
+                                   "status": ["out_of_scope", "success", "out_of_scope"],
                                    "not_correct_because": ["refused", "", ""], "sql": [None, "SELECT 1", None]})
     return cases, scores, variants, variant_scores
 
