@@ -21,13 +21,14 @@ from nabahan_pipeline.evaluation.robustness.variants import (
 )
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.orchestration.assets import GROUP, CheckedCases, report_stamp
-from nabahan_pipeline.orchestration.partitions import AGENTS
+from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
 from nabahan_pipeline.progress import publish
 from nabahan_pipeline.settings import RunSettings
 
 
-@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet", "csv", "png"}, output_required=False)
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[AGENT_ASSET], kinds={"pandas", "parquet", "csv", "png"},
+          output_required=False)
 def robustness(
     context: dg.AssetExecutionContext,
     evaluation: dg.ResourceParam[RunSettings],

@@ -60,6 +60,7 @@ LINEAGE = {
     "evaluation_summary": {"case_scores"},
     "evaluation_reports": {"case_scores", "evaluation_summary"},
     "evaluation_charts": {"case_scores", "evaluation_summary", "evaluation_reports"},
+    "robustness": {"test_cases", "case_scores", "agent"},
     "agent_comparison": {"case_scores", "evaluation_summary"},
 }
 EXTERNAL = {"test_cases_file", "agent"}
