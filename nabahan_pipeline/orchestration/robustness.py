@@ -23,7 +23,6 @@ from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.orchestration.assets import GROUP, CheckedCases, report_stamp
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
-from nabahan_pipeline.progress import publish
 from nabahan_pipeline.settings import RunSettings
 
 
@@ -42,7 +41,6 @@ def robustness(
     if not evaluation.robustness:
         return
     variants = variant_cases(test_cases)
-    publish("asking", cases=len(variants), answers=len(variants))
     responses = run_agent(variants, agent, concurrency=evaluation.concurrency, timeout_s=evaluation.timeout_s,
                           limits=answer_limits(evaluation))
     scores = score_responses(
