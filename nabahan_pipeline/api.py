@@ -30,6 +30,8 @@ from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
 from nabahan_pipeline.agents.secrets import scrub, scrubbed_output
 from nabahan_pipeline.errors import EvaluationInputError, NabahanError
 from nabahan_pipeline.console import LiveConsole, comparison_text, files_text, footer, header, summary_text
+from nabahan_pipeline.console import robustness_text
+from nabahan_pipeline.evaluation.robustness.variants import robustness_summary
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.files import atomic_open, file_lock
@@ -261,10 +263,13 @@ class NabahanEvaluationPipeline:
         files = _materialized_paths(result, "evaluation_reports")
         files.update(_materialized_paths(result, "evaluation_charts"))
         files.update(_materialized_paths(result, "evaluation_report_page"))
+        files.update(_materialized_paths(result, "robustness"))
         checks = {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()}
         if console is not None:
             print(summary_text(scores, summary), file=console)
             print(files_text(files, settings.output_path()), file=console)
+            if settings.robustness:
+                print(robustness_text(robustness_summary(result.asset_value("robustness")), files), file=console)
             print(footer(summary), file=console)
             failed = [name for name, passed in checks.items() if not passed]
             if failed:

@@ -136,6 +136,19 @@ def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
     return "\n".join(lines)
 
 
+def robustness_text(summary: pd.DataFrame, files: Mapping[str, str]) -> str:
+    """Per perturbation (``evaluation.robustness``'s summary): the variants asked, Correct on their
+    originals and on them, the drop and the cases that broke; then the files written."""
+    lines = ["", RULE, "ROBUSTNESS (each case written other ways)", RULE,
+             f"{'Perturbation':<22}{'Cases':>6}{'Original':>10}{'Variant':>10}{'Drop':>8}{'Broke':>7}"]
+    for row in summary.itertuples():
+        lines.append(f"{row.perturbation:<22}{row.cases:>6}{format_pct(row.original_rate):>10}"
+                     f"{format_pct(row.variant_rate):>10}{format_pct(row.drop):>8}{row.broken:>7}")
+    names = {"robustness_results_csv": "Robustness per variant", "robustness_summary_csv": "Robustness summary"}
+    lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
+    return "\n".join(lines)
+
+
 def footer(summary: pd.DataFrame) -> str:
     """The seed's closing block, then the Correct rate (what the gate judges)."""
     overall = summary.iloc[0]

@@ -310,6 +310,10 @@ class RunSettings:
         False, yes_no, "run a python: agent inside this process, for debugging (it can then spoil the verdicts)",
         flag="--in-process",
     )
+    robustness: bool = _option(
+        False, yes_no, "also ask every case written other ways (typos, dialect, digits...): Correct per perturbation",
+        flag="--robustness",
+    )
     sql_max_rows: int = _option(100_000, whole_number(1), "the row cap of each query the pipeline runs")
     max_answer_rows: int = _option(100_000, whole_number(1), "the most rows one answer may carry")
     max_insight_chars: int = _option(20_000, whole_number(1), "the most characters of one answer's insight")

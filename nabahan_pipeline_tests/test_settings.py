@@ -52,6 +52,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "max_answer_bytes": ("1048576", 1_048_576),
     "judge": ("openai:judge-model", "openai:judge-model"),
     "in_process": ("yes", True),
+    "robustness": ("on", True),
 }
 # Per run option of no default whose value has a form: a value given other than its sample.
 GIVEN = {"judge": "openai:other-model", "agent_token_env": "none"}
