@@ -1,8 +1,9 @@
 """The terminal of `nabahan eval`: the seed's layout, each case printed as its answer arrives, and
 on a terminal a progress line (done/total, rate, time left) under them.
 
-The seed's lines come first and read exactly as the seed's; ours follow them (the Correct verdict,
-execution and test-suite accuracy, errors, unsafe SQL, cached answers, tokens).
+The seed's lines come first and read as the seed's (its Pass Rate with its interval after it); ours follow them (the Correct verdict,
+execution and test-suite accuracy, errors, unsafe SQL, cached answers, tokens), each rate of ours
+with its 95 % interval: ``Correct Rate: 85.0% (62.1-94.8)``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, TextIO
 import pandas as pd
 
 from nabahan_pipeline.evaluation.scoring import seed_verdict
-from nabahan_pipeline.evaluation.reports import format_pct
+from nabahan_pipeline.evaluation.reports import format_interval, format_pct
 
 RULE = "=" * 70
 THIN = "-" * 70
@@ -69,7 +70,7 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
              f"Total Queries: {cases}",
              f"Passed: {int(overall['passed'])}",
              f"Failed: {int(overall['failed'])}",
-             f"Pass Rate: {format_pct(overall['pass_rate'])}",
+             f"Pass Rate: {_rate(overall, 'pass_rate')}",
              THIN,
              f"Avg Retrieval Accuracy: {format_pct(overall['avg_retrieval_accuracy'])}",
              f"Avg Generation Fidelity: {format_pct(overall['avg_generation_fidelity'])}",
@@ -81,11 +82,11 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
     if answers != cases:
         lines.append(f"Answers: {answers} ({int(overall['repeats'])} per case; passed and failed count answers)")
     lines += [
-        f"Correct Rate: {format_pct(overall['correct_rate'])} ({int(overall['correct'])} of {answers}: "
+        f"Correct Rate: {_rate(overall, 'correct_rate')} ({int(overall['correct'])} of {answers}: "
         "right result, grounded numbers, safe SQL)",
-        f"Execution Accuracy: {format_pct(overall['execution_accuracy'])} "
+        f"Execution Accuracy: {_rate(overall, 'execution_accuracy')} "
         f"({int(overall['execution_cases'])} with gold SQL)",
-        f"Test Suite Accuracy: {format_pct(overall['test_suite_accuracy'])} "
+        f"Test Suite Accuracy: {_rate(overall, 'test_suite_accuracy')} "
         f"({int(overall['test_suite_cases'])} also run on the test-suite databases)",
         f"Errors: {int(overall['errors'])} | Unsafe SQL: {int(overall['unsafe_sql'])} "
         f"| Rows not verified: {int(overall['rows_not_verified'])} "
@@ -111,10 +112,15 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
         lines.append(
             f"  {category['scope']:<14} {int(category['passed'])}/{int(category['total'])} passed "
             f"({format_pct(category['pass_rate'])}), {int(category['correct'])} correct "
-            f"({format_pct(category['correct_rate'])}), p95 {seconds(category['p95_latency'])}"
+            f"({_rate(category, 'correct_rate')}), p95 {seconds(category['p95_latency'])}"
         )
     lines.append(RULE)
     return "\n".join(lines)
+
+
+def _rate(row: pd.Series, rate: str) -> str:
+    """A rate and its interval: "85.0% (62.1-94.8)"; the rate alone when it has none."""
+    return " ".join(filter(None, (format_pct(row[rate]), format_interval(row, rate))))
 
 
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
