@@ -275,7 +275,7 @@ class NabahanEvaluationPipeline:
         files = _materialized_paths(result, "agent_comparison")
         if console is not None:
             print(comparison_text(agents, cases=int(metadata["cases"]), disagreements=int(metadata["disagreements"]),
-                                  files=files), file=console)
+                                  files=files, pairs=pd.DataFrame(metadata.get("pairs") or [])), file=console)
         return ComparedRuns(runs, agents, int(metadata["cases"]), int(metadata["disagreements"]), files, result.run_id)
 
 

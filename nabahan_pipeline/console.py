@@ -1,9 +1,9 @@
 """The terminal of `nabahan eval`: the seed's layout, each case printed as its answer arrives, and
 on a terminal a progress line (done/total, rate, time left) under them.
 
-The seed's lines come first and read as the seed's (its Pass Rate with its interval after it); ours follow them (the Correct verdict,
-execution and test-suite accuracy, errors, unsafe SQL, cached answers, tokens), each rate of ours
-with its 95 % interval: ``Correct Rate: 85.0% (62.1-94.8)``.
+The seed's lines come first and read as the seed's (its Pass Rate with its interval after it); ours
+follow them (the Correct verdict, execution and test-suite accuracy, errors, unsafe SQL, cached
+answers, tokens), each rate with its 95 % interval: ``Correct Rate: 85.0% (62.1-94.8)``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 import pandas as pd
 
+from nabahan_pipeline.evaluation.comparison import paired_lines
 from nabahan_pipeline.evaluation.scoring import seed_verdict
 from nabahan_pipeline.evaluation.reports import format_interval, format_pct
 
@@ -146,19 +147,27 @@ def footer(summary: pd.DataFrame) -> str:
                       f"FINAL CORRECT RATE: {format_pct(overall['correct_rate'])}"])
 
 
-def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, files: Mapping[str, str]) -> str:
-    """The agents side by side (``evaluation.comparison``'s agents table), how many cases they
-    disagree on, and the files written."""
+def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, files: Mapping[str, str],
+                    pairs: pd.DataFrame | None = None) -> str:
+    """The agents side by side (``evaluation.comparison``'s agents table; the Correct rate with its
+    interval), how many cases they disagree on, each pair compared case by case (McNemar), and the
+    files written."""
     width = max([len("Agent"), *(len(str(label)) for label in agents["agent"])]) + 2
     lines = ["", RULE, f"AGENT COMPARISON ({len(agents)} agents, {cases} cases)", RULE,
-             f"{'Agent':<{width}}{'Correct':>9}{'Pass':>9}{'Exec':>9}{'p50':>9}{'p95':>9}{'Errors':>8}{'Unsafe':>8}"]
+             f"{'Agent':<{width}}{'Correct':>9}{'95% interval':>15}{'Pass':>9}{'Exec':>9}{'p50':>9}{'p95':>9}"
+             f"{'Errors':>8}{'Unsafe':>8}"]
     for row in agents.itertuples():
-        lines.append(f"{str(row.agent):<{width}}{format_pct(row.correct_rate):>9}{format_pct(row.pass_rate):>9}"
+        interval = format_interval(row._asdict(), "correct_rate")
+        lines.append(f"{str(row.agent):<{width}}{format_pct(row.correct_rate):>9}{interval:>15}"
+                     f"{format_pct(row.pass_rate):>9}"
                      f"{format_pct(row.execution_accuracy):>9}{seconds(row.p50_latency):>9}"
                      f"{seconds(row.p95_latency):>9}{int(row.errors):>8}{int(row.unsafe_sql):>8}")
     lines += [THIN, f"Agents disagree on {disagreements} of {cases} cases (listed first in the case matrix)."]
+    if pairs is not None and len(pairs):
+        lines += ["Paired, case by case (exact McNemar on the cases right for one agent only; significant: p < 0.05):",
+                  *(f"  {line}" for line in paired_lines(pairs))]
     names = {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
-             "agent_comparison.png": "Chart saved to"}
+             "pairs_csv": "Pairs saved to", "agent_comparison.png": "Chart saved to"}
     lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
     lines.append(RULE)
     return "\n".join(lines)
