@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
 
 from nabahan_pipeline.evaluation.charts.categories import draw_categories
-from nabahan_pipeline.evaluation.charts.formats import format_count, format_pct, format_seconds
+from nabahan_pipeline.evaluation.charts.formats import format_count, format_interval, format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_scores
 from nabahan_pipeline.evaluation.charts.latency import draw_latency_hist, draw_latency_per_case
 from nabahan_pipeline.evaluation.charts.overview import draw_metrics_overview
@@ -66,7 +66,7 @@ def _headline_tiles(overall: pd.Series, threshold: float) -> list[_Tile]:
 
     Five at most, so that each is wide enough for its number at TILE_VALUE_PT and its notes at
     TILE_TEXT_PT. The number of cases is in the title and the donut; average retrieval and
-    fidelity are in the metrics panel right below."""
+    fidelity are in the metrics panel right below. Each rate's 95 % interval is a note under it."""
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
     has_correct = pd.notna(overall.get("correct_rate"))
     gated = "correct_rate" if has_correct else "pass_rate"
@@ -79,15 +79,17 @@ def _headline_tiles(overall: pd.Series, threshold: float) -> list[_Tile]:
     if has_correct:
         tiles.append(_Tile("correct_rate", "Correct rate", "نسبة الإجابات الصحيحة",
                            format_pct(overall["correct_rate"]),
-                           (f"{format_count(overall['correct'])} of {total} correct", judged),
+                           (f"{format_count(overall['correct'])} of {total} correct",
+                            *_interval_note(overall, "correct_rate"), judged),
                            judged_colour))
         tiles.append(_Tile("pass_rate", "Pass rate (seed)", "نسبة النجاح", format_pct(overall["pass_rate"]),
-                           (passed_failed, "form checks only")))
+                           (passed_failed, *_interval_note(overall, "pass_rate"), "form checks only")))
     else:
         tiles.append(_Tile("pass_rate", "Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
-                           (passed_failed, judged), judged_colour))
+                           (passed_failed, *_interval_note(overall, "pass_rate"), judged), judged_colour))
     suite = overall.get("test_suite_accuracy")
-    exec_notes = (f"{exec_cases:,} cases with gold SQL",) if exec_cases else ("no gold SQL",)
+    exec_notes = ((f"{exec_cases:,} cases with gold SQL", *_interval_note(overall, "execution_accuracy"))
+                  if exec_cases else ("no gold SQL",))
     if exec_cases and suite is not None and pd.notna(suite):
         exec_notes += (f"test suite {format_pct(suite)}",)
     unsafe = int(overall["unsafe_sql"]) if pd.notna(overall.get("unsafe_sql")) else 0
@@ -104,6 +106,12 @@ def _headline_tiles(overall: pd.Series, threshold: float) -> list[_Tile]:
               ERROR_COLOR if errors else INK),
     ]
     return tiles
+
+
+def _interval_note(overall: pd.Series, rate: str) -> tuple[str, ...]:
+    """The rate's 95 % interval as a tile note, "95% interval (62.1-94.8)"; none when it has none."""
+    interval = format_interval(overall, rate)
+    return (f"95% interval {interval}",) if interval else ()
 
 
 def _draw_tile(ax: Axes, tile: _Tile) -> None:
