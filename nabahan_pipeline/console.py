@@ -113,15 +113,19 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
         lines.append(
             f"  {category['scope']:<14} {int(category['passed'])}/{int(category['total'])} passed "
             f"({format_pct(category['pass_rate'])}), {int(category['correct'])} correct "
-            f"({_rate(category, 'correct_rate')}), p95 {seconds(category['p95_latency'])}"
+            f"({_rate(category, 'correct_rate', ', ')}), p95 {seconds(category['p95_latency'])}"
         )
     lines.append(RULE)
     return "\n".join(lines)
 
 
-def _rate(row: pd.Series, rate: str) -> str:
-    """A rate and its interval: "85.0% (62.1-94.8)"; the rate alone when it has none."""
-    return " ".join(filter(None, (format_pct(row[rate]), format_interval(row, rate))))
+def _rate(row: pd.Series, rate: str, between: str = "") -> str:
+    """A rate and its interval: "85.0% (62.1-94.8)", or with ``between`` ", " inside parentheses
+    already "85.0%, 62.1-94.8"; the rate alone when it has none."""
+    interval = format_interval(row, rate)
+    if not interval:
+        return format_pct(row[rate])
+    return f"{format_pct(row[rate])}{between}{interval.strip('()')}" if between else f"{format_pct(row[rate])} {interval}"
 
 
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
