@@ -378,5 +378,5 @@ def _materialized_paths(result: dg.ExecuteInProcessResult, node: str) -> dict[st
     return {
         key: str(value)
         for key, value in _metadata(result, node).items()
-        if isinstance(value, str) and (key.endswith("_csv") or key.endswith(".png"))
+        if isinstance(value, str) and key.endswith(("_csv", "_html", ".png"))
     }

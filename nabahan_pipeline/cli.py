@@ -79,7 +79,10 @@ def _cmd_agent_ask(args: argparse.Namespace) -> int:
         if not isinstance(filters, dict):
             raise UsageError("--filters must be a JSON object, e.g. '{\"region\": \"الرياض\"}'")
     agent = resolve_agent(args.agent)
-    answer = agent.ask(args.question, filters)
+    try:
+        answer = agent.ask(args.question, filters)
+    finally:
+        agent.close()
     print(scrub(json.dumps(answer, ensure_ascii=False, indent=2, default=str)))
     return 0
 
@@ -202,10 +205,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         from nabahan_pipeline.evaluation.summary import summary_dict
     finally:
         _freeze_imports(collecting)
-    try:
-        result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
-    finally:
-        gc.unfreeze()  # an in-process caller (a test) gets its collector back as it was
+    result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
     several = isinstance(result, ComparedRuns)
     runs = list(result.runs.values()) if several else [result]
     gated = settings.gated_figure()
@@ -220,7 +220,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 def _freeze_imports(collecting: bool) -> None:
     """Freeze what the process holds, the modules just loaded with the collector off, and let the
-    collector run again (if it ran before): until ``gc.unfreeze`` no collection walks them.
+    collector run again (if it ran before): until ``gc.unfreeze`` (``main``, for an in-process
+    caller; never in the console scripts) no collection walks them.
 
     Dagster, pandas and their kin are a million objects made in a second and kept to the end. The
     collector walked them all three times as they loaded and again at every full collection of
@@ -281,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], argparse.Namespace]) -> int:
+    _reconfigure_stdout()
     args = parse(argv)
     try:
         return args.handler(args)
@@ -293,28 +295,40 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The `nabahan` command, in this process; its exit code."""
-    _reconfigure_stdout()
-    return _run(argv, build_parser().parse_args)
+    """The `nabahan` command, in this process; its exit code, the caller's collector as it was."""
+    try:
+        return _run(argv, build_parser().parse_args)
+    finally:
+        gc.unfreeze()
 
 
 def eval_main(argv: Sequence[str] | None = None) -> int:
-    """`nabahan-eval`, the design's name for `nabahan eval`, in this process; its exit code."""
-    _reconfigure_stdout()
+    """`nabahan-eval`, the design's name for `nabahan eval`, in this process; its exit code, the
+    caller's collector as it was."""
+    try:
+        return _run(argv, _eval_parser().parse_args)
+    finally:
+        gc.unfreeze()
+
+
+def _eval_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="nabahan-eval", description="Run the Nabahan evaluation.")
     _add_eval_arguments(parser)
     parser.set_defaults(handler=_cmd_eval)
-    return _run(argv, parser.parse_args)
+    return parser
 
 
+# The console scripts end as usual (atexit functions, module teardown) with the imports still
+# frozen (_freeze_imports): the collection at exit walks only what the run made, an agent's objects
+# among them (their finalizers run), not the million objects of Dagster and pandas.
 def console_main() -> NoReturn:
     """Entry point of the `nabahan` console script (and `python -m nabahan_pipeline`)."""
-    sys.exit(main())
+    sys.exit(_run(None, build_parser().parse_args))
 
 
 def console_eval_main() -> NoReturn:
     """Entry point of the `nabahan-eval` console script."""
-    sys.exit(eval_main())
+    sys.exit(_run(None, _eval_parser().parse_args))
 
 
 def _reconfigure_stdout() -> None:

@@ -129,13 +129,16 @@ def _rate(row: pd.Series, rate: str, between: str = "") -> str:
 
 
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
-    """The seed's lines about the files written: the two reports, then one line per chart."""
+    """The seed's lines about the files written: the two reports (and ours, the HTML report), then
+    one line per chart."""
     out = Path(output_dir)
     lines = ["", "Saving reports..."]
     if "results_csv" in files:
         lines.append(f"Detailed results saved to: {_shown(files['results_csv'], Path.cwd())}")
     if "summary_csv" in files:
         lines.append(f"Summary saved to: {_shown(files['summary_csv'], Path.cwd())}")
+    if "report_html" in files:
+        lines.append(f"Report to click through: {_shown(files['report_html'], Path.cwd())}")
     charts = [path for name, path in files.items() if name.endswith(".png")]
     if charts:
         lines += ["", "Generating visualization charts..."]
@@ -171,7 +174,8 @@ def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, fil
         lines += ["Paired, case by case (exact McNemar on the cases right for one agent only; significant: p < 0.05):",
                   *(f"  {line}" for line in paired_lines(pairs))]
     names = {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
-             "pairs_csv": "Pairs saved to", "agent_comparison.png": "Chart saved to"}
+             "pairs_csv": "Pairs saved to", "agent_comparison.png": "Chart saved to",
+             "report_html": "Report to click through"}
     lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
     lines.append(RULE)
     return "\n".join(lines)

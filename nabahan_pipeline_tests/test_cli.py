@@ -26,6 +26,12 @@ def test_nabahan_eval_quick_prints_the_summary_and_keeps_history(tmp_path: Path)
     assert first.stdout.rstrip().endswith("FINAL CORRECT RATE: 100.0%")
     assert "Traceback" not in first.stderr
     assert len(list((tmp_path / "out").glob("evaluation_results_*.csv"))) == 1
+    (report,) = (tmp_path / "out").glob("evaluation_report_*.html")
+    page = report.read_text(encoding="utf-8")
+    assert page.count('<details class="case"') == 8 and "Content-Security-Policy" in page
+    assert page.count("data:image/png;base64,") == 3, "its charts inside the file"
+    (line,) = [line for line in first.stdout.splitlines() if line.startswith("Report to click through: ")]
+    assert line.endswith(report.name), "its path, from the asset's metadata"
     runs = tmp_path / "home" / "dagster"
     assert (runs / "storage").is_dir() or any(runs.iterdir()), "run history is kept under NABAHAN_HOME"
     second = nabahan("eval", "--quick", "--output-dir", "out", cwd=tmp_path)
@@ -112,6 +118,9 @@ def test_nabahan_eval_with_two_agents_writes_the_comparison(tmp_path: Path):
     (comparison,) = out.glob("agent_comparison_*.csv")
     (matrix,) = out.glob("agent_matrix_*.csv")
     assert comparison.with_suffix(".png").read_bytes().startswith(b"\x89PNG")
+    page = comparison.with_suffix(".html").read_text(encoding="utf-8")
+    assert page.count('<details class="case"') == 3 and "<th>Agent</th>" in page and "counting_agent" in page
+    assert f"Report to click through: out/{comparison.with_suffix('.html').name}" in result.stdout
     agents = pd.read_csv(comparison, encoding="utf-8-sig")
     assert agents["Agent"].tolist() == ["embedded", COUNTING]
     assert len(pd.read_csv(matrix, encoding="utf-8-sig")) == 3
@@ -351,3 +360,22 @@ def test_the_console_scripts_are_the_clis_entry_points():
     assert entry_points == {"nabahan": "nabahan_pipeline.cli:console_main",
                             "nabahan-eval": "nabahan_pipeline.cli:console_eval_main"}
     assert "console_main()" in (REPO / "nabahan_pipeline" / "__main__.py").read_text(encoding="utf-8")
+
+
+def test_an_in_process_eval_gives_the_callers_collector_back_unfrozen(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]):
+    """`nabahan eval` freezes what its imports made (the console script keeps it so to the exit);
+    ``main`` called in a process gives the caller its collector back as it was, even on an error."""
+    import gc
+
+    from nabahan_pipeline import api, cli
+    from nabahan_pipeline.errors import EvaluationInputError
+
+    def fail(self, console=None):
+        assert gc.get_freeze_count() > 0, "the imports are frozen while the run goes"
+        raise EvaluationInputError("no run here")
+
+    monkeypatch.setattr(api.NabahanEvaluationPipeline, "run", fail)
+    assert cli.main(["eval", "--agent", COUNTING]) == 2
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    assert capsys.readouterr().err == "nabahan: error: no run here\n"

@@ -96,11 +96,13 @@ class QueryResult:
 class SQLReading:
     """What one parse of a SQL text tells: the real tables it reads (None when it does not parse in
     its dialect) and, when it is exactly one read-only query, that query as SQLite; else
-    ``problem`` says why it is unsafe."""
+    ``problem`` says why it is unsafe. ``aggregates`` is ``select_aggregates`` of a SQLite text
+    that parses as one statement (None otherwise), so that the claims checker parses it no more."""
 
     tables: frozenset[str] | None
     sqlite: str | None
     problem: str | None = None
+    aggregates: tuple[str | None, ...] | None = None
 
 
 # Texts read last, kept: _reading is pure (sqlglot's parse of a text never changes), and the bounds on
@@ -131,11 +133,14 @@ def _reading(sql: str, dialect: str | None) -> SQLReading:
     except UnsafeSQLError as error:
         return SQLReading(tables=None, sqlite=None, problem=str(error))
     tables = frozenset(table for statement in statements if statement is not None for table in _statement_tables(statement))
+    # A SQLite text of one statement: the tree parse_one(sql, read="sqlite") gives, read once here.
+    single = statements[0] if name == "sqlite" and len(statements) == 1 else None
+    aggregates = select_aggregates(single) if single is not None else None
     try:
         tree = _one_read_only_query(statements, sql)
-        return SQLReading(tables=tables, sqlite=sql if name == "sqlite" else _as_sqlite(tree))
+        return SQLReading(tables=tables, sqlite=sql if name == "sqlite" else _as_sqlite(tree), aggregates=aggregates)
     except UnsafeSQLError as error:
-        return SQLReading(tables=tables, sqlite=None, problem=str(error))
+        return SQLReading(tables=tables, sqlite=None, problem=str(error), aggregates=aggregates)
 
 
 _kept_reading = functools.lru_cache(maxsize=READINGS_KEPT)(_reading)
@@ -311,6 +316,35 @@ def referenced_columns(sql: str, dialect: str = "sqlite") -> set[str]:
     """The column names that ``sql`` holds, lower-case, without their table's."""
     return {column.name.lower() for statement in _parse(sql, dialect) if statement is not None
             for column in statement.find_all(exp.Column)}
+
+
+def select_aggregates(tree: exp.Expression) -> tuple[str | None, ...]:
+    """The measure each column of the tree's first SELECT computes, in order: count, sum, avg,
+    max, min, share (a count or sum divided or multiplied), None for a plain column; () when
+    there is no SELECT or it selects *."""
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    if select is None:
+        return ()
+    found: list[str | None] = []
+    for expression in select.expressions:
+        if isinstance(expression, exp.Star):
+            return ()
+        inner = expression.this if isinstance(expression, exp.Alias) else expression
+        if isinstance(inner, (exp.Div, exp.Mul)) and inner.find(exp.Count, exp.Sum):
+            found.append("share" if inner.find(exp.Mul) or isinstance(inner, exp.Mul) else None)
+        elif inner.find(exp.Avg):
+            found.append("avg")
+        elif inner.find(exp.Count):
+            found.append("count")
+        elif inner.find(exp.Sum):
+            found.append("sum")
+        elif inner.find(exp.Max):
+            found.append("max")
+        elif inner.find(exp.Min):
+            found.append("min")
+        else:
+            found.append(None)
+    return tuple(found)
 
 
 def _statement_tables(statement: exp.Expression) -> set[str]:

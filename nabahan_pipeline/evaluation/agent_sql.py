@@ -39,11 +39,13 @@ DEFAULT_MAX_ROWS: int = SETTINGS["sql_max_rows"].default
 @dataclass(frozen=True)
 class CheckedSQL:
     """The agent's SQL after the safety check: ``sqlite`` is what we run (None when there is no
-    SQL or it is unsafe); ``problem`` says why it is unsafe."""
+    SQL or it is unsafe); ``problem`` says why it is unsafe; ``aggregates`` is its reading's
+    (``SQLReading.aggregates``)."""
 
     sqlite: str | None
     unsafe: bool = False
     problem: str | None = None
+    aggregates: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -62,8 +64,8 @@ def check_agent_sql(sql: str | None, dialect: str | None = None) -> CheckedSQL:
         return CheckedSQL(sqlite=None)
     reading = read_sql(sql, dialect)
     if reading.problem is not None:
-        return CheckedSQL(sqlite=None, unsafe=True, problem=reading.problem)
-    return CheckedSQL(sqlite=reading.sqlite)
+        return CheckedSQL(sqlite=None, unsafe=True, problem=reading.problem, aggregates=reading.aggregates)
+    return CheckedSQL(sqlite=reading.sqlite, aggregates=reading.aggregates)
 
 
 def rows_verified(columns: Sequence[str], rows: Sequence[Sequence[Any]], run: SQLRun | None) -> bool | None:

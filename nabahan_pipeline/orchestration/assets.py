@@ -2,6 +2,7 @@
 
     test_cases_file -> test_cases -> agent_responses -> case_scores -> evaluation_summary
                        agent ---------^                             -> evaluation_reports -> evaluation_charts
+                                                                       (CSV, HTML)             (PNG)
 
 Every asset but the case file is partitioned by agent (``partitions``): one partition per agent
 label, each with its own history.
@@ -27,6 +28,7 @@ from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.judge import Judge
+from nabahan_pipeline.evaluation.html_report import gathered_run_report, run_report_html, run_report_path, write_html
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
@@ -229,12 +231,29 @@ def evaluation_summary(
     return summary
 
 
-@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"csv"})
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"csv", "html"})
 def evaluation_reports(
-    evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame, evaluation_summary: pd.DataFrame
+    context: dg.AssetExecutionContext,
+    evaluation: dg.ResourceParam[RunSettings],
+    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+    test_cases: pd.DataFrame,
+    agent_responses: pd.DataFrame,
+    case_scores: pd.DataFrame,
+    evaluation_summary: pd.DataFrame,
 ) -> dg.MaterializeResult:
-    """The results and summary CSV files (seed names and columns), written atomically."""
+    """The results, summary and error-location CSV files (seed names and columns), and the report
+    to click through (evaluation_report_<stamp>.html: every case with its SQL, rows, claims and
+    reasons), written atomically."""
+    # Imported here: matplotlib is for the step that draws, not for every load of the code location.
+    from nabahan_pipeline.evaluation.charts import report_charts
+
     paths = write_reports(case_scores, evaluation_summary, evaluation.output_path(), report_stamp(case_scores))
+    report = gathered_run_report(
+        f"Nabahan evaluation: {context.partition_key}", case_scores, evaluation_summary,
+        cases=test_cases, responses=agent_responses, golds=checked_cases.golds if checked_cases is not None else {},
+        charts=report_charts(case_scores, evaluation_summary, pass_threshold=evaluation.pass_threshold),
+    )
+    paths["report_html"] = write_html(run_report_html(report), run_report_path(paths["results_csv"]))
     return dg.MaterializeResult(
         metadata={name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()}
     )

@@ -16,6 +16,7 @@ from typing import Any
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.frame import Condition
 
 SHOWN_ITEMS = 3
 
@@ -89,6 +90,12 @@ UNHELD_NAMES = {
     "weather": "الطقس",
     "sports": "الرياضة",
 }
+
+
+def understood_note(understood: tuple[tuple[str, str], ...]) -> str:
+    """The words of a question read back from a typo, said before the answer, so that the asker
+    sees which question was answered: "قرأت «الرياص» على أنها «الرياض». "."""
+    return "قرأت " + "، و".join(f"«{typed}» على أنها «{meant}»" for typed, meant in understood) + ". "
 
 
 def apology(refusal: Refusal) -> str:
@@ -432,10 +439,12 @@ _NAME_COLUMNS = {
 
 
 def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
-    if not rows:
-        return scope.none_found()
     dimension = frame.group_by[0]
     singular_noun, plural_noun, unit = _DIMENSION_NOUNS[dimension]
+    if not rows and frame.having is not None:
+        return f"لم أجد في البيانات {unit} {_metric_phrase(frame, scope)} فيها {_threshold_phrase(frame.having)}."
+    if not rows:
+        return scope.none_found()
     metric_column = _metric_column(frame, list(rows[0].keys()))
 
     def label(row: dict[str, Any]) -> str:
@@ -470,6 +479,13 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
         return _amount(frame.column or "value", value)
 
     metric = _metric_phrase(frame, scope)
+    if frame.having is not None:
+        # "المناطق التي يتجاوز ...": every group that passes, each with its figure.
+        shown = "، ".join(f"{label(row)} ({figure(row)})" for row in rows[:SHOWN_ITEMS])
+        rest = len(rows) - SHOWN_ITEMS
+        more = f" و{unit} أخرى" if rest == 1 else f" و{counted(rest, unit, _PLURAL_UNITS[dimension])} أخرى" if rest > 1 else ""
+        head = f"{plural_noun} التي {metric} فيها {_threshold_phrase(frame.having)}"
+        return f"{head}: {counted(len(rows), unit, _PLURAL_UNITS[dimension])}: {shown}{more}."
     if frame.ranked:
         if frame.measure == "count":
             word = "الأكثر" if frame.order != "asc" else "الأقل"
@@ -518,6 +534,13 @@ _PLURAL_UNITS = {
     "duration": "مدد",
 }
 _PERIOD_NOUNS = {"year": "السنوات", "month": "الأشهر", "quarter": "الأرباع"}
+
+
+def _threshold_phrase(having: Condition) -> str:
+    """"أكثر من 900", "أقل من 1,000,000,000 ريال": the threshold each group passes."""
+    word = {">": "أكثر من", "<": "أقل من", ">=": "لا تقل عن", "<=": "لا تزيد على"}[having.op]
+    value = having.values[0]
+    return f"{word} {count(value)}" if having.field == "count" else f"{word} {money(value)} ريال"
 
 
 def _total_phrase(frame: QueryFrame, scope: _Scope, total: float) -> str:

@@ -144,13 +144,13 @@ TENDER_TERMS = (
     "اعلان(?:ات)?",
 )
 PROJECT_TERMS = (
-    "مشروع(?:ات)?",
-    "مشاريع",
+    "مشروع(?:ات|ا)?",
+    "مشاريع(?:ها)?",
     "خط(?:ه|ط) ال?(?:شراء|مشتريات)",
     "مشتريات ال?مستقبليه",
 )
 # Adjectives that confirm the future_projects table ("المشاريع القادمة").
-PROJECT_ADJECTIVES = ("مستقبلي(?:ه)?", "قادم(?:ه)?", "جايه", "مخطط(?: لها)?", "متوقع(?:ه)?", "يتوقع", "مستقبل")
+PROJECT_ADJECTIVES = ("مستقبلي(?:ه|ا)?", "قادم(?:ه)?", "جايه", "مخطط(?: لها)?", "متوقع(?:ه)?", "يتوقع", "مستقبل")
 
 # Column words.
 VALUE_TERMS = (
@@ -719,6 +719,7 @@ FILLER_TERMS = (
     "عدد(?:ها|هم)",
     "مقدم(?:ه)?",
     "عند(?:ها|هم|ه)?",
+    "لدي(?:ها|هم|ه)?",
     "تاريخ",
     "اسم(?:اء)?",
     "يحل",
@@ -785,3 +786,36 @@ UNHELD_DATA: dict[str, tuple[str, ...]] = {
 }
 # Topics of UNHELD_DATA that are no procurement data at all: refused as off topic, still by name.
 OFF_TOPIC_SUBJECTS = frozenset({"weather", "sports"})
+
+# Words that change nothing a question asks, by what they say: a tender is there, listed, someone's,
+# or put out ("المنافسات المسجلة لجهة ..." asks for that agency's tenders). Passed over only where
+# they cannot carry a condition (``parser.passed_over``). Not here: "المتاحة" (open for bids: a
+# status), "الحالية", "الجديدة" (dates), nor a word another list already reads ("المطروحة": a
+# tender word; "موجودة", "نشرها": fillers).
+PASSED_OVER_TERMS: dict[str, tuple[str, ...]] = {
+    "existence": ("متوفر(?:ه|ات)?", "متواجد(?:ه|ات)?", "مسجل(?:ه|ات|ا)?"),
+    "listing": ("مدرج(?:ه|ات|ا)?", "تندرج", "يندرج", "ضمن", "وارد(?:ه)?"),
+    "belonging": ("ذات", "تعود", "يعود", "عايد(?:ه|ات)?", "تخص", "يخص", "خاص(?:ه)?", "من قبل"),
+    "action": ("عمليات", "عمليه", "يتم", "قامت", "قام", "بطرح(?:ها)?", "نشرتها", "اعلنتها", "اعلنها"),
+}
+
+# Domain nouns a one-letter typo is read back to (``parser.typos``), each with its other forms:
+# a typo between two forms of one noun ("المناقصت": المناقصات or المناقصة) still means that noun.
+TYPO_NOUNS: tuple[tuple[str, ...], ...] = (
+    ("منافسه", "منافسات"),
+    ("مناقصه", "مناقصات"),
+    ("مشروع", "مشاريع", "مشروعات"),
+    ("مستقبلي", "مستقبليه"),
+    ("تقديري", "تقديريه"),
+    ("ترسيه", "ترسيات"),
+    ("كراسه", "كراسات"),
+    ("الكراسه", "الكراسات"),
+    ("المنافسه", "المنافسات"),
+    ("المناقصه", "المناقصات"),
+    ("المشروع", "المشاريع", "المشروعات"),
+    ("المستقبلي", "المستقبليه"),
+    ("التقديري", "التقديريه"),
+    ("الترسيه", "الترسيات"),
+    ("العروض",),
+    ("منطقه", "مناطق"),
+)

@@ -217,6 +217,10 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
         if frame.ranked and column in _NULLABLE:
             where = where + [f"{column} IS NOT NULL"]
     sql = f"SELECT {', '.join(selected + metrics)} FROM {table.name}{_where(where)} GROUP BY {', '.join(keys)}"
+    if frame.having is not None:
+        # "المناطق التي يتجاوز إجمالي ...": the groups whose figure passes the threshold.
+        figure = metrics[0].rsplit(" AS ", 1)[0]
+        sql += f" HAVING {figure} {_COMPARATORS[frame.having.op]} {_literal(frame.having.values[0])}"
     if time_order and not frame.ranked:
         sql += f" ORDER BY {', '.join(time_order)}"
     else:
@@ -228,6 +232,9 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
         sql += f" LIMIT {int(frame.limit)}"
     return sql
 
+
+# The comparators a threshold on a group's figure may use.
+_COMPARATORS = {">": ">", "<": "<", ">=": ">=", "<=": "<="}
 
 # The dimension each lookup table holds the values of.
 _LOOKUP_DIMENSIONS = {

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+import sqlglot
 
 from nabahan_pipeline.etimad_db.sql_safety import (
     QueryResult,
@@ -17,6 +18,7 @@ from nabahan_pipeline.etimad_db.sql_safety import (
     referenced_columns,
     referenced_tables,
     run_read_only,
+    select_aggregates,
     to_sqlite,
 )
 
@@ -381,3 +383,13 @@ def test_sqlite_sql_is_run_as_written_even_with_another_dialects_functions() -> 
 def test_referenced_columns_are_the_column_names_the_text_holds() -> None:
     sql = "SELECT t.region_id, EXTRACT(YEAR FROM publish_date) FROM tenders_full_details t WHERE name = 'region'"
     assert referenced_columns(sql, "postgres") == {"region_id", "publish_date", "name"}
+
+
+def test_a_sqlite_reading_carries_each_selected_columns_aggregate_as_a_fresh_parse_reads_it() -> None:
+    sql = "SELECT region, COUNT(*), SUM(v) * 100.0 / COUNT(*), AVG(v) AS a, MAX(v) FROM t GROUP BY region"
+    assert read_sql(sql).aggregates == (None, "count", "share", "avg", "max")
+    assert read_sql(sql).aggregates == select_aggregates(sqlglot.parse_one(sql, read="sqlite"))
+    assert read_sql("DELETE FROM t").aggregates == ()  # unsafe, still read: no SELECT
+    assert read_sql("SELECT * FROM t").aggregates == ()
+    assert read_sql("SELECT 1; SELECT 2").aggregates is None  # two statements: not parse_one's tree
+    assert read_sql("SELECT COUNT(*) FROM t", "postgres").aggregates is None  # transpiled: read from its SQLite

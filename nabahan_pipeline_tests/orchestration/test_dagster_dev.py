@@ -58,7 +58,7 @@ LINEAGE = {
     "agent_responses": {"test_cases", "agent"},
     "case_scores": {"test_cases", "agent_responses"},
     "evaluation_summary": {"case_scores"},
-    "evaluation_reports": {"case_scores", "evaluation_summary"},
+    "evaluation_reports": {"test_cases", "agent_responses", "case_scores", "evaluation_summary"},
     "evaluation_charts": {"case_scores", "evaluation_summary", "evaluation_reports"},
     "agent_comparison": {"case_scores", "evaluation_summary"},
 }

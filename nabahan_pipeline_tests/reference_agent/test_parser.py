@@ -121,11 +121,20 @@ def test_a_filter_in_the_question_becomes_one_condition(
 
 
 def test_an_agency_named_in_the_question_is_a_condition_on_its_ids(parser: QuestionParser) -> None:
+    # Its whole name selects that agency alone, not also one whose longer name holds it.
     frame = parser.parse("كم مناقصة لوزارة الحرس الوطني")
     assert isinstance(frame, QueryFrame) and frame.measure == "count"
     (condition,) = frame.conditions
-    ids = {i for i, name in parser.catalog.agencies.items() if "الحرس الوطني" in name}
+    ids = {i for i, name in parser.catalog.agencies.items() if name == "وزارة الحرس الوطني"}
+    holding = {i for i, name in parser.catalog.agencies.items() if "الحرس الوطني" in name}
+    assert len(ids) == 1 and len(holding) > 1
     assert condition.field == "agency" and condition.op == "in" and set(condition.values) == ids
+    # Asked for as a group, every agency that holds it, each named.
+    frame = parser.parse("كم مناقصة لكل جهات الحرس الوطني")
+    assert isinstance(frame, QueryFrame) and frame.measure == "count" and not frame.group_by
+    (condition,) = frame.conditions
+    assert set(condition.values) == holding
+    assert all(parser.catalog.agencies[i].replace("ی", "ي") in condition.label.replace("ی", "ي") for i in holding)
 
 
 def test_filters_combine(parser: QuestionParser) -> None:

@@ -1,7 +1,8 @@
-"""All seven charts of a run, drawn and switched into the run folder as one set."""
+"""All eight charts of a run, drawn and switched into the run folder as one set."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from matplotlib.figure import Figure
 from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
 from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
 from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_results
+from nabahan_pipeline.evaluation.charts.error_locations import plot_error_locations
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_history, require_scores
 from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
 from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
@@ -27,6 +29,7 @@ CHART_FILES: tuple[str, ...] = (
     "detailed_results.png",
     "evaluation_dashboard.png",
     "pass_rate_trend.png",
+    "error_locations.png",
 )
 
 
@@ -37,6 +40,29 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
     with chart_style(), atomic_open(path, "wb") as handle:
         fig.savefig(handle, format="png", dpi="figure")
     return path
+
+
+def figure_png(fig: Figure) -> bytes:
+    """``fig`` as PNG bytes, by ``savefig`` (for a page that embeds its charts)."""
+    buffer = io.BytesIO()
+    with chart_style():
+        fig.savefig(buffer, format="png", dpi="figure")
+    return buffer.getvalue()
+
+
+# The charts the HTML report embeds, drawn again in memory (the PNG set is drawn after the
+# reports, so that a chart that fails costs no CSV): the overview, the verdicts, the error locations.
+REPORT_CHARTS: tuple[str, ...] = (
+    "metrics_overview.png", "pass_fail_distribution.png", "error_locations.png",
+)
+
+
+def report_charts(scores: pd.DataFrame, summary: pd.DataFrame, *, pass_threshold: float = 0.8) -> dict[str, bytes]:
+    """The charts of :data:`REPORT_CHARTS` as PNG bytes, drawn one at a time."""
+    threshold = check_threshold(pass_threshold)
+    require_scores(scores)
+    charts = chart_builders(scores, summary, _history_from_summary(summary), threshold)
+    return {name: figure_png(charts[name]()) for name in REPORT_CHARTS}
 
 
 def _history_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
@@ -61,7 +87,7 @@ def render_charts(
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
 ) -> dict[str, Path]:
-    """Write the seven PNG charts as one set: drawn into a folder of their own, then ``out_dir``
+    """Write the eight PNG charts as one set: drawn into a folder of their own, then ``out_dir``
     (a symbolic link, see ``files.atomic_folder``) is switched to it whole, so a reader never sees
     charts of two runs mixed, and a run killed while drawing leaves the last set in place.
 
@@ -88,7 +114,7 @@ def render_charts(
 
 def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame,
                    threshold: float) -> dict[str, Callable[[], Figure]]:
-    """The seven charts by file name, each a function that builds its figure (one figure in
+    """The eight charts by file name, each a function that builds its figure (one figure in
     memory at a time)."""
     return {
         "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
@@ -98,4 +124,5 @@ def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.Data
         "detailed_results.png": lambda: plot_detailed_results(scores),
         "evaluation_dashboard.png": lambda: plot_dashboard(scores, summary, history=history, pass_threshold=threshold),
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
+        "error_locations.png": lambda: plot_error_locations(scores),
     }

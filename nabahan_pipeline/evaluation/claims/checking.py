@@ -29,7 +29,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import sqlglot
+from sqlglot.errors import SqlglotError
+
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
+from nabahan_pipeline.etimad_db.sql_safety import select_aggregates
 from nabahan_pipeline.evaluation.claims import words
 from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, widened
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
@@ -71,14 +75,16 @@ class Result:
 
 
 def check_insight(
-    insight: str, question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], sql: str | None
+    insight: str, question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], sql: str | None,
+    aggregates: Sequence[str | None] | None = None,
 ) -> list[ClaimCheck]:
-    """Every claim of ``insight`` checked against ``rows`` (the agent's SQL's result)."""
+    """Every claim of ``insight`` checked against ``rows`` (the agent's SQL's result); ``aggregates``
+    as ``column_measures`` takes them."""
     values = ResultValues.of(columns, rows, question)
     result = Result(
         values,
         RowLabels.of(columns, rows),
-        column_measures(sql, columns),
+        column_measures(sql, columns, aggregates),
         _order(sql, values.columns, values.numeric_columns),
         question,
         Folded.of(insight or ""),
@@ -538,11 +544,15 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def column_measures(sql: str | None, columns: Sequence[str]) -> dict[int, str]:
+def column_measures(
+    sql: str | None, columns: Sequence[str], aggregates: Sequence[str | None] | None = None
+) -> dict[int, str]:
     """Each result column's measure (count, sum, avg, share, max, min) where the SQL's aggregate
-    or the column's name says it; columns of no known measure are left out."""
+    or the column's name says it; columns of no known measure are left out. ``aggregates`` is
+    ``select_aggregates`` of ``sql`` when its reading has it (else ``sql`` is parsed here)."""
     measures: dict[int, str] = {}
-    aggregates = _select_aggregates(sql) if sql else []
+    if aggregates is None:
+        aggregates = _select_aggregates(sql) if sql else ()
     for j, name in enumerate(columns):
         measure = aggregates[j] if j < len(aggregates) and len(aggregates) == len(columns) else None
         if measure is None:
@@ -553,38 +563,12 @@ def column_measures(sql: str | None, columns: Sequence[str]) -> dict[int, str]:
     return measures
 
 
-@functools.lru_cache(maxsize=1024)  # the parse of the SQL texts seen last; a pure function of its text
-def _select_aggregates(sql: str) -> list[str | None]:
-    from sqlglot import exp, parse_one
-    from sqlglot.errors import SqlglotError
-
+def _select_aggregates(sql: str) -> tuple[str | None, ...]:
     try:
-        tree = parse_one(sql, read="sqlite")
+        tree = sqlglot.parse_one(sql, read="sqlite")
     except (SqlglotError, ValueError):
-        return []
-    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
-    if select is None:
-        return []
-    found: list[str | None] = []
-    for expression in select.expressions:
-        if isinstance(expression, exp.Star):
-            return []
-        inner = expression.this if isinstance(expression, exp.Alias) else expression
-        if isinstance(inner, (exp.Div, exp.Mul)) and inner.find(exp.Count, exp.Sum):
-            found.append("share" if inner.find(exp.Mul) or isinstance(inner, exp.Mul) else None)
-        elif inner.find(exp.Avg):
-            found.append("avg")
-        elif inner.find(exp.Count):
-            found.append("count")
-        elif inner.find(exp.Sum):
-            found.append("sum")
-        elif inner.find(exp.Max):
-            found.append("max")
-        elif inner.find(exp.Min):
-            found.append("min")
-        else:
-            found.append(None)
-    return found
+        return ()
+    return select_aggregates(tree)
 
 
 def _order(sql: str | None, columns: Sequence[str], numeric: Sequence[int]) -> int:

@@ -21,7 +21,8 @@ def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The claims checked, those contradicted, and every claim's verdict as a JSON list of
     {claim, verdict, why}."""
     columns, rows = answer_rows(answer)
-    checks = check_insight(answer.insight, answer.question, columns, rows, answer.checked.sqlite or answer.sql)
+    checks = check_insight(answer.insight, answer.question, columns, rows, answer.checked.sqlite or answer.sql,
+                           answer.checked.aggregates)
     if answer.status != "success":  # a refusal's or an error's words are no claims about rows; its numbers still count
         checks = [check for check in checks if check.claim.kind == "number"]
     return {

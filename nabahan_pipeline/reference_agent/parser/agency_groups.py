@@ -38,6 +38,20 @@ _MEMBERSHIP: dict[str, tuple[str, Callable[[list[frozenset[str]]], bool]]] = {
 }
 
 
+def _first_word_of(term: str) -> str:
+    return re.match(r"\w+", term).group(0)  # type: ignore[union-attr]
+
+
+# A group's plural named with words its members' names share after the group's noun
+# ("مستشفيات الملك فهد", "تجمعات الرياض الصحية"): those members, not the whole group.
+_PLURAL_WORD = re.compile(
+    r"(?<!\w)(?:[وف])?(?:لل|[بل]?ال|[بل])?(?:"
+    + "|".join(f"(?P<{group}>{_first_word_of(terms[0])})" for group, terms in lx.AGENCY_GROUP_TERMS.items())
+    + r")(?!\w)"
+)
+# Words after a plural that name a kind of place, not a part of the members' names.
+_NOT_SHARED = frozenset({"منطقه", "المنطقه", "محافظه", "المحافظه", "مدينه", "المناطق", "في", "من", "و", "او"})
+
 # A grouping word right before the group: "لكل", "حسب", "توزيع المنافسات على".
 _GROUPED_BEFORE = re.compile(r"(?<!\w)(?:لكل|كل|حسب|بحسب|علي حسب|علي مستوي|علي)\s$")
 # Words that put a question about agencies in the data: "في البيانات", "الجهات الحكومية", "اعتماد".
@@ -52,8 +66,10 @@ class AgencyGroups:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.members: dict[str, tuple[int, ...]] = {}
+        # agency id -> its name's words' variants
+        self._name_words = {i: [word_variants(w) for w in words(name)] for i, name in catalog.agencies.items()}
         for group, (_, belongs) in _MEMBERSHIP.items():
-            ids = tuple(i for i, name in sorted(catalog.agencies.items()) if belongs([word_variants(w) for w in words(name)]))
+            ids = tuple(i for i in sorted(catalog.agencies) if belongs(self._name_words[i]))
             if ids:
                 self.members[group] = ids
         parts = [
@@ -80,6 +96,12 @@ class AgencyGroups:
             return text, [], ()
         conditions: list[Condition] = []
         general: list[str] = []
+        for m in list(_PLURAL_WORD.finditer(text)):
+            named = self._members_named(m.lastgroup, text[m.end() :])  # type: ignore[arg-type]
+            if named:
+                ids, length = named
+                conditions.append(Condition("agency", "in", ids, self.catalog.label("agency", ids)))
+                text = blank(text, m.start(), m.end() + length)
         about_agencies = not (TENDER.search(text) or PROJECT.search(text))
         unscoped = about_agencies and not _DATA_CONTEXT.search(text)
         for m in list(self.singular.finditer(text)) if self.singular else []:
@@ -122,6 +144,32 @@ class AgencyGroups:
                 text = blank(text, m.start(), m.end())
         return text, conditions, tuple(general)
 
+    def _members_named(self, group: str, after: str) -> tuple[tuple[int, ...], int] | None:
+        """The members of ``group`` whose names go on, after the group's noun, with the words
+        that begin ``after`` (at least two members, not all of them), and how many characters of
+        ``after`` those words take; None when there are none such."""
+        # The singular's first word: the noun the members' names hold ("تجمع" of "تجمع صحي").
+        noun = _first_word_of(lx.AGENCY_GROUP_SINGULARS[group][0])
+        members = {i: self._name_words[i] for i in self.members.get(group, ())}
+        tokens = list(re.finditer(r"\S+", after))
+        if not tokens or tokens[0].group(0) in _NOT_SHARED:
+            return None
+        best: tuple[tuple[int, ...], int] | None = None
+        for k in range(1, len(tokens) + 1):
+            phrase = [frozenset({noun})] + [word_variants(t.group(0)) for t in tokens[:k]]
+            ids = tuple(i for i, name in members.items() if _holds(name, phrase))
+            if len(ids) < 2:
+                break
+            best = (ids, tokens[k - 1].end())
+        if best is None or len(best[0]) == len(members):
+            return None
+        ids, length = best
+        rest = after[length:].split()[:1]
+        if rest and all(_has_adjective(members[i], rest[0]) for i in ids):
+            # "تجمعات الرياض الصحية": an adjective every one of them bears.
+            length = after.index(rest[0], length) + len(rest[0])
+        return ids, length
+
     def _begins_a_name(self, word: str, following: str) -> bool:
         first, second = word.split()[0], word_variants(following)
         for name in self.catalog.agencies.values():
@@ -129,3 +177,18 @@ class AgencyGroups:
             if len(name_words) > 1 and first in name_words[0] and second & name_words[1]:
                 return True
         return False
+
+
+
+def _holds(name: list[frozenset[str]], phrase: list[frozenset[str]]) -> bool:
+    """Whether ``name`` (its words' variants) holds ``phrase`` as consecutive words."""
+    return any(
+        all(name[start + j] & forms for j, forms in enumerate(phrase)) for start in range(len(name) - len(phrase) + 1)
+    )
+
+
+def _has_adjective(name: list[frozenset[str]], word: str) -> bool:
+    """Whether ``name`` has ``word`` as one of its words, in the plural's feminine or not ("الصحية"
+    of "تجمع ... الصحي")."""
+    forms = word_variants(word) | word_variants(word[:-1] if word.endswith("ه") else word)
+    return any(w & forms for w in name)

@@ -44,6 +44,10 @@ class QueryFrame:
     # difference: the measure of each side, then first minus second ("كم الفرق بين ...")
     sides: tuple[Side, ...] = ()
     relative: bool = False  # difference: also as a percentage of the first side ("نسبة الوفر")
+    # having: a threshold on each group's figure (field "count" or "total": the frame's measure)
+    having: Condition | None = None
+    # Words read back from a one-letter typo: (as typed, as understood), shown in the insight.
+    understood: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,8 @@ SQL_STATEMENT = re.compile(r"(?<![a-z])(?:select|insert|update|delete|drop|alter
 OFF_TASK = _terms(lx.OFF_TASK_TERMS)
 OFF_TOPIC = _terms(lx.OFF_TOPIC_TERMS)
 FILLERS = _terms(lx.FILLER_TERMS)
+# Words that change nothing asked, passed over where safe (``passed_over``).
+PASSED_OVER = _terms([term for terms in lx.PASSED_OVER_TERMS.values() for term in terms])
 LIST_WORDS = _terms(lx.LIST_TERMS)
 UNHELD, UNHELD_KEYS = _keyed_terms(lx.UNHELD_DATA)
 GROUP_CUE = re.compile(

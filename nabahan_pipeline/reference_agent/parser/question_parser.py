@@ -59,7 +59,10 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     UNHELD,
     UNHELD_KEYS,
 )
-from nabahan_pipeline.reference_agent.parser.name_choice import is_family, narrow_by_word_before
+from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
+from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
+from nabahan_pipeline.reference_agent.parser.having import read_threshold, with_threshold
+from nabahan_pipeline.reference_agent.parser.typos import corrected
 from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
 from nabahan_pipeline.reference_agent.parser.period_comparison import periods_compared
 from nabahan_pipeline.reference_agent.parser.reading import Reading
@@ -88,7 +91,30 @@ class QuestionParser:
     def read(self, question: object) -> Parse:
         """``question`` read: its frame or refusal, what each part consumed, the words left over.
         A content word left over refuses the question (``not_understood``): answering without it
-        would answer a different question."""
+        would answer a different question. A question refused so is read once more with its
+        one-letter typos of domain nouns and region names read back (``typos``)."""
+        if not isinstance(question, str) or len(question) > MAX_QUESTION_CHARS:
+            return self._read(question)
+        text = _cleaned(normalize_arabic(question))
+        threshold = read_threshold(text)
+        if threshold:
+            # "المناطق التي يتجاوز إجمالي ... 5 مليارات": the rest asked of every group.
+            grouped = self._read(threshold.question)
+            frame = with_threshold(grouped.frame, threshold) if isinstance(grouped.frame, QueryFrame) else None
+            if frame:
+                return replace(grouped, frame=frame)
+        parse = self._read(question)
+        if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
+            return parse
+        fixed, understood = corrected(text)
+        if not understood:
+            return parse
+        again = self._read(fixed)
+        if not isinstance(again.frame, QueryFrame):
+            return parse
+        return replace(again, frame=replace(again.frame, understood=understood))
+
+    def _read(self, question: object) -> Parse:
         if not isinstance(question, str) or not question.strip():
             return Parse(Refusal("empty"))
         if len(question) > MAX_QUESTION_CHARS:
@@ -99,9 +125,7 @@ class QuestionParser:
             return Parse(Refusal("sql"))
         if not re.search(r"[\u0621-\u064a]", norm):
             return Parse(Refusal("not_arabic"))
-        norm = PUNCTUATION.sub(" ", norm)
-        norm = LOOSE_SEPARATORS.sub(" ", norm)
-        norm = join_compound_names(re.sub(r"\s+", " ", norm).strip())
+        norm = _cleaned(norm)
         if MUTATION.search(norm) or IMPERATIVE_CHANGE.match(norm):
             return Parse(Refusal("mutation"))
         if OFF_TASK.search(norm):
@@ -127,6 +151,7 @@ class QuestionParser:
             ("region", self._places),
             ("status_type", self._statuses_and_types),
             ("award", self._awards),
+            ("passed_over", self._passed_over),
         ):
             before = r.text
             read_part(r)
@@ -266,9 +291,19 @@ class QuestionParser:
                 if named:
                     ids, first = named, first - 1
                     phrase = " ".join(words(" ".join(tokens[first:end])))
-            if field_name == "agency" and len(ids) > 1 and not is_family(self.catalog, field_name, ids, phrase.split()):
-                r.ambiguous.append((phrase, tuple(self.catalog.agencies[i] for i in ids)))
+            group = asked_as_group(tokens, first, end) if field_name == "agency" and len(ids) > 1 else None
+            if group:
+                # "كل جهات الحرس الوطني": every agency whose name holds the phrase.
+                first, end = group
+            elif field_name == "agency" and len(ids) > 1:
+                # "جامعة الملك سعود": that agency alone, not also one whose longer name holds it.
+                ids = whole_name(self.catalog, field_name, ids, phrase.split()) or ids
+                if len(ids) > 1 and not is_family(self.catalog, field_name, ids, phrase.split()):
+                    r.ambiguous.append((phrase, tuple(self.catalog.agencies[i] for i in ids)))
             if len(ids) == 1:
+                label = self.catalog.label(field_name, ids)
+            elif field_name == "agency" and len(ids) <= _NAMED_AGENCIES:
+                # An answer over several agencies names them: never one figure for two unsaid.
                 label = self.catalog.label(field_name, ids)
             else:
                 label = f"«{phrase}»"
@@ -301,6 +336,10 @@ class QuestionParser:
     def _awards(self, r: Reading) -> None:
         """Awards as a noun ("عدد الترسيات"), and the dates of awarded tenders worded as publish dates."""
         read_awards(r, "ذات الحالة " + self.catalog.label("status", [AWARDED_STATUS]))
+
+    def _passed_over(self, r: Reading) -> None:
+        """Words that change nothing asked ("المسجلة"، "تعود إلى"), where safe to pass over."""
+        pass_over(r, self.catalog.names)
 
     def _column_comparisons(self, r: Reading) -> None:
         """The awarded value against the estimated value of the same tender."""
@@ -403,6 +442,19 @@ class QuestionParser:
             )
             r.strong = True
 
+
+def _cleaned(norm: str) -> str:
+    """A normalized question with punctuation and loose separators out, one space between words
+    and each compound name in one word: the text every pass reads."""
+    norm = LOOSE_SEPARATORS.sub(" ", PUNCTUATION.sub(" ", norm))
+    return join_compound_names(re.sub(r"\s+", " ", norm).strip())
+
+
+# The refusals a typo may cause: words left over, or no question read at all.
+_TYPO_REASONS = frozenset({"not_understood", "unknown"})
+
+# Up to this many agencies read from one phrase are named in the insight, beyond it the phrase.
+_NAMED_AGENCIES = 6
 
 # The columns each table's rows can be sorted by.
 _SORTABLE_COLUMNS = {

@@ -7,7 +7,8 @@ an order said "from the ... " under a one-row pick ("اعرض منافسات ج�
 row newest first, not the oldest one),, two places of one region set against each other ("نسبة منافسات جدة من منافسات مكة": the data
 holds regions, not cities, so both are region 2 and the share was of all tenders), and a threshold
 on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
-a condition on each group's count, not on a value). One SELECT of the frame holds none of them,
+a condition on each group's count, not on a value; ``having`` reads it first when the groups
+are named at the head of the question, so what gets here is "كم جهة طرحت أكثر من 100"). One SELECT of the frame holds none of them,
 so the agent names the words and refuses rather than answer another question."""
 
 from __future__ import annotations

@@ -115,3 +115,37 @@ def test_a_group_counted_or_asked_of_itself_is_its_agencies(agent: ReferenceAgen
 def test_a_group_asked_of_outside_the_data_is_refused(agent: ReferenceAgent, question: str) -> None:
     # General knowledge about institutions: the data holds a few agencies of each kind.
     assert agent.ask(question)["status"] == "out_of_scope"
+
+
+@pytest.mark.parametrize(
+    ("question", "members"),
+    [
+        ("كم منافسة ملغاة لمستشفيات الملك فهد", "name_ar LIKE 'مستشفى الملك فهد%'"),
+        ("وش مجموع قيم الترسية لتجمعات الرياض الصحية", "name_ar LIKE 'تجمع الرياض الصحي%'"),
+        ("إجمالي القيمة التقديرية لمستشفيات قوى الأمن", "name_ar LIKE 'مستشفى قوى الأمن%'"),
+    ],
+)
+def test_a_plural_with_the_words_its_members_share_is_those_members(
+    agent: ReferenceAgent, db: sqlite3.Connection, question: str, members: str
+) -> None:
+    """Issue 30: "مستشفيات الملك فهد" is the hospitals whose names go on with "الملك فهد", each named."""
+    rows = db.execute(f"SELECT agency_id, name_ar FROM government_agencies WHERE {members} ORDER BY agency_id").fetchall()
+    answer = agent.ask(question)
+    assert answer["status"] == "success", answer["insights"]
+    assert f"agency_id IN ({', '.join(str(i) for i, _ in rows)})" in answer["sql"] or (
+        len(rows) == 1 and f"agency_id = {rows[0][0]}" in answer["sql"]
+    )
+    assert all(name in answer["insights"] for _, name in rows)
+
+
+def test_the_members_of_a_group_are_listed(agent: ReferenceAgent, db: sqlite3.Connection) -> None:
+    names = {r[0] for r in db.execute("SELECT name_ar FROM government_agencies WHERE name_ar LIKE 'أمانة%'")}
+    answer = agent.ask("ما أسماء الأمانات المسجلة في البيانات؟")
+    assert answer["status"] == "success"
+    assert {row[1] for row in answer["rows"]} == names
+
+
+def test_a_plural_with_words_of_one_member_only_is_not_that_member(agent: ReferenceAgent) -> None:
+    # "تجمعات جدة الصحية": one cluster's name goes on so; the plural is not read as that one name.
+    answer = agent.ask("كم منافسة لتجمعات جدة الصحية")
+    assert "agency_id = 73" not in (answer["sql"] or "")

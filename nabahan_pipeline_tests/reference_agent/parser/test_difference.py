@@ -45,11 +45,12 @@ def _one(db: sqlite3.Connection, sql: str) -> float:
             f"SELECT SUM(estimated_value) FROM {T} WHERE tender_type_id = 4 AND region_id = 5",
             f"SELECT SUM(estimated_value) FROM {T} WHERE tender_type_id = 1 AND region_id = 5",
         ),
-        # Two names, each its own condition, in the question's order (one of them two agencies).
+        # Two names, each its own condition, in the question's order (a whole name is that agency
+        # alone, not also the one whose longer name holds it).
         (
             "كم الفرق بين عدد منافسات وزارة الصحة وجامعة الملك سعود؟",
             f"SELECT COUNT(*) FROM {T} WHERE agency_name LIKE 'وزارة الصحة%'",
-            f"SELECT COUNT(*) FROM {T} WHERE agency_name LIKE '%جامعة الملك سعود%'",
+            f"SELECT COUNT(*) FROM {T} WHERE agency_id = 91",
         ),
         # A value named with no measure is a total; "متوسطها" an average.
         (

@@ -1,0 +1,58 @@
+"""One-letter typos in domain nouns and region names ("المنافسسات", "الرياص"), read back to the
+word meant when one word of the vocabulary (or forms of one noun) is a single edit away and the
+word has at least five letters. Used only on a question refused as not understood: the question
+is read again with the words replaced, and the insight shows each word as understood."""
+
+from __future__ import annotations
+
+import re
+
+from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.arabic.spelling import one_edit_apart
+from nabahan_pipeline.etimad_db.reference_data import REGIONS
+from nabahan_pipeline.reference_agent import lexicon as lx
+from nabahan_pipeline.reference_agent.parser.patterns import KNOWN
+
+MIN_LETTERS = 5
+# A conjunction or preposition glued to the word; the article stays part of it.
+_CLITIC = re.compile(r"^(?:[وف]?(?:لل|[بلك](?=ال)|[بلك](?!ال))?)")
+
+
+def _vocabulary() -> dict[str, int]:
+    """Each word of the vocabulary -> the noun it is a form of (the region names' last word of
+        "المدينة المنورة" among them)."""
+    nouns: dict[str, int] = {}
+    for n, forms in enumerate(lx.TYPO_NOUNS):
+        for form in forms:
+            nouns[form] = n
+    for region in REGIONS:
+        n += 1
+        short = normalize_arabic(region.short_ar)
+        for form in {short, short.removeprefix("ال")}:
+            if " " not in form:
+                nouns.setdefault(form, n)
+    nouns.setdefault("المنوره", n + 1)
+    return nouns
+
+
+VOCABULARY = _vocabulary()
+
+
+def corrected(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``text`` (normalized) with each word read back to the one vocabulary word it is a typo of,
+    and the (typed, understood) pairs; ``text`` unchanged and () when no word is."""
+    words = text.split(" ")
+    corrections: list[tuple[str, str]] = []
+    for i, word in enumerate(words):
+        clitic = _CLITIC.match(word).group(0)  # type: ignore[union-attr]
+        core = word[len(clitic) :]
+        if len(core) < MIN_LETTERS or core in VOCABULARY or KNOWN.fullmatch(word):
+            continue
+        near = [form for form in VOCABULARY if one_edit_apart(core, form)]
+        if not near or len({VOCABULARY[form] for form in near}) != 1:
+            continue
+        # Forms of one noun: the one ending as the typed word does, else the first.
+        form = next((f for f in near if f[-1] == core[-1]), near[0])
+        words[i] = clitic + form
+        corrections.append((word, words[i]))
+    return " ".join(words), tuple(corrections)
