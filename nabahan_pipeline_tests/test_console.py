@@ -134,3 +134,16 @@ def test_on_a_terminal_a_progress_line_sits_under_the_cases(tmp_path: Path):
     assert "asking the agent" in text and re.search(r"\d/4", text) and "ETA" in text
     assert all(f"[{n}/4] COUNT" in text for n in range(1, 5))
     assert "FINAL PASS RATE: 100.0%" in text
+
+
+def test_robustness_text_gives_each_perturbation_and_the_files():
+    import pandas as pd
+
+    from nabahan_pipeline.console import robustness_text
+    from nabahan_pipeline.evaluation.robustness.variants import SUMMARY_COLUMNS
+
+    summary = pd.DataFrame([["typo", "typo", 4, 4, 3, 1.0, 0.75, 0.25, 1, "a: x"],
+                            ["overall", "", 4, 4, 3, 1.0, 0.75, 0.25, 1, "a: x"]], columns=SUMMARY_COLUMNS)
+    text = robustness_text(summary, {"robustness_summary_csv": str(Path.cwd() / "out" / "s.csv")})
+    assert "typo                       4    100.0%     75.0%   25.0%      1" in text.splitlines()
+    assert text.splitlines()[-1] == f"Robustness summary: {Path('out') / 's.csv'}"

@@ -27,6 +27,9 @@ from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses
 from nabahan_pipeline.evaluation.reports import format_pct
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
+# The charts of the run the page embeds, read from the files the charts asset wrote: the overview,
+# the verdicts, the error locations.
+REPORT_CHARTS: tuple[str, ...] = ("metrics_overview.png", "pass_fail_distribution.png", "error_locations.png")
 # Rows shown of a result, and characters of a cell: the report stays small as results grow.
 SHOWN_ROWS = 5
 CELL_CHARS = 80

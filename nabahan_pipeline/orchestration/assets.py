@@ -2,7 +2,9 @@
 
     test_cases_file -> test_cases -> agent_responses -> case_scores -> evaluation_summary
                        agent ---------^                             -> evaluation_reports -> evaluation_charts
-                                                                       (CSV, HTML)             (PNG)
+                                                                       (CSV)                   (PNG)
+                                                                    -> evaluation_report_page (HTML: the
+                                                                       CSVs' stamp, the charts' files)
 
 Every asset but the case file is partitioned by agent (``partitions``): one partition per agent
 label, each with its own history.
@@ -12,8 +14,9 @@ Each asset states what it is and calls the core; each table's Dagster type is it
 metadata (row count, column schema, preview) come from the IO manager.
 """
 
+import hashlib
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple, Optional
@@ -25,10 +28,17 @@ from dagster_pandera import pandera_schema_to_dagster_type
 from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
+from nabahan_pipeline.agents.secrets import scrubbed_output
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.judge import Judge
-from nabahan_pipeline.evaluation.html_report import gathered_run_report, run_report_html, run_report_path, write_html
+from nabahan_pipeline.evaluation.html_report import (
+    REPORT_CHARTS,
+    gathered_run_report,
+    run_report_html,
+    run_report_path,
+    write_html,
+)
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
@@ -41,19 +51,23 @@ from nabahan_pipeline.evaluation.tables import (
 )
 from nabahan_pipeline.evaluation.cases import (
     check_against_database,
-    load_test_cases,
     numbered_cases,
+    parse_test_cases,
+    read_case_file,
     select_quick,
     suite_fingerprint,
 )
-from nabahan_pipeline.files import file_sha256
-from nabahan_pipeline.orchestration.history import series_metadata, summary_history
+from nabahan_pipeline.errors import EvaluationInputError
+from nabahan_pipeline.files import folder_problem, linked_folder_problem
+from nabahan_pipeline.orchestration.history import latest_materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
 from nabahan_pipeline.settings import RunSettings, response_cache_path
 from nabahan_pipeline.progress import publish
 
 GROUP = "evaluation"
+# The folder of the charts' link within the output folder (``files.atomic_folder``).
+CHARTS_FOLDER = "charts"
 # The tables between the assets, each checked against its schema at the step that makes it (a
 # wrong column fails that step); the Dagster UI shows each column's type and description.
 # (dagster-pandera is marked beta: its warning would reach every `nabahan` command's stderr.)
@@ -96,12 +110,23 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     naming what is wrong. Our entry points call it before they start a run and hand the run what
     it found (the ``checked_cases`` resource); a run launched otherwise calls it in ``test_cases``."""
     path = evaluation.case_file()
-    sha256 = file_sha256(path) if path.is_file() else ""
-    cases = load_test_cases(path)
+    data = read_case_file(path)  # once: the file may be a pipe
+    sha256 = hashlib.sha256(data).hexdigest()
+    cases = parse_test_cases(data, path)
     database = ensure_database(evaluation.database_path())
     golds = check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()),
                                    timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows)
     return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds)
+
+
+def check_output_folder(evaluation: RunSettings) -> None:
+    """Raise EvaluationInputError when the run's reports or charts could not be written where they
+    go (``--output-dir`` a file, a folder of the user's where the charts' link goes): told before
+    any agent call, not after them all."""
+    output = evaluation.output_path()
+    problem = folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
+    if problem is not None:
+        raise EvaluationInputError(f"--output-dir {output}: {problem}")
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
@@ -114,6 +139,7 @@ def test_cases(
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
     table stops the run here, before any agent call."""
     checked = checked_cases or checked_test_cases(evaluation)
+    check_output_folder(evaluation)
     context.add_output_metadata(
         {
             "file": dg.MetadataValue.path(str(checked.path)),
@@ -143,17 +169,18 @@ def agent_responses(
     numbered = numbered_cases(test_cases)
     publish("asking", cases=len(test_cases), answers=len(test_cases) * evaluation.repeat)
     try:
-        responses = run_agent(
-            test_cases,
-            agent,
-            concurrency=evaluation.concurrency,
-            timeout_s=evaluation.timeout_s,
-            repeat=evaluation.repeat,
-            cache=cache,
-            cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
-            limits=answer_limits(evaluation),
-            on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
-        )
+        with scrubbed_output():  # what an in-process agent prints reaches the compute log scrubbed
+            responses = run_agent(
+                test_cases,
+                agent,
+                concurrency=evaluation.concurrency,
+                timeout_s=evaluation.timeout_s,
+                repeat=evaluation.repeat,
+                cache=cache,
+                cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
+                limits=answer_limits(evaluation),
+                on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
+            )
     finally:
         if cache is not None:
             cache.close()
@@ -231,29 +258,15 @@ def evaluation_summary(
     return summary
 
 
-@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"csv", "html"})
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"csv"})
 def evaluation_reports(
-    context: dg.AssetExecutionContext,
     evaluation: dg.ResourceParam[RunSettings],
-    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
-    test_cases: pd.DataFrame,
-    agent_responses: pd.DataFrame,
     case_scores: pd.DataFrame,
     evaluation_summary: pd.DataFrame,
 ) -> dg.MaterializeResult:
-    """The results, summary and error-location CSV files (seed names and columns), and the report
-    to click through (evaluation_report_<stamp>.html: every case with its SQL, rows, claims and
-    reasons), written atomically."""
-    # Imported here: matplotlib is for the step that draws, not for every load of the code location.
-    from nabahan_pipeline.evaluation.charts import report_charts
-
+    """The results, summary and error-location CSV files (seed names and columns), written
+    atomically."""
     paths = write_reports(case_scores, evaluation_summary, evaluation.output_path(), report_stamp(case_scores))
-    report = gathered_run_report(
-        f"Nabahan evaluation: {context.partition_key}", case_scores, evaluation_summary,
-        cases=test_cases, responses=agent_responses, golds=checked_cases.golds if checked_cases is not None else {},
-        charts=report_charts(case_scores, evaluation_summary, pass_threshold=evaluation.pass_threshold),
-    )
-    paths["report_html"] = write_html(run_report_html(report), run_report_path(paths["results_csv"]))
     return dg.MaterializeResult(
         metadata={name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()}
     )
@@ -271,7 +284,7 @@ def evaluation_charts(
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
     from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 
-    charts = evaluation.output_path().absolute() / "charts"
+    charts = evaluation.output_path().absolute() / CHARTS_FOLDER
     drawn = render_charts(
         case_scores,
         evaluation_summary,
@@ -284,6 +297,42 @@ def evaluation_charts(
     metadata["run_folder"] = dg.MetadataValue.path(str(drawn["evaluation_dashboard.png"].parent))
     metadata["dashboard"] = dg.MetadataValue.md(dashboard_markdown(drawn["evaluation_dashboard.png"]))
     return dg.MaterializeResult(metadata=metadata)
+
+
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[evaluation_reports, evaluation_charts], kinds={"html"})
+def evaluation_report_page(
+    context: dg.AssetExecutionContext,
+    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+    test_cases: pd.DataFrame,
+    agent_responses: pd.DataFrame,
+    case_scores: pd.DataFrame,
+    evaluation_summary: pd.DataFrame,
+) -> dg.MaterializeResult:
+    """The report to click through (evaluation_report_<stamp>.html beside this run's CSVs: every
+    case with its SQL, rows, claims and reasons), with the charts this run drew, read from their
+    files rather than drawn again."""
+    written = this_runs_files(context, [evaluation_reports.key, evaluation_charts.key])
+    report = gathered_run_report(
+        f"Nabahan evaluation: {context.partition_key}", case_scores, evaluation_summary,
+        cases=test_cases, responses=agent_responses, golds=checked_cases.golds if checked_cases is not None else {},
+        charts={name: Path(written[name]).read_bytes() for name in REPORT_CHARTS if name in written},
+    )
+    path = write_html(run_report_html(report), run_report_path(Path(written["results_csv"])))
+    return dg.MaterializeResult(metadata={"report_html": dg.MetadataValue.path(str(path.resolve()))})
+
+
+def this_runs_files(context: dg.AssetExecutionContext, assets: Sequence[dg.AssetKey]) -> dict[str, str]:
+    """The files the ``assets`` wrote in this run, by name, as their materializations recorded them
+    (each asset's newest of this partition, which this run wrote before this step)."""
+    files: dict[str, str] = {}
+    for asset in assets:
+        for run_id, _, materialization in latest_materializations(
+            context.instance, asset.to_user_string(), 1, partition=context.partition_key
+        ):
+            if run_id == context.run.run_id:
+                files.update({name: str(entry.value) for name, entry in materialization.metadata.items()
+                              if isinstance(entry, dg.PathMetadataValue)})
+    return files
 
 
 def run_series(evaluation: RunSettings, scores: pd.DataFrame) -> dict[str, str]:
@@ -308,4 +357,7 @@ def report_stamp(scores: pd.DataFrame) -> str:
     return moment.strftime("%Y%m%d_%H%M%S")
 
 
-evaluation_assets = [test_cases, agent_responses, case_scores, evaluation_summary, evaluation_reports, evaluation_charts]
+evaluation_assets = [
+    test_cases, agent_responses, case_scores, evaluation_summary, evaluation_reports, evaluation_charts,
+    evaluation_report_page,
+]

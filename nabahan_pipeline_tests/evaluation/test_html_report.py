@@ -297,7 +297,8 @@ def screenshot(path: Path) -> None:
     from nabahan_pipeline.etimad_db.store import ensure_database
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
     from nabahan_pipeline.evaluation.cases import load_test_cases
-    from nabahan_pipeline.evaluation.charts import report_charts
+    from nabahan_pipeline.evaluation.charts import render_charts
+    from nabahan_pipeline.evaluation.html_report import REPORT_CHARTS
     from nabahan_pipeline.evaluation.scoring import score_responses
     from nabahan_pipeline.settings import RunSettings
 
@@ -322,10 +323,11 @@ def screenshot(path: Path) -> None:
     summary = summarize(scores)
     with QueryRunner(database) as runner:
         golds = {sql: runner.expected(sql)[:1] for sql in cases["expected_sql"].dropna().unique()}
-    html = run_report_html(gathered_run_report("Nabahan evaluation: embedded", scores, summary, cases=cases,
-                                               responses=responses, golds=golds,
-                                               charts=report_charts(scores, summary)))
     with tempfile.TemporaryDirectory() as folder:
+        drawn = render_charts(scores, summary, Path(folder) / "charts")
+        html = run_report_html(gathered_run_report("Nabahan evaluation: embedded", scores, summary, cases=cases,
+                                                   responses=responses, golds=golds,
+                                                   charts={name: drawn[name].read_bytes() for name in REPORT_CHARTS}))
         page = write_html(html, Path(folder) / "evaluation_report.html")
         browser = open_browser(Path(folder) / "profile")
         try:

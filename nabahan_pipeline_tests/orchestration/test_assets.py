@@ -101,7 +101,7 @@ def _set(column: str, value: object) -> Callable[[pd.DataFrame], pd.DataFrame]:
 @pytest.mark.parametrize(
     ("step", "maker", "wrong", "column"),
     [
-        ("test_cases", "load_test_cases", _drop("tags"), "tags"),  # missing
+        ("test_cases", "parse_test_cases", _drop("tags"), "tags"),  # missing
         ("agent_responses", "run_agent", _as_text("latency_s"), "latency_s"),  # wrong type
         ("agent_responses", "run_agent", _set("status", "maybe"), "status"),  # not a status
         ("case_scores", "score_responses", _set("retrieval_points", 4), "retrieval_points"),  # out of range
@@ -121,3 +121,36 @@ def test_a_wrong_column_fails_the_step_that_made_it(
     message = failure.event_specific_data.error.message
     assert f'expected type "{step}"' in message and f'"column": "{column}"' in message
     assert not (home / "parquet" / f"{step}.parquet").exists(), "the wrong table is not stored"
+
+
+def ui_run(tmp_path: Path, gold: str, **options: object) -> dg.ExecuteInProcessResult:
+    """The table assets as the UI and the sensor run them: no checked cases handed in."""
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([{"id": "c0", "question": "كم عدد المناقصات؟", "category": "count",
+                                 "expected_table": "tenders_full_details", "expected_sql": gold}],
+                               ensure_ascii=False), encoding="utf-8")
+    settings = EvaluationSettings(test_file=str(path), test_suite_databases=0, **options)
+    with dg.instance_for_test() as instance:
+        register_agents(instance, [LabelledAgent("counting", COUNTING)])
+        return dg.materialize(
+            [table for table, _ in TABLES.values()],
+            resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+            instance=instance, partition_key="counting", raise_on_error=False,
+        )
+
+
+def test_a_ui_run_checks_gold_and_output_under_its_own_limits_before_any_call(home: Path):
+    from nabahan_pipeline_tests import sample_agents
+
+    calls = len(sample_agents.CALLS)
+    gold = "SELECT tender_id FROM tenders_full_details LIMIT 50"
+    over = ui_run(home, gold, sql_max_rows=10, output_dir=str(home / "out"))
+    (failure,) = [event for event in over.all_events if event.is_step_failure]
+    assert failure.step_key == "test_cases" and "at most 10 rows" in str(failure.event_specific_data.error)
+    (home / "report.csv").write_text("mine", encoding="utf-8")
+    file_output = ui_run(home, gold, output_dir=str(home / "report.csv"))
+    (failure,) = [event for event in file_output.all_events if event.is_step_failure]
+    assert failure.step_key == "test_cases" and "is not a folder" in str(failure.event_specific_data.error)
+    assert len(sample_agents.CALLS) == calls  # neither run asked the agent
+    assert ui_run(home, gold, output_dir=str(home / "out")).success  # the default cap holds 50 rows
+    assert len(sample_agents.CALLS) == calls + 1

@@ -58,8 +58,11 @@ LINEAGE = {
     "agent_responses": {"test_cases", "agent"},
     "case_scores": {"test_cases", "agent_responses"},
     "evaluation_summary": {"case_scores"},
-    "evaluation_reports": {"test_cases", "agent_responses", "case_scores", "evaluation_summary"},
+    "evaluation_reports": {"case_scores", "evaluation_summary"},
     "evaluation_charts": {"case_scores", "evaluation_summary", "evaluation_reports"},
+    "evaluation_report_page": {"test_cases", "agent_responses", "case_scores", "evaluation_summary",
+                               "evaluation_reports", "evaluation_charts"},
+    "robustness": {"test_cases", "case_scores", "agent"},
     "agent_comparison": {"case_scores", "evaluation_summary"},
 }
 EXTERNAL = {"test_cases_file", "agent"}

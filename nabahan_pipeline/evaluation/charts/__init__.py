@@ -6,7 +6,7 @@ canvas), ``text`` (Arabic labels, text from the data made safe to draw), ``forma
 ``inputs`` (the columns the charts need and the views they take of the tables), ``tiers`` (the
 latency tiers), ``ticks`` (the log latency axis), one module per chart (``overview``,
 ``pass_fail``, ``latency``, ``categories``, ``detailed_results``, ``trend``, ``dashboard``,
-``comparison``, ``error_locations``), ``render`` (all eight saved by ``savefig`` as one set) and ``markdown`` (the
+``comparison``, ``error_locations``, ``robustness``), ``render`` (all eight saved by ``savefig`` as one set) and ``markdown`` (the
 dashboard for the Dagster UI).
 
 The names below load their module on first use, so that importing this package does not import
@@ -24,8 +24,6 @@ _EXPORTS = {
     "CHART_FILES": "render",
     "render_charts": "render",
     "save_figure": "render",
-    "figure_png": "render",
-    "report_charts": "render",
     "dashboard_markdown": "markdown",
     "plot_metrics_overview": "overview",
     "plot_pass_fail_distribution": "pass_fail",
@@ -44,13 +42,14 @@ _EXPORTS = {
     "truncate_text": "text",
     "plot_agent_comparison": "comparison",
     "plot_error_locations": "error_locations",
+    "plot_robustness": "robustness",
 }
 
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from nabahan_pipeline.evaluation.charts.render import CHART_FILES, figure_png, render_charts, report_charts, save_figure
+    from nabahan_pipeline.evaluation.charts.render import CHART_FILES, render_charts, save_figure
     from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
     from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
     from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
@@ -69,3 +68,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
     from nabahan_pipeline.evaluation.charts.comparison import plot_agent_comparison
     from nabahan_pipeline.evaluation.charts.error_locations import plot_error_locations
+    from nabahan_pipeline.evaluation.charts.robustness import plot_robustness

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,29 +39,6 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
     with chart_style(), atomic_open(path, "wb") as handle:
         fig.savefig(handle, format="png", dpi="figure")
     return path
-
-
-def figure_png(fig: Figure) -> bytes:
-    """``fig`` as PNG bytes, by ``savefig`` (for a page that embeds its charts)."""
-    buffer = io.BytesIO()
-    with chart_style():
-        fig.savefig(buffer, format="png", dpi="figure")
-    return buffer.getvalue()
-
-
-# The charts the HTML report embeds, drawn again in memory (the PNG set is drawn after the
-# reports, so that a chart that fails costs no CSV): the overview, the verdicts, the error locations.
-REPORT_CHARTS: tuple[str, ...] = (
-    "metrics_overview.png", "pass_fail_distribution.png", "error_locations.png",
-)
-
-
-def report_charts(scores: pd.DataFrame, summary: pd.DataFrame, *, pass_threshold: float = 0.8) -> dict[str, bytes]:
-    """The charts of :data:`REPORT_CHARTS` as PNG bytes, drawn one at a time."""
-    threshold = check_threshold(pass_threshold)
-    require_scores(scores)
-    charts = chart_builders(scores, summary, _history_from_summary(summary), threshold)
-    return {name: figure_png(charts[name]()) for name in REPORT_CHARTS}
 
 
 def _history_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
