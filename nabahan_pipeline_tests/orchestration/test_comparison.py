@@ -86,7 +86,7 @@ def test_every_figure_of_the_agents_table(compared: tuple[dict, Path]):
 def test_the_three_csv_files_and_the_chart(compared: tuple[dict, Path]):
     result, workspace = compared
     files = {name: Path(path) for name, path in result["files"].items()}
-    assert set(files) == {"comparison_csv", "matrix_csv", "pairs_csv", "agent_comparison.png"}
+    assert set(files) == {"comparison_csv", "matrix_csv", "pairs_csv", "agent_comparison.png", "report_html"}
     assert all(path.parent == workspace / "out" for path in files.values()), "beside the agents' folders"
     agents = pd.read_csv(files["comparison_csv"], encoding="utf-8-sig", dtype=str, keep_default_na=False)
     assert agents["Correct Rate Low"].tolist() == [f"{wilson(3, 5)[0]:.1%}", f"{wilson(2, 5)[0]:.1%}"]
