@@ -104,7 +104,7 @@ def test_a_closed_stdout_lets_the_run_finish_its_reports_silently(tmp_path: Path
     assert process.returncode == 0, stderr[-2000:]
     assert "BrokenPipe" not in stderr and "Traceback" not in stderr, stderr[-2000:]
     reports = sorted((tmp_path / "out").glob("evaluation_*.csv"))
-    assert len(reports) == 2 and (tmp_path / "out" / "charts" / "evaluation_dashboard.png").is_file()
+    assert len(reports) == 3 and (tmp_path / "out" / "charts" / "evaluation_dashboard.png").is_file()
 
 
 # --- the case file ------------------------------------------------------------------------------
@@ -204,7 +204,12 @@ def test_a_5000_deep_value_from_a_python_agent_is_an_error_row(tmp_path: Path) -
     assert "RecursionError" not in result.stdout + result.stderr
     rows = results_of(tmp_path)
     assert [row["Status"] for row in rows] == ["error", "success", "success"]
-    assert "a cell holds one value" in rows[0]["Error"]
+    # In its child process the answer cannot even be encoded; in ours, its cell is refused.
+    assert "it nests too deep to be encoded" in rows[0]["Error"]
+    (tmp_path / "ours").mkdir()
+    ours = run_eval(tmp_path / "ours", "--agent", AGENTS + "deep_value_agent", "--output-dir", "out", "--in-process")
+    assert ours.returncode == 0 and "RecursionError" not in ours.stdout + ours.stderr, ours.stderr[-2000:]
+    assert "a cell holds one value" in results_of(tmp_path / "ours")[0]["Error"]
 
 
 def first_case_gets(body: bytes) -> Callable[[Request], Reply]:

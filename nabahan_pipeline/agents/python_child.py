@@ -75,7 +75,9 @@ def _answer(agent: Any, number: int, payload: bytes, send: Any) -> None:
         return
     try:
         send(number, {"answer": answer}, _json_value)
-    except (TypeError, ValueError, RecursionError) as exc:
+    except RecursionError:  # json's encoder recurses once per level of the answer
+        send(number, {"unsendable": "it nests too deep to be encoded"})
+    except (TypeError, ValueError) as exc:
         send(number, {"unsendable": f"{type(exc).__name__}: {exc}"})
 
 

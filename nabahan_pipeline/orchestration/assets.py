@@ -66,6 +66,8 @@ from nabahan_pipeline.settings import RunSettings, response_cache_path
 from nabahan_pipeline.progress import publish
 
 GROUP = "evaluation"
+# How many runs of one agent may materialize between this run's reports and its HTML page.
+RUNS_AT_ONCE = 100
 # The folder of the charts' link within the output folder (``files.atomic_folder``).
 CHARTS_FOLDER = "charts"
 # The tables between the assets, each checked against its schema at the step that makes it (a
@@ -312,6 +314,8 @@ def evaluation_report_page(
     case with its SQL, rows, claims and reasons), with the charts this run drew, read from their
     files rather than drawn again."""
     written = this_runs_files(context, [evaluation_reports.key, evaluation_charts.key])
+    if "results_csv" not in written:
+        raise dg.Failure(f"this run's reports are not among the newest {RUNS_AT_ONCE} of partition {context.partition_key!r}")
     report = gathered_run_report(
         f"Nabahan evaluation: {context.partition_key}", case_scores, evaluation_summary,
         cases=test_cases, responses=agent_responses, golds=checked_cases.golds if checked_cases is not None else {},
@@ -323,15 +327,16 @@ def evaluation_report_page(
 
 def this_runs_files(context: dg.AssetExecutionContext, assets: Sequence[dg.AssetKey]) -> dict[str, str]:
     """The files the ``assets`` wrote in this run, by name, as their materializations recorded them
-    (each asset's newest of this partition, which this run wrote before this step)."""
+    (this run's, among the partition's newest: runs of one agent at once materialize in between)."""
     files: dict[str, str] = {}
     for asset in assets:
         for run_id, _, materialization in latest_materializations(
-            context.instance, asset.to_user_string(), 1, partition=context.partition_key
+            context.instance, asset.to_user_string(), RUNS_AT_ONCE, partition=context.partition_key
         ):
             if run_id == context.run.run_id:
                 files.update({name: str(entry.value) for name, entry in materialization.metadata.items()
                               if isinstance(entry, dg.PathMetadataValue)})
+                break
     return files
 
 
