@@ -76,9 +76,11 @@ def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
     description="The gated rate (Correct Rate, or the seed's pass rate) is at or above the threshold.",
 )
 def pass_rate_threshold(
-    evaluation: dg.ResourceParam[RunSettings], evaluation_summary: pd.DataFrame
+    context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
+    evaluation_summary: pd.DataFrame,
 ) -> dg.AssetCheckResult:
-    """The ``gate`` rate (default correct_rate) >= ``pass_threshold`` (default 0.8)."""
+    """The ``gate`` rate (default correct_rate) >= ``pass_threshold`` (default 0.8); beside it the
+    answers not Correct, as this run's evaluation_summary lists them."""
     rate = float(evaluation_summary.iloc[0][evaluation.gate])
     return dg.AssetCheckResult(
         passed=rate >= evaluation.pass_threshold,
@@ -88,8 +90,22 @@ def pass_rate_threshold(
             evaluation.gate: rate,
             "pass_rate": float(evaluation_summary.iloc[0]["pass_rate"]),
             "threshold": evaluation.pass_threshold,
+            **_not_correct_of_this_run(context),
         },
     )
+
+
+def _not_correct_of_this_run(context: dg.AssetCheckExecutionContext) -> dict[str, dg.MetadataValue]:
+    """The not-Correct table and count of this run's evaluation_summary materialization (its
+    partition's), passed on rather than built again; none when the summary came from another run."""
+    partitions = [context.partition_key] if context.has_partition_key else None
+    records = context.instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=evaluation_summary.key, asset_partitions=partitions), limit=1
+    ).records
+    if not records or records[0].run_id != context.run.run_id:
+        return {}
+    metadata = records[0].asset_materialization.metadata
+    return {name: metadata[name] for name in ("not_correct_count", "not_correct") if name in metadata}
 
 
 @partitioned_check(asset=case_scores, description="No case that passed (by the gate's verdict) in the previous run fails now.")
