@@ -152,4 +152,8 @@ def _cut(value: object, chars: int) -> str:
 
 
 def _one_line(value: object) -> str:
-    return " ".join(str(value).split())
+    """``value`` as one line of text no terminal acts on (its control characters replaced)."""
+    return " ".join(str(value).split()).translate(_CONTROLS)
+
+
+_CONTROLS = dict.fromkeys([*range(0x20), 0x7F, *range(0x80, 0xA0)], "\ufffd")
