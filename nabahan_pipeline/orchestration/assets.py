@@ -3,8 +3,9 @@
     test_cases_file -> test_cases -> agent_responses -> case_scores -> evaluation_summary
                        agent ---------^                             -> evaluation_reports -> evaluation_charts
 
-Every asset but the case file is partitioned by agent (``partitions``): one partition per agent
-label, each with its own history.
+``evaluation_summary`` also reads ``test_cases`` and ``agent_responses``: the gold's rows and the
+agent's beside each answer not Correct. Every asset but the case file is partitioned by agent
+(``partitions``): one partition per agent label, each with its own history.
 
 Each asset states what it is and calls the core; each table's Dagster type is its pandera schema
 (``evaluation.tables``), checked at the step that makes it. Parquet storage and the generic
