@@ -24,6 +24,8 @@ RULE = "=" * 70
 THIN = "-" * 70
 QUESTION_CHARS = 50
 RESULT_CHARS = 160
+# The reason scoring.verdicts gives when the agent's SQL returns other rows than the gold's.
+WRONG_RESULT = "wrong result"
 # Pass and Correct rates this far apart (20 points) get a line saying what each checks.
 FAR_APART = 0.2
 
@@ -105,17 +107,18 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
     if "judge_reason" in scores and scores["judge_reason"].notna().any():  # the judge was on
         lines.append(f"Judge agreement: {format_pct(overall['judge_agreement'])} ({int(overall['judged'])} of {answers} "
                      "judged; the LLM judge's supported = no claim contradicted; it never decides Correct)")
-    wrong = scores.loc[~scores["correct"].astype(bool),
-                       ["query_num", "repeat", "case_id", "not_correct_because", "execution_match", "status"]]
+    wrong = scores.loc[~scores["correct"].astype(bool), ["query_num", "repeat", "case_id", "not_correct_because"]]
     rows = _result_rows(not_correct)
     if len(wrong):
         lines.append("Not correct:")
-        for query_num, repeat, case_id, because, match, status in wrong.itertuples(index=False):
+        for query_num, repeat, case_id, because in wrong.itertuples(index=False):
             again = f" r{int(repeat) + 1}" if int(repeat) else ""
             lines.append(f"  [{int(query_num)}{again}] {case_id}: {because}")
-            if match == 0.0 and status == "success" and (case_id, int(repeat)) in rows:  # a wrong result
+            wrong_result = any(reason.startswith(WRONG_RESULT) for reason in str(because).split("; "))
+            if wrong_result and (case_id, int(repeat)) in rows:
                 expected, result = rows[case_id, int(repeat)]
-                lines += [f"      expected: {expected[:RESULT_CHARS]}", f"      agent:    {result[:RESULT_CHARS]}"]
+                lines += [f"      expected:       {expected[:RESULT_CHARS]}",
+                          f"      agent reported: {result[:RESULT_CHARS]}"]
     lines.append("By category:")
     for _, category in summary.iloc[1:].iterrows():
         lines.append(

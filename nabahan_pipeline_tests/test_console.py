@@ -155,8 +155,9 @@ def test_a_wrong_result_shows_the_expected_rows_and_far_apart_rates_are_explaine
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     wrong = lines.index("  [1] total: wrong result")
-    assert re.fullmatch(r"      expected: tenders: \(\d+\)", lines[wrong + 1]), lines[wrong + 1]
-    assert lines[wrong + 2] == "      agent:    label, n: (<b>x</b> | [link](http://evil.example) …, 7)"
+    assert re.fullmatch(r"      expected:       tenders: \(\d+\)", lines[wrong + 1]), lines[wrong + 1]
+    assert lines[wrong + 2] == "      agent reported: label, n: (<b>x</b> | [link](http://evil.example) …, 7)"
+    assert lines[wrong + 3].startswith("By category:"), "no rows for an answer whose result is right"
     assert lines[-4:] == ["FINAL PASS RATE: 100.0%", "FINAL CORRECT RATE: 50.0%",
                           "The seed's pass rate checks an answer's form (SQL on the right table, rows, Arabic text, "
                           "numbers), not whether it is right; the correct rate does (see Not correct above).",
