@@ -107,14 +107,16 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
     if "judge_reason" in scores and scores["judge_reason"].notna().any():  # the judge was on
         lines.append(f"Judge agreement: {format_pct(overall['judge_agreement'])} ({int(overall['judged'])} of {answers} "
                      "judged; the LLM judge's supported = no claim contradicted; it never decides Correct)")
-    wrong = scores.loc[~scores["correct"].astype(bool), ["query_num", "repeat", "case_id", "not_correct_because"]]
+    wrong = scores.loc[~scores["correct"].astype(bool),
+                       ["query_num", "repeat", "case_id", "not_correct_because", "unsafe_sql"]]
     rows = _result_rows(not_correct)
     if len(wrong):
         lines.append("Not correct:")
-        for query_num, repeat, case_id, because in wrong.itertuples(index=False):
+        for query_num, repeat, case_id, because, unsafe in wrong.itertuples(index=False):
             again = f" r{int(repeat) + 1}" if int(repeat) else ""
             lines.append(f"  [{int(query_num)}{again}] {case_id}: {because}")
-            wrong_result = any(reason.startswith(WRONG_RESULT) for reason in str(because).split("; "))
+            # Unsafe SQL never ran: its result is wrong for that alone, whatever rows it reported.
+            wrong_result = not unsafe and any(reason.startswith(WRONG_RESULT) for reason in str(because).split("; "))
             if wrong_result and (case_id, int(repeat)) in rows:
                 expected, result = rows[case_id, int(repeat)]
                 lines += [f"      expected:       {expected[:RESULT_CHARS]}",
