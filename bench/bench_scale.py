@@ -3,8 +3,9 @@
     .venv/bin/python bench/bench_scale.py [--sizes 1000 10000 100000] [--repeat 3]
 
 Each run is the `nabahan` command in a subprocess, in a fresh temporary folder, as a user runs it
-(charts on, cache off, every option at its default), with the in-process agent
-``python:instant_agent:answer`` so that nothing but our own work is timed. The cases are the
+(charts on, cache off, every option at its default), with the instant agent
+``python:instant_agent:answer`` so that nothing but our own work is timed: in its child process
+(the default), or in ours with ``--in-process`` (how every figure before 2026-11-26 was measured). The cases are the
 shipped suite repeated (``eval_runs.write_cases``), 17 in 20 with gold SQL, each copy distinct in
 its question, its gold SQL and the instant agent's answer to it (as a real suite's cases are:
 nothing kept by content serves two cases); ``--repeated`` makes the copies alike but for their ids
@@ -48,13 +49,13 @@ WALL_TARGETS_S = {10_000: 5.0, 100_000: 30.0}
 MEMORY_TARGETS_GIB = {100_000: 1.5}
 
 
-def measure(n: int, repeat: int, gold_sql: bool = True, repeated: bool = False) -> ProcessRun:
+def measure(n: int, repeat: int, gold_sql: bool = True, repeated: bool = False, agent: tuple[str, ...] = ()) -> ProcessRun:
     """``repeat`` runs of ``n`` cases, each in a fresh folder; the run of median wall, its stages printed."""
     runs = []
     for _ in range(repeat):
         with scratch_folder() as folder:
             cases = write_cases(folder / "cases.json", n, gold_sql=gold_sql, repeated=repeated)
-            run = nabahan_eval(folder, "--agent", INSTANT_AGENT, "--test-file", str(cases))
+            run = nabahan_eval(folder, *agent, "--test-file", str(cases))
             runs.append((run, run_timeline(folder / "home")))
     runs.sort(key=lambda pair: pair[0].wall_s)
     run, timeline = runs[len(runs) // 2]
@@ -97,12 +98,14 @@ def main() -> None:
                              "(the default)")
     parser.add_argument("--repeated", action="store_true", help="the same as --suite repeated")
     parser.add_argument("--profile", type=Path, metavar="FILE", help="profile one more run of the largest size into FILE")
+    parser.add_argument("--in-process", action="store_true", help="the instant agent in our process, not its child")
     args = parser.parse_args()
+    agent = ("--agent", INSTANT_AGENT, *(["--in-process"] if args.in_process else []))
     if args.repeated:
         args.suite = "repeated"
     sizes = sorted(set(args.sizes))
     with scratch_folder() as folder:  # databases built if missing, files in the page cache
-        warm = nabahan_eval(folder, "--agent", INSTANT_AGENT)
+        warm = nabahan_eval(folder, *agent)
     print(f"warm-up: 20 cases in {warm.wall_s:.2f} s (not counted)")
     if args.without_gold_sql:
         print("cases without gold SQL")
@@ -110,7 +113,7 @@ def main() -> None:
     margins = {}
     for suite in suites:
         print(f"\n=== {SUITES[suite]} ===")
-        runs = {n: measure(n, max(1, args.repeat), gold_sql=not args.without_gold_sql, repeated=suite == "repeated")
+        runs = {n: measure(n, max(1, args.repeat), gold_sql=not args.without_gold_sql, repeated=suite == "repeated", agent=agent)
                 for n in sizes}
         if len(sizes) > 1:
             small, large = sizes[0], sizes[-1]
@@ -128,7 +131,7 @@ def main() -> None:
             cases = write_cases(folder / "cases.json", sizes[-1], gold_sql=not args.without_gold_sql,
                                 repeated=args.repeated)
             profile = args.profile.absolute()
-            nabahan_eval(folder, "--agent", INSTANT_AGENT, "--test-file", str(cases),
+            nabahan_eval(folder, *agent, "--test-file", str(cases),
                          python_flags=["-m", "cProfile", "-o", str(profile)])
         print_profile(profile)
 

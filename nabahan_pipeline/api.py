@@ -258,6 +258,7 @@ class NabahanEvaluationPipeline:
         summary: pd.DataFrame = result.asset_value("evaluation_summary")
         files = _materialized_paths(result, "evaluation_reports")
         files.update(_materialized_paths(result, "evaluation_charts"))
+        files.update(_materialized_paths(result, "evaluation_report_page"))
         checks = {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()}
         if console is not None:
             not_correct = not_correct_answers(scores, result.asset_value("agent_responses"),
@@ -387,5 +388,5 @@ def _materialized_paths(result: dg.ExecuteInProcessResult, node: str) -> dict[st
     return {
         key: str(value)
         for key, value in _metadata(result, node).items()
-        if isinstance(value, str) and (key.endswith("_csv") or key.endswith(".png"))
+        if isinstance(value, str) and key.endswith(("_csv", "_html", ".png"))
     }

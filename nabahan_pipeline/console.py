@@ -142,13 +142,16 @@ def _result_rows(not_correct: pd.DataFrame | None) -> dict[tuple[str, int], tupl
 
 
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
-    """The seed's lines about the files written: the two reports, then one line per chart."""
+    """The seed's lines about the files written: the two reports (and ours, the HTML report), then
+    one line per chart."""
     out = Path(output_dir)
     lines = ["", "Saving reports..."]
     if "results_csv" in files:
         lines.append(f"Detailed results saved to: {_shown(files['results_csv'], Path.cwd())}")
     if "summary_csv" in files:
         lines.append(f"Summary saved to: {_shown(files['summary_csv'], Path.cwd())}")
+    if "report_html" in files:
+        lines.append(f"Report to click through: {_shown(files['report_html'], Path.cwd())}")
     charts = [path for name, path in files.items() if name.endswith(".png")]
     if charts:
         lines += ["", "Generating visualization charts..."]
@@ -189,7 +192,7 @@ def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, fil
                      f"{seconds(row.p95_latency):>9}{int(row.errors):>8}{int(row.unsafe_sql):>8}")
     lines += [THIN, f"Agents disagree on {disagreements} of {cases} cases (listed first in the case matrix)."]
     names = {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
-             "agent_comparison.png": "Chart saved to"}
+             "agent_comparison.png": "Chart saved to", "report_html": "Report to click through"}
     lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
     lines.append(RULE)
     return "\n".join(lines)

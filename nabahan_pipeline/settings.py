@@ -286,6 +286,10 @@ class RunSettings:
         None, judge_spec, "an LLM judge asked whether the rows support every claim of each insight, beside Correct",
         "off", flag="--judge", metavar="openai:MODEL",
     )
+    in_process: bool = _option(
+        False, yes_no, "run a python: agent inside this process, for debugging (it can then spoil the verdicts)",
+        flag="--in-process",
+    )
     sql_max_rows: int = _option(100_000, whole_number(1), "the row cap of each query the pipeline runs")
     max_answer_rows: int = _option(100_000, whole_number(1), "the most rows one answer may carry")
     max_insight_chars: int = _option(20_000, whole_number(1), "the most characters of one answer's insight")

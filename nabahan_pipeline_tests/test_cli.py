@@ -26,6 +26,12 @@ def test_nabahan_eval_quick_prints_the_summary_and_keeps_history(tmp_path: Path)
     assert first.stdout.rstrip().endswith("FINAL CORRECT RATE: 100.0%")
     assert "Traceback" not in first.stderr
     assert len(list((tmp_path / "out").glob("evaluation_results_*.csv"))) == 1
+    (report,) = (tmp_path / "out").glob("evaluation_report_*.html")
+    page = report.read_text(encoding="utf-8")
+    assert page.count('<details class="case"') == 8 and "Content-Security-Policy" in page
+    assert page.count("data:image/png;base64,") == 3, "its charts inside the file"
+    (line,) = [line for line in first.stdout.splitlines() if line.startswith("Report to click through: ")]
+    assert line.endswith(report.name), "its path, from the asset's metadata"
     runs = tmp_path / "home" / "dagster"
     assert (runs / "storage").is_dir() or any(runs.iterdir()), "run history is kept under NABAHAN_HOME"
     second = nabahan("eval", "--quick", "--output-dir", "out", cwd=tmp_path)
@@ -112,6 +118,9 @@ def test_nabahan_eval_with_two_agents_writes_the_comparison(tmp_path: Path):
     (comparison,) = out.glob("agent_comparison_*.csv")
     (matrix,) = out.glob("agent_matrix_*.csv")
     assert comparison.with_suffix(".png").read_bytes().startswith(b"\x89PNG")
+    page = comparison.with_suffix(".html").read_text(encoding="utf-8")
+    assert page.count('<details class="case"') == 3 and "<th>Agent</th>" in page and "counting_agent" in page
+    assert f"Report to click through: out/{comparison.with_suffix('.html').name}" in result.stdout
     agents = pd.read_csv(comparison, encoding="utf-8-sig")
     assert agents["Agent"].tolist() == ["embedded", COUNTING]
     assert len(pd.read_csv(matrix, encoding="utf-8-sig")) == 3

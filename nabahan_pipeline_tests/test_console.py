@@ -49,10 +49,11 @@ def test_the_seed_layout_line_for_line(tmp_path: Path):
     saving = lines.index("Saving reports...")
     assert lines[saving + 1].startswith("Detailed results saved to: evaluation/results/evaluation_results_")
     assert lines[saving + 2].startswith("Summary saved to: evaluation/results/evaluation_summary_")
+    assert lines[saving + 3].startswith("Report to click through: evaluation/results/evaluation_report_")
     charts = lines.index("Generating visualization charts...")
-    assert lines[charts + 1:charts + 8] == [f"  Created: charts/{name}" for name in (
+    assert lines[charts + 1:charts + 9] == [f"  Created: charts/{name}" for name in (
         "metrics_overview.png", "pass_fail_distribution.png", "latency_analysis.png", "category_breakdown.png",
-        "detailed_results.png", "evaluation_dashboard.png", "pass_rate_trend.png")]
+        "detailed_results.png", "evaluation_dashboard.png", "pass_rate_trend.png", "error_locations.png")]
     assert lines[-5:] == [RULE, "EVALUATION COMPLETE", RULE, "FINAL PASS RATE: 100.0%", "FINAL CORRECT RATE: 100.0%"]
 
 
@@ -98,6 +99,7 @@ def test_repeats_are_told_apart_from_cases():
         "Repeats: 2 answers per case (4 in all)"
     assert "FINAL PASS RATE: 75.0%" in footer(summarize(scores))
     assert files_text({}, "out").strip() == "Saving reports..."
+    assert "Report to click through: " in files_text({"report_html": "out/evaluation_report_1.html"}, "out")
 
 
 def test_on_a_terminal_a_progress_line_sits_under_the_cases(tmp_path: Path):

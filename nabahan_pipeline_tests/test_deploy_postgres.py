@@ -187,7 +187,7 @@ def test_two_agents_evaluated_twice_are_kept_in_postgresql(postgres: Postgres, t
 
     # Each partition's materializations, one per run.
     for asset in ("test_cases", "agent_responses", "case_scores", "evaluation_summary", "evaluation_reports",
-                  "evaluation_charts"):
+                  "evaluation_charts", "evaluation_report_page"):
         assert materializations(postgres, asset) == [("ref", run_ids[0]), ("a", run_ids[1]),
                                                      ("ref", run_ids[3]), ("a", run_ids[4])], asset
     registered = postgres.query("SELECT partition, event FROM event_logs WHERE dagster_event_type = 'ASSET_OBSERVATION' "

@@ -57,8 +57,12 @@ def assert_every_file_parses(*folders: Path) -> None:
         for path in folder.rglob("*"):
             if not path.is_file() or path.name.endswith(".tmp"):
                 continue
-            if path.suffix == ".csv":
+            if path.name.startswith("evaluation_error_locations_"):  # no row when no wrong answer is located
+                assert list(pd.read_csv(path, encoding="utf-8-sig").columns) == ["Location", "Category", "Answers"]
+            elif path.suffix == ".csv":
                 assert len(pd.read_csv(path, encoding="utf-8-sig")) > 0, path
+            elif path.suffix == ".html":
+                assert path.read_text(encoding="utf-8").endswith("</html>\n"), path
             elif path.suffix == ".parquet":
                 pd.read_parquet(path)
             elif path.suffix == ".png":
@@ -102,7 +106,8 @@ def test_a_run_killed_midway_loses_nothing_and_the_next_run_cleans_up(tmp_path: 
     assert first.returncode == 0, first.stderr
     out, home = tmp_path / "out", tmp_path / "home"
     before = snapshot(out)
-    assert sum(name.endswith(".csv") for name in before) == 2 and sum(name.endswith(".png") for name in before) == 14
+    assert sum(name.endswith(".csv") for name in before) == 3 and sum(name.endswith(".png") for name in before) == 16
+    assert sum(name.endswith(".html") for name in before) == 1
 
     stop_and_kill(tmp_path, phase, [*common, "--agent", STOPPING if phase == "agent" else MADE_UP])
     if phase in ("parquet", "report", "charts"):
@@ -110,9 +115,9 @@ def test_a_run_killed_midway_loses_nothing_and_the_next_run_cleans_up(tmp_path: 
 
     after = snapshot(out)
     assert {name: after.get(name) for name in before} == before, "earlier reports and charts byte-identical"
-    new_reports = [name for name in after if name.endswith(".csv") and name not in before]
+    new_reports = [name for name in after if name.endswith((".csv", ".html")) and name not in before]
     # Only the charts come after the reports: a run killed before them wrote no report at all.
-    assert len(new_reports) == (2 if phase == "charts" else 0), new_reports
+    assert len(new_reports) == (4 if phase == "charts" else 0), new_reports
     assert_every_file_parses(out, home)
 
     again = nabahan("eval", *common, "--agent", MADE_UP, cwd=tmp_path)

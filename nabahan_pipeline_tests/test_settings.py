@@ -50,12 +50,14 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "max_sql_chars": ("4000", 4000),
     "max_answer_bytes": ("1048576", 1_048_576),
     "judge": ("openai:judge-model", "openai:judge-model"),
+    "in_process": ("yes", True),
 }
 # Per run option of no default whose value has a form: a value given other than its sample.
 GIVEN = {"judge": "openai:other-model"}
 # Per run option whose value can be malformed: a bad value of its variable.
 BAD = {
     "quick": "maybe",
+    "in_process": "perhaps",
     "concurrency": "abc",
     "timeout_s": "soon",
     "repeat": "0",
@@ -216,6 +218,7 @@ def test_a_bad_variable_stops_the_python_api_and_a_dagster_run_before_any_agent_
     from nabahan_pipeline_tests import sample_agents
 
     sample_agents.CALLS.clear()
+    monkeypatch.setenv("NABAHAN_IN_PROCESS", "yes")  # where its calls would be counted
     monkeypatch.setenv("NABAHAN_TIMEOUT_S", "soon")
     with pytest.raises(EvaluationInputError, match=r"^NABAHAN_TIMEOUT_S=soon: not a number of seconds$"):
         NabahanEvaluationPipeline(test_file=cases_file(clean_env / "cases.json"), agent=COUNTING).run_complete_pipeline()

@@ -19,3 +19,17 @@ def source_hash(paths: Iterable[Path]) -> str:
 def compose(*parts: str | None) -> str:
     """Join the parts that are given into one fingerprint string."""
     return "|".join(part for part in parts if part)
+
+
+def python_sources(module_name: str, module_file: Path) -> list[Path]:
+    """The source files a ``python:`` agent is loaded from: every ``.py`` file of its top-level
+    package (a helper module changed is a new agent), or of the folder of a top-level module."""
+    depth = module_name.count(".") + (module_file.name == "__init__.py")
+    if depth == 0:
+        return sorted(path for path in module_file.parent.glob("*.py") if path.is_file())
+    root = module_file.parents[depth - 1]
+    return sorted(
+        path for path in root.rglob("*.py")
+        if path.is_file() and not any(part.startswith(".") or part == "__pycache__"
+                                      for part in path.relative_to(root).parts[:-1])
+    )

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from nabahan_pipeline.agents.contract import Agent
-from nabahan_pipeline.agents.fingerprint import compose, source_hash
+from nabahan_pipeline.agents.fingerprint import compose, python_sources, source_hash
 from nabahan_pipeline.errors import AgentSpecError
 
 
@@ -20,10 +20,7 @@ class PythonCallableAgent(Agent):
 
     def __init__(self, spec: str, agent_version: str | None = None) -> None:
         self.spec = spec
-        target = spec.removeprefix("python:")
-        module_name, sep, attr = target.partition(":")
-        if not sep or not module_name or not attr:
-            raise AgentSpecError(f"agent spec {spec!r}: expected 'python:package.module:function'")
+        module_name, attr = parse_python_spec(spec)
         module = _import(spec, module_name)
         func: Any = module
         for part in attr.split("."):
@@ -33,7 +30,9 @@ class PythonCallableAgent(Agent):
         if not callable(func):
             raise AgentSpecError(f"agent spec {spec!r}: {attr!r} is not callable")
         self._func = func
-        self._module = module
+        self.module_name = module_name
+        source = getattr(module, "__file__", None)
+        self.module_file: str | None = source if source and Path(source).is_file() else None
         self._agent_version = agent_version
         self._takes_filters = _accepts_two_arguments(func)
 
@@ -44,10 +43,23 @@ class PythonCallableAgent(Agent):
         return self._func(question)
 
     def fingerprint(self) -> str:
-        """Spec plus the source hash of the callable's module."""
-        source = getattr(self._module, "__file__", None)
-        module_hash = source_hash([Path(source)]) if source and Path(source).is_file() else None
-        return compose(self.spec, module_hash, self._agent_version)
+        """Spec plus the source hash of the package (or folder) the callable's module is loaded from."""
+        return python_fingerprint(self.spec, self.module_name, self.module_file, self._agent_version)
+
+
+def parse_python_spec(spec: str) -> tuple[str, str]:
+    """``python:package.module:function`` -> (module name, attribute path); AgentSpecError otherwise."""
+    module_name, sep, attr = spec.removeprefix("python:").partition(":")
+    if not sep or not module_name or not attr:
+        raise AgentSpecError(f"agent spec {spec!r}: expected 'python:package.module:function'")
+    return module_name, attr
+
+
+def python_fingerprint(spec: str, module_name: str, module_file: str | None, agent_version: str | None) -> str:
+    """A ``python:`` agent's fingerprint: its spec, the hash of every source file of the package or
+    folder its module is loaded from, and its version."""
+    sources = python_sources(module_name, Path(module_file)) if module_file else []
+    return compose(spec, source_hash(sources) if sources else None, agent_version)
 
 
 def _import(spec: str, module_name: str) -> Any:

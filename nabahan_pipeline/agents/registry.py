@@ -51,10 +51,12 @@ def resolve_agent(
     timeout_s: float = 30.0,
     max_answer_bytes: int | None = None,
     sql_timeout_s: float | None = None,
+    in_process: bool = False,
 ) -> Agent:
     """Build the agent adapter that ``spec`` names; raise ``AgentSpecError`` for a bad spec.
     ``max_answer_bytes`` caps the body an HTTP or OpenAI-compatible agent's answer may have;
-    ``sql_timeout_s`` limits each query the OpenAI-compatible agent runs itself. A run's agent is
+    ``sql_timeout_s`` limits each query the OpenAI-compatible agent runs itself; a ``python:`` agent
+    runs in a child process unless ``in_process``. A run's agent is
     built by the Dagster resource of its kind (``orchestration.resources``) instead."""
     spec = effective_spec(spec)
     kind = agent_kind(spec)
@@ -62,10 +64,15 @@ def resolve_agent(
         from nabahan_pipeline.agents.embedded import EmbeddedAgent
 
         return EmbeddedAgent(database=database, agent_version=agent_version)
-    if kind == "python":
+    if kind == "python" and in_process:
         from nabahan_pipeline.agents.python_callable import PythonCallableAgent
 
         return PythonCallableAgent(spec, agent_version=agent_version)
+    if kind == "python":
+        from nabahan_pipeline.agents.child_process import ChildProcessAgent
+
+        return ChildProcessAgent(spec, agent_version=agent_version, timeout_s=timeout_s,
+                                 **({"max_answer_bytes": max_answer_bytes} if max_answer_bytes else {}))
     if kind == "http":
         from nabahan_pipeline.agents.http import HttpAgent
 

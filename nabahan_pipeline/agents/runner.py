@@ -7,10 +7,11 @@ stored, cached or printed. The result is the ``agent_responses`` table (``respon
 
 The calls run on a ``concurrent.futures.ThreadPoolExecutor`` of ``concurrency`` threads. A thread
 cannot be killed: a call past its time limit becomes an error row at once, but its thread stays in
-the agent until the agent returns. An HTTP agent's call ends by its own time budget; a ``python:``
-agent that never returns holds its thread for good, and the process waits for it at exit (a second
-Ctrl-C leaves at once). While such calls hold some of the threads, fewer calls run at once; once
-they hold them all, the run goes on with a new executor.
+the agent until the agent returns. An HTTP agent's call ends by its own time budget, a ``python:``
+agent's a little past the limit (it runs in a child process: ``child_process``); only an agent run
+``--in-process`` that never returns holds its thread for good, and the process waits for it at exit
+(a second Ctrl-C leaves at once). While such calls hold some of the threads, fewer calls run at
+once; once they hold them all, the run goes on with a new executor.
 """
 
 from __future__ import annotations
@@ -200,8 +201,8 @@ def answer_batches(
             try:
                 number, future = done.get(timeout=max(0.0, wait))
             except queue.Empty:
-                if oldest.started is None or oldest.future.done():
-                    continue  # not started yet, or done this very moment: its outcome is on the way
+                if oldest.started is None or oldest.future.done() or time.perf_counter() < oldest.started + timeout_s:
+                    continue  # not started yet, done this very moment, or started while we waited
                 held.add(oldest_number)
                 answered(oldest_number, _timed_out(timeout_s))
                 if len(held) >= concurrency:  # every thread is in a call given up on

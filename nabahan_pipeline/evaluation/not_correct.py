@@ -8,7 +8,6 @@ but are not Correct, then the Correct ones; file order within each.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.etimad_db.sql_safety import UnsafeSQLError
 from nabahan_pipeline.evaluation.agent_sql import DEFAULT_MAX_ROWS, DEFAULT_SQL_TIMEOUT_S, QueryRunner
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
+from nabahan_pipeline.evaluation.html_report import stored_result
 
 ROWS_SHOWN = 3
 VALUE_CHARS = 40
@@ -48,13 +48,15 @@ def case_scores_preview(scores: pd.DataFrame, rows: int = PREVIEW_ROWS) -> pd.Da
     return shown[key + [name for name in shown.columns if name not in key]]
 
 
-def rows_text(columns: Sequence[Any], rows: Sequence[Sequence[Any]], *, shown: int = ROWS_SHOWN,
-              value_chars: int = VALUE_CHARS) -> str:
-    """A result in one line, its first ``shown`` rows, each value cut: ``n: (7); (8) … of 12 rows``."""
+def rows_text(columns: Sequence[Any], rows: Sequence[Sequence[Any]], *, total: int | None = None,
+              shown: int = ROWS_SHOWN, value_chars: int = VALUE_CHARS) -> str:
+    """A result in one line, its first ``shown`` rows (of ``total``, default all given), each value
+    cut: ``n: (7); (8) … of 12 rows``."""
+    total = len(rows) if total is None else total
     if not rows:
         return "no rows"
     cells = ["(" + ", ".join(_cut(value, value_chars) for value in row) + ")" for row in rows[:shown]]
-    more = f" … of {len(rows)} rows" if len(rows) > shown else ""
+    more = f" … of {total} rows" if total > shown else ""
     return ", ".join(_cut(name, value_chars) for name in columns) + ": " + "; ".join(cells) + more
 
 
@@ -136,14 +138,10 @@ def _gold_text(sql: str, golds: Mapping[str, Sequence[ExpectedResult]], runner: 
 
 
 def _stored_rows_text(columns: Any, rows: Any) -> str:
-    """An agent_responses row's result (JSON texts) in one line; text that is not a JSON list is said so."""
-    try:
-        names, values = json.loads(columns or "[]"), json.loads(rows or "[]")
-    except (TypeError, ValueError):
-        return "its rows are not JSON"
-    if not isinstance(names, list) or not isinstance(values, list):
-        return "its rows are not a list"
-    return rows_text(names, [row if isinstance(row, (list, tuple)) else [row] for row in values])
+    """An agent_responses row's result (its JSON texts, read as the HTML report reads them) in one line."""
+    result = stored_result(columns, rows)
+    return rows_text(result.columns, [row if isinstance(row, (list, tuple)) else [row] for row in result.rows],
+                     total=result.total)
 
 
 def _cut(value: object, chars: int) -> str:

@@ -1,4 +1,5 @@
-"""The two CSV reports, in the seed's names, columns and labels (the console is ``console``).
+"""The CSV reports: the seed's two, in its names, columns and labels (the console is ``console``),
+and ours of wrong answers counted by where they go wrong (``error_location``).
 
 CSV files are UTF-8 with a byte-order mark so that Excel shows Arabic, are written atomically,
 never over another run's files, and hold no cell a spreadsheet would run as a formula.
@@ -13,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from nabahan_pipeline.escaping import csv_safe
+from nabahan_pipeline.evaluation.error_location import location_counts
 from nabahan_pipeline.evaluation.scoring.claims import readable
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
@@ -36,6 +38,7 @@ RESULT_COLUMNS: dict[str, str] = {
     "not_correct_because": "Why Not Correct",
     "judge_verdict": "Judge Verdict",
     "judge_reason": "Judge Reason",
+    "error_location": "Error Location",
     "case_id": "Case ID",
     "repeat": "Repeat",
     "execution_match": "Execution Match",
@@ -86,6 +89,13 @@ def results_table(scores: pd.DataFrame) -> pd.DataFrame:
     if "Latency (s)" in table:
         table["Latency (s)"] = table["Latency (s)"].round(4)
     return table
+
+
+def error_locations_table(scores: pd.DataFrame) -> pd.DataFrame:
+    """Wrong answers counted by where they go wrong and category (Location, Category, Answers): an
+    answer counts once under each clause its Error Location names."""
+    return location_counts(scores).rename(columns={"location": "Location", "category": "Category",
+                                                   "answers": "Answers"})
 
 
 def format_pct(fraction: float | None) -> str:
@@ -149,22 +159,25 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def report_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:
-    """Where the two CSV files of a run stamped ``stamp`` (YYYYMMDD_HHMMSS) go: the seed's names,
-    and from the second ``attempt`` on a suffix (``_2``) when another run took the same second."""
+    """Where the CSV files of a run stamped ``stamp`` (YYYYMMDD_HHMMSS) go: the seed's names (and
+    ours beside them), from the second ``attempt`` on with a suffix (``_2``) when another run took
+    the same second."""
     out = Path(output_dir)
     suffix = f"_{attempt}" if attempt > 1 else ""
     return {
         "results_csv": out / f"evaluation_results_{stamp}{suffix}.csv",
         "summary_csv": out / f"evaluation_summary_{stamp}{suffix}.csv",
+        "error_locations_csv": out / f"evaluation_error_locations_{stamp}{suffix}.csv",
     }
 
 
 def write_reports(
     scores: pd.DataFrame, summary: pd.DataFrame, output_dir: str | Path, stamp: str
 ) -> dict[str, Path]:
-    """Write the results and summary CSV files atomically under names no earlier or concurrent
-    run holds (an existing report is never overwritten); return their paths."""
-    tables = {"results_csv": results_table(scores), "summary_csv": summary_table(summary)}
+    """Write the results, summary and error-location CSV files atomically under names no earlier or
+    concurrent run holds (an existing report is never overwritten); return their paths."""
+    tables = {"results_csv": results_table(scores), "summary_csv": summary_table(summary),
+              "error_locations_csv": error_locations_table(scores)}
     return write_tables(tables, lambda attempt: report_paths(output_dir, stamp, attempt))
 
 

@@ -177,8 +177,35 @@ def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share:
     ]
     table["correct"] = np.array([not r for r in reasons], dtype=bool)
     table["not_correct_because"] = ["; ".join(r) for r in reasons]
+    table["error_location"] = _error_locations(table, gold, rng)
     table["judge_verdict"] = table["judge_reason"] = None  # no LLM judge
     return add_repeat_consistency(table)[[*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]]
+
+
+# Wrong answers' locations as a run finds them, a wrong table's first (drawn after every other
+# column, so that those are the same with or without this one).
+_LOCATIONS = (
+    "where: missing condition status_id = 1",
+    "literal: region_id = 2 where the gold has region_id = 1",
+    "date window: STRFTIME('%Y', publish_date) = '2023' where the gold has STRFTIME('%Y', publish_date) = '2024'",
+    "aggregation: AVG(estimated_value) where the gold has SUM(estimated_value)",
+    "group by: region_name where the gold groups by region_id",
+    "order by: COUNT(*) ASC where the gold orders by COUNT(*) DESC",
+    "insight: جدة 1,204: the row says 860",
+)
+
+
+def _error_locations(table: pd.DataFrame, gold: np.ndarray, rng: np.random.Generator) -> list[str]:
+    picks = rng.integers(0, len(_LOCATIONS), len(table))
+    locations = []
+    for row, has_gold, pick in zip(table.to_dict("records"), gold, picks):
+        if row["correct"] or not has_gold or row["status"] != "success" or row["category"] == OUT_OF_SCOPE:
+            locations.append("")
+        elif row["sql"] == _WRONG_TABLE_SQL:
+            locations.append("tables: reads future_projects where the gold reads tenders_full_details")
+        else:
+            locations.append(_LOCATIONS[int(pick)])
+    return locations
 
 
 def all_passed_scores(n: int = 20) -> pd.DataFrame:

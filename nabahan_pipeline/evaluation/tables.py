@@ -189,6 +189,9 @@ CASE_SCORES = pa.DataFrameSchema(
         ),
         "correct": pa.Column(bool, description="Our verdict, the gate's."),
         "not_correct_because": pa.Column(str, description='Why not Correct, the reasons joined by "; "; empty when correct.'),
+        "error_location": pa.Column(
+            str, description='Where a wrong answer goes wrong: "clause: detail; ..." (its SQL against the gold\'s, or the insight); empty when correct or not located.'
+        ),
         "judge_verdict": pa.Column(
             str, pa.Check.isin(("supported", "unsupported")), nullable=True,
             description="The optional LLM judge (--judge): supported or unsupported; None when off, failed or not judged. Never decides Correct.",

@@ -2,6 +2,9 @@
 
     test_cases_file -> test_cases -> agent_responses -> case_scores -> evaluation_summary
                        agent ---------^                             -> evaluation_reports -> evaluation_charts
+                                                                       (CSV)                   (PNG)
+                                                                    -> evaluation_report_page (HTML: the
+                                                                       CSVs' stamp, the charts' files)
 
 ``evaluation_summary`` also reads ``test_cases`` and ``agent_responses``: the gold's rows and the
 agent's beside each answer not Correct. Every asset but the case file is partitioned by agent
@@ -13,7 +16,7 @@ metadata (row count, column schema, preview) come from the IO manager.
 """
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple, Optional
@@ -28,6 +31,13 @@ from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.judge import Judge
+from nabahan_pipeline.evaluation.html_report import (
+    REPORT_CHARTS,
+    gathered_run_report,
+    run_report_html,
+    run_report_path,
+    write_html,
+)
 from nabahan_pipeline.evaluation.not_correct import SHOWN, log_lines, not_correct_answers, not_correct_markdown
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
@@ -47,7 +57,7 @@ from nabahan_pipeline.evaluation.cases import (
     suite_fingerprint,
 )
 from nabahan_pipeline.files import file_sha256
-from nabahan_pipeline.orchestration.history import series_metadata, summary_history
+from nabahan_pipeline.orchestration.history import latest_materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
 from nabahan_pipeline.settings import RunSettings, response_cache_path
@@ -250,9 +260,12 @@ def evaluation_summary(
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"csv"})
 def evaluation_reports(
-    evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame, evaluation_summary: pd.DataFrame
+    evaluation: dg.ResourceParam[RunSettings],
+    case_scores: pd.DataFrame,
+    evaluation_summary: pd.DataFrame,
 ) -> dg.MaterializeResult:
-    """The results and summary CSV files (seed names and columns), written atomically."""
+    """The results, summary and error-location CSV files (seed names and columns), written
+    atomically."""
     publish("stage", name="writing reports")
     paths = write_reports(case_scores, evaluation_summary, evaluation.output_path(), report_stamp(case_scores))
     publish("written", files={name: str(path) for name, path in paths.items()})
@@ -290,6 +303,44 @@ def evaluation_charts(
     return dg.MaterializeResult(metadata=metadata)
 
 
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[evaluation_reports, evaluation_charts], kinds={"html"})
+def evaluation_report_page(
+    context: dg.AssetExecutionContext,
+    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+    test_cases: pd.DataFrame,
+    agent_responses: pd.DataFrame,
+    case_scores: pd.DataFrame,
+    evaluation_summary: pd.DataFrame,
+) -> dg.MaterializeResult:
+    """The report to click through (evaluation_report_<stamp>.html beside this run's CSVs: every
+    case with its SQL, rows, claims and reasons), with the charts this run drew, read from their
+    files rather than drawn again."""
+    publish("stage", name="writing the HTML report")
+    written = this_runs_files(context, [evaluation_reports.key, evaluation_charts.key])
+    report = gathered_run_report(
+        f"Nabahan evaluation: {context.partition_key}", case_scores, evaluation_summary,
+        cases=test_cases, responses=agent_responses, golds=checked_cases.golds if checked_cases is not None else {},
+        charts={name: Path(written[name]).read_bytes() for name in REPORT_CHARTS if name in written},
+    )
+    path = write_html(run_report_html(report), run_report_path(Path(written["results_csv"])))
+    publish("written", files={"report_html": str(path)})
+    return dg.MaterializeResult(metadata={"report_html": dg.MetadataValue.path(str(path.resolve()))})
+
+
+def this_runs_files(context: dg.AssetExecutionContext, assets: Sequence[dg.AssetKey]) -> dict[str, str]:
+    """The files the ``assets`` wrote in this run, by name, as their materializations recorded them
+    (each asset's newest of this partition, which this run wrote before this step)."""
+    files: dict[str, str] = {}
+    for asset in assets:
+        for run_id, _, materialization in latest_materializations(
+            context.instance, asset.to_user_string(), 1, partition=context.partition_key
+        ):
+            if run_id == context.run.run_id:
+                files.update({name: str(entry.value) for name, entry in materialization.metadata.items()
+                              if isinstance(entry, dg.PathMetadataValue)})
+    return files
+
+
 def run_series(evaluation: RunSettings, scores: pd.DataFrame) -> dict[str, str]:
     """The series a run belongs to (its suite and agent) and its label, for history."""
     return series_metadata(suite_fingerprint(scores), evaluation.agent, evaluation.run_label())
@@ -312,4 +363,7 @@ def report_stamp(scores: pd.DataFrame) -> str:
     return moment.strftime("%Y%m%d_%H%M%S")
 
 
-evaluation_assets = [test_cases, agent_responses, case_scores, evaluation_summary, evaluation_reports, evaluation_charts]
+evaluation_assets = [
+    test_cases, agent_responses, case_scores, evaluation_summary, evaluation_reports, evaluation_charts,
+    evaluation_report_page,
+]

@@ -17,6 +17,7 @@ from pydantic import Field
 
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.evaluation.comparison import agents_report, agents_table, compare_agents, write_comparison
+from nabahan_pipeline.evaluation.html_report import comparison_report_html, write_html
 from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON
 from nabahan_pipeline.orchestration.assets import GROUP, case_scores, evaluation_summary
 from nabahan_pipeline.orchestration.history import latest_evaluations
@@ -47,7 +48,7 @@ with warnings.catch_warnings():  # dagster-pandera is marked beta (see assets.py
 @dg.asset(
     group_name=GROUP,
     deps=[case_scores, evaluation_summary],
-    kinds={"pandas", "parquet", "csv", "png"},
+    kinds={"pandas", "parquet", "csv", "png", "html"},
     dagster_type=AGENT_COMPARISON_TYPE,
     automation_condition=AFTER_EVALUATIONS,
 )
@@ -56,8 +57,8 @@ def agent_comparison(
 ) -> pd.DataFrame:
     """The agents side by side on the same cases: one row per agent (Correct and pass rate,
     execution and test-suite accuracy, p50/p95 latency, errors, unsafe SQL, tokens; the table
-    stored), a case x agent matrix (disagreements first) and a chart, as files; each agent's newest
-    evaluation on one suite."""
+    stored), a case x agent matrix (disagreements first), a chart and a report to click through
+    (every case with each agent's answer), as files; each agent's newest evaluation on one suite."""
     labels = config.agents or [agent.label for agent in registered_agents(context.instance)]
     suite, evaluations = latest_evaluations(context.instance, labels)
     metadata: dict[str, dg.RawMetadataValue] = {
@@ -71,18 +72,21 @@ def agent_comparison(
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
     from nabahan_pipeline.evaluation.charts import dashboard_markdown, plot_agent_comparison, save_figure
 
+    scores = {label: pd.read_parquet(paths["case_scores"]) for label, paths in evaluations.items()}
     comparison = compare_agents(
-        {label: pd.read_parquet(paths["case_scores"]) for label, paths in evaluations.items()},
-        {label: pd.read_parquet(paths["evaluation_summary"]) for label, paths in evaluations.items()},
+        scores, {label: pd.read_parquet(paths["evaluation_summary"]) for label, paths in evaluations.items()}
     )
     paths = write_comparison(comparison, evaluation.output_path(), datetime.now().strftime("%Y%m%d_%H%M%S"))
     chart = save_figure(plot_agent_comparison(comparison.agents, comparison.categories),
                         paths["comparison_csv"].with_suffix(".png"))
+    report = write_html(comparison_report_html("Nabahan agents compared", scores, comparison.agents, chart.read_bytes()),
+                        paths["comparison_csv"].with_suffix(".html"))
     context.add_output_metadata(
         {
             **metadata,
             **{name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()},
             "agent_comparison.png": dg.MetadataValue.path(str(chart.resolve())),
+            "report_html": dg.MetadataValue.path(str(report.resolve())),
             "agents": dg.MetadataValue.md(markdown_table(agents_report(comparison.agents))),
             "cases": len(comparison.matrix),
             "disagreements": comparison.disagreements,

@@ -7,6 +7,7 @@ built by the resource of its kind (embedded, python, http, openai), its secrets 
 ``dg.EnvVar`` (never a plain config value), checked as the run starts and closed as it ends.
 """
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar, Optional
@@ -99,14 +100,23 @@ class EmbeddedAgentResource(AgentResource):
 
 
 class PythonAgentResource(AgentResource):
-    """A Python callable with the contract (spec ``python:package.module:function``)."""
+    """A Python callable with the contract (spec ``python:package.module:function``), called in a
+    child process of its own (``child_process``), or in this one with ``in_process``."""
 
     kind: ClassVar[str] = "python"
 
     def build(self) -> Agent:
-        from nabahan_pipeline.agents.python_callable import PythonCallableAgent
+        settings = self.evaluation
+        if settings.in_process:
+            from nabahan_pipeline.agents.python_callable import PythonCallableAgent
 
-        return PythonCallableAgent(self.evaluation.agent, agent_version=self.evaluation.agent_version)
+            print(f"nabahan: {settings.agent} runs in this process (--in-process): the verdicts are then the "
+                  "agent's to spoil", file=sys.stderr)
+            return PythonCallableAgent(settings.agent, agent_version=settings.agent_version)
+        from nabahan_pipeline.agents.child_process import ChildProcessAgent
+
+        return ChildProcessAgent(settings.agent, agent_version=settings.agent_version, timeout_s=settings.timeout_s,
+                                 max_answer_bytes=settings.max_answer_bytes)
 
 
 class HttpAgentResource(AgentResource):

@@ -195,6 +195,29 @@ def test_a_call_over_its_time_limit_is_an_error_row_and_its_place_is_taken():
         assert not thread.is_alive(), "the thread left in the call ends once it returns"
 
 
+def test_a_call_that_starts_while_the_runner_waits_is_given_its_whole_time_limit(monkeypatch):
+    """A call that starts while the runner waits for it to start (0.1 s) and still runs when that
+    wait ends is not timed out then: it has its whole limit (a python: agent's call that starts a
+    new child process takes that long)."""
+    timed = runner._timed
+
+    def late_start(call, ask):  # the worker takes up each call 0.05 s late
+        time.sleep(0.05)
+        return timed(call, ask)
+
+    monkeypatch.setattr(runner, "_timed", late_start)
+
+    class TakesAWhile:
+        spec = "takes-a-while"
+
+        def ask(self, question, filters=None):
+            time.sleep(0.15)
+            return GOOD
+
+    responses = run_agent(cases(10), TakesAWhile(), concurrency=1, timeout_s=5)
+    assert (responses["status"] == "success").all(), responses["error"].dropna().tolist()
+
+
 def test_when_hung_calls_hold_every_thread_the_run_goes_on_on_new_ones():
     release = threading.Event()
 

@@ -107,11 +107,13 @@ def test_definitions_hold_the_graph_the_design_names():
         "evaluation_summary",
         "evaluation_reports",
         "evaluation_charts",
+        "evaluation_report_page",
     }
     parents = {k.to_user_string(): {p.to_user_string() for p in graph.get(k).parent_keys} for k in graph.get_all_asset_keys()}
     assert parents["test_cases"] == {"test_cases_file"}
     assert parents["agent_responses"] == {"test_cases", "agent"}
     assert parents["evaluation_charts"] >= {"evaluation_reports"}
+    assert parents["evaluation_report_page"] >= {"evaluation_reports", "evaluation_charts"}
     assert parents["agent_comparison"] == {"case_scores", "evaluation_summary"}
     partitioned = {k.to_user_string() for k in graph.get_all_asset_keys() if graph.get(k).partitions_def}
     assert partitioned == keys - {"test_cases_file", "agent_comparison"}

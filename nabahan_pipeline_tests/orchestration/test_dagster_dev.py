@@ -60,6 +60,8 @@ LINEAGE = {
     "evaluation_summary": {"test_cases", "agent_responses", "case_scores"},
     "evaluation_reports": {"case_scores", "evaluation_summary"},
     "evaluation_charts": {"case_scores", "evaluation_summary", "evaluation_reports"},
+    "evaluation_report_page": {"test_cases", "agent_responses", "case_scores", "evaluation_summary",
+                               "evaluation_reports", "evaluation_charts"},
     "agent_comparison": {"case_scores", "evaluation_summary"},
 }
 EXTERNAL = {"test_cases_file", "agent"}

@@ -1,4 +1,4 @@
-"""All seven charts of a run, drawn and switched into the run folder as one set."""
+"""All eight charts of a run, drawn and switched into the run folder as one set."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
 from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
 from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_results
+from nabahan_pipeline.evaluation.charts.error_locations import plot_error_locations
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_history, require_scores
 from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
 from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
@@ -27,6 +28,7 @@ CHART_FILES: tuple[str, ...] = (
     "detailed_results.png",
     "evaluation_dashboard.png",
     "pass_rate_trend.png",
+    "error_locations.png",
 )
 
 
@@ -61,7 +63,7 @@ def render_charts(
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
 ) -> dict[str, Path]:
-    """Write the seven PNG charts as one set: drawn into a folder of their own, then ``out_dir``
+    """Write the eight PNG charts as one set: drawn into a folder of their own, then ``out_dir``
     (a symbolic link, see ``files.atomic_folder``) is switched to it whole, so a reader never sees
     charts of two runs mixed, and a run killed while drawing leaves the last set in place.
 
@@ -88,7 +90,7 @@ def render_charts(
 
 def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame,
                    threshold: float) -> dict[str, Callable[[], Figure]]:
-    """The seven charts by file name, each a function that builds its figure (one figure in
+    """The eight charts by file name, each a function that builds its figure (one figure in
     memory at a time)."""
     return {
         "metrics_overview.png": lambda: plot_metrics_overview(summary, pass_threshold=threshold),
@@ -98,4 +100,5 @@ def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.Data
         "detailed_results.png": lambda: plot_detailed_results(scores),
         "evaluation_dashboard.png": lambda: plot_dashboard(scores, summary, history=history, pass_threshold=threshold),
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
+        "error_locations.png": lambda: plot_error_locations(scores),
     }

@@ -9,6 +9,7 @@ each case's repeats.
     execution      the agent's SQL run here: execution and test-suite match, rows verified
     refusals       false refusals and false answers
     verdicts       Overall Passed (the seed's) and Correct (ours), and why not
+    location       where a wrong answer goes wrong (error_location: a clause, or the insight)
     consistency    over a case's repeats
     case_scores    the walk, and the case_scores table
 """

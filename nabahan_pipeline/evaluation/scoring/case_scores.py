@@ -37,6 +37,7 @@ from nabahan_pipeline.evaluation.scoring.fidelity import fidelity
 from nabahan_pipeline.evaluation.scoring.hallucination import hallucination
 from nabahan_pipeline.evaluation.scoring.judge import judge_off, judge_scorer
 from nabahan_pipeline.evaluation.scoring.latency import latency
+from nabahan_pipeline.evaluation.scoring.location import error_location
 from nabahan_pipeline.evaluation.scoring.refusals import refusals
 from nabahan_pipeline.evaluation.scoring.retrieval import retrieval
 from nabahan_pipeline.evaluation.scoring.verdicts import correct, overall_passed
@@ -48,7 +49,8 @@ if TYPE_CHECKING:  # pragma: no cover
 # In the order they run: each may read the scores of those before it. The judge's comes last (no
 # verdict reads it), off unless score_responses is given a judge.
 SCORERS: tuple[Scorer, ...] = (
-    retrieval, hallucination, claims, fidelity, latency, execution, refusals, overall_passed, correct, judge_off
+    retrieval, hallucination, claims, fidelity, latency, execution, refusals, overall_passed, correct, error_location,
+    judge_off,
 )
 
 REPEAT_COLUMNS: tuple[str, ...] = consistency.COLUMNS

@@ -1,0 +1,96 @@
+"""What runs in a ``python:`` agent's child process (``child_process`` starts it): the agent imported
+and checked, then each question asked on a thread of its own, each answer sent back as JSON.
+
+    python -c BOOTSTRAP ROOT REQUESTS_FD ANSWERS_FD
+
+The first request frame names the spec and the parent's import path; the child answers frame 0
+with the module's file, or the one-line error of an agent that cannot be loaded. It ends when its
+requests end (the pipeline closed them, or died), whatever threads the agent left behind.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import signal
+import sys
+import threading
+from typing import Any
+
+from nabahan_pipeline.agents.frames import frame, parse, read_frame
+
+# A request is a question and its filters: far less than this.
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
+
+
+def main(requests_fd: int, answers_fd: int) -> None:
+    """Serve the agent over the two pipes until the requests end, then leave at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pipeline's; it ends this process
+    requests = os.fdopen(requests_fd, "rb")
+    answers = os.fdopen(answers_fd, "wb")
+    lock = threading.Lock()
+
+    def send(number: int, message: dict, default: Any = None) -> None:
+        data = frame(number, message, default)  # made before the lock: a large answer holds up no other
+        with lock:
+            answers.write(data)
+            answers.flush()
+
+    try:
+        first = read_frame(requests, MAX_REQUEST_BYTES)
+        if first is not None:
+            agent = _load(first[1], send)
+            if agent is not None:
+                while (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
+                    number, payload = request
+                    threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)  # not waiting for a thread the agent left running
+
+
+def _load(payload: Any, send: Any) -> Any:
+    """The agent the first request names, its module's file sent back; None (the error sent) when it cannot load."""
+    from nabahan_pipeline.agents.python_callable import PythonCallableAgent
+    from nabahan_pipeline.errors import AgentSpecError
+
+    start = parse(payload)
+    sys.path[:] = [entry for entry in start["path"] if isinstance(entry, str)]
+    try:
+        agent = PythonCallableAgent(start["spec"])
+    except AgentSpecError as exc:
+        send(0, {"error": str(exc)})
+        return None
+    send(0, {"module_file": agent.module_file})
+    return agent
+
+
+def _answer(agent: Any, number: int, payload: bytes, send: Any) -> None:
+    try:
+        request = parse(payload)
+        answer = agent.ask(request["question"], request["filters"])
+    except BaseException as exc:  # the agent's failure is an answer, even SystemExit
+        send(number, {"raised": f"{type(exc).__name__}: {exc}"})
+        return
+    try:
+        send(number, {"answer": answer}, _json_value)
+    except (TypeError, ValueError, RecursionError) as exc:
+        send(number, {"unsendable": f"{type(exc).__name__}: {exc}"})
+
+
+def _json_value(item: Any) -> Any:
+    """A value JSON lacks as the contract keeps it: bytes as text (base64 when not UTF-8), dates
+    as ISO text, Decimal and other numbers as floats."""
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        data = bytes(item)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return "base64:" + base64.b64encode(data).decode("ascii")
+    if hasattr(item, "isoformat"):
+        return item.isoformat()
+    try:
+        return float(item)
+    except (TypeError, ValueError):
+        raise TypeError(f"value {item!r} of type {type(item).__name__} is not JSON-serializable") from None

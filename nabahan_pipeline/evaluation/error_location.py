@@ -1,0 +1,329 @@
+"""Where a wrong answer goes wrong: the agent's SQL and the gold's compared clause by clause on
+their sqlglot parse trees (tables, selected columns, DISTINCT, aggregation, WHERE conditions, a
+literal value, the date window, GROUP BY, HAVING, ORDER BY, LIMIT, joins), or the insight when
+the SQL's result is right (the first claim the rows contradict).
+
+A location is one line, ``"clause: detail; clause: detail"``, the clauses in ``CLAUSES``; the
+details quote the agent's SQL, so whoever writes it out escapes it as any agent text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pandas as pd
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+
+# Every clause a location names, in the order a query reads.
+CLAUSES: tuple[str, ...] = (
+    "query", "tables", "joins", "columns", "distinct", "aggregation", "where", "literal", "date window",
+    "group by", "having", "order by", "limit", "insight",
+)
+SEPARATOR = "; "
+# A detail quotes this much of an expression at most: the location stays one readable line.
+QUOTE_CHARS = 80
+_ID_SUFFIX = re.compile(r"_(id|name|name_ar|name_en|ar|en)$")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One way the agent's query differs from the gold's: the ``clause`` and what differs there."""
+
+    clause: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.clause}: {self.detail}"
+
+
+def locate_error(
+    agent_sql: str | None,
+    gold_sql: str | None,
+    *,
+    result_right: bool,
+    contradicted: Sequence[str] = (),
+    ungrounded: Sequence[str] = (),
+    arabic: bool = True,
+) -> str:
+    """The location of a wrong answer's error, ``""`` when it cannot be named.
+
+    With ``result_right`` (the agent's SQL gives the gold's result everywhere it ran) or SQL that
+    matches the gold's clause by clause, the insight is at fault: its first ``contradicted`` claim,
+    else its ``ungrounded`` numbers, else that it is not ``arabic``. Otherwise the SQL's
+    differences from ``gold_sql`` (both SQLite)."""
+    differences = [] if result_right or not agent_sql or not gold_sql else sql_differences(agent_sql, gold_sql)
+    if differences:
+        return SEPARATOR.join(map(str, differences))
+    if not result_right and not (agent_sql and gold_sql):
+        return ""
+    if contradicted:
+        return str(Difference("insight", _quote(contradicted[0], 160)))
+    if ungrounded:
+        return str(Difference("insight", "ungrounded " + _quote(", ".join(ungrounded[:3]))))
+    if not arabic:
+        return str(Difference("insight", "not Arabic"))
+    return ""
+
+
+def location_clauses(location: str | None) -> list[str]:
+    """The clauses a location names, each once, in its order (text that is no clause is skipped)."""
+    if not isinstance(location, str):
+        return []
+    named = (part.split(":", 1)[0].strip() for part in location.split(SEPARATOR))
+    return list(dict.fromkeys(name for name in named if name in CLAUSES))
+
+
+def location_counts(scores: pd.DataFrame) -> pd.DataFrame:
+    """Wrong answers by the clause their location names and category (an answer counts once under
+    each clause it names): columns location, category, answers; clauses in ``CLAUSES`` order."""
+    counts: Counter[tuple[str, str]] = Counter()
+    if "error_location" in scores.columns:
+        for location, category in zip(scores["error_location"], scores["category"]):
+            for clause in location_clauses(location):
+                counts[(clause, str(category))] += 1
+    rows = sorted(counts.items(), key=lambda item: (CLAUSES.index(item[0][0]), item[0][1]))
+    return pd.DataFrame([(clause, category, count) for (clause, category), count in rows],
+                        columns=["location", "category", "answers"])
+
+
+def sql_differences(agent_sql: str, gold_sql: str) -> list[Difference]:
+    """What differs between two SQLite queries, clause by clause; [] when they match clause by
+    clause (names of aliases, qualifiers, case and the order of AND-ed conditions aside)."""
+    return list(_differences(agent_sql, gold_sql))
+
+
+# Safe in a long-lived process: a pure function of two texts, its entries bounded; repeats and
+# agents that answer alike are compared once.
+@lru_cache(maxsize=1024)
+def _differences(agent_sql: str, gold_sql: str) -> tuple[Difference, ...]:
+    try:
+        agent, gold = _normalized(agent_sql), _normalized(gold_sql)
+    except SqlglotError:
+        return (Difference("query", "the SQL does not parse"),)
+    if agent.sql() == gold.sql():
+        return ()
+    if not isinstance(agent, exp.Select) or not isinstance(gold, exp.Select):
+        return (Difference("query", f"{_kind(agent)} where the gold has {_kind(gold)}"),)
+    return (
+        *_tables(agent, gold),
+        *_joins(agent, gold),
+        *_projections(agent, gold),
+        *_distinct(agent, gold),
+        *_conditions("where", agent.args.get("where"), gold.args.get("where")),
+        *_group_by(agent, gold),
+        *_conditions("having", agent.args.get("having"), gold.args.get("having")),
+        *_order_by(agent, gold),
+        *_limit(agent, gold),
+    )
+
+
+def _normalized(sql: str) -> exp.Expression:
+    """``sql`` parsed, identifiers lower-cased and columns unqualified (aliases of tables are
+    names, not meaning), parentheses around the whole condition dropped."""
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    for identifier in tree.find_all(exp.Identifier):
+        identifier.set("this", identifier.name.lower())
+        identifier.set("quoted", False)
+    for column in tree.find_all(exp.Column):
+        column.set("table", None)
+    return tree
+
+
+def _kind(tree: exp.Expression) -> str:
+    return "a SELECT" if isinstance(tree, exp.Select) else f"a {type(tree).__name__.upper()}"
+
+
+def _text(node: exp.Expression | None) -> str:
+    return "" if node is None else node.sql(dialect="sqlite")
+
+
+def _quote(text: str, limit: int = QUOTE_CHARS) -> str:
+    """``text`` on one line, cut to ``limit``, and never holding the separator: quoted agent text
+    cannot make a location name a clause it does not."""
+    text = " ".join(text.split()).replace(SEPARATOR, ";")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _listed(texts: Iterable[str]) -> str:
+    return ", ".join(_quote(text) for text in texts) or "none"
+
+
+def _tables(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+    ours, theirs = _table_names(agent), _table_names(gold)
+    if ours == theirs:
+        return []
+    return [Difference("tables", f"reads {_listed(sorted(ours))} where the gold reads {_listed(sorted(theirs))}")]
+
+
+def _table_names(tree: exp.Expression) -> set[str]:
+    return {table.name for table in tree.find_all(exp.Table)}
+
+
+def _joins(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+    ours = sorted(_text(join.args.get("on")) for join in agent.args.get("joins") or [])
+    theirs = sorted(_text(join.args.get("on")) for join in gold.args.get("joins") or [])
+    if ours == theirs or len(ours) != len(theirs):  # a different number of tables is the tables' difference
+        return []
+    return [Difference("joins", f"joined on {_listed(ours)} where the gold joins on {_listed(theirs)}")]
+
+
+def _aliases(select: exp.Select) -> dict[str, exp.Expression]:
+    return {projection.alias: projection.this for projection in select.expressions if isinstance(projection, exp.Alias)}
+
+
+def _unaliased(select: exp.Select) -> list[exp.Expression]:
+    return [projection.this if isinstance(projection, exp.Alias) else projection for projection in select.expressions]
+
+
+def _projections(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+    """The selected columns and the aggregates, each compared as a multiset of expressions."""
+    found: list[Difference] = []
+    ours, theirs = _unaliased(agent), _unaliased(gold)
+    our_aggs = [_text(node) for node in ours if node.find(exp.AggFunc)]
+    their_aggs = [_text(node) for node in theirs if node.find(exp.AggFunc)]
+    if Counter(our_aggs) != Counter(their_aggs):
+        found.append(Difference("aggregation", f"{_listed(our_aggs)} where the gold has {_listed(their_aggs)}"))
+    our_columns = [_text(node) for node in ours if not node.find(exp.AggFunc)]
+    their_columns = [_text(node) for node in theirs if not node.find(exp.AggFunc)]
+    if Counter(our_columns) != Counter(their_columns):
+        missing = [column for column in their_columns if column not in our_columns]
+        extra = [column for column in our_columns if column not in their_columns]
+        parts = ([f"missing {_listed(missing)}"] if missing else []) + ([f"extra {_listed(extra)}"] if extra else [])
+        found.append(Difference("columns", ", ".join(parts) or "the same columns, another count"))
+    return found
+
+
+def _distinct(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+    ours, theirs = bool(agent.args.get("distinct")), bool(gold.args.get("distinct"))
+    if ours == theirs:
+        return []
+    return [Difference("distinct", "SELECT DISTINCT where the gold keeps duplicates" if ours
+                       else "duplicates kept where the gold has SELECT DISTINCT")]
+
+
+def _conjuncts(clause: exp.Expression | None) -> list[exp.Expression]:
+    if clause is None:
+        return []
+    condition = clause.this
+    while isinstance(condition, exp.Paren):
+        condition = condition.this
+    return list(condition.flatten()) if isinstance(condition, exp.And) else [condition]
+
+
+def _columns(node: exp.Expression) -> set[str]:
+    return {column.name for column in node.find_all(exp.Column)}
+
+
+def _stems(node: exp.Expression) -> set[str]:
+    """The things a condition is about: region_id and region_name are both the region."""
+    return {_ID_SUFFIX.sub("", name) for name in _columns(node)}
+
+
+def _dated(node: exp.Expression) -> bool:
+    return any("date" in name for name in _columns(node))
+
+
+def _shape(node: exp.Expression) -> str:
+    """The condition with every literal a placeholder: two conditions of one shape differ in values."""
+    blank = node.copy()
+    for literal in list(blank.find_all(exp.Literal)):
+        literal.replace(exp.Placeholder())
+    return _text(blank)
+
+
+def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression | None) -> list[Difference]:
+    """WHERE or HAVING conditions (their AND-ed parts) matched up: the same ones set aside, the rest
+    paired by what they are about (a column's entity, else any date with a date); a pair of one
+    shape differs in a literal (or the date window), else in its condition; what is left is
+    missing or extra."""
+    ours = [(node, _text(node)) for node in _conjuncts(agent)]
+    theirs = [(node, _text(node)) for node in _conjuncts(gold)]
+    same = Counter(text for _, text in ours) & Counter(text for _, text in theirs)
+    left_ours = _without(ours, same)
+    left_theirs = _without(theirs, same)
+    found: list[Difference] = []
+    for node, text in left_ours:
+        partner = (next((pair for pair in left_theirs if _stems(pair[0]) == _stems(node)), None)
+                   or next((pair for pair in left_theirs if _stems(pair[0]) & _stems(node)), None)
+                   or next((pair for pair in left_theirs if _dated(pair[0]) and _dated(node)), None))
+        if partner is None:
+            found.append(Difference(_condition_clause(clause, node), f"extra condition {_quote(text)}"))
+            continue
+        left_theirs.remove(partner)
+        dated = _dated(node) or _dated(partner[0])
+        if _shape(node) == _shape(partner[0]):
+            kind = "date window" if dated and clause == "where" else "literal"
+        else:
+            kind = "date window" if dated and clause == "where" else clause
+        found.append(Difference(kind, f"{_quote(text)} where the gold has {_quote(partner[1])}"))
+    for node, text in left_theirs:
+        found.append(Difference(_condition_clause(clause, node), f"missing condition {_quote(text)}"))
+    return found
+
+
+def _condition_clause(clause: str, node: exp.Expression) -> str:
+    return "date window" if clause == "where" and _dated(node) else clause
+
+
+def _without(conditions: list[tuple[exp.Expression, str]], same: Counter[str]) -> list[tuple[exp.Expression, str]]:
+    left, shared = [], Counter(same)
+    for node, text in conditions:
+        if shared[text]:
+            shared[text] -= 1
+        else:
+            left.append((node, text))
+    return left
+
+
+def _resolved(select: exp.Select, node: exp.Expression) -> str:
+    """An ORDER BY or GROUP BY term with a projection's alias or position replaced by what it names."""
+    aliases, projections = _aliases(select), _unaliased(select)
+    if isinstance(node, exp.Column) and node.name in aliases and not node.table:
+        return _text(aliases[node.name])
+    if isinstance(node, exp.Literal) and not node.is_string and node.name.isdigit():
+        position = int(node.name) - 1
+        if 0 <= position < len(projections):
+            return _text(projections[position])
+    return _text(node)
+
+
+def _group_by(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+    def terms(select: exp.Select) -> list[str]:
+        group = select.args.get("group")
+        return sorted(_resolved(select, node) for node in (group.expressions if group else []))
+
+    ours, theirs = terms(agent), terms(gold)
+    if ours == theirs:
+        return []
+    return [Difference("group by", f"{_listed(ours)} where the gold groups by {_listed(theirs)}")]
+
+
+def _order_by(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+    def terms(select: exp.Select) -> list[str]:
+        order = select.args.get("order")
+        return [f"{_resolved(select, node.this)} {'DESC' if node.args.get('desc') else 'ASC'}"
+                for node in (order.expressions if order else [])]
+
+    ours, theirs = terms(agent), terms(gold)
+    if ours == theirs:
+        return []
+    return [Difference("order by", f"{_listed(ours)} where the gold orders by {_listed(theirs)}")]
+
+
+def _limit(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+    def value(select: exp.Select) -> str:
+        limit = select.args.get("limit")
+        offset = select.args.get("offset")
+        text = _text(limit.expression) if limit is not None else "none"
+        return text + (f" offset {_text(offset.expression)}" if offset is not None else "")
+
+    ours, theirs = value(agent), value(gold)
+    if ours == theirs:
+        return []
+    return [Difference("limit", f"{ours} where the gold has {theirs}")]
