@@ -27,6 +27,7 @@ import pandas as pd
 
 from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
+from nabahan_pipeline.agents.secrets import scrub, scrubbed_output
 from nabahan_pipeline.errors import EvaluationInputError, NabahanError
 from nabahan_pipeline.console import (
     LiveConsole,
@@ -37,15 +38,18 @@ from nabahan_pipeline.console import (
     interrupted_text,
     summary_text,
 )
+from nabahan_pipeline.console import robustness_text
+from nabahan_pipeline.evaluation.robustness.variants import robustness_summary
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.evaluation.not_correct import not_correct_answers
 from nabahan_pipeline.files import atomic_open, file_lock
-from nabahan_pipeline.orchestration.assets import CheckedCases, checked_test_cases
+from nabahan_pipeline.orchestration.assets import CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
 from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents
 from nabahan_pipeline.orchestration.resources import built_agent
+from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags
 from nabahan_pipeline.progress import watching
 from nabahan_pipeline.settings import RUN_OPTIONS, RunSettings, dagster_home
 
@@ -62,7 +66,8 @@ telemetry:
 
 def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
     """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster),
-    Dagster's own as its dagster.yaml configures it (written on first use when there is none)."""
+    Dagster's own as its dagster.yaml configures it (written on first use when there is none); the
+    runs our processes left unfinished when they died are marked failed (``run_owners``)."""
     home = dagster_home(home)
     # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp the
     # schema's version); runs that share the instance afterwards are.
@@ -71,7 +76,13 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
         if not config.exists():
             with atomic_open(config, "w", encoding="utf-8") as handle:
                 handle.write(_INSTANCE_YAML)
-        return dg.DagsterInstance.from_config(str(home))
+        instance = dg.DagsterInstance.from_config(str(home))
+        try:
+            fail_runs_of_dead_processes(instance)
+        except BaseException:
+            instance.dispose()
+            raise
+        return instance
 
 
 class CheckedInputs(NamedTuple):
@@ -169,16 +180,20 @@ class NabahanEvaluationPipeline:
 
                 Judge(settings.judge).close()
             several = len(agents) > 1
+            check_output_folder(settings)
+            for agent in agents:
+                check_output_folder(partition_settings(settings, agent, several=several))
             # In memory: the instance our runs keep is opened once every input is checked.
             building = stack.enter_context(dg.DagsterInstance.ephemeral())
-            built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent, several=several),
-                                                                  building))
-                     for agent in agents}
-        except NabahanError as exc:  # the user's mistake, reported as one line (errors.py)
-            raise EvaluationInputError(str(exc)) from None
+            with scrubbed_output():  # what an agent's module prints as it loads
+                built = {agent.label: stack.enter_context(built_agent(partition_settings(settings, agent,
+                                                                                         several=several), building))
+                         for agent in agents}
+        except NabahanError as exc:  # the user's mistake, reported as one line (errors.py), scrubbed
+            raise EvaluationInputError(scrub(str(exc))) from None
         except dg.DagsterResourceFunctionError as exc:  # an agent's own check, raised within Dagster's
             if isinstance(exc.__cause__, NabahanError):
-                raise EvaluationInputError(str(exc.__cause__)) from None
+                raise EvaluationInputError(scrub(str(exc.__cause__))) from None
             raise
         fingerprints = {label: agent.fingerprint() for label, agent in built.items()}
         return CheckedInputs(settings, cases, agents, built, fingerprints)
@@ -192,6 +207,7 @@ class NabahanEvaluationPipeline:
             "nabahan/agent_fingerprint": checked.fingerprints[agent.label],
             "nabahan/suite": suite_fingerprint(checked.case_file.cases),
             "nabahan/trigger": "nabahan eval",
+            **owner_tags(),
         }
 
     def run_complete_pipeline(self, console: TextIO | None = None) -> dict[str, Any]:
@@ -259,12 +275,15 @@ class NabahanEvaluationPipeline:
         files = _materialized_paths(result, "evaluation_reports")
         files.update(_materialized_paths(result, "evaluation_charts"))
         files.update(_materialized_paths(result, "evaluation_report_page"))
+        files.update(_materialized_paths(result, "robustness"))
         checks = {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()}
         if console is not None:
             not_correct = not_correct_answers(scores, result.asset_value("agent_responses"),
                                               result.asset_value("test_cases"), golds=checked.case_file.golds)
             print(summary_text(scores, summary, not_correct), file=console)
             print(files_text(files, settings.output_path()), file=console)
+            if settings.robustness:
+                print(robustness_text(robustness_summary(result.asset_value("robustness")), files), file=console)
             print(footer(summary), file=console)
             failed = [name for name, passed in checks.items() if not passed]
             if failed:
@@ -283,7 +302,7 @@ class NabahanEvaluationPipeline:
         job = _definitions().resolve_job_def(comparison_job.name)
         result = job.execute_in_process(
             run_config=run_config, instance=instance,
-            tags={"nabahan/trigger": "nabahan eval", "nabahan/agents": ",".join(labels)},
+            tags={"nabahan/trigger": "nabahan eval", "nabahan/agents": ",".join(labels), **owner_tags()},
         )
         agents: pd.DataFrame = result.asset_value("agent_comparison")
         metadata = _metadata(result, "agent_comparison")

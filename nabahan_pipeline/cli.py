@@ -12,13 +12,17 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from nabahan_pipeline.agents.labels import LabelledAgent, labelled_agents, resolve_run
+from nabahan_pipeline.agents.secrets import redacted_url, scrub
+from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env, labelled_agents, resolve_run, with_tokens
 from nabahan_pipeline.errors import NabahanError, UsageError
-from nabahan_pipeline.settings import RUN_OPTIONS, SETTINGS, RunSettings, whole_number
+from nabahan_pipeline.reader_may_leave import ReaderMayLeave
+from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, whole_number
 from nabahan_pipeline.version import __version__
 
 
@@ -106,13 +110,17 @@ def _cmd_agents_add(args: argparse.Namespace) -> int:
     from nabahan_pipeline.api import open_instance
     from nabahan_pipeline.orchestration.partitions import register_agents
 
-    agents = labelled_agents(args.agents, args.agent_version, source="agent")
+    agents = with_tokens(labelled_agents(args.agents, args.agent_version, source="agent"), args.agent_token or [])
+    # In the registry an HTTP agent gets only the token its entry names (runs of several read it).
+    agents = [replace(agent, token_env=agent.token_env or default_token_env(agent.spec, several=True))
+              for agent in agents]
     for agent in agents:  # a spec that names no agent is refused here, not in tonight's run
         resolve_agent(agent.spec, agent_version=agent.version).close()
     with open_instance() as instance:
         register_agents(instance, agents)
     for agent in agents:
-        print(f"registered {agent.label}: {agent.spec}" + (f" (version {agent.version})" if agent.version else ""))
+        print(f"registered {agent.label}: {agent.spec}" + (f" (version {agent.version})" if agent.version else "")
+              + _token_text(agent, " (token from ${})"))
     return 0
 
 
@@ -123,8 +131,15 @@ def _cmd_agents_list(args: argparse.Namespace) -> int:
     with open_instance() as instance:
         agents = registered_agents(instance)
     for agent in agents:
-        print(f"{agent.label}\t{agent.spec}" + (f"\t{agent.version}" if agent.version else ""))
+        # redacted: an entry made before specs with a credential were refused may hold one
+        print(f"{agent.label}\t{redacted_url(agent.spec)}" + (f"\t{agent.version}" if agent.version else "")
+              + _token_text(agent, "\ttoken from ${}"))
     return 0
+
+
+def _token_text(agent: LabelledAgent, form: str) -> str:
+    """``form`` with the name of the variable ``agent``'s token is read from; empty for none."""
+    return form.format(agent.token_env) if agent.token_env and agent.token_env != NO_TOKEN else ""
 
 
 def _cmd_agents_remove(args: argparse.Namespace) -> int:
@@ -159,6 +174,8 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
             continue
         if setting.switch:
             parser.add_argument(flag, dest=name, action="store_true", default=None, help=_option_help(name))
+        elif name == "agent_token_env":  # repeatable: each agent of a comparison its own
+            parser.add_argument(flag, dest=name, action="append", metavar=setting.metavar, help=_option_help(name))
         elif name == "agent":  # repeatable: several agents are evaluated and compared
             parser.add_argument(
                 flag, dest=name, action="append", type=_option_type(name), metavar=setting.metavar,
@@ -268,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
     add = agents_sub.add_parser("add", help="register agents (each a partition of the evaluation assets)")
     add.add_argument("agents", nargs="+", metavar="[NAME=]SPEC", help="an agent spec, named NAME or by itself")
     add.add_argument("--agent-version", default=None, help=_option_help("agent_version"))
+    add.add_argument("--agent-token", action="append", metavar="[NAME=]ENV_VAR",
+                     help="the environment variable holding an agent's token (its name, never the token), read "
+                     "when the sensor and the schedule run it; an HTTP agent named by none gets no token")
     add.set_defaults(handler=_cmd_agents_add)
     listing = agents_sub.add_parser("list", help="the registered agents: label, spec, version")
     listing.set_defaults(handler=_cmd_agents_list)
@@ -281,13 +301,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _stdout_reader_may_leave() -> Iterator[None]:
+    stdout = sys.stdout
+    sys.stdout = ReaderMayLeave(stdout)
+    try:
+        yield
+    finally:
+        sys.stdout = stdout
+
+
 def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], argparse.Namespace]) -> int:
     _reconfigure_stdout()
     args = parse(argv)
     try:
-        return args.handler(args)
+        with _stdout_reader_may_leave():
+            return args.handler(args)
     except NabahanError as exc:
-        print(f"nabahan: error: {exc}", file=sys.stderr)
+        print(f"nabahan: error: {scrub(str(exc))}", file=sys.stderr)  # an agent's import error may hold a key
         return 2
     except KeyboardInterrupt:
         print("nabahan: interrupted", file=sys.stderr)

@@ -19,6 +19,7 @@ import pandas as pd
 
 from nabahan_pipeline.evaluation.scoring import seed_verdict
 from nabahan_pipeline.evaluation.reports import format_pct
+from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 
 RULE = "=" * 70
 THIN = "-" * 70
@@ -156,6 +157,19 @@ def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
     if charts:
         lines += ["", "Generating visualization charts..."]
         lines += [f"  Created: {_shown(path, out)}" for path in charts]
+    return "\n".join(lines)
+
+
+def robustness_text(summary: pd.DataFrame, files: Mapping[str, str]) -> str:
+    """Per perturbation (``evaluation.robustness``'s summary): the variants asked, Correct on their
+    originals and on them, the drop and the cases that broke; then the files written."""
+    lines = ["", RULE, "ROBUSTNESS (each case written other ways)", RULE,
+             f"{'Perturbation':<22}{'Cases':>6}{'Original':>10}{'Variant':>10}{'Drop':>8}{'Broke':>7}"]
+    for row in summary.itertuples():
+        lines.append(f"{row.perturbation:<22}{row.cases:>6}{format_pct(row.original_rate):>10}"
+                     f"{format_pct(row.variant_rate):>10}{format_pct(row.drop):>8}{row.broken:>7}")
+    names = {"robustness_results_csv": "Robustness per variant", "robustness_summary_csv": "Robustness summary"}
+    lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
     return "\n".join(lines)
 
 
@@ -306,7 +320,7 @@ def _own_handle(stream: TextIO) -> TextIO:
         descriptor = os.dup(stream.fileno())
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
         return stream
-    return open(descriptor, "w", encoding="utf-8", errors="replace", buffering=1, closefd=True)
+    return ReaderMayLeave(open(descriptor, "w", encoding="utf-8", errors="replace", buffering=1, closefd=True))
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -18,6 +18,7 @@ from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job
 from nabahan_pipeline.orchestration.resources import run_resources
+from nabahan_pipeline.orchestration.robustness import robustness
 from nabahan_pipeline.orchestration.schedules import nightly_evaluation
 from nabahan_pipeline.orchestration.sensors import comparison_after_evaluations, test_cases_changed
 
@@ -25,7 +26,7 @@ from nabahan_pipeline.orchestration.sensors import comparison_after_evaluations,
 def build_definitions() -> dg.Definitions:
     """The code location."""
     return dg.Definitions(
-        assets=[test_cases_file, agent, *evaluation_assets, agent_comparison],
+        assets=[test_cases_file, agent, *evaluation_assets, robustness, agent_comparison],
         asset_checks=evaluation_checks,
         jobs=[evaluation_job, comparison_job],
         sensors=[test_cases_changed, comparison_after_evaluations],

@@ -42,6 +42,10 @@ def _read_umask() -> int:
 _UMASK = _read_umask()
 
 
+class NameTakenError(FileExistsError):
+    """A file of that name exists already: the one failure that may try another name."""
+
+
 def temporary_name(target: str | Path) -> Path:
     """A fresh temporary path beside ``target`` that names this process (see the module doc)."""
     target = Path(target)
@@ -58,12 +62,13 @@ def _done_with(tmp: Path) -> None:
 def atomic_path(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it becomes ``path`` in one rename.
 
-    With ``replace=False`` an existing ``path`` is never overwritten: FileExistsError is raised
+    With ``replace=False`` an existing ``path`` is never overwritten: NameTakenError is raised
     and the temporary file removed (the claim is atomic, so two writers cannot both win).
+    A folder on the way that is a file raises NotADirectoryError, never a FileExistsError.
     On an exception the temporary file is removed and ``path`` is left as it was.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(target.parent)
     tmp = temporary_name(target)
     fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     os.close(fd)
@@ -74,7 +79,10 @@ def atomic_path(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
         if replace:
             os.replace(tmp, target)
         else:
-            os.link(tmp, target)  # fails with FileExistsError when the name is taken
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                raise NameTakenError(f"{target} exists") from None
     finally:
         tmp.unlink(missing_ok=True)
         _done_with(tmp)
@@ -88,6 +96,46 @@ def atomic_open(path: str | Path, mode: str = "w", *, replace: bool = True, **kw
         yield handle
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def make_folder(folder: str | Path) -> None:
+    """Create ``folder`` and its parents as needed; NotADirectoryError naming the first of them
+    that is something else than a folder (mkdir's own FileExistsError would read as "name taken")."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise NotADirectoryError(f"{_not_a_folder(Path(folder))} is not a folder") from None
+
+
+def _not_a_folder(folder: Path) -> Path:
+    for part in (folder, *folder.parents):
+        if part.exists() and not part.is_dir():
+            return part
+    return folder
+
+
+def folder_problem(folder: str | Path) -> str | None:
+    """Why files cannot be written into ``folder`` (it, or a folder above it, is a file), or None."""
+    for part in (Path(folder), *Path(folder).parents):
+        if part.exists() or part.is_symlink():
+            return None if part.is_dir() else f"{part} is not a folder"
+    return None
+
+
+def linked_folder_problem(link: str | Path) -> str | None:
+    """Why ``atomic_folder(link)`` could not switch a folder in at ``link`` (something of the
+    user's is there: a file, a folder of other files), or None: told before a run, not after it."""
+    link = Path(link)
+    runs = link.with_name(f".{link.name}_runs")
+    if (runs.exists() or runs.is_symlink()) and not runs.is_dir():
+        return f"{runs} is not a folder"
+    if link.is_symlink() or not link.exists():
+        return None
+    if not link.is_dir():
+        return f"{link} is a file, where the charts' folder goes"
+    if _other_files(link):
+        return f"{link} is a folder of other files, where the charts' folder goes; move it or choose another --output-dir"
+    return None
 
 
 @dataclass(frozen=True)
@@ -136,10 +184,14 @@ def atomic_folder(link: str | Path, *, keep: int = 10) -> Iterator[StagedFolder]
 def _adopt_folder(folder: Path, runs: Path) -> None:
     # A real folder where the link goes: the files of a version before links, moved in among the
     # run folders when they are all files of ours (made of the same kinds), else left alone.
-    kinds = {entry.suffix for entry in folder.iterdir() if not entry.name.endswith(".tmp")}
-    if any(entry.is_dir() for entry in folder.iterdir()) or len(kinds) > 1:
+    if _other_files(folder):
         raise FileExistsError(f"{folder} is a folder of other files; it cannot become a link to a run's folder")
     os.replace(folder, runs / f"{_stamp()}-before")
+
+
+def _other_files(folder: Path) -> bool:
+    kinds = {entry.suffix for entry in folder.iterdir() if not entry.name.endswith(".tmp")}
+    return any(entry.is_dir() for entry in folder.iterdir()) or len(kinds) > 1
 
 
 def _stamp() -> str:

@@ -138,6 +138,18 @@ def judge_spec(value: Any) -> str:
     return value.strip()
 
 
+# An agent's token variable that says "no token at all" (the default variable is not read either).
+NO_TOKEN = "none"
+
+
+def variable_name(value: Any) -> str:
+    """The name of an environment variable (an agent's token is read from it, never given itself),
+    or ``none``: no token. The refusal does not repeat the value: it may be the token itself."""
+    if isinstance(value, str) and (value.strip() == NO_TOKEN or value.strip().isidentifier() and value.isascii()):
+        return value.strip()
+    raise ValueError("not the name of an environment variable (give the variable's name, not the token) or 'none'")
+
+
 def spec(value: Any) -> str:
     """Text with something in it, surrounding blanks removed (an agent spec)."""
     if not isinstance(value, str) or not value.strip():
@@ -163,6 +175,7 @@ class Setting:
     flag: str | None = None  # a run option's `nabahan eval` flag
     metavar: str | None = None
     value_type: Any = None  # a run option's resolved type: Path, int, str | None...
+    quiet: bool = False  # a bad value is not repeated: it may be a secret given by mistake
 
     @property
     def switch(self) -> bool:
@@ -203,11 +216,11 @@ class Setting:
         """``given`` when it is not None, else the environment variable, else the default; raises
         SettingsError naming the option or the variable and the bad value."""
         if given is not None:
-            shown = _REDACTED if self.secret else repr(given) if isinstance(given, str) else given
+            shown = _REDACTED if self.secret or self.quiet else repr(given) if isinstance(given, str) else given
             return self._convert(given, f"{self.name}={shown}")
         raw = os.environ.get(self.env, "")
         if raw.strip():
-            return self._convert(raw, f"{self.env}={_REDACTED if self.secret else raw}")
+            return self._convert(raw, f"{self.env}={_REDACTED if self.secret or self.quiet else raw}")
         return self.default_value()
 
     def _convert(self, value: Any, source: str) -> Any:
@@ -222,12 +235,12 @@ class Setting:
 
 def _option(
     default: Any, convert: Convert, help: str, shown: str | None = None, *,
-    flag: str | None = None, metavar: str | None = None,
+    flag: str | None = None, metavar: str | None = None, quiet: bool = False,
 ) -> Any:
     """A RunSettings field: its default, converter and help, and the `nabahan eval` flag that sets
     it (a yes/no option's flag is a switch); its variable is NABAHAN_<NAME>."""
     return field(default=default, metadata={"convert": convert, "help": help, "shown": shown, "flag": flag,
-                                            "metavar": metavar})
+                                            "metavar": metavar, "quiet": quiet})
 
 
 @dataclass(frozen=True)
@@ -252,6 +265,13 @@ class RunSettings:
     )
     agent_version: str | None = _option(None, text, "your agent's version, part of its cache fingerprint", "none",
                                         flag="--agent-version", metavar="VERSION")
+    agent_token_env: str | None = _option(
+        None, variable_name,
+        "the environment variable holding the agent's token (its name, never the token; 'none': no token); "
+        "NAME=ENV_VAR gives each agent of a comparison its own",
+        "NABAHAN_AGENT_TOKEN (HTTP) or OPENAI_API_KEY for the only agent of a run; no token for an HTTP agent "
+        "among several", flag="--agent-token", metavar="[NAME=]ENV_VAR", quiet=True,
+    )
     concurrency: int = _option(8, whole_number(1), "agent calls at once", flag="--concurrency", metavar="N")
     timeout_s: float = _option(30.0, seconds, "seconds allowed to each agent call", flag="--timeout",
                                metavar="SECONDS")
@@ -289,6 +309,10 @@ class RunSettings:
     in_process: bool = _option(
         False, yes_no, "run a python: agent inside this process, for debugging (it can then spoil the verdicts)",
         flag="--in-process",
+    )
+    robustness: bool = _option(
+        False, yes_no, "also ask every case written other ways (typos, dialect, digits...): Correct per perturbation",
+        flag="--robustness",
     )
     sql_max_rows: int = _option(100_000, whole_number(1), "the row cap of each query the pipeline runs")
     max_answer_rows: int = _option(100_000, whole_number(1), "the most rows one answer may carry")
@@ -333,7 +357,7 @@ _VALUE_TYPES = get_type_hints(RunSettings)
 RUN_OPTIONS: tuple[Setting, ...] = tuple(
     Setting(option.name, f"NABAHAN_{option.name.upper()}", option.default, option.metadata["convert"],
             option.metadata["help"], option.metadata["shown"], flag=option.metadata["flag"],
-            metavar=option.metadata["metavar"], value_type=_VALUE_TYPES[option.name])
+            metavar=option.metadata["metavar"], value_type=_VALUE_TYPES[option.name], quiet=option.metadata["quiet"])
     for option in fields(RunSettings)
 )
 
@@ -410,6 +434,13 @@ ENVIRONMENT_VARIABLES: tuple[str, ...] = tuple(setting.env for setting in SETTIN
 def resolve(name: str, given: Any = None) -> Any:
     """The setting ``name``: ``given`` when not None, else its variable, else its default."""
     return SETTINGS[name].resolve(given)
+
+
+def environment_value(variable: str) -> str | None:
+    """The value of the environment variable ``variable`` (one an agent's token is read from, by the
+    name its ``--agent-token`` gives); None when it is unset or empty."""
+    value = os.environ.get(variable, "")
+    return value if value.strip() else None
 
 
 def secret_values() -> frozenset[str]:

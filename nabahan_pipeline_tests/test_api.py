@@ -271,9 +271,9 @@ def test_a_run_loads_its_case_file_once_and_builds_each_agent_once(workspace: Pa
     from nabahan_pipeline.orchestration import assets, checks
 
     loads, builds = [], []
-    load = assets.load_test_cases
+    read, load = assets.read_case_file, checks.load_test_cases
     build = ChildProcessAgent.__init__
-    monkeypatch.setattr(assets, "load_test_cases", lambda path: loads.append(path) or load(path))
+    monkeypatch.setattr(assets, "read_case_file", lambda path: loads.append(path) or read(path))
     monkeypatch.setattr(checks, "load_test_cases", lambda path: loads.append(path) or load(path))
     monkeypatch.setattr(ChildProcessAgent, "__init__",
                         lambda self, spec, **kwargs: builds.append(spec) or build(self, spec, **kwargs))

@@ -190,3 +190,16 @@ def test_after_ctrl_c_the_console_says_which_reports_were_written(tmp_path: Path
     assert any("evaluation_results_" in path for path in reports) and any("evaluation_summary_" in path for path in reports)
     written = stdout.splitlines()[stdout.splitlines().index("Interrupted; written before it:") + 1:]
     assert sorted(line.strip() for line in written) == reports
+
+
+def test_robustness_text_gives_each_perturbation_and_the_files():
+    import pandas as pd
+
+    from nabahan_pipeline.console import robustness_text
+    from nabahan_pipeline.evaluation.robustness.variants import SUMMARY_COLUMNS
+
+    summary = pd.DataFrame([["typo", "typo", 4, 4, 3, 1.0, 0.75, 0.25, 1, "a: x"],
+                            ["overall", "", 4, 4, 3, 1.0, 0.75, 0.25, 1, "a: x"]], columns=SUMMARY_COLUMNS)
+    text = robustness_text(summary, {"robustness_summary_csv": str(Path.cwd() / "out" / "s.csv")})
+    assert "typo                       4    100.0%     75.0%   25.0%      1" in text.splitlines()
+    assert text.splitlines()[-1] == f"Robustness summary: {Path('out') / 's.csv'}"

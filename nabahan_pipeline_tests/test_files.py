@@ -13,9 +13,12 @@ import pytest
 
 from nabahan_pipeline import files
 from nabahan_pipeline.files import (
+    NameTakenError,
     atomic_folder,
     atomic_path,
     file_lock,
+    folder_problem,
+    linked_folder_problem,
     remove_stale_temporaries,
     temporary_name,
 )
@@ -120,3 +123,36 @@ def test_the_lock_makes_a_second_process_wait(tmp_path: Path):
         time.sleep(1.0)
         assert waiter.poll() is None, "the second process waits while the lock is held"
     assert waiter.communicate(timeout=30)[0] == "got it\n"
+
+
+def test_only_a_taken_name_is_name_taken_and_a_file_on_the_way_is_not_a_folder(tmp_path: Path):
+    (tmp_path / "report.csv").write_text("mine", encoding="utf-8")
+    with pytest.raises(NameTakenError), atomic_path(tmp_path / "report.csv", replace=False) as tmp:
+        tmp.write_text("later", encoding="utf-8")
+    with pytest.raises(NotADirectoryError, match="report.csv is not a folder") as caught, \
+            atomic_path(tmp_path / "report.csv" / "a" / "b.csv", replace=False):
+        pass
+    assert not isinstance(caught.value, FileExistsError)
+    assert (tmp_path / "report.csv").read_text(encoding="utf-8") == "mine"
+
+
+def test_where_files_cannot_go_is_told_before_writing(tmp_path: Path):
+    (tmp_path / "file").write_text("mine", encoding="utf-8")
+    assert folder_problem(tmp_path / "file") == f"{tmp_path / 'file'} is not a folder"
+    assert folder_problem(tmp_path / "file" / "below") == f"{tmp_path / 'file'} is not a folder"
+    assert folder_problem(tmp_path / "new" / "folder") is None
+    charts = tmp_path / "out" / "charts"
+    assert linked_folder_problem(charts) is None  # nothing there yet
+    charts.mkdir(parents=True)
+    (charts / "a.png").write_bytes(b"png")
+    assert linked_folder_problem(charts) is None  # charts of ours from before links: adopted
+    (charts / "notes.txt").write_text("mine", encoding="utf-8")
+    assert "a folder of other files" in linked_folder_problem(charts)
+    with pytest.raises(FileExistsError), atomic_folder(charts):
+        pass
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "charts").write_text("mine", encoding="utf-8")
+    assert "is a file" in linked_folder_problem(tmp_path / "other" / "charts")
+    (tmp_path / "third").mkdir()
+    (tmp_path / "third" / ".charts_runs").write_text("mine", encoding="utf-8")
+    assert linked_folder_problem(tmp_path / "third" / "charts") == f"{tmp_path / 'third' / '.charts_runs'} is not a folder"

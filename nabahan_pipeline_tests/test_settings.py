@@ -32,6 +32,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "output_dir": ("{tmp}/out", Path("{tmp}/out")),
     "agent": (COUNTING, COUNTING),
     "agent_version": ("2.0", "2.0"),
+    "agent_token_env": ("MY_AGENT_TOKEN", "MY_AGENT_TOKEN"),
     "database": ("{tmp}/etimad.sqlite", Path("{tmp}/etimad.sqlite")),
     "label": ("nightly-v2", "nightly-v2"),
     "baseline": ("3f2a9c1e", "3f2a9c1e"),
@@ -51,9 +52,10 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "max_answer_bytes": ("1048576", 1_048_576),
     "judge": ("openai:judge-model", "openai:judge-model"),
     "in_process": ("yes", True),
+    "robustness": ("on", True),
 }
 # Per run option of no default whose value has a form: a value given other than its sample.
-GIVEN = {"judge": "openai:other-model"}
+GIVEN = {"judge": "openai:other-model", "agent_token_env": "none"}
 # Per run option whose value can be malformed: a bad value of its variable.
 BAD = {
     "quick": "maybe",
@@ -72,6 +74,7 @@ BAD = {
     "max_sql_chars": "-3",
     "max_answer_bytes": "1e6",
     "judge": "gpt-4o-mini",
+    "agent_token_env": "sk-a token given instead of its variable",
 }
 # The triggers of the code location; each sets use_cache itself, whatever the location's.
 TRIGGERS = ("sensor", "schedule")
@@ -209,7 +212,10 @@ def test_a_bad_variable_is_one_line_exit_2_before_any_agent_call(name: str, tmp_
     result = nabahan("eval", "--agent", COUNTING, "--output-dir", "out", cwd=tmp_path, **{env: BAD[name]})
     assert result.returncode == 2, result.stdout + result.stderr
     (line,) = result.stderr.strip().splitlines()
-    assert line.startswith(f"nabahan: error: {env}={BAD[name]}: "), line
+    # An agent's token variable may have been given the token itself: the value is not repeated.
+    shown = "***" if SETTINGS[name].quiet else BAD[name]
+    assert line.startswith(f"nabahan: error: {env}={shown}: "), line
+    assert SETTINGS[name].quiet is (BAD[name] not in result.stdout + result.stderr)
     assert not (tmp_path / "home").exists() and not (tmp_path / "out").exists(), "nothing ran, nothing written"
 
 

@@ -11,7 +11,11 @@ lossless form, where two result columns may share a name (``g.name_ar, r.name_ar
 the pipeline can transpile it to SQLite before running it on the evaluation database.
 
 A malformed answer never stops a run: it becomes an ``error`` record that says what was wrong;
-so does an answer over one of the caps (``AnswerLimits``), checked before anything is copied.
+so does an answer over one of the caps (``AnswerLimits``), checked before anything is copied:
+its rows and values are counted first, and its text is measured as it is converted, so that no
+more than a cap's worth is ever copied. Nothing of an answer is shown whole or walked by
+recursion: a message names a wrong value's type, and a value that is a list or an object (however
+deep) is refused by its type.
 Every value kept is JSON: NaN and infinities become null, bytes become text (base64 when they
 are not UTF-8).
 """
@@ -19,7 +23,6 @@ are not UTF-8).
 from __future__ import annotations
 
 import base64
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,6 +33,15 @@ from nabahan_pipeline.settings import SETTINGS
 
 STATUSES = ("success", "out_of_scope", "error")
 REQUIRED_KEYS = ("status", "sql", "insights")
+# The values (rows x columns) of one answer: the cap on the values of a query we re-run
+# (etimad_db.sql_safety.DEFAULT_MAX_CELLS), since no more can be verified. It bounds the objects
+# an answer becomes: a 32 MiB body of small numbers would be 16 million of them.
+MAX_ANSWER_VALUES = 1_000_000
+# How deep an HTTP answer's JSON may nest: the contract needs 3 levels ({"rows": [[value]]}), a
+# chat completion 5; past this the body is refused before it is parsed (json_bounds).
+MAX_ANSWER_DEPTH = 32
+# A whole number JSON can carry back (Python writes no int of over 4,300 digits as text): 100 digits.
+_MAX_INT_BITS = 332
 
 
 @dataclass(frozen=True)
@@ -47,6 +59,7 @@ class AnswerLimits:
     max_insight_chars: int = SETTINGS["max_insight_chars"].default
     max_sql_chars: int = SETTINGS["max_sql_chars"].default
     max_answer_bytes: int = SETTINGS["max_answer_bytes"].default
+    max_values: int = MAX_ANSWER_VALUES
 
 
 class Agent(Protocol):
@@ -124,8 +137,9 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
     if missing:
         return AgentAnswer.failure(f"malformed answer: missing key(s) {', '.join(missing)}")
     status, sql, insights = raw["status"], raw["sql"], raw["insights"]
-    if status not in STATUSES:
-        return AgentAnswer.failure(f"malformed answer: status {status!r} is not one of {', '.join(STATUSES)}")
+    if not isinstance(status, str) or status not in STATUSES:
+        given = repr(_cut(status)) if isinstance(status, str) else f"given as {_type_name(status)}"
+        return AgentAnswer.failure(f"malformed answer: status {given} is not one of {', '.join(STATUSES)}")
     if sql is not None and not isinstance(sql, str):
         return AgentAnswer.failure(f"malformed answer: 'sql' must be a string or null, got {type(sql).__name__}")
     if insights is None:
@@ -142,14 +156,15 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
         return AgentAnswer.failure(f"malformed answer: 'dialect' must be a string, got {type(dialect).__name__}")
     error = raw.get("error")
     if error is not None and not isinstance(error, str):
-        error = str(error)
+        error = str(error) if isinstance(error, (int, float)) else f"(an error given as {_type_name(error)})"
     try:
-        columns, rows = result_table(raw)
-        rows = [[_json_safe(value) for value in row] for row in rows]
-        json.dumps(rows, allow_nan=False)
+        columns, rows = result_table(raw, limits.max_values)
+        rows = _json_rows(rows, max(0, limits.max_answer_bytes - len(insights) - len(sql or "")))
     except ContractError as exc:
         return AgentAnswer.failure(f"malformed answer: {exc}")
-    except (TypeError, ValueError) as exc:
+    except _OverTheCap as exc:
+        return AgentAnswer.failure(f"answer over the cap: {exc}")
+    except TypeError as exc:
         return AgentAnswer.failure(f"malformed answer: the rows are not JSON-serializable ({exc})")
     usage = raw.get("usage") if isinstance(raw.get("usage"), Mapping) else {}
     return AgentAnswer(
@@ -165,10 +180,12 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
     )
 
 
-def result_table(answer: Mapping[str, Any]) -> tuple[list[str], list[list]]:
+def result_table(answer: Mapping[str, Any], max_values: int | None = None) -> tuple[list[str], list[list]]:
     """An answer's result as (column names, rows of values): from ``columns`` + ``rows`` when it
     has ``rows``, else from ``data`` (row objects; columns in order of first appearance, a value a
-    row lacks is None). Raises ContractError for a result in neither form."""
+    row lacks is None). Raises ContractError for a result in neither form, and (given
+    ``max_values``, as an answer is read) ``_OverTheCap`` for one of more values, counted before
+    the rows are copied."""
     if answer.get("rows") is not None:
         columns, rows = answer.get("columns"), answer["rows"]
         if not isinstance(columns, list) or not all(isinstance(name, str) for name in columns):
@@ -177,14 +194,50 @@ def result_table(answer: Mapping[str, Any]) -> tuple[list[str], list[list]]:
             raise ContractError("'rows' must be a list of lists of values")
         if any(len(row) != len(columns) for row in rows):
             raise ContractError(f"every row must have {len(columns)} values, one per column")
+        _count_values(len(rows) * len(columns), max_values)
         return list(columns), [list(row) for row in rows]
     data = answer.get("data")
     if data is None:
         return [], []
     if not isinstance(data, list) or not all(isinstance(row, Mapping) for row in data):
         raise ContractError("'data' must be a list of row objects")
+    _count_values(sum(len(row) for row in data), max_values)
     columns = list(dict.fromkeys(str(name) for row in data for name in row))
+    _count_values(len(data) * len(columns), max_values)
     return columns, [[_get(row, name) for name in columns] for row in data]
+
+
+class _OverTheCap(Exception):
+    """An answer found over a cap while it is read (the message names the cap)."""
+
+
+def _count_values(values: int, max_values: int | None) -> None:
+    if max_values is not None and values > max_values:
+        raise _OverTheCap(f"{values:,} values > the cap of {max_values:,} values (rows x columns)")
+
+
+def _json_rows(rows: list[list], max_chars: int) -> list[list]:
+    """``rows`` with each value JSON-safe (``_json_safe``), converted a row at a time and the text
+    counted as it goes: over ``max_chars`` characters (the answer's byte cap, less its insight and
+    SQL) the answer is refused before more is copied."""
+    chars = 0
+    safe: list[list] = []
+    for row in rows:
+        values = [_json_safe(value) for value in row]
+        chars += sum(len(value) for value in values if isinstance(value, str))
+        if chars > max_chars:
+            raise _OverTheCap(f"more than {max_chars:,} characters of text in the rows (max_answer_bytes)")
+        safe.append(values)
+    return safe
+
+
+def _type_name(value: Any) -> str:
+    names = {dict: "an object", list: "a list", tuple: "a list", bool: "a boolean", int: "a number", float: "a number"}
+    return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
+
+
+def _cut(text: str, chars: int = 40) -> str:
+    return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
 def _get(row: Mapping[str, Any], name: str) -> Any:
@@ -206,6 +259,8 @@ def _over_a_cap(raw: Mapping[str, Any], insights: str, limits: AnswerLimits) -> 
 
 def _json_safe(value: Any) -> Any:
     # Values that databases hand back but JSON lacks: NaN and infinities, bytes, Decimal, dates.
+    if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+        raise TypeError("a number of more than 100 digits")
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -218,10 +273,12 @@ def _json_safe(value: Any) -> Any:
             return "base64:" + base64.b64encode(data).decode("ascii")
     if hasattr(value, "isoformat"):
         return value.isoformat()
+    if isinstance(value, (Mapping, list, tuple, set)):
+        raise TypeError(f"a value that is {_type_name(value)}: a cell holds one value")
     try:
         number = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"value {value!r} of type {type(value).__name__}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"a value of type {type(value).__name__}") from None
     return number if math.isfinite(number) else None
 
 

@@ -9,19 +9,17 @@ only ever parsed as JSON (never unpickled: pickle from a hostile child runs its 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any, BinaryIO
+
+from nabahan_pipeline.agents.contract import MAX_ANSWER_DEPTH
+from nabahan_pipeline.json_bounds import measure_json
 
 # The longest header line: two numbers of at most 20 digits, a space and the newline.
 _MAX_HEADER = 64
 _CHUNK = 1 << 20
-# Nesting past this is refused before parsing: an answer is an object of rows of values, a value a
-# little structure at most; json's parser recurses once per level.
-MAX_DEPTH = 100
-# A JSON string (escapes included), removed before brackets are counted: a bracket in one is text.
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
-_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+# Nesting past this is refused before parsing, as an HTTP answer's is.
+MAX_DEPTH = MAX_ANSWER_DEPTH
 
 
 class FrameError(Exception):
@@ -70,21 +68,9 @@ def read_frame(stream: BinaryIO, max_bytes: int) -> tuple[int, bytes | Oversized
 
 
 def too_deep(payload: bytes, max_depth: int = MAX_DEPTH) -> bool:
-    """Whether JSON ``payload`` nests arrays and objects deeper than ``max_depth``, counted in one
-    pass (no recursion)."""
-    brackets = _STRING.sub(b"", payload).translate(None, _NOT_BRACKETS)
-    return len(brackets) > max_depth and _deepest(brackets) > max_depth
-
-
-def _deepest(brackets: bytes) -> int:
-    depth = deepest = 0
-    for byte in brackets:
-        if byte in b"[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+    """Whether JSON ``payload`` nests arrays and objects deeper than ``max_depth``, measured on
+    its text (json_bounds: no parse, no recursion)."""
+    return measure_json(payload, max_depth).depth > max_depth
 
 
 def parse(payload: bytes) -> Any:

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from nabahan_pipeline.agents.contract import AgentAnswer
+from nabahan_pipeline.agents.contract import MAX_ANSWER_VALUES, AgentAnswer
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, HttpError, MalformedResponseError
-from nabahan_pipeline.settings import resolve
+from nabahan_pipeline.settings import SETTINGS, environment_value
 
 
 class HttpAgent:
     """An agent behind an HTTP endpoint: POST {"question", "filters"} as JSON, the contract back.
 
-    A bearer token is taken from $NABAHAN_AGENT_TOKEN (or ``token``); it is sent, never shown.
+    A bearer token, ``token`` else the variable ``token_env`` names ($NABAHAN_AGENT_TOKEN; None:
+    none), is sent to this endpoint alone, never shown.
     Transport failures come back as ``error`` answers whose message names the URL and the cause.
     """
 
@@ -28,11 +29,13 @@ class HttpAgent:
         agent_version: str | None = None,
         timeout_s: float = 30.0,
         token: str | None = None,
+        token_env: str | None = SETTINGS["agent_token"].env,
         max_retries: int = 3,
         backoff_base_s: float = 0.5,
         backoff_max_s: float = 8.0,
         retry_after_cap_s: float = 30.0,
         max_answer_bytes: int | None = None,
+        max_values: int = MAX_ANSWER_VALUES,
     ) -> None:
         spec = spec.strip()
         try:
@@ -41,7 +44,11 @@ class HttpAgent:
             raise AgentSpecError(f"agent spec: {exc}") from None
         self.spec = spec
         self._agent_version = agent_version
-        token = resolve("agent_token", token)
+        # Counted on the body, where every row is a value too and a row object holds its column
+        # names: twice the cap bounds the objects parsed; the exact count is normalize_answer's.
+        self._max_values = 2 * max_values
+        if token is None and token_env is not None:
+            token = environment_value(token_env)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._client = HttpClient(
             spec,
@@ -54,7 +61,8 @@ class HttpAgent:
     def ask(self, question: str, filters: dict | None = None) -> Any:
         """POST the question; the decoded JSON answer, or an ``error`` answer saying what failed."""
         try:
-            return self._client.request_json("POST", {"question": question, "filters": filters}, headers=self._headers)
+            return self._client.request_json("POST", {"question": question, "filters": filters}, headers=self._headers,
+                                              max_values=self._max_values)
         except MalformedResponseError as exc:
             return AgentAnswer.failure(f"malformed answer: {exc}").to_contract()
         except HttpError as exc:

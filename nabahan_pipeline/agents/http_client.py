@@ -33,7 +33,8 @@ from urllib3.exceptions import (
 from urllib3.exceptions import HTTPError as Urllib3Error
 from urllib3.util import Retry, Timeout, Url
 
-from nabahan_pipeline.agents.secrets import register_secret, scrub
+from nabahan_pipeline.agents.contract import MAX_ANSWER_DEPTH
+from nabahan_pipeline.agents.secrets import redacted_url, register_secret, scrub, url_credentials
 from nabahan_pipeline.errors import (
     AgentSpecError,
     BodyTooLargeError,
@@ -43,6 +44,7 @@ from nabahan_pipeline.errors import (
     HttpTimeoutError,
     MalformedResponseError,
 )
+from nabahan_pipeline.json_bounds import measure_json
 from nabahan_pipeline.version import __version__
 
 _HEADERS = {"User-Agent": f"nabahan-pipeline/{__version__}"}  # http.client adds Accept-Encoding: identity
@@ -87,6 +89,9 @@ def parse_http_url(url: str) -> Url:
         raise ValueError(f"{url!r} is not an http:// or https:// URL")
     if parts.username is not None or parts.password is not None:
         raise ValueError(f"{parts.scheme}://…@{parts.hostname}: credentials in the URL are not supported")
+    if found := url_credentials(url):  # shown in labels, tags and the registry: refused, never repeated
+        raise ValueError(f"{redacted_url(url)!r}: a credential in the URL ({', '.join(found)}) is not supported; "
+                         "give the agent a bearer token by its variable's name: --agent-token NAME=ENV_VAR")
     if not parts.hostname:
         raise ValueError(f"{url!r} has no host")
     try:
@@ -152,14 +157,26 @@ class HttpClient:
         *,
         headers: Mapping[str, str] | None = None,
         timeout_s: float | None = None,
+        max_depth: int = MAX_ANSWER_DEPTH,
+        max_values: int | None = None,
     ) -> Any:
-        """Send ``payload`` as UTF-8 JSON (none for None) and return the decoded JSON answer."""
+        """Send ``payload`` as UTF-8 JSON (none for None) and return the decoded JSON answer.
+
+        The answer is measured before it is parsed (``json_bounds``): nested deeper than
+        ``max_depth``, or holding more than ``max_values`` values, it is refused
+        (MalformedResponseError, BodyTooLargeError) without a single object made of it."""
         all_headers = {"Accept": "application/json", **(headers or {})}
         body = None
         if payload is not None:
             body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
             all_headers["Content-Type"] = "application/json; charset=utf-8"
         response = self.request(method, body=body, headers=all_headers, timeout_s=timeout_s)
+        measure = measure_json(response.body, max_depth)
+        if measure.depth > max_depth:
+            raise MalformedResponseError(f"response from {self.url} nested deeper than {max_depth} levels")
+        if max_values is not None and measure.values > max_values:
+            raise BodyTooLargeError(f"answer over the cap: {measure.values:,} values from {self.url} > the cap of "
+                                    f"{max_values:,} values (rows x columns)")
         try:
             return json.loads(response.body)
         except (UnicodeDecodeError, ValueError) as exc:

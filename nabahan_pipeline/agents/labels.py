@@ -4,6 +4,12 @@ label) and in its history, with the spec and version it stands for.
 `--agent NAME=SPEC` names an agent; a bare SPEC is its own label (`--agent embedded` is "embedded").
 The part before the first ``=`` is a label only when it holds no ``:`` or ``/``: every spec but
 ``embedded`` has one before any ``=`` of its own (``http://host/ask?x=1`` is a spec).
+
+A spec never holds a credential (a label, partition key, run tag, run config and registry entry are
+made from it): a URL with userinfo or a credential in its query string is refused. An agent's token
+is read from an environment variable the agent names (``--agent-token LABEL=ENV_VAR``), kept by its
+name only; ``$NABAHAN_AGENT_TOKEN`` goes to an HTTP agent only when it is the only agent of a run,
+never to one of several nor to one the registry holds without naming it.
 """
 
 from __future__ import annotations
@@ -14,10 +20,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from nabahan_pipeline.agents.registry import agent_kind
+from nabahan_pipeline.agents.secrets import redacted_url, url_credentials
 from nabahan_pipeline.errors import AgentSpecError
-from nabahan_pipeline.settings import RunSettings, resolve_run_settings
+from nabahan_pipeline.settings import NO_TOKEN, SETTINGS, RunSettings, environment_value, resolve_run_settings, variable_name
 
 MAX_LABEL_CHARS = 200
+# A plain label is its own folder name: one path component, which file systems cap in bytes.
+MAX_LABEL_BYTES = 255
 # What Dagster refuses in a partition key ("..." marks a range), and the comma that separates keys
 # where the UI and `--partition` list them.
 _FORBIDDEN = ("...", ",")
@@ -25,11 +35,66 @@ _FORBIDDEN = ("...", ",")
 
 @dataclass(frozen=True)
 class LabelledAgent:
-    """An agent as the user named it: its label, its spec and (optionally) its version."""
+    """An agent as the user named it: its label, its spec, (optionally) its version, and the
+    environment variable its token is read from (``NO_TOKEN``: none; None: its kind's default)."""
 
     label: str
     spec: str
     version: str | None = None
+    token_env: str | None = None
+
+
+def check_spec(spec: str, source: str = "--agent") -> str:
+    """``spec`` when it holds no credential; raises AgentSpecError (showing it redacted) for a URL
+    with userinfo or a credential in its query string or fragment."""
+    found = url_credentials(spec) if spec.startswith(("http://", "https://")) else []
+    if found:
+        raise AgentSpecError(
+            f"{source} {redacted_url(spec)!r}: a credential in the URL ({', '.join(found)}) would be shown in its "
+            "label, run tags, run config and the agent registry; remove it and give the agent a bearer token "
+            "by the name of the variable holding it: --agent-token NAME=ENV_VAR (or $NABAHAN_AGENT_TOKEN alone)"
+        )
+    return spec
+
+
+def default_token_env(spec: str, *, several: bool) -> str | None:
+    """The variable an agent's token comes from when none is named: $NABAHAN_AGENT_TOKEN for an HTTP
+    agent that is a run's only agent, none for one of several or in the registry (it must not reach
+    a service the user did not give it to); None (the kind's own, if any) for the other kinds."""
+    try:
+        kind = agent_kind(spec)
+    except AgentSpecError:
+        return None
+    if kind != "http":
+        return None
+    return NO_TOKEN if several else SETTINGS["agent_token"].env
+
+
+def with_tokens(
+    agents: Sequence[LabelledAgent], texts: Sequence[str], *, source: str = "--agent-token"
+) -> list[LabelledAgent]:
+    """``agents`` with the token variables ``texts`` name (``LABEL=ENV_VAR``, or ``ENV_VAR`` for the
+    only agent); each variable must be set. Raises AgentSpecError, never showing a value given."""
+    labels = [agent.label for agent in agents]
+    given: dict[str, str] = {}
+    for text in texts:
+        label, equals, variable = text.strip().rpartition("=")
+        if not equals:
+            if len(agents) != 1:
+                raise AgentSpecError(f"{source} without a label, with {len(agents)} agents: "
+                                     f"give each agent its own, {source} NAME=ENV_VAR")
+            label = labels[0]
+        if label not in labels:
+            raise AgentSpecError(f"{source}: no agent labelled {label!r} (the agents: {', '.join(labels)})")
+        if label in given:
+            raise AgentSpecError(f"{source}: two variables for {label!r}")
+        try:
+            given[label] = variable_name(variable)
+        except ValueError as exc:
+            raise AgentSpecError(f"{source} for {label!r}: {exc}") from None
+        if given[label] != NO_TOKEN and environment_value(given[label]) is None:
+            raise AgentSpecError(f"{source} for {label!r}: ${given[label]} is not set")
+    return [replace(agent, token_env=given.get(agent.label, agent.token_env)) for agent in agents]
 
 
 def check_label(label: str, given: str, source: str = "--agent") -> str:
@@ -39,6 +104,9 @@ def check_label(label: str, given: str, source: str = "--agent") -> str:
         raise AgentSpecError(f"{source} {given!r}: the label before '=' is empty")
     if len(label) > MAX_LABEL_CHARS:
         raise AgentSpecError(f"{source} {given!r}: a label has at most {MAX_LABEL_CHARS} characters")
+    if len(label.encode("utf-8")) > MAX_LABEL_BYTES:
+        raise AgentSpecError(f"{source} {given[:40]!r}…: a label has at most {MAX_LABEL_BYTES} bytes in UTF-8 "
+                             f"(this one {len(label.encode('utf-8'))}; an Arabic letter is 2)")
     bad = [piece for piece in _FORBIDDEN if piece in label] + [
         f"U+{ord(char):04X}" for char in label if ord(char) < 32 or ord(char) == 127
     ]
@@ -56,6 +124,7 @@ def labelled_agent(text: str, version: str | None = None, *, source: str = "--ag
     name, equals, spec = text.partition("=")
     if not equals or ":" in name or "/" in name:
         name, spec = text, text
+    check_spec(spec.strip(), source)
     if not spec.strip():
         raise AgentSpecError(f"{source} {text!r}: no agent spec after '='")
     return LabelledAgent(check_label(name.strip(), text, source), spec.strip(), version)
@@ -81,14 +150,26 @@ def resolve_run(
 ) -> tuple[RunSettings, list[LabelledAgent]]:
     """A run's options and its agents, each parsed and resolved once: ``given`` options (None: not
     given) and the ``agents`` as ``source`` gave them (NAME=SPEC or SPEC); with one agent its spec
-    is the run's, with none the run's agent is the one the options name. Raises a NabahanError
-    (a bad label, a bad value) before anything runs."""
+    is the run's, with none the run's agent is the one the options name. ``agent_token_env`` may
+    be several ``LABEL=ENV_VAR``; each agent ends with its token variable said (``with_tokens``,
+    else the option's for the only agent, else ``default_token_env``). Raises a NabahanError (a bad
+    label, a bad value) before anything runs."""
+    given = dict(given)
+    tokens = given.pop("agent_token_env", None)
+    tokens = [] if tokens is None else [tokens] if isinstance(tokens, str) else list(tokens)
     labelled = labelled_agents(agents, source=source)
     one = labelled[0].spec if len(labelled) == 1 else None
     settings = resolve_run_settings({**given, "agent": one})
     if not labelled:
-        return settings, [LabelledAgent(settings.agent, settings.agent, settings.agent_version)]
-    return settings, [replace(agent, version=settings.agent_version) for agent in labelled]
+        labelled = [LabelledAgent(check_spec(settings.agent, source), settings.agent, settings.agent_version)]
+    several = len(labelled) > 1
+    labelled = with_tokens([replace(agent, version=settings.agent_version) for agent in labelled], tokens,
+                           source="--agent-token" if source == "--agent" else "agent_token_env")
+    labelled = [replace(agent, token_env=agent.token_env or (None if several else settings.agent_token_env)
+                        or default_token_env(agent.spec, several=several)) for agent in labelled]
+    if not several:
+        settings = replace(settings, agent_token_env=labelled[0].token_env)
+    return settings, labelled
 
 
 def folder_name(label: str) -> str:

@@ -25,7 +25,7 @@ from sqlglot.errors import SqlglotError
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, DatabaseBuildError, HttpError, UnsafeSQLError
-from nabahan_pipeline.settings import SETTINGS, resolve
+from nabahan_pipeline.settings import SETTINGS, environment_value, resolve
 
 DEFAULT_BASE_URL = SETTINGS["openai_base_url"].default
 BASE_URL_ENV = SETTINGS["openai_base_url"].env
@@ -94,7 +94,8 @@ class ChatError(Exception):
 class ChatModel:
     """One model of an OpenAI-compatible server, asked by chat completion at temperature 0: the
     agent's two steps and the judge (``evaluation.judge``) call it alike. Base URL and key as the
-    settings resolve them (given, else $OPENAI_BASE_URL / $OPENAI_API_KEY); the key is a secret."""
+    settings resolve them (given, else $OPENAI_BASE_URL / the variable ``api_key_env`` names,
+    $OPENAI_API_KEY unless told otherwise; None: none); the key is a secret."""
 
     def __init__(
         self,
@@ -102,6 +103,7 @@ class ChatModel:
         *,
         base_url: str | None = None,
         api_key: str | None = None,
+        api_key_env: str | None = API_KEY_ENV,
         timeout_s: float = 30.0,
         max_retries: int = 3,
         backoff_base_s: float = 0.5,
@@ -115,7 +117,7 @@ class ChatModel:
             raise AgentSpecError(f"base URL (${BASE_URL_ENV}): {exc}") from None
         self.url = f"{self.base_url}/chat/completions"
         self.host = f"{target.host}:{target.port}"
-        self.api_key = resolve("openai_api_key", api_key)
+        self.api_key = api_key if api_key is not None or api_key_env is None else environment_value(api_key_env)
         self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         self.client = HttpClient(
             self.url,
@@ -165,6 +167,7 @@ class OpenAICompatibleAgent:
         timeout_s: float = 30.0,
         base_url: str | None = None,
         api_key: str | None = None,
+        api_key_env: str | None = API_KEY_ENV,
         sql_timeout_s: float = 5.0,
         max_retries: int = 3,
         backoff_base_s: float = 0.5,
@@ -176,7 +179,8 @@ class OpenAICompatibleAgent:
         self.model = self.spec.removeprefix("openai:").strip()
         if not self.model:
             raise AgentSpecError(f"agent spec {spec!r}: expected 'openai:MODEL', e.g. 'openai:gpt-4o-mini'")
-        self._model = ChatModel(self.model, base_url=base_url, api_key=api_key, timeout_s=timeout_s,
+        self._model = ChatModel(self.model, base_url=base_url, api_key=api_key, api_key_env=api_key_env,
+                                timeout_s=timeout_s,
                                 max_retries=max_retries, backoff_base_s=backoff_base_s,
                                 max_answer_bytes=max_answer_bytes)
         if not self._model.api_key and self._model.base_url == DEFAULT_BASE_URL:

@@ -1,23 +1,46 @@
 """Secrets never reach a file we write or a line we print.
 
 The known secrets are the agent's bearer token ($NABAHAN_AGENT_TOKEN), the OpenAI-compatible
-key ($OPENAI_API_KEY) and any secret an adapter registers (a token passed as an argument).
-``scrub`` removes from a text every piece of a known secret longer than four characters (a
-server or agent that echoes part of a token gives away that part), and the value after any
-``Authorization:``, ``Bearer`` or ``api_key=`` even when the secret is not known to us. Text is
-scrubbed whole, before it is cut for an excerpt, so no cut can leave a piece behind.
+key ($OPENAI_API_KEY) and any secret an adapter registers (a token passed as an argument, or read
+from the variable an agent's ``--agent-token`` names). Only a value of at least MIN_SECRET_CHARS
+characters that is no known placeholder (``x``, ``EMPTY``, ``sk-no-key-required``...) is a secret:
+a local server's dummy key is no secret, and scrubbing it would rewrite every answer (``max(``
+into ``ma***(``) and its verdict. ``scrub`` removes from a text every piece of a secret longer
+than four characters (a server or agent that echoes part of a token gives away that part), and
+the value after any ``Authorization:``, ``Bearer`` or ``api_key=`` even when the secret is not
+known to us. Text is scrubbed whole, before it is cut for an excerpt, so no cut can leave a piece
+behind.
+
+``scrubbed_output`` passes what the process writes to its stdout and stderr meanwhile (an
+in-process agent's prints, an SDK's debug log, a C library's writes) through ``scrub``, so neither
+the console nor Dagster's compute logs (which capture the same file descriptors) hold a secret.
 """
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import functools
+import os
 import re
+import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from urllib.parse import unquote_plus, urlsplit
 
 from nabahan_pipeline.settings import secret_values
 
 REDACTED = "***"
+# A shorter value is a placeholder, not a credential (``x``, ``EMPTY``, ``dummy``, ``none``, ``ollama``):
+# no provider issues keys this short.
+MIN_SECRET_CHARS = 8
+# Longer values local OpenAI-compatible servers and SDK examples use where a key is required but
+# unchecked; so is any value of one repeated character (``xxxxxxxx``).
+PLACEHOLDERS = frozenset({
+    "sk-no-key-required", "lm-studio", "lmstudio", "llama.cpp", "llamacpp", "not-needed", "notneeded",
+    "no-api-key", "changeme", "placeholder", "your-api-key", "your_api_key", "sk-dummy", "dummy-key",
+    "fake-key", "sk-fake-key", "test-key", "api-key-here",
+})
 # A piece of a secret this long or longer is redacted wherever it appears.
 MIN_PIECE = 5
 
@@ -26,30 +49,80 @@ _CREDENTIAL = re.compile(
     r"|\b(?:api[_-]?key|access[_-]?token)\b[\"']?\s*[:=]\s*[\"']?)"
     r"([^\s\"',;&]+)"
 )
+# Query parameters that carry a credential: by their name lower-cased without "-", "_" and ".", or
+# by its last word (x-api-key, access_token, X-Amz-Signature, clientSecret...).
+_CREDENTIAL_PARAMETERS = frozenset({
+    "sig", "auth", "authorization", "pass", "pwd", "jwt", "bearer", "sas", "session", "sessionid", "code",
+    "apikey", "accesskey", "secretkey", "privatekey", "subscriptionkey", "accesstoken", "authtoken", "apitoken",
+    "idtoken", "refreshtoken", "clientsecret", "apisecret",
+})
+_CREDENTIAL_WORDS = frozenset({"key", "token", "secret", "password", "passwd", "signature", "credential", "credentials"})
+_PARAMETER = re.compile(r"(?P<name>[^&;=#?]+)=(?P<value>[^&;#]*)")
 # Safe in a long-lived process: a secret once given to an adapter stays one; remembering it longer
 # than its run only redacts more, never less, and the set grows by distinct secrets alone.
 _registered: set[str] = set()
 _lock = threading.Lock()
 
 
+def is_secret(value: str | None) -> bool:
+    """Whether ``value`` is long enough to be a credential and no known placeholder."""
+    value = (value or "").strip()
+    return len(value) >= MIN_SECRET_CHARS and len(set(value)) > 1 and value.lower() not in PLACEHOLDERS
+
+
 def register_secret(value: str | None) -> None:
-    """Treat ``value`` as a secret from now on (an adapter's token given as an argument)."""
-    if value:
+    """Treat ``value`` as a secret from now on (an adapter's token given as an argument); a
+    placeholder (``is_secret``) is ignored."""
+    if is_secret(value):
         with _lock:
             _registered.add(value)
 
 
 def known_secrets() -> frozenset[str]:
-    """The secrets of this process: the environment's and the registered ones."""
+    """The secrets of this process: the environment's and the registered ones, placeholders left out."""
     values = set(secret_values())
     with _lock:
         values |= _registered
-    return frozenset(value for value in values if value.strip())
+    return frozenset(value for value in values if is_secret(value))
+
+
+def credential_parameter(name: str) -> bool:
+    """Whether a URL's query parameter called ``name`` carries a credential (api_key, token, sig...)."""
+    words = [word.lower() for word in re.split(r"[-_.\s]+|(?<=[a-z])(?=[A-Z])", unquote_plus(name).strip()) if word]
+    return bool(words) and ("".join(words) in _CREDENTIAL_PARAMETERS or words[-1] in _CREDENTIAL_WORDS)
+
+
+def url_credentials(url: str) -> list[str]:
+    """What in ``url`` is a credential: "userinfo" for ``user:pass@``, and the name of every query or
+    fragment parameter that carries one; empty for a URL that holds none."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    found = ["userinfo"] if "@" in parts.netloc else []
+    for part in (parts.query, parts.fragment):
+        found += [match["name"] for match in _PARAMETER.finditer(part) if credential_parameter(match["name"])]
+    return found
+
+
+def redacted_url(url: str) -> str:
+    """``url`` with its userinfo and the value of every credential parameter as ``***``: a URL to show."""
+    scheme, separator, rest = url.partition("://")
+    if separator:
+        host_end = min((rest.index(mark) for mark in "/?#" if mark in rest), default=len(rest))
+        if "@" in rest[:host_end]:
+            rest = REDACTED + rest[rest.rindex("@", 0, host_end):]
+        url = scheme + separator + rest
+    cut = min((url.index(mark) for mark in "?#" if mark in url), default=len(url))
+    return url[:cut] + _PARAMETER.sub(
+        lambda match: f"{match['name']}={REDACTED}" if credential_parameter(match["name"]) else match[0], url[cut:]
+    )
 
 
 def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
-    """``text`` with every known secret (and ``extra``), every piece of one longer than four
-    characters, and every credential after ``Authorization``/``Bearer``/``api_key=`` redacted."""
+    """``text`` with every known secret (and ``extra``; placeholders are none), every piece of one
+    longer than four characters, and every credential after ``Authorization``/``Bearer``/``api_key=``
+    redacted."""
     if not text:
         return text
     return scrubber(extra)(text)
@@ -57,17 +130,14 @@ def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
 
 def scrubber(extra: Iterable[str | None] = ()) -> Callable[[str], str]:
     """``scrub`` with the secrets known now looked up once, for the many texts of one answer."""
-    secrets = frozenset(known_secrets() | {value for value in extra if value})
+    secrets = frozenset(known_secrets() | {value for value in extra if is_secret(value)})
     patterns = _patterns(secrets)
-    short = [secret for secret in secrets if len(secret) < MIN_PIECE]
 
     def scrub_text(text: str) -> str:
         if not text:
             return text
         for pattern, pieces in patterns:
             text = _redact_pieces(text, pattern, pieces)
-        for secret in short:
-            text = text.replace(secret, REDACTED)
         return _CREDENTIAL.sub(_redact_credential, text)
 
     return scrub_text
@@ -106,3 +176,70 @@ def _redact_pieces(text: str, pattern: re.Pattern[str], pieces: frozenset[str]) 
         return text
     out.append(text[position:])
     return "".join(out)
+
+
+# What a relay holds back at most while it waits for the end of a line.
+_RELAY_CHUNK = 65_536
+
+
+@contextlib.contextmanager
+def scrubbed_output() -> Iterator[None]:
+    """While the block runs, everything written to file descriptors 1 and 2 reaches what they
+    pointed to before (the console, Dagster's compute log) scrubbed, a line at a time."""
+    with contextlib.ExitStack() as stack:
+        for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
+            stack.enter_context(_relay(fd, stream))
+        yield
+
+
+@contextlib.contextmanager
+def _relay(fd: int, stream: object) -> Iterator[None]:
+    """``fd`` pointed at a pipe whose reader scrubs each line and writes it where ``fd`` went before."""
+    _flush(stream)
+    target = os.dup(fd)
+    read_end, write_end = os.pipe()
+    os.dup2(write_end, fd)
+    os.close(write_end)
+    pump = threading.Thread(target=_pump, args=(read_end, target), name=f"nabahan-scrub-fd{fd}", daemon=True)
+    pump.start()
+    try:
+        yield
+    finally:
+        _flush(stream)
+        os.dup2(target, fd)  # closes the pipe's last writer here: the pump reads to its end and stops
+        # A process started in the block may still hold the pipe; the pump then ends when it does
+        # (it closes ``target`` itself, so the number is never reused under it).
+        pump.join(timeout=5)
+
+
+def _pump(read_end: int, target: int) -> None:
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    try:
+        with os.fdopen(read_end, "rb", buffering=0) as source:
+            while chunk := source.read(_RELAY_CHUNK):
+                pending += decoder.decode(chunk)
+                cut = pending.rfind("\n") + 1 or (len(pending) if len(pending) >= _RELAY_CHUNK else 0)
+                if cut:
+                    _write_all(target, scrub(pending[:cut]))
+                    pending = pending[cut:]
+        pending += decoder.decode(b"", final=True)
+        if pending:
+            _write_all(target, scrub(pending))
+    except OSError:  # the console went away: nothing more can be shown
+        pass
+    finally:
+        os.close(target)
+
+
+def _write_all(fd: int, text: str) -> None:
+    data = memoryview(text.encode("utf-8"))
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _flush(stream: object) -> None:
+    flush = getattr(stream, "flush", None)
+    if flush is not None:
+        with contextlib.suppress(OSError, ValueError):
+            flush()

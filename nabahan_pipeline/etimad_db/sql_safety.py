@@ -7,8 +7,10 @@ authorizer that allows nothing but reading.
 
 What a query may cost is bounded too: wall-clock time (a progress handler interrupts it), the rows,
 values and characters of its result that are kept (past a cap the result is cut and marked
-``truncated``, with ``cap`` naming the cap), and the size of any one value SQLite builds
-(MAX_VALUE_BYTES, so ``zeroblob(1e9)`` fails instead of allocating a gigabyte).
+``truncated``, with ``cap`` naming the cap), the size of any one value SQLite builds
+(MAX_VALUE_BYTES, so ``zeroblob(1e9)`` fails instead of allocating a gigabyte) and the columns of
+a result (MAX_COLUMNS): SQLite's own limits, so that no row larger than MAX_COLUMNS x
+MAX_VALUE_BYTES is ever built, before any cap on the rows kept is looked at.
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ DEFAULT_MAX_CELLS = 1_000_000  # values: rows x columns
 DEFAULT_MAX_TEXT = 16_000_000  # characters of text plus bytes of blobs, over the result
 # The largest string or blob SQLite may build or read (SQLITE_LIMIT_LENGTH), per value.
 MAX_VALUE_BYTES = 1_000_000
+# The most columns of a result, a table or an index (SQLITE_LIMIT_COLUMN; SQLite's default is
+# 2,000): a row is built whole, so this times MAX_VALUE_BYTES bounds one row. The widest table
+# has 22 columns; four of them joined by SELECT * fit.
+MAX_COLUMNS = 100
 # The page cache of a read-only connection, in KiB (filled only as far as the database's size).
 CACHE_KIB = 65_536
 
@@ -427,6 +433,7 @@ class ReadOnlyConnection:
         self._conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
         try:
             self._conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+            self._conn.setlimit(sqlite3.SQLITE_LIMIT_COLUMN, MAX_COLUMNS)
             self._conn.execute("PRAGMA query_only = ON")
             # A page cache that holds a whole evaluation database (9.6 MB at 20,000 tenders; SQLite's
             # default is 2 MB): every query after the first reads no page twice from the file.

@@ -1,7 +1,10 @@
 """Load and validate the JSON test-case file into the ``test_cases`` table (``tables.TEST_CASES``).
 
 A bad file stops the run before any agent call, with an error naming the file, the case by its
-1-based number in the file (and its id where the file gives one) and the field. With a database,
+1-based number in the file (and its id where the file gives one) and the field. The file is read
+once (it may be a pipe: ``--test-file <(jq . cases.json)``) and measured before it is parsed: a
+document nested deeper than ``MAX_DEPTH``, a number longer than ``MAX_NUMBER_CHARS`` and a key given
+twice in one object are errors, not a traceback or a silently kept second value. With a database,
 every gold SQL must run on it and every expected_table must be one of its tables
 (``check_against_database``). Keys this module does not know are tolerated (suites carry notes of their
 own), except those within two edits of a known key, which are taken as misspellings.
@@ -22,6 +25,7 @@ from nabahan_pipeline.etimad_db.store import connect_readonly
 from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, DEFAULT_MAX_ROWS, read_sql
 from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
 from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS
+from nabahan_pipeline.json_bounds import measure_json, too_deep_at
 from nabahan_pipeline.settings import SETTINGS
 
 if TYPE_CHECKING:
@@ -31,13 +35,28 @@ DEFAULT_SQL_TIMEOUT_S: float = SETTINGS["sql_timeout_s"].default
 
 _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "expected_sql")
 _KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
+# The list, a case, its filters, a value of a filter: 4 levels; past this a file is no case file.
+MAX_DEPTH = 16
+# Longer than any number a filter needs (and than Python turns into an int: 4,300 digits).
+MAX_NUMBER_CHARS = 100
 
 
 def load_test_cases(path: str | Path) -> pd.DataFrame:
     """Read and validate the JSON case file at ``path`` into the test_cases table, in file order;
     raise TestCaseError on the first problem found."""
+    return parse_test_cases(read_case_file(path), path)
+
+
+def read_case_file(path: str | Path) -> bytes:
+    """The case file's bytes, read once (a pipe cannot be read twice); TestCaseError when it cannot be read."""
+    return _read_bytes(Path(path), str(path))
+
+
+def parse_test_cases(data: bytes, path: str | Path) -> pd.DataFrame:
+    """Validate the bytes of the case file ``path`` (``read_case_file``) into the test_cases
+    table, in file order; raise TestCaseError on the first problem found."""
     name = str(path)
-    entries = _read_json_list(_read_bytes(Path(path), name), name)
+    entries = _read_json_list(data, name)
     records = [_validate_case(entry, number, name) for number, entry in enumerate(entries, 1)]
     _check_unique_ids(records, name)
     return pd.DataFrame.from_records(records, columns=list(TEST_CASE_COLUMNS))
@@ -221,8 +240,12 @@ def _read_json_list(data: bytes, name: str) -> list:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise TestCaseError(f"{name}: cannot read the file: {error}") from None
+    if measure_json(data, MAX_DEPTH).depth > MAX_DEPTH:
+        number, field = too_deep_at(data, MAX_DEPTH) or (1, None)
+        where = f"{name}: case {number}" + (f": field {field!r}" if field is not None else "")
+        raise TestCaseError(f"{where}: nested deeper than {MAX_DEPTH} levels")
     try:
-        entries = json.loads(text)
+        entries = json.loads(text, object_pairs_hook=_object, parse_int=_number(int), parse_float=_number(float))
     except json.JSONDecodeError as error:
         raise TestCaseError(
             f"{name}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
@@ -232,6 +255,56 @@ def _read_json_list(data: bytes, name: str) -> list:
     if not entries:
         raise TestCaseError(f"{name}: the list of cases is empty")
     return entries
+
+
+class _KeyGivenTwice(dict):
+    """An object of the file that gives ``key`` twice (json keeps the last silently)."""
+
+    key: str
+
+
+class _LongNumber(float):
+    """A number longer than MAX_NUMBER_CHARS, kept as its length until the case is validated."""
+
+    chars: int
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            twice = _KeyGivenTwice(pairs)
+            twice.key = key
+            return twice
+        seen[key] = value
+    return seen
+
+
+def _number(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    def number(text: str) -> Any:
+        if len(text) > MAX_NUMBER_CHARS:
+            long = _LongNumber("nan")
+            long.chars = len(text)
+            return long
+        return convert(text)
+
+    return number
+
+
+def _odd_value(value: Any) -> str | None:
+    """What is wrong in ``value`` (a key given twice, a number too long), found without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _KeyGivenTwice):
+            return f"key {item.key!r} given twice"
+        if isinstance(item, _LongNumber):
+            return f"a number of {item.chars:,} characters (at most {MAX_NUMBER_CHARS})"
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 # --- one case -----------------------------------------------------------------------------------
@@ -248,6 +321,12 @@ def _validate_case(entry: object, number: int, name: str) -> dict[str, Any]:
     def fail(field: str, problem: str) -> TestCaseError:
         return TestCaseError(f"{where}: field '{field}': {problem}")
 
+    if isinstance(entry, _KeyGivenTwice):
+        raise fail(entry.key, "given twice")
+    for key, value in entry.items():
+        odd = _odd_value(value)
+        if odd is not None:
+            raise fail(key, odd)
     for key in entry:
         close = _misspelling_of(key)
         if close:
@@ -351,4 +430,5 @@ def _edit_distance(a: str, b: str) -> int:
 
 def _json_type(value: object) -> str:
     names = {dict: "object", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}
-    return "null" if value is None else names.get(type(value), type(value).__name__)
+    kind = next((kind for kind in type(value).__mro__ if kind in names), None)
+    return "null" if value is None else names[kind] if kind else type(value).__name__

@@ -16,7 +16,7 @@ import pandas as pd
 from nabahan_pipeline.escaping import csv_safe
 from nabahan_pipeline.evaluation.error_location import location_counts
 from nabahan_pipeline.evaluation.scoring.claims import readable
-from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
+from nabahan_pipeline.files import NameTakenError, atomic_open, remove_stale_temporaries
 
 # The seed's columns, in its order, then ours.
 RESULT_COLUMNS: dict[str, str] = {
@@ -202,7 +202,7 @@ def write_tables(
                     table.to_csv(handle, index=False, lineterminator="\r\n")
                 written.append(chosen[key])
             return dict(chosen)
-        except FileExistsError:
+        except NameTakenError:
             for path in written:  # ours, claimed a moment ago: give the set a free name together
                 path.unlink(missing_ok=True)
             attempt += 1

@@ -15,6 +15,7 @@ Each asset states what it is and calls the core; each table's Dagster type is it
 metadata (row count, column schema, preview) come from the IO manager.
 """
 
+import hashlib
 import warnings
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -28,6 +29,7 @@ from dagster_pandera import pandera_schema_to_dagster_type
 from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.response_cache import ResponseCache, response_key
 from nabahan_pipeline.agents.runner import run_agent
+from nabahan_pipeline.agents.secrets import scrubbed_output
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.judge import Judge
@@ -51,12 +53,14 @@ from nabahan_pipeline.evaluation.tables import (
 )
 from nabahan_pipeline.evaluation.cases import (
     check_against_database,
-    load_test_cases,
     numbered_cases,
+    parse_test_cases,
+    read_case_file,
     select_quick,
     suite_fingerprint,
 )
-from nabahan_pipeline.files import file_sha256
+from nabahan_pipeline.errors import EvaluationInputError
+from nabahan_pipeline.files import folder_problem, linked_folder_problem
 from nabahan_pipeline.orchestration.history import latest_materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
@@ -64,6 +68,8 @@ from nabahan_pipeline.settings import RunSettings, response_cache_path
 from nabahan_pipeline.progress import publish
 
 GROUP = "evaluation"
+# The folder of the charts' link within the output folder (``files.atomic_folder``).
+CHARTS_FOLDER = "charts"
 # The tables between the assets, each checked against its schema at the step that makes it (a
 # wrong column fails that step); the Dagster UI shows each column's type and description.
 # (dagster-pandera is marked beta: its warning would reach every `nabahan` command's stderr.)
@@ -106,12 +112,23 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     naming what is wrong. Our entry points call it before they start a run and hand the run what
     it found (the ``checked_cases`` resource); a run launched otherwise calls it in ``test_cases``."""
     path = evaluation.case_file()
-    sha256 = file_sha256(path) if path.is_file() else ""
-    cases = load_test_cases(path)
+    data = read_case_file(path)  # once: the file may be a pipe
+    sha256 = hashlib.sha256(data).hexdigest()
+    cases = parse_test_cases(data, path)
     database = ensure_database(evaluation.database_path())
     golds = check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()),
                                    timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows)
     return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds)
+
+
+def check_output_folder(evaluation: RunSettings) -> None:
+    """Raise EvaluationInputError when the run's reports or charts could not be written where they
+    go (``--output-dir`` a file, a folder of the user's where the charts' link goes): told before
+    any agent call, not after them all."""
+    output = evaluation.output_path()
+    problem = folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
+    if problem is not None:
+        raise EvaluationInputError(f"--output-dir {output}: {problem}")
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
@@ -124,6 +141,7 @@ def test_cases(
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
     table stops the run here, before any agent call."""
     checked = checked_cases or checked_test_cases(evaluation)
+    check_output_folder(evaluation)
     context.add_output_metadata(
         {
             "file": dg.MetadataValue.path(str(checked.path)),
@@ -153,17 +171,18 @@ def agent_responses(
     numbered = numbered_cases(test_cases)
     publish("asking", cases=len(test_cases), answers=len(test_cases) * evaluation.repeat)
     try:
-        responses = run_agent(
-            test_cases,
-            agent,
-            concurrency=evaluation.concurrency,
-            timeout_s=evaluation.timeout_s,
-            repeat=evaluation.repeat,
-            cache=cache,
-            cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
-            limits=answer_limits(evaluation),
-            on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
-        )
+        with scrubbed_output():  # what an in-process agent prints reaches the compute log scrubbed
+            responses = run_agent(
+                test_cases,
+                agent,
+                concurrency=evaluation.concurrency,
+                timeout_s=evaluation.timeout_s,
+                repeat=evaluation.repeat,
+                cache=cache,
+                cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
+                limits=answer_limits(evaluation),
+                on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
+            )
     finally:
         if cache is not None:
             cache.close()
@@ -287,7 +306,7 @@ def evaluation_charts(
     from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 
     publish("stage", name="drawing charts")
-    charts = evaluation.output_path().absolute() / "charts"
+    charts = evaluation.output_path().absolute() / CHARTS_FOLDER
     drawn = render_charts(
         case_scores,
         evaluation_summary,

@@ -17,7 +17,7 @@ from typing import Any
 import dagster as dg
 import sqlalchemy.exc
 
-from nabahan_pipeline.agents.labels import LabelledAgent, folder_name
+from nabahan_pipeline.agents.labels import LabelledAgent, check_spec, default_token_env, folder_name
 from nabahan_pipeline.settings import RunSettings
 
 AGENTS = dg.DynamicPartitionsDefinition(name="agents")
@@ -28,10 +28,15 @@ AGENT_LABEL_TAG = "nabahan/agent_label"
 # The agent a run evaluates, as the entry point, the sensor or the schedule that launched it knew it.
 AGENT_SPEC_TAG = "nabahan/agent"
 AGENT_VERSION_TAG = "nabahan/agent_version"
+# The name of the variable the agent's token is read from (never the token).
+AGENT_TOKEN_ENV_TAG = "nabahan/agent_token_env"
 
 
 def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent]) -> None:
-    """Add each agent's partition, and record its spec and version when they are new or changed."""
+    """Add each agent's partition, and record its spec, version and token variable when they are new
+    or changed; raises AgentSpecError for a spec holding a credential, before anything is written."""
+    for agent in agents:
+        check_spec(agent.spec, "agent")
     labels = [agent.label for agent in agents]
     for attempt in range(3):
         try:
@@ -47,7 +52,8 @@ def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent
                     AGENT_ASSET,
                     partition=agent.label,
                     description="registered",
-                    metadata={"spec": agent.spec, "agent_version": agent.version or ""},
+                    metadata={"spec": agent.spec, "agent_version": agent.version or "",
+                              "token_env": agent.token_env or ""},
                 )
             )
 
@@ -64,7 +70,8 @@ def remove_agents(instance: dg.DagsterInstance, labels: Sequence[str]) -> list[s
 
 
 def registered_agent(instance: dg.DagsterInstance, label: str) -> LabelledAgent | None:
-    """What ``label`` was last registered as; None when it never was."""
+    """What ``label`` was last registered as; None when it never was. An entry that names no token
+    variable (or was made before entries named one) gets no token when it is an HTTP agent."""
     records = instance.fetch_observations(
         dg.AssetRecordsFilter(asset_key=AGENT_ASSET, asset_partitions=[label]), limit=1
     ).records
@@ -73,25 +80,35 @@ def registered_agent(instance: dg.DagsterInstance, label: str) -> LabelledAgent 
     metadata = records[0].asset_observation.metadata
     spec = metadata.get("spec")
     version = metadata.get("agent_version")
+    token_env = metadata.get("token_env")
     if spec is None:
         return None
-    return LabelledAgent(label, str(spec.value), str(version.value) if version is not None and version.value else None)
+    return LabelledAgent(label, str(spec.value), str(version.value) if version is not None and version.value else None,
+                         str(token_env.value) if token_env is not None and token_env.value else
+                         default_token_env(str(spec.value), several=True))
 
 
 def registered_agents(instance: dg.DagsterInstance) -> list[LabelledAgent]:
     """Every agent's partition, in the order they were added, with what it stands for."""
     return [
-        registered_agent(instance, label) or LabelledAgent(label, label)
+        registered_agent(instance, label) or _unregistered(label)
         for label in instance.get_dynamic_partitions(AGENTS.name)
     ]
 
 
+def _unregistered(label: str) -> LabelledAgent:
+    """A partition added with no registry entry (the UI's "Add partition"): the spec its label names, no token."""
+    return LabelledAgent(label, label, token_env=default_token_env(label, several=True))
+
+
 def agents_to_run(instance: dg.DagsterInstance, settings: RunSettings) -> list[LabelledAgent]:
     """Every registered agent; when none is yet, the location's own (``settings.agent``), registered
-    now, so that the sensor and the schedule always evaluate something."""
+    now (its token from ``settings.agent_token_env``, else the default of a run's only agent), so
+    that the sensor and the schedule always evaluate something."""
     agents = registered_agents(instance)
     if not agents:
-        agents = [LabelledAgent(settings.agent, settings.agent, settings.agent_version)]
+        token_env = settings.agent_token_env or default_token_env(settings.agent, several=False)
+        agents = [LabelledAgent(settings.agent, settings.agent, settings.agent_version, token_env)]
         register_agents(instance, agents)
     return agents
 
@@ -105,17 +122,21 @@ def agent_of_run(instance: dg.DagsterInstance | None, run: dg.DagsterRun | None)
     if label is None:
         return None
     if tags.get(AGENT_LABEL_TAG) == label and tags.get(AGENT_SPEC_TAG):
-        return LabelledAgent(label, tags[AGENT_SPEC_TAG], tags.get(AGENT_VERSION_TAG) or None)
-    return (registered_agent(instance, label) if instance is not None else None) or LabelledAgent(label, label)
+        spec = tags[AGENT_SPEC_TAG]
+        return LabelledAgent(label, spec, tags.get(AGENT_VERSION_TAG) or None,
+                             tags.get(AGENT_TOKEN_ENV_TAG) or default_token_env(spec, several=True))
+    return (registered_agent(instance, label) if instance is not None else None) or _unregistered(label)
 
 
 def settings_for_agent(settings: RunSettings, agent: LabelledAgent) -> RunSettings:
-    """``settings`` with the agent's spec and version (its own, else the settings'); a named agent's
-    runs are labelled with its name unless a label is given."""
+    """``settings`` with the agent's spec, version and token variable (its own, else the settings');
+    a named agent's runs are labelled with its name unless a label is given."""
     label = settings.label
     if label is None and agent.label != agent.spec:
         label = f"{agent.label} · {settings.test_file.name}"
-    return replace(settings, agent=agent.spec, agent_version=agent.version or settings.agent_version, label=label)
+    token_env = agent.token_env if agent.token_env is not None else settings.agent_token_env
+    return replace(settings, agent=agent.spec, agent_version=agent.version or settings.agent_version, label=label,
+                   agent_token_env=token_env)
 
 
 def partition_settings(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> RunSettings:
@@ -134,4 +155,6 @@ def partition_run_tags(agent: LabelledAgent) -> dict[str, str]:
     """The tags that tell an agent's run apart and carry its agent into the run (the deployment's
     per-agent run limit reads the partition tag Dagster adds, which holds the same label)."""
     tags = {AGENT_LABEL_TAG: agent.label, AGENT_SPEC_TAG: agent.spec}
+    if agent.token_env:
+        tags[AGENT_TOKEN_ENV_TAG] = agent.token_env
     return {**tags, AGENT_VERSION_TAG: agent.version} if agent.version else tags

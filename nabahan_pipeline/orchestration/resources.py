@@ -18,8 +18,9 @@ from pydantic import Field
 from nabahan_pipeline.agents.contract import Agent, AnswerLimits
 from nabahan_pipeline.agents.registry import agent_kind
 from nabahan_pipeline.etimad_db.store import ensure_database
+from nabahan_pipeline.agents.labels import default_token_env
 from nabahan_pipeline.orchestration.partitions import agent_of_run, settings_for_agent
-from nabahan_pipeline.settings import RUN_OPTIONS, SETTINGS, RunSettings, resolve, resolve_run_settings
+from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, environment_value, resolve_run_settings
 
 
 class _Options(dg.ConfigurableResource):
@@ -130,7 +131,7 @@ class HttpAgentResource(AgentResource):
 
         settings = self.evaluation
         return HttpAgent(settings.agent, agent_version=settings.agent_version, timeout_s=settings.timeout_s,
-                         token=self.token, max_answer_bytes=settings.max_answer_bytes)
+                         token=self.token, token_env=None, max_answer_bytes=settings.max_answer_bytes)
 
 
 class OpenAIAgentResource(AgentResource):
@@ -145,7 +146,7 @@ class OpenAIAgentResource(AgentResource):
         settings = self.evaluation
         return OpenAICompatibleAgent(
             settings.agent, agent_version=settings.agent_version, database=ensure_database(settings.database_path()),
-            timeout_s=settings.timeout_s, api_key=self.api_key, sql_timeout_s=settings.sql_timeout_s,
+            timeout_s=settings.timeout_s, api_key=self.api_key, api_key_env=None, sql_timeout_s=settings.sql_timeout_s,
             max_answer_bytes=settings.max_answer_bytes,
         )
 
@@ -156,14 +157,27 @@ AGENT_RESOURCES: dict[str, type[AgentResource]] = {
 
 
 def agent_resource(settings: RunSettings) -> AgentResource:
-    """The resource of the kind ``settings.agent`` names; a secret set in the environment is
-    passed as ``dg.EnvVar`` (Dagster reads it when the resource is built; an unset one would fail
-    the run, so it is left out). Raises AgentSpecError for a spec of no kind."""
+    """The resource of the kind ``settings.agent`` names; its token, from the variable the agent
+    names (``token_variable``) when it is set, is passed as ``dg.EnvVar`` (Dagster reads it when the
+    resource is built; an unset one would fail the run, so it is left out). Raises AgentSpecError
+    for a spec of no kind."""
     kind = AGENT_RESOURCES[agent_kind(settings.agent)]
-    secrets = {"token": "agent_token", "api_key": "openai_api_key"}
-    given = {field: dg.EnvVar(SETTINGS[name].env) for field, name in secrets.items()
-             if field in kind.model_fields and resolve(name)}
+    variable = token_variable(settings)
+    given = {field: dg.EnvVar(variable) for field in ("token", "api_key")
+             if field in kind.model_fields and variable is not None and environment_value(variable) is not None}
     return kind(evaluation=settings, **given)
+
+
+def token_variable(settings: RunSettings) -> Optional[str]:
+    """The variable the run's agent's token is read from: the one its options name (none for
+    ``NO_TOKEN``), else its kind's default ($NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY); no other is read."""
+    if settings.agent_token_env == NO_TOKEN:
+        return None
+    if settings.agent_token_env:
+        return settings.agent_token_env
+    if agent_kind(settings.agent) == "openai":
+        return SETTINGS["openai_api_key"].env
+    return default_token_env(settings.agent, several=False)
 
 
 @contextmanager

@@ -162,3 +162,51 @@ def test_nan_infinity_and_bytes_are_stored_as_strict_json():
 
     rows = json.loads(responses["rows"].iloc[0], parse_constant=refuse)
     assert rows == [[None, None, None, "نص", "base64://4="]]
+
+
+# --- issue 31: values counted before the rows are copied; deep values refused by their type ---------
+
+
+def deep_list(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_an_answer_of_too_many_values_is_refused_before_its_rows_are_copied() -> None:
+    rows = [[0] * 12] * 100_000  # 1.2 million values, within the row cap
+    answer = normalize_answer({"status": "success", "sql": "SELECT 1", "insights": "",
+                               "columns": [f"c{i}" for i in range(12)], "rows": rows})
+    assert answer.status == "error" and "1,200,000 values > the cap of 1,000,000 values" in answer.error
+    data = [{f"c{i}": 0 for i in range(12)}] * 100_000
+    answer = normalize_answer({"status": "success", "sql": "SELECT 1", "insights": "", "data": data})
+    assert answer.status == "error" and "values" in answer.error
+
+
+def test_the_rows_text_is_measured_against_the_byte_cap_as_it_is_converted() -> None:
+    raw = {"status": "success", "sql": "SELECT 1", "insights": "", "columns": ["a"], "rows": [["x" * 600]] * 10}
+    assert normalize_answer(raw, AnswerLimits(max_answer_bytes=5_000)).error == (
+        "answer over the cap: more than 4,992 characters of text in the rows (max_answer_bytes)")
+    assert normalize_answer(raw, AnswerLimits(max_answer_bytes=7_000)).status == "success"
+
+
+def test_a_5000_deep_value_anywhere_is_refused_by_its_type_not_by_recursion() -> None:
+    deep = deep_list(5_000)
+    base = {"status": "success", "sql": "SELECT 1", "insights": "", "columns": ["a"], "rows": [[1]]}
+    cell = normalize_answer({**base, "rows": [[deep]]})
+    assert cell.status == "error" and "a value that is a list: a cell holds one value" in cell.error
+    status = normalize_answer({**base, "status": deep})
+    assert status.status == "error" and "status given as a list" in status.error
+    error = normalize_answer({**base, "status": "error", "error": deep})
+    assert error.error == "(an error given as a list)"
+    data = normalize_answer({**base, "rows": None, "data": [{"a": {"b": deep}}]})
+    assert data.status == "error" and "an object" in data.error
+
+
+def test_a_number_of_5000_digits_is_refused_not_stored() -> None:
+    answer = normalize_answer({"status": "success", "sql": "SELECT 1", "insights": "", "columns": ["a"],
+                               "rows": [[10**5000]]})
+    assert answer.status == "error" and "more than 100 digits" in answer.error
+    assert normalize_answer({"status": "success", "sql": "SELECT 1", "insights": "", "columns": ["a"],
+                             "rows": [[10**50]]}).rows == [[10**50]]

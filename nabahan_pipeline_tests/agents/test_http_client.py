@@ -18,7 +18,7 @@ import pytest
 from nabahan_pipeline.agents.contract import normalize_answer
 from nabahan_pipeline.agents.http_client import HttpClient, retry_policy
 from nabahan_pipeline.agents.runner import run_agent
-from nabahan_pipeline.errors import AgentSpecError, BodyTooLargeError, HttpConnectionError
+from nabahan_pipeline.errors import AgentSpecError, BodyTooLargeError, HttpConnectionError, MalformedResponseError
 from nabahan_pipeline_tests.loopback import LoopbackServer, Reply, closed_port, http_agent
 
 QUESTION = "كم عدد المناقصات في منطقة الرياض؟"
@@ -279,3 +279,19 @@ def test_https_keeps_its_connection_and_refuses_a_certificate_it_cannot_verify(t
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_deep_body_is_refused_by_its_depth_before_it_is_parsed(server: LoopbackServer) -> None:
+    server.script(Reply(200, body=b"[" * 100_000 + b"]" * 100_000))
+    client = HttpClient(server.url(), timeout_s=5)
+    with pytest.raises(MalformedResponseError, match="nested deeper than 32 levels"):
+        client.request_json("POST", {"question": "q"})
+
+
+def test_a_body_of_too_many_values_is_refused_before_it_is_parsed(server: LoopbackServer) -> None:
+    server.script(Reply(200, body=json.dumps([0] * 5_000)))
+    client = HttpClient(server.url(), timeout_s=5)
+    with pytest.raises(BodyTooLargeError, match="5,000 values"):
+        client.request_json("POST", {"question": "q"}, max_values=1_000)
+    server.script(Reply(200, body=json.dumps([0] * 500)))
+    assert client.request_json("POST", {"question": "q"}, max_values=1_000) == [0] * 500

@@ -393,3 +393,10 @@ def test_a_sqlite_reading_carries_each_selected_columns_aggregate_as_a_fresh_par
     assert read_sql("SELECT * FROM t").aggregates == ()
     assert read_sql("SELECT 1; SELECT 2").aggregates is None  # two statements: not parse_one's tree
     assert read_sql("SELECT COUNT(*) FROM t", "postgres").aggregates is None  # transpiled: read from its SQLite
+
+
+def test_a_row_of_500_large_blobs_is_refused_before_it_is_built(db: Path) -> None:
+    wide = "SELECT " + ", ".join(f"randomblob(999999) AS b{i}" for i in range(500))
+    with pytest.raises(UnsafeSQLError, match="too many columns in result set"):
+        run_read_only(db, wide)
+    assert len(run_read_only(db, "SELECT " + ", ".join(f"{i} AS c{i}" for i in range(100))).columns) == 100

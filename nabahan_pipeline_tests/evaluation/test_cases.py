@@ -11,9 +11,12 @@ import pytest
 
 from nabahan_pipeline.evaluation.cases import (
     CATEGORIES,
+    MAX_DEPTH,
     TestCaseError,
     derive_case_id,
     load_test_cases,
+    parse_test_cases,
+    read_case_file,
     select_quick,
 )
 from nabahan_pipeline.evaluation.tables import TEST_CASE_COLUMNS as COLUMNS
@@ -249,3 +252,38 @@ def test_numbered_cases_give_each_case_its_record_and_number_in_file_order() -> 
     with pytest.raises(KeyError):
         numbered("no-such-case")
 
+
+
+# --- issue 31: read once, measured before it is parsed ----------------------------------------------
+
+
+def test_a_case_file_is_parsed_from_the_bytes_read_once(tmp_path: Path) -> None:
+    path = write(tmp_path, [COUNT_CASE])
+    data = read_case_file(path)
+    path.unlink()  # a pipe has nothing left to read: the bytes are all there is
+    assert parse_test_cases(data, path)["question"].tolist() == [COUNT_CASE["question"]]
+
+
+def test_a_key_given_twice_names_the_case_and_field(tmp_path: Path) -> None:
+    first = json.dumps(COUNT_CASE, ensure_ascii=False)
+    twice = first[:-1] + ', "category": "lookup"}'
+    assert load_error(tmp_path, f"[{first}, {twice}]").endswith("cases.json: case 2: field 'category': given twice")
+    nested = first[:-1] + ', "filters": {"year": 2024, "year": 2025}}'
+    assert load_error(tmp_path, f"[{nested}]").endswith("case 1: field 'filters': key 'year' given twice")
+
+
+def test_a_case_file_too_deep_is_refused_naming_the_case_and_field(tmp_path: Path) -> None:
+    first = json.dumps(COUNT_CASE, ensure_ascii=False)
+    deep = first[:-1] + ', "filters": {"x": ' + "[" * 100_000 + "]" * 100_000 + "}}"
+    message = load_error(tmp_path, f"[{first}, {first}, {deep}]")
+    assert message.endswith(f"cases.json: case 3: field 'filters': nested deeper than {MAX_DEPTH} levels")
+    assert load_error(tmp_path, "[" * 100_000 + "]" * 100_000).endswith("case 1: nested deeper than 16 levels")
+
+
+def test_a_number_of_5000_digits_names_the_case_and_field(tmp_path: Path) -> None:
+    long = json.dumps(COUNT_CASE, ensure_ascii=False)[:-1] + ', "filters": {"year": ' + "9" * 5_000 + "}}"
+    assert load_error(tmp_path, f"[{long}]").endswith(
+        "case 1: field 'filters': a number of 5,000 characters (at most 100)")
+    assert load_error(tmp_path, "[" + "1" * 5_000 + "]").endswith("case 1: must be a JSON object, got number")
+    fine = json.dumps([case(filters={"year": 2024, "ratio": 0.5})], ensure_ascii=False)
+    assert json.loads(load_test_cases(write(tmp_path, fine))["filters"][0]) == {"year": 2024, "ratio": 0.5}

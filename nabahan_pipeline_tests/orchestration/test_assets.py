@@ -101,7 +101,7 @@ def _set(column: str, value: object) -> Callable[[pd.DataFrame], pd.DataFrame]:
 @pytest.mark.parametrize(
     ("step", "maker", "wrong", "column"),
     [
-        ("test_cases", "load_test_cases", _drop("tags"), "tags"),  # missing
+        ("test_cases", "parse_test_cases", _drop("tags"), "tags"),  # missing
         ("agent_responses", "run_agent", _as_text("latency_s"), "latency_s"),  # wrong type
         ("agent_responses", "run_agent", _set("status", "maybe"), "status"),  # not a status
         ("case_scores", "score_responses", _set("retrieval_points", 4), "retrieval_points"),  # out of range
@@ -136,7 +136,7 @@ def test_the_ui_says_which_answers_are_not_correct_and_why(home: Path):
     ]
     path = home / "cases.json"
     path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
-    settings = EvaluationSettings(test_file=str(path), output_dir=str(home / "out"), test_suite=0)
+    settings = EvaluationSettings(test_file=str(path), output_dir=str(home / "out"), test_suite_databases=0)
     with dg.instance_for_test() as instance:
         register_agents(instance, [LabelledAgent("markup", "python:nabahan_pipeline_tests.sample_agents:markup_agent")])
         result = dg.materialize(
@@ -184,3 +184,36 @@ def _tenders() -> int:
         return connection.execute("SELECT COUNT(*) FROM tenders_full_details").fetchone()[0]
     finally:
         connection.close()
+
+
+def ui_run(tmp_path: Path, gold: str, **options: object) -> dg.ExecuteInProcessResult:
+    """The table assets as the UI and the sensor run them: no checked cases handed in."""
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([{"id": "c0", "question": "كم عدد المناقصات؟", "category": "count",
+                                 "expected_table": "tenders_full_details", "expected_sql": gold}],
+                               ensure_ascii=False), encoding="utf-8")
+    settings = EvaluationSettings(test_file=str(path), test_suite_databases=0, **options)
+    with dg.instance_for_test() as instance:
+        register_agents(instance, [LabelledAgent("counting", COUNTING)])
+        return dg.materialize(
+            [table for table, _ in TABLES.values()],
+            resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+            instance=instance, partition_key="counting", raise_on_error=False,
+        )
+
+
+def test_a_ui_run_checks_gold_and_output_under_its_own_limits_before_any_call(home: Path):
+    from nabahan_pipeline_tests import sample_agents
+
+    calls = len(sample_agents.CALLS)
+    gold = "SELECT tender_id FROM tenders_full_details LIMIT 50"
+    over = ui_run(home, gold, sql_max_rows=10, output_dir=str(home / "out"))
+    (failure,) = [event for event in over.all_events if event.is_step_failure]
+    assert failure.step_key == "test_cases" and "at most 10 rows" in str(failure.event_specific_data.error)
+    (home / "report.csv").write_text("mine", encoding="utf-8")
+    file_output = ui_run(home, gold, output_dir=str(home / "report.csv"))
+    (failure,) = [event for event in file_output.all_events if event.is_step_failure]
+    assert failure.step_key == "test_cases" and "is not a folder" in str(failure.event_specific_data.error)
+    assert len(sample_agents.CALLS) == calls  # neither run asked the agent
+    assert ui_run(home, gold, output_dir=str(home / "out")).success  # the default cap holds 50 rows
+    assert len(sample_agents.CALLS) == calls + 1

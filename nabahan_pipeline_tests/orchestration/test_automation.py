@@ -108,6 +108,7 @@ def test_definitions_hold_the_graph_the_design_names():
         "evaluation_reports",
         "evaluation_charts",
         "evaluation_report_page",
+        "robustness",
     }
     parents = {k.to_user_string(): {p.to_user_string() for p in graph.get(k).parent_keys} for k in graph.get_all_asset_keys()}
     assert parents["test_cases"] == {"test_cases_file"}
@@ -115,6 +116,7 @@ def test_definitions_hold_the_graph_the_design_names():
     assert parents["evaluation_charts"] >= {"evaluation_reports"}
     assert parents["evaluation_report_page"] >= {"evaluation_reports", "evaluation_charts"}
     assert parents["agent_comparison"] == {"case_scores", "evaluation_summary"}
+    assert parents["robustness"] == {"test_cases", "case_scores", "agent"}
     partitioned = {k.to_user_string() for k in graph.get_all_asset_keys() if graph.get(k).partitions_def}
     assert partitioned == keys - {"test_cases_file", "agent_comparison"}
     assert {graph.get(k).partitions_def for k in graph.get_all_asset_keys() if graph.get(k).partitions_def} == {AGENTS}

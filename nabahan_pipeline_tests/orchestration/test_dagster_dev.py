@@ -62,6 +62,7 @@ LINEAGE = {
     "evaluation_charts": {"case_scores", "evaluation_summary", "evaluation_reports"},
     "evaluation_report_page": {"test_cases", "agent_responses", "case_scores", "evaluation_summary",
                                "evaluation_reports", "evaluation_charts"},
+    "robustness": {"test_cases", "case_scores", "agent"},
     "agent_comparison": {"case_scores", "evaluation_summary"},
 }
 EXTERNAL = {"test_cases_file", "agent"}

@@ -17,6 +17,7 @@ from nabahan_pipeline.orchestration.partitions import (
     agent_of_run,
     partition_run_tags,
     register_agents,
+    settings_for_agent,
 )
 from nabahan_pipeline.orchestration.resources import (
     AgentResource,
@@ -137,3 +138,27 @@ def test_a_runs_agent_comes_from_its_tags_else_from_the_registry():
                                                                "nabahan/agent": COUNTING})
         assert agent_of_run(instance, other) == LabelledAgent("v2", "embedded", "3"), "another label's tags"
     assert agent_of_run(None, dg.DagsterRun(job_name="comparison_job")) is None
+
+
+def test_a_registered_agents_run_reads_the_token_its_entry_names_and_no_other(
+    no_secrets: None, monkeypatch: pytest.MonkeyPatch
+):
+    """A run launched from the UI, the sensor or the schedule (its partition tag alone) finds its
+    agent's token variable in the registry; an entry that names none sends no token."""
+    from nabahan_pipeline_tests.loopback import LoopbackServer
+
+    monkeypatch.setenv("V2_TOKEN", "tk-v2-Hs7Jd2Kf9Lg4")
+    monkeypatch.setenv("NABAHAN_AGENT_TOKEN", "tk-default-Qp3Wm8Zr5")
+    with LoopbackServer() as v2, LoopbackServer() as v3, LoopbackServer() as unregistered, \
+            dg.instance_for_test() as instance:
+        register_agents(instance, [LabelledAgent("v2", v2.url(), token_env="V2_TOKEN"),
+                                   LabelledAgent("v3", v3.url(), token_env="none")])
+        instance.add_dynamic_partitions("agents", [unregistered.url()])  # the UI's "Add partition"
+        for label in ("v2", "v3", unregistered.url()):
+            from_ui = dg.DagsterRun(job_name="evaluation_job", tags={PARTITION_TAG: label})
+            settings = settings_for_agent(resolve_run_settings(), agent_of_run(instance, from_ui))
+            with built_agent(settings) as agent:
+                agent.ask("كم؟")
+        sent = {name: [request.headers.get("authorization") for request in server.requests if request.method == "POST"]
+                for name, server in (("v2", v2), ("v3", v3), ("unregistered", unregistered))}
+    assert sent == {"v2": ["Bearer tk-v2-Hs7Jd2Kf9Lg4"], "v3": [None], "unregistered": [None]}

@@ -6,7 +6,7 @@ canvas), ``text`` (Arabic labels, text from the data made safe to draw), ``forma
 ``inputs`` (the columns the charts need and the views they take of the tables), ``tiers`` (the
 latency tiers), ``ticks`` (the log latency axis), one module per chart (``overview``,
 ``pass_fail``, ``latency``, ``categories``, ``detailed_results``, ``trend``, ``dashboard``,
-``comparison``, ``error_locations``), ``render`` (all eight saved by ``savefig`` as one set) and ``markdown`` (the
+``comparison``, ``error_locations``, ``robustness``), ``render`` (all eight saved by ``savefig`` as one set) and ``markdown`` (the
 dashboard for the Dagster UI).
 
 The names below load their module on first use, so that importing this package does not import
@@ -42,6 +42,7 @@ _EXPORTS = {
     "truncate_text": "text",
     "plot_agent_comparison": "comparison",
     "plot_error_locations": "error_locations",
+    "plot_robustness": "robustness",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -67,3 +68,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
     from nabahan_pipeline.evaluation.charts.comparison import plot_agent_comparison
     from nabahan_pipeline.evaluation.charts.error_locations import plot_error_locations
+    from nabahan_pipeline.evaluation.charts.robustness import plot_robustness

@@ -1,0 +1,88 @@
+"""JSON we did not write, measured on its text before it is parsed: how deep it nests and how many
+values it holds, so that a deep or huge document is refused by its measure, never by a
+RecursionError or by the memory its objects would take.
+
+Python's parser recurses once per level (a RecursionError past about a thousand, from whatever
+depth the caller's stack already has), and a value of JSON text becomes an object several times
+its size. The measures here are made with the ``bytes`` and ``re`` methods, at C speed, on the
+text's skeleton: its brackets and commas outside strings; nothing of it is parsed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NOT_STRUCTURE = bytes(byte for byte in range(256) if byte not in b'"[]{},')
+# An innermost pair of brackets: each pass that removes them all takes one level off.
+_INNERMOST = re.compile(rb"[\[{][\]}]")
+_NOT_A_BRACKET = bytes(byte for byte in range(256) if byte not in b"[]{}")
+# A token of the walk that finds where a document is too deep: a string, or punctuation.
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},:]', re.DOTALL)
+
+
+@dataclass(frozen=True)
+class JsonMeasure:
+    """How deep a JSON text nests (capped at the limit asked + 1) and at most how many values
+    its arrays and objects hold (every element and member counted, nested ones included)."""
+
+    depth: int
+    values: int
+
+
+def measure_json(data: bytes | str, depth_limit: int) -> JsonMeasure:
+    """Measure ``data`` without parsing it; the depth counted up to ``depth_limit`` + 1 (enough
+    to tell it is over), so a document nested a million deep costs ``depth_limit`` passes."""
+    bare = _skeleton(data.encode("utf-8") if isinstance(data, str) else bytes(data))
+    values = bare.count(b",") + bare.count(b"[") + bare.count(b"{")
+    brackets = bare.translate(None, _NOT_A_BRACKET)
+    depth = 0
+    while brackets and depth <= depth_limit:
+        fewer = _INNERMOST.sub(b"", brackets)
+        if len(fewer) == len(brackets):  # unbalanced: the parser will say where
+            break
+        brackets, depth = fewer, depth + 1
+    return JsonMeasure(depth, values)
+
+
+def _skeleton(text: bytes) -> bytes:
+    """The brackets and commas of ``text`` that are outside its strings, in order."""
+    # Escapes pair from the left: escaped backslashes out first, then escaped quotes; every quote
+    # left opens or closes a string.
+    text = text.replace(b"\\\\", b"").replace(b'\\"', b"")
+    skeleton = text.translate(None, _NOT_STRUCTURE)
+    bare = skeleton.replace(b'""', b"")  # the strings that hold no bracket or comma (most)
+    if b'"' in bare:  # a string holds one: cut every string's content out
+        bare = b"".join(skeleton.split(b'"')[::2])
+    return bare
+
+
+def too_deep_at(data: bytes | str, depth_limit: int) -> tuple[int, str | None] | None:
+    """Where ``data`` first nests deeper than ``depth_limit``: the 1-based element of its
+    top-level array and the key of that element's member it happens in (None when the element
+    is not an object); None when it never does. A walk over its punctuation, for the message of
+    a document ``measure_json`` found too deep."""
+    text = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    depth = 0
+    element = 1
+    key: str | None = None
+    last_string: bytes | None = None
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token.startswith(b'"'):
+            last_string = token
+            continue
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > depth_limit:
+                return element, key
+        elif token in (b"]", b"}"):
+            depth -= 1
+            if depth == 1:
+                key = None
+        elif token == b"," and depth == 1:
+            element += 1
+        elif token == b":" and depth == 2 and last_string is not None:
+            key = last_string[1:-1].decode("utf-8", errors="replace")
+        last_string = None
+    return None
