@@ -307,10 +307,12 @@ class NabahanEvaluationPipeline:
         agents: pd.DataFrame = result.asset_value("agent_comparison")
         metadata = _metadata(result, "agent_comparison")
         files = _materialized_paths(result, "agent_comparison")
+        pairs = list(metadata.get("pairs") or [])
         if console is not None:
             print(comparison_text(agents, cases=int(metadata["cases"]), disagreements=int(metadata["disagreements"]),
-                                  files=files), file=console)
-        return ComparedRuns(runs, agents, int(metadata["cases"]), int(metadata["disagreements"]), files, result.run_id)
+                                  files=files, pairs=pd.DataFrame(pairs)), file=console)
+        return ComparedRuns(runs, agents, int(metadata["cases"]), int(metadata["disagreements"]), files, result.run_id,
+                            pairs)
 
 
 class EvaluationRun(NamedTuple):
@@ -341,7 +343,8 @@ class EvaluationRun(NamedTuple):
 
 class ComparedRuns(NamedTuple):
     """Several agents evaluated and compared: each one's run by label, the agent_comparison table,
-    how many cases and disagreements, the comparison's files and its run id."""
+    how many cases and disagreements, the comparison's files, its run id, and each pair of agents
+    case by case (``evaluation.comparison.paired_table``'s rows)."""
 
     runs: dict[str, EvaluationRun]
     agents: pd.DataFrame
@@ -349,6 +352,7 @@ class ComparedRuns(NamedTuple):
     disagreements: int
     files: dict[str, str]
     run_id: str
+    pairs: list[dict[str, Any]]
 
     def as_dict(self) -> dict[str, Any]:
         """What ``run_complete_pipeline`` returns for several agents."""
@@ -358,6 +362,7 @@ class ComparedRuns(NamedTuple):
                 "agents": json.loads(self.agents.to_json(orient="records", force_ascii=False)),
                 "cases": self.cases,
                 "disagreements": self.disagreements,
+                "pairs": self.pairs,
                 "run_id": self.run_id,
             },
             "files": self.files,

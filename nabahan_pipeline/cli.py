@@ -185,7 +185,8 @@ def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         elif name == "pass_threshold":  # also the exit code's gate
             parser.add_argument(
                 flag, dest="fail_under", type=_option_type(name), metavar=setting.metavar,
-                help="exit 1 when the gated rate (--gate) is below this, 0.8 or 80%%; also the threshold check's "
+                help="exit 1 when the gated rate (--gate; with --gate-on lower, its interval's lower bound) is below this, "
+                "0.8 or 80%%; also the threshold check's "
                 "(default: no exit; the check's is $NABAHAN_PASS_THRESHOLD or 0.8)",
             )
         else:
@@ -225,12 +226,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
     several = isinstance(result, ComparedRuns)
     runs = list(result.runs.values()) if several else [result]
-    gate = settings.gate
-    rates = [(run.agent_label, summary_dict(run.summary)[gate]) for run in runs]
+    gated = settings.gated_figure()
+    rates = [(run.agent_label, summary_dict(run.summary)[gated]) for run in runs]
     below = [(label, rate) for label, rate in rates if args.fail_under is not None and rate < args.fail_under]
+    shown = settings.gate.replace("_", " ") + (" lower bound" if settings.gate_on == "lower" else "")
     for label, rate in below:
         named = f"{label}: " if several else ""
-        print(f"{named}{gate.replace('_', ' ')} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
+        print(f"{named}{shown} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
     return 1 if below else 0
 
 

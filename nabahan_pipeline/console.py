@@ -1,8 +1,9 @@
 """The terminal of `nabahan eval`: the seed's layout, each case printed as its answer arrives, and
 on a terminal a progress line (done/total, rate, time left) under them.
 
-The seed's lines come first and read exactly as the seed's; ours follow them (the Correct verdict,
-execution and test-suite accuracy, errors, unsafe SQL, cached answers, tokens).
+The seed's lines come first and read as the seed's (its Pass Rate with its interval after it); ours
+follow them (the Correct verdict, execution and test-suite accuracy, errors, unsafe SQL, cached
+answers, tokens), each rate with its 95 % interval: ``Correct Rate: 85.0% (62.1-94.8)``.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Any, TextIO
 
 import pandas as pd
 
+from nabahan_pipeline.evaluation.comparison import paired_lines
 from nabahan_pipeline.evaluation.scoring import seed_verdict
-from nabahan_pipeline.evaluation.reports import format_pct
+from nabahan_pipeline.evaluation.reports import format_interval, format_pct
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 
 RULE = "=" * 70
@@ -77,7 +79,7 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
              f"Total Queries: {cases}",
              f"Passed: {int(overall['passed'])}",
              f"Failed: {int(overall['failed'])}",
-             f"Pass Rate: {format_pct(overall['pass_rate'])}",
+             f"Pass Rate: {_rate(overall, 'pass_rate')}",
              THIN,
              f"Avg Retrieval Accuracy: {format_pct(overall['avg_retrieval_accuracy'])}",
              f"Avg Generation Fidelity: {format_pct(overall['avg_generation_fidelity'])}",
@@ -89,11 +91,11 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
     if answers != cases:
         lines.append(f"Answers: {answers} ({int(overall['repeats'])} per case; passed and failed count answers)")
     lines += [
-        f"Correct Rate: {format_pct(overall['correct_rate'])} ({int(overall['correct'])} of {answers}: "
+        f"Correct Rate: {_rate(overall, 'correct_rate')} ({int(overall['correct'])} of {answers}: "
         "right result, grounded numbers, safe SQL)",
-        f"Execution Accuracy: {format_pct(overall['execution_accuracy'])} "
+        f"Execution Accuracy: {_rate(overall, 'execution_accuracy')} "
         f"({int(overall['execution_cases'])} with gold SQL)",
-        f"Test Suite Accuracy: {format_pct(overall['test_suite_accuracy'])} "
+        f"Test Suite Accuracy: {_rate(overall, 'test_suite_accuracy')} "
         f"({int(overall['test_suite_cases'])} also run on the test-suite databases)",
         f"Errors: {int(overall['errors'])} | Unsafe SQL: {int(overall['unsafe_sql'])} "
         f"| Rows not verified: {int(overall['rows_not_verified'])} "
@@ -127,7 +129,7 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
         lines.append(
             f"  {category['scope']:<14} {int(category['passed'])}/{int(category['total'])} passed "
             f"({format_pct(category['pass_rate'])}), {int(category['correct'])} correct "
-            f"({format_pct(category['correct_rate'])}), p95 {seconds(category['p95_latency'])}"
+            f"({_rate(category, 'correct_rate', ', ')}), p95 {seconds(category['p95_latency'])}"
         )
     lines.append(RULE)
     return "\n".join(lines)
@@ -140,6 +142,15 @@ def _result_rows(not_correct: pd.DataFrame | None) -> dict[tuple[str, int], tupl
     columns = ["case_id", "repeat", "expected", "result"]
     return {(case_id, int(repeat)): (expected, result)
             for case_id, repeat, expected, result in not_correct[columns].itertuples(index=False)}
+
+
+def _rate(row: pd.Series, rate: str, between: str = "") -> str:
+    """A rate and its interval: "85.0% (62.1-94.8)", or with ``between`` ", " inside parentheses
+    already "85.0%, 62.1-94.8"; the rate alone when it has none."""
+    interval = format_interval(row, rate)
+    if not interval:
+        return format_pct(row[rate])
+    return f"{format_pct(row[rate])}{between}{interval.strip('()')}" if between else f"{format_pct(row[rate])} {interval}"
 
 
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
@@ -194,19 +205,28 @@ def interrupted_text(written: Mapping[str, str]) -> str:
                       *(f"  {_shown(path, Path.cwd())}" for path in written.values())])
 
 
-def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, files: Mapping[str, str]) -> str:
-    """The agents side by side (``evaluation.comparison``'s agents table), how many cases they
-    disagree on, and the files written."""
+def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, files: Mapping[str, str],
+                    pairs: pd.DataFrame | None = None) -> str:
+    """The agents side by side (``evaluation.comparison``'s agents table; the Correct rate with its
+    interval), how many cases they disagree on, each pair compared case by case (McNemar), and the
+    files written."""
     width = max([len("Agent"), *(len(str(label)) for label in agents["agent"])]) + 2
     lines = ["", RULE, f"AGENT COMPARISON ({len(agents)} agents, {cases} cases)", RULE,
-             f"{'Agent':<{width}}{'Correct':>9}{'Pass':>9}{'Exec':>9}{'p50':>9}{'p95':>9}{'Errors':>8}{'Unsafe':>8}"]
+             f"{'Agent':<{width}}{'Correct':>9}{'95% interval':>15}{'Pass':>9}{'Exec':>9}{'p50':>9}{'p95':>9}"
+             f"{'Errors':>8}{'Unsafe':>8}"]
     for row in agents.itertuples():
-        lines.append(f"{str(row.agent):<{width}}{format_pct(row.correct_rate):>9}{format_pct(row.pass_rate):>9}"
+        interval = format_interval(row._asdict(), "correct_rate")
+        lines.append(f"{str(row.agent):<{width}}{format_pct(row.correct_rate):>9}{interval:>15}"
+                     f"{format_pct(row.pass_rate):>9}"
                      f"{format_pct(row.execution_accuracy):>9}{seconds(row.p50_latency):>9}"
                      f"{seconds(row.p95_latency):>9}{int(row.errors):>8}{int(row.unsafe_sql):>8}")
     lines += [THIN, f"Agents disagree on {disagreements} of {cases} cases (listed first in the case matrix)."]
+    if pairs is not None and len(pairs):
+        lines += ["Paired, case by case (exact McNemar on the cases right for one agent only; significant: p < 0.05):",
+                  *(f"  {line}" for line in paired_lines(pairs))]
     names = {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
-             "agent_comparison.png": "Chart saved to", "report_html": "Report to click through"}
+             "pairs_csv": "Pairs saved to", "agent_comparison.png": "Chart saved to",
+             "report_html": "Report to click through"}
     lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
     lines.append(RULE)
     return "\n".join(lines)

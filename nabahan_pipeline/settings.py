@@ -28,6 +28,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 SHIPPED_TEST_CASES = PACKAGE_DIR / "data" / "test_cases.json"
 # The rates a run can be gated on, by their evaluation_summary column.
 GATES = ("correct_rate", "pass_rate")
+# What of the gated rate --fail-under judges: the rate, or its 95 % interval's lower bound.
+GATE_ON = ("rate", "lower")
 # The most test-suite databases a run may use.
 MAX_SUITE_DATABASES = 20
 _REDACTED = "***"
@@ -279,6 +281,11 @@ class RunSettings:
         "correct_rate", one_of(GATES),
         "the rate the threshold check and --fail-under judge: Correct Rate or the seed's pass rate", flag="--gate",
     )
+    gate_on: str = _option(
+        "rate", one_of(GATE_ON),
+        "what of the gated rate the threshold judges: the rate, or the lower bound of its 95 % interval",
+        flag="--gate-on",
+    )
     test_suite_databases: int = _option(
         3, whole_number(0, MAX_SUITE_DATABASES),
         "more generated databases that gold and agent SQL also run on; 0 turns it off",
@@ -334,6 +341,10 @@ class RunSettings:
     def database_path(self) -> Path | None:
         """The evaluation database; None for the embedded one."""
         return self.database
+
+    def gated_figure(self) -> str:
+        """The evaluation_summary column the threshold judges: the gated rate, or its lower bound."""
+        return self.gate if self.gate_on == "rate" else f"{self.gate}_low"
 
     def run_label(self) -> str:
         """The run's label: the one given, else the agent spec and the case file's name."""

@@ -74,7 +74,7 @@ def test_embedded_agent_on_the_shipped_suite(workspace: Path):
     assert all(result["checks"].get(name) for name in ("scores_in_range", "test_case_file_valid"))
 
 
-def test_python_agent_runs_and_the_regression_check_lists_what_broke(workspace: Path):
+def test_python_agent_runs_and_the_regression_check_fails_on_a_must_pass_case_not_noise(workspace: Path):
     cases = write_cases(workspace / "cases.json", count_cases(4))
     first = NabahanEvaluationPipeline(
         output_dir=workspace / "out", test_file=cases, agent=COUNTING
@@ -91,10 +91,16 @@ def test_python_agent_runs_and_the_regression_check_lists_what_broke(workspace: 
     assert second["summary"]["errors"] == 4 and second["summary"]["pass_rate"] == 0
     assert second["checks"]["no_regression"] is True
     assert {r["status"] for r in second["results"]} == {"error"}
+    # Four cases lost against the first run: p = 2 / 2^4 = 0.125, noise; a must_pass case lost fails.
     against_first = NabahanEvaluationPipeline(
         output_dir=workspace / "out", test_file=cases, agent=RAISING, baseline=first["run_id"][:8]
     ).run_complete_pipeline()
-    assert against_first["checks"]["no_regression"] is False
+    assert against_first["checks"]["no_regression"] is True
+    must = write_cases(workspace / "must.json", [{**case, "must_pass": case["id"] == "case-0"} for case in count_cases(4)])
+    must_pass = NabahanEvaluationPipeline(
+        output_dir=workspace / "out", test_file=must, agent=RAISING, baseline=first["run_id"][:8]
+    ).run_complete_pipeline()
+    assert must_pass["checks"]["no_regression"] is False
 
 
 def test_the_judge_is_off_by_default_and_an_api_argument_turns_it_on(workspace: Path, monkeypatch: pytest.MonkeyPatch):

@@ -258,11 +258,21 @@ def test_the_gate_is_correct_rate_and_the_console_says_why(tmp_path: Path):
     assert list(results["Overall Passed"]) == [True, True] and list(results["Correct"]) == [False, False]
     assert list(results["Why Not Correct"]) == ["ungrounded 31,415"] * 2
     summary = pd.read_csv(next((tmp_path / "out").glob("evaluation_summary_*.csv")), encoding="utf-8-sig")
-    assert dict(zip(summary["Metric"], summary["Value"]))["Correct Rate"] == "0.0%"
+    metrics = dict(zip(summary["Metric"], summary["Value"]))
+    assert metrics["Correct Rate"] == "0.0%"
+    # 0 of 2: Wilson (0, 0.658); 2 of 2 passed: (0.342, 1).
+    assert (metrics["Correct Rate Low"], metrics["Correct Rate High"]) == ("0.0%", "65.8%")
+    assert (metrics["Pass Rate Low"], metrics["Pass Rate High"]) == ("34.2%", "100.0%")
+    assert "Correct Rate: 0.0% (0.0-65.8) (0 of 2" in gated.stdout
 
     seed_gate = nabahan("eval", "--test-file", str(cases), "--agent", made_up, "--fail-under", "0.8",
                         "--gate", "pass_rate", "--output-dir", "out2", cwd=tmp_path)
     assert seed_gate.returncode == 0, seed_gate.stdout + seed_gate.stderr
+    # On the lower bound: 2 of 2 passed is 100 %, but its interval starts at 34.2 %.
+    lower = nabahan("eval", "--test-file", str(cases), "--agent", made_up, "--fail-under", "0.8",
+                    "--gate", "pass_rate", "--gate-on", "lower", "--output-dir", "out3", cwd=tmp_path)
+    assert lower.returncode == 1, lower.stdout + lower.stderr
+    assert lower.stderr.strip() == "pass rate lower bound 34.2% is below --fail-under 80.0%"
 
 
 def test_the_judge_is_recorded_beside_correct_and_its_key_is_never_shown(tmp_path: Path):

@@ -40,12 +40,12 @@ def test_the_seed_layout_line_for_line(tmp_path: Path):
     start = lines.index("EVALUATION SUMMARY")
     assert lines[start - 1] == lines[start + 1] == RULE
     assert lines[start + 2:start + 14] == [
-        "Total Queries: 3", "Passed: 3", "Failed: 0", "Pass Rate: 100.0%", "-" * 70,
+        "Total Queries: 3", "Passed: 3", "Failed: 0", "Pass Rate: 100.0% (43.9-100.0)", "-" * 70,
         "Avg Retrieval Accuracy: 100.0%", "Avg Generation Fidelity: 100.0%", "-" * 70,
         lines[start + 10], lines[start + 11], lines[start + 12], "-" * 70,
     ]
     assert [line.split(":")[0] for line in lines[start + 10:start + 13]] == ["Avg Latency", "P50 Latency", "P95 Latency"]
-    assert lines[start + 14].startswith("Correct Rate: 100.0% (3 of 3")
+    assert lines[start + 14].startswith("Correct Rate: 100.0% (43.9-100.0) (3 of 3")
     saving = lines.index("Saving reports...")
     assert lines[saving + 1].startswith("Detailed results saved to: evaluation/results/evaluation_results_")
     assert lines[saving + 2].startswith("Summary saved to: evaluation/results/evaluation_summary_")

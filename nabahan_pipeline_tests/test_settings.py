@@ -43,6 +43,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "use_cache": ("1", True),
     "pass_threshold": ("75%", 0.75),
     "gate": ("pass_rate", "pass_rate"),
+    "gate_on": ("lower", "lower"),
     "test_suite_databases": ("0", 0),
     "sql_timeout_s": ("2", 2.0),
     "sql_max_rows": ("500", 500),

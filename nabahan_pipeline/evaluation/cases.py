@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 DEFAULT_SQL_TIMEOUT_S: float = SETTINGS["sql_timeout_s"].default
 
 _OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "expected_sql")
-_KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", *_OPTIONAL_TEXT})
+_KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", "must_pass", *_OPTIONAL_TEXT})
 # The list, a case, its filters, a value of a filter: 4 levels; past this a file is no case file.
 MAX_DEPTH = 16
 # Longer than any number a filter needs (and than Python turns into an int: 4,300 digits).
@@ -349,6 +349,7 @@ def _validate_case(entry: object, number: int, name: str) -> dict[str, Any]:
         "filters": None if filters is None else json.dumps(filters, ensure_ascii=False),
         "expected_sql": text["expected_sql"],
         "tags": json.dumps(tags, ensure_ascii=False),
+        "must_pass": _must_pass(entry, fail),
         "_explicit_id": text["id"] is not None,
     }
 
@@ -389,6 +390,14 @@ def _filters_and_tags(entry: dict, fail: Fail) -> tuple[dict | None, list[str]]:
     if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
         raise fail("tags", "must be a list of strings")
     return filters, tags
+
+
+def _must_pass(entry: dict, fail: Fail) -> bool:
+    # no_regression fails when a must_pass case is not right, whatever the rest of the run does.
+    value = entry.get("must_pass", False)
+    if not isinstance(value, bool):
+        raise fail("must_pass", f"must be true or false, got {_json_type(value)}")
+    return value
 
 
 def _check_unique_ids(records: list[dict[str, Any]], name: str) -> None:

@@ -1,11 +1,14 @@
 """Agents side by side, from each agent's case_scores and evaluation_summary on the same cases.
 
-Three tables: one row per agent (its overall figures), a case x agent matrix (each cell "correct"
-or why not; the cases where agents disagree first), and each agent's rates per category (for the
-chart). Two CSV files: the agents and the matrix, written as the reports are (``reports``).
+Four tables: one row per agent (its overall figures, each rate with its 95 % interval), a case x
+agent matrix (each cell "correct" or why not; the cases where agents disagree first), each agent's
+rates per category (for the chart), and each pair of agents compared case by case (``paired``:
+the cases that flipped each way, the exact McNemar p-value, significant or not). Three CSV files:
+the agents, the matrix and the pairs, written as the reports are (``reports``).
 
 An agent's verdict on a case is the share of its answers (repeats) that are Correct; agents
-disagree on a case when their shares differ.
+disagree on a case when their shares differ. In a pair, a case is right for an agent when every
+one of its answers is Correct.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from nabahan_pipeline.evaluation.paired import case_outcomes, compare_paired
 from nabahan_pipeline.evaluation.reports import format_pct, write_tables
 from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISON_DTYPES, CATEGORIES
 
@@ -28,9 +32,17 @@ AGENT_FIGURES: dict[str, str] = {
     "answers": "total",
     "correct": "correct",
     "correct_rate": "correct_rate",
+    "correct_rate_low": "correct_rate_low",
+    "correct_rate_high": "correct_rate_high",
     "pass_rate": "pass_rate",
+    "pass_rate_low": "pass_rate_low",
+    "pass_rate_high": "pass_rate_high",
     "execution_accuracy": "execution_accuracy",
+    "execution_accuracy_low": "execution_accuracy_low",
+    "execution_accuracy_high": "execution_accuracy_high",
     "test_suite_accuracy": "test_suite_accuracy",
+    "test_suite_accuracy_low": "test_suite_accuracy_low",
+    "test_suite_accuracy_high": "test_suite_accuracy_high",
     "p50_latency": "p50_latency",
     "p95_latency": "p95_latency",
     "errors": "errors",
@@ -43,16 +55,25 @@ AGENT_COLUMNS: dict[str, str] = {
     "answers": "Answers",
     "correct": "Correct",
     "correct_rate": "Correct Rate",
+    "correct_rate_low": "Correct Rate Low",
+    "correct_rate_high": "Correct Rate High",
     "pass_rate": "Pass Rate",
+    "pass_rate_low": "Pass Rate Low",
+    "pass_rate_high": "Pass Rate High",
     "execution_accuracy": "Execution Accuracy",
+    "execution_accuracy_low": "Execution Accuracy Low",
+    "execution_accuracy_high": "Execution Accuracy High",
     "test_suite_accuracy": "Test Suite Accuracy",
+    "test_suite_accuracy_low": "Test Suite Accuracy Low",
+    "test_suite_accuracy_high": "Test Suite Accuracy High",
     "p50_latency": "P50 Latency (s)",
     "p95_latency": "P95 Latency (s)",
     "errors": "Errors",
     "unsafe_sql": "Unsafe SQL",
     "total_tokens": "Total Tokens",
 }
-_RATES = ("correct_rate", "pass_rate", "execution_accuracy", "test_suite_accuracy")
+_RATES = tuple(f"{rate}{side}" for rate in ("correct_rate", "pass_rate", "execution_accuracy", "test_suite_accuracy")
+               for side in ("", "_low", "_high"))
 _SECONDS = ("p50_latency", "p95_latency")
 MATRIX_COLUMNS: dict[str, str] = {
     "case_id": "Case ID",
@@ -61,16 +82,29 @@ MATRIX_COLUMNS: dict[str, str] = {
     "disagree": "Agents Disagree",
     "agents_correct": "Agents Correct",
 }
+PAIR_COLUMNS: dict[str, str] = {
+    "agent": "Agent",
+    "against": "Against",
+    "cases": "Cases Compared",
+    "better": "Better",
+    "worse": "Worse",
+    "p_value": "McNemar p",
+    "significant": "Significant (p < 0.05)",
+    "better_cases": "Cases Better",
+    "worse_cases": "Cases Worse",
+}
 
 
 @dataclass(frozen=True)
 class AgentComparison:
     """The comparison's tables: ``agents`` (one row per agent), ``matrix`` (one row per case, one
-    column per agent), ``categories`` (agent, category, cases, correct_rate, pass_rate)."""
+    column per agent), ``categories`` (agent, category, cases, correct_rate with its bounds,
+    pass_rate), ``pairs`` (``paired_table``)."""
 
     agents: pd.DataFrame
     matrix: pd.DataFrame
     categories: pd.DataFrame
+    pairs: pd.DataFrame
 
     @property
     def labels(self) -> list[str]:
@@ -95,6 +129,7 @@ def compare_agents(scores: Mapping[str, pd.DataFrame], summaries: Mapping[str, p
         agents=agents_table(summaries, list(scores)),
         matrix=case_matrix(scores),
         categories=category_table(summaries, list(scores)),
+        pairs=paired_table(scores),
     )
 
 
@@ -106,7 +141,8 @@ def agents_table(summaries: Mapping[str, pd.DataFrame], labels: list[str]) -> pd
         overall = summaries[label].iloc[0]
         if overall["scope"] != "overall":
             raise ValueError(f"{label}: the summary's first row is not 'overall'")
-        rows.append({"agent": label, **{column: _plain(overall[figure]) for column, figure in AGENT_FIGURES.items()}})
+        # A summary from before the intervals has no bounds: NaN.
+        rows.append({"agent": label, **{column: _plain(overall.get(figure)) for column, figure in AGENT_FIGURES.items()}})
     return pd.DataFrame(rows, columns=list(AGENT_COMPARISON.columns)).astype(AGENT_COMPARISON_DTYPES)
 
 
@@ -159,14 +195,59 @@ def category_table(summaries: Mapping[str, pd.DataFrame], labels: list[str]) -> 
     for label in labels:
         for _, row in summaries[label].iloc[1:].iterrows():
             rows.append({"agent": label, "category": row["scope"], "cases": int(row["cases"]),
-                         "correct_rate": float(row["correct_rate"]), "pass_rate": float(row["pass_rate"])})
-    table = pd.DataFrame(rows, columns=["agent", "category", "cases", "correct_rate", "pass_rate"])
+                         "correct_rate": float(row["correct_rate"]),
+                         "correct_rate_low": float(_plain(row.get("correct_rate_low"))),
+                         "correct_rate_high": float(_plain(row.get("correct_rate_high"))),
+                         "pass_rate": float(row["pass_rate"])})
+    table = pd.DataFrame(rows, columns=["agent", "category", "cases", "correct_rate", "correct_rate_low",
+                                        "correct_rate_high", "pass_rate"])
     seen = list(dict.fromkeys(table["category"]))
     ranked = [c for c in CATEGORIES if c in seen] + [c for c in seen if c not in CATEGORIES]
     table["category"] = pd.Categorical(table["category"], categories=ranked, ordered=True)
     table = table.sort_values(["category"], kind="stable").reset_index(drop=True)
     table["category"] = table["category"].astype(str)
     return table
+
+
+def paired_table(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every pair of agents (each later one against each earlier one, in ``scores``' order) on the
+    cases both answered: how many, the cases only ``agent`` got right (``better_cases``) and only
+    ``against`` did (``worse_cases``), the exact McNemar p-value and whether p < 0.05."""
+    outcomes = {label: case_outcomes(frame) for label, frame in scores.items()}
+    labels = list(outcomes)
+    rows = []
+    for j, label in enumerate(labels):
+        for against in labels[:j]:
+            pair = compare_paired(outcomes[against], outcomes[label], before_label=against, after_label=label)
+            rows.append({"agent": label, "against": against, "cases": pair.cases, "better": len(pair.improved),
+                         "worse": len(pair.worsened), "p_value": pair.p_value, "significant": pair.significant,
+                         "better_cases": list(pair.improved), "worse_cases": list(pair.worsened)})
+    return pd.DataFrame(rows, columns=list(PAIR_COLUMNS))
+
+
+def paired_lines(pairs: pd.DataFrame, shown: int = 10) -> list[str]:
+    """The pairs as the console says them: "b vs a: 3 better, 1 worse of 20 cases; McNemar p = 0.625,
+    not significant", then the cases that flipped each way (the first ``shown`` of each)."""
+    lines = []
+    for row in pairs.itertuples():
+        verdict = "significant" if row.significant else "not significant (noise)"
+        lines.append(f"{row.agent} vs {row.against}: {row.better} better, {row.worse} worse of {row.cases} cases; "
+                     f"McNemar p = {row.p_value:.3g}, {verdict}")
+        for word, cases in (("better", row.better_cases), ("worse", row.worse_cases)):
+            if len(cases):
+                more = f" and {len(cases) - shown} more" if len(cases) > shown else ""
+                lines.append(f"    {word}: {', '.join(map(str, list(cases)[:shown]))}{more}")
+    return lines
+
+
+def pairs_report(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The pairs as their CSV shows them: p to four significant digits, yes/no, case ids joined by spaces."""
+    table = pairs.copy().astype(object)
+    table["p_value"] = pairs["p_value"].map(lambda value: f"{float(value):.4g}")
+    table["significant"] = pairs["significant"].map({True: "yes", False: "no"})
+    for column in ("better_cases", "worse_cases"):
+        table[column] = pairs[column].map(lambda cases: " ".join(map(str, cases)))
+    return table.rename(columns=PAIR_COLUMNS)
 
 
 def agents_report(agents: pd.DataFrame) -> pd.DataFrame:
@@ -195,16 +276,19 @@ def comparison_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> di
     return {
         "comparison_csv": out / f"agent_comparison_{stamp}{suffix}.csv",
         "matrix_csv": out / f"agent_matrix_{stamp}{suffix}.csv",
+        "pairs_csv": out / f"agent_pairs_{stamp}{suffix}.csv",
     }
 
 
 def write_comparison(comparison: AgentComparison, output_dir: str | Path, stamp: str) -> dict[str, Path]:
-    """Write the agents and matrix CSV files atomically, under names no other run holds."""
-    tables = {"comparison_csv": agents_report(comparison.agents), "matrix_csv": matrix_report(comparison.matrix)}
+    """Write the agents, matrix and pairs CSV files atomically, under names no other run holds."""
+    tables = {"comparison_csv": agents_report(comparison.agents), "matrix_csv": matrix_report(comparison.matrix),
+              "pairs_csv": pairs_report(comparison.pairs)}
     return write_tables(tables, lambda attempt: comparison_paths(output_dir, stamp, attempt))
 
 
 def _plain(value: object) -> object:
+    """A plain Python number; NaN for None (a figure missing)."""
     if hasattr(value, "item"):  # numpy scalars
         value = value.item()
     return math.nan if value is None else value

@@ -112,7 +112,9 @@ def _secs(value: float) -> str:
 
 def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     """The `Metric,Value` report: the seed's rows in its words first, then ours, then one block
-    per category. Total Queries counts cases; with --repeat, Total Answers counts answers."""
+    per category. Total Queries counts cases; with --repeat, Total Answers counts answers. Each
+    rate's 95 % interval follows it as "<Rate> Low" and "<Rate> High" (the seed's rates: after
+    the seed's rows)."""
     overall = summary.iloc[0]
     answers = int(overall["total"])
     rows: list[tuple[str, str | int]] = [
@@ -125,12 +127,18 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
         ("Avg Latency (s)", _secs(overall["avg_latency"])),
         ("P50 Latency (s)", _secs(overall["p50_latency"])),
         ("P95 Latency (s)", _secs(overall["p95_latency"])),
+        *_bound_rows(overall, "pass_rate", "Pass Rate"),
+        *_bound_rows(overall, "avg_retrieval_accuracy", "Avg Retrieval Accuracy"),
+        *_bound_rows(overall, "avg_generation_fidelity", "Avg Generation Fidelity"),
         ("Total Answers", answers),
         ("Correct", int(overall["correct"])),
         ("Correct Rate", format_pct(overall["correct_rate"])),
+        *_bound_rows(overall, "correct_rate", "Correct Rate"),
         ("Execution Accuracy", format_pct(overall["execution_accuracy"])),
+        *_bound_rows(overall, "execution_accuracy", "Execution Accuracy"),
         ("Execution Cases", int(overall["execution_cases"])),
         ("Test Suite Accuracy", format_pct(overall["test_suite_accuracy"])),
+        *_bound_rows(overall, "test_suite_accuracy", "Test Suite Accuracy"),
         ("Test Suite Cases", int(overall["test_suite_cases"])),
         ("Avg Latency Score", f"{overall['avg_latency_score']:.3f}"),
         ("Errors", int(overall["errors"])),
@@ -141,21 +149,44 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     ]
     rows.append(("Cached Answers", int(overall["cached_answers"])))
     if "judged" in summary.columns and int(overall["judged"]):
-        rows += [("Judged Answers", int(overall["judged"])), ("Judge Agreement", format_pct(overall["judge_agreement"]))]
-    for column, label in (("pass_hat_n", "Pass^N (all repeats passed)"), ("total_tokens", "Total Tokens")):
-        if column in summary.columns and not pd.isna(overall[column]):
-            rows.append((label, format_pct(overall[column]) if column == "pass_hat_n" else int(overall[column])))
+        rows += [("Judged Answers", int(overall["judged"])), ("Judge Agreement", format_pct(overall["judge_agreement"])),
+                 *_bound_rows(overall, "judge_agreement", "Judge Agreement")]
+    if "pass_hat_n" in summary.columns and not pd.isna(overall["pass_hat_n"]):
+        rows += [("Pass^N (all repeats passed)", format_pct(overall["pass_hat_n"])),
+                 *_bound_rows(overall, "pass_hat_n", "Pass^N")]
+    if "total_tokens" in summary.columns and not pd.isna(overall["total_tokens"]):
+        rows.append(("Total Tokens", int(overall["total_tokens"])))
     for _, category in summary.iloc[1:].iterrows():
         name = category["scope"]
         rows += [
             (f"[{name}] Total", int(category["total"])),
             (f"[{name}] Passed", int(category["passed"])),
             (f"[{name}] Pass Rate", format_pct(category["pass_rate"])),
+            *_bound_rows(category, "pass_rate", f"[{name}] Pass Rate"),
             (f"[{name}] Correct Rate", format_pct(category["correct_rate"])),
+            *_bound_rows(category, "correct_rate", f"[{name}] Correct Rate"),
             (f"[{name}] Execution Accuracy", format_pct(category["execution_accuracy"])),
+            *_bound_rows(category, "execution_accuracy", f"[{name}] Execution Accuracy"),
             (f"[{name}] Avg Latency (s)", _secs(category["avg_latency"])),
         ]
     return pd.DataFrame(rows, columns=["Metric", "Value"])
+
+
+def _bound_rows(row: pd.Series, rate: str, label: str) -> list[tuple[str, str]]:
+    """``rate``'s interval as two report rows, "<label> Low" and "<label> High"; none for a
+    summary from before the intervals."""
+    if f"{rate}_low" not in row.index:
+        return []
+    return [(f"{label} Low", format_pct(row[f"{rate}_low"])), (f"{label} High", format_pct(row[f"{rate}_high"]))]
+
+
+def format_interval(row: pd.Series | dict, rate: str) -> str:
+    """``rate``'s 95 % interval as the console and the charts show it, percentages without the
+    sign: "(62.1-94.8)"; empty when the rate has none (NaN, or a summary from before them)."""
+    low, high = row.get(f"{rate}_low"), row.get(f"{rate}_high")
+    if low is None or high is None or pd.isna(low) or pd.isna(high):
+        return ""
+    return f"({float(low) * 100:.1f}-{float(high) * 100:.1f})"
 
 
 def report_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:

@@ -1,10 +1,15 @@
-"""What the asset checks test of a run's scores: values in range, and cases that regressed."""
+"""What the asset checks test of a run's scores: values in range, and whether a run regressed
+against its baseline (a significant drop, or a must_pass case not right)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import pandas as pd
 import pandera.pandas as pa
 
+from nabahan_pipeline.evaluation.paired import Paired, case_outcomes, compare_paired
 from nabahan_pipeline.evaluation.tables import CASE_SCORES
 
 # The per-answer verdict behind each gated rate.
@@ -38,12 +43,26 @@ def _passes(check: pa.Check, values: pd.Series | pd.DataFrame) -> pd.Series:
     return check(values).check_output.reindex(values.index, fill_value=True).astype(bool)
 
 
-def regressions(previous: pd.DataFrame, current: pd.DataFrame, verdict: str = "correct") -> pd.DataFrame:
-    """Cases (by case_id and repeat) that passed in ``previous`` and fail in ``current`` by the
-    ``verdict`` column (a previous run from before that column is read by Overall Passed)."""
-    keys = ["case_id", "repeat"]
-    before_column = verdict if verdict in previous.columns else "overall_passed"
-    before = previous[keys + [before_column]].rename(columns={before_column: "passed_before"})
-    joined = current.merge(before, on=keys, how="inner")
-    regressed = joined[joined["passed_before"].astype(bool) & ~joined[verdict].astype(bool)]
-    return regressed[["case_id", "repeat", "question", "category", "status"]].reset_index(drop=True)
+@dataclass(frozen=True)
+class Regression:
+    """A run against its baseline, case by case (``paired``), and the must_pass cases it got wrong.
+    It regressed on a significant drop (more cases worsened than improved, McNemar p < 0.05) or on
+    any must_pass case not right; a few flipped cases alone are noise."""
+
+    paired: Paired | None  # None without a baseline run
+    must_pass_failed: tuple[str, ...]
+
+    @property
+    def passed(self) -> bool:
+        """No significant drop and every must_pass case right."""
+        return not self.must_pass_failed and not (self.paired is not None and self.paired.significant_drop)
+
+
+def regression(previous: pd.DataFrame | None, current: pd.DataFrame, must_pass: Iterable[str] = (),
+               verdict: str = "correct") -> Regression:
+    """``current`` (case_scores) against ``previous`` (its baseline's, or None), each case right
+    when every one of its answers is by ``verdict``; ``must_pass`` the case ids that must be right."""
+    now = case_outcomes(current, verdict)
+    paired = None if previous is None else compare_paired(case_outcomes(previous, verdict), now)
+    required = set(must_pass)
+    return Regression(paired, tuple(str(case) for case, right in now.items() if case in required and not right))

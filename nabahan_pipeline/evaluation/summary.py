@@ -6,6 +6,10 @@ whose case has gold SQL only, test-suite accuracy over those that also ran on th
 databases, each NaN when there are none. ``pass_rate`` is the seed's (Overall Passed),
 ``correct_rate`` ours (Correct), the one the gate uses by default. ``judge_agreement`` is the
 optional LLM judge's agreement with the claims verdict, over the answers it judged.
+
+Every rate R of a share of answers (or of cases, for pass^N) has its 95 % interval beside it,
+``R_low`` and ``R_high`` (``intervals.rate_interval``: Wilson's, clustered by case with repeats);
+the mean latency score is a score, not a share, and has none.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from nabahan_pipeline.evaluation.intervals import rate_interval
 from nabahan_pipeline.evaluation.tables import CATEGORIES, SUMMARY_COLUMNS, SUMMARY_DTYPES
 
 
@@ -77,7 +82,27 @@ def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
         **_repeat_figures(scores),
         "total_tokens": _token_total(scores),
         **_judge_figures(scores),
+        **_intervals(scores),
     }
+
+
+def _intervals(scores: pd.DataFrame) -> dict[str, float]:
+    """The answer rates' ``_low`` and ``_high``: over the answers each counts, clustered by case."""
+    cases = scores["case_id"] if "case_id" in scores else None
+    shares = {
+        "pass_rate": scores["overall_passed"].astype(bool),
+        "correct_rate": scores["correct"].astype(bool),
+        "avg_retrieval_accuracy": scores["retrieval_accuracy"],
+        "avg_generation_fidelity": scores["generation_fidelity"],
+        "execution_accuracy": scores["execution_match"],
+        "test_suite_accuracy": scores["test_suite_match"],
+    }
+    return {key: value for rate, outcomes in shares.items() for key, value in _bounds(rate, outcomes, cases).items()}
+
+
+def _bounds(rate: str, outcomes: pd.Series, cases: pd.Series | None) -> dict[str, float]:
+    low, high = rate_interval(outcomes, cases)
+    return {f"{rate}_low": low, f"{rate}_high": high}
 
 
 def _judge_figures(scores: pd.DataFrame) -> dict[str, Any]:
@@ -85,18 +110,21 @@ def _judge_figures(scores: pd.DataFrame) -> dict[str, Any]:
     verdicts = scores["judge_verdict"] if "judge_verdict" in scores else pd.Series(dtype=object)
     judged = verdicts.notna()
     if not judged.any():
-        return {"judged": 0, "judge_agreement": math.nan}
+        return {"judged": 0, "judge_agreement": math.nan, "judge_agreement_low": math.nan,
+                "judge_agreement_high": math.nan}
     agree = (verdicts[judged] == "supported") == (scores.loc[judged, "claims_contradicted"].astype(int) == 0)
-    return {"judged": int(judged.sum()), "judge_agreement": float(agree.mean())}
+    return {"judged": int(judged.sum()), "judge_agreement": float(agree.mean()),
+            **_bounds("judge_agreement", agree, scores.loc[judged, "case_id"] if "case_id" in scores else None)}
 
 
 def _repeat_figures(scores: pd.DataFrame) -> dict[str, Any]:
     # pass^N: the share of cases whose every one of N repeats passed; NaN for single runs.
     repeats = int(scores["repeat"].max()) + 1 if len(scores) and "repeat" in scores.columns else 1
     if repeats < 2:
-        return {"repeats": repeats, "pass_hat_n": math.nan}
+        return {"repeats": repeats, "pass_hat_n": math.nan, "pass_hat_n_low": math.nan, "pass_hat_n_high": math.nan}
     all_passed = scores["overall_passed"].astype(bool).groupby(scores["case_id"]).all()
-    return {"repeats": repeats, "pass_hat_n": float(all_passed.mean())}
+    # A share of cases, each one observation: no clustering.
+    return {"repeats": repeats, "pass_hat_n": float(all_passed.mean()), **_bounds("pass_hat_n", all_passed, None)}
 
 
 def _token_total(scores: pd.DataFrame) -> float:

@@ -25,6 +25,7 @@ from nabahan_pipeline.evaluation.scoring import (
     not_correct_reasons,
     result_digest,
 )
+from nabahan_pipeline.evaluation.intervals import wilson
 from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, SUMMARY_COLUMNS
 
 __all__ = ["all_passed_scores", "fixed_summary", "make_history", "make_scores"]
@@ -244,7 +245,8 @@ def fixed_summary() -> pd.DataFrame:
     """An evaluation_summary with every column summarize writes and round numbers written by hand,
     for checking what the charts print: 1,000 cases, 812 passed (7 errors among the 188 failed),
     790 Correct, retrieval 90%, fidelity 85.67%, P50 1.234 s, P95 4.5678 s, no gold SQL; two
-    categories, count (450 of 600 passed) and out_of_scope (362 of 400)."""
+    categories, count (450 of 600 passed) and out_of_scope (362 of 400); the pass and Correct
+    rates' Wilson intervals, the other intervals NaN."""
     nan = math.nan
     base = {"avg_latency_score": 0.9, "avg_latency": 1.1, "execution_accuracy": nan, "execution_cases": 0,
             "test_suite_accuracy": nan, "test_suite_cases": 0, "unsafe_sql": 0, "rows_not_verified": 0,
@@ -264,4 +266,7 @@ def fixed_summary() -> pd.DataFrame:
          "avg_generation_fidelity": 0.95, "p50_latency": 0.5, "p95_latency": 2.0, "errors": 2,
          "false_refusals": 0, "false_answers": 1},
     ]
+    for row in rows:  # the intervals summarize would give these counts
+        for rate, count in (("pass_rate", "passed"), ("correct_rate", "correct")):
+            row[f"{rate}_low"], row[f"{rate}_high"] = wilson(row[count], row["total"])
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))

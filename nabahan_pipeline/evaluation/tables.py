@@ -83,6 +83,13 @@ def _rate(description: str, *, trend: bool = False, nullable: bool = False) -> p
     return pa.Column(float, _RATE, nullable=nullable, description=description, metadata=_trend(trend))
 
 
+def _bounds(rate: str) -> dict[str, pa.Column]:
+    """``rate``'s 95 % interval (evaluation.intervals): ``rate_low`` and ``rate_high``."""
+    return {f"{rate}_{side}": pa.Column(float, _RATE, nullable=True,
+                                        description=f"{edge} bound of {rate}'s 95 % interval; NaN where it is NaN.")
+            for side, edge in (("low", "Lower"), ("high", "Upper"))}
+
+
 def _seconds(description: str, *, trend: bool = False) -> pa.Column:
     return pa.Column(float, NON_NEGATIVE, description=description, metadata=_trend(trend))
 
@@ -107,6 +114,7 @@ TEST_CASES = pa.DataFrameSchema(
         "filters": pa.Column(str, json_text(dict), nullable=True, description="JSON object text, passed to the agent."),
         "expected_sql": pa.Column(str, nullable=True, description="Gold SQL on the evaluation database."),
         "tags": pa.Column(str, json_text(list), description="JSON list text, [] when absent."),
+        "must_pass": pa.Column(bool, description="no_regression fails when this case is not right (false when absent)."),
     },
     checks=[
         pa.Check(_has_expected_table, name="in_scope_cases_name_a_table",
@@ -222,10 +230,14 @@ EVALUATION_SUMMARY = pa.DataFrameSchema(
         "passed": _count("Answers that passed the seed's verdict (Overall Passed).", trend=True),
         "failed": _count("Answers that did not.", trend=True),
         "pass_rate": _rate("The seed's pass rate (Overall Passed), a fraction 0..1.", trend=True),
+        **_bounds("pass_rate"),
         "correct": _count("Correct answers (ours)."),
         "correct_rate": _rate("Correct answers, a fraction 0..1 (the gate's).", trend=True),
+        **_bounds("correct_rate"),
         "avg_retrieval_accuracy": _rate("Mean retrieval accuracy.", trend=True),
+        **_bounds("avg_retrieval_accuracy"),
         "avg_generation_fidelity": _rate("Mean generation fidelity.", trend=True),
+        **_bounds("avg_generation_fidelity"),
         "avg_latency_score": _rate("Mean latency score."),
         "avg_latency": _seconds("Mean latency, seconds.", trend=True),
         "p50_latency": _seconds("Median latency, seconds.", trend=True),
@@ -233,11 +245,13 @@ EVALUATION_SUMMARY = pa.DataFrameSchema(
         "execution_accuracy": _rate(
             "Execution match over the answers with gold SQL; NaN when no case has gold SQL.", trend=True, nullable=True
         ),
+        **_bounds("execution_accuracy"),
         "execution_cases": _count("Answers whose case has gold SQL."),
         "test_suite_accuracy": _rate(
             "Test-suite match over the answers run there; NaN when none ran on the test-suite databases.",
             trend=True, nullable=True,
         ),
+        **_bounds("test_suite_accuracy"),
         "test_suite_cases": _count("Answers run on the test-suite databases."),
         "errors": _count("Error answers.", trend=True),
         "unsafe_sql": _count("Answers whose SQL is not one read-only SELECT.", trend=True),
@@ -247,6 +261,7 @@ EVALUATION_SUMMARY = pa.DataFrameSchema(
         "cached_answers": _count("Answers reused from the response cache."),
         "repeats": _count("Answers per case.", at_least=1),
         "pass_hat_n": _rate("Share of cases whose every repeat passed; NaN for single runs.", trend=True, nullable=True),
+        **_bounds("pass_hat_n"),
         "total_tokens": pa.Column(
             float, nullable=True, description="Prompt + completion tokens; NaN when the agent reports none.",
             metadata=_trend(True),
@@ -256,6 +271,7 @@ EVALUATION_SUMMARY = pa.DataFrameSchema(
             "Share of the judged answers where the judge's supported matches no contradicted claim; NaN when none judged.",
             nullable=True,
         ),
+        **_bounds("judge_agreement"),
     },
     checks=[pa.Check(_overall_first, name="overall_first", description='the first row, and only it, is "overall"')],
     name="evaluation_summary",
@@ -271,9 +287,13 @@ AGENT_COMPARISON = pa.DataFrameSchema(
         "answers": _count("Answers: cases x repeats."),
         "correct": _count("Correct answers."),
         "correct_rate": _rate("Correct answers, a fraction 0..1."),
+        **_bounds("correct_rate"),
         "pass_rate": _rate("The seed's pass rate (Overall Passed), a fraction 0..1."),
+        **_bounds("pass_rate"),
         "execution_accuracy": _rate("Execution match over the answers with gold SQL; NaN without.", nullable=True),
+        **_bounds("execution_accuracy"),
         "test_suite_accuracy": _rate("Test-suite match over the answers run there; NaN without.", nullable=True),
+        **_bounds("test_suite_accuracy"),
         "p50_latency": _seconds("Median latency, seconds."),
         "p95_latency": _seconds("95th percentile latency, seconds."),
         "errors": _count("Error answers."),

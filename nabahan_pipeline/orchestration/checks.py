@@ -1,4 +1,5 @@
-"""Asset checks: a valid case file, scores in range, the pass-rate threshold, no regressions.
+"""Asset checks: a valid case file, scores in range, the pass-rate threshold (or its interval's lower
+bound), no significant regression and every must_pass case right.
 
 Each check is partitioned as its asset is (one result per agent in the UI); Dagster marks
 partitioned checks as a preview, a warning we keep off every command's stderr.
@@ -12,7 +13,7 @@ import dagster as dg
 import pandas as pd
 
 from nabahan_pipeline.escaping import markdown_table
-from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regressions
+from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regression
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.assets import (
@@ -74,22 +75,29 @@ def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
 
 @partitioned_check(
     asset=evaluation_summary,
-    description="The gated rate (Correct Rate, or the seed's pass rate) is at or above the threshold.",
+    description="The gated rate (Correct Rate, or the seed's pass rate; or its interval's lower bound) "
+                "is at or above the threshold.",
 )
 def pass_rate_threshold(
     context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
     evaluation_summary: pd.DataFrame,
 ) -> dg.AssetCheckResult:
-    """The ``gate`` rate (default correct_rate) >= ``pass_threshold`` (default 0.8); beside it the
-    answers not Correct, as this run's evaluation_summary lists them."""
-    rate = float(evaluation_summary.iloc[0][evaluation.gate])
+    """The ``gate`` rate (default correct_rate), or with ``gate_on`` lower the lower bound of its
+    95 % interval, >= ``pass_threshold`` (default 0.8); beside it the answers not Correct, as this
+    run's evaluation_summary lists them."""
+    overall = evaluation_summary.iloc[0]
+    figure = evaluation.gated_figure()
+    judged = float(overall.get(figure, float("nan")))
     return dg.AssetCheckResult(
-        passed=rate >= evaluation.pass_threshold,
+        passed=judged >= evaluation.pass_threshold,
         severity=dg.AssetCheckSeverity.WARN,
         metadata={
             "gate": evaluation.gate,
-            evaluation.gate: rate,
-            "pass_rate": float(evaluation_summary.iloc[0]["pass_rate"]),
+            "gate_on": evaluation.gate_on,
+            evaluation.gate: float(overall[evaluation.gate]),
+            f"{evaluation.gate}_interval": dg.MetadataValue.json(
+                [_number(overall.get(f"{evaluation.gate}_low")), _number(overall.get(f"{evaluation.gate}_high"))]),
+            "pass_rate": float(overall["pass_rate"]),
             "threshold": evaluation.pass_threshold,
             **_not_correct_of_this_run(context),
         },
@@ -109,30 +117,58 @@ def _not_correct_of_this_run(context: dg.AssetCheckExecutionContext) -> dict[str
     return {name: metadata[name] for name in ("not_correct_count", "not_correct") if name in metadata}
 
 
-@partitioned_check(asset=case_scores, description="No case that passed (by the gate's verdict) in the previous run fails now.")
+def _number(value: object) -> float | None:
+    """A bound as JSON holds it: None for NaN or missing."""
+    return None if value is None or pd.isna(value) else float(value)
+
+
+@partitioned_check(
+    asset=case_scores,
+    additional_ins={"test_cases": dg.AssetIn("test_cases")},
+    description="No significant drop against the previous run (exact McNemar, p < 0.05) and every must_pass case "
+                "right, by the gate's verdict.",
+)
 def no_regression(
-    context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame
+    context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame,
+    test_cases: pd.DataFrame,
 ) -> dg.AssetCheckResult:
-    """Compare with the previous run of the same suite and agent (or the ``baseline`` run); list
-    the cases that went from pass to fail by the gate's verdict (Correct, or the seed's)."""
+    """Compare with the previous run of the same suite and agent (or the ``baseline`` run) case by
+    case, by the gate's verdict (Correct, or the seed's): fail on a significant drop or on a case
+    the case file marks ``must_pass`` that is not right (``score_checks.regression``); the cases
+    that flipped each way are listed."""
     archive = previous_archive(context.instance, "case_scores", context.run.run_id,
                                series=run_series(evaluation, case_scores), baseline=evaluation.baseline,
                                partition=context.partition_key)
-    if archive is None or not Path(archive).exists():
-        if evaluation.baseline:
-            return dg.AssetCheckResult(passed=False, metadata={"baseline": f"no run {evaluation.baseline!r} found"})
-        return dg.AssetCheckResult(passed=True, metadata={"previous_run": "none of this agent on this suite"})
-    regressed = regressions(pd.read_parquet(archive), case_scores, verdict=GATE_VERDICTS[evaluation.gate])
-    return dg.AssetCheckResult(
-        passed=regressed.empty,
-        metadata={
+    found = archive is not None and Path(archive).exists()
+    if evaluation.baseline and not found:
+        return dg.AssetCheckResult(passed=False, metadata={"baseline": f"no run {evaluation.baseline!r} found"})
+    must_pass = test_cases.loc[test_cases["must_pass"].astype(bool), "case_id"] if "must_pass" in test_cases else []
+    result = regression(pd.read_parquet(archive) if found else None, case_scores, must_pass,
+                        verdict=GATE_VERDICTS[evaluation.gate])
+    metadata: dict[str, dg.RawMetadataValue] = {
+        "rule": "fails on a significant drop (exact McNemar p < 0.05, more cases worse than better) "
+                "or on a must_pass case not right",
+        "must_pass_failed": dg.MetadataValue.json(list(result.must_pass_failed)),
+    }
+    paired = result.paired
+    if paired is None:
+        metadata["previous_run"] = "none of this agent on this suite"
+    else:
+        worse = case_scores.drop_duplicates("case_id").set_index("case_id").loc[list(paired.worsened)].reset_index()
+        metadata.update({
             "previous_scores": dg.MetadataValue.path(archive),
             "compared_with": evaluation.baseline or "the previous run of this agent on this suite",
-            "regressed_count": len(regressed),
-            "regressed": dg.MetadataValue.md(markdown_table(regressed) if len(regressed) else "none"),
-            "regressed_case_ids": dg.MetadataValue.json(regressed["case_id"].tolist()),
-        },
-    )
+            "cases_compared": paired.cases,
+            "regressed_count": len(paired.worsened),
+            "improved_count": len(paired.improved),
+            "mcnemar_p": paired.p_value,
+            "significant_drop": paired.significant_drop,
+            "regressed": dg.MetadataValue.md(
+                markdown_table(worse[["case_id", "question", "category", "status"]]) if len(worse) else "none"),
+            "regressed_case_ids": dg.MetadataValue.json(list(paired.worsened)),
+            "improved_case_ids": dg.MetadataValue.json(list(paired.improved)),
+        })
+    return dg.AssetCheckResult(passed=result.passed, metadata=metadata)
 
 
 evaluation_checks = [test_case_file_valid, scores_in_range, pass_rate_threshold, no_regression]

@@ -57,8 +57,9 @@ def agent_comparison(
 ) -> pd.DataFrame:
     """The agents side by side on the same cases: one row per agent (Correct and pass rate,
     execution and test-suite accuracy, p50/p95 latency, errors, unsafe SQL, tokens; the table
-    stored), a case x agent matrix (disagreements first), a chart and a report to click through
-    (every case with each agent's answer), as files; each agent's newest evaluation on one suite."""
+    stored, with their intervals), a case x agent matrix (disagreements first), each pair compared
+    case by case (McNemar), a chart and a report to click through (every case with each agent's
+    answer), as files; each agent's newest evaluation on one suite."""
     labels = config.agents or [agent.label for agent in registered_agents(context.instance)]
     suite, evaluations = latest_evaluations(context.instance, labels)
     metadata: dict[str, dg.RawMetadataValue] = {
@@ -90,6 +91,8 @@ def agent_comparison(
             "agents": dg.MetadataValue.md(markdown_table(agents_report(comparison.agents))),
             "cases": len(comparison.matrix),
             "disagreements": comparison.disagreements,
+            "pairs": dg.MetadataValue.json(comparison.pairs.to_dict("records")),
+            "significant_pairs": int(comparison.pairs["significant"].sum()),
             "chart": dg.MetadataValue.md(dashboard_markdown(chart)),
         }
     )

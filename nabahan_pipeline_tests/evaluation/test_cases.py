@@ -103,6 +103,12 @@ def test_optional_fields(tmp_path: Path) -> None:
     assert json.loads(row["tags"]) == ["smoke", "رياض"]
 
 
+def test_must_pass_is_carried_and_false_when_absent(tmp_path: Path) -> None:
+    table = load_test_cases(write(tmp_path, [case(id="a", must_pass=True), case(id="b"), case(id="c", must_pass=False)]))
+    assert table["must_pass"].tolist() == [True, False, False]
+    assert table["must_pass"].dtype == bool
+
+
 def test_derived_id_is_stable_and_content_based(tmp_path: Path) -> None:
     first = load_test_cases(write(tmp_path, [COUNT_CASE]))["case_id"][0]
     again = load_test_cases(write(tmp_path, [dict(reversed(list(COUNT_CASE.items())))], "other.json"))["case_id"][0]
@@ -176,6 +182,9 @@ def test_entry_must_be_an_object(tmp_path: Path) -> None:
         ({"tags": "smoke"}, "tags", "must be a list of strings"),
         ({"tags": ""}, "tags", "must be a list of strings"),
         ({"tags": ["smoke", 3]}, "tags", "must be a list of strings"),
+        ({"must_pass": "yes"}, "must_pass", "must be true or false, got string"),
+        ({"must_pass": 1}, "must_pass", "must be true or false, got number"),
+        ({"must_pas": True}, "must_pas", "unknown field (did you mean 'must_pass'?)"),
         ({"expected_sql": 5}, "expected_sql", "must be a string"),
         ({"expected_sql": "DELETE FROM tenders_full_details"}, "expected_sql", "not a read-only query: DELETE"),
         ({"expected_sql": "SELECT 1; SELECT 2"}, "expected_sql", "expected one statement"),

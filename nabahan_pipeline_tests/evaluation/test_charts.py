@@ -692,7 +692,9 @@ def test_dashboard_shows_the_correct_rate_beside_the_pass_rate():
         ["Correct rate", "نسبة الإجابات الصحيحة", "90.0%"],
         ["Pass rate (seed)", "نسبة النجاح", "100.0%"],
     ]
-    assert tile_texts(tiles[0])[3:] == ["18 of 20 correct", "below threshold 95.0%"]
+    low, high = (format_pct(summary.iloc[0][f"correct_rate_{side}"]).rstrip("%") for side in ("low", "high"))
+    # "18 of 20 correct · 95% CI ..." is too wide for the tile: broken at its separator.
+    assert tile_texts(tiles[0])[3:] == ["18 of 20 correct", f"95% CI {low}-{high}", "below threshold 95.0%"]
     assert tiles[0].texts[2].get_color() == FAIL_COLOR  # judged: below the threshold
     assert "form checks only" in tile_texts(tiles[1])
     t = texts(fig)

@@ -15,6 +15,8 @@ from nabahan_pipeline.evaluation.comparison import (
     agents_table,
     compare_agents,
     matrix_report,
+    paired_lines,
+    pairs_report,
     write_comparison,
 )
 from nabahan_pipeline.evaluation.summary import summarize
@@ -112,3 +114,55 @@ def test_an_instant_agents_latency_is_written_in_plain_decimals(frames):
     agents = compare_agents(by_agent, summaries).agents.copy()
     agents["p50_latency"] = 2e-06
     assert agents_report(agents)["P50 Latency (s)"].tolist() == ["0.000002"] * len(agents)
+
+
+def test_each_agent_carries_its_summarys_intervals(frames):
+    by_agent, summaries = frames
+    comparison = compare_agents(by_agent, summaries)
+    for label, summary in summaries.items():
+        row = comparison.agents.set_index("agent").loc[label]
+        for rate in ("correct_rate", "pass_rate", "execution_accuracy", "test_suite_accuracy"):
+            for bound in (f"{rate}_low", f"{rate}_high"):
+                expected = summary.iloc[0][bound]
+                assert (math.isnan(row[bound]) and math.isnan(expected)) or row[bound] == expected, (label, bound)
+    columns = comparison.agents.columns.tolist()
+    assert columns[columns.index("correct_rate"):columns.index("correct_rate") + 3] == [
+        "correct_rate", "correct_rate_low", "correct_rate_high"]
+    report = agents_report(comparison.agents)
+    assert report.loc[0, "Correct Rate Low"].endswith("%") and "Test Suite Accuracy High" in report.columns
+    # A summary from before the intervals: its bounds are NaN, the rest compares.
+    old = {label: summary.drop(columns=[c for c in summary.columns if c.endswith(("_low", "_high"))])
+           for label, summary in summaries.items()}
+    agents = compare_agents(by_agent, old).agents
+    AGENT_COMPARISON.validate(agents)
+    assert agents["correct_rate_low"].isna().all() and agents["correct_rate"].tolist() == comparison.agents["correct_rate"].tolist()
+
+
+def test_each_pair_lists_the_cases_flipped_each_way_with_mcnemar(frames):
+    comparison = compare_agents(*frames)
+    pairs = comparison.pairs.set_index(["agent", "against"])
+    assert list(pairs.index) == [("second", "first"), ("third", "first"), ("third", "second")]
+    # second has c1 right on one repeat of two: not right; the rest as first.
+    assert pairs.loc[("second", "first"), ["cases", "better", "worse", "better_cases", "worse_cases"]].tolist() == [
+        3, 0, 1, [], ["c1"]]
+    assert pairs.loc[("third", "second"), ["cases", "better_cases", "worse_cases"]].tolist() == [2, ["c1"], ["c2"]]
+    assert pairs["p_value"].tolist() == [1.0, 1.0, 1.0] and not pairs["significant"].any()
+
+
+def test_a_pair_far_apart_is_significant_and_written(tmp_path: Path):
+    # 8 cases the new agent gets right and the old one wrong: p = 2 / 2^8 = 0.0078125.
+    old = scores({f"c{i}": [(False, "wrong result")] for i in range(8)})
+    new = scores({f"c{i}": [(True, "")] for i in range(8)})
+    comparison = compare_agents({"old": old, "new": new}, {"old": summarize(old), "new": summarize(new)})
+    pair = comparison.pairs.iloc[0]
+    assert (pair["agent"], pair["against"], pair["better"], pair["worse"]) == ("new", "old", 8, 0)
+    assert pair["p_value"] == pytest.approx(0.0078125) and pair["significant"]
+    lines = paired_lines(comparison.pairs, shown=3)
+    assert lines[0] == "new vs old: 8 better, 0 worse of 8 cases; McNemar p = 0.00781, significant"
+    assert lines[1] == "    better: c0, c1, c2 and 5 more"
+    written = pd.read_csv(write_comparison(comparison, tmp_path, "20250101_000000")["pairs_csv"], encoding="utf-8-sig",
+                          keep_default_na=False)
+    assert written.columns.tolist() == list(pairs_report(comparison.pairs).columns)
+    assert written.loc[0, ["Agent", "Against", "McNemar p", "Significant (p < 0.05)", "Cases Worse"]].tolist() == [
+        "new", "old", 0.007812, "yes", ""]
+    assert written.loc[0, "Cases Better"] == " ".join(f"c{i}" for i in range(8))

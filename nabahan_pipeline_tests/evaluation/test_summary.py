@@ -117,6 +117,46 @@ def test_no_answers_gives_an_overall_row_of_zeros_and_nans(scores: pd.DataFrame)
     assert math.isnan(summary.loc[0, "pass_rate"]) and math.isnan(summary.loc[0, "p95_latency"])
 
 
+RATES = ("pass_rate", "correct_rate", "avg_retrieval_accuracy", "avg_generation_fidelity", "execution_accuracy",
+         "test_suite_accuracy", "pass_hat_n", "judge_agreement")
+
+
+def test_every_rate_has_its_interval_right_after_it(scores: pd.DataFrame) -> None:
+    summary = summarize(scores)
+    columns = list(summary.columns)
+    for rate in RATES:
+        at = columns.index(rate)
+        assert columns[at + 1:at + 3] == [f"{rate}_low", f"{rate}_high"], rate
+        known = summary[rate].notna()
+        assert (summary.loc[known, f"{rate}_low"] <= summary.loc[known, rate]).all()
+        assert (summary.loc[known, rate] <= summary.loc[known, f"{rate}_high"]).all()
+        assert summary.loc[~known, [f"{rate}_low", f"{rate}_high"]].isna().all().all(), f"NaN where {rate} is"
+    overall = summary.iloc[0]
+    # 2 of 6 passed. Wilson: 1 + z²/6 = 1.6402432; centre = (1/3 + 0.3201216) / 1.6402432 = 0.398389;
+    # half = 1.194922 * sqrt(0.0370370 + 0.0266768) = 1.194922 * 0.2524159 = 0.301617.
+    assert (overall["pass_rate_low"], overall["pass_rate_high"]) == (
+        pytest.approx(0.096772, abs=2e-6), pytest.approx(0.700006, abs=2e-6))
+    # Execution accuracy over the two answers with gold SQL only: 1 of 2.
+    assert (overall["execution_accuracy_low"], overall["execution_accuracy_high"]) == pytest.approx(
+        (0.094531, 0.905469), abs=2e-6)
+    assert summary.set_index("scope").loc["aggregation", ["execution_accuracy_low", "execution_accuracy_high"]].isna().all()
+
+
+def test_with_repeats_the_interval_is_clustered_by_case() -> None:
+    # 5 cases x 4 repeats, each case's repeats agreeing, 4 cases right: as wide as 4 of 5.
+    rows = []
+    for case in range(5):
+        for repeat in range(4):
+            row = scores_row("count", passed=case < 4, latency=1.0)
+            rows.append({**row, "case_id": f"c{case}", "repeat": repeat})
+    overall = summarize(pd.DataFrame(rows)).iloc[0]
+    assert overall["correct_rate"] == pytest.approx(0.8)
+    assert (overall["correct_rate_low"], overall["correct_rate_high"]) == pytest.approx(
+        (0.375535, 0.963776), abs=2e-6)  # Wilson 4/5, not 16/20 (0.583983, 0.919342)
+    assert overall["pass_hat_n"] == pytest.approx(0.8)
+    assert (overall["pass_hat_n_low"], overall["pass_hat_n_high"]) == pytest.approx((0.375535, 0.963776), abs=2e-6)
+
+
 def test_the_pinned_evaluation_summarizes_as_it_did(tmp_path) -> None:
     # Every column, dtype and value of evaluation_summary as the code made it before it was made fast.
     from nabahan_pipeline_tests.evaluation.scoring import pinned

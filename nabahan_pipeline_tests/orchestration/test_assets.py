@@ -192,7 +192,8 @@ def ui_run(tmp_path: Path, gold: str, **options: object) -> dg.ExecuteInProcessR
     path.write_text(json.dumps([{"id": "c0", "question": "كم عدد المناقصات؟", "category": "count",
                                  "expected_table": "tenders_full_details", "expected_sql": gold}],
                                ensure_ascii=False), encoding="utf-8")
-    settings = EvaluationSettings(test_file=str(path), test_suite_databases=0, **options)
+    # In this process, so that sample_agents.CALLS counts the calls.
+    settings = EvaluationSettings(test_file=str(path), test_suite_databases=0, in_process=True, **options)
     with dg.instance_for_test() as instance:
         register_agents(instance, [LabelledAgent("counting", COUNTING)])
         return dg.materialize(

@@ -27,6 +27,7 @@ import pandas as pd
 import pytest
 
 from nabahan_pipeline import NabahanEvaluationPipeline
+from nabahan_pipeline.evaluation.intervals import wilson
 from nabahan_pipeline_tests.sample_agents import SCRIPT_CASES
 
 A = "a=python:nabahan_pipeline_tests.sample_agents:scripted_agent_a"
@@ -68,20 +69,30 @@ def test_every_figure_of_the_agents_table(compared: tuple[dict, Path]):
     }
     for row in (a, b):
         label = row["agent"]
-        assert {key: value for key, value in row.items() if not key.endswith("_latency")} == expected[label]
+        assert {key: value for key, value in row.items()
+                if not key.endswith(("_latency", "_low", "_high"))} == expected[label]
+        correct = expected[label]["correct"]
+        assert (row["correct_rate_low"], row["correct_rate_high"]) == pytest.approx(wilson(correct, 5))
         assert row["p50_latency"] == pytest.approx(by_hand_percentile(latencies[label], 0.5))
         assert row["p95_latency"] == pytest.approx(by_hand_percentile(latencies[label], 0.95))
     assert min(latencies["b"]) >= 0.05, "b sleeps 0.05 s before each answer"
     assert result["comparison"]["cases"] == 5 and result["comparison"]["disagreements"] == 3
+    # b against a: active won, riyadh and weather lost: McNemar (1, 2) p = 2 * (1 + 3) / 8 -> 1.
+    (pair,) = result["comparison"]["pairs"]
+    assert pair == {"agent": "b", "against": "a", "cases": 5, "better": 1, "worse": 2, "p_value": 1.0,
+                    "significant": False, "better_cases": ["active"], "worse_cases": ["riyadh", "weather"]}
 
 
-def test_the_two_csv_files_and_the_chart(compared: tuple[dict, Path]):
+def test_the_three_csv_files_and_the_chart(compared: tuple[dict, Path]):
     result, workspace = compared
     files = {name: Path(path) for name, path in result["files"].items()}
-    assert set(files) == {"comparison_csv", "matrix_csv", "agent_comparison.png"}
+    assert set(files) == {"comparison_csv", "matrix_csv", "pairs_csv", "agent_comparison.png", "report_html"}
     assert all(path.parent == workspace / "out" for path in files.values()), "beside the agents' folders"
     agents = pd.read_csv(files["comparison_csv"], encoding="utf-8-sig", dtype=str, keep_default_na=False)
-    assert agents.drop(columns=["P50 Latency (s)", "P95 Latency (s)"]).values.tolist() == [
+    assert agents["Correct Rate Low"].tolist() == [f"{wilson(3, 5)[0]:.1%}", f"{wilson(2, 5)[0]:.1%}"]
+    bounds = [column for column in agents.columns if column.endswith((" Low", " High"))]
+    assert len(bounds) == 8
+    assert agents.drop(columns=["P50 Latency (s)", "P95 Latency (s)", *bounds]).values.tolist() == [
         ["a", "5", "5", "3", "60.0%", "60.0%", "100.0%", "100.0%", "1", "1", "600"],
         ["b", "5", "5", "2", "40.0%", "80.0%", "50.0%", "50.0%", "0", "0", ""],
     ]
@@ -96,6 +107,8 @@ def test_the_two_csv_files_and_the_chart(compared: tuple[dict, Path]):
     ]
     questions = {case["id"]: case["question"] for case in SCRIPT_CASES}
     assert matrix["Question"].tolist() == [questions[case] for case in matrix["Case ID"]]
+    pairs = pd.read_csv(files["pairs_csv"], encoding="utf-8-sig", dtype=str, keep_default_na=False)
+    assert pairs.values.tolist() == [["b", "a", "5", "1", "2", "1", "no", "active", "riyadh weather"]]
     assert files["agent_comparison.png"].read_bytes().startswith(b"\x89PNG")
 
 
@@ -121,3 +134,4 @@ def test_the_ui_shows_the_chart_and_the_table(compared: tuple[dict, Path]):
     assert "| a " in metadata["agents"] and "60.0%" in metadata["agents"]
     assert metadata["runs"] == {label: result["agents"][label]["run_id"] for label in ("a", "b")}
     assert (metadata["disagreements"], metadata["cases"], metadata["not_evaluated"]) == (3, 5, [])
+    assert metadata["significant_pairs"] == 0 and metadata["pairs"] == result["comparison"]["pairs"]

@@ -1,6 +1,6 @@
 """agent_comparison.png: agents side by side. Left, grouped bars: each agent's Correct rate overall
-and per category; right, each agent's Correct rate against its latency (a dot at p50, a whisker to
-p95). Drawn from the tables of ``evaluation.comparison``.
+and per category, an error bar over its 95 % interval; right, each agent's Correct rate against its
+latency (a dot at p50, a whisker to p95). Drawn from the tables of ``evaluation.comparison``.
 """
 
 from __future__ import annotations
@@ -48,19 +48,25 @@ def agent_name(label: object) -> str:
 
 
 def draw_category_bars(ax: Axes, agents: pd.DataFrame, categories: pd.DataFrame) -> None:
-    """Grouped bars: overall, then each category; one bar per agent, its Correct rate in %."""
+    """Grouped bars: overall, then each category; one bar per agent, its Correct rate in %, an
+    error bar from its interval's lower to its upper bound (none where it has none)."""
     labels = agents["agent"].tolist()
     groups = ["overall", *dict.fromkeys(categories["category"])]
-    rates = {(label, "overall"): rate for label, rate in zip(labels, agents["correct_rate"])}
-    rates.update({(row.agent, row.category): row.correct_rate for row in categories.itertuples()})
+    figures = ("correct_rate", "correct_rate_low", "correct_rate_high")
+    rates = {(row["agent"], "overall"): tuple(row.get(f, np.nan) for f in figures) for _, row in agents.iterrows()}
+    rates.update({(row["agent"], row["category"]): tuple(row.get(f, np.nan) for f in figures)
+                  for _, row in categories.iterrows()})
     width = 0.8 / max(len(labels), 1)
     x = np.arange(len(groups))
     for position, label in enumerate(labels):
         style = agent_style(position)
-        values = [rates.get((label, group), np.nan) for group in groups]
-        heights = [0.0 if pd.isna(value) else float(value) * 100 for value in values]
+        values = [rates.get((label, group), (np.nan,) * 3) for group in groups]
+        heights = [0.0 if pd.isna(rate) else float(rate) * 100 for rate, _, _ in values]
+        below = [0.0 if pd.isna(low) else height - float(low) * 100 for height, (_, low, _) in zip(heights, values)]
+        above = [0.0 if pd.isna(high) else float(high) * 100 - height for height, (_, _, high) in zip(heights, values)]
         ax.bar(x - 0.4 + width * (position + 0.5), heights, width * 0.92, color=style["color"],
-               hatch=style["hatch"] or None, edgecolor="white", linewidth=0.6, label=agent_name(label))
+               hatch=style["hatch"] or None, edgecolor="white", linewidth=0.6, label=agent_name(label),
+               yerr=[below, above], error_kw={"ecolor": INK, "elinewidth": 0.8, "capsize": 2.0})
     names = ["overall — الكل", *(category_label(group) for group in groups[1:])]
     ax.set_xticks(x, names, rotation=30, ha="right", rotation_mode="anchor")
     ax.set_ylim(0, 112)
@@ -68,7 +74,7 @@ def draw_category_bars(ax: Axes, agents: pd.DataFrame, categories: pd.DataFrame)
     ax.yaxis.grid(True)
     ax.set_ylabel("Correct rate (%) — نسبة الإجابات الصحيحة")
     ax.legend(loc="upper right", ncol=min(len(labels), 3), fontsize=8.5, handlelength=1.6)
-    ax.set_title("Correct rate by category — الدقة حسب الفئة")
+    ax.set_title("Correct rate by category, 95% intervals — الدقة حسب الفئة")
 
 
 def draw_latency_scatter(ax: Axes, agents: pd.DataFrame) -> None:

@@ -1,4 +1,4 @@
-"""How the charts write numbers: percentages, seconds, counts."""
+"""How the charts write numbers: percentages and their intervals, seconds, counts."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import math
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.reports import format_pct
+from nabahan_pipeline.evaluation.reports import format_interval, format_pct
 
-__all__ = ["format_count", "format_pct", "format_seconds", "seconds_tick_label"]
+__all__ = ["format_count", "format_interval", "format_pct", "format_seconds", "seconds_tick_label"]
 
 
 def format_seconds(seconds: float | None) -> str:

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 from matplotlib.colors import to_hex
+from matplotlib.container import BarContainer
 from matplotlib.text import Text
 
 from nabahan_pipeline.evaluation.charts.comparison import agent_style, plot_agent_comparison
@@ -72,3 +73,19 @@ def test_an_agent_with_no_latency_has_no_point():
     assert len(points) == 2
     empty = pd.DataFrame(agents.assign(p50_latency=np.nan))
     drawn(plot_agent_comparison(empty, result.categories))
+
+
+def test_each_bar_has_an_error_bar_over_its_interval():
+    result = comparison()
+    bars_ax = plot_agent_comparison(result.agents, result.categories).axes[0]
+    groups = ["overall", *dict.fromkeys(result.categories["category"])]
+    by_category = result.categories.set_index(["agent", "category"])
+    containers = [container for container in bars_ax.containers if isinstance(container, BarContainer)]
+    assert len(containers) == len(LABELS)
+    for position, (label, container) in enumerate(zip(LABELS, containers)):
+        (segments,) = [collection.get_segments() for collection in container.errorbar.lines[2]]
+        ends = [(segment[0][1], segment[1][1]) for segment in segments]
+        expected = [(result.agents.loc[position, "correct_rate_low"] * 100, result.agents.loc[position, "correct_rate_high"] * 100)]
+        expected += [(by_category.loc[(label, group), "correct_rate_low"] * 100,
+                      by_category.loc[(label, group), "correct_rate_high"] * 100) for group in groups[1:]]
+        assert np.allclose(ends, expected), label

@@ -1,0 +1,92 @@
+"""The asset checks as Dagster runs them: no_regression against a baseline run (a significant drop
+by McNemar, a must_pass case) and the threshold on the rate or its interval's lower bound, with
+the metadata each check leaves in the UI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import dagster as dg
+import pytest
+
+from nabahan_pipeline.agents.labels import LabelledAgent
+from nabahan_pipeline.orchestration import assets
+from nabahan_pipeline.orchestration.checks import no_regression, pass_rate_threshold
+from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
+from nabahan_pipeline.orchestration.partitions import register_agents
+from nabahan_pipeline.orchestration.resources import EvaluationSettings, run_resources
+
+COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
+RAISING = "python:nabahan_pipeline_tests.sample_agents:raising_agent"
+TABLES = [assets.test_cases, assets.agent_responses, assets.case_scores, assets.evaluation_summary]
+
+
+@pytest.fixture
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("NABAHAN_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    with dg.instance_for_test() as instance:
+        register_agents(instance, [LabelledAgent("counting", COUNTING), LabelledAgent("raising", RAISING)])
+        yield instance
+
+
+def run(instance: dg.DagsterInstance, tmp_path: Path, partition: str, cases: int, *, must_pass: tuple[int, ...] = (),
+        **options: Any) -> dict[str, dg.AssetCheckEvaluation]:
+    """The table assets and the two checks for ``partition`` on ``cases`` count cases (those
+    numbered in ``must_pass`` marked so); each check's evaluation by name."""
+    entries = [{"id": f"c{i}", "question": f"كم عدد المناقصات رقم {i}؟", "category": "count",
+                "expected_table": "tenders_full_details", **({"must_pass": True} if i in must_pass else {})}
+               for i in range(cases)]
+    path = tmp_path / f"cases_{partition}_{len(must_pass)}.json"
+    path.write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+    settings = EvaluationSettings(test_file=str(path), output_dir=str(tmp_path / "out"), test_suite_databases=0,
+                                  **options)
+    result = dg.materialize(
+        [*TABLES, no_regression, pass_rate_threshold],
+        resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+        instance=instance, partition_key=partition, raise_on_error=False,
+    )
+    assert result.success
+    return {evaluation.check_name: evaluation for evaluation in result.get_asset_check_evaluations()} | {
+        "run_id": result.run_id}
+
+
+def values(evaluation: dg.AssetCheckEvaluation) -> dict[str, Any]:
+    return {key: value.value for key, value in evaluation.metadata.items()}
+
+
+def test_a_significant_drop_fails_and_lists_the_cases_it_lost(instance, tmp_path: Path):
+    first = run(instance, tmp_path, "counting", 8)
+    assert first["no_regression"].passed and values(first["no_regression"])["must_pass_failed"] == []
+    # Every one of 8 cases lost: p = 2 / 2^8.
+    dropped = run(instance, tmp_path, "raising", 8, baseline=first["run_id"])
+    meta = values(dropped["no_regression"])
+    assert not dropped["no_regression"].passed
+    assert (meta["cases_compared"], meta["regressed_count"], meta["improved_count"]) == (8, 8, 0)
+    assert meta["mcnemar_p"] == pytest.approx(2 / 256) and meta["significant_drop"] is True
+    assert meta["regressed_case_ids"] == [f"c{i}" for i in range(8)] and meta["improved_case_ids"] == []
+    assert "McNemar" in meta["rule"]
+
+
+def test_a_small_drop_is_noise_but_a_must_pass_case_fails(instance, tmp_path: Path):
+    first = run(instance, tmp_path, "counting", 3)
+    noise = run(instance, tmp_path, "raising", 3, baseline=first["run_id"])
+    meta = values(noise["no_regression"])
+    assert noise["no_regression"].passed, "3 cases lost: p = 0.25"
+    assert (meta["regressed_count"], meta["mcnemar_p"], meta["significant_drop"]) == (3, 0.25, False)
+    must = run(instance, tmp_path, "raising", 3, must_pass=(1,))
+    assert not must["no_regression"].passed, "a must_pass case wrong, even with no run to compare with"
+    assert values(must["no_regression"])["must_pass_failed"] == ["c1"]
+
+
+def test_the_threshold_judges_the_rate_or_its_lower_bound(instance, tmp_path: Path):
+    # 2 of 2 Correct: rate 1.0, Wilson lower bound 0.342 (1 + z²/2 = 2.9207; centre (1 + 0.9604) / 2.9207 = 0.6712; half 0.6711 * sqrt(0.2401) = 0.3288).
+    on_rate = run(instance, tmp_path, "counting", 2, pass_threshold=0.8)
+    assert on_rate["pass_rate_threshold"].passed
+    on_lower = run(instance, tmp_path, "counting", 2, pass_threshold=0.8, gate_on="lower")
+    meta = values(on_lower["pass_rate_threshold"])
+    assert not on_lower["pass_rate_threshold"].passed
+    assert meta["gate_on"] == "lower" and meta["correct_rate"] == 1.0
+    assert meta["correct_rate_interval"] == [pytest.approx(0.342380, abs=1e-6), 1.0]
