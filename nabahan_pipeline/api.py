@@ -29,11 +29,20 @@ from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
 from nabahan_pipeline.agents.secrets import scrub, scrubbed_output
 from nabahan_pipeline.errors import EvaluationInputError, NabahanError
-from nabahan_pipeline.console import LiveConsole, comparison_text, files_text, footer, header, summary_text
+from nabahan_pipeline.console import (
+    LiveConsole,
+    comparison_text,
+    files_text,
+    footer,
+    header,
+    interrupted_text,
+    summary_text,
+)
 from nabahan_pipeline.console import robustness_text
 from nabahan_pipeline.evaluation.robustness.variants import robustness_summary
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
+from nabahan_pipeline.evaluation.not_correct import not_correct_answers
 from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.orchestration.assets import CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
@@ -253,7 +262,10 @@ class NabahanEvaluationPipeline:
             raise EvaluationInputError(str(exc)) from None
         except dg.DagsterInvalidConfigError as exc:
             raise EvaluationInputError(f"invalid options: {exc}") from None
-        except dg.DagsterExecutionInterruptedError:  # Dagster's form of Ctrl-C
+        except (dg.DagsterExecutionInterruptedError, KeyboardInterrupt):  # the first is Dagster's form of Ctrl-C
+            if live is not None:
+                live.close()
+                print(interrupted_text(live.written), file=console, flush=True)
             raise KeyboardInterrupt from None
         finally:
             if live is not None:
@@ -266,7 +278,9 @@ class NabahanEvaluationPipeline:
         files.update(_materialized_paths(result, "robustness"))
         checks = {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()}
         if console is not None:
-            print(summary_text(scores, summary), file=console)
+            not_correct = not_correct_answers(scores, result.asset_value("agent_responses"),
+                                              result.asset_value("test_cases"), golds=checked.case_file.golds)
+            print(summary_text(scores, summary, not_correct), file=console)
             print(files_text(files, settings.output_path()), file=console)
             if settings.robustness:
                 print(robustness_text(robustness_summary(result.asset_value("robustness")), files), file=console)

@@ -1,4 +1,4 @@
-"""The `nabahan` command: `db build`, `agent ask|serve`, `agents add|list|remove`, `eval`.
+"""The `nabahan` command: `db build`, `agent ask|serve`, `agents add|list|remove`, `eval`; `--version`.
 
 Every subcommand reports a user mistake (a ``NabahanError``, see ``errors``) as one line on
 stderr and exit code 2; only a bug shows a stack trace. An `eval` flag not given is None: the
@@ -23,6 +23,7 @@ from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env, lab
 from nabahan_pipeline.errors import NabahanError, UsageError
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, whole_number
+from nabahan_pipeline.version import __version__
 
 
 class _Parser(argparse.ArgumentParser):
@@ -255,6 +256,7 @@ def _freeze_imports(collecting: bool) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The `nabahan` argument parser with all subcommands."""
     parser = _Parser(prog="nabahan", description="Evaluate Nabahan, the Arabic procurement assistant.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     db = sub.add_parser("db", help="the embedded evaluation database")
@@ -344,6 +346,7 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
 
 def _eval_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="nabahan-eval", description="Run the Nabahan evaluation.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _add_eval_arguments(parser)
     parser.set_defaults(handler=_cmd_eval)
     return parser

@@ -26,6 +26,11 @@ from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 RULE = "=" * 70
 THIN = "-" * 70
 QUESTION_CHARS = 50
+RESULT_CHARS = 160
+# The reason scoring.verdicts gives when the agent's SQL returns other rows than the gold's.
+WRONG_RESULT = "wrong result"
+# Pass and Correct rates this far apart (20 points) get a line saying what each checks.
+FAR_APART = 0.2
 
 
 def seconds(value: Any) -> str:
@@ -64,8 +69,10 @@ def case_block(case: Mapping[str, Any], row: Mapping[str, Any], total: int, repe
     return "\n".join(lines)
 
 
-def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
-    """The seed's EVALUATION SUMMARY, then ours: Correct and why not, accuracy, counts, categories."""
+def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.DataFrame | None = None) -> str:
+    """The seed's EVALUATION SUMMARY, then ours: Correct and why not (for a wrong result, the
+    expected rows beside the agent's, from ``not_correct``: ``evaluation.not_correct``'s table),
+    accuracy, counts, categories."""
     overall = summary.iloc[0]
     cases, answers = int(overall["cases"]), int(overall["total"])
     lines = ["", RULE, "EVALUATION SUMMARY", RULE,
@@ -103,12 +110,20 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
     if "judge_reason" in scores and scores["judge_reason"].notna().any():  # the judge was on
         lines.append(f"Judge agreement: {format_pct(overall['judge_agreement'])} ({int(overall['judged'])} of {answers} "
                      "judged; the LLM judge's supported = no claim contradicted; it never decides Correct)")
-    wrong = scores.loc[~scores["correct"].astype(bool), ["query_num", "repeat", "case_id", "not_correct_because"]]
+    wrong = scores.loc[~scores["correct"].astype(bool),
+                       ["query_num", "repeat", "case_id", "not_correct_because", "unsafe_sql"]]
+    rows = _result_rows(not_correct)
     if len(wrong):
         lines.append("Not correct:")
-        for query_num, repeat, case_id, because in wrong.itertuples(index=False):
+        for query_num, repeat, case_id, because, unsafe in wrong.itertuples(index=False):
             again = f" r{int(repeat) + 1}" if int(repeat) else ""
             lines.append(f"  [{int(query_num)}{again}] {case_id}: {because}")
+            # Unsafe SQL never ran: its result is wrong for that alone, whatever rows it reported.
+            wrong_result = not unsafe and any(reason.startswith(WRONG_RESULT) for reason in str(because).split("; "))
+            if wrong_result and (case_id, int(repeat)) in rows:
+                expected, result = rows[case_id, int(repeat)]
+                lines += [f"      expected:       {expected[:RESULT_CHARS]}",
+                          f"      agent reported: {result[:RESULT_CHARS]}"]
     lines.append("By category:")
     for _, category in summary.iloc[1:].iterrows():
         lines.append(
@@ -118,6 +133,15 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame) -> str:
         )
     lines.append(RULE)
     return "\n".join(lines)
+
+
+def _result_rows(not_correct: pd.DataFrame | None) -> dict[tuple[str, int], tuple[str, str]]:
+    """(case_id, repeat) -> the gold's rows and the agent's, as ``evaluation.not_correct`` wrote them."""
+    if not_correct is None:
+        return {}
+    columns = ["case_id", "repeat", "expected", "result"]
+    return {(case_id, int(repeat)): (expected, result)
+            for case_id, repeat, expected, result in not_correct[columns].itertuples(index=False)}
 
 
 def _rate(row: pd.Series, rate: str, between: str = "") -> str:
@@ -161,11 +185,24 @@ def robustness_text(summary: pd.DataFrame, files: Mapping[str, str]) -> str:
 
 
 def footer(summary: pd.DataFrame) -> str:
-    """The seed's closing block, then the Correct rate (what the gate judges)."""
+    """The seed's closing block, then the Correct rate (what the gate judges); when the two are
+    FAR_APART or more, a line that says why they differ."""
     overall = summary.iloc[0]
-    return "\n".join(["", RULE, "EVALUATION COMPLETE", RULE,
-                      f"FINAL PASS RATE: {format_pct(overall['pass_rate'])}",
-                      f"FINAL CORRECT RATE: {format_pct(overall['correct_rate'])}"])
+    lines = ["", RULE, "EVALUATION COMPLETE", RULE,
+             f"FINAL PASS RATE: {format_pct(overall['pass_rate'])}",
+             f"FINAL CORRECT RATE: {format_pct(overall['correct_rate'])}"]
+    if abs(float(overall["pass_rate"]) - float(overall["correct_rate"])) >= FAR_APART:
+        lines.append("The seed's pass rate checks an answer's form (SQL on the right table, rows, Arabic text, "
+                     "numbers), not whether it is right; the correct rate does (see Not correct above).")
+    return "\n".join(lines)
+
+
+def interrupted_text(written: Mapping[str, str]) -> str:
+    """What a run stopped by Ctrl-C left: the reports and charts written before it, or none."""
+    if not written:
+        return "\nInterrupted: no report was written."
+    return "\n".join(["", "Interrupted; written before it:",
+                      *(f"  {_shown(path, Path.cwd())}" for path in written.values())])
 
 
 def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, files: Mapping[str, str],
@@ -204,7 +241,8 @@ def _shown(path: str | Path, base: Path) -> str:
 
 class LiveConsole:
     """Watches a run (``progress.watching(console)``): prints each case block as its answer
-    arrives; on a terminal, a progress line under them."""
+    arrives; on a terminal, a progress line under them naming the stage (asking the agent, then
+    scoring, writing reports, drawing charts); keeps the files written (``written``)."""
 
     def __init__(self, stream: TextIO, *, repeat: int = 1) -> None:
         # Made before the run starts: while a step runs, Dagster sends the process's stdout
@@ -217,9 +255,18 @@ class LiveConsole:
         self._progress: Any = None
         self._task: Any = None
         self._lock = threading.Lock()
+        self.written: dict[str, str] = {}
 
     def __call__(self, event: str, data: Mapping[str, Any]) -> None:
-        if event == "asking":
+        if event == "written":
+            self.written.update(data["files"])
+        elif event == "stage":
+            with self._lock:
+                if self._progress is not None:  # the answers' bar gives way to the stage's
+                    self._progress.update(self._task, visible=False)
+                    self._task = self._progress.add_task(str(data["name"]), total=None)
+                    self._progress.refresh()
+        elif event == "asking":
             self._total = int(data["cases"])
             if self.terminal:
                 self._start_progress(int(data["answers"]))
@@ -248,16 +295,16 @@ class LiveConsole:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         self._progress = Progress(
-            TextColumn("asking the agent"),
+            TextColumn("{task.description}"),
             BarColumn(),
-            MofNCompleteColumn(),
+            _counted(MofNCompleteColumn()),
             _rate_column(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
+            _counted(TextColumn("ETA")),
+            _counted(TimeRemainingColumn()),
             console=Console(file=self.stream, force_terminal=True),
             transient=True,
         )
-        self._task = self._progress.add_task("answers", total=answers)
+        self._task = self._progress.add_task("asking the agent", total=answers)
         self._progress.start()
 
 
@@ -271,6 +318,18 @@ def _rate_column() -> Any:
             return Text(f"{task.speed:.1f}/s" if task.speed else "")
 
     return RateColumn()
+
+
+def _counted(column: Any) -> Any:
+    """``column`` shown for a counted task (the answers), blank for a stage's (no total)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class CountedColumn(ProgressColumn):
+        def render(self, task: Any) -> Any:
+            return column(task) if task.total is not None else Text("")
+
+    return CountedColumn()
 
 
 def _own_handle(stream: TextIO) -> TextIO:

@@ -5,7 +5,9 @@ with ``watching`` hears it as it happens, from whichever thread it happened on. 
 (the Dagster UI, `dagster asset materialize`) publishing costs nothing.
 
 Events: ``asking`` (``cases``, ``answers``: how many calls are coming), ``answer`` (``case``: the
-case's record with its 1-based ``number``; ``row``: the agent_responses row).
+case's record with its 1-based ``number``; ``row``: the agent_responses row), ``stage`` (``name``:
+scoring, writing reports, drawing charts), ``written`` (``files``: name -> path of each file just
+switched into place).
 """
 
 from __future__ import annotations

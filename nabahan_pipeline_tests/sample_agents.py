@@ -183,6 +183,21 @@ def paced_agent(question: str, filters: dict | None = None) -> dict:
     return counting_agent(question, filters)
 
 
+def markup_agent(question: str, filters: dict | None = None) -> dict:
+    """Answers like counting_agent (7, which its SQL returns), its rows holding Markdown, a link
+    and HTML: what the UI must show as text, never render."""
+    _record(question)
+    label = "<b>x</b> | [link](http://evil.example) ![i](http://evil.example/i.png)"
+    return {
+        "status": "success",
+        "sql": f"SELECT '{label}' AS label, 7 AS n FROM tenders_full_details LIMIT 1",
+        "columns": ["label", "n"],
+        "rows": [[label, 7]],
+        "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة في المنصة.",
+        "error": None,
+    }
+
+
 # --- two scripted agents for the comparison: each answer chosen per question ---------------------
 
 SCRIPT_CASES = [

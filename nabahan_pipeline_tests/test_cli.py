@@ -168,6 +168,23 @@ def test_help_and_argument_errors_load_no_heavy_library(tmp_path: Path, args: li
     assert report["loaded"] == [], f"nabahan {' '.join(args)} imported {report['loaded']}"
 
 
+@pytest.mark.parametrize(
+    "command", [["-m", "nabahan_pipeline"], ["-c", "from nabahan_pipeline.cli import console_eval_main; console_eval_main()"]],
+    ids=["nabahan", "nabahan-eval"],
+)
+def test_version_is_the_packages_and_loads_no_heavy_library(tmp_path: Path, command: list[str]):
+    from nabahan_pipeline import __version__
+
+    result = run([sys.executable, "-X", "importtime", *command, "--version"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    name = "nabahan" if command[0] == "-m" else "nabahan-eval"
+    assert result.stdout == f"{name} {__version__}\n"
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["dynamic"]
+    assert declared["version"] == {"attr": "nabahan_pipeline.version.__version__"}, "the package's version"
+    imported = {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    assert not {"pandas", "dagster", "numpy"} & imported
+
+
 def test_definitions_validate(tmp_path: Path):
     dagster = str(Path(sys.executable).parent / "dagster")
     result = run([dagster, "definitions", "validate", "-m", "nabahan_pipeline.definitions"], tmp_path)

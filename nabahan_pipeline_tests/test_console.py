@@ -3,12 +3,16 @@ printed the moment its answer arrives."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from nabahan_pipeline.console import case_block, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summarize
@@ -132,8 +136,60 @@ def test_on_a_terminal_a_progress_line_sits_under_the_cases(tmp_path: Path):
     assert process.wait(timeout=60) == 0, process.stderr.read()
     text = output.decode("utf-8", errors="replace")
     assert "asking the agent" in text and re.search(r"\d/4", text) and "ETA" in text
+    stages = [text.find(stage) for stage in ("asking the agent", "scoring", "writing reports", "drawing charts")]
+    assert -1 not in stages and stages == sorted(stages), "the progress line names each stage in turn"
     assert all(f"[{n}/4] COUNT" in text for n in range(1, 5))
     assert "FINAL PASS RATE: 100.0%" in text
+
+
+def test_a_wrong_result_shows_the_expected_rows_and_far_apart_rates_are_explained(tmp_path: Path):
+    """A real `nabahan eval`: the agent passes the seed's checks on both cases, one of them with
+    the wrong result; the gold's rows are printed beside the agent's, and the 50 points between the
+    two final rates are explained in one line after them."""
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([
+        {"id": "total", "question": "كم عدد المناقصات في المنصة؟", "category": "count",
+         "expected_table": "tenders_full_details", "expected_sql": "SELECT COUNT(*) AS tenders FROM tenders_full_details"},
+        {"id": "plain", "question": "كم عدد المناقصات؟", "category": "count", "expected_table": "tenders_full_details"},
+    ], ensure_ascii=False), encoding="utf-8")
+    result = nabahan("eval", "--test-file", str(cases), "--test-suite", "0", "--output-dir", "out",
+                     "--agent", "python:nabahan_pipeline_tests.sample_agents:markup_agent", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    wrong = lines.index("  [1] total: wrong result")
+    assert re.fullmatch(r"      expected:       tenders: \(\d+\)", lines[wrong + 1]), lines[wrong + 1]
+    assert lines[wrong + 2] == "      agent reported: label, n: (<b>x</b> | [link](http://evil.example) …, 7)"
+    assert lines[wrong + 3].startswith("By category:"), "no rows for an answer whose result is right"
+    assert lines[-4:] == ["FINAL PASS RATE: 100.0%", "FINAL CORRECT RATE: 50.0%",
+                          "The seed's pass rate checks an answer's form (SQL on the right table, rows, Arabic text, "
+                          "numbers), not whether it is right; the correct rate does (see Not correct above).",
+                          "checks not passed: pass_rate_threshold"]
+
+
+@pytest.mark.slow
+def test_after_ctrl_c_the_console_says_which_reports_were_written(tmp_path: Path):
+    """Interrupted as it draws its first chart: the CSV reports are written, and the console lists them."""
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    marker = tmp_path / "stopped"
+    environment = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+    environment.pop("DAGSTER_HOME", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nabahan_pipeline_tests.killable_run", "charts", str(marker), "--", "eval",
+         "--test-file", str(cases), "--test-suite", "0", "--output-dir", "out",
+         "--agent", "python:nabahan_pipeline_tests.sample_agents:counting_agent"],
+        cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        assert process.poll() is None and time.monotonic() < deadline, process.stderr.read()
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    reports = sorted(path.relative_to(tmp_path).as_posix() for path in (tmp_path / "out").glob("*.csv"))
+    assert any("evaluation_results_" in path for path in reports) and any("evaluation_summary_" in path for path in reports)
+    written = stdout.splitlines()[stdout.splitlines().index("Interrupted; written before it:") + 1:]
+    assert sorted(line.strip() for line in written) == reports
 
 
 def test_robustness_text_gives_each_perturbation_and_the_files():

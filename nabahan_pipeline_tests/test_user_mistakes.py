@@ -104,6 +104,7 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_nothing_half_written(tmp_path: P
     # The calls already in the agent (4 s each) are let finish: a thread cannot be killed.
     assert time.monotonic() - interrupted < 10, "the calls in flight were waited for, no other asked"
     assert stderr.strip().splitlines() == ["nabahan: interrupted"]
+    assert stdout.rstrip().endswith("Interrupted: no report was written."), stdout[-500:]
     assert [path for path in tmp_path.rglob("*.tmp")] == []
     assert not list(tmp_path.glob("out/*.csv")), "no report of a run that did not finish"
 

@@ -6,8 +6,9 @@
                                                                     -> evaluation_report_page (HTML: the
                                                                        CSVs' stamp, the charts' files)
 
-Every asset but the case file is partitioned by agent (``partitions``): one partition per agent
-label, each with its own history.
+``evaluation_summary`` also reads ``test_cases`` and ``agent_responses``: the gold's rows and the
+agent's beside each answer not Correct. Every asset but the case file is partitioned by agent
+(``partitions``): one partition per agent label, each with its own history.
 
 Each asset states what it is and calls the core; each table's Dagster type is its pandera schema
 (``evaluation.tables``), checked at the step that makes it. Parquet storage and the generic
@@ -39,6 +40,7 @@ from nabahan_pipeline.evaluation.html_report import (
     run_report_path,
     write_html,
 )
+from nabahan_pipeline.evaluation.not_correct import SHOWN, log_lines, not_correct_answers, not_correct_markdown
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
@@ -211,6 +213,7 @@ def case_scores(
     """Each answer scored: the seed's retrieval, fidelity and latency, and whether it is right: its
     SQL re-run read-only, execution match here and on the test-suite databases (the gold's results
     as the case file's check found them, when the run was handed that check), the insight's claims."""
+    publish("stage", name="scoring")
     database = ensure_database(evaluation.database_path())
     suite = suite_databases(evaluation.test_suite_size())
     judge = Judge(evaluation.judge, timeout_s=evaluation.timeout_s,
@@ -245,16 +248,32 @@ def case_scores(
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=EVALUATION_SUMMARY_TYPE)
 def evaluation_summary(
-    context: dg.AssetExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame
+    context: dg.AssetExecutionContext,
+    evaluation: dg.ResourceParam[RunSettings],
+    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+    test_cases: pd.DataFrame,
+    agent_responses: pd.DataFrame,
+    case_scores: pd.DataFrame,
 ) -> pd.DataFrame:
     """Totals, rates, p50/p95 latency, overall and per category; the run's series (suite, agent,
-    label) in its metadata, so that the trend compares like with like, and the options it ran with."""
+    label) in its metadata, so that the trend compares like with like, the options it ran with, and
+    the answers not Correct (failures first, the agent's rows beside the gold's), one log line each."""
     summary = summarize(case_scores)
+    not_correct = not_correct_answers(
+        case_scores, agent_responses, test_cases, database=ensure_database(evaluation.database_path()),
+        golds=checked_cases.golds if checked_cases is not None else None, limit=SHOWN,
+        sql_timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows,
+    )
+    for line in log_lines(case_scores):
+        context.log.info(line)
+    wrong = int((~case_scores["correct"].astype(bool)).sum())
     context.add_output_metadata(
         {
             **run_series(evaluation, case_scores),
             **plotted_figures(summary),
             "settings": dg.MetadataValue.json(evaluation.as_config()),
+            "not_correct_count": wrong,
+            "not_correct": dg.MetadataValue.md(not_correct_markdown(not_correct, wrong)),
         }
     )
     return summary
@@ -268,7 +287,9 @@ def evaluation_reports(
 ) -> dg.MaterializeResult:
     """The results, summary and error-location CSV files (seed names and columns), written
     atomically."""
+    publish("stage", name="writing reports")
     paths = write_reports(case_scores, evaluation_summary, evaluation.output_path(), report_stamp(case_scores))
+    publish("written", files={name: str(path) for name, path in paths.items()})
     return dg.MaterializeResult(
         metadata={name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()}
     )
@@ -286,6 +307,7 @@ def evaluation_charts(
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
     from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
 
+    publish("stage", name="drawing charts")
     charts = evaluation.output_path().absolute() / CHARTS_FOLDER
     drawn = render_charts(
         case_scores,
@@ -295,6 +317,7 @@ def evaluation_charts(
                                 partition=context.partition_key),
         pass_threshold=evaluation.pass_threshold,
     )
+    publish("written", files={name: str(charts / name) for name in drawn})
     metadata: dict[str, dg.MetadataValue] = {name: dg.MetadataValue.path(str(charts / name)) for name in drawn}
     metadata["run_folder"] = dg.MetadataValue.path(str(drawn["evaluation_dashboard.png"].parent))
     metadata["dashboard"] = dg.MetadataValue.md(dashboard_markdown(drawn["evaluation_dashboard.png"]))
@@ -313,6 +336,7 @@ def evaluation_report_page(
     """The report to click through (evaluation_report_<stamp>.html beside this run's CSVs: every
     case with its SQL, rows, claims and reasons), with the charts this run drew, read from their
     files rather than drawn again."""
+    publish("stage", name="writing the HTML report")
     written = this_runs_files(context, [evaluation_reports.key, evaluation_charts.key])
     if "results_csv" not in written:
         raise dg.Failure(f"this run's reports are not among the newest {RUNS_AT_ONCE} of partition {context.partition_key!r}")
@@ -322,6 +346,7 @@ def evaluation_report_page(
         charts={name: Path(written[name]).read_bytes() for name in REPORT_CHARTS if name in written},
     )
     path = write_html(run_report_html(report), run_report_path(Path(written["results_csv"])))
+    publish("written", files={"report_html": str(path)})
     return dg.MaterializeResult(metadata={"report_html": dg.MetadataValue.path(str(path.resolve()))})
 
 

@@ -79,10 +79,12 @@ def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
                 "is at or above the threshold.",
 )
 def pass_rate_threshold(
-    evaluation: dg.ResourceParam[RunSettings], evaluation_summary: pd.DataFrame
+    context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
+    evaluation_summary: pd.DataFrame,
 ) -> dg.AssetCheckResult:
     """The ``gate`` rate (default correct_rate), or with ``gate_on`` lower the lower bound of its
-    95 % interval, >= ``pass_threshold`` (default 0.8)."""
+    95 % interval, >= ``pass_threshold`` (default 0.8); beside it the answers not Correct, as this
+    run's evaluation_summary lists them."""
     overall = evaluation_summary.iloc[0]
     figure = evaluation.gated_figure()
     judged = float(overall.get(figure, float("nan")))
@@ -97,8 +99,22 @@ def pass_rate_threshold(
                 [_number(overall.get(f"{evaluation.gate}_low")), _number(overall.get(f"{evaluation.gate}_high"))]),
             "pass_rate": float(overall["pass_rate"]),
             "threshold": evaluation.pass_threshold,
+            **_not_correct_of_this_run(context),
         },
     )
+
+
+def _not_correct_of_this_run(context: dg.AssetCheckExecutionContext) -> dict[str, dg.MetadataValue]:
+    """The not-Correct table and count of this run's evaluation_summary materialization (its
+    partition's), passed on rather than built again; none when the summary came from another run."""
+    partitions = [context.partition_key] if context.has_partition_key else None
+    records = context.instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=evaluation_summary.key, asset_partitions=partitions), limit=1
+    ).records
+    if not records or records[0].run_id != context.run.run_id:
+        return {}
+    metadata = records[0].asset_materialization.metadata
+    return {name: metadata[name] for name in ("not_correct_count", "not_correct") if name in metadata}
 
 
 def _number(value: object) -> float | None:

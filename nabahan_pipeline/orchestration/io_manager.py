@@ -17,6 +17,7 @@ import dagster as dg
 import pandas as pd
 
 from nabahan_pipeline.escaping import markdown_table
+from nabahan_pipeline.evaluation.not_correct import case_scores_preview
 from nabahan_pipeline.files import atomic_path, remove_stale_temporaries
 from nabahan_pipeline.settings import parquet_dir
 
@@ -59,8 +60,8 @@ class ParquetIOManager(dg.ConfigurableIOManager):
                 "path": dg.MetadataValue.path(str(path)),
                 "archive_path": dg.MetadataValue.path(str(archive)),
                 "dagster/row_count": len(obj),
-                "dagster/column_schema": table_schema(obj),
-                "preview": dg.MetadataValue.md(markdown_preview(obj)),
+                "dagster/column_schema": table_schema(obj, context.dagster_type),
+                "preview": dg.MetadataValue.md(markdown_preview(_previewed(context.asset_key, obj))),
             }
         )
 
@@ -97,14 +98,28 @@ def _partition(context: dg.OutputContext | dg.InputContext) -> Optional[str]:
     return context.asset_partition_key if context.has_asset_partitions else None
 
 
-def table_schema(frame: pd.DataFrame) -> dg.TableSchema:
-    """The frame's columns and dtypes as a Dagster table schema."""
-    return dg.TableSchema(
-        columns=[dg.TableColumn(name=str(name), type=str(dtype)) for name, dtype in frame.dtypes.items()]
-    )
+def table_schema(frame: pd.DataFrame, dagster_type: Optional[dg.DagsterType] = None) -> dg.TableSchema:
+    """The frame's columns and dtypes as a Dagster table schema, each with its description and
+    constraints where the table's type is its pandera schema (``evaluation.tables``), so that the
+    UI's Columns table says what each column holds."""
+    declared = dagster_type.metadata.get("schema") if dagster_type is not None else None
+    described = {column.name: column for column in declared.value.columns} if declared is not None else {}
+    columns = []
+    for name, dtype in frame.dtypes.items():
+        column = described.get(str(name))
+        columns.append(dg.TableColumn(name=str(name), type=str(dtype),
+                                      description=column.description if column else None,
+                                      constraints=column.constraints if column else None))
+    return dg.TableSchema(columns=columns)
 
 
 def markdown_preview(frame: pd.DataFrame, rows: int = PREVIEW_ROWS) -> str:
     """The first rows as a Markdown table, long cells cut, so the UI shows what is inside; the
     cells are literal text (an agent's HTML or links are shown, never rendered)."""
     return markdown_table(frame.head(rows), cell_chars=PREVIEW_CELL_CHARS)
+
+
+def _previewed(key: dg.AssetKey, frame: pd.DataFrame) -> pd.DataFrame:
+    """What a table's preview shows first: case_scores' failures and key columns
+    (``evaluation.not_correct``); any other table as it is."""
+    return case_scores_preview(frame) if key == dg.AssetKey("case_scores") else frame

@@ -123,6 +123,69 @@ def test_a_wrong_column_fails_the_step_that_made_it(
     assert not (home / "parquet" / f"{step}.parquet").exists(), "the wrong table is not stored"
 
 
+def test_the_ui_says_which_answers_are_not_correct_and_why(home: Path):
+    """A real instance: evaluation_summary and the threshold check carry the table of the answers
+    not Correct (failures first, the agent's rows beside the gold's, its markup literal text), the
+    run log a line for each, case_scores' preview its failures and key columns first, and the
+    Columns table each column's description."""
+    cases = [
+        {"id": "total", "question": "كم عدد المناقصات في المنصة؟", "category": "count",
+         "expected_table": "tenders_full_details", "expected_sql": "SELECT COUNT(*) AS tenders FROM tenders_full_details"},
+        {"id": "plain", "question": "كم عدد المناقصات؟", "category": "count", "expected_table": "tenders_full_details"},
+        {"id": "weather", "question": "ما حالة الطقس في جدة اليوم؟", "category": "out_of_scope"},
+    ]
+    path = home / "cases.json"
+    path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    settings = EvaluationSettings(test_file=str(path), output_dir=str(home / "out"), test_suite_databases=0)
+    with dg.instance_for_test() as instance:
+        register_agents(instance, [LabelledAgent("markup", "python:nabahan_pipeline_tests.sample_agents:markup_agent")])
+        result = dg.materialize(
+            [table for table, _ in TABLES.values()] + list(evaluation_checks),
+            resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(home / "parquet"))},
+            instance=instance, partition_key="markup",
+        )
+        stored = {key.path[-1]: record.asset_materialization.metadata for key in map(dg.AssetKey, TABLES)
+                  for record in instance.fetch_materializations(key, limit=1).records}
+        logged = [entry.user_message for entry in instance.all_logs(result.run_id) if entry.dagster_event is None]
+    summary = stored["evaluation_summary"]
+    assert summary["not_correct_count"].value == 2
+    table = summary["not_correct"].value
+    header, rule, *rows = table.splitlines()
+    assert [cell.strip() for cell in header.strip("|").split("|")] == [
+        "query\\_num", "case\\_id", "repeat", "category", "question", "why", "sql", "result", "expected"]
+    assert [row.split("|")[2].strip() for row in rows] == ["weather", "total"], "the failure first"
+    assert "answered an out-of-scope question" in rows[0] and "wrong result" in rows[1]
+    assert rows[1].rstrip(" |").endswith(f"tenders: ({_tenders()})"), rows[1]
+    assert "&lt;b&gt;x&lt;/b&gt; \\| \\[link\\](http://evil.example)" in rows[1] and "<b>" not in table
+    [check] = [evaluation for evaluation in result.get_asset_check_evaluations()
+               if evaluation.check_name == "pass_rate_threshold"]
+    assert not check.passed and check.metadata["not_correct"].value == table
+    assert [line for line in logged if line.startswith("case ")] == [
+        "case 3 weather (out_of_scope): failed: answered an out-of-scope question",
+        "case 1 total (count): passed the seed's checks, not correct: wrong result",
+    ]
+    preview = stored["case_scores"]["preview"].value.splitlines()
+    assert [cell.strip() for cell in preview[0].strip("|").split("|")][:7] == [
+        "query\\_num", "case\\_id", "repeat", "category", "correct", "overall\\_passed", "not\\_correct\\_because"]
+    assert [row.split("|")[2].strip() for row in preview[2:]] == ["weather", "total", "plain"]
+    for name, (_, schema) in TABLES.items():
+        columns = stored[name]["dagster/column_schema"].value.columns
+        assert [(column.name, column.description) for column in columns] == [
+            (column_name, column.description) for column_name, column in schema.columns.items()]
+
+
+def _tenders() -> int:
+    import sqlite3
+
+    from nabahan_pipeline.etimad_db.store import ensure_database
+
+    connection = sqlite3.connect(ensure_database(None))
+    try:
+        return connection.execute("SELECT COUNT(*) FROM tenders_full_details").fetchone()[0]
+    finally:
+        connection.close()
+
+
 def ui_run(tmp_path: Path, gold: str, **options: object) -> dg.ExecuteInProcessResult:
     """The table assets as the UI and the sensor run them: no checked cases handed in."""
     path = tmp_path / "cases.json"

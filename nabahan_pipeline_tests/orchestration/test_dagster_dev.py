@@ -57,7 +57,7 @@ LINEAGE = {
     "test_cases": {"test_cases_file"},
     "agent_responses": {"test_cases", "agent"},
     "case_scores": {"test_cases", "agent_responses"},
-    "evaluation_summary": {"case_scores"},
+    "evaluation_summary": {"test_cases", "agent_responses", "case_scores"},
     "evaluation_reports": {"case_scores", "evaluation_summary"},
     "evaluation_charts": {"case_scores", "evaluation_summary", "evaluation_reports"},
     "evaluation_report_page": {"test_cases", "agent_responses", "case_scores", "evaluation_summary",
@@ -239,7 +239,8 @@ def _materializations(server: DagsterDev, asset: str) -> list[dict]:
             ... on FloatMetadataEntry { floatValue }
             ... on IntMetadataEntry { intValue }
             ... on PathMetadataEntry { path }
-            ... on TextMetadataEntry { text } } } }
+            ... on TextMetadataEntry { text }
+            ... on MarkdownMetadataEntry { mdStr } } } }
     } }"""
     result = server.graphql(query, {"key": {"path": [asset]}})["assetOrError"]
     assert result["__typename"] == "Asset", result
@@ -438,6 +439,8 @@ def test_dagster_dev_sensor_ui_launch_and_lineage(tmp_path: Path):
             assert pass_rate["floatValue"] == 1.0, "the counting agent passes every count case"
             total = _entry(materialization, "total")
             assert (total["__typename"], total["intValue"]) == ("IntMetadataEntry", 2)
+            assert _entry(materialization, "not_correct_count")["intValue"] == 0
+            assert _entry(materialization, "not_correct")["mdStr"] == "Every answer is Correct."
 
         # 4. Edit the file: the next tick (>= 30 s after the first) launches a run on the cache.
         _write_cases(server.cases, 3)
