@@ -83,9 +83,14 @@ def _cmd_agent_ask(args: argparse.Namespace) -> int:
             raise UsageError(f"--filters is not valid JSON: {exc}") from None
         if not isinstance(filters, dict):
             raise UsageError("--filters must be a JSON object, e.g. '{\"region\": \"الرياض\"}'")
-    agent = resolve_agent(args.agent)
+    from nabahan_pipeline.settings import resolve_run_settings
+
+    agent = resolve_agent(args.agent, timeout_s=resolve_run_settings().timeout_s)
     try:
         answer = agent.ask(args.question, filters)
+    except TimeoutError as exc:  # a python: agent's child that does not answer in time
+        print(f"nabahan: the agent did not answer: {exc}", file=sys.stderr)
+        return 1
     finally:
         agent.close()
     print(scrub(json.dumps(answer, ensure_ascii=False, indent=2, default=str)))

@@ -148,6 +148,15 @@ def test_a_call_past_its_limit_is_an_error_row_and_its_child_is_ended(tmp_path: 
     assert time.monotonic() - started < 240
 
 
+def test_agent_ask_of_a_hanging_agent_is_one_line_after_the_time_limit(tmp_path: Path):
+    asked = nabahan("agent", "ask", "كم عدد المناقصات؟", "--agent", HOSTILE + "marking_hanging_agent", cwd=tmp_path,
+                    NABAHAN_TIMEOUT_S="1", HOSTILE_DIR=str(tmp_path))
+    assert asked.returncode == 1 and "Traceback" not in asked.stderr, asked.stderr[-3000:]
+    # The limit, and the second the adapter waits past it before it gives the call up.
+    assert asked.stderr.strip() == "nabahan: the agent did not answer: no answer within 2 s"
+    assert gone(int((tmp_path / "hanging.pid").read_text()))
+
+
 def test_ctrl_c_ends_the_run_and_its_child_without_waiting_for_the_call(tmp_path: Path):
     cases = cases_file(tmp_path / "cases.json", n=2)
     env = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO), "HOSTILE_DIR": str(tmp_path)}
