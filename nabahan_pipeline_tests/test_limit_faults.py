@@ -204,8 +204,10 @@ def test_a_5000_deep_value_from_a_python_agent_is_an_error_row(tmp_path: Path) -
     assert "RecursionError" not in result.stdout + result.stderr
     rows = results_of(tmp_path)
     assert [row["Status"] for row in rows] == ["error", "success", "success"]
-    # In its child process the answer cannot even be encoded; in ours, its cell is refused.
-    assert "it nests too deep to be encoded" in rows[0]["Error"]
+    # In its child process the answer cannot be encoded (Python 3.11, 3.12), or it is and its depth
+    # is refused before it is parsed (3.13's encoder goes deeper); in ours, its cell is refused.
+    assert any(words in rows[0]["Error"] for words in ("it nests too deep to be encoded",
+                                                        "nested deeper than the pipeline reads")), rows[0]["Error"]
     (tmp_path / "ours").mkdir()
     ours = run_eval(tmp_path / "ours", "--agent", AGENTS + "deep_value_agent", "--output-dir", "out", "--in-process")
     assert ours.returncode == 0 and "RecursionError" not in ours.stdout + ours.stderr, ours.stderr[-2000:]
