@@ -4,8 +4,9 @@ and checked, then each question asked on a thread of its own, each answer sent b
     python -c BOOTSTRAP ROOT REQUESTS_FD ANSWERS_FD
 
 The first request frame names the spec and the parent's import path; the child answers frame 0
-with the module's file, or the one-line error of an agent that cannot be loaded. It ends when its
-requests end (the pipeline closed them, or died), whatever threads the agent left behind.
+with the module's file, or the one-line error of an agent that cannot be loaded. It returns when its
+requests end (the pipeline closed them, or died) and the interpreter exits as usual; a thread the
+agent left running is ended by the pipeline's ``close`` (terminate, then kill).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ MAX_REQUEST_BYTES = 64 * 1024 * 1024
 
 
 def main(requests_fd: int, answers_fd: int) -> None:
-    """Serve the agent over the two pipes until the requests end, then leave at once."""
+    """Serve the agent over the two pipes until the requests end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pipeline's; it ends this process
     requests = os.fdopen(requests_fd, "rb")
     answers = os.fdopen(answers_fd, "wb")
@@ -36,18 +37,15 @@ def main(requests_fd: int, answers_fd: int) -> None:
             answers.write(data)
             answers.flush()
 
-    try:
-        first = read_frame(requests, MAX_REQUEST_BYTES)
-        if first is not None:
-            agent = _load(first[1], send)
-            if agent is not None:
-                while (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
-                    number, payload = request
-                    threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)  # not waiting for a thread the agent left running
+    first = read_frame(requests, MAX_REQUEST_BYTES)
+    if first is None:
+        return
+    agent = _load(first[1], send)
+    if agent is None:
+        return
+    while (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
+        number, payload = request
+        threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
 
 
 def _load(payload: Any, send: Any) -> Any:
