@@ -217,13 +217,13 @@ def _count_values(values: int, max_values: int | None) -> None:
 
 
 def _json_rows(rows: list[list], max_chars: int) -> list[list]:
-    """``rows`` with each value JSON-safe (``_json_safe``), converted a row at a time and the text
+    """``rows`` with each value JSON-safe (``json_safe``), converted a row at a time and the text
     counted as it goes: over ``max_chars`` characters (the answer's byte cap, less its insight and
     SQL) the answer is refused before more is copied."""
     chars = 0
     safe: list[list] = []
     for row in rows:
-        values = [_json_safe(value) for value in row]
+        values = [json_safe(value) for value in row]
         chars += sum(len(value) for value in values if isinstance(value, str))
         if chars > max_chars:
             raise _OverTheCap(f"more than {max_chars:,} characters of text in the rows (max_answer_bytes)")
@@ -257,8 +257,9 @@ def _over_a_cap(raw: Mapping[str, Any], insights: str, limits: AnswerLimits) -> 
     return None
 
 
-def _json_safe(value: Any) -> Any:
-    # Values that databases hand back but JSON lacks: NaN and infinities, bytes, Decimal, dates.
+def json_safe(value: Any) -> Any:
+    """One cell's value as JSON keeps it: NaN and infinities as None, bytes as text (``base64:`` when
+    not UTF-8), dates as ISO text, Decimal and other numbers as floats; TypeError for anything else."""
     if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
         raise TypeError("a number of more than 100 digits")
     if value is None or isinstance(value, (bool, int, str)):

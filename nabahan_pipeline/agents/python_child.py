@@ -11,13 +11,13 @@ agent left running is ended by the pipeline's ``close`` (terminate, then kill).
 
 from __future__ import annotations
 
-import base64
 import os
 import signal
 import sys
 import threading
 from typing import Any
 
+from nabahan_pipeline.agents.contract import json_safe
 from nabahan_pipeline.agents.frames import frame, parse, read_frame
 
 # A request is a question and its filters: far less than this.
@@ -72,25 +72,8 @@ def _answer(agent: Any, number: int, payload: bytes, send: Any) -> None:
         send(number, {"raised": f"{type(exc).__name__}: {exc}"})
         return
     try:
-        send(number, {"answer": answer}, _json_value)
+        send(number, {"answer": answer}, json_safe)
     except RecursionError:  # json's encoder recurses once per level of the answer
         send(number, {"unsendable": "it nests too deep to be encoded"})
     except (TypeError, ValueError) as exc:
         send(number, {"unsendable": f"{type(exc).__name__}: {exc}"})
-
-
-def _json_value(item: Any) -> Any:
-    """A value JSON lacks as the contract keeps it: bytes as text (base64 when not UTF-8), dates
-    as ISO text, Decimal and other numbers as floats."""
-    if isinstance(item, (bytes, bytearray, memoryview)):
-        data = bytes(item)
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            return "base64:" + base64.b64encode(data).decode("ascii")
-    if hasattr(item, "isoformat"):
-        return item.isoformat()
-    try:
-        return float(item)
-    except (TypeError, ValueError):
-        raise TypeError(f"value {item!r} of type {type(item).__name__} is not JSON-serializable") from None
