@@ -9,8 +9,9 @@ since only keeps its run waiting until that other process ends too.
 A run interrupted in its process (Ctrl-C, SIGINT) is recorded canceled, not failed: Dagster records
 an interrupted run canceled when it is marked canceling as the interrupt lands (as the UI's
 "Terminate" does before it signals the run's process), which ``canceled_if_interrupted`` does where
-a run waits on its agent; an interrupt that lands elsewhere leaves it failed, which our entry points
-then record canceled (``record_interrupted``).
+a run waits on its agent; an interrupt that lands elsewhere (Dagster holds one that lands in its own
+code and raises it as it next enters ours, before any of our code runs) leaves it failed, which our
+entry points then record canceled (``record_interrupted``).
 """
 
 from __future__ import annotations
@@ -66,11 +67,14 @@ def _alive(pid: int) -> bool:
 @contextmanager
 def canceled_if_interrupted(instance: dg.DagsterInstance, run: dg.DagsterRun) -> Iterator[None]:
     """An interrupt (Ctrl-C) that lands in the block marks ``run`` canceling on its way out, so that
-    Dagster records the run canceled, not failed."""
+    Dagster records the run canceled, not failed (unless it is canceling already: the UI's
+    "Terminate" marks it so before it interrupts the run's process)."""
     try:
         yield
     except (KeyboardInterrupt, dg.DagsterExecutionInterruptedError):
-        instance.report_run_canceling(run, message=INTERRUPTED)
+        now = instance.get_run_by_id(run.run_id)
+        if now is None or now.status != dg.DagsterRunStatus.CANCELING:
+            instance.report_run_canceling(run, message=INTERRUPTED)
         raise
 
 
