@@ -14,7 +14,6 @@ The run's agent is built once by the ``agent`` resource (``orchestration.resourc
 
 from __future__ import annotations
 
-import os
 import sys
 
 import dagster as dg
@@ -30,7 +29,7 @@ from nabahan_pipeline.orchestration.resources import run_resources
 from nabahan_pipeline.orchestration.robustness import robustness
 from nabahan_pipeline.orchestration.schedules import nightly_evaluation
 from nabahan_pipeline.orchestration.sensors import comparison_after_evaluations, test_cases_changed
-from nabahan_pipeline.settings import resolve_run_settings
+from nabahan_pipeline.settings import SETTINGS, environment_value, resolve_run_settings
 
 
 def build_definitions() -> dg.Definitions:
@@ -62,7 +61,7 @@ def add_location_partition() -> None:
     """Add the partition of the location's own agent (and what it stands for, not registered for the
     schedule) to the instance at $DAGSTER_HOME when it has none; a problem is one warning line on
     stderr, never a failure to load the location."""
-    if not os.environ.get("DAGSTER_HOME", "").strip():
+    if environment_value(SETTINGS["dagster_home"].env) is None:
         print("nabahan: warning: DAGSTER_HOME is not set, so the instance keeps no agent's partition: "
               "export DAGSTER_HOME=$PWD/.nabahan/dagster (a folder) to use `--partition embedded`", file=sys.stderr)
         return
