@@ -18,11 +18,11 @@ import sys
 
 import dagster as dg
 
+from nabahan_pipeline.errors import NabahanError
 from nabahan_pipeline.orchestration.assets import agent, evaluation_assets, test_cases_file
 from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
-from nabahan_pipeline.errors import NabahanError
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job
 from nabahan_pipeline.orchestration.partitions import location_agent, register_agents
 from nabahan_pipeline.orchestration.resources import run_resources

@@ -46,8 +46,8 @@ def register_agents(
     this process finds its module in). With ``scheduled`` it is registered for the nightly schedule
     and the sensor; without, an entry is recorded only for a label that has none or one not
     registered for them, so that a run's partition exists and the UI knows it, and what the schedule
-    runs never changes. The agents as recorded; raises AgentSpecError for a spec holding a
-    credential, before anything is written."""
+    runs never changes. Returns the agents, each with its folder; raises AgentSpecError for a spec
+    holding a credential, before anything is written."""
     for agent in agents:
         check_spec(agent.spec, "agent")
     agents = [replace(agent, folder=agent.folder or _found_folder(agent.spec)) for agent in agents]
