@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import uuid
 from contextlib import ExitStack, nullcontext
 from datetime import datetime
 from collections.abc import Sequence
@@ -44,7 +45,7 @@ from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.evaluation.not_correct import not_correct_answers
 from nabahan_pipeline.files import atomic_open, file_lock
-from nabahan_pipeline.orchestration.assets import CheckedCases, check_output_folder, checked_test_cases
+from nabahan_pipeline.orchestration.assets import CHARTS_FOLDER, CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
 from nabahan_pipeline.orchestration.partitions import (
@@ -54,7 +55,7 @@ from nabahan_pipeline.orchestration.partitions import (
     registered_text,
 )
 from nabahan_pipeline.orchestration.resources import built_agent
-from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags
+from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags, record_interrupted
 from nabahan_pipeline.progress import watching
 from nabahan_pipeline.settings import RUN_OPTIONS, RunSettings, dagster_home
 
@@ -258,12 +259,13 @@ class NabahanEvaluationPipeline:
             print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(checked.case_file.cases),
                          output_dir=settings.output_path(), agent=settings.agent,
                          label=settings.run_label(), repeat=settings.repeat), file=console, flush=True)
+        run_id = str(uuid.uuid4())  # known before the run, to record it canceled after Ctrl-C
         try:
             job = _definitions().resolve_job_def(evaluation_job.name)
             with watching(live) if live is not None else nullcontext():
                 result = job.execute_in_process(
                     run_config=_run_config(settings), instance=instance, partition_key=agent.label,
-                    tags=self.run_tags(checked, agent),
+                    tags=self.run_tags(checked, agent), run_id=run_id,
                     resources={"agent": checked.built[agent.label], "checked_cases": checked.case_file},
                 )
         except NabahanError as exc:  # execute_in_process raises the step's own exception
@@ -271,6 +273,7 @@ class NabahanEvaluationPipeline:
         except dg.DagsterInvalidConfigError as exc:
             raise EvaluationInputError(f"invalid options: {exc}") from None
         except (dg.DagsterExecutionInterruptedError, KeyboardInterrupt):  # the first is Dagster's form of Ctrl-C
+            record_interrupted(instance, run_id)
             if live is not None:
                 live.close()
                 print(interrupted_text(live.written), file=console, flush=True)
@@ -281,7 +284,8 @@ class NabahanEvaluationPipeline:
         scores: pd.DataFrame = result.asset_value("case_scores")
         summary: pd.DataFrame = result.asset_value("evaluation_summary")
         files = _materialized_paths(result, "evaluation_reports")
-        files.update(_materialized_paths(result, "evaluation_charts"))
+        charts = _materialized_paths(result, "evaluation_charts")  # this run's own, as its metadata names them
+        files.update(charts)
         files.update(_materialized_paths(result, "evaluation_report_page"))
         files.update(_materialized_paths(result, "robustness"))
         checks = {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()}
@@ -289,7 +293,10 @@ class NabahanEvaluationPipeline:
             not_correct = not_correct_answers(scores, result.asset_value("agent_responses"),
                                               result.asset_value("test_cases"), golds=checked.case_file.golds)
             print(summary_text(scores, summary, not_correct), file=console)
-            print(files_text(files, settings.output_path()), file=console)
+            # The console names the charts through the output folder's link, as the seed did.
+            link = settings.output_path().absolute() / CHARTS_FOLDER
+            print(files_text({**files, **{name: str(link / name) for name in charts}}, settings.output_path()),
+                  file=console)
             if settings.robustness:
                 print(robustness_text(robustness_summary(result.asset_value("robustness")), files), file=console)
             print(footer(summary), file=console)
@@ -308,10 +315,15 @@ class NabahanEvaluationPipeline:
         run_config["ops"] = {"agent_comparison": {"config": {"agents": labels}}}
         run_config["loggers"] = {"console": {"config": {"log_level": "CRITICAL"}}}
         job = _definitions().resolve_job_def(comparison_job.name)
-        result = job.execute_in_process(
-            run_config=run_config, instance=instance,
-            tags={"nabahan/trigger": "nabahan eval", "nabahan/agents": ",".join(labels), **owner_tags()},
-        )
+        run_id = str(uuid.uuid4())
+        try:
+            result = job.execute_in_process(
+                run_config=run_config, instance=instance, run_id=run_id,
+                tags={"nabahan/trigger": "nabahan eval", "nabahan/agents": ",".join(labels), **owner_tags()},
+            )
+        except (dg.DagsterExecutionInterruptedError, KeyboardInterrupt):
+            record_interrupted(instance, run_id)
+            raise KeyboardInterrupt from None
         agents: pd.DataFrame = result.asset_value("agent_comparison")
         metadata = _metadata(result, "agent_comparison")
         files = _materialized_paths(result, "agent_comparison")

@@ -64,6 +64,7 @@ from nabahan_pipeline.files import folder_problem, linked_folder_problem
 from nabahan_pipeline.orchestration.history import latest_materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
+from nabahan_pipeline.orchestration.run_owners import canceled_if_interrupted
 from nabahan_pipeline.settings import RunSettings, response_cache_path
 from nabahan_pipeline.progress import publish
 
@@ -173,7 +174,8 @@ def agent_responses(
     numbered = numbered_cases(test_cases)
     publish("asking", cases=len(test_cases), answers=len(test_cases) * evaluation.repeat)
     try:
-        with scrubbed_output():  # what an in-process agent prints reaches the compute log scrubbed
+        # what an in-process agent prints reaches the compute log scrubbed; Ctrl-C cancels the run
+        with scrubbed_output(), canceled_if_interrupted(context.instance, context.run):
             responses = run_agent(
                 test_cases,
                 agent,
@@ -318,7 +320,8 @@ def evaluation_charts(
         pass_threshold=evaluation.pass_threshold,
     )
     publish("written", files={name: str(charts / name) for name in drawn})
-    metadata: dict[str, dg.MetadataValue] = {name: dg.MetadataValue.path(str(charts / name)) for name in drawn}
+    # This run's own files, not the link: another run (another agent's) may switch it before they are read.
+    metadata: dict[str, dg.MetadataValue] = {name: dg.MetadataValue.path(str(path)) for name, path in drawn.items()}
     metadata["run_folder"] = dg.MetadataValue.path(str(drawn["evaluation_dashboard.png"].parent))
     metadata["dashboard"] = dg.MetadataValue.md(dashboard_markdown(drawn["evaluation_dashboard.png"]))
     return dg.MaterializeResult(metadata=metadata)

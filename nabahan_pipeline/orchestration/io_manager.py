@@ -43,7 +43,7 @@ class ParquetIOManager(dg.ConfigurableIOManager):
 
     def handle_output(self, context: dg.OutputContext, obj: pd.DataFrame) -> None:
         """Write this run's copy of the table (atomically), publish it as the latest, and describe
-        it in metadata."""
+        it in metadata (its ``path``: this run's copy)."""
         if not isinstance(obj, pd.DataFrame):
             raise TypeError(f"{context.asset_key.to_user_string()} must be a DataFrame, got {type(obj).__name__}")
         path = self._path(context.asset_key)
@@ -57,7 +57,8 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         self._prune(archive.parent)
         context.add_output_metadata(
             {
-                "path": dg.MetadataValue.path(str(path)),
+                # This run's copy: the published one is the next run's (another agent's) once it writes.
+                "path": dg.MetadataValue.path(str(archive)),
                 "archive_path": dg.MetadataValue.path(str(archive)),
                 "dagster/row_count": len(obj),
                 "dagster/column_schema": table_schema(obj, context.dagster_type),

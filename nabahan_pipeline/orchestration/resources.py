@@ -18,8 +18,13 @@ from pydantic import Field
 from nabahan_pipeline.agents.contract import Agent, AnswerLimits
 from nabahan_pipeline.agents.registry import agent_kind
 from nabahan_pipeline.etimad_db.store import ensure_database
-from nabahan_pipeline.agents.labels import default_token_env
-from nabahan_pipeline.orchestration.partitions import agent_of_run, settings_for_agent
+from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env
+from nabahan_pipeline.orchestration.partitions import (
+    AGENT_LABEL_TAG,
+    agent_of_run,
+    partition_run_tags,
+    settings_for_agent,
+)
 from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, environment_value, resolve_run_settings
 
 
@@ -39,10 +44,14 @@ class _Options(dg.ConfigurableResource):
     def create_resource(self, context: dg.InitResourceContext) -> RunSettings:
         """The resolved options; in a run of an agent's partition, with that agent's spec and
         version (``partitions.agent_of_run``), however the run was launched (our entry points, the
-        UI, a backfill)."""
+        UI, a backfill); a run launched without our tags gets them now (``tag_run``)."""
         settings = self.resolved()
         agent = agent_of_run(context.instance, context.run)
-        return settings if agent is None else settings_for_agent(settings, agent)
+        if agent is None:
+            return settings
+        settings = settings_for_agent(settings, agent)
+        tag_run(context.instance, context.run, settings, agent)
+        return settings
 
 
 # One config field per run option, unset by default; the launchpad shows its help, default and variable.
@@ -226,6 +235,16 @@ def run_resources(evaluation: Any = None) -> dict[str, Any]:
 def run_tags(settings: RunSettings) -> dict[str, str]:
     """Tags that tell a run apart in the Dagster UI's runs list: its label and agent."""
     return {"nabahan/label": settings.run_label(), "nabahan/agent": settings.agent}
+
+
+def tag_run(instance: Optional[dg.DagsterInstance], run: Optional[dg.DagsterRun], settings: RunSettings,
+            agent: LabelledAgent) -> None:
+    """Give a run of ``agent``'s partition launched without our tags (from the UI, `dagster asset
+    materialize`, a backfill) the label and agent tags our entry points, the sensor and the schedule
+    give theirs, as it starts."""
+    if instance is None or run is None or run.tags.get(AGENT_LABEL_TAG) == agent.label:
+        return
+    instance.add_run_tags(run.run_id, {**run_tags(settings), **partition_run_tags(agent)})
 
 
 def answer_limits(settings: RunSettings) -> AnswerLimits:

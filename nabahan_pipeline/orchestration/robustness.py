@@ -23,6 +23,7 @@ from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.orchestration.assets import GROUP, CheckedCases, report_stamp
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
+from nabahan_pipeline.orchestration.run_owners import canceled_if_interrupted
 from nabahan_pipeline.settings import RunSettings
 
 
@@ -41,8 +42,9 @@ def robustness(
     if not evaluation.robustness:
         return
     variants = variant_cases(test_cases)
-    responses = run_agent(variants, agent, concurrency=evaluation.concurrency, timeout_s=evaluation.timeout_s,
-                          limits=answer_limits(evaluation))
+    with canceled_if_interrupted(context.instance, context.run):
+        responses = run_agent(variants, agent, concurrency=evaluation.concurrency, timeout_s=evaluation.timeout_s,
+                              limits=answer_limits(evaluation))
     scores = score_responses(
         variants, responses, ensure_database(evaluation.database_path()),
         suite=suite_databases(evaluation.test_suite_size()), timestamp=str(case_scores["timestamp"].iloc[0]),

@@ -218,3 +218,42 @@ def test_a_ui_run_checks_gold_and_output_under_its_own_limits_before_any_call(ho
     assert len(sample_agents.CALLS) == calls  # neither run asked the agent
     assert ui_run(home, gold, output_dir=str(home / "out")).success  # the default cap holds 50 rows
     assert len(sample_agents.CALLS) == calls + 1
+
+
+def test_a_partitions_metadata_names_its_own_runs_files_not_another_agents(home: Path, monkeypatch: pytest.MonkeyPatch):
+    """Two agents run from the UI one after the other into one output folder (the location's
+    default): every path the first run's materializations name is still the first run's file once
+    the second has run (the charts' link and the published Parquet are the second's by then)."""
+    import os
+
+    from nabahan_pipeline.definitions import defs
+
+    monkeypatch.setenv("NABAHAN_HOME", str(home / "home"))
+    cases = [{"id": "c0", "question": "كم عدد المناقصات؟", "category": "count", "expected_table": "tenders_full_details"}]
+    (home / "cases.json").write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    config = {"test_file": str(home / "cases.json"), "output_dir": str(home / "out"), "test_suite_databases": 0,
+              "in_process": True, "robustness": True}
+    job = defs.resolve_job_def("evaluation_job")
+    with dg.instance_for_test() as instance:
+        register_agents(instance, [LabelledAgent("counting", COUNTING), LabelledAgent("embedded", "embedded")])
+        runs = {label: job.execute_in_process(instance=instance, partition_key=label,
+                                              run_config={"resources": {"evaluation": {"config": config}}})
+                for label in ("counting", "embedded")}
+
+    def paths(result: dg.ExecuteInProcessResult) -> dict[tuple[str, str], Path]:
+        """The files the run wrote, as its materializations name them (not its inputs: the case file, the database)."""
+        return {(event.asset_key.to_user_string(), name): Path(str(value.value))
+                for event in result.get_asset_materialization_events()
+                for name, value in event.materialization.metadata.items()
+                if isinstance(value, dg.PathMetadataValue)
+                and any(Path(str(value.value)).is_relative_to(home / folder) for folder in ("out", "home"))}
+
+    first, second = paths(runs["counting"]), paths(runs["embedded"])
+    named = {asset for asset, _ in first}
+    assert named >= {"case_scores", "evaluation_reports", "evaluation_charts", "evaluation_report_page", "robustness"}
+    theirs = {os.path.realpath(path) for path in second.values()}
+    for (asset, name), path in first.items():
+        assert path.exists() and os.path.realpath(path) not in theirs, f"{asset} {name}: {path}"
+    scores = pd.read_parquet(first[("case_scores", "path")])
+    assert scores["sql"].tolist() == runs["counting"].asset_value("case_scores")["sql"].tolist()
+    assert scores["sql"].tolist() != runs["embedded"].asset_value("case_scores")["sql"].tolist()

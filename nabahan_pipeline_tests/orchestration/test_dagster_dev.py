@@ -428,6 +428,10 @@ def test_dagster_dev_sensor_ui_launch_and_lineage(tmp_path: Path):
         launched = _materialize_all_like_the_ui(server, COUNTING)
         ui_run = _wait_for_run(server, time.monotonic() + 60, "UI launch", lambda run: run["runId"] == launched)
         assert "nabahan/trigger" not in ui_run["tags"]
+        # Tagged as it starts with the label and agent tags the sensor gave its run.
+        label_tags = ("nabahan/label", "nabahan/agent", "nabahan/agent_label", "nabahan/agent_token_env")
+        assert {key: ui_run["tags"].get(key) for key in label_tags} == {key: first["tags"].get(key) for key in label_tags}
+        assert ui_run["tags"]["nabahan/agent_label"] == COUNTING
         checks = _check_executions(server, launched)
         assert checks == dict.fromkeys(sorted(name for _, name in CHECKS), "passed"), checks
         assert len(list(server.out.glob("evaluation_results_*.csv"))) == 2

@@ -4,6 +4,10 @@ agent a partition's run gets from its tags or, launched from the UI, from the re
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
 import dagster as dg
 import pytest
 
@@ -22,11 +26,13 @@ from nabahan_pipeline.orchestration.partitions import (
 from nabahan_pipeline.orchestration.resources import (
     AgentResource,
     EmbeddedAgentResource,
+    EvaluationSettings,
     HttpAgentResource,
     OpenAIAgentResource,
     PythonAgentResource,
     agent_resource,
     built_agent,
+    tag_run,
 )
 from nabahan_pipeline.settings import resolve_run_settings
 
@@ -162,3 +168,69 @@ def test_a_registered_agents_run_reads_the_token_its_entry_names_and_no_other(
         sent = {name: [request.headers.get("authorization") for request in server.requests if request.method == "POST"]
                 for name, server in (("v2", v2), ("v3", v3), ("unregistered", unregistered))}
     assert sent == {"v2": ["Bearer tk-v2-Hs7Jd2Kf9Lg4"], "v3": [None], "unregistered": [None]}
+
+
+# The tags that tell an agent's run apart (resources.run_tags, partitions.partition_run_tags).
+LABEL_TAGS = ("nabahan/label", "nabahan/agent", AGENT_LABEL_TAG, "nabahan/agent_version", "nabahan/agent_token_env")
+
+
+def _label_tags(tags: Mapping[str, str]) -> dict[str, str]:
+    return {key: value for key, value in tags.items() if key in LABEL_TAGS}
+
+
+def test_a_run_launched_without_our_tags_gets_them_as_it_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The UI launches the code location's job with the partition's tag alone: at its start the run
+    gets the label and agent tags of the agent the registry holds, as the sensor and the schedule
+    give theirs (with the same options: the settings of that agent's run)."""
+    from nabahan_pipeline.definitions import defs
+    from nabahan_pipeline.orchestration.schedules import nightly_evaluation
+    from nabahan_pipeline.orchestration.sensors import test_cases_changed
+    from nabahan_pipeline_tests.commands import cases_file
+
+    monkeypatch.setenv("NABAHAN_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("NABAHAN_TEST_FILE", str(cases_file(tmp_path / "cases.json", n=1)))
+    monkeypatch.delenv("NABAHAN_AGENT", raising=False)
+    agent = LabelledAgent("v2", COUNTING, "2")
+    with dg.instance_for_test() as instance:
+        register_agents(instance, [agent])
+        resources = {"evaluation": EvaluationSettings()}
+        with dg.build_sensor_context(instance=instance, resources=resources) as context:
+            sensor_requests = test_cases_changed(context)  # before any run: the case file is new
+        with dg.build_schedule_context(instance=instance, resources=resources,
+                                       repository_def=defs.get_repository_def()) as context:
+            schedule_requests = list(nightly_evaluation.evaluate_tick(context).run_requests)
+        result = defs.resolve_job_def("evaluation_job").execute_in_process(
+            instance=instance, partition_key="v2", asset_selection=[dg.AssetKey("test_cases")])
+        assert result.success
+        tags = instance.get_run_by_id(result.run_id).tags
+    expected = {"nabahan/label": "v2 · cases.json", "nabahan/agent": COUNTING, AGENT_LABEL_TAG: "v2",
+                "nabahan/agent_version": "2"}
+    assert _label_tags(tags) == expected
+    for (request,) in (sensor_requests, schedule_requests):
+        assert request.partition_key == "v2" and _label_tags(request.tags) == expected
+    already = dg.DagsterRun(job_name="evaluation_job", tags={PARTITION_TAG: "v2", **partition_run_tags(agent)})
+    with dg.instance_for_test() as instance:  # a run launched with its tags (ours) is left as it is
+        tag_run(instance, already, settings_for_agent(resolve_run_settings(), agent), agent)  # else: no such run
+
+
+@pytest.mark.slow
+def test_dagster_asset_materialize_runs_carry_the_tags_of_nabahan_eval_runs(tmp_path: Path):
+    """`dagster asset materialize --partition`, a real process, on the home `nabahan eval` uses."""
+    from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan, run
+
+    env = {"NABAHAN_HOME": str(tmp_path / "home"), "DAGSTER_HOME": str(tmp_path / "home" / "dagster"),
+           "NABAHAN_TEST_FILE": str(cases_file(tmp_path / "cases.json", n=1)), "NABAHAN_TEST_SUITE_DATABASES": "0",
+           "NABAHAN_OUTPUT_DIR": str(tmp_path / "out"), "PYTHONPATH": str(REPO)}
+    added = nabahan("agents", "add", f"mine={COUNTING}", cwd=tmp_path, **env)
+    assert added.returncode == 0, added.stderr[-2000:]
+    dagster = Path(sys.executable).parent / "dagster"
+    materialized = run([str(dagster), "asset", "materialize", "-m", "nabahan_pipeline.definitions",
+                        "--select", "test_cases", "--partition", "mine"], tmp_path, **env)
+    assert materialized.returncode == 0, materialized.stderr[-3000:]
+    evaluated = nabahan("eval", "--agent", f"mine={COUNTING}", cwd=tmp_path, **env)
+    assert evaluated.returncode == 0, evaluated.stderr[-2000:]
+    with dg.DagsterInstance.from_config(env["DAGSTER_HOME"]) as instance:
+        runs = instance.get_runs(filters=dg.RunsFilter(tags={PARTITION_TAG: "mine"}), ascending=True)
+    assert len(runs) == 2 and runs[1].tags["nabahan/trigger"] == "nabahan eval"
+    assert _label_tags(runs[0].tags) == _label_tags(runs[1].tags)
+    assert set(_label_tags(runs[0].tags)) >= {"nabahan/label", "nabahan/agent", AGENT_LABEL_TAG}

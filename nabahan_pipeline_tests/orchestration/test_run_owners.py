@@ -83,3 +83,53 @@ def test_a_killed_run_is_marked_failed_on_the_next_open_and_a_live_one_is_left_a
 def test_a_run_names_the_process_and_host_that_execute_it():
     tags = owner_tags()
     assert tags[OWNER_PID_TAG] == str(os.getpid()) and all(tags.values())
+
+
+def interrupted_run(tmp_path: Path, until: Path, args: list[str]) -> tuple[str, dg.DagsterRun, set]:
+    """`nabahan eval ARGS` (a real process) sent SIGINT, as Ctrl-C does, once ``until`` exists;
+    its stdout, its evaluation run as the home's instance recorded it, and the run's event types."""
+    environment = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO),
+                   "KILLABLE_MARKER": str(until)}
+    environment.pop("DAGSTER_HOME", None)
+    process = subprocess.Popen([sys.executable, *args, "--test-file", str(cases_file(tmp_path / "cases.json", n=2)),
+                                "--output-dir", "out", "--test-suite", "0"],
+                               cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 180
+    while not until.exists():
+        assert process.poll() is None and time.monotonic() < deadline, process.stderr.read()[-2000:]
+        time.sleep(0.05)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr[-2000:]
+    with dg.DagsterInstance.from_config(str(tmp_path / "home" / "dagster")) as instance:
+        (run,) = instance.get_runs(filters=dg.RunsFilter(job_name="evaluation_job"))
+        events = {event.dagster_event.event_type for event in instance.all_logs(run.run_id)
+                  if event.dagster_event is not None}
+    return stdout, run, events
+
+
+@pytest.mark.slow
+def test_a_run_interrupted_while_it_asks_the_agent_is_canceled_not_failed(tmp_path: Path):
+    """Ctrl-C as the agent is being asked: Dagster itself records the run canceled (no failure)."""
+    marker = tmp_path / "asked"
+    stdout, run, events = interrupted_run(
+        tmp_path, marker, ["-m", "nabahan_pipeline_tests.killable_run", "agent", str(marker), "--", "eval",
+                           "--agent", STOPPING])
+    assert run.status == dg.DagsterRunStatus.CANCELED
+    assert dg.DagsterEventType.RUN_CANCELING in events and dg.DagsterEventType.RUN_FAILURE not in events
+    assert stdout.rstrip().endswith("Interrupted: no report was written."), stdout[-500:]
+
+
+@pytest.mark.slow
+def test_a_run_interrupted_elsewhere_is_recorded_canceled_by_the_entry_point(tmp_path: Path):
+    """Ctrl-C as the run draws its charts (not waiting on the agent): Dagster records it failed,
+    `nabahan eval` then records it canceled; the reports written before it are listed."""
+    marker = tmp_path / "stopped"
+    stdout, run, events = interrupted_run(
+        tmp_path, marker, ["-m", "nabahan_pipeline_tests.killable_run", "charts", str(marker), "--", "eval",
+                           "--agent", "python:nabahan_pipeline_tests.sample_agents:counting_agent"])
+    assert run.status == dg.DagsterRunStatus.CANCELED
+    assert dg.DagsterEventType.RUN_CANCELED in events
+    written = stdout.splitlines()[stdout.splitlines().index("Interrupted; written before it:") + 1:]
+    assert any("evaluation_results_" in line for line in written), stdout[-1000:]
