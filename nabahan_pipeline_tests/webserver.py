@@ -1,5 +1,6 @@
-"""`dagster-webserver` on loopback, serving the project's code location from a private
-DAGSTER_HOME, and Dagster's GraphQL API over HTTP: for the UI's test and docs/screenshots.py."""
+"""`dagster-webserver` (or `dagster dev`, which adds the daemon) on loopback, serving the project's
+code location from a private DAGSTER_HOME, and Dagster's GraphQL API over HTTP: for the UI's test
+and docs/screenshots.py."""
 
 from __future__ import annotations
 
@@ -66,15 +67,17 @@ class Webserver:
 
 
 @contextlib.contextmanager
-def webserver(dagster_home: Path, cwd: Path, **env: str) -> Iterator[Webserver]:
-    """dagster-webserver on a free loopback port for DAGSTER_HOME ``dagster_home``, started in ``cwd``
-    with our commands' environment (``commands.environment``); stopped, with its code server, on exit."""
+def webserver(dagster_home: Path, cwd: Path, *, dev: bool = False, **env: str) -> Iterator[Webserver]:
+    """dagster-webserver (``dev``: `dagster dev`, as `make dev` starts it) on a free loopback port for
+    DAGSTER_HOME ``dagster_home``, started in ``cwd`` with our commands' environment
+    (``commands.environment``); stopped, with its children, on exit."""
     port = free_port()
     log = cwd / f"webserver-{port}.log"
-    command = [str(Path(sys.executable).parent / "dagster-webserver"), "-m", LOCATION, "-h", "127.0.0.1",
-               "-p", str(port)]
+    bin_dir = Path(sys.executable).parent
+    program = [str(bin_dir / "dagster"), "dev"] if dev else [str(bin_dir / "dagster-webserver")]
+    command = [*program, "-m", LOCATION, "-h", "127.0.0.1", "-p", str(port)]
     with log.open("wb") as output:
-        process = subprocess.Popen(command, cwd=cwd, env=environment(cwd, DAGSTER_HOME=str(dagster_home), **env),
+        process = subprocess.Popen(command, cwd=cwd, env=environment(cwd, **{**env, "DAGSTER_HOME": str(dagster_home)}),
                                    stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     server = Webserver(process, port, log)
@@ -91,7 +94,8 @@ def webserver(dagster_home: Path, cwd: Path, **env: str) -> Iterator[Webserver]:
 
 
 def stop(process: subprocess.Popen) -> None:
-    """SIGTERM to the process group (the webserver ends its code server), SIGKILL to what is left."""
+    """SIGTERM to the process group (the webserver ends its code server, dagster dev its children),
+    SIGKILL to what is left."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
     with contextlib.suppress(subprocess.TimeoutExpired):
