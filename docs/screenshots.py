@@ -125,8 +125,13 @@ class Pages:
         return dialog.find_element(By.XPATH, "./ancestor::div[contains(concat(' ', @class, ' '), ' bp5-dialog ')][1]")
 
     def lineage(self) -> None:
+        from selenium.webdriver.common.by import By
+
         self.open("/locations/nabahan_pipeline.definitions/asset-groups/evaluation",
                   "//*[normalize-space()='evaluation_summary']")
+        # One step out: the graph's first fit cuts the top node's box.
+        self.browser.find_element(By.XPATH, "//button[.//*[@aria-label='zoom_out']]").click()
+        time.sleep(1.5)
         self.save("dagster_lineage.png")
 
     def not_correct(self) -> None:
