@@ -1,7 +1,7 @@
 """The Dagster UI's screenshots in docs/images, taken in headless Chromium (selenium, as the HTML
 report's test drives it) from a real `dagster dev`:
 
-    PYTHONPATH=. .venv/bin/python docs/screenshots.py          # about three minutes
+    PYTHONPATH=. .venv/bin/python docs/screenshots.py          # about two minutes
 
 In a temporary folder: the embedded agent and `varied` (bench/varied_agent.py: the reference agent
 with half its answers spoiled) are registered and evaluated on the shipped cases by `nabahan eval`;
