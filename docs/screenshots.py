@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -22,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from nabahan_pipeline_tests.commands import nabahan
+from nabahan_pipeline_tests.evaluation.test_html_report import open_browser
+from nabahan_pipeline_tests.webserver import Webserver, webserver
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from nabahan_pipeline_tests.commands import nabahan  # noqa: E402
-from nabahan_pipeline_tests.evaluation.test_html_report import open_browser  # noqa: E402
-from nabahan_pipeline_tests.webserver import Webserver, webserver  # noqa: E402
 
 IMAGES = REPO / "docs" / "images"
 WINDOW = (1920, 1200)
@@ -60,6 +60,7 @@ def prepare(work: Path) -> dict[str, str]:
 
 
 def wait_for(what: str, found: Callable[[], Any], timeout_s: float = LOAD_TIMEOUT_S) -> Any:
+    """``found()``'s first truthy value; stops the script, naming ``what``, when none came in time."""
     deadline = time.monotonic() + timeout_s
     while not (value := found()):
         if time.monotonic() > deadline:
@@ -72,8 +73,6 @@ class Pages:
     """The browser on the server's pages; each method saves one screenshot."""
 
     def __init__(self, browser: Any, server: Webserver, out: Path) -> None:
-        from selenium.webdriver.common.by import By
-
         self.browser, self.server, self.out = browser, server, out
         # The first visit's "Join the Dagster community" dialog (once per instance), skipped.
         browser.get(server.url + "/overview")
@@ -86,8 +85,6 @@ class Pages:
 
     def open(self, path: str, ready_xpath: str) -> Any:
         """Open ``path``, dismiss the first-visit dialog, and return the element that says it loaded."""
-        from selenium.webdriver.common.by import By
-
         self.browser.get(self.server.url + path)
         element = wait_for(path, lambda: self.browser.find_elements(By.XPATH, ready_xpath))[0]
         time.sleep(2)  # charts and the graph's layout settle after the data arrives
@@ -116,8 +113,6 @@ class Pages:
 
     def markdown_dialog(self, path: str, label: str) -> Any:
         """The dialog of ``label``'s [Show Markdown] in the newest event of ``path``'s Events tab."""
-        from selenium.webdriver.common.by import By
-
         row = self.open(path, f"//td[normalize-space()='{label}']/..")
         row.find_element(By.XPATH, ".//a[contains(., 'Show Markdown')]").click()
         dialog = wait_for(label, lambda: self.browser.find_elements(By.CSS_SELECTOR, ".bp5-dialog table"))[0]
@@ -125,8 +120,6 @@ class Pages:
         return dialog.find_element(By.XPATH, "./ancestor::div[contains(concat(' ', @class, ' '), ' bp5-dialog ')][1]")
 
     def lineage(self) -> None:
-        from selenium.webdriver.common.by import By
-
         self.open("/locations/nabahan_pipeline.definitions/asset-groups/evaluation",
                   "//*[normalize-space()='evaluation_summary']")
         # One step out: the graph's first fit cuts the top node's box.
@@ -158,8 +151,6 @@ class Pages:
         self.save("dagster_run_log.png", height=720)
 
     def launch(self) -> None:
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.common.keys import Keys
 
         self.open("/locations/nabahan_pipeline.definitions/asset-groups/evaluation",
                   "//button[contains(., 'Materialize all')]").click()
