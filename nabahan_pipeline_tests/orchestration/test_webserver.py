@@ -1,6 +1,8 @@
 """What the Dagster UI shows, asked of a real `dagster-webserver` through Dagster's GraphQL API (the
 API the UI's pages read): a fresh DAGSTER_HOME where `nabahan eval` evaluated an agent that is
-wrong on three of five cases, and the embedded agent's partition.
+wrong on three of five cases, and the embedded agent's partition. The UI finds the partition, the
+table of the answers not Correct (the summary's and the threshold check's), the columns'
+descriptions and the run log's line per such answer.
 
 One webserver for the module, started after the evaluation; it is stopped, with its code server,
 whatever the tests do. Slow: three processes that each load Dagster, then the run.
@@ -58,13 +60,18 @@ def ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Webserver]:
     assert server.process.returncode is not None, "the webserver is stopped"
 
 
-def _latest(ui: Webserver, asset: str, partition: str) -> dict[str, dict]:
-    """The metadata of ``asset``'s newest materialization of ``partition``, by label."""
+def _newest(ui: Webserver, asset: str, partition: str) -> dict:
+    """``asset``'s newest materialization of ``partition``."""
     result = ui.graphql(MATERIALIZATION, {"asset": {"path": [asset]}, "partition": partition})["assetOrError"]
     assert result["__typename"] == "Asset", result
     (materialization,) = result["assetMaterializations"]
     assert materialization["partition"] == partition
-    return {entry["label"]: entry for entry in materialization["metadataEntries"]}
+    return materialization
+
+
+def _latest(ui: Webserver, asset: str, partition: str) -> dict[str, dict]:
+    """The metadata of ``asset``'s newest materialization of ``partition``, by label."""
+    return {entry["label"]: entry for entry in _newest(ui, asset, partition)["metadataEntries"]}
 
 
 def test_the_agents_partitions_hold_the_embedded_agent(ui: Webserver) -> None:
@@ -75,7 +82,7 @@ def test_the_agents_partitions_hold_the_embedded_agent(ui: Webserver) -> None:
     (dimension,) = node["partitionDefinition"]["dimensionTypes"]
     assert dimension["dynamicPartitionsDefinitionName"] == "agents"
     (keys,) = node["partitionKeysByDimension"]
-    assert keys["partitionKeys"] == ["embedded", WRONG]
+    assert {"embedded", WRONG} <= set(keys["partitionKeys"])
 
     # What the launch dialog of evaluation_job offers.
     sets = ui.graphql("""query ($repository: RepositorySelector!) {
@@ -84,7 +91,7 @@ def test_the_agents_partitions_hold_the_embedded_agent(ui: Webserver) -> None:
                 __typename ... on Partitions { results { name } } } } } } }""",
                       {"repository": {"repositoryLocationName": LOCATION, "repositoryName": REPOSITORY}})
     (partition_set,) = sets["partitionSetsOrError"]["results"]
-    assert [partition["name"] for partition in partition_set["partitionsOrError"]["results"]] == ["embedded", WRONG]
+    assert {"embedded", WRONG} <= {partition["name"] for partition in partition_set["partitionsOrError"]["results"]}
 
 
 def test_evaluation_summary_tells_the_answers_not_correct_failures_first(ui: Webserver) -> None:
@@ -114,3 +121,19 @@ def test_case_scores_columns_carry_their_descriptions(ui: Webserver) -> None:
     described = {column["name"]: column["description"] for column in columns}
     assert described["case_id"] == "The case's id (test_cases.case_id)."
     assert all(described.values()), [name for name, text in described.items() if not text]
+
+
+def test_the_run_log_has_one_line_per_answer_not_correct(ui: Webserver) -> None:
+    run_id = _newest(ui, "evaluation_summary", WRONG)["runId"]
+    run = ui.graphql("""query ($runId: ID!) { runOrError(runId: $runId) { __typename ... on Run {
+        eventConnection(afterCursor: null, limit: 1000) { events {
+            __typename ... on MessageEvent { message stepKey level } } } } } }""", {"runId": run_id})["runOrError"]
+    assert run["__typename"] == "Run", run
+    lines = [event for event in run["eventConnection"]["events"]
+             if event["__typename"] == "LogMessageEvent" and event["message"].startswith("case ")]
+    assert {(event["stepKey"], event["level"]) for event in lines} == {("evaluation_summary", "INFO")}
+    assert [event["message"] for event in lines] == [
+        "case 3 weather (out_of_scope): failed: answered an out-of-scope question",
+        "case 2 riyadh (region_filter): passed the seed's checks, not correct: wrong result",
+        "case 5 big (value_filter): passed the seed's checks, not correct: ungrounded 31415",
+    ]
