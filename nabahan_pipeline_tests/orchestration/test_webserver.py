@@ -48,10 +48,8 @@ def ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Webserver]:
     dagster_home.mkdir()
     cases = work / "cases.json"
     cases.write_text(json.dumps(SCRIPT_CASES, ensure_ascii=False), encoding="utf-8")
-    # Registered as a user does: until the code location registers the embedded agent's partition
-    # when it loads (issue 27's `register` branch), a fresh home holds no partition at all.
-    added = nabahan("agents", "add", "embedded", f"{WRONG}={WRONG_SPEC}", cwd=work, DAGSTER_HOME=str(dagster_home))
-    assert added.returncode == 0, added.stderr
+    # Nothing registered: the embedded agent's partition is the code location's own, added as the
+    # webserver's code server loads it; the wrong agent's, by the run that evaluates it.
     run = nabahan("eval", "--agent", f"{WRONG}={WRONG_SPEC}", "--test-file", str(cases), "--output-dir",
                   str(work / "out"), cwd=work, DAGSTER_HOME=str(dagster_home))
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
