@@ -48,7 +48,12 @@ from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.orchestration.assets import CHARTS_FOLDER, CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
-from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents
+from nabahan_pipeline.orchestration.partitions import (
+    partition_settings,
+    partition_run_tags,
+    register_agents,
+    registered_text,
+)
 from nabahan_pipeline.orchestration.resources import built_agent
 from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags, record_interrupted
 from nabahan_pipeline.progress import watching
@@ -232,7 +237,10 @@ class NabahanEvaluationPipeline:
             checked = self._check(stack)
             several = len(checked.agents) > 1
             with open_instance(self.dagster_home) as instance:
-                register_agents(instance, checked.agents)
+                # Each run has its agent's partition; the schedule and the sensor get it only when asked.
+                register_agents(instance, checked.agents, scheduled=checked.settings.register_agents)
+                if checked.settings.register_agents and console is not None:
+                    print(registered_text(checked.agents), file=console, flush=True)
                 runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
                         for agent in checked.agents}
                 if not several:

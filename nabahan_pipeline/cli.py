@@ -22,7 +22,7 @@ from nabahan_pipeline.agents.secrets import redacted_url, scrub
 from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env, labelled_agents, resolve_run, with_tokens
 from nabahan_pipeline.errors import NabahanError, UsageError
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
-from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, whole_number
+from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, resolve, whole_number
 from nabahan_pipeline.version import __version__
 
 
@@ -122,23 +122,27 @@ def _cmd_agents_add(args: argparse.Namespace) -> int:
     for agent in agents:  # a spec that names no agent is refused here, not in tonight's run
         resolve_agent(agent.spec, agent_version=agent.version).close()
     with open_instance() as instance:
-        register_agents(instance, agents)
+        agents = register_agents(instance, agents)
     for agent in agents:
         print(f"registered {agent.label}: {agent.spec}" + (f" (version {agent.version})" if agent.version else "")
-              + _token_text(agent, " (token from ${})"))
+              + _token_text(agent, " (token from ${})") + (f" (imported from {agent.folder})" if agent.folder else ""))
     return 0
 
 
 def _cmd_agents_list(args: argparse.Namespace) -> int:
     from nabahan_pipeline.api import open_instance
-    from nabahan_pipeline.orchestration.partitions import registered_agents
+    from nabahan_pipeline.orchestration.partitions import scheduled_agents
 
     with open_instance() as instance:
-        agents = registered_agents(instance)
+        agents = scheduled_agents(instance)
+    if not agents:
+        print(f"nabahan: no agent registered: the nightly schedule and the sensor evaluate the location's agent, "
+              f"{resolve('agent')} (${SETTINGS['agent'].env}); register agents with `nabahan agents add NAME=SPEC`",
+              file=sys.stderr)
     for agent in agents:
         # redacted: an entry made before specs with a credential were refused may hold one
         print(f"{agent.label}\t{redacted_url(agent.spec)}" + (f"\t{agent.version}" if agent.version else "")
-              + _token_text(agent, "\ttoken from ${}"))
+              + _token_text(agent, "\ttoken from ${}") + (f"\tfrom {agent.folder}" if agent.folder else ""))
     return 0
 
 
@@ -289,16 +293,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     agents = sub.add_parser("agents", help="the agents the sensor and the nightly schedule evaluate (partitions)")
     agents_sub = agents.add_subparsers(dest="agents_command", required=True, parser_class=_Parser)
-    add = agents_sub.add_parser("add", help="register agents (each a partition of the evaluation assets)")
+    add = agents_sub.add_parser("add", help="register agents for the nightly schedule and the sensor (each a "
+                                "partition of the evaluation assets; a python: agent with the folder it is found in)")
     add.add_argument("agents", nargs="+", metavar="[NAME=]SPEC", help="an agent spec, named NAME or by itself")
     add.add_argument("--agent-version", default=None, help=_option_help("agent_version"))
     add.add_argument("--agent-token", action="append", metavar="[NAME=]ENV_VAR",
                      help="the environment variable holding an agent's token (its name, never the token), read "
                      "when the sensor and the schedule run it; an HTTP agent named by none gets no token")
     add.set_defaults(handler=_cmd_agents_add)
-    listing = agents_sub.add_parser("list", help="the registered agents: label, spec, version")
+    listing = agents_sub.add_parser("list", help="the agents registered for the schedule and the sensor: label, "
+                                    "spec, version, token variable, folder")
     listing.set_defaults(handler=_cmd_agents_list)
-    remove = agents_sub.add_parser("remove", help="unregister agents (their history stays)")
+    remove = agents_sub.add_parser("remove", help="unregister agents and remove their partitions (their history stays)")
     remove.add_argument("labels", nargs="+", metavar="LABEL")
     remove.set_defaults(handler=_cmd_agents_remove)
 

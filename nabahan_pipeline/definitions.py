@@ -1,7 +1,11 @@
 """The Dagster code location: `dagster dev` and `dagster asset materialize -m nabahan_pipeline.definitions`.
 
 The evaluation assets are partitioned by agent (``orchestration.partitions``): materialize one with
-`--partition LABEL`, a label `nabahan eval` or `nabahan agents add` registered.
+`--partition LABEL`, a label `nabahan eval` evaluated or `nabahan agents add` registered. Dagster's
+tools load the location through ``code_location``, which first makes sure the location's own agent
+(``NABAHAN_AGENT``, default ``embedded``) has its partition in the instance at $DAGSTER_HOME: so
+`--partition embedded` and the UI's launch of it work on a fresh home. Our own entry points use
+``defs`` (they add the partitions of the agents they run).
 
 Options come from run config (`resources.evaluation.config`, see run_config.yaml); those it leaves
 out come from their environment variables when a run starts, else from their defaults (settings.py).
@@ -10,17 +14,22 @@ The run's agent is built once by the ``agent`` resource (``orchestration.resourc
 
 from __future__ import annotations
 
+import sys
+
 import dagster as dg
 
+from nabahan_pipeline.errors import NabahanError
 from nabahan_pipeline.orchestration.assets import agent, evaluation_assets, test_cases_file
 from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job
+from nabahan_pipeline.orchestration.partitions import location_agent, register_agents
 from nabahan_pipeline.orchestration.resources import run_resources
 from nabahan_pipeline.orchestration.robustness import robustness
 from nabahan_pipeline.orchestration.schedules import nightly_evaluation
 from nabahan_pipeline.orchestration.sensors import comparison_after_evaluations, test_cases_changed
+from nabahan_pipeline.settings import SETTINGS, environment_value, resolve_run_settings
 
 
 def build_definitions() -> dg.Definitions:
@@ -38,3 +47,30 @@ def build_definitions() -> dg.Definitions:
 
 
 defs = build_definitions()
+
+
+@dg.definitions
+def code_location() -> dg.Definitions:
+    """The code location as Dagster's tools load it (`dagster dev`'s code server, `dagster asset
+    materialize -m`, each run's process): ``defs``, the location's agent's partition added first."""
+    add_location_partition()
+    return defs
+
+
+def add_location_partition() -> None:
+    """Add the partition of the location's own agent (and what it stands for, not registered for the
+    schedule) to the instance at $DAGSTER_HOME when it has none; a problem is one warning line on
+    stderr, never a failure to load the location."""
+    if environment_value(SETTINGS["dagster_home"].env) is None:
+        print("nabahan: warning: DAGSTER_HOME is not set, so the instance keeps no agent's partition: "
+              "export DAGSTER_HOME=$PWD/.nabahan/dagster (a folder) to use `--partition embedded`", file=sys.stderr)
+        return
+    try:
+        agent = location_agent(resolve_run_settings())
+        with dg.DagsterInstance.get() as instance:
+            register_agents(instance, [agent], scheduled=False)
+    except NabahanError as exc:
+        print(f"nabahan: warning: the location's agent has no partition: {exc}", file=sys.stderr)
+    except Exception as exc:  # the instance unreachable (a missing folder, a database down): the location still loads
+        print(f"nabahan: warning: the location's agent's partition could not be added to the instance at "
+              f"$DAGSTER_HOME ({type(exc).__name__}: {' '.join(str(exc).split())[:300]})", file=sys.stderr)

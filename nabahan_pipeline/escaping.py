@@ -5,6 +5,8 @@ renders an agent's markup, link or HTML.
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 # OWASP's list for CSV injection: a cell starting with one of these is read as a formula.
@@ -21,6 +23,7 @@ _MARKDOWN_SPECIAL = str.maketrans(
         "!": "\\!",
         "~": "\\~",
         "#": "\\#",
+        "@": "\\@",
         "&": "&amp;",
         "<": "&lt;",
         ">": "&gt;",
@@ -28,6 +31,10 @@ _MARKDOWN_SPECIAL = str.maketrans(
         "\r": " ",
     }
 )
+
+# GFM links bare "scheme://x", "www.x" and "a@b.c" (the "@" is escaped above); a backslash before
+# the ":" or the "." breaks the run of characters it looks for, and renders as nothing.
+_BARE_LINK = re.compile(r":(?=//)|(?<=www)\.", re.IGNORECASE)
 
 
 def csv_cell(value: object) -> object:
@@ -50,9 +57,9 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def markdown_text(value: object) -> str:
-    """``value`` as literal text in Markdown (one line; no emphasis, links, code, HTML or table
-    breaks): every character Markdown or HTML would read is escaped."""
-    return str(value).translate(_MARKDOWN_SPECIAL)
+    """``value`` as literal text in Markdown (one line; no emphasis, links, bare-URL autolinks,
+    code, HTML or table breaks): every character Markdown or HTML would read is escaped."""
+    return _BARE_LINK.sub(r"\\\g<0>", str(value).translate(_MARKDOWN_SPECIAL))
 
 
 def markdown_table(frame: pd.DataFrame, *, cell_chars: int | None = None) -> str:

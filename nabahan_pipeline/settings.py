@@ -274,6 +274,10 @@ class RunSettings:
         "NABAHAN_AGENT_TOKEN (HTTP) or OPENAI_API_KEY for the only agent of a run; no token for an HTTP agent "
         "among several", flag="--agent-token", metavar="[NAME=]ENV_VAR", quiet=True,
     )
+    register_agents: bool = _option(
+        False, yes_no, "register the run's agents for the nightly schedule and the sensor (`nabahan agents add` "
+        "registers without a run); a Dagster run registers nothing", flag="--register",
+    )
     concurrency: int = _option(8, whole_number(1), "agent calls at once", flag="--concurrency", metavar="N")
     timeout_s: float = _option(30.0, seconds, "seconds allowed to each agent call", flag="--timeout",
                                metavar="SECONDS")

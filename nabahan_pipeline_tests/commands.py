@@ -13,12 +13,16 @@ from nabahan_pipeline.settings import ENVIRONMENT_VARIABLES
 REPO = Path(__file__).resolve().parents[1]
 
 
-def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
-    # No setting inherited from the shell but the session's database cache (conftest); ``env`` wins.
+def environment(cwd: Path, **env: str) -> dict[str, str]:
+    """Our commands' environment in ``cwd``: no setting inherited from the shell but the session's
+    database cache (conftest), the state in ``cwd/home``, the test agents importable; ``env`` wins."""
     inherited = {key: value for key, value in os.environ.items()
                  if key not in ENVIRONMENT_VARIABLES or key == "NABAHAN_CACHE_DIR"}
-    environment = {**inherited, "NABAHAN_HOME": str(cwd / "home"), "PYTHONPATH": str(REPO), **env}
-    return subprocess.run(args, cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
+    return {**inherited, "NABAHAN_HOME": str(cwd / "home"), "PYTHONPATH": str(REPO), **env}
+
+
+def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, env=environment(cwd, **env), capture_output=True, text=True, timeout=300)
 
 
 def nabahan(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:

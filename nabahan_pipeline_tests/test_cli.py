@@ -58,12 +58,13 @@ def test_fail_under_exits_1_and_bad_input_exits_2(tmp_path: Path):
 
 
 def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: Path):
-    """The plain dagster command on a kept instance: an agent's partition, registered first."""
+    """The plain dagster command on a kept instance: the location's agent's partition with no step
+    before it, another agent's once it is registered."""
     dagster = str(Path(sys.executable).parent / "dagster")
     home = {"DAGSTER_HOME": str(tmp_path / "home" / "dagster")}
-    registered = nabahan("agents", "add", "embedded", f"counting={COUNTING}", cwd=tmp_path, **home)
+    registered = nabahan("agents", "add", f"counting={COUNTING}", cwd=tmp_path, **home)
     assert registered.returncode == 0, registered.stderr
-    assert registered.stdout.splitlines() == ["registered embedded: embedded", f"registered counting: {COUNTING}"]
+    assert registered.stdout.splitlines() == [f"registered counting: {COUNTING} (imported from {REPO})"]
     base = [dagster, "asset", "materialize", "-m", "nabahan_pipeline.definitions", "--select", "*"]
     result = run([*base, "--partition", "embedded"], tmp_path, NABAHAN_OUTPUT_DIR=str(tmp_path / "default_out"), **home)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -91,7 +92,7 @@ def test_agents_are_registered_listed_and_removed(tmp_path: Path):
     added = nabahan("agents", "add", "ref=embedded", f"{COUNTING}", "--agent-version", "2", cwd=tmp_path)
     assert added.returncode == 0, added.stderr
     listed = nabahan("agents", "list", cwd=tmp_path)
-    assert listed.stdout.splitlines() == ["ref\tembedded\t2", f"{COUNTING}\t{COUNTING}\t2"]
+    assert listed.stdout.splitlines() == ["ref\tembedded\t2", f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
     for mistake, message in ((["add", "x=smtp://nope"], "unknown agent spec"),
                              (["add", "x=embedded", "x=embedded"], "agent 'x=embedded' and agent 'x=embedded'"),
                              (["remove", "ghost"], "no agent labelled 'ghost'")):
@@ -99,7 +100,31 @@ def test_agents_are_registered_listed_and_removed(tmp_path: Path):
         assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
     assert nabahan("agents", "remove", "ref", cwd=tmp_path).returncode == 0
-    assert nabahan("agents", "list", cwd=tmp_path).stdout.splitlines() == [f"{COUNTING}\t{COUNTING}\t2"]
+    assert nabahan("agents", "list", cwd=tmp_path).stdout.splitlines() == [f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
+
+
+def test_nabahan_eval_registers_its_agent_for_the_schedule_only_when_asked(tmp_path: Path):
+    import dagster as dg
+
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    common = ["eval", "--test-file", str(cases), "--output-dir", "out", "--test-suite", "0"]
+    tried = nabahan(*common, "--agent", f"try={COUNTING}", cwd=tmp_path)
+    assert tried.returncode == 0, tried.stderr[-3000:]
+    assert "registered" not in tried.stdout
+    unlisted = nabahan("agents", "list", cwd=tmp_path)
+    assert unlisted.returncode == 0 and unlisted.stdout == ""
+    assert unlisted.stderr.strip() == ("nabahan: no agent registered: the nightly schedule and the sensor evaluate "
+                                       "the location's agent, embedded ($NABAHAN_AGENT); register agents with "
+                                       "`nabahan agents add NAME=SPEC`")
+
+    kept = nabahan(*common, "--agent", f"kept={COUNTING}", "--register", cwd=tmp_path)
+    assert kept.returncode == 0, kept.stderr[-3000:]
+    (line,) = [line for line in kept.stdout.splitlines() if "registered" in line]
+    assert line == f"registered for the nightly schedule and the sensor: kept ({COUNTING}) (`nabahan agents list`)"
+    listed = nabahan("agents", "list", cwd=tmp_path)
+    assert listed.stdout.splitlines() == [f"kept\t{COUNTING}\tfrom {REPO}"]
+    with dg.DagsterInstance.from_config(str(tmp_path / "home" / "dagster")) as instance:
+        assert instance.get_dynamic_partitions("agents") == ["try", "kept"], "each run has its agent's partition"
 
 
 def test_nabahan_eval_with_two_agents_writes_the_comparison(tmp_path: Path):

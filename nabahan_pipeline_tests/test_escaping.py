@@ -42,3 +42,15 @@ def test_cells_are_cut_before_escaping_so_no_escape_is_cut_in_two():
 def test_csv_cell_only_touches_text_that_starts_like_a_formula():
     assert csv_cell("=1+1") == "'=1+1" and csv_cell("-2") == "'-2" and csv_cell("@x") == "'@x"
     assert csv_cell("بلغ =1") == "بلغ =1" and csv_cell(-2) == -2 and csv_cell(None) is None
+
+
+def test_bare_urls_and_emails_stay_text_yet_render_as_written():
+    from markdown_it import MarkdownIt
+
+    hostile = "زر https://evil.example/x أو WWW.evil.example أو mail a@evil.example: 60.0%"
+    escaped = markdown_text(hostile)
+    # GFM's autolink extension needs these runs of source characters; escaped, none is left.
+    assert "https://" not in escaped and "www." not in escaped.lower() and "a@evil" not in escaped
+    assert escaped.endswith("example: 60.0%"), "a dot or colon elsewhere is left as it is"
+    html = MarkdownIt("commonmark").render(escaped)
+    assert "<a" not in html and html.strip() == f"<p>{hostile}</p>"

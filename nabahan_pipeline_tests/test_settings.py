@@ -54,6 +54,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "judge": ("openai:judge-model", "openai:judge-model"),
     "in_process": ("yes", True),
     "robustness": ("on", True),
+    "register_agents": ("yes", True),
 }
 # Per run option of no default whose value has a form: a value given other than its sample.
 GIVEN = {"judge": "openai:other-model", "agent_token_env": "none"}
@@ -61,6 +62,7 @@ GIVEN = {"judge": "openai:other-model", "agent_token_env": "none"}
 BAD = {
     "quick": "maybe",
     "in_process": "perhaps",
+    "register_agents": "later",
     "concurrency": "abc",
     "timeout_s": "soon",
     "repeat": "0",

@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from typing import Any, BinaryIO
 
 from nabahan_pipeline.agents.contract import Agent
@@ -47,11 +48,11 @@ _MAX_LINE = 64 * 1024
 
 class ChildProcessAgent(Agent):
     """The callable of ``python:package.module:function`` called in a child process; the child is
-    started (and the callable checked there) when this is made."""
+    started (and the callable checked there, its module looked for in ``folders`` too) when this is made."""
 
     def __init__(
         self, spec: str, agent_version: str | None = None, *, timeout_s: float = 30.0,
-        max_answer_bytes: int = SETTINGS["max_answer_bytes"].default,
+        max_answer_bytes: int = SETTINGS["max_answer_bytes"].default, folders: Sequence[str] = (),
     ) -> None:
         self.spec = spec
         self._module_name, _ = parse_python_spec(spec)
@@ -60,7 +61,8 @@ class ChildProcessAgent(Agent):
         self._max_answer_bytes = max_answer_bytes
         self._lock = threading.Lock()
         self._closed = False
-        self._child = _Child(spec, max_answer_bytes)
+        self._folders = list(folders)
+        self._child = _Child(spec, max_answer_bytes, self._folders)
         self._module_file = self._child.module_file
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
@@ -69,7 +71,7 @@ class ChildProcessAgent(Agent):
             if self._closed:
                 return _failure("the run has ended the agent's process")
             if not self._child.alive:
-                self._child = _Child(self.spec, self._max_answer_bytes)
+                self._child = _Child(self.spec, self._max_answer_bytes, self._folders)
             child = self._child
         return child.ask(question, filters, self._wait_s)
 
@@ -99,7 +101,7 @@ class _Child:
     """One child process: its pipes, the calls in it, a thread reading its answers and one
     relaying its output."""
 
-    def __init__(self, spec: str, max_answer_bytes: int) -> None:
+    def __init__(self, spec: str, max_answer_bytes: int, folders: list[str]) -> None:
         self._max_bytes = max_answer_bytes
         self._pending: dict[int, _Pending] = {0: _Pending()}
         self._numbers = itertools.count(1)
@@ -126,18 +128,17 @@ class _Child:
         self._reader.start()
         self._relay.start()
         try:
-            self.module_file = self._start(spec)
+            self.module_file = self._start(spec, folders)
         except BaseException:  # a bad spec, or Ctrl-C while the agent's module imports: no child left
             self.end()
             raise
 
-    def _start(self, spec: str) -> str | None:
-        """Send the spec and our import path; the module's file, once the child has loaded the
-        callable; AgentSpecError (scrubbed) when it could not."""
+    def _start(self, spec: str, folders: list[str]) -> str | None:
+        """Send the spec, our import path and the agent's folders; the module's file, once the child
+        has loaded the callable; AgentSpecError (scrubbed) when it could not."""
         first = self._pending[0]
-        here = os.getcwd()
         try:
-            self._send(0, {"spec": spec, "path": [*sys.path, *([here] if here not in sys.path else [])]})
+            self._send(0, {"spec": spec, "path": sys.path, "folders": folders})
         except OSError:  # it died starting: the reader says so
             pass
         first.done.wait()

@@ -35,13 +35,16 @@ _FORBIDDEN = ("...", ",")
 
 @dataclass(frozen=True)
 class LabelledAgent:
-    """An agent as the user named it: its label, its spec, (optionally) its version, and the
-    environment variable its token is read from (``NO_TOKEN``: none; None: its kind's default)."""
+    """An agent as the user named it: its label, its spec, (optionally) its version, the
+    environment variable its token is read from (``NO_TOKEN``: none; None: its kind's default), and
+    for a ``python:`` agent the folder its module was found in when it was registered (None: the
+    import path and the working directory of the process that runs it)."""
 
     label: str
     spec: str
     version: str | None = None
     token_env: str | None = None
+    folder: str | None = None
 
 
 def check_spec(spec: str, source: str = "--agent") -> str:

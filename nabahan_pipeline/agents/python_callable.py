@@ -1,12 +1,15 @@
 """Any Python callable with the contract (spec ``python:package.module:function``); the module is
-looked up on the import path and in the working directory."""
+looked up on the import path, in the working directory and in the folders its registry entry names
+(``agent_folder``: where it was found when it was registered)."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import inspect
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +21,10 @@ from nabahan_pipeline.errors import AgentSpecError
 class PythonCallableAgent(Agent):
     """Imports ``package.module:function`` and calls it with (question, filters)."""
 
-    def __init__(self, spec: str, agent_version: str | None = None) -> None:
+    def __init__(self, spec: str, agent_version: str | None = None, folders: Sequence[str] = ()) -> None:
         self.spec = spec
         module_name, attr = parse_python_spec(spec)
-        module = _import(spec, module_name)
+        module = _import(spec, module_name, folders)
         func: Any = module
         for part in attr.split("."):
             func = getattr(func, part, None)
@@ -62,19 +65,34 @@ def python_fingerprint(spec: str, module_name: str, module_file: str | None, age
     return compose(spec, source_hash(sources) if sources else None, agent_version)
 
 
-def _import(spec: str, module_name: str) -> Any:
-    """Import the agent's module, found from the working directory too (where users keep their
-    agent), turning any failure into one line that names the file and line when there is one."""
-    here = os.getcwd()
-    if here not in sys.path:
-        sys.path.append(here)
+def agent_folder(spec: str) -> str | None:
+    """The folder this process finds a ``python:`` agent's module in (its import path, then the
+    working directory, as ``_import`` looks), without importing it; None when it is not found or is
+    this interpreter's own (the standard library, an installed package), which every process has."""
+    top = parse_python_spec(spec)[0].partition(".")[0]
+    own = tuple(os.path.join(os.path.realpath(prefix), "") for prefix in {sys.prefix, sys.base_prefix})
+    for entry in [*sys.path, os.getcwd()]:
+        folder = os.path.abspath(entry or os.curdir)
+        if importlib.machinery.PathFinder.find_spec(top, [folder]) is not None:
+            return None if os.path.join(os.path.realpath(folder), "").startswith(own) else folder
+    return None
+
+
+def _import(spec: str, module_name: str, folders: Sequence[str] = ()) -> Any:
+    """Import the agent's module, found from the working directory (where users keep their agent)
+    and ``folders`` too, turning any failure into one line that names the file and line when there
+    is one, or the folders looked in when the module is not found."""
+    searched = list(dict.fromkeys([os.getcwd(), *folders]))
+    sys.path.extend(folder for folder in searched if folder not in sys.path)
     try:
         return importlib.import_module(module_name)
     except SyntaxError as exc:
         where = f"{exc.filename}:{exc.lineno}" if exc.filename else f"line {exc.lineno}"
         raise AgentSpecError(f"agent spec {spec!r}: {where}: SyntaxError: {exc.msg}") from None
     except ImportError as exc:
-        raise AgentSpecError(f"agent spec {spec!r}: cannot import module {module_name!r} ({exc})") from None
+        missing = isinstance(exc, ModuleNotFoundError) and exc.name and f"{module_name}.".startswith(f"{exc.name}.")
+        looked = f"; looked in {', '.join(searched)} and the installed packages" if missing else ""
+        raise AgentSpecError(f"agent spec {spec!r}: cannot import module {module_name!r} ({exc}){looked}") from None
     except Exception as exc:  # the module's own code failed while importing
         raise AgentSpecError(
             f"agent spec {spec!r}: importing {module_name!r} raised {type(exc).__name__}: {exc}"

@@ -3,7 +3,8 @@ and checked, then each question asked on a thread of its own, each answer sent b
 
     python -c BOOTSTRAP ROOT REQUESTS_FD ANSWERS_FD
 
-The first request frame names the spec and the parent's import path; the child answers frame 0
+The first request frame names the spec, the parent's import path and the agent's folders (where it
+was registered from, looked in after the working directory); the child answers frame 0
 with the module's file, or the one-line error of an agent that cannot be loaded. It returns when its
 requests end (the pipeline closed them, or died) and the interpreter exits as usual; a thread the
 agent left running is ended by the pipeline's ``close`` (terminate, then kill).
@@ -56,7 +57,8 @@ def _load(payload: Any, send: Any) -> Any:
     start = parse(payload)
     sys.path[:] = [entry for entry in start["path"] if isinstance(entry, str)]
     try:
-        agent = PythonCallableAgent(start["spec"])
+        agent = PythonCallableAgent(start["spec"], folders=[entry for entry in start.get("folders", [])
+                                                            if isinstance(entry, str)])
     except AgentSpecError as exc:
         send(0, {"error": str(exc)})
         return None

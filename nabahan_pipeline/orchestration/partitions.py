@@ -1,11 +1,14 @@
 """Agents as Dagster dynamic partitions of the evaluation assets, and the registry of what each
 label stands for.
 
-The partition key is the agent's label. Registering an agent adds its partition and records an
-observation of the ``agent`` asset (the agent outside Dagster) for that partition, holding its spec
-and version; so the instance (SQLite, or PostgreSQL in production) keeps the registry, and every
-entry point, the sensor and the schedule read it from there. A partition added another way (the
-UI's "Add partition") with no observation stands for the spec its label names.
+The partition key is the agent's label. Every agent evaluated has its partition (its history); an
+observation of the ``agent`` asset (the agent outside Dagster) for that partition records its spec,
+version, token variable and, for a ``python:`` agent, the folder its module was found in, and
+whether it is registered for the nightly schedule and the sensor (``scheduled``: `nabahan agents
+add`, `nabahan eval --register`). So the instance (SQLite, or PostgreSQL in production) keeps the
+registry, and every entry point, the sensor and the schedule read it from there. A partition added
+another way (the UI's "Add partition") with no observation stands for the spec its label names; a
+run of one that names none fails before any step (``agent_of_run``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from typing import Any
 import dagster as dg
 import sqlalchemy.exc
 
-from nabahan_pipeline.agents.labels import LabelledAgent, check_spec, default_token_env, folder_name
+from nabahan_pipeline.agents.labels import LabelledAgent, check_label, check_spec, default_token_env, folder_name
+from nabahan_pipeline.agents.registry import agent_kind
+from nabahan_pipeline.errors import AgentSpecError
 from nabahan_pipeline.settings import RunSettings
 
 AGENTS = dg.DynamicPartitionsDefinition(name="agents")
@@ -30,13 +35,22 @@ AGENT_SPEC_TAG = "nabahan/agent"
 AGENT_VERSION_TAG = "nabahan/agent_version"
 # The name of the variable the agent's token is read from (never the token).
 AGENT_TOKEN_ENV_TAG = "nabahan/agent_token_env"
+# The folder a python: agent's module is imported from, besides the run's import path.
+AGENT_FOLDER_TAG = "nabahan/agent_folder"
 
 
-def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent]) -> None:
-    """Add each agent's partition, and record its spec, version and token variable when they are new
-    or changed; raises AgentSpecError for a spec holding a credential, before anything is written."""
+def register_agents(
+    instance: dg.DagsterInstance, agents: Sequence[LabelledAgent], *, scheduled: bool = True
+) -> list[LabelledAgent]:
+    """Add each agent's partition and record what it stands for (a ``python:`` agent with the folder
+    this process finds its module in). With ``scheduled`` it is registered for the nightly schedule
+    and the sensor; without, an entry is recorded only for a label that has none or one not
+    registered for them, so that a run's partition exists and the UI knows it, and what the schedule
+    runs never changes. Returns the agents, each with its folder; raises AgentSpecError for a spec
+    holding a credential, before anything is written."""
     for agent in agents:
         check_spec(agent.spec, "agent")
+    agents = [replace(agent, folder=agent.folder or _found_folder(agent.spec)) for agent in agents]
     labels = [agent.label for agent in agents]
     for attempt in range(3):
         try:
@@ -46,32 +60,72 @@ def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent
             if attempt == 2:
                 raise
     for agent in agents:
-        if registered_agent(instance, agent.label) != agent:
-            instance.report_runless_asset_event(
-                dg.AssetObservation(
-                    AGENT_ASSET,
-                    partition=agent.label,
-                    description="registered",
-                    metadata={"spec": agent.spec, "agent_version": agent.version or "",
-                              "token_env": agent.token_env or ""},
-                )
-            )
+        entry = _entry(instance, agent.label)
+        if entry != (agent, scheduled) and not (entry is not None and entry[1] and not scheduled):
+            _record(instance, agent, scheduled)
+    return agents
+
+
+def registered_text(agents: Sequence[LabelledAgent]) -> str:
+    """The line that says which agents were registered for the nightly schedule and the sensor."""
+    return ("registered for the nightly schedule and the sensor: "
+            + ", ".join(agent.label if agent.label == agent.spec else f"{agent.label} ({agent.spec})" for agent in agents)
+            + " (`nabahan agents list`)")
+
+
+def _record(instance: dg.DagsterInstance, agent: LabelledAgent, scheduled: bool) -> None:
+    """Record what ``agent``'s label stands for, and whether it is registered for the schedule and the sensor."""
+    instance.report_runless_asset_event(
+        dg.AssetObservation(
+            AGENT_ASSET,
+            partition=agent.label,
+            description="registered for the schedule and the sensor" if scheduled else "evaluated",
+            metadata={"spec": agent.spec, "agent_version": agent.version or "", "token_env": agent.token_env or "",
+                      "folder": agent.folder or "", "scheduled": scheduled},
+        )
+    )
+
+
+def _found_folder(spec: str) -> str | None:
+    """The folder this process finds a ``python:`` agent's module in; None for other kinds."""
+    if not spec.startswith("python:"):
+        return None
+    from nabahan_pipeline.agents.python_callable import agent_folder
+
+    try:
+        return agent_folder(spec)
+    except AgentSpecError:  # a malformed spec: its run says so
+        return None
+
+
+def location_agent(settings: RunSettings) -> LabelledAgent:
+    """The code location's own agent, ``settings.agent`` labelled by its spec (its token from
+    ``settings.agent_token_env``, else the default of a run's only agent); raises AgentSpecError
+    for a spec that names no agent or cannot be a label."""
+    agent_kind(settings.agent)
+    token_env = settings.agent_token_env or default_token_env(settings.agent, several=False)
+    label = check_label(check_spec(settings.agent, "NABAHAN_AGENT"), settings.agent, "NABAHAN_AGENT")
+    return LabelledAgent(label, settings.agent, settings.agent_version, token_env)
 
 
 def remove_agents(instance: dg.DagsterInstance, labels: Sequence[str]) -> list[str]:
-    """Remove the agents' partitions (their runs and materializations stay); return the labels
-    that were not registered (and removes nothing then)."""
+    """Unregister the agents from the schedule and the sensor and remove their partitions (their
+    runs and materializations stay); return the labels that have no partition (and removes nothing then)."""
     known = set(instance.get_dynamic_partitions(AGENTS.name))
     missing = [label for label in labels if label not in known]
     if not missing:
         for label in labels:
+            entry = _entry(instance, label)
+            if entry is not None and entry[1]:  # so that a run of it later does not schedule it again
+                _record(instance, entry[0], scheduled=False)
             instance.delete_dynamic_partition(AGENTS.name, label)
     return missing
 
 
-def registered_agent(instance: dg.DagsterInstance, label: str) -> LabelledAgent | None:
-    """What ``label`` was last registered as; None when it never was. An entry that names no token
-    variable (or was made before entries named one) gets no token when it is an HTTP agent."""
+def _entry(instance: dg.DagsterInstance, label: str) -> tuple[LabelledAgent, bool] | None:
+    """What ``label`` was last recorded as, and whether it is registered for the schedule and the
+    sensor (an entry from before entries said so was registered for them); None when it never was.
+    An entry that names no token variable gets no token when it is an HTTP agent."""
     records = instance.fetch_observations(
         dg.AssetRecordsFilter(asset_key=AGENT_ASSET, asset_partitions=[label]), limit=1
     ).records
@@ -79,13 +133,20 @@ def registered_agent(instance: dg.DagsterInstance, label: str) -> LabelledAgent 
         return None
     metadata = records[0].asset_observation.metadata
     spec = metadata.get("spec")
-    version = metadata.get("agent_version")
-    token_env = metadata.get("token_env")
     if spec is None:
         return None
-    return LabelledAgent(label, str(spec.value), str(version.value) if version is not None and version.value else None,
-                         str(token_env.value) if token_env is not None and token_env.value else
-                         default_token_env(str(spec.value), several=True))
+    text = {key: str(metadata[key].value) if key in metadata and metadata[key].value else None
+            for key in ("agent_version", "token_env", "folder")}
+    scheduled = metadata.get("scheduled")
+    agent = LabelledAgent(label, str(spec.value), text["agent_version"],
+                          text["token_env"] or default_token_env(str(spec.value), several=True), text["folder"])
+    return agent, bool(scheduled.value) if scheduled is not None else True
+
+
+def registered_agent(instance: dg.DagsterInstance, label: str) -> LabelledAgent | None:
+    """What ``label`` was last recorded as; None when it never was."""
+    entry = _entry(instance, label)
+    return entry[0] if entry is not None else None
 
 
 def registered_agents(instance: dg.DagsterInstance) -> list[LabelledAgent]:
@@ -96,27 +157,34 @@ def registered_agents(instance: dg.DagsterInstance) -> list[LabelledAgent]:
     ]
 
 
+def scheduled_agents(instance: dg.DagsterInstance) -> list[LabelledAgent]:
+    """The agents registered for the nightly schedule and the sensor, in the order their partitions were added."""
+    entries = (_entry(instance, label) for label in instance.get_dynamic_partitions(AGENTS.name))
+    return [entry[0] for entry in entries if entry is not None and entry[1]]
+
+
 def _unregistered(label: str) -> LabelledAgent:
     """A partition added with no registry entry (the UI's "Add partition"): the spec its label names, no token."""
     return LabelledAgent(label, label, token_env=default_token_env(label, several=True))
 
 
 def agents_to_run(instance: dg.DagsterInstance, settings: RunSettings) -> list[LabelledAgent]:
-    """Every registered agent; when none is yet, the location's own (``settings.agent``), registered
-    now (its token from ``settings.agent_token_env``, else the default of a run's only agent), so
-    that the sensor and the schedule always evaluate something."""
-    agents = registered_agents(instance)
+    """The agents registered for the schedule and the sensor; when none is, the location's own
+    (``location_agent``), its partition made sure of but not registered for them, so that they
+    always evaluate something and stop evaluating it once the user registers agents of their own."""
+    agents = scheduled_agents(instance)
     if not agents:
-        token_env = settings.agent_token_env or default_token_env(settings.agent, several=False)
-        agents = [LabelledAgent(settings.agent, settings.agent, settings.agent_version, token_env)]
-        register_agents(instance, agents)
+        agents = register_agents(instance, [location_agent(settings)], scheduled=False)
     return agents
 
 
 def agent_of_run(instance: dg.DagsterInstance | None, run: dg.DagsterRun | None) -> LabelledAgent | None:
     """The agent whose partition ``run`` evaluates; None for a run of no partition. A run launched
     by our entry points, the sensor or the schedule carries its agent in its tags (passed on, not
-    read back); one launched from the UI (or a backfill) stands for what the registry holds."""
+    read back); one launched from the UI (or a backfill) stands for what the registry holds, else
+    for the spec its label names. Raises AgentSpecError, saying how to register it, for a partition
+    that names no agent (the UI's "Add partition" takes any name): the run fails as its resources
+    are set up, before any step."""
     tags = run.tags if run is not None else {}
     label = tags.get(PARTITION_TAG)
     if label is None:
@@ -124,8 +192,19 @@ def agent_of_run(instance: dg.DagsterInstance | None, run: dg.DagsterRun | None)
     if tags.get(AGENT_LABEL_TAG) == label and tags.get(AGENT_SPEC_TAG):
         spec = tags[AGENT_SPEC_TAG]
         return LabelledAgent(label, spec, tags.get(AGENT_VERSION_TAG) or None,
-                             tags.get(AGENT_TOKEN_ENV_TAG) or default_token_env(spec, several=True))
-    return (registered_agent(instance, label) if instance is not None else None) or _unregistered(label)
+                             tags.get(AGENT_TOKEN_ENV_TAG) or default_token_env(spec, several=True),
+                             tags.get(AGENT_FOLDER_TAG) or None)
+    agent = registered_agent(instance, label) if instance is not None else None
+    if agent is not None:
+        return agent
+    try:
+        agent_kind(label)
+    except AgentSpecError:
+        raise AgentSpecError(
+            f"partition {label!r} names no registered agent: register it with `nabahan agents add {label}=SPEC` "
+            "(SPEC: embedded, python:module:function, http(s)://host/path or openai:MODEL), then launch it again"
+        ) from None
+    return _unregistered(label)
 
 
 def settings_for_agent(settings: RunSettings, agent: LabelledAgent) -> RunSettings:
@@ -157,4 +236,6 @@ def partition_run_tags(agent: LabelledAgent) -> dict[str, str]:
     tags = {AGENT_LABEL_TAG: agent.label, AGENT_SPEC_TAG: agent.spec}
     if agent.token_env:
         tags[AGENT_TOKEN_ENV_TAG] = agent.token_env
+    if agent.folder:
+        tags[AGENT_FOLDER_TAG] = agent.folder
     return {**tags, AGENT_VERSION_TAG: agent.version} if agent.version else tags

@@ -111,9 +111,11 @@ class EmbeddedAgentResource(AgentResource):
 
 class PythonAgentResource(AgentResource):
     """A Python callable with the contract (spec ``python:package.module:function``), called in a
-    child process of its own (``child_process``), or in this one with ``in_process``."""
+    child process of its own (``child_process``), or in this one with ``in_process``; its module
+    looked for in ``folders`` too (where it was registered from)."""
 
     kind: ClassVar[str] = "python"
+    folders: list[str] = Field(default_factory=list, description="folders the agent's module is looked for in")
 
     def build(self) -> Agent:
         settings = self.evaluation
@@ -122,11 +124,11 @@ class PythonAgentResource(AgentResource):
 
             print(f"nabahan: {settings.agent} runs in this process (--in-process): the verdicts are then the "
                   "agent's to spoil", file=sys.stderr)
-            return PythonCallableAgent(settings.agent, agent_version=settings.agent_version)
+            return PythonCallableAgent(settings.agent, agent_version=settings.agent_version, folders=self.folders)
         from nabahan_pipeline.agents.child_process import ChildProcessAgent
 
         return ChildProcessAgent(settings.agent, agent_version=settings.agent_version, timeout_s=settings.timeout_s,
-                                 max_answer_bytes=settings.max_answer_bytes)
+                                 max_answer_bytes=settings.max_answer_bytes, folders=self.folders)
 
 
 class HttpAgentResource(AgentResource):
@@ -165,15 +167,18 @@ AGENT_RESOURCES: dict[str, type[AgentResource]] = {
 }
 
 
-def agent_resource(settings: RunSettings) -> AgentResource:
+def agent_resource(settings: RunSettings, folder: Optional[str] = None) -> AgentResource:
     """The resource of the kind ``settings.agent`` names; its token, from the variable the agent
     names (``token_variable``) when it is set, is passed as ``dg.EnvVar`` (Dagster reads it when the
-    resource is built; an unset one would fail the run, so it is left out). Raises AgentSpecError
-    for a spec of no kind."""
+    resource is built; an unset one would fail the run, so it is left out); a ``python:`` agent's
+    module is looked for in ``folder`` too. Raises AgentSpecError for a spec of no kind."""
     kind = AGENT_RESOURCES[agent_kind(settings.agent)]
     variable = token_variable(settings)
-    given = {field: dg.EnvVar(variable) for field in ("token", "api_key")
-             if field in kind.model_fields and variable is not None and environment_value(variable) is not None}
+    given: dict[str, Any] = {field: dg.EnvVar(variable) for field in ("token", "api_key")
+                             if field in kind.model_fields and variable is not None
+                             and environment_value(variable) is not None}
+    if folder and "folders" in kind.model_fields:
+        given["folders"] = [folder]
     return kind(evaluation=settings, **given)
 
 
@@ -207,7 +212,9 @@ class RunAgent(dg.ConfigurableResource):
 
     @contextmanager
     def yield_for_execution(self, context: dg.InitResourceContext) -> Iterator[Agent]:
-        with dg.build_resources({"agent": agent_resource(self.evaluation)}, instance=context.instance) as resources:
+        agent = agent_of_run(context.instance, context.run)  # a python: agent's folder, from its registration
+        resource = agent_resource(self.evaluation, agent.folder if agent is not None else None)
+        with dg.build_resources({"agent": resource}, instance=context.instance) as resources:
             yield resources.agent
 
 

@@ -1,4 +1,5 @@
-"""The nightly full evaluation of every registered agent: one run per agent's partition."""
+"""The nightly full evaluation of every agent registered for it (none: the location's agent): one
+run per agent's partition."""
 
 from dataclasses import replace
 
@@ -21,8 +22,9 @@ from nabahan_pipeline.settings import RunSettings
     cron_schedule="0 2 * * *",
     execution_timezone="Asia/Riyadh",
     default_status=dg.DefaultScheduleStatus.RUNNING,
-    description="Every night at 02:00 Asia/Riyadh, a full evaluation of every registered agent "
-    "(one run each) without the response cache.",
+    description="Every night at 02:00 Asia/Riyadh, a full evaluation of every agent registered for it "
+    "(`nabahan agents add`, `nabahan eval --register`; none: the location's agent), one run each, without the "
+    "response cache.",
 )
 def nightly_evaluation(
     context: dg.ScheduleEvaluationContext, evaluation: dg.ResourceParam[RunSettings]

@@ -24,8 +24,9 @@ from nabahan_pipeline.settings import RunSettings
     job=evaluation_job,
     minimum_interval_seconds=30,
     default_status=dg.DefaultSensorStatus.RUNNING,
-    description="Launches evaluation_job for every registered agent (one run per partition, cached "
-    "answers reused) when the case file's content changes (also back to old content).",
+    description="Launches evaluation_job for every agent registered for it (`nabahan agents add`, `nabahan eval "
+    "--register`; none: the location's agent), one run per partition, cached answers reused, when the case "
+    "file's content changes (also back to old content).",
 )
 def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: dg.ResourceParam[RunSettings]):
     """Compare the case file's sha256 with the cursor; when it differs, one cached run per agent."""

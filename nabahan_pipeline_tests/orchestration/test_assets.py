@@ -156,7 +156,7 @@ def test_the_ui_says_which_answers_are_not_correct_and_why(home: Path):
     assert [row.split("|")[2].strip() for row in rows] == ["weather", "total"], "the failure first"
     assert "answered an out-of-scope question" in rows[0] and "wrong result" in rows[1]
     assert rows[1].rstrip(" |").endswith(f"tenders: ({_tenders()})"), rows[1]
-    assert "&lt;b&gt;x&lt;/b&gt; \\| \\[link\\](http://evil.example)" in rows[1] and "<b>" not in table
+    assert "&lt;b&gt;x&lt;/b&gt; \\| \\[link\\](http\\://evil.example)" in rows[1] and "<b>" not in table
     [check] = [evaluation for evaluation in result.get_asset_check_evaluations()
                if evaluation.check_name == "pass_rate_threshold"]
     assert not check.passed and check.metadata["not_correct"].value == table

@@ -15,16 +15,19 @@ from nabahan_pipeline.orchestration import assets
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.partitions import (
     AGENT_ASSET,
+    agents_to_run,
     partition_run_config,
     register_agents,
     registered_agent,
     registered_agents,
     remove_agents,
+    scheduled_agents,
     settings_for_agent,
 )
 from nabahan_pipeline.orchestration.resources import EvaluationSettings, run_resources
 from nabahan_pipeline.settings import resolve_run_settings
 
+REPO = Path(__file__).resolve().parents[2]
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
 RAISING = "python:nabahan_pipeline_tests.sample_agents:raising_agent"
 TABLES = [assets.test_cases, assets.agent_responses, assets.case_scores]
@@ -41,7 +44,9 @@ def test_the_registry_keeps_each_labels_latest_spec_in_the_instance():
         register_agents(instance, [LabelledAgent("a", COUNTING, "1")])
         assert observations(instance) == 2, "an unchanged agent is not recorded again"
         register_agents(instance, [LabelledAgent("a", RAISING)])
-        assert registered_agents(instance) == [LabelledAgent("a", RAISING), LabelledAgent("embedded", "embedded")]
+        # A python: agent is kept with the folder its module was found in (the tests' package: the repository).
+        assert registered_agents(instance) == [LabelledAgent("a", RAISING, folder=str(REPO)),
+                                               LabelledAgent("embedded", "embedded")]
         assert observations(instance) == 3
         # A partition added another way (the UI's "Add partition") stands for the spec it names.
         instance.add_dynamic_partitions("agents", [COUNTING])
@@ -49,6 +54,61 @@ def test_the_registry_keeps_each_labels_latest_spec_in_the_instance():
         assert remove_agents(instance, ["ghost", "a"]) == ["ghost"] and len(registered_agents(instance)) == 3
         assert remove_agents(instance, ["a"]) == [] and [a.label for a in registered_agents(instance)] == [
             "embedded", COUNTING]
+
+
+def test_a_run_adds_its_partition_and_only_registration_schedules_an_agent():
+    with dg.instance_for_test() as instance:
+        evaluated = register_agents(instance, [LabelledAgent("try", COUNTING)], scheduled=False)
+        assert instance.get_dynamic_partitions("agents") == ["try"] and scheduled_agents(instance) == []
+        assert registered_agent(instance, "try") == evaluated[0], "the UI's launch of it knows its spec"
+
+        register_agents(instance, [LabelledAgent("v2", COUNTING, "2")])
+        assert scheduled_agents(instance) == [LabelledAgent("v2", COUNTING, "2", folder=str(REPO))]
+        # An experiment on the same label, not registered: its run has the partition; the schedule keeps v2 as it was.
+        register_agents(instance, [LabelledAgent("v2", RAISING)], scheduled=False)
+        assert [(agent.spec, agent.version) for agent in scheduled_agents(instance)] == [(COUNTING, "2")]
+        register_agents(instance, [LabelledAgent("try", COUNTING)])
+        assert [agent.label for agent in scheduled_agents(instance)] == ["try", "v2"]
+
+        # Removed: off the schedule, and a later run of it (its partition again) does not put it back.
+        assert remove_agents(instance, ["v2"]) == [] and "v2" not in instance.get_dynamic_partitions("agents")
+        register_agents(instance, [LabelledAgent("v2", COUNTING, "2")], scheduled=False)
+        assert [agent.label for agent in scheduled_agents(instance)] == ["try"]
+
+        # An entry made before entries said whether they are scheduled was registered by `agents add`.
+        instance.add_dynamic_partitions("agents", ["old"])
+        instance.report_runless_asset_event(dg.AssetObservation(AGENT_ASSET, partition="old",
+                                                                metadata={"spec": "embedded", "agent_version": ""}))
+        assert [agent.label for agent in scheduled_agents(instance)] == ["try", "old"]
+
+
+def test_with_none_registered_the_schedule_runs_the_locations_agent_without_registering_it():
+    settings = resolve_run_settings({"agent": COUNTING})
+    with dg.instance_for_test() as instance:
+        assert agents_to_run(instance, settings) == [LabelledAgent(COUNTING, COUNTING, folder=str(REPO))]
+        assert instance.get_dynamic_partitions("agents") == [COUNTING] and scheduled_agents(instance) == []
+        register_agents(instance, [LabelledAgent("mine", "embedded")])
+        assert [agent.label for agent in agents_to_run(instance, settings)] == ["mine"], "the user's agents alone"
+
+
+def test_a_partition_that_names_no_agent_fails_before_any_step_saying_how_to_register_it(tmp_path: Path):
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("agents", ["nobody"])  # the UI's "Add partition" takes any name
+        result = dg.materialize(
+            TABLES,
+            resources={**run_resources(EvaluationSettings(test_file=str(cases(tmp_path / "cases.json")))),
+                       "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+            instance=instance, partition_key="nobody", raise_on_error=False,
+        )
+        assert not result.success
+        events = instance.all_logs(result.run_id)
+        assert not [event for event in events if event.is_dagster_event and event.dagster_event.is_step_start]
+        (failure,) = [event.dagster_event for event in events
+                      if event.is_dagster_event and event.dagster_event.event_type == dg.DagsterEventType.RUN_FAILURE]
+        cause = failure.event_specific_data.error.cause
+        assert cause.message.strip().endswith(
+            "partition 'nobody' names no registered agent: register it with `nabahan agents add nobody=SPEC` "
+            "(SPEC: embedded, python:module:function, http(s)://host/path or openai:MODEL), then launch it again")
 
 
 def test_a_partition_added_by_another_process_meanwhile_is_no_error(monkeypatch: pytest.MonkeyPatch):
