@@ -10,36 +10,9 @@ from dataclasses import dataclass, replace
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    AVG,
-    AWARD,
-    BIDS,
-    BOOKLET,
-    COLUMN_AFTER_COUNT,
-    COMPARE,
-    COUNT,
-    DEADLINE,
-    DIMENSION_KEYS,
-    DIMENSIONS,
-    DURATION,
-    ESTIMATED,
-    FILLERS,
-    GROUP_CUE,
-    KNOWN,
-    OFF_TOPIC,
-    OLDEST,
-    PLURAL_DIMENSION,
-    PROJECT,
-    PROJECT_ADJ,
-    QUESTION_FORM,
-    RECENT,
-    SHARE,
-    SOONEST,
-    SPREAD_CUE,
-    SUM,
-    SUPERLATIVE,
-    TENDER,
-    VALUE,
-    WHICH,
+    AVG, AWARD, BIDS, BOOKLET, COLUMN_AFTER_COUNT, COMPARE, COUNT, DEADLINE, DIMENSION_KEYS, DIMENSIONS,
+    DURATION, ESTIMATED, FILLERS, GROUP_CUE, KNOWN, OFF_TOPIC, OLDEST, PLURAL_DIMENSION, PROJECT, PROJECT_ADJ,
+    QUESTION_FORM, RECENT, SHARE, SOONEST, SPREAD_CUE, SUM, SUPERLATIVE, TENDER, VALUE, WHICH,
 )
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 
@@ -57,10 +30,7 @@ class _Dimension:
 
 # A dimension noun alone ("ما هي المناطق") asks for its lookup table.
 _LOOKUP_TABLES = {
-    "region": "regions",
-    "type": "tender_types",
-    "status": "tender_statuses",
-    "activity": "activities",
+    "region": "regions", "type": "tender_types", "status": "tender_statuses", "activity": "activities",
     "agency": "agencies",
 }
 _DISTINCT_FIELDS = ("region", "agency", "activity", "type", "status")

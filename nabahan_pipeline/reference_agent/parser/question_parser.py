@@ -32,32 +32,9 @@ from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, Quer
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.per_value import group_each
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    COMPARE,
-    COUNTRY,
-    GENERIC_WORDS,
-    IMPERATIVE_CHANGE,
-    KNOWN,
-    LOOSE_SEPARATORS,
-    MUTATION,
-    NEGATION,
-    NEGATION_GOES_ON,
-    NEITHER,
-    FIRST_NEGATION,
-    NO_REGION,
-    OFF_TASK,
-    OFF_TOPIC,
-    PUNCTUATION,
-    REGION_KEYS,
-    REGION_PREFIX,
-    REGIONS,
-    SQL,
-    SQL_STATEMENT,
-    STATUS_KEYS,
-    STATUSES,
-    TYPE_KEYS,
-    TYPES,
-    UNHELD,
-    UNHELD_KEYS,
+    COMPARE, COUNTRY, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
+    NEGATION_GOES_ON, NEITHER, FIRST_NEGATION, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGION_KEYS,
+    REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
 )
 from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
 from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
