@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, replace
 
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.frame import LOOKUP_TABLES, Condition, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import (
     AVG, AWARD, BIDS, BOOKLET, COLUMN_AFTER_COUNT, COMPARE, COUNT, DEADLINE, DIMENSION_KEYS, DIMENSIONS,
     DURATION, ESTIMATED, FILLERS, GROUP_CUE, KNOWN, OFF_TOPIC, OLDEST, PLURAL_DIMENSION, PROJECT, PROJECT_ADJ,
@@ -28,11 +28,6 @@ class _Dimension:
     cued: bool
 
 
-# A dimension noun alone ("ما هي المناطق") asks for its lookup table.
-_LOOKUP_TABLES = {
-    "region": "regions", "type": "tender_types", "status": "tender_statuses", "activity": "activities",
-    "agency": "agencies",
-}
 _DISTINCT_FIELDS = ("region", "agency", "activity", "type", "status")
 # A share is of the rows in a place and time: these conditions make the whole, the others the part.
 _BASE_FIELDS = ("region", "date", "deadline")
@@ -81,7 +76,8 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
     )
 
     if entity is None:
-        lookup = next((d for d in dims if d.dimension in _LOOKUP_TABLES), None)
+        # A dimension noun alone ("ما هي المناطق") asks for its lookup table.
+        lookup = next((d for d in dims if d.dimension in LOOKUP_TABLES), None)
         if lookup and (off_topic or lookup.cued or ranked_dims or (superlatives and which_dim)):
             lookup = None
         if lookup and lookup.dimension == "region" and not lookup.plural and not count_cue:
@@ -244,7 +240,7 @@ def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) ->
     """A list (or count) of a lookup table: "ما هي المناطق", "كم جهة حكومية"; "تجمع القصيم
     الصحي في أي منطقة": the region of the agency named. A condition the table cannot hold ("ما
     هي الأنشطة في الرياض", a year) refuses the question rather than list every row."""
-    table = _LOOKUP_TABLES[d.dimension]
+    table = LOOKUP_TABLES[d.dimension]
     conditions = tuple(c for c in r.conditions if table == "agencies" and c.field in ("region", "agency"))
     measure = "count" if count_cue else "rows"
     if table == "regions" and r.conditions and not r.dates and not r.values and not count_cue:
