@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.reference_agent.parser.dates import DateSpan
-from nabahan_pipeline.reference_agent.parser.patterns import blank
+from nabahan_pipeline.reference_agent.parser.patterns import read_each
 
 # Month names as normalize_arabic leaves them, each with its common spellings.
 _MONTH_FORMS: dict[int, str] = {
@@ -134,7 +134,7 @@ def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """The Hijri month and day phrases of ``text`` (normalized): the text with those read blanked
     out, and their spans. ``as_of`` anchors "رمضان الماضي"."""
     spans: list[DateSpan] = []
-    readers = (
+    for pattern, read in (
         (_NUMERIC, _numeric),
         (_RANGE, _range),
         (_BOUND_MONTH, _bound_month),
@@ -147,13 +147,9 @@ def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
         (_MONTH_ONE, _month),
         (_MONTH_RELATIVE, _relative),
         (_RELATIVE_YEAR, _relative_year),
-    )
-    for pattern, read in readers:
-        for m in list(pattern.finditer(text)):
-            span = read(m, as_of)
-            if span is not None:
-                spans.append(span)
-                text = blank(text, m.start(), m.end())
+    ):
+        text, found = read_each(pattern, text, lambda m, _: read(m, as_of))
+        spans += found
     return text, spans
 
 

@@ -14,7 +14,7 @@ from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, year_span
 from nabahan_pipeline.reference_agent.parser.hijri_dates import HIJRI_MONTH, hijri_month_number
-from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank
+from nabahan_pipeline.reference_agent.parser.patterns import alternation, read_each
 
 _SMALL = alternation(lx.SMALL_NUMBERS)
 # Unit words -> (unit, count the word itself says: the dual "شهرين" is two).
@@ -64,13 +64,7 @@ _WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني"
 def read_period_parts(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """The parts of periods in ``text`` (normalized): the text with those read blanked out, and
     their spans. A part longer than its period ("أول 13 شهراً من 2024") is left unread."""
-    spans: list[DateSpan] = []
-    for m in list(_PARTS.finditer(text)):
-        span = _part(m, as_of)
-        if span is not None:
-            spans.append(span)
-            text = blank(text, m.start(), m.end())
-    return text, spans
+    return read_each(_PARTS, text, lambda m, _: _part(m, as_of))
 
 
 def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:

@@ -10,7 +10,9 @@ from typing import NamedTuple
 from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition
-from nabahan_pipeline.reference_agent.parser.patterns import AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, blank
+from nabahan_pipeline.reference_agent.parser.patterns import (
+    AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, blank, read_each,
+)
 
 
 class Comparison(NamedTuple):
@@ -108,25 +110,21 @@ def _unit(field_name: str) -> str:
 def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
     """The figures of ``text`` (normalized): the text with the phrases read blanked out, the
     reference numbers (as conditions) and the comparisons, in the order read."""
-    references: list[Condition] = []
-    comparisons: list[Comparison] = []
-    for m in list(_REFERENCE_NUMBER.finditer(text)):
-        references.append(Condition("reference", "in", (m.group(1),), f"ذات الرقم المرجعي {m.group(1)}"))
-        text = blank(text, m.start(), m.end())
-    for m in list(_SINGLE_BID.finditer(text)):
-        bids = 2 if m.group(0).strip().endswith("ين") else 1
-        comparisons.append(Comparison("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
-        text = blank(text, m.start(), m.end())
-    for m in list(_NO_BIDS.finditer(text)):
-        comparisons.append(Comparison("bids", "=", (0.0,), "التي لم يصلها أي عرض"))
-        text = blank(text, m.start(), m.end())
+    text, references = read_each(
+        _REFERENCE_NUMBER, text, lambda m, _: Condition("reference", "in", (m[1],), f"ذات الرقم المرجعي {m[1]}")
+    )
+    two, one = Comparison("bids", "=", (2.0,), "بعرضين"), Comparison("bids", "=", (1.0,), "بعرض واحد")
+    text, comparisons = read_each(_SINGLE_BID, text, lambda m, _: two if m[0].strip().endswith("ين") else one)
+    none = Comparison("bids", "=", (0.0,), "التي لم يصلها أي عرض")
+    text, found = read_each(_NO_BIDS, text, lambda m, _: none)
+    comparisons += found
     if BOOKLET.search(text):
-        for m in list(_BOOKLET_FREE.finditer(text)):
-            comparisons.append(Comparison("booklet", "=", (0.0,), "بكراسة شروط مجانية"))
-            text = blank(text, m.start(), m.end())
-        for m in list(_BOOKLET_PAID.finditer(text)):
-            comparisons.append(Comparison("booklet", ">", (0.0,), "بكراسة شروط مدفوعة"))
-            text = blank(text, m.start(), m.end())
+        for pattern, comparison in (
+            (_BOOKLET_FREE, Comparison("booklet", "=", (0.0,), "بكراسة شروط مجانية")),
+            (_BOOKLET_PAID, Comparison("booklet", ">", (0.0,), "بكراسة شروط مدفوعة")),
+        ):
+            text, found = read_each(pattern, text, lambda m, _: comparison)
+            comparisons += found
     # The numbers are read in ``text`` as it is now; the phrases they belong to are blanked in ``working``.
     working = text
     spans = [(m.start, m.end, m) for m in find_numbers(text) if not m.percent]
