@@ -51,9 +51,7 @@ _CONTENT = re.compile(r"[^\W_]{2,}|\d")
 
 def consumed_words(before: str, after: str) -> tuple[str, ...]:
     """The words of ``before`` that a pass blanked out (wholly or in part) in ``after``."""
-    return tuple(
-        m.group(0) for m in _WORD.finditer(before) if after[m.start() : m.end()] != m.group(0)
-    )
+    return tuple(m.group(0) for m in _WORD.finditer(before) if after[m.start() : m.end()] != m.group(0))
 
 
 # "ما" past the question's first word negates ("المنافسات اللي ما لها منطقة", "ما طرحتها"):

@@ -165,9 +165,7 @@ def _named_column(text: str) -> str | None:
 
 def _split_values(c: Condition, catalog: Catalog) -> tuple[Condition, Condition]:
     """A condition on two values as one condition on each, in the question's order."""
-    first, second = (
-        Condition(c.field, "in", (v,), catalog.phrase(c.field, (v,))) for v in c.values
-    )
+    first, second = (Condition(c.field, "in", (v,), catalog.phrase(c.field, (v,))) for v in c.values)
     return first, second
 
 

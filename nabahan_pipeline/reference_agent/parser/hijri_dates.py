@@ -226,9 +226,7 @@ def _relative(m: re.Match[str], as_of: date) -> DateSpan | None:
     span = hc.month_range(year, month)
     if span is None:
         return None
-    return DateSpan(
-        span[0].isoformat(), span[1].isoformat(), f"شهر {hc.MONTH_NAMES[month]} {word}"
-    )
+    return DateSpan(span[0].isoformat(), span[1].isoformat(), f"شهر {hc.MONTH_NAMES[month]} {word}")
 
 
 # What is left of Hijri dates once every reader has run: a month named after "في"/"شهر" or with

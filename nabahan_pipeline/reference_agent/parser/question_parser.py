@@ -223,23 +223,17 @@ class QuestionParser:
     def _durations(self, r: Reading) -> None:
         """A duration said in years or months ("مدته سنة أو أقل"), before "سنة" is read as a date."""
         r.text, conditions = read_durations(r.text)
-        r.conditions += conditions
-        if conditions:
-            r.weak = True
+        r.add(conditions, strong=False)
 
     def _english_names(self, r: Reading) -> None:
         """Names written in English, and agencies' initials ("KSU")."""
         r.text, conditions = self.english_names.read(r.text, r.question)
-        r.conditions += conditions
-        if conditions:
-            r.strong = True
+        r.add(conditions, strong=True)
 
     def _agency_groups(self, r: Reading) -> None:
         """Groups of agencies named by a plural ("الجامعات", "التجمعات الصحية")."""
         r.text, conditions, r.general = self.agency_groups.read(r.text)
-        r.conditions += conditions
-        if conditions:
-            r.strong = True
+        r.add(conditions, strong=True)
 
     def _names(self, r: Reading) -> None:
         """Agency and activity names, matched against the database's names."""
@@ -288,12 +282,11 @@ class QuestionParser:
             negation = _negation(r, start)
             if negation:
                 noun = "الجهة" if field_name == "agency" else "نشاط"
-                r.conditions.append(Condition(field_name, "not_in", ids, f"من غير {noun} {label}"))
+                r.add([Condition(field_name, "not_in", ids, f"من غير {noun} {label}")], strong=True)
                 start = negation.start()
             else:
-                r.conditions.append(Condition(field_name, "in", ids, label))
+                r.add([Condition(field_name, "in", ids, label)], strong=True)
             r.blank(start, spans[end - 1][1])
-            r.strong = True
 
     def _dates(self, r: Reading) -> None:
         """Years, months, quarters and periods, Gregorian and Hijri, relative ones counted from
@@ -321,16 +314,12 @@ class QuestionParser:
     def _column_comparisons(self, r: Reading) -> None:
         """The awarded value against the estimated value of the same tender."""
         r.text, conditions = read_column_comparisons(r.text)
-        r.conditions += conditions
-        if conditions:
-            r.strong = True
+        r.add(conditions, strong=True)
 
     def _values(self, r: Reading) -> None:
         """Reference numbers and figures compared with a threshold or a range."""
         r.text, references, comparisons = read_values(r.text)
-        r.conditions += references
-        if references:
-            r.strong = True
+        r.add(references, strong=True)
         r.values += comparisons
         if comparisons:
             r.weak = True
@@ -342,9 +331,8 @@ class QuestionParser:
     def _places(self, r: Reading) -> None:
         """Regions and the cities named for them; the whole country is no filter."""
         for m in list(NO_REGION.finditer(r.text)):
-            r.conditions.append(Condition("region", "is_null", (), "التي لا منطقة محددة لها"))
+            r.add([Condition("region", "is_null", (), "التي لا منطقة محددة لها")], strong=False)
             r.blank(m.start(), m.end())
-            r.weak = True
         region_ids: list[int] = []
         outside: list[int] = []
         negated_end = -1  # where the last negated place ended
@@ -360,17 +348,13 @@ class QuestionParser:
                 target.append(region_id)
             r.blank(negation.start() if negation else start, m.end())
         if outside:
-            r.conditions.append(
-                Condition("region", "not_in", tuple(outside), "خارج " + self.catalog.label("region", outside))
-            )
-            r.weak = True
+            label = "خارج " + self.catalog.label("region", outside)
+            r.add([Condition("region", "not_in", tuple(outside), label)], strong=False)
         for m in list(COUNTRY.finditer(r.text)):
             r.blank(m.start(), m.end())
         if region_ids:
-            r.conditions.append(
-                Condition("region", "in", tuple(region_ids), "في " + self.catalog.label("region", region_ids))
-            )
-            r.weak = True
+            phrase = self.catalog.phrase("region", region_ids)
+            r.add([Condition("region", "in", tuple(region_ids), phrase)], strong=False)
 
     def _statuses_and_types(self, r: Reading) -> None:
         """Tender statuses (negated ones too: "غير الملغاة") and tender types."""
@@ -386,8 +370,7 @@ class QuestionParser:
         if negated:
             kept = [i for i in self.catalog.statuses if i not in negated]
             label = "غير " + " أو ".join(self.catalog.statuses[i] for i in negated if i in self.catalog.statuses)
-            r.conditions.append(Condition("status", "in", tuple(kept), label))
-            r.strong = True
+            r.add([Condition("status", "in", tuple(kept), label)], strong=True)
         types: list[int] = []
         other_types: list[int] = []
         for m in list(TYPES.finditer(r.text)):
@@ -404,20 +387,12 @@ class QuestionParser:
             if noun:
                 r.text = r.text[: m.start()] + m.group(0)[: noun.end()] + r.text[m.start() + noun.end() :]
         if statuses:
-            r.conditions.append(
-                Condition("status", "in", tuple(statuses), "ذات الحالة " + self.catalog.label("status", statuses))
-            )
-            r.strong = True
+            r.add([Condition("status", "in", tuple(statuses), self.catalog.phrase("status", statuses))], strong=True)
         if types:
-            r.conditions.append(
-                Condition("type", "in", tuple(types), "من نوع " + self.catalog.label("type", types))
-            )
-            r.strong = True
+            r.add([Condition("type", "in", tuple(types), self.catalog.phrase("type", types))], strong=True)
         if other_types:
-            r.conditions.append(
-                Condition("type", "not_in", tuple(other_types), "من غير نوع " + self.catalog.label("type", other_types))
-            )
-            r.strong = True
+            label = "من غير نوع " + self.catalog.label("type", other_types)
+            r.add([Condition("type", "not_in", tuple(other_types), label)], strong=True)
 
 
 def _cleaned(norm: str) -> str:
