@@ -171,6 +171,17 @@ def _difference_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     return f"SELECT {select} FROM {source}"
 
 
+# A period grouped by: its columns (of the table's date column) and the keys it is grouped and ordered by.
+_PERIODS = {
+    "year": (("strftime('%Y', {date}) AS year",), ["year"]),
+    "month": (("strftime('%Y-%m', {date}) AS year_month", "strftime('%m', {date}) AS month"), ["year_month"]),
+    "quarter": (
+        ("strftime('%Y', {date}) AS year", "(CAST(strftime('%m', {date}) AS INTEGER) + 2) / 3 AS quarter"),
+        ["year", "quarter"],
+    ),
+}
+
+
 def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     keys: list[str] = []
     selected: list[str] = []
@@ -191,21 +202,11 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
             selected.append(f"{column} AS {dimension}")
             keys.append(dimension)
             time_order.append(dimension)
-        elif dimension == "year":
-            selected.append(f"strftime('%Y', {date_column}) AS year")
-            keys.append("year")
-            time_order.append("year")
-        elif dimension == "month":
-            selected += [f"strftime('%Y-%m', {date_column}) AS year_month", f"strftime('%m', {date_column}) AS month"]
-            keys.append("year_month")
-            time_order.append("year_month")
-        elif dimension == "quarter":
-            selected += [
-                f"strftime('%Y', {date_column}) AS year",
-                f"(CAST(strftime('%m', {date_column}) AS INTEGER) + 2) / 3 AS quarter",
-            ]
-            keys += ["year", "quarter"]
-            time_order += ["year", "quarter"]
+        elif dimension in _PERIODS:
+            columns, period_keys = _PERIODS[dimension]
+            selected += [column.format(date=date_column) for column in columns]
+            keys += period_keys
+            time_order += period_keys
     noun = table.noun
     count = f"COUNT(*) AS {noun}_count"
     if frame.measure == "count":

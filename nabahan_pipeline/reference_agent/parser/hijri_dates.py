@@ -116,13 +116,7 @@ _NUMERIC = re.compile(
 def _numeric(m: re.Match[str], as_of: date) -> DateSpan | None:
     year, month = int(m.group("y1") or m.group("y2")), int(m.group("m1") or m.group("m2"))
     day_text = m.group("d1") or m.group("d2")
-    if day_text:
-        found = hc.day_of(year, month, int(day_text))
-        if found is None:
-            return None
-        return DateSpan(found.isoformat(), (found + timedelta(days=1)).isoformat(), f"يوم {_label(month, year, int(day_text))}")
-    span = hc.month_range(year, month)
-    return _span(*span, f"شهر {_label(month, year)}") if span else None
+    return _hijri_day(year, month, int(day_text)) if day_text else _hijri_month(year, month)
 
 
 def _marked(m: re.Match[str], k: str) -> bool:
@@ -162,23 +156,26 @@ def _label(month: int, year: int, day: int | None = None, stated: bool = True) -
     return (f"{day} " if day else "") + hc.MONTH_NAMES[month] + (f" {year}هـ" if stated else "")
 
 
+def _hijri_month(year: int, month: int | None) -> DateSpan | None:
+    """The days of a Hijri month ("شهر رمضان 1446هـ"); None when the calendar cannot place it."""
+    span = hc.month_range(year, month) if month else None
+    return _span(*span, f"شهر {_label(month, year)}") if span and month else None
+
+
+def _hijri_day(year: int, month: int | None, day: int) -> DateSpan | None:
+    """One Hijri day ("يوم 15 رمضان 1446هـ"); None when the calendar cannot place it."""
+    found = hc.day_of(year, month, day) if month else None
+    return _span(found, found + timedelta(days=1), f"يوم {_label(month, year, day)}") if found and month else None
+
+
 def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
     if re.search(r"\d\s(?:من\s)?$", m.string[: m.start()]):
         return None  # a day the day reader did not take ("30 رمضان" of a 29-day month): no month
-    month, year = _month_of(m, "e"), int(m.group("ye"))
-    span = hc.month_range(year, month) if month else None
-    if span is None or month is None:
-        return None
-    return DateSpan(span[0].isoformat(), span[1].isoformat(), f"شهر {_label(month, year)}")
+    return _hijri_month(int(m.group("ye")), _month_of(m, "e"))
 
 
 def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
-    month, year, day = _month_of(m, "c"), int(m.group("yc")), int(m.group("dc"))
-    found = hc.day_of(year, month, day) if month else None
-    if found is None or month is None:
-        return None
-    end = found + timedelta(days=1)
-    return DateSpan(found.isoformat(), end.isoformat(), f"يوم {_label(month, year, day)}")
+    return _hijri_day(int(m.group("yc")), _month_of(m, "c"), int(m.group("dc")))
 
 
 def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
@@ -226,7 +223,7 @@ def _relative(m: re.Match[str], as_of: date) -> DateSpan | None:
     span = hc.month_range(year, month)
     if span is None:
         return None
-    return DateSpan(span[0].isoformat(), span[1].isoformat(), f"شهر {hc.MONTH_NAMES[month]} {word}")
+    return _span(*span, f"شهر {hc.MONTH_NAMES[month]} {word}")
 
 
 # What is left of Hijri dates once every reader has run: a month named after "في"/"شهر" or with
@@ -255,9 +252,7 @@ def _span(first: date, end: date, label: str) -> DateSpan:
 
 
 def _month_number(m: re.Match[str], as_of: date) -> DateSpan | None:
-    month, year = int(m.group("n")), int(m.group("hyn"))
-    span = hc.month_range(year, month)
-    return _span(*span, f"شهر {_label(month, year)}") if span else None
+    return _hijri_month(int(m.group("hyn")), int(m.group("n")))
 
 
 def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:
