@@ -30,7 +30,7 @@ from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_fram
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
-from nabahan_pipeline.reference_agent.parser.per_value import group_each
+from nabahan_pipeline.reference_agent.parser.per_value import group_each, periods_compared
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COMPARE, COUNTRY, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
     NEGATION_GOES_ON, NEITHER, FIRST_NEGATION, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGION_KEYS,
@@ -41,7 +41,6 @@ from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
 from nabahan_pipeline.reference_agent.parser.having import read_threshold, with_threshold
 from nabahan_pipeline.reference_agent.parser.typos import corrected
 from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
-from nabahan_pipeline.reference_agent.parser.period_comparison import periods_compared
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
 from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
