@@ -17,7 +17,7 @@ from typing import Any
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.frame import Condition
-from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS
+from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, TABLES
 
 SHOWN_ITEMS = 3
 
@@ -54,8 +54,11 @@ _COLUMN_NOUNS = {
     "opening": "موعد فتح العروض",
 }
 _MONEY = {"value", "awarded", "booklet"}
-# A tender's dates other than its publish date, by their column (rows ranked by one show it).
-_DATE_COLUMNS = {"deadline": "last_offer_date", "enquiry": "last_enquiry_date", "opening": "offers_opening_date"}
+# A row's columns by field: the figures a row is shown with, and a tender's dates other than its publish date
+# (rows ranked by one show it).
+_COLUMNS = {**TABLES["projects"].columns, **TABLES["tenders"].columns}
+_ROW_FIGURES = ("value", "awarded", "bids", "booklet", "duration")
+_DATE_FIELDS = ("deadline", "enquiry", "opening")
 
 APOLOGIES = {
     "empty": "عذراً، لم أستلم سؤالاً. اسألني عن المناقصات الحكومية أو المشاريع المستقبلية، مثل: كم عدد المناقصات في منطقة الرياض؟",
@@ -357,30 +360,21 @@ def _difference(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope
     return text + "."
 
 
-_ROW_COLUMNS = {
-    "value": "estimated_value",
-    "awarded": "awarded_value",
-    "bids": "bids_count",
-    "booklet": "booklet_price",
-    "duration": "duration_months",
-}
-
-
 def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
     if not rows:
         return scope.none_found()
     entity = frame.entity
-    column = frame.column if frame.column in _ROW_COLUMNS else "value"
+    column = frame.column if frame.column in _ROW_FIGURES else "value"
 
     def describe(row: dict[str, Any], key: str = column) -> str:
-        value = row.get(_ROW_COLUMNS[key])
+        value = row.get(_COLUMNS[key])
         if value is None:
             return _title(row, entity)
         return f"{_title(row, entity)} ({_COLUMN_NOUNS[key]} {_amount(key, value)})"
 
-    if frame.ranked and entity == "tenders" and frame.column in _DATE_COLUMNS:
+    if frame.ranked and entity == "tenders" and frame.column in _DATE_FIELDS:
         # "أقرب 5 منافسات ينتهي موعد تقديم عروضها": each with the date it was ranked by.
-        date_column = _DATE_COLUMNS[frame.column]
+        date_column = _COLUMNS[frame.column]
         word = "أقرب" if frame.order == "asc" else "أبعد"
 
         def dated(row: dict[str, Any]) -> str:

@@ -120,11 +120,11 @@ def add_months(day: date, months: int) -> date:
     return date(year, month, min(day.day, last))
 
 
-_MONTH_LABELS = {
+# The Arabic name of each month, as answers write it (the other date readers' too).
+MONTH_LABELS = {
     1: "يناير", 2: "فبراير", 3: "مارس", 4: "أبريل", 5: "مايو", 6: "يونيو",
     7: "يوليو", 8: "أغسطس", 9: "سبتمبر", 10: "أكتوبر", 11: "نوفمبر", 12: "ديسمبر",
 }
-MONTH_LABELS = _MONTH_LABELS  # the Arabic name of each month, for the other date readers
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
 
@@ -221,11 +221,11 @@ def _days(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     if last < first:
         return None
     if first == last:
-        label = f"يوم {first.day} {_MONTH_LABELS[first.month]} {first.year}"
+        label = f"يوم {first.day} {MONTH_LABELS[first.month]} {first.year}"
     else:
         label = (
-            f"من {first.day} {_MONTH_LABELS[first.month]} {first.year}"
-            f" إلى {last.day} {_MONTH_LABELS[last.month]} {last.year}"
+            f"من {first.day} {MONTH_LABELS[first.month]} {first.year}"
+            f" إلى {last.day} {MONTH_LABELS[last.month]} {last.year}"
         )
     return DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label)
 
@@ -240,7 +240,7 @@ def _month_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     start, end = month_span(first_year, first)[0], month_span(last_year, last)[1]
     if start >= end:
         return None
-    label = f"من {_MONTH_LABELS[first]} {first_year} إلى {_MONTH_LABELS[last]} {last_year}"
+    label = f"من {MONTH_LABELS[first]} {first_year} إلى {MONTH_LABELS[last]} {last_year}"
     return DateSpan(start, end, label)
 
 
@@ -249,7 +249,7 @@ def _since_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     if m.group("this"):
         return DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي")
     month, year = lx.MONTHS[m.group("m")], int(m.group("y"))
-    return DateSpan(month_span(year, month)[0], None, f"منذ {_MONTH_LABELS[month]} {year}")
+    return DateSpan(month_span(year, month)[0], None, f"منذ {MONTH_LABELS[month]} {year}")
 
 
 def _halves(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -300,8 +300,8 @@ def _months(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         return None
     if year_text:
         start, end = month_span(int(year_text), month)
-        return DateSpan(start, end, f"شهر {_MONTH_LABELS[month]} {year_text}")
-    return DateSpan(None, None, f"شهر {_MONTH_LABELS[month]}", (month,))
+        return DateSpan(start, end, f"شهر {MONTH_LABELS[month]} {year_text}")
+    return DateSpan(None, None, f"شهر {MONTH_LABELS[month]}", (month,))
 
 
 def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:

@@ -102,9 +102,8 @@ _FIELD_LABELS = {
 _OP_LABELS = {">": "أكثر من", ">=": "لا تقل عن", "<": "أقل من", "<=": "لا تتجاوز", "=": "تساوي"}
 
 
-def _unit(field_name: str) -> str:
-    """The unit written after a compared figure of ``field_name``."""
-    return {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}[field_name]
+# The unit written after a compared figure of each field.
+_UNITS = {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}
 
 
 def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
@@ -144,7 +143,7 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
             field_name = value_field(text, s1, e2)
             # The bounds as the question wrote them, so that the answer repeats its figures.
             texts = (n1.text, n2.text) if n1.value * (first / n1.value if n1.value else 1) <= n2.value else (n2.text, n1.text)
-            label = f"{_FIELD_LABELS[field_name]} بين {_spelled(texts[0])} و{_spelled(texts[1])}{_unit(field_name)}"
+            label = f"{_FIELD_LABELS[field_name]} بين {_spelled(texts[0])} و{_spelled(texts[1])}{_UNITS[field_name]}"
             comparisons.append(Comparison(field_name, "between", (low, high), label))
             used.update((i, i + 1))
             working = blank(working, s1 - len(opener.group(0).lstrip()), e2)
@@ -170,7 +169,7 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         # "اكثر من 5" with no unit and no value word is a count of rows ("أكثر من 5 عروض" has one).
         field_name = value_field(text, start, end)
         value = mention.value
-        label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {_spelled(mention.text)}{_unit(field_name)}"
+        label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {_spelled(mention.text)}{_UNITS[field_name]}"
         comparisons.append(Comparison(field_name, op, (value,), label))
         comparator = _COMPARATOR_TAIL.search(before)
         left = start - (len(comparator.group(0)) if comparator else 0)
