@@ -43,15 +43,9 @@ _LOOKUP_NOUNS = {
     "agencies": ("الجهات الحكومية", "جهة", "name_ar"),
 }
 _COLUMN_NOUNS = {
-    "value": "القيمة التقديرية",
-    "awarded": "قيمة الترسية",
-    "bids": "عدد العروض",
-    "booklet": "سعر الكراسة",
-    "duration": "مدة التنفيذ",
-    "date": "تاريخ النشر",
-    "deadline": "آخر موعد لتقديم العروض",
-    "enquiry": "آخر موعد للاستفسارات",
-    "opening": "موعد فتح العروض",
+    "value": "القيمة التقديرية", "awarded": "قيمة الترسية", "bids": "عدد العروض", "booklet": "سعر الكراسة",
+    "duration": "مدة التنفيذ", "date": "تاريخ النشر", "deadline": "آخر موعد لتقديم العروض",
+    "enquiry": "آخر موعد للاستفسارات", "opening": "موعد فتح العروض",
 }
 _MONEY = {"value", "awarded", "booklet"}
 # A row's columns by field: the figures a row is shown with, and a tender's dates other than its publish date
