@@ -120,14 +120,16 @@ class QuestionParser:
             ("agency_group", self._agency_groups),
             ("name", self._names),
             ("date", self._dates),
-            ("date_column", self._date_columns),
+            # The deadline, enquiry or opening date the question is about, and what it says of it.
+            ("date_column", lambda r: read_date_columns(r, self.as_of)),
             ("column_comparison", self._column_comparisons),
             ("value", self._values),
             ("top_n", self._top_n),
             ("region", self._places),
             ("status_type", self._statuses_and_types),
-            ("award", self._awards),
-            ("passed_over", self._passed_over),
+            ("award", lambda r: read_awards(r, self.catalog.phrase("status", [AWARDED_STATUS]))),
+            # Words that change nothing asked ("المسجلة"، "تعود إلى"), where safe to pass over.
+            ("passed_over", lambda r: pass_over(r, self.catalog.names)),
         ):
             before = r.text
             read_part(r)
@@ -297,18 +299,6 @@ class QuestionParser:
         r.dates += reading.spans
         if reading.spans:
             r.weak = True
-
-    def _date_columns(self, r: Reading) -> None:
-        """The deadline, enquiry or opening date the question is about, and what it says of it."""
-        read_date_columns(r, self.as_of)
-
-    def _awards(self, r: Reading) -> None:
-        """Awards as a noun ("عدد الترسيات"), and the dates of awarded tenders worded as publish dates."""
-        read_awards(r, "ذات الحالة " + self.catalog.label("status", [AWARDED_STATUS]))
-
-    def _passed_over(self, r: Reading) -> None:
-        """Words that change nothing asked ("المسجلة"، "تعود إلى"), where safe to pass over."""
-        pass_over(r, self.catalog.names)
 
     def _column_comparisons(self, r: Reading) -> None:
         """The awarded value against the estimated value of the same tender."""
