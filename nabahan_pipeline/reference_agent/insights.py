@@ -489,16 +489,13 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
         text = f"{metric} حسب {singular_noun}: " + "، ".join(item(row) for row in shown) + "."
         if len(rows) > 6:
             best = max(rows, key=lambda row: float(row.get(metric_column) or 0))
-            text += f" وأعلى {_PERIOD_NOUNS[dimension]} {label(best)} ({figure(best)})."
+            text += f" وأعلى {plural_noun} {label(best)} ({figure(best)})."
         return text
     leaders = sorted(rows, key=lambda row: float(row.get(metric_column) or 0), reverse=True)[:SHOWN_ITEMS]
     head = f"توزيع {metric} حسب {singular_noun} على {counted(len(rows), unit, units)}"
     if additive:
         head += f"، بإجمالي {_total_phrase(frame, scope, total)}"
     return f"{head}. في المقدمة: " + "، ".join(item(row) for row in leaders) + "."
-
-
-_PERIOD_NOUNS = {"year": "السنوات", "month": "الأشهر", "quarter": "الأرباع"}
 
 
 def _threshold_phrase(having: Condition) -> str:
