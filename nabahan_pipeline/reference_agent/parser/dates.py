@@ -120,6 +120,13 @@ def add_months(day: date, months: int) -> date:
     return date(year, month, min(day.day, last))
 
 
+def shift(day: date, unit: str, count: int) -> date:
+    """``day`` moved by ``count`` days, weeks, months or years (``unit``; negative: back)."""
+    if unit in ("day", "week"):
+        return day + timedelta(days=count * (7 if unit == "week" else 1))
+    return add_months(day, count * (12 if unit == "year" else 1))
+
+
 # The Arabic name of each month, as answers write it (the other date readers' too).
 MONTH_LABELS = {
     1: "يناير", 2: "فبراير", 3: "مارس", 4: "أبريل", 5: "مايو", 6: "يونيو",
@@ -341,14 +348,7 @@ def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         if trailing:
             count = lx.SMALL_NUMBERS[trailing.group("w")]
     unit = unit.rstrip("2")
-    if unit == "day":
-        start_day = as_of - timedelta(days=count)
-    elif unit == "week":
-        start_day = as_of - timedelta(days=7 * count)
-    elif unit == "month":
-        start_day = add_months(as_of, -count)
-    else:
-        start_day = add_months(as_of, -12 * count)
+    start_day = shift(as_of, unit, -count)
     unit_label = {"day": "يوم", "week": "أسبوع", "month": "شهر", "year": "سنة"}[unit]
     label = f"خلال آخر {count_text} {m.group('u')}" if count_text and count_text.isdigit() else f"خلال آخر {m.group('u')}"
     if not count_text and not m.group("u").endswith("ين"):

@@ -12,7 +12,7 @@ from datetime import date, timedelta
 
 from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, year_span
+from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, shift, year_span
 from nabahan_pipeline.reference_agent.parser.hijri_dates import HIJRI_MONTH, hijri_month_number
 from nabahan_pipeline.reference_agent.parser.patterns import alternation, read_each
 
@@ -94,14 +94,6 @@ def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
     return date.fromisoformat(start), date.fromisoformat(end), label
 
 
-def _shift(day: date, unit: str, count: int) -> date:
-    if unit == "day":
-        return day + timedelta(days=count)
-    if unit == "week":
-        return day + timedelta(days=7 * count)
-    return add_months(day, count)
-
-
 def _count(text: str | None, unit_word: str) -> int | None:
     said = _UNIT_WORDS[unit_word][1]
     if text is None:
@@ -142,9 +134,9 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
             return None
         from_start = re.fullmatch(_FIRST, m.group("edge") or m.group("edge2")) is not None
         if from_start:
-            start, end = first, _shift(first, unit, count)
+            start, end = first, shift(first, unit, count)
         else:
-            start, end = _shift(after, unit, -count), after
+            start, end = shift(after, unit, -count), after
         singular, dual, plural = _UNIT_LABELS[unit]
         edge = _EDGE_LABELS["first" if from_start else "last"]
         count_text = m.group("n") or m.group("n2")

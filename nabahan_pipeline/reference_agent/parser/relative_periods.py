@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, year_span
+from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, month_span, shift, year_span
 from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank, read_each
 from nabahan_pipeline.reference_agent.parser.period_parts import COUNT_WORDS
 
@@ -129,10 +129,7 @@ def _forward(m: re.Match[str], as_of: date) -> DateSpan | None:
     count = said or (int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 0))
     if not count:
         return None
-    if unit in ("day", "week"):
-        last = as_of + timedelta(days=count * (7 if unit == "week" else 1))
-    else:
-        last = add_months(as_of, count * (12 if unit == "year" else 1))
+    last = shift(as_of, unit, count)
     start = as_of + timedelta(days=1)
     return DateSpan(start.isoformat(), (last + timedelta(days=1)).isoformat(), _forward_label(unit, count, count_text))
 
