@@ -157,12 +157,12 @@ class Catalog:
             return list(con.execute(sql).fetchall())
 
         arabic = {
-            dimension: {i: name.strip() for i, name in table(f"SELECT {id_column}, name_ar FROM {table_name}")}
-            for dimension, (table_name, id_column) in _TABLES.items()
+            dimension: {i: n.strip() for i, n in table(f"SELECT {id_column}, name_ar FROM {source}")}
+            for dimension, (source, id_column) in _TABLES.items()
         }
         english = {
-            dimension: {i: name.strip() for i, name in table(f"SELECT {id_column}, name_en FROM {table_name}") if name}
-            for dimension, (table_name, id_column) in _TABLES.items()
+            dimension: {i: n.strip() for i, n in table(f"SELECT {id_column}, name_en FROM {source}") if n}
+            for dimension, (source, id_column) in _TABLES.items()
         }
         agency_regions = {r[0]: r[1] for r in table("SELECT agency_id, region_id FROM government_agencies")}
         latest = con.execute("SELECT MAX(publish_date) FROM tenders_full_details").fetchone()[0]
@@ -171,8 +171,9 @@ class Catalog:
             for entity_id, name in arabic[kind].items():
                 index.add(kind, entity_id, name)
         return cls(
-            regions=arabic["region"], statuses=arabic["status"], types=arabic["type"], activities=arabic["activity"],
-            agencies=arabic["agency"], latest_publish=date.fromisoformat(latest) if latest else date.today(),
+            regions=arabic["region"], statuses=arabic["status"], types=arabic["type"],
+            activities=arabic["activity"], agencies=arabic["agency"],
+            latest_publish=date.fromisoformat(latest) if latest else date.today(),
             names=index, english=english, agency_regions=agency_regions,
         )
 

@@ -104,7 +104,8 @@ def _rows_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
 def _aggregate_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     noun = table.noun
     if frame.measure == "share":
-        part = " AND ".join(_condition(c, table.columns) for c in frame.share_of if c.field in table.columns) or "1 = 1"
+        parts = [_condition(c, table.columns) for c in frame.share_of if c.field in table.columns]
+        part = " AND ".join(parts) or "1 = 1"
         if frame.column:
             # A share of a column's total: "حصة الرياض من مجموع القيمة التقديرية".
             column = table.columns.get(frame.column, "estimated_value")

@@ -18,8 +18,8 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
 INTENT_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("column:deadline", DEADLINE), ("unit", UNITS), ("grouping:dimension", DIMENSIONS),
     ("table", PROJECT), ("table", TENDER), ("table", PROJECT_ADJ),
-    ("column:booklet", BOOKLET), ("column:bids", BIDS), ("column:awarded", AWARD), ("column:duration", DURATION),
-    ("column:value", ESTIMATED), ("column:any", VALUE),
+    ("column:booklet", BOOKLET), ("column:bids", BIDS), ("column:awarded", AWARD),
+    ("column:duration", DURATION), ("column:value", ESTIMATED), ("column:any", VALUE),
     ("grouping", GROUP_CUE), ("grouping", SPREAD_CUE), ("grouping", COMPARE),
     ("measure:share", SHARE), ("measure", AVG), ("measure", SUM), ("measure", COUNT),
     ("order", SUPERLATIVE), ("order", TOP_WORDS), ("order", RECENT), ("order", OLDEST), ("order", SOONEST),

@@ -165,7 +165,9 @@ def _hijri_month(year: int, month: int | None) -> DateSpan | None:
 def _hijri_day(year: int, month: int | None, day: int) -> DateSpan | None:
     """One Hijri day ("يوم 15 رمضان 1446هـ"); None when the calendar cannot place it."""
     found = hc.day_of(year, month, day) if month else None
-    return _span(found, found + timedelta(days=1), f"يوم {_label(month, year, day)}") if found and month else None
+    if found is None or month is None:
+        return None
+    return _span(found, found + timedelta(days=1), f"يوم {_label(month, year, day)}")
 
 
 def _month(m: re.Match[str], as_of: date) -> DateSpan | None:

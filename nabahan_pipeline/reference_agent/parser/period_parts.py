@@ -12,7 +12,9 @@ from datetime import date, timedelta
 
 from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, shift, year_span
+from nabahan_pipeline.reference_agent.parser.dates import (
+    MONTH_LABELS, DateSpan, add_months, month_span, shift, year_span,
+)
 from nabahan_pipeline.reference_agent.parser.hijri_dates import HIJRI_MONTH, hijri_month_number
 from nabahan_pipeline.reference_agent.parser.patterns import alternation, read_each
 

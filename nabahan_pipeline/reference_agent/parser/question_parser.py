@@ -376,7 +376,8 @@ class QuestionParser:
             if noun:
                 r.text = r.text[: m.start()] + m.group(0)[: noun.end()] + r.text[m.start() + noun.end() :]
         if statuses:
-            r.add([Condition("status", "in", tuple(statuses), self.catalog.phrase("status", statuses))], strong=True)
+            phrase = self.catalog.phrase("status", statuses)
+            r.add([Condition("status", "in", tuple(statuses), phrase)], strong=True)
         if types:
             r.add([Condition("type", "in", tuple(types), self.catalog.phrase("type", types))], strong=True)
         if other_types:
