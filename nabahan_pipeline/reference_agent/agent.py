@@ -118,14 +118,8 @@ def _close_all(connections: list[sqlite3.Connection]) -> None:
 
 
 def _answer(
-    status: str,
-    *,
-    sql: str | None = None,
-    data: list | None = None,
-    columns: list[str] | None = None,
-    rows: list[list] | None = None,
-    insights: str = "",
-    error: str | None = None,
+    status: str, *, sql: str | None = None, data: list | None = None, columns: list[str] | None = None,
+    rows: list[list] | None = None, insights: str = "", error: str | None = None,
 ) -> dict[str, Any]:
     # Both result forms: ``data`` for readers of the seed's contract, ``columns`` + ``rows`` lossless.
     return {

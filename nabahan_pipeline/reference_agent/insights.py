@@ -17,21 +17,23 @@ from typing import Any
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.frame import Condition
+from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, TABLES
 
 SHOWN_ITEMS = 3
 
+# Each grouping dimension: its noun, its plural, and the unit a count of its values takes (singular, plural).
 _DIMENSION_NOUNS = {
-    "region": ("المنطقة", "المناطق", "منطقة"),
-    "status": ("الحالة", "الحالات", "حالة"),
-    "type": ("نوع المناقصة", "أنواع المناقصات", "نوع"),
-    "activity": ("النشاط", "الأنشطة", "نشاط"),
-    "agency": ("الجهة", "الجهات", "جهة"),
-    "year": ("السنة", "السنوات", "سنة"),
-    "month": ("الشهر", "الأشهر", "شهر"),
-    "quarter": ("الربع", "الأرباع", "ربع"),
-    "booklet": ("سعر الكراسة", "أسعار الكراسات", "سعر"),
-    "bids": ("عدد العروض", "أعداد العروض", "عدد"),
-    "duration": ("مدة التنفيذ", "المدد", "مدة"),
+    "region": ("المنطقة", "المناطق", "منطقة", "مناطق"),
+    "status": ("الحالة", "الحالات", "حالة", "حالات"),
+    "type": ("نوع المناقصة", "أنواع المناقصات", "نوع", "أنواع"),
+    "activity": ("النشاط", "الأنشطة", "نشاط", "أنشطة"),
+    "agency": ("الجهة", "الجهات", "جهة", "جهات"),
+    "year": ("السنة", "السنوات", "سنة", "سنوات"),
+    "month": ("الشهر", "الأشهر", "شهر", "أشهر"),
+    "quarter": ("الربع", "الأرباع", "ربع", "أرباع"),
+    "booklet": ("سعر الكراسة", "أسعار الكراسات", "سعر", "أسعار"),
+    "bids": ("عدد العروض", "أعداد العروض", "عدد", "أعداد"),
+    "duration": ("مدة التنفيذ", "المدد", "مدة", "مدد"),
 }
 _LOOKUP_NOUNS = {
     "regions": ("المناطق", "منطقة", "name_ar"),
@@ -41,19 +43,16 @@ _LOOKUP_NOUNS = {
     "agencies": ("الجهات الحكومية", "جهة", "name_ar"),
 }
 _COLUMN_NOUNS = {
-    "value": "القيمة التقديرية",
-    "awarded": "قيمة الترسية",
-    "bids": "عدد العروض",
-    "booklet": "سعر الكراسة",
-    "duration": "مدة التنفيذ",
-    "date": "تاريخ النشر",
-    "deadline": "آخر موعد لتقديم العروض",
-    "enquiry": "آخر موعد للاستفسارات",
-    "opening": "موعد فتح العروض",
+    "value": "القيمة التقديرية", "awarded": "قيمة الترسية", "bids": "عدد العروض", "booklet": "سعر الكراسة",
+    "duration": "مدة التنفيذ", "date": "تاريخ النشر", "deadline": "آخر موعد لتقديم العروض",
+    "enquiry": "آخر موعد للاستفسارات", "opening": "موعد فتح العروض",
 }
 _MONEY = {"value", "awarded", "booklet"}
-# A tender's dates other than its publish date, by their column (rows ranked by one show it).
-_DATE_COLUMNS = {"deadline": "last_offer_date", "enquiry": "last_enquiry_date", "opening": "offers_opening_date"}
+# A row's columns by field: the figures a row is shown with, and a tender's dates other than its publish date
+# (rows ranked by one show it).
+_COLUMNS = {**TABLES["projects"].columns, **TABLES["tenders"].columns}
+_ROW_FIGURES = ("value", "awarded", "bids", "booklet", "duration")
+_DATE_FIELDS = ("deadline", "enquiry", "opening")
 
 APOLOGIES = {
     "empty": "عذراً، لم أستلم سؤالاً. اسألني عن المناقصات الحكومية أو المشاريع المستقبلية، مثل: كم عدد المناقصات في منطقة الرياض؟",
@@ -190,8 +189,10 @@ def _status_wording(name: str | None) -> tuple[str, str]:
 class _Scope:
     """The rows a question is about, in words: "المناقصات النشطة في منطقة الرياض"."""
 
-    def __init__(self, noun: str, unit: str, units: str, qualifiers: list[str], indefinite: list[str]):
-        self.catalog: Catalog | None = None
+    def __init__(
+        self, catalog: Catalog, noun: str, unit: str, units: str, qualifiers: list[str], indefinite: list[str]
+    ) -> None:
+        self.catalog = catalog
         self.noun, self.unit, self.units = noun, unit, units
         self.qualifiers, self.indefinite = qualifiers, indefinite
 
@@ -230,11 +231,8 @@ class _Scope:
                 qualifiers.append(text)
                 indefinite.append(text)
         if frame.entity == "projects":
-            scope = cls("المشاريع المستقبلية", "مشروع", "مشاريع", qualifiers, indefinite)
-        else:
-            scope = cls("المناقصات", "مناقصة", "مناقصات", qualifiers, indefinite)
-        scope.catalog = catalog
-        return scope
+            return cls(catalog, "المشاريع المستقبلية", "مشروع", "مشاريع", qualifiers, indefinite)
+        return cls(catalog, "المناقصات", "مناقصة", "مناقصات", qualifiers, indefinite)
 
     @property
     def definite(self) -> str:
@@ -248,11 +246,6 @@ class _Scope:
         if self.conditions:
             return f"لم أجد في البيانات أي {self.unit} تطابق شروط السؤال ({self.conditions})."
         return f"لم أجد في البيانات أي {self.unit}."
-
-
-def _catalog_of(scope: _Scope) -> Catalog:
-    assert scope.catalog is not None
-    return scope.catalog
 
 
 def _time_phrase(label: str) -> str:
@@ -291,7 +284,7 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
         matching, total, share = (values + [None, None, None])[:3]
         if not total:
             return scope.none_found()
-        part = _Scope.of(QueryFrame(entity=frame.entity, conditions=frame.share_of), _catalog_of(scope))
+        part = _Scope.of(QueryFrame(entity=frame.entity, conditions=frame.share_of), scope.catalog)
         if frame.column:
             noun = _COLUMN_NOUNS[frame.column]
             whole = scope.definite if scope.qualifiers else "إجمالي " + scope.noun
@@ -305,7 +298,7 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
         )
     if frame.measure == "count_distinct":
         dimension = frame.distinct_of or "agency"
-        _, plural, unit = _DIMENSION_NOUNS[dimension]
+        _, plural, unit, _ = _DIMENSION_NOUNS[dimension]
         if not first:
             return scope.none_found()
         return f"عدد {plural} المختلفة في {scope.definite}: {count(first)} {unit}."
@@ -331,7 +324,7 @@ def _difference(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope
     row = rows[0] if rows else {}
     first, second, difference = row.get("first_value"), row.get("second_value"), row.get("difference")
     word = {"count": "عدد", "sum": "إجمالي", "avg": "متوسط"}[frame.measure]
-    catalog = _catalog_of(scope)
+    catalog = scope.catalog
 
     def figure(value: Any, column: str) -> str:
         if frame.measure == "count":
@@ -361,30 +354,21 @@ def _difference(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope
     return text + "."
 
 
-_ROW_COLUMNS = {
-    "value": "estimated_value",
-    "awarded": "awarded_value",
-    "bids": "bids_count",
-    "booklet": "booklet_price",
-    "duration": "duration_months",
-}
-
-
 def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
     if not rows:
         return scope.none_found()
     entity = frame.entity
-    column = frame.column if frame.column in _ROW_COLUMNS else "value"
+    column = frame.column if frame.column in _ROW_FIGURES else "value"
 
     def describe(row: dict[str, Any], key: str = column) -> str:
-        value = row.get(_ROW_COLUMNS[key])
+        value = row.get(_COLUMNS[key])
         if value is None:
             return _title(row, entity)
         return f"{_title(row, entity)} ({_COLUMN_NOUNS[key]} {_amount(key, value)})"
 
-    if frame.ranked and entity == "tenders" and frame.column in _DATE_COLUMNS:
+    if frame.ranked and entity == "tenders" and frame.column in _DATE_FIELDS:
         # "أقرب 5 منافسات ينتهي موعد تقديم عروضها": each with the date it was ranked by.
-        date_column = _DATE_COLUMNS[frame.column]
+        date_column = _COLUMNS[frame.column]
         word = "أقرب" if frame.order == "asc" else "أبعد"
 
         def dated(row: dict[str, Any]) -> str:
@@ -429,18 +413,12 @@ def _rank_word(frame: QueryFrame) -> str:
     return "أعلى" if frame.order == "desc" else "أدنى"
 
 
-_NAME_COLUMNS = {
-    "region": "region_name",
-    "status": "status_name",
-    "type": "tender_type_name",
-    "activity": "activity_name",
-    "agency": "agency_name",
-}
+_NAME_COLUMNS = {dimension: name for dimension, (_, name) in DIMENSIONS.items()}
 
 
 def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
     dimension = frame.group_by[0]
-    singular_noun, plural_noun, unit = _DIMENSION_NOUNS[dimension]
+    singular_noun, plural_noun, unit, units = _DIMENSION_NOUNS[dimension]
     if not rows and frame.having is not None:
         return f"لم أجد في البيانات {unit} {_metric_phrase(frame, scope)} فيها {_threshold_phrase(frame.having)}."
     if not rows:
@@ -483,9 +461,9 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
         # "المناطق التي يتجاوز ...": every group that passes, each with its figure.
         shown = "، ".join(f"{label(row)} ({figure(row)})" for row in rows[:SHOWN_ITEMS])
         rest = len(rows) - SHOWN_ITEMS
-        more = f" و{unit} أخرى" if rest == 1 else f" و{counted(rest, unit, _PLURAL_UNITS[dimension])} أخرى" if rest > 1 else ""
+        more = f" و{unit} أخرى" if rest == 1 else f" و{counted(rest, unit, units)} أخرى" if rest > 1 else ""
         head = f"{plural_noun} التي {metric} فيها {_threshold_phrase(frame.having)}"
-        return f"{head}: {counted(len(rows), unit, _PLURAL_UNITS[dimension])}: {shown}{more}."
+        return f"{head}: {counted(len(rows), unit, units)}: {shown}{more}."
     if frame.ranked:
         if frame.measure == "count":
             word = "الأكثر" if frame.order != "asc" else "الأقل"
@@ -494,7 +472,7 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
         if len(rows) == 1:
             return f"{singular_noun} {word} من حيث {metric}: {label(rows[0])} ({figure(rows[0])})."
         items = "، ".join(f"{i}) {label(row)} ({figure(row)})" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
-        head = f"{plural_noun} {word} من حيث {metric} ({counted(len(rows), unit, _PLURAL_UNITS[dimension])})"
+        head = f"{plural_noun} {word} من حيث {metric} ({counted(len(rows), unit, units)})"
         return f"{head}: {items}."
     additive = frame.measure in ("count", "sum")
     total = sum(float(row.get(metric_column) or 0) for row in rows) if additive else 0.0
@@ -511,29 +489,13 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
         text = f"{metric} حسب {singular_noun}: " + "، ".join(item(row) for row in shown) + "."
         if len(rows) > 6:
             best = max(rows, key=lambda row: float(row.get(metric_column) or 0))
-            text += f" وأعلى {_PERIOD_NOUNS[dimension]} {label(best)} ({figure(best)})."
+            text += f" وأعلى {plural_noun} {label(best)} ({figure(best)})."
         return text
     leaders = sorted(rows, key=lambda row: float(row.get(metric_column) or 0), reverse=True)[:SHOWN_ITEMS]
-    head = f"توزيع {metric} حسب {singular_noun} على {counted(len(rows), unit, _PLURAL_UNITS[dimension])}"
+    head = f"توزيع {metric} حسب {singular_noun} على {counted(len(rows), unit, units)}"
     if additive:
         head += f"، بإجمالي {_total_phrase(frame, scope, total)}"
     return f"{head}. في المقدمة: " + "، ".join(item(row) for row in leaders) + "."
-
-
-_PLURAL_UNITS = {
-    "region": "مناطق",
-    "status": "حالات",
-    "type": "أنواع",
-    "activity": "أنشطة",
-    "agency": "جهات",
-    "year": "سنوات",
-    "month": "أشهر",
-    "quarter": "أرباع",
-    "booklet": "أسعار",
-    "bids": "أعداد",
-    "duration": "مدد",
-}
-_PERIOD_NOUNS = {"year": "السنوات", "month": "الأشهر", "quarter": "الأرباع"}
 
 
 def _threshold_phrase(having: Condition) -> str:

@@ -125,6 +125,14 @@ class NameIndex:
         return matches
 
 
+# Each lookup table by dimension: its name and its id column.
+_TABLES = {
+    "region": ("regions", "region_id"), "status": ("tender_statuses", "status_id"),
+    "type": ("tender_types", "tender_type_id"), "activity": ("activities", "activity_id"),
+    "agency": ("government_agencies", "agency_id"),
+}
+
+
 @dataclass
 class Catalog:
     """The lookup tables of one database and the dates that anchor relative time."""
@@ -148,38 +156,25 @@ class Catalog:
         def table(sql: str) -> list[tuple]:
             return list(con.execute(sql).fetchall())
 
-        regions = {r[0]: r[1].strip() for r in table("SELECT region_id, name_ar FROM regions")}
-        statuses = {r[0]: r[1].strip() for r in table("SELECT status_id, name_ar FROM tender_statuses")}
-        types = {r[0]: r[1].strip() for r in table("SELECT tender_type_id, name_ar FROM tender_types")}
-        activities = {r[0]: r[1].strip() for r in table("SELECT activity_id, name_ar FROM activities")}
-        agencies = {r[0]: r[1].strip() for r in table("SELECT agency_id, name_ar FROM government_agencies")}
+        arabic = {
+            dimension: {i: n.strip() for i, n in table(f"SELECT {id_column}, name_ar FROM {source}")}
+            for dimension, (source, id_column) in _TABLES.items()
+        }
         english = {
-            dimension: {r[0]: r[1].strip() for r in table(f"SELECT {id_column}, name_en FROM {name}") if r[1]}
-            for dimension, name, id_column in (
-                ("region", "regions", "region_id"),
-                ("status", "tender_statuses", "status_id"),
-                ("type", "tender_types", "tender_type_id"),
-                ("activity", "activities", "activity_id"),
-                ("agency", "government_agencies", "agency_id"),
-            )
+            dimension: {i: n.strip() for i, n in table(f"SELECT {id_column}, name_en FROM {source}") if n}
+            for dimension, (source, id_column) in _TABLES.items()
         }
         agency_regions = {r[0]: r[1] for r in table("SELECT agency_id, region_id FROM government_agencies")}
         latest = con.execute("SELECT MAX(publish_date) FROM tenders_full_details").fetchone()[0]
         index = NameIndex()
-        for entity_id, name in agencies.items():
-            index.add("agency", entity_id, name)
-        for entity_id, name in activities.items():
-            index.add("activity", entity_id, name)
+        for kind in ("agency", "activity"):
+            for entity_id, name in arabic[kind].items():
+                index.add(kind, entity_id, name)
         return cls(
-            regions=regions,
-            statuses=statuses,
-            types=types,
-            activities=activities,
-            agencies=agencies,
+            regions=arabic["region"], statuses=arabic["status"], types=arabic["type"],
+            activities=arabic["activity"], agencies=arabic["agency"],
             latest_publish=date.fromisoformat(latest) if latest else date.today(),
-            names=index,
-            english=english,
-            agency_regions=agency_regions,
+            names=index, english=english, agency_regions=agency_regions,
         )
 
     def phrase(self, dimension: str, ids: Iterable[int]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nabahan_pipeline.reference_agent.parser import Condition, QueryFrame
+from nabahan_pipeline.reference_agent.parser.frame import LOOKUP_TABLES
 
 
 @dataclass(frozen=True)
@@ -19,7 +20,8 @@ class _Table:
     id_name: dict[str, tuple[str, str]]  # dimension -> (id column, name column)
 
 
-_DIMENSIONS = {
+# Each dimension's id and name columns, as the tables and views name them.
+DIMENSIONS = {
     "region": ("region_id", "region_name"),
     "status": ("status_id", "status_name"),
     "type": ("tender_type_id", "tender_type_name"),
@@ -31,36 +33,22 @@ TABLES = {
         name="tenders_full_details",
         noun="tender",
         columns={
-            "region": "region_id",
-            "status": "status_id",
-            "type": "tender_type_id",
-            "activity": "activity_id",
-            "agency": "agency_id",
-            "date": "publish_date",
-            "deadline": "last_offer_date",
-            "enquiry": "last_enquiry_date",
-            "opening": "offers_opening_date",
-            "value": "estimated_value",
-            "awarded": "awarded_value",
-            "bids": "bids_count",
-            "booklet": "booklet_price",
+            "region": "region_id", "status": "status_id", "type": "tender_type_id", "activity": "activity_id",
+            "agency": "agency_id", "date": "publish_date", "deadline": "last_offer_date",
+            "enquiry": "last_enquiry_date", "opening": "offers_opening_date", "value": "estimated_value",
+            "awarded": "awarded_value", "bids": "bids_count", "booklet": "booklet_price",
             "reference": "reference_number",
         },
-        id_name=_DIMENSIONS,
+        id_name=DIMENSIONS,
     ),
     "projects": _Table(
         name="future_projects",
         noun="project",
         columns={
-            "region": "region_id",
-            "type": "tender_type_id",
-            "activity": "activity_id",
-            "agency": "agency_id",
-            "date": "expected_offering_date",
-            "value": "estimated_value",
-            "duration": "duration_months",
+            "region": "region_id", "type": "tender_type_id", "activity": "activity_id", "agency": "agency_id",
+            "date": "expected_offering_date", "value": "estimated_value", "duration": "duration_months",
         },
-        id_name={k: v for k, v in _DIMENSIONS.items() if k != "status"},
+        id_name={k: v for k, v in DIMENSIONS.items() if k != "status"},
     ),
 }
 LOOKUPS = {
@@ -88,7 +76,7 @@ def build_sql(frame: QueryFrame) -> str:
     if frame.entity in LOOKUPS:
         return _lookup_sql(frame)
     table = TABLES[frame.entity]
-    where = [_condition(c, table) for c in frame.conditions if c.field in table.columns]
+    where = [_condition(c, table.columns) for c in frame.conditions if c.field in table.columns]
     if frame.sides:
         return _difference_sql(frame, table, where)
     if frame.measure == "rows":
@@ -116,7 +104,8 @@ def _rows_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
 def _aggregate_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     noun = table.noun
     if frame.measure == "share":
-        part = " AND ".join(_condition(c, table) for c in frame.share_of if c.field in table.columns) or "1 = 1"
+        parts = [_condition(c, table.columns) for c in frame.share_of if c.field in table.columns]
+        part = " AND ".join(parts) or "1 = 1"
         if frame.column:
             # A share of a column's total: "حصة الرياض من مجموع القيمة التقديرية".
             column = table.columns.get(frame.column, "estimated_value")
@@ -151,7 +140,7 @@ def _difference_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     for side in frame.sides:
         column = table.columns.get(side.column or frame.column or "value", "estimated_value")
         metric = {"count": "COUNT(*)", "sum": f"SUM({column})", "avg": f"AVG({column})"}[frame.measure]
-        side_where = where + [_condition(c, table) for c in side.conditions if c.field in table.columns]
+        side_where = where + [_condition(c, table.columns) for c in side.conditions if c.field in table.columns]
         figures.append((metric, side_where))
     (first, first_where), (second, second_where) = figures
     if first_where == second_where:
@@ -167,6 +156,17 @@ def _difference_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     if frame.relative:
         select += f", 100.0 * ({a} - {b}) / {a} AS difference_pct"
     return f"SELECT {select} FROM {source}"
+
+
+# A period grouped by: its columns (of the table's date column) and the keys it is grouped and ordered by.
+_PERIODS = {
+    "year": (("strftime('%Y', {date}) AS year",), ["year"]),
+    "month": (("strftime('%Y-%m', {date}) AS year_month", "strftime('%m', {date}) AS month"), ["year_month"]),
+    "quarter": (
+        ("strftime('%Y', {date}) AS year", "(CAST(strftime('%m', {date}) AS INTEGER) + 2) / 3 AS quarter"),
+        ["year", "quarter"],
+    ),
+}
 
 
 def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
@@ -189,21 +189,11 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
             selected.append(f"{column} AS {dimension}")
             keys.append(dimension)
             time_order.append(dimension)
-        elif dimension == "year":
-            selected.append(f"strftime('%Y', {date_column}) AS year")
-            keys.append("year")
-            time_order.append("year")
-        elif dimension == "month":
-            selected += [f"strftime('%Y-%m', {date_column}) AS year_month", f"strftime('%m', {date_column}) AS month"]
-            keys.append("year_month")
-            time_order.append("year_month")
-        elif dimension == "quarter":
-            selected += [
-                f"strftime('%Y', {date_column}) AS year",
-                f"(CAST(strftime('%m', {date_column}) AS INTEGER) + 2) / 3 AS quarter",
-            ]
-            keys += ["year", "quarter"]
-            time_order += ["year", "quarter"]
+        elif dimension in _PERIODS:
+            columns, period_keys = _PERIODS[dimension]
+            selected += [column.format(date=date_column) for column in columns]
+            keys += period_keys
+            time_order += period_keys
     noun = table.noun
     count = f"COUNT(*) AS {noun}_count"
     if frame.measure == "count":
@@ -220,7 +210,7 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     if frame.having is not None:
         # "المناطق التي يتجاوز إجمالي ...": the groups whose figure passes the threshold.
         figure = metrics[0].rsplit(" AS ", 1)[0]
-        sql += f" HAVING {figure} {_COMPARATORS[frame.having.op]} {_literal(frame.having.values[0])}"
+        sql += f" HAVING {figure} {frame.having.op} {_literal(frame.having.values[0])}"
     if time_order and not frame.ranked:
         sql += f" ORDER BY {', '.join(time_order)}"
     else:
@@ -233,17 +223,8 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     return sql
 
 
-# The comparators a threshold on a group's figure may use.
-_COMPARATORS = {">": ">", "<": "<", ">=": ">=", "<=": "<="}
-
 # The dimension each lookup table holds the values of.
-_LOOKUP_DIMENSIONS = {
-    "regions": "region",
-    "tender_types": "type",
-    "tender_statuses": "status",
-    "activities": "activity",
-    "agencies": "agency",
-}
+_LOOKUP_DIMENSIONS = {table: dimension for dimension, table in LOOKUP_TABLES.items()}
 
 
 def _lookup_sql(frame: QueryFrame) -> str:
@@ -252,27 +233,14 @@ def _lookup_sql(frame: QueryFrame) -> str:
         return _agency_region_sql(frame)
     where = []
     for c in frame.conditions:
-        if c.field == "region" and frame.entity == "agencies":
-            where.append(_lookup_condition("region_id", c))
-        elif c.field == "agency" and frame.entity == "agencies":
-            where.append(_lookup_condition("agency_id", c))
+        # Negated ones as negations ("كم جهة في مكة ما هي أمانة": not the municipalities), tenders' way.
+        if frame.entity == "agencies" and c.field in ("region", "agency"):
+            where.append(_condition(c, {"region": "region_id", "agency": "agency_id"}))
         elif c.field == _LOOKUP_DIMENSIONS[frame.entity] and c.op in ("in", "not_in"):
-            where.append(_lookup_condition(id_column, c))
+            where.append(_condition(c, {c.field: id_column}))
     if frame.measure == "count":
         return f"SELECT COUNT(*) AS {noun}_count FROM {table}{_where(where)}"
     return f"SELECT {id_column}, {names} FROM {table}{_where(where)} ORDER BY {id_column}"
-
-
-def _lookup_condition(column: str, c: Condition) -> str:
-    """A condition on a lookup table's id or region column, negated ones as negations ("كم جهة في
-    مكة ما هي أمانة": not the municipalities), tenders' way."""
-    if c.op == "is_null":
-        return f"{column} IS NULL"
-    if c.op == "not_in":
-        if len(c.values) == 1:
-            return f"{column} <> {_literal(c.values[0])}"
-        return f"{column} NOT IN ({', '.join(_literal(v) for v in c.values)})"
-    return _in(column, c.values)
 
 
 def _agency_region_sql(frame: QueryFrame) -> str:
@@ -296,10 +264,11 @@ def _where(parts: list[str]) -> str:
     return f" WHERE {' AND '.join(parts)}" if parts else ""
 
 
-def _condition(c: Condition, table: _Table) -> str:
-    column = table.columns[c.field]
-    if c.op == "in":
-        return _in(column, c.values)
+def _condition(c: Condition, columns: dict[str, str]) -> str:
+    """``c`` on its column (``columns``: abstract field -> column of the table queried)."""
+    column = columns[c.field]
+    if c.op in ("in", "not_in"):
+        return _in(column, c.values, negated=c.op == "not_in")
     if c.op == "date_range":
         start, end = c.values
         parts = []
@@ -310,16 +279,9 @@ def _condition(c: Condition, table: _Table) -> str:
         return " AND ".join(parts) if parts else "1 = 1"
     if c.op == "not_date_range":
         # Every day but the span's: "في غير 2024".
-        return f"NOT ({_condition(Condition(c.field, 'date_range', c.values, c.label), table)})"
+        return f"NOT ({_condition(Condition(c.field, 'date_range', c.values, c.label), columns)})"
     if c.op == "month_in":
-        months = [f"{int(m):02d}" for m in c.values]
-        if len(months) == 1:
-            return f"strftime('%m', {column}) = {_literal(months[0])}"
-        return f"strftime('%m', {column}) IN ({', '.join(_literal(m) for m in months)})"
-    if c.op == "not_in":
-        if len(c.values) == 1:
-            return f"{column} <> {_literal(c.values[0])}"
-        return f"{column} NOT IN ({', '.join(_literal(v) for v in c.values)})"
+        return _in(f"strftime('%m', {column})", tuple(f"{int(m):02d}" for m in c.values))
     if c.op == "is_null":
         return f"{column} IS NULL"
     if c.op == "year_in":
@@ -334,15 +296,15 @@ def _condition(c: Condition, table: _Table) -> str:
     if c.op in ("column>", "column<"):
         # A column against another column of the same row, scaled: "awarded_value < 0.8 * estimated_value".
         other, factor = c.values
-        scaled = table.columns[other] if float(factor) == 1.0 else f"{_literal(float(factor))} * {table.columns[other]}"
+        scaled = columns[other] if float(factor) == 1.0 else f"{_literal(float(factor))} * {columns[other]}"
         return f"{column} {c.op[-1]} {scaled}"
     raise ValueError(f"unknown condition operator {c.op!r}")
 
 
-def _in(column: str, values: tuple) -> str:
+def _in(column: str, values: tuple, negated: bool = False) -> str:
     if len(values) == 1:
-        return f"{column} = {_literal(values[0])}"
-    return f"{column} IN ({', '.join(_literal(v) for v in values)})"
+        return f"{column} {'<>' if negated else '='} {_literal(values[0])}"
+    return f"{column} {'NOT IN' if negated else 'IN'} ({', '.join(_literal(v) for v in values)})"
 
 
 def _literal(value: object) -> str:

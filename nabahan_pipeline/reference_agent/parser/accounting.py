@@ -9,67 +9,21 @@ import re
 
 from nabahan_pipeline.reference_agent.parser.frame import QueryFrame
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    AVG,
-    AWARD,
-    BIDS,
-    BOOKLET,
-    COMPARE,
-    COUNT,
-    DEADLINE,
-    DIMENSION_KEYS,
-    DIMENSIONS,
-    DURATION,
-    ESTIMATED,
-    FILLERS,
-    GROUP_CUE,
-    LIST_WORDS,
-    OLDEST,
-    PROJECT,
-    PROJECT_ADJ,
-    QUESTION_FORM,
-    RECENT,
-    SHARE,
-    SOONEST,
-    SPREAD_CUE,
-    SUM,
-    SUPERLATIVE,
-    TENDER,
-    TOP_WORDS,
-    UNITS,
-    VALUE,
-    WHICH,
-    blank,
+    AVG, AWARD, BIDS, BOOKLET, COMPARE, COUNT, DEADLINE, DIMENSION_KEYS, DIMENSIONS, DURATION, ESTIMATED,
+    FILLERS, GROUP_CUE, LIST_WORDS, OLDEST, PROJECT, PROJECT_ADJ, QUESTION_FORM, RECENT, SHARE, SOONEST,
+    SPREAD_CUE, SUM, SUPERLATIVE, TENDER, TOP_WORDS, UNITS, VALUE, WHICH, blank,
 )
 
 # The words left after the filter passes, read by what is asked (``intent``), part by part.
 INTENT_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("column:deadline", DEADLINE),
-    ("unit", UNITS),
-    ("grouping:dimension", DIMENSIONS),
-    ("table", PROJECT),
-    ("table", TENDER),
-    ("table", PROJECT_ADJ),
-    ("column:booklet", BOOKLET),
-    ("column:bids", BIDS),
-    ("column:awarded", AWARD),
-    ("column:duration", DURATION),
-    ("column:value", ESTIMATED),
-    ("column:any", VALUE),
-    ("grouping", GROUP_CUE),
-    ("grouping", SPREAD_CUE),
-    ("grouping", COMPARE),
-    ("measure:share", SHARE),
-    ("measure", AVG),
-    ("measure", SUM),
-    ("measure", COUNT),
-    ("order", SUPERLATIVE),
-    ("order", TOP_WORDS),
-    ("order", RECENT),
-    ("order", OLDEST),
-    ("order", SOONEST),
-    ("question", WHICH),
-    ("question", QUESTION_FORM),
-    ("question", LIST_WORDS),
+    ("column:deadline", DEADLINE), ("unit", UNITS), ("grouping:dimension", DIMENSIONS),
+    ("table", PROJECT), ("table", TENDER), ("table", PROJECT_ADJ),
+    ("column:booklet", BOOKLET), ("column:bids", BIDS), ("column:awarded", AWARD),
+    ("column:duration", DURATION), ("column:value", ESTIMATED), ("column:any", VALUE),
+    ("grouping", GROUP_CUE), ("grouping", SPREAD_CUE), ("grouping", COMPARE),
+    ("measure:share", SHARE), ("measure", AVG), ("measure", SUM), ("measure", COUNT),
+    ("order", SUPERLATIVE), ("order", TOP_WORDS), ("order", RECENT), ("order", OLDEST), ("order", SOONEST),
+    ("question", WHICH), ("question", QUESTION_FORM), ("question", LIST_WORDS),
     ("filler", FILLERS),
 )
 _WORD = re.compile(r"\S+")
@@ -78,9 +32,7 @@ _CONTENT = re.compile(r"[^\W_]{2,}|\d")
 
 def consumed_words(before: str, after: str) -> tuple[str, ...]:
     """The words of ``before`` that a pass blanked out (wholly or in part) in ``after``."""
-    return tuple(
-        m.group(0) for m in _WORD.finditer(before) if after[m.start() : m.end()] != m.group(0)
-    )
+    return tuple(m.group(0) for m in _WORD.finditer(before) if after[m.start() : m.end()] != m.group(0))
 
 
 # "ما" past the question's first word negates ("المنافسات اللي ما لها منطقة", "ما طرحتها"):

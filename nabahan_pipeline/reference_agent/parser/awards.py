@@ -34,8 +34,7 @@ def read_awards(r: Reading, status_label: str) -> None:
             r.blank(m.start(), m.end())  # "قيمة الترسيات" is left: it names the awarded value
     awarded = any(c.field == "status" and c.op == "in" and c.values == (AWARDED_STATUS,) for c in r.conditions)
     if found and not awarded:
-        r.conditions.append(Condition("status", "in", (AWARDED_STATUS,), status_label))
-        r.strong = True
+        r.add([Condition("status", "in", (AWARDED_STATUS,), status_label)], strong=True)
         awarded = True
     if awarded and r.dates and not _PUBLISHED.search(r.original):
         r.dates = [replace(span, label=span.label + _DATE_NOTE) for span in r.dates]

@@ -16,11 +16,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import blank
 from nabahan_pipeline.reference_agent.parser.per_value import compared_years
 from nabahan_pipeline.reference_agent.parser.period_parts import read_period_parts
 from nabahan_pipeline.reference_agent.parser.relative_periods import (
-    anchor_relative_years,
-    per_day_phrases,
-    read_relative_days,
-    read_relative_periods,
-    reword_anchored,
+    anchor_relative_years, per_day_phrases, read_relative_days, read_relative_periods, reword_anchored,
 )
 
 # A negation right before a date phrase: "في غير 2024", "ما عدا عام 2023", "باستثناء رمضان 1446".
@@ -44,11 +40,7 @@ def read_all_dates(text: str, as_of: date) -> DateReading:
     text, anchored = anchor_relative_years(compared_years(text), as_of)
     spans: list[DateSpan] = []
     for read in (
-        read_period_parts,
-        read_hijri_dates,
-        read_relative_periods,
-        read_day_bounds,
-        read_dates,
+        read_period_parts, read_hijri_dates, read_relative_periods, read_day_bounds, read_dates,
         read_relative_days,
     ):
         text, found = read(text, as_of)

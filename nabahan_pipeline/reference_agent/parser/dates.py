@@ -10,7 +10,7 @@ from datetime import date, timedelta
 
 from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.patterns import SMALL_NUMBER, alternation, blank
+from nabahan_pipeline.reference_agent.parser.patterns import SMALL_NUMBER, alternation, blank, read_each
 from nabahan_pipeline.reference_agent.parser.values import comparator_before
 
 # --- the phrases -----------------------------------------------------------------------------------
@@ -120,11 +120,18 @@ def add_months(day: date, months: int) -> date:
     return date(year, month, min(day.day, last))
 
 
-_MONTH_LABELS = {
+def shift(day: date, unit: str, count: int) -> date:
+    """``day`` moved by ``count`` days, weeks, months or years (``unit``; negative: back)."""
+    if unit in ("day", "week"):
+        return day + timedelta(days=count * (7 if unit == "week" else 1))
+    return add_months(day, count * (12 if unit == "year" else 1))
+
+
+# The Arabic name of each month, as answers write it (the other date readers' too).
+MONTH_LABELS = {
     1: "يناير", 2: "فبراير", 3: "مارس", 4: "أبريل", 5: "مايو", 6: "يونيو",
     7: "يوليو", 8: "أغسطس", 9: "سبتمبر", 10: "أكتوبر", 11: "نوفمبر", 12: "ديسمبر",
 }
-MONTH_LABELS = _MONTH_LABELS  # the Arabic name of each month, for the other date readers
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
 
@@ -132,51 +139,46 @@ def read_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """The date phrases of ``text`` (normalized): the text with them blanked out, and their spans
     in the order read. ``as_of`` anchors relative and rolling periods."""
     spans: list[DateSpan] = []
-    for read in (
-        _hijri_years,
-        _days,
-        _month_ranges,
-        _halves,
-        _since_month,
-        _relative_quarters,
-        _year_ranges,
-        _several_years,
-        _quarters,
-        _months,
-        _relative,
-        _rolling,
-        _year_bounds,
-        _plain_years,
+    for pattern, read in (
+        (_HIJRI_YEAR, _hijri_years),
+        (_DAYS, _days),
+        (_MONTH_RANGE, _month_ranges),
+        (_HALF, _halves),
+        (_SINCE_MONTH, _since_month),
+        (_RELATIVE_QUARTER, _relative_quarters),
+        (_YEAR_RANGE, _year_ranges),
+        (_SEVERAL_YEARS, _several_years),
+        (_QUARTER, _quarters),
+        (_MONTH, _months),
+        (_RELATIVE, _relative),
+        (_ROLLING, _rolling),
+        (_YEAR_BOUND, _year_bounds),
     ):
-        text = read(text, as_of, spans)
-    return text, spans
+        text, found = read_each(pattern, text, lambda m, text: read(m, text, as_of))
+        spans += found
+    return _plain_years(text, spans), spans
 
 
-def _hijri_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _hijri_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Hijri years: "عام 1446هـ", "سنة 1445"."""
-    for m in list(_HIJRI_YEAR.finditer(text)):
-        if m.group("now"):
-            year = max((y for y, start in lx.HIJRI_NEW_YEAR.items() if start <= as_of.isoformat()), default=0)
-        else:
-            year = int(m.group("y") or m.group("y2") or m.group("y3"))
-        start = lx.HIJRI_NEW_YEAR.get(year)
-        end = lx.HIJRI_NEW_YEAR.get(year + 1)
-        if start and end:
-            # "السنة الهجرية الحالية" stays as said: the answer states no year the question did not.
-            spans.append(DateSpan(start, end, "في العام الهجري الحالي" if m.group("now") else f"عام {year}هـ"))
-            text = blank(text, m.start(), m.end())
-    return text
+    if m.group("now"):
+        year = max((y for y, start in lx.HIJRI_NEW_YEAR.items() if start <= as_of.isoformat()), default=0)
+    else:
+        year = int(m.group("y") or m.group("y2") or m.group("y3"))
+    start = lx.HIJRI_NEW_YEAR.get(year)
+    end = lx.HIJRI_NEW_YEAR.get(year + 1)
+    if start and end:
+        # "السنة الهجرية الحالية" stays as said: the answer states no year the question did not.
+        return DateSpan(start, end, "في العام الهجري الحالي" if m.group("now") else f"عام {year}هـ")
+    return None
 
 
-def _year_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _year_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Ranges of years: "من 2023 إلى 2025"."""
-    for m in list(_YEAR_RANGE.finditer(text)):
-        if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
-            continue  # "بين 2000 و 2500 ريال", "قيمتها من 2000 إلى 2040": a range of amounts
-        a, b = sorted((int(m.group("a")), int(m.group("b"))))
-        spans.append(DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}"))
-        text = blank(text, m.start(), m.end())
-    return text
+    if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
+        return None  # "بين 2000 و 2500 ريال", "قيمتها من 2000 إلى 2040": a range of amounts
+    a, b = sorted((int(m.group("a")), int(m.group("b"))))
+    return DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}")
 
 
 _SEVERAL_YEARS = re.compile(
@@ -185,18 +187,15 @@ _SEVERAL_YEARS = re.compile(
 )
 
 
-def _several_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _several_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Several years, each whole: "في 2023 و2024", "سنتي 2023 و2025": any of them, not all at once."""
-    for m in list(_SEVERAL_YEARS.finditer(text)):
-        if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
-            continue
-        years = tuple(sorted({int(y) for y in re.findall(r"20[0-4]\d", m.group("years"))}))
-        if len(years) < 2:
-            continue
-        label = "في الأعوام " + " و".join(str(y) for y in years)
-        spans.append(DateSpan(year_span(years[0])[0], year_span(years[-1])[1], label, years=years))
-        text = blank(text, m.start(), m.end())
-    return text
+    if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
+        return None
+    years = tuple(sorted({int(y) for y in re.findall(r"20[0-4]\d", m.group("years"))}))
+    if len(years) < 2:
+        return None
+    label = "في الأعوام " + " و".join(str(y) for y in years)
+    return DateSpan(year_span(years[0])[0], year_span(years[-1])[1], label, years=years)
 
 
 _DAY = rf"(?P<d{{n}}>[12]\d|3[01]|0?[1-9])\s(?P<m{{n}}>{_MONTH_NAMES})"
@@ -209,218 +208,178 @@ _DAYS = re.compile(
 )
 
 
-def _days(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _days(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Single days and ranges of days: "يوم 15 مارس 2025", "بتاريخ 2026/10/31",
     "من 1 يونيو إلى 15 يوليو 2024"."""
-    for m in list(_DAYS.finditer(text)):
-        try:
-            if m.group("d1"):
-                last_year = int(m.group("y2"))
-                first_year = int(m.group("y1") or last_year)
-                first = date(first_year, lx.MONTHS[m.group("m1")], int(m.group("d1")))
-                last = date(last_year, lx.MONTHS[m.group("m2")], int(m.group("d2")))
-            elif m.group("d3"):
-                first = last = date(int(m.group("y3")), lx.MONTHS[m.group("m3")], int(m.group("d3")))
-            elif m.group("d4"):
-                first = last = date(int(m.group("y4")), int(m.group("mn4")), int(m.group("d4")))
-            else:
-                first = last = date(int(m.group("y5")), int(m.group("mn5")), int(m.group("d5")))
-        except ValueError:
-            continue  # no such day: "31 فبراير"
-        if last < first:
-            continue
-        if first == last:
-            label = f"يوم {first.day} {_MONTH_LABELS[first.month]} {first.year}"
+    try:
+        if m.group("d1"):
+            last_year = int(m.group("y2"))
+            first_year = int(m.group("y1") or last_year)
+            first = date(first_year, lx.MONTHS[m.group("m1")], int(m.group("d1")))
+            last = date(last_year, lx.MONTHS[m.group("m2")], int(m.group("d2")))
+        elif m.group("d3"):
+            first = last = date(int(m.group("y3")), lx.MONTHS[m.group("m3")], int(m.group("d3")))
+        elif m.group("d4"):
+            first = last = date(int(m.group("y4")), int(m.group("mn4")), int(m.group("d4")))
         else:
-            label = (
-                f"من {first.day} {_MONTH_LABELS[first.month]} {first.year}"
-                f" إلى {last.day} {_MONTH_LABELS[last.month]} {last.year}"
-            )
-        spans.append(DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label))
-        text = blank(text, m.start(), m.end())
-    return text
+            first = last = date(int(m.group("y5")), int(m.group("mn5")), int(m.group("d5")))
+    except ValueError:
+        return None  # no such day: "31 فبراير"
+    if last < first:
+        return None
+    if first == last:
+        label = f"يوم {first.day} {MONTH_LABELS[first.month]} {first.year}"
+    else:
+        label = (
+            f"من {first.day} {MONTH_LABELS[first.month]} {first.year}"
+            f" إلى {last.day} {MONTH_LABELS[last.month]} {last.year}"
+        )
+    return DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label)
 
 
-def _month_ranges(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _month_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Ranges of months: "بين فبراير ومايو 2024", "من أكتوبر 2025 إلى يناير 2026"."""
-    for m in list(_MONTH_RANGE.finditer(text)):
-        first, last = lx.MONTHS[m.group("m1")], lx.MONTHS[m.group("m2")]
-        if re.search(r"شهري", m.group(0)) and not re.search(r"(?<!\w)(?:بين|من)\s", m.group(0)) and last != first % 12 + 1:
-            continue  # "شهري يناير ومارس": the two months, not the span from one to the other
-        last_year = int(m.group("y2"))
-        first_year = int(m.group("y1")) if m.group("y1") else last_year - (first > last)
-        start, end = month_span(first_year, first)[0], month_span(last_year, last)[1]
-        if start >= end:
-            continue
-        label = f"من {_MONTH_LABELS[first]} {first_year} إلى {_MONTH_LABELS[last]} {last_year}"
-        spans.append(DateSpan(start, end, label))
-        text = blank(text, m.start(), m.end())
-    return text
+    first, last = lx.MONTHS[m.group("m1")], lx.MONTHS[m.group("m2")]
+    if re.search(r"شهري", m.group(0)) and not re.search(r"(?<!\w)(?:بين|من)\s", m.group(0)) and last != first % 12 + 1:
+        return None  # "شهري يناير ومارس": the two months, not the span from one to the other
+    last_year = int(m.group("y2"))
+    first_year = int(m.group("y1")) if m.group("y1") else last_year - (first > last)
+    start, end = month_span(first_year, first)[0], month_span(last_year, last)[1]
+    if start >= end:
+        return None
+    label = f"من {MONTH_LABELS[first]} {first_year} إلى {MONTH_LABELS[last]} {last_year}"
+    return DateSpan(start, end, label)
 
 
-def _since_month(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _since_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """From a month until now, or since the start of this year: "من مارس 2026 لين اليوم"."""
-    for m in list(_SINCE_MONTH.finditer(text)):
-        if m.group("this"):
-            spans.append(DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي"))
-        else:
-            month, year = lx.MONTHS[m.group("m")], int(m.group("y"))
-            spans.append(DateSpan(month_span(year, month)[0], None, f"منذ {_MONTH_LABELS[month]} {year}"))
-        text = blank(text, m.start(), m.end())
-    return text
+    if m.group("this"):
+        return DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي")
+    month, year = lx.MONTHS[m.group("m")], int(m.group("y"))
+    return DateSpan(month_span(year, month)[0], None, f"منذ {MONTH_LABELS[month]} {year}")
 
 
-def _halves(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _halves(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Halves of a year: "النصف الأول من 2025", "النصف الثاني لعام 2023", "النصف الأول من السنة الحالية"."""
-    for m in list(_HALF.finditer(text)):
-        year = as_of.year if m.group("this") else int(m.group("y"))
-        half = 1 if m.group("h") == "اول" else 2
-        first = 1 if half == 1 else 7
-        start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
-        # "من السنة الحالية" stays as the question said it: the answer states no year it did not.
-        of_year = "من العام الحالي" if m.group("this") else f"من عام {year}"
-        spans.append(DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} {of_year}"))
-        text = blank(text, m.start(), m.end())
-    return text
+    year = as_of.year if m.group("this") else int(m.group("y"))
+    half = 1 if m.group("h") == "اول" else 2
+    first = 1 if half == 1 else 7
+    start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
+    # "من السنة الحالية" stays as the question said it: the answer states no year it did not.
+    of_year = "من العام الحالي" if m.group("this") else f"من عام {year}"
+    return DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} {of_year}")
 
 
-def _relative_quarters(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _relative_quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """This quarter, the last one and the next, counted from ``as_of``: "الربع الماضي", "هذا الربع"."""
-    for m in list(_RELATIVE_QUARTER.finditer(text)):
-        shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 1 if m.group("w") in ("قادم", "جاي", "مقبل") else 0
-        first = add_months(as_of.replace(day=1), -((as_of.month - 1) % 3) + 3 * shift)
-        start = month_span(first.year, first.month)[0]
-        last = add_months(first, 2)
-        end = month_span(last.year, last.month)[1]
-        spans.append(DateSpan(start, end, {-1: "الربع الماضي", 0: "الربع الحالي", 1: "الربع القادم"}[shift]))
-        text = blank(text, m.start(), m.end())
-    return text
+    shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 1 if m.group("w") in ("قادم", "جاي", "مقبل") else 0
+    first = add_months(as_of.replace(day=1), -((as_of.month - 1) % 3) + 3 * shift)
+    start = month_span(first.year, first.month)[0]
+    last = add_months(first, 2)
+    end = month_span(last.year, last.month)[1]
+    return DateSpan(start, end, {-1: "الربع الماضي", 0: "الربع الحالي", 1: "الربع القادم"}[shift])
 
 
-def _quarters(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Quarters: "الربع الأول من 2024", "Q3"; without a year, those months of any year."""
-    for m in list(_QUARTER.finditer(text)):
-        q_text = m.group("q") or m.group("q2")
-        quarter = int(q_text) if q_text.isdigit() else lx.ORDINALS.get(q_text, lx.ORDINALS.get("ال" + q_text, 1))
-        year_text = m.group("y") or m.group("y2")
-        months = tuple(range(3 * quarter - 2, 3 * quarter + 1))
-        if year_text:
-            year = int(year_text)
-            start = month_span(year, months[0])[0]
-            end = month_span(year, months[-1])[1]
-            spans.append(DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year}"))
-        else:
-            spans.append(DateSpan(None, None, _QUARTER_LABELS[quarter], months))
-        text = blank(text, m.start(), m.end())
-    return text
+    q_text = m.group("q") or m.group("q2")
+    quarter = int(q_text) if q_text.isdigit() else lx.ORDINALS.get(q_text, lx.ORDINALS.get("ال" + q_text, 1))
+    year_text = m.group("y") or m.group("y2")
+    months = tuple(range(3 * quarter - 2, 3 * quarter + 1))
+    if year_text:
+        year = int(year_text)
+        start = month_span(year, months[0])[0]
+        end = month_span(year, months[-1])[1]
+        return DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year}")
+    return DateSpan(None, None, _QUARTER_LABELS[quarter], months)
 
 
-def _months(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _months(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Months by name or number: "مارس 2024", "شهر 3", "2024/03"; without a year, that month of any year."""
-    for m in list(_MONTH.finditer(text)):
-        if m.group("m"):
-            month = lx.MONTHS[m.group("m")]
-            year_text = m.group("y")
-        else:
-            month = int(m.group("mn") or m.group("mn2") or m.group("mn3"))
-            year_text = m.group("y2") or m.group("y3") or m.group("y4")
-        # "اب" (August) and "ماي" are also ordinary words: only with "شهر" or a year.
-        if m.group("m") in ("اب", "ماي") and not year_text and "شهر" not in m.group(0):
-            continue
-        if year_text:
-            start, end = month_span(int(year_text), month)
-            spans.append(DateSpan(start, end, f"شهر {_MONTH_LABELS[month]} {year_text}"))
-        else:
-            spans.append(DateSpan(None, None, f"شهر {_MONTH_LABELS[month]}", (month,)))
-        text = blank(text, m.start(), m.end())
-    return text
+    if m.group("m"):
+        month = lx.MONTHS[m.group("m")]
+        year_text = m.group("y")
+    else:
+        month = int(m.group("mn") or m.group("mn2") or m.group("mn3"))
+        year_text = m.group("y2") or m.group("y3") or m.group("y4")
+    # "اب" (August) and "ماي" are also ordinary words: only with "شهر" or a year.
+    if m.group("m") in ("اب", "ماي") and not year_text and "شهر" not in m.group(0):
+        return None
+    if year_text:
+        start, end = month_span(int(year_text), month)
+        return DateSpan(start, end, f"شهر {MONTH_LABELS[month]} {year_text}")
+    return DateSpan(None, None, f"شهر {MONTH_LABELS[month]}", (month,))
 
 
-def _relative(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """This, last, next or the one before last year or month: "العام الماضي", "هذا الشهر"."""
-    for m in list(_RELATIVE.finditer(text)):
-        unit = m.group("u1") or m.group("u2") or "عام"
-        if m.group("this1") or m.group("this2"):
-            shift, label = 0, {"شهر": "هذا الشهر"}.get(unit, "هذا العام")
-        elif m.group("before"):
-            shift, label = -2, {"شهر": "الشهر قبل الماضي"}.get(unit, "العام قبل الماضي")
-        elif m.group("last"):
-            shift, label = -1, {"شهر": "الشهر الماضي"}.get(unit, "العام الماضي")
-        else:
-            shift, label = 1, {"شهر": "الشهر القادم"}.get(unit, "العام القادم")
-        if unit == "شهر":
-            first = add_months(as_of.replace(day=1), shift)
-            start, end = month_span(first.year, first.month)
-        else:
-            start, end = year_span(as_of.year + shift)
-        spans.append(DateSpan(start, end, label))
-        text = blank(text, m.start(), m.end())
-    return text
+    unit = m.group("u1") or m.group("u2") or "عام"
+    if m.group("this1") or m.group("this2"):
+        shift, label = 0, {"شهر": "هذا الشهر"}.get(unit, "هذا العام")
+    elif m.group("before"):
+        shift, label = -2, {"شهر": "الشهر قبل الماضي"}.get(unit, "العام قبل الماضي")
+    elif m.group("last"):
+        shift, label = -1, {"شهر": "الشهر الماضي"}.get(unit, "العام الماضي")
+    else:
+        shift, label = 1, {"شهر": "الشهر القادم"}.get(unit, "العام القادم")
+    if unit == "شهر":
+        first = add_months(as_of.replace(day=1), shift)
+        start, end = month_span(first.year, first.month)
+    else:
+        start, end = year_span(as_of.year + shift)
+    return DateSpan(start, end, label)
 
 
-def _rolling(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Rolling periods up to ``as_of``: "آخر 3 أشهر", "خلال السنتين الماضيتين"."""
-    for m in list(_ROLLING.finditer(text)):
-        unit = _UNITS[m.group("u")]
-        count_text = m.group("n")
-        if m.group("last") == "ال" and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
-            continue
-        if not count_text and re.search(r"اخر ال", m.group(0)) and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
-            continue  # "آخر السنة" is the end of the year, not the last twelve months
-        count = 1
-        if count_text:
-            count = int(count_text) if count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text, 1)
-        elif unit.endswith("2"):
-            count = 2
-        else:
-            trailing = SMALL_NUMBER.search(m.group(0)[m.end("u") - m.start() :])
-            if trailing:
-                count = lx.SMALL_NUMBERS[trailing.group("w")]
-        unit = unit.rstrip("2")
-        if unit == "day":
-            start_day = as_of - timedelta(days=count)
-        elif unit == "week":
-            start_day = as_of - timedelta(days=7 * count)
-        elif unit == "month":
-            start_day = add_months(as_of, -count)
-        else:
-            start_day = add_months(as_of, -12 * count)
-        unit_label = {"day": "يوم", "week": "أسبوع", "month": "شهر", "year": "سنة"}[unit]
-        label = f"خلال آخر {count_text} {m.group('u')}" if count_text and count_text.isdigit() else f"خلال آخر {m.group('u')}"
-        if not count_text and not m.group("u").endswith("ين"):
-            label = f"خلال آخر {unit_label}"
-        end_day = as_of + timedelta(days=1)
-        spans.append(DateSpan(start_day.isoformat(), end_day.isoformat(), label))
-        text = blank(text, m.start(), m.end())
-    return text
+    unit = _UNITS[m.group("u")]
+    count_text = m.group("n")
+    if m.group("last") == "ال" and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
+        return None
+    if not count_text and re.search(r"اخر ال", m.group(0)) and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
+        return None  # "آخر السنة" is the end of the year, not the last twelve months
+    count = 1
+    if count_text:
+        count = int(count_text) if count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text, 1)
+    elif unit.endswith("2"):
+        count = 2
+    else:
+        trailing = SMALL_NUMBER.search(m.group(0)[m.end("u") - m.start() :])
+        if trailing:
+            count = lx.SMALL_NUMBERS[trailing.group("w")]
+    unit = unit.rstrip("2")
+    start_day = shift(as_of, unit, -count)
+    unit_label = {"day": "يوم", "week": "أسبوع", "month": "شهر", "year": "سنة"}[unit]
+    label = f"خلال آخر {count_text} {m.group('u')}" if count_text and count_text.isdigit() else f"خلال آخر {m.group('u')}"
+    if not count_text and not m.group("u").endswith("ين"):
+        label = f"خلال آخر {unit_label}"
+    end_day = as_of + timedelta(days=1)
+    return DateSpan(start_day.isoformat(), end_day.isoformat(), label)
 
 
-def _year_bounds(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _year_bounds(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Open bounds: "بعد 2023", "قبل 2024", "منذ 2022" ("من 2024" alone is that year)."""
-    for m in list(_YEAR_BOUND.finditer(text)):
-        if _VALUE_BEFORE.search(text, 0, m.start()):
-            continue  # "قيمتها من 2000": a figure
-        if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
-            continue  # "أكثر من 2024 ريال" is an amount, not a year
-        year = int(m.group("y"))
-        word = m.group("w")
-        if word == "بعد":
-            span = DateSpan(year_span(year + 1)[0], None, f"بعد عام {year}")
-        elif word in ("قبل",):
-            span = DateSpan(None, year_span(year)[0], f"قبل عام {year}")
-        elif word in ("حتي", "لغايه", "الي", "لين"):
-            span = DateSpan(None, year_span(year)[1], f"حتى نهاية عام {year}")
-        else:
-            # "من 2024" alone is the year 2024 unless the sentence goes on to another bound.
-            span = DateSpan(year_span(year)[0], None, f"منذ عام {year}")
-            if word == "من":
-                span = DateSpan(*year_span(year), f"عام {year}")
-        spans.append(span)
-        text = blank(text, m.start(), m.end())
-    return text
+    if _VALUE_BEFORE.search(text, 0, m.start()):
+        return None  # "قيمتها من 2000": a figure
+    if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
+        return None  # "أكثر من 2024 ريال" is an amount, not a year
+    year = int(m.group("y"))
+    word = m.group("w")
+    if word == "بعد":
+        span = DateSpan(year_span(year + 1)[0], None, f"بعد عام {year}")
+    elif word in ("قبل",):
+        span = DateSpan(None, year_span(year)[0], f"قبل عام {year}")
+    elif word in ("حتي", "لغايه", "الي", "لين"):
+        span = DateSpan(None, year_span(year)[1], f"حتى نهاية عام {year}")
+    else:
+        # "من 2024" alone is the year 2024 unless the sentence goes on to another bound.
+        span = DateSpan(year_span(year)[0], None, f"منذ عام {year}")
+        if word == "من":
+            span = DateSpan(*year_span(year), f"عام {year}")
+    return span
 
 
-def _plain_years(text: str, as_of: date, spans: list[DateSpan]) -> str:
+def _plain_years(text: str, spans: list[DateSpan]) -> str:
     """Plain years: a number 2000-2049 that no comparator or unit claims as an amount."""
     for mention in find_numbers(text):
         start, end = mention.start, mention.end

@@ -140,17 +140,8 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
     # A rows frame names no column: the one column the question named ("قيمة ترسية", "عدد العروض").
     column = column or named_column or "value"
     return replace(
-        frame,
-        measure=measure,
-        column=column,
-        group_by=(),
-        conditions=tuple(shared),
-        order=None,
-        limit=None,
-        ranked=False,
-        share_of=(),
-        sides=sides,
-        relative=cue.relative,
+        frame, measure=measure, column=column, group_by=(), conditions=tuple(shared), order=None, limit=None,
+        ranked=False, share_of=(), sides=sides, relative=cue.relative,
     )
 
 
@@ -165,9 +156,7 @@ def _named_column(text: str) -> str | None:
 
 def _split_values(c: Condition, catalog: Catalog) -> tuple[Condition, Condition]:
     """A condition on two values as one condition on each, in the question's order."""
-    first, second = (
-        Condition(c.field, "in", (v,), catalog.phrase(c.field, (v,))) for v in c.values
-    )
+    first, second = (Condition(c.field, "in", (v,), catalog.phrase(c.field, (v,))) for v in c.values)
     return first, second
 
 

@@ -6,6 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+# The lookup table that lists each dimension's values ("ما هي المناطق": the regions table).
+LOOKUP_TABLES = {
+    "region": "regions", "type": "tender_types", "status": "tender_statuses", "activity": "activities",
+    "agency": "agencies",
+}
+
+
 @dataclass(frozen=True)
 class Condition:
     """One WHERE condition. ``field`` is abstract ("region", "date", "value", ...) until the SQL

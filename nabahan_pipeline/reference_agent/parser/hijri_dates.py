@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.reference_agent.parser.dates import DateSpan
-from nabahan_pipeline.reference_agent.parser.patterns import blank
+from nabahan_pipeline.reference_agent.parser.patterns import read_each
 
 # Month names as normalize_arabic leaves them, each with its common spellings.
 _MONTH_FORMS: dict[int, str] = {
@@ -116,13 +116,7 @@ _NUMERIC = re.compile(
 def _numeric(m: re.Match[str], as_of: date) -> DateSpan | None:
     year, month = int(m.group("y1") or m.group("y2")), int(m.group("m1") or m.group("m2"))
     day_text = m.group("d1") or m.group("d2")
-    if day_text:
-        found = hc.day_of(year, month, int(day_text))
-        if found is None:
-            return None
-        return DateSpan(found.isoformat(), (found + timedelta(days=1)).isoformat(), f"يوم {_label(month, year, int(day_text))}")
-    span = hc.month_range(year, month)
-    return _span(*span, f"شهر {_label(month, year)}") if span else None
+    return _hijri_day(year, month, int(day_text)) if day_text else _hijri_month(year, month)
 
 
 def _marked(m: re.Match[str], k: str) -> bool:
@@ -134,7 +128,7 @@ def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """The Hijri month and day phrases of ``text`` (normalized): the text with those read blanked
     out, and their spans. ``as_of`` anchors "رمضان الماضي"."""
     spans: list[DateSpan] = []
-    readers = (
+    for pattern, read in (
         (_NUMERIC, _numeric),
         (_RANGE, _range),
         (_BOUND_MONTH, _bound_month),
@@ -147,13 +141,9 @@ def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
         (_MONTH_ONE, _month),
         (_MONTH_RELATIVE, _relative),
         (_RELATIVE_YEAR, _relative_year),
-    )
-    for pattern, read in readers:
-        for m in list(pattern.finditer(text)):
-            span = read(m, as_of)
-            if span is not None:
-                spans.append(span)
-                text = blank(text, m.start(), m.end())
+    ):
+        text, found = read_each(pattern, text, lambda m, _: read(m, as_of))
+        spans += found
     return text, spans
 
 
@@ -166,23 +156,28 @@ def _label(month: int, year: int, day: int | None = None, stated: bool = True) -
     return (f"{day} " if day else "") + hc.MONTH_NAMES[month] + (f" {year}هـ" if stated else "")
 
 
-def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
-    if re.search(r"\d\s(?:من\s)?$", m.string[: m.start()]):
-        return None  # a day the day reader did not take ("30 رمضان" of a 29-day month): no month
-    month, year = _month_of(m, "e"), int(m.group("ye"))
+def _hijri_month(year: int, month: int | None) -> DateSpan | None:
+    """The days of a Hijri month ("شهر رمضان 1446هـ"); None when the calendar cannot place it."""
     span = hc.month_range(year, month) if month else None
-    if span is None or month is None:
-        return None
-    return DateSpan(span[0].isoformat(), span[1].isoformat(), f"شهر {_label(month, year)}")
+    return _span(*span, f"شهر {_label(month, year)}") if span and month else None
 
 
-def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
-    month, year, day = _month_of(m, "c"), int(m.group("yc")), int(m.group("dc"))
+def _hijri_day(year: int, month: int | None, day: int) -> DateSpan | None:
+    """One Hijri day ("يوم 15 رمضان 1446هـ"); None when the calendar cannot place it."""
     found = hc.day_of(year, month, day) if month else None
     if found is None or month is None:
         return None
-    end = found + timedelta(days=1)
-    return DateSpan(found.isoformat(), end.isoformat(), f"يوم {_label(month, year, day)}")
+    return _span(found, found + timedelta(days=1), f"يوم {_label(month, year, day)}")
+
+
+def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
+    if re.search(r"\d\s(?:من\s)?$", m.string[: m.start()]):
+        return None  # a day the day reader did not take ("30 رمضان" of a 29-day month): no month
+    return _hijri_month(int(m.group("ye")), _month_of(m, "e"))
+
+
+def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
+    return _hijri_day(int(m.group("yc")), _month_of(m, "c"), int(m.group("dc")))
 
 
 def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
@@ -230,9 +225,7 @@ def _relative(m: re.Match[str], as_of: date) -> DateSpan | None:
     span = hc.month_range(year, month)
     if span is None:
         return None
-    return DateSpan(
-        span[0].isoformat(), span[1].isoformat(), f"شهر {hc.MONTH_NAMES[month]} {word}"
-    )
+    return _span(*span, f"شهر {hc.MONTH_NAMES[month]} {word}")
 
 
 # What is left of Hijri dates once every reader has run: a month named after "في"/"شهر" or with
@@ -261,9 +254,7 @@ def _span(first: date, end: date, label: str) -> DateSpan:
 
 
 def _month_number(m: re.Match[str], as_of: date) -> DateSpan | None:
-    month, year = int(m.group("n")), int(m.group("hyn"))
-    span = hc.month_range(year, month)
-    return _span(*span, f"شهر {_label(month, year)}") if span else None
+    return _hijri_month(int(m.group("hyn")), int(m.group("n")))
 
 
 def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:

@@ -8,38 +8,11 @@ import re
 from dataclasses import dataclass, replace
 
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.frame import LOOKUP_TABLES, Condition, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    AVG,
-    AWARD,
-    BIDS,
-    BOOKLET,
-    COLUMN_AFTER_COUNT,
-    COMPARE,
-    COUNT,
-    DEADLINE,
-    DIMENSION_KEYS,
-    DIMENSIONS,
-    DURATION,
-    ESTIMATED,
-    FILLERS,
-    GROUP_CUE,
-    KNOWN,
-    OFF_TOPIC,
-    OLDEST,
-    PLURAL_DIMENSION,
-    PROJECT,
-    PROJECT_ADJ,
-    QUESTION_FORM,
-    RECENT,
-    SHARE,
-    SOONEST,
-    SPREAD_CUE,
-    SUM,
-    SUPERLATIVE,
-    TENDER,
-    VALUE,
-    WHICH,
+    AVG, AWARD, BIDS, BOOKLET, COLUMN_AFTER_COUNT, COMPARE, COUNT, DEADLINE, DIMENSION_KEYS, DIMENSIONS,
+    DURATION, ESTIMATED, FILLERS, GROUP_CUE, KNOWN, OFF_TOPIC, OLDEST, PLURAL_DIMENSION, PROJECT, PROJECT_ADJ,
+    QUESTION_FORM, RECENT, SHARE, SOONEST, SPREAD_CUE, SUM, SUPERLATIVE, TENDER, VALUE, WHICH,
 )
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 
@@ -55,14 +28,6 @@ class _Dimension:
     cued: bool
 
 
-# A dimension noun alone ("ما هي المناطق") asks for its lookup table.
-_LOOKUP_TABLES = {
-    "region": "regions",
-    "type": "tender_types",
-    "status": "tender_statuses",
-    "activity": "activities",
-    "agency": "agencies",
-}
 _DISTINCT_FIELDS = ("region", "agency", "activity", "type", "status")
 # A share is of the rows in a place and time: these conditions make the whole, the others the part.
 _BASE_FIELDS = ("region", "date", "deadline")
@@ -111,7 +76,8 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
     )
 
     if entity is None:
-        lookup = next((d for d in dims if d.dimension in _LOOKUP_TABLES), None)
+        # A dimension noun alone ("ما هي المناطق") asks for its lookup table.
+        lookup = next((d for d in dims if d.dimension in LOOKUP_TABLES), None)
         if lookup and (off_topic or lookup.cued or ranked_dims or (superlatives and which_dim)):
             lookup = None
         if lookup and lookup.dimension == "region" and not lookup.plural and not count_cue:
@@ -152,14 +118,11 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
             if d.dimension not in group_dims and not (entity == "projects" and d.dimension == "status"):
                 group_dims.append(d.dimension)
 
+    # Every frame below is of these rows: all of them unless a measure, grouping or order says otherwise.
+    rows = QueryFrame(entity=entity, measure="rows", conditions=tuple(conditions))
     # Count of distinct dimension values: "كم جهة طرحت مناقصات".
     if counted_dim and counted_dim.dimension in _DISTINCT_FIELDS and not counted_dim.cued and not ranked_dims:
-        return QueryFrame(
-            entity=entity,
-            measure="count_distinct",
-            distinct_of=counted_dim.dimension,
-            conditions=tuple(conditions),
-        )
+        return replace(rows, measure="count_distinct", distinct_of=counted_dim.dimension)
 
     # The measure: average, total, count, or rows.
     kam_value = bool(count_cue and VALUE.match(text, count_cue.end() + 1) if count_cue else False)
@@ -188,19 +151,14 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
         if ranked:
             singular = all(not d.plural for d in dims if d.dimension in group_dims)
             limit = r.top_n or (1 if singular else lx.DEFAULT_TOP_N)
-        return QueryFrame(
-            entity=entity,
-            measure=group_metric,
-            column=column if group_metric != "count" else None,
-            group_by=tuple(group_dims[:2]),
-            conditions=tuple(conditions),
-            order=(direction or "desc") if ranked else "desc",
-            limit=limit,
-            ranked=ranked,
+        return replace(
+            rows, measure=group_metric, column=column if group_metric != "count" else None,
+            group_by=tuple(group_dims[:2]), order=(direction or "desc") if ranked else "desc",
+            limit=limit, ranked=ranked,
         )
 
     if measure in ("sum", "avg", "count"):
-        return QueryFrame(entity=entity, measure=measure, column=column, conditions=tuple(conditions))
+        return replace(rows, measure=measure, column=column)
 
     # Rows: ranked by a column, or the newest/oldest, or all matching rows.
     if superlatives:
@@ -209,30 +167,16 @@ def frame_of(r: Reading) -> QueryFrame | Refusal:
         if m.group("w") in ("اطول", "اقصر") and entity == "projects":
             order_column = "duration"
         limit = r.top_n or (lx.DEFAULT_TOP_N if _plural_after(text, m.end()) else 1)
-        return QueryFrame(
-            entity=entity,
-            measure="rows",
-            column=order_column,
-            conditions=tuple(conditions),
-            order=direction,
-            limit=limit,
-            ranked=True,
-        )
+        return replace(rows, column=order_column, order=direction, limit=limit, ranked=True)
     if recent or oldest or soonest:
         cue = recent or oldest or soonest
         order = "asc" if (oldest or soonest) else "desc"
         date_column = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
         limit = r.top_n or (lx.DEFAULT_TOP_N if _plural_after(text, cue.end()) else 1)
-        return QueryFrame(
-            entity=entity, measure="rows", column=date_column, conditions=tuple(conditions),
-            order=order, limit=limit, ranked=True,
-        )
+        return replace(rows, column=date_column, order=order, limit=limit, ranked=True)
     if r.top_n:
-        return QueryFrame(
-            entity=entity, measure="rows", column=column, conditions=tuple(conditions),
-            order="desc", limit=r.top_n, ranked=True,
-        )
-    return QueryFrame(entity=entity, measure="rows", column=None, conditions=tuple(conditions))
+        return replace(rows, column=column, order="desc", limit=r.top_n, ranked=True)
+    return rows
 
 def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
     """"نسبة المناقصات الملغاة في الرياض": the share of the rows meeting the status, type,
@@ -274,7 +218,7 @@ def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) ->
     """A list (or count) of a lookup table: "ما هي المناطق", "كم جهة حكومية"; "تجمع القصيم
     الصحي في أي منطقة": the region of the agency named. A condition the table cannot hold ("ما
     هي الأنشطة في الرياض", a year) refuses the question rather than list every row."""
-    table = _LOOKUP_TABLES[d.dimension]
+    table = LOOKUP_TABLES[d.dimension]
     conditions = tuple(c for c in r.conditions if table == "agencies" and c.field in ("region", "agency"))
     measure = "count" if count_cue else "rows"
     if table == "regions" and r.conditions and not r.dates and not r.values and not count_cue:

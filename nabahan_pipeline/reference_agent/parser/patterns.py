@@ -5,9 +5,12 @@ around them. Every pattern matches whole words of the normalized question."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
 
 from nabahan_pipeline.reference_agent import lexicon as lx
+
+T = TypeVar("T")
 
 # --- building patterns from lexicon fragments ------------------------------------------------------
 
@@ -149,18 +152,10 @@ KNOWN = re.compile(
             lx.COUNTRY_TERMS,
             [f for fr in lx.STATUS_TERMS.values() for f in fr],
             [f for fr in lx.TYPE_TERMS.values() for f in fr],
-            lx.TENDER_TERMS,
-            lx.PROJECT_TERMS,
-            lx.PROJECT_ADJECTIVES,
-            lx.VALUE_TERMS,
-            lx.ESTIMATED_TERMS,
-            lx.AWARD_TERMS,
-            lx.BIDS_TERMS,
+            lx.TENDER_TERMS, lx.PROJECT_TERMS, lx.PROJECT_ADJECTIVES, lx.VALUE_TERMS, lx.ESTIMATED_TERMS,
+            lx.AWARD_TERMS, lx.BIDS_TERMS,
             [f for fr in lx.DIMENSION_TERMS.values() for f in fr],
-            lx.COUNT_TERMS,
-            lx.SUM_TERMS,
-            lx.AVG_TERMS,
-            lx.LIST_TERMS,
+            lx.COUNT_TERMS, lx.SUM_TERMS, lx.AVG_TERMS, lx.LIST_TERMS,
             list(lx.SUPERLATIVE_TERMS),
             lx.FILLER_TERMS,
             list(lx.MONTHS),
@@ -196,3 +191,17 @@ SHARE = re.compile(
 def blank(text: str, start: int, end: int) -> str:
     """``text`` with ``[start, end)`` blanked out: a phrase understood, every other offset kept."""
     return text[:start] + " " * (end - start) + text[end:]
+
+
+def read_each(
+    pattern: re.Pattern[str], text: str, read: Callable[[re.Match[str], str], T | None]
+) -> tuple[str, list[T]]:
+    """Each phrase ``pattern`` finds in ``text`` read by ``read(match, text so far)``: ``text`` with
+    the phrases read (not None) blanked out, and what was read, in order."""
+    found: list[T] = []
+    for m in list(pattern.finditer(text)):
+        item = read(m, text)
+        if item is not None:
+            found.append(item)
+            text = blank(text, m.start(), m.end())
+    return text, found

@@ -1,14 +1,16 @@
 """A question asked of each of several values rather than of all of them together: "في كل من
-الرياض وجدة", "كم منافسة في كل من 2023 و2024", "قارن عدد المنافسات بين 2023 و2024". Its answer
-is one figure per value (grouped by that field), not one total over them."""
+الرياض وجدة", "كم منافسة في كل من 2023 و2024", "قارن عدد المنافسات بين 2023 و2024"; and years
+compared ("مقارنة عدد المنافسات في 2023 وفي 2025": ANDed, two years would ask for no day at all).
+Its answer is one figure per value (grouped by that field), not one total over them."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
-from nabahan_pipeline.reference_agent.parser.frame import QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import COMPARE
+from nabahan_pipeline.reference_agent.parser.reading import Reading
 
 # "في كل من", "لكل من", "كلا من": each of the values named after it.
 _EACH_OF = re.compile(r"(?<!\w)(?:في |ل)?(?:كل|كلا|كلتا) من(?!\w)")
@@ -17,7 +19,7 @@ _BETWEEN_YEARS = re.compile(
     r"(?<!\w)بين(?=\s(?:(?:عام|سنه|عامي|سنتي)\s)?20[0-4]\d\s?و\s?(?:(?:عام|سنه)\s)?20[0-4]\d(?!\d))"
 )
 # The conditions a group can stand for: a field with several values named.
-_GROUPABLE = {"region": "region", "type": "type", "status": "status", "activity": "activity", "agency": "agency"}
+_GROUPABLE = ("region", "type", "status", "activity", "agency")
 
 
 # "كل من 2023 و2024": the "من" is no start of a range of years.
@@ -45,5 +47,41 @@ def group_each(frame: QueryFrame | Refusal, original: str) -> QueryFrame | Refus
         if c.op == "year_in" and c.field == "date" and len(c.values) > 1 and (each or compare):
             return replace(frame, group_by=("year",), order="desc")
         if each and c.op == "in" and len(c.values) > 1 and c.field in _GROUPABLE:
-            return replace(frame, group_by=(_GROUPABLE[c.field],), order="desc")
+            return replace(frame, group_by=(c.field,), order="desc")
     return frame
+
+
+def _whole_years(c: Condition, question: str) -> list[int] | None:
+    """The years a date condition spans whole, if it does: one, or those of a range the question
+    names ("بين 2024 و2025" is read as a range; compared, it is those two years)."""
+    if c.op == "date_range" and len(c.values) == 2 and all(isinstance(v, str) for v in c.values):
+        start, end = c.values
+        if start.endswith("-01-01") and end.endswith("-01-01") and int(end[:4]) > int(start[:4]):
+            first, last = int(start[:4]), int(end[:4]) - 1
+            if first == last:
+                return [first]
+            named = sorted({int(y) for y in re.findall(r"(?<!\d)(20\d\d)(?!\d)", question) if first <= int(y) <= last})
+            return named if len(named) >= 2 else None
+    return None
+
+
+def periods_compared(frame: QueryFrame, r: Reading) -> QueryFrame:
+    """``frame`` grouped by year when the question compares two or more whole years; else as it is."""
+    if not COMPARE.search(r.original) or frame.group_by or frame.sides or frame.measure not in ("count", "sum", "avg"):
+        return frame
+    dated = [c for c in frame.conditions if c.field in ("date", "deadline")]
+    years: list[int] = []
+    for c in dated:
+        if c.op == "year_in":
+            years += [int(y) for y in c.values]
+        else:
+            whole = _whole_years(c, r.original)
+            if whole is None:
+                return frame
+            years += whole
+    years = sorted(set(years))
+    if len(years) < 2:
+        return frame
+    label = "في الأعوام " + " و".join(str(y) for y in years)
+    rest = tuple(c for c in frame.conditions if c not in dated)
+    return replace(frame, group_by=("year",), conditions=(*rest, Condition(dated[0].field, "year_in", tuple(years), label)))

@@ -12,9 +12,11 @@ from datetime import date, timedelta
 
 from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, year_span
+from nabahan_pipeline.reference_agent.parser.dates import (
+    MONTH_LABELS, DateSpan, add_months, month_span, shift, year_span,
+)
 from nabahan_pipeline.reference_agent.parser.hijri_dates import HIJRI_MONTH, hijri_month_number
-from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank
+from nabahan_pipeline.reference_agent.parser.patterns import alternation, read_each
 
 _SMALL = alternation(lx.SMALL_NUMBERS)
 # Unit words -> (unit, count the word itself says: the dual "شهرين" is two).
@@ -64,13 +66,7 @@ _WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني"
 def read_period_parts(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """The parts of periods in ``text`` (normalized): the text with those read blanked out, and
     their spans. A part longer than its period ("أول 13 شهراً من 2024") is left unread."""
-    spans: list[DateSpan] = []
-    for m in list(_PARTS.finditer(text)):
-        span = _part(m, as_of)
-        if span is not None:
-            spans.append(span)
-            text = blank(text, m.start(), m.end())
-    return text, spans
+    return read_each(_PARTS, text, lambda m, _: _part(m, as_of))
 
 
 def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
@@ -98,14 +94,6 @@ def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
         start, end = year_span(year)
         label = "العام الماضي" if m.group("last_year") else "هذا العام"
     return date.fromisoformat(start), date.fromisoformat(end), label
-
-
-def _shift(day: date, unit: str, count: int) -> date:
-    if unit == "day":
-        return day + timedelta(days=count)
-    if unit == "week":
-        return day + timedelta(days=7 * count)
-    return add_months(day, count)
 
 
 def _count(text: str | None, unit_word: str) -> int | None:
@@ -148,9 +136,9 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
             return None
         from_start = re.fullmatch(_FIRST, m.group("edge") or m.group("edge2")) is not None
         if from_start:
-            start, end = first, _shift(first, unit, count)
+            start, end = first, shift(first, unit, count)
         else:
-            start, end = _shift(after, unit, -count), after
+            start, end = shift(after, unit, -count), after
         singular, dual, plural = _UNIT_LABELS[unit]
         edge = _EDGE_LABELS["first" if from_start else "last"]
         count_text = m.group("n") or m.group("n2")

@@ -30,41 +30,17 @@ from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_fram
 from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
 from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
-from nabahan_pipeline.reference_agent.parser.per_value import group_each
+from nabahan_pipeline.reference_agent.parser.per_value import group_each, periods_compared
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    COMPARE,
-    COUNTRY,
-    GENERIC_WORDS,
-    IMPERATIVE_CHANGE,
-    KNOWN,
-    LOOSE_SEPARATORS,
-    MUTATION,
-    NEGATION,
-    NEGATION_GOES_ON,
-    NEITHER,
-    FIRST_NEGATION,
-    NO_REGION,
-    OFF_TASK,
-    OFF_TOPIC,
-    PUNCTUATION,
-    REGION_KEYS,
-    REGION_PREFIX,
-    REGIONS,
-    SQL,
-    SQL_STATEMENT,
-    STATUS_KEYS,
-    STATUSES,
-    TYPE_KEYS,
-    TYPES,
-    UNHELD,
-    UNHELD_KEYS,
+    COMPARE, COUNTRY, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
+    NEGATION_GOES_ON, NEITHER, FIRST_NEGATION, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGION_KEYS,
+    REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
 )
 from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
 from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
 from nabahan_pipeline.reference_agent.parser.having import read_threshold, with_threshold
 from nabahan_pipeline.reference_agent.parser.typos import corrected
 from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
-from nabahan_pipeline.reference_agent.parser.period_comparison import periods_compared
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
 from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
@@ -144,14 +120,16 @@ class QuestionParser:
             ("agency_group", self._agency_groups),
             ("name", self._names),
             ("date", self._dates),
-            ("date_column", self._date_columns),
+            # The deadline, enquiry or opening date the question is about, and what it says of it.
+            ("date_column", lambda r: read_date_columns(r, self.as_of)),
             ("column_comparison", self._column_comparisons),
             ("value", self._values),
             ("top_n", self._top_n),
             ("region", self._places),
             ("status_type", self._statuses_and_types),
-            ("award", self._awards),
-            ("passed_over", self._passed_over),
+            ("award", lambda r: read_awards(r, self.catalog.phrase("status", [AWARDED_STATUS]))),
+            # Words that change nothing asked ("المسجلة"، "تعود إلى"), where safe to pass over.
+            ("passed_over", lambda r: pass_over(r, self.catalog.names)),
         ):
             before = r.text
             read_part(r)
@@ -246,23 +224,17 @@ class QuestionParser:
     def _durations(self, r: Reading) -> None:
         """A duration said in years or months ("مدته سنة أو أقل"), before "سنة" is read as a date."""
         r.text, conditions = read_durations(r.text)
-        r.conditions += conditions
-        if conditions:
-            r.weak = True
+        r.add(conditions, strong=False)
 
     def _english_names(self, r: Reading) -> None:
         """Names written in English, and agencies' initials ("KSU")."""
         r.text, conditions = self.english_names.read(r.text, r.question)
-        r.conditions += conditions
-        if conditions:
-            r.strong = True
+        r.add(conditions, strong=True)
 
     def _agency_groups(self, r: Reading) -> None:
         """Groups of agencies named by a plural ("الجامعات", "التجمعات الصحية")."""
         r.text, conditions, r.general = self.agency_groups.read(r.text)
-        r.conditions += conditions
-        if conditions:
-            r.strong = True
+        r.add(conditions, strong=True)
 
     def _names(self, r: Reading) -> None:
         """Agency and activity names, matched against the database's names."""
@@ -311,12 +283,11 @@ class QuestionParser:
             negation = _negation(r, start)
             if negation:
                 noun = "الجهة" if field_name == "agency" else "نشاط"
-                r.conditions.append(Condition(field_name, "not_in", ids, f"من غير {noun} {label}"))
+                r.add([Condition(field_name, "not_in", ids, f"من غير {noun} {label}")], strong=True)
                 start = negation.start()
             else:
-                r.conditions.append(Condition(field_name, "in", ids, label))
+                r.add([Condition(field_name, "in", ids, label)], strong=True)
             r.blank(start, spans[end - 1][1])
-            r.strong = True
 
     def _dates(self, r: Reading) -> None:
         """Years, months, quarters and periods, Gregorian and Hijri, relative ones counted from
@@ -329,31 +300,15 @@ class QuestionParser:
         if reading.spans:
             r.weak = True
 
-    def _date_columns(self, r: Reading) -> None:
-        """The deadline, enquiry or opening date the question is about, and what it says of it."""
-        read_date_columns(r, self.as_of)
-
-    def _awards(self, r: Reading) -> None:
-        """Awards as a noun ("عدد الترسيات"), and the dates of awarded tenders worded as publish dates."""
-        read_awards(r, "ذات الحالة " + self.catalog.label("status", [AWARDED_STATUS]))
-
-    def _passed_over(self, r: Reading) -> None:
-        """Words that change nothing asked ("المسجلة"، "تعود إلى"), where safe to pass over."""
-        pass_over(r, self.catalog.names)
-
     def _column_comparisons(self, r: Reading) -> None:
         """The awarded value against the estimated value of the same tender."""
         r.text, conditions = read_column_comparisons(r.text)
-        r.conditions += conditions
-        if conditions:
-            r.strong = True
+        r.add(conditions, strong=True)
 
     def _values(self, r: Reading) -> None:
         """Reference numbers and figures compared with a threshold or a range."""
         r.text, references, comparisons = read_values(r.text)
-        r.conditions += references
-        if references:
-            r.strong = True
+        r.add(references, strong=True)
         r.values += comparisons
         if comparisons:
             r.weak = True
@@ -365,9 +320,8 @@ class QuestionParser:
     def _places(self, r: Reading) -> None:
         """Regions and the cities named for them; the whole country is no filter."""
         for m in list(NO_REGION.finditer(r.text)):
-            r.conditions.append(Condition("region", "is_null", (), "التي لا منطقة محددة لها"))
+            r.add([Condition("region", "is_null", (), "التي لا منطقة محددة لها")], strong=False)
             r.blank(m.start(), m.end())
-            r.weak = True
         region_ids: list[int] = []
         outside: list[int] = []
         negated_end = -1  # where the last negated place ended
@@ -383,17 +337,13 @@ class QuestionParser:
                 target.append(region_id)
             r.blank(negation.start() if negation else start, m.end())
         if outside:
-            r.conditions.append(
-                Condition("region", "not_in", tuple(outside), "خارج " + self.catalog.label("region", outside))
-            )
-            r.weak = True
+            label = "خارج " + self.catalog.label("region", outside)
+            r.add([Condition("region", "not_in", tuple(outside), label)], strong=False)
         for m in list(COUNTRY.finditer(r.text)):
             r.blank(m.start(), m.end())
         if region_ids:
-            r.conditions.append(
-                Condition("region", "in", tuple(region_ids), "في " + self.catalog.label("region", region_ids))
-            )
-            r.weak = True
+            phrase = self.catalog.phrase("region", region_ids)
+            r.add([Condition("region", "in", tuple(region_ids), phrase)], strong=False)
 
     def _statuses_and_types(self, r: Reading) -> None:
         """Tender statuses (negated ones too: "غير الملغاة") and tender types."""
@@ -409,8 +359,7 @@ class QuestionParser:
         if negated:
             kept = [i for i in self.catalog.statuses if i not in negated]
             label = "غير " + " أو ".join(self.catalog.statuses[i] for i in negated if i in self.catalog.statuses)
-            r.conditions.append(Condition("status", "in", tuple(kept), label))
-            r.strong = True
+            r.add([Condition("status", "in", tuple(kept), label)], strong=True)
         types: list[int] = []
         other_types: list[int] = []
         for m in list(TYPES.finditer(r.text)):
@@ -427,20 +376,13 @@ class QuestionParser:
             if noun:
                 r.text = r.text[: m.start()] + m.group(0)[: noun.end()] + r.text[m.start() + noun.end() :]
         if statuses:
-            r.conditions.append(
-                Condition("status", "in", tuple(statuses), "ذات الحالة " + self.catalog.label("status", statuses))
-            )
-            r.strong = True
+            phrase = self.catalog.phrase("status", statuses)
+            r.add([Condition("status", "in", tuple(statuses), phrase)], strong=True)
         if types:
-            r.conditions.append(
-                Condition("type", "in", tuple(types), "من نوع " + self.catalog.label("type", types))
-            )
-            r.strong = True
+            r.add([Condition("type", "in", tuple(types), self.catalog.phrase("type", types))], strong=True)
         if other_types:
-            r.conditions.append(
-                Condition("type", "not_in", tuple(other_types), "من غير نوع " + self.catalog.label("type", other_types))
-            )
-            r.strong = True
+            label = "من غير نوع " + self.catalog.label("type", other_types)
+            r.add([Condition("type", "not_in", tuple(other_types), label)], strong=True)
 
 
 def _cleaned(norm: str) -> str:

@@ -33,6 +33,13 @@ class Reading:
     # Names that could be several agencies: (the phrase, the candidates' names).
     ambiguous: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
+    def add(self, conditions: list[Condition], *, strong: bool) -> None:
+        """Take the ``conditions`` a pass read: any makes the question ``strong`` or else ``weak``."""
+        self.conditions += conditions
+        if conditions:
+            self.strong |= strong
+            self.weak |= not strong
+
     def blank(self, start: int, end: int) -> None:
         """Blank out ``[start, end)`` of the working text: that phrase is understood."""
         self.text = blank(self.text, start, end)

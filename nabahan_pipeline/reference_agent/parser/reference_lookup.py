@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from nabahan_pipeline.reference_agent.parser.frame import QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.frame import LOOKUP_TABLES, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import COUNT, DIMENSION_KEYS, DIMENSIONS, PROJECT, TENDER
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 
@@ -43,13 +43,6 @@ _CUES = (
 # The id cue reads only before a dimension noun, in the question as written (a place read
 # already is blanked): "رقم منطقة جازان", "رقم نوع المنافسة".
 _ID_OF = re.compile(r"\s(?:[وفبل]?ال)?(?:نوع|حال|منطق|نشاط|جه|وزار|هي)\w*")
-_TABLES = {
-    "region": "regions",
-    "type": "tender_types",
-    "status": "tender_statuses",
-    "activity": "activities",
-    "agency": "agencies",
-}
 
 
 @dataclass(frozen=True)
@@ -92,11 +85,11 @@ def lookup_frame(r: Reading, cue: LookupCue) -> QueryFrame | Refusal:
         return refusal
     nouns = list(DIMENSIONS.finditer(r.text))
     dims = [str(DIMENSION_KEYS[m.lastgroup]) for m in nouns]  # type: ignore[index]
-    dims = [d for d in dims if d in _TABLES]
+    dims = [d for d in dims if d in LOOKUP_TABLES]
     if names_rows(r):
         return refusal
     fields = {c.field for c in r.conditions}
-    if any(c.op != "in" or c.field not in _TABLES for c in r.conditions):
+    if any(c.op != "in" or c.field not in LOOKUP_TABLES for c in r.conditions):
         return refusal
     count = bool(COUNT.search(r.text))
     measure = "count" if count else "rows"
@@ -118,5 +111,5 @@ def lookup_frame(r: Reading, cue: LookupCue) -> QueryFrame | Refusal:
         # The names that contain the word: the name pass found them (as an analyst's LIKE would).
         if target not in fields:
             return refusal
-        return QueryFrame(_TABLES[target], measure, conditions=tuple(r.conditions))
-    return QueryFrame(_TABLES[target], measure, column=cue.kind, conditions=tuple(r.conditions))
+        return QueryFrame(LOOKUP_TABLES[target], measure, conditions=tuple(r.conditions))
+    return QueryFrame(LOOKUP_TABLES[target], measure, column=cue.kind, conditions=tuple(r.conditions))

@@ -16,8 +16,8 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, add_months, month_span, year_span
-from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank
+from nabahan_pipeline.reference_agent.parser.dates import MONTH_LABELS, DateSpan, month_span, shift, year_span
+from nabahan_pipeline.reference_agent.parser.patterns import alternation, blank, read_each
 from nabahan_pipeline.reference_agent.parser.period_parts import COUNT_WORDS
 
 _MONTHS = alternation(lx.MONTHS)
@@ -129,10 +129,7 @@ def _forward(m: re.Match[str], as_of: date) -> DateSpan | None:
     count = said or (int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 0))
     if not count:
         return None
-    if unit in ("day", "week"):
-        last = as_of + timedelta(days=count * (7 if unit == "week" else 1))
-    else:
-        last = add_months(as_of, count * (12 if unit == "year" else 1))
+    last = shift(as_of, unit, count)
     start = as_of + timedelta(days=1)
     return DateSpan(start.isoformat(), (last + timedelta(days=1)).isoformat(), _forward_label(unit, count, count_text))
 
@@ -163,24 +160,13 @@ def _forward_label(unit: str, count: int, count_text: str | None) -> str:
 def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """Since the start of this month or year, the same month last year, and the N days, weeks,
     months or years to come: the text with them blanked out, and their spans."""
-    spans: list[DateSpan] = []
-    for m in list(_FORWARD.finditer(text)):
-        span = _forward(m, as_of)
-        if span is not None:
-            spans.append(span)
-            text = blank(text, m.start(), m.end())
-    for m in list(_SINCE_START.finditer(text)):
-        if m.group("u") == "شهر":
-            start, label = month_span(as_of.year, as_of.month)[0], "منذ بداية الشهر الحالي"
-        else:
-            start, label = year_span(as_of.year)[0], "منذ بداية العام الحالي"
-        spans.append(DateSpan(start, None, label))
-        text = blank(text, m.start(), m.end())
-    for m in list(_SAME_MONTH.finditer(text)):
-        start, end = month_span(as_of.year - 1, as_of.month)
-        spans.append(DateSpan(start, end, "في الشهر نفسه من العام الماضي"))
-        text = blank(text, m.start(), m.end())
-    return text, spans
+    text, spans = read_each(_FORWARD, text, lambda m, _: _forward(m, as_of))
+    this_month = DateSpan(month_span(as_of.year, as_of.month)[0], None, "منذ بداية الشهر الحالي")
+    this_year = DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي")
+    text, since = read_each(_SINCE_START, text, lambda m, _: this_month if m["u"] == "شهر" else this_year)
+    same_month = DateSpan(*month_span(as_of.year - 1, as_of.month), "في الشهر نفسه من العام الماضي")
+    text, same = read_each(_SAME_MONTH, text, lambda m, _: same_month)
+    return text, spans + since + same
 
 
 # "اليوم" dates an event only beside a verb or noun of one: published, closing, opened.

@@ -1,15 +1,12 @@
 """Words of a question read and then left unused by its frame, beyond ``accounting.ignored_words``:
-a count under an average or a total ("متوسط عدد المنافسات لكل جهة": an average of counts, not of
-values), the deadline column beside a measure of another ("كم يوم في المتوسط بين النشر وآخر
-موعد للعروض"), both ends of a ranking ("أعلى وأقل منطقة": one ranking answers the first), a second
-dimension beside a grouping by another ("عدد المنافسات حسب المنطقة والحالة" grouped by region),
-an order said "from the ... " under a one-row pick ("اعرض منافسات جدة من الأحدث للأقدم": every
-row newest first, not the oldest one),, two places of one region set against each other ("نسبة منافسات جدة من منافسات مكة": the data
-holds regions, not cities, so both are region 2 and the share was of all tenders), and a threshold
-on the number of rows ("الجهات اللي طرحت أكثر من 100 منافسة":
-a condition on each group's count, not on a value; ``having`` reads it first when the groups
-are named at the head of the question, so what gets here is "كم جهة طرحت أكثر من 100"). One SELECT of the frame holds none of them,
-so the agent names the words and refuses rather than answer another question."""
+a count averaged or totalled ("متوسط عدد المنافسات لكل جهة": an average of counts, not of values),
+the deadline beside a measure of another column, both ends of a ranking ("أعلى وأقل منطقة"), a
+second dimension beside a grouping by another, "from the ..." under a one-row pick ("من الأحدث
+للأقدم": every row newest first, not the oldest one), two places of one region set against each
+other ("نسبة منافسات جدة من منافسات مكة": the data holds regions, not cities), and a threshold on
+the number of rows ("كم جهة طرحت أكثر من 100"; ``having`` reads those that name their groups
+first). One SELECT of the frame holds none of them, so the agent names the words and refuses
+rather than answer another question."""
 
 from __future__ import annotations
 

@@ -10,7 +10,9 @@ from typing import NamedTuple
 from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition
-from nabahan_pipeline.reference_agent.parser.patterns import AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, blank
+from nabahan_pipeline.reference_agent.parser.patterns import (
+    AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, blank, read_each,
+)
 
 
 class Comparison(NamedTuple):
@@ -91,42 +93,34 @@ def _definite_spelling(word: str) -> str:
 
 
 _FIELD_LABELS = {
-    "value": "بقيمة تقديرية",
-    "awarded": "بقيمة ترسية",
-    "bids": "بعدد عروض",
-    "booklet": "بسعر كراسة",
+    "value": "بقيمة تقديرية", "awarded": "بقيمة ترسية", "bids": "بعدد عروض", "booklet": "بسعر كراسة",
     "duration": "بمدة",
 }
 _OP_LABELS = {">": "أكثر من", ">=": "لا تقل عن", "<": "أقل من", "<=": "لا تتجاوز", "=": "تساوي"}
 
 
-def _unit(field_name: str) -> str:
-    """The unit written after a compared figure of ``field_name``."""
-    return {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}[field_name]
+# The unit written after a compared figure of each field.
+_UNITS = {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}
 
 
 def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
     """The figures of ``text`` (normalized): the text with the phrases read blanked out, the
     reference numbers (as conditions) and the comparisons, in the order read."""
-    references: list[Condition] = []
-    comparisons: list[Comparison] = []
-    for m in list(_REFERENCE_NUMBER.finditer(text)):
-        references.append(Condition("reference", "in", (m.group(1),), f"ذات الرقم المرجعي {m.group(1)}"))
-        text = blank(text, m.start(), m.end())
-    for m in list(_SINGLE_BID.finditer(text)):
-        bids = 2 if m.group(0).strip().endswith("ين") else 1
-        comparisons.append(Comparison("bids", "=", (float(bids),), "بعرض واحد" if bids == 1 else "بعرضين"))
-        text = blank(text, m.start(), m.end())
-    for m in list(_NO_BIDS.finditer(text)):
-        comparisons.append(Comparison("bids", "=", (0.0,), "التي لم يصلها أي عرض"))
-        text = blank(text, m.start(), m.end())
+    text, references = read_each(
+        _REFERENCE_NUMBER, text, lambda m, _: Condition("reference", "in", (m[1],), f"ذات الرقم المرجعي {m[1]}")
+    )
+    two, one = Comparison("bids", "=", (2.0,), "بعرضين"), Comparison("bids", "=", (1.0,), "بعرض واحد")
+    text, comparisons = read_each(_SINGLE_BID, text, lambda m, _: two if m[0].strip().endswith("ين") else one)
+    none = Comparison("bids", "=", (0.0,), "التي لم يصلها أي عرض")
+    text, found = read_each(_NO_BIDS, text, lambda m, _: none)
+    comparisons += found
     if BOOKLET.search(text):
-        for m in list(_BOOKLET_FREE.finditer(text)):
-            comparisons.append(Comparison("booklet", "=", (0.0,), "بكراسة شروط مجانية"))
-            text = blank(text, m.start(), m.end())
-        for m in list(_BOOKLET_PAID.finditer(text)):
-            comparisons.append(Comparison("booklet", ">", (0.0,), "بكراسة شروط مدفوعة"))
-            text = blank(text, m.start(), m.end())
+        for pattern, comparison in (
+            (_BOOKLET_FREE, Comparison("booklet", "=", (0.0,), "بكراسة شروط مجانية")),
+            (_BOOKLET_PAID, Comparison("booklet", ">", (0.0,), "بكراسة شروط مدفوعة")),
+        ):
+            text, found = read_each(pattern, text, lambda m, _: comparison)
+            comparisons += found
     # The numbers are read in ``text`` as it is now; the phrases they belong to are blanked in ``working``.
     working = text
     spans = [(m.start, m.end, m) for m in find_numbers(text) if not m.percent]
@@ -146,7 +140,7 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
             field_name = value_field(text, s1, e2)
             # The bounds as the question wrote them, so that the answer repeats its figures.
             texts = (n1.text, n2.text) if n1.value * (first / n1.value if n1.value else 1) <= n2.value else (n2.text, n1.text)
-            label = f"{_FIELD_LABELS[field_name]} بين {_spelled(texts[0])} و{_spelled(texts[1])}{_unit(field_name)}"
+            label = f"{_FIELD_LABELS[field_name]} بين {_spelled(texts[0])} و{_spelled(texts[1])}{_UNITS[field_name]}"
             comparisons.append(Comparison(field_name, "between", (low, high), label))
             used.update((i, i + 1))
             working = blank(working, s1 - len(opener.group(0).lstrip()), e2)
@@ -172,7 +166,7 @@ def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
         # "اكثر من 5" with no unit and no value word is a count of rows ("أكثر من 5 عروض" has one).
         field_name = value_field(text, start, end)
         value = mention.value
-        label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {_spelled(mention.text)}{_unit(field_name)}"
+        label = f"{_FIELD_LABELS[field_name]} {_OP_LABELS[op]} {_spelled(mention.text)}{_UNITS[field_name]}"
         comparisons.append(Comparison(field_name, op, (value,), label))
         comparator = _COMPARATOR_TAIL.search(before)
         left = start - (len(comparator.group(0)) if comparator else 0)
