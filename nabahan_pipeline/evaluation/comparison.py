@@ -27,51 +27,12 @@ from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISO
 CORRECT = "correct"
 NOT_EVALUATED = "not evaluated"
 # The agents table: column -> the summary figure it is (overall row), in the CSV's order.
-AGENT_FIGURES: dict[str, str] = {
-    "cases": "cases",
-    "answers": "total",
-    "correct": "correct",
-    "correct_rate": "correct_rate",
-    "correct_rate_low": "correct_rate_low",
-    "correct_rate_high": "correct_rate_high",
-    "pass_rate": "pass_rate",
-    "pass_rate_low": "pass_rate_low",
-    "pass_rate_high": "pass_rate_high",
-    "execution_accuracy": "execution_accuracy",
-    "execution_accuracy_low": "execution_accuracy_low",
-    "execution_accuracy_high": "execution_accuracy_high",
-    "test_suite_accuracy": "test_suite_accuracy",
-    "test_suite_accuracy_low": "test_suite_accuracy_low",
-    "test_suite_accuracy_high": "test_suite_accuracy_high",
-    "p50_latency": "p50_latency",
-    "p95_latency": "p95_latency",
-    "errors": "errors",
-    "unsafe_sql": "unsafe_sql",
-    "total_tokens": "total_tokens",
-}
-AGENT_COLUMNS: dict[str, str] = {
-    "agent": "Agent",
-    "cases": "Cases",
-    "answers": "Answers",
-    "correct": "Correct",
-    "correct_rate": "Correct Rate",
-    "correct_rate_low": "Correct Rate Low",
-    "correct_rate_high": "Correct Rate High",
-    "pass_rate": "Pass Rate",
-    "pass_rate_low": "Pass Rate Low",
-    "pass_rate_high": "Pass Rate High",
-    "execution_accuracy": "Execution Accuracy",
-    "execution_accuracy_low": "Execution Accuracy Low",
-    "execution_accuracy_high": "Execution Accuracy High",
-    "test_suite_accuracy": "Test Suite Accuracy",
-    "test_suite_accuracy_low": "Test Suite Accuracy Low",
-    "test_suite_accuracy_high": "Test Suite Accuracy High",
-    "p50_latency": "P50 Latency (s)",
-    "p95_latency": "P95 Latency (s)",
-    "errors": "Errors",
-    "unsafe_sql": "Unsafe SQL",
-    "total_tokens": "Total Tokens",
-}
+AGENT_FIGURES: dict[str, str] = {column: "total" if column == "answers" else column
+                                 for column in list(AGENT_COMPARISON.columns)[1:]}
+# Each column's CSV header: its words capitalized ("correct_rate_low": "Correct Rate Low"), but these.
+_HEADERS = {"p50_latency": "P50 Latency (s)", "p95_latency": "P95 Latency (s)", "unsafe_sql": "Unsafe SQL"}
+AGENT_COLUMNS: dict[str, str] = {column: _HEADERS.get(column, column.replace("_", " ").title())
+                                 for column in AGENT_COMPARISON.columns}
 _RATES = tuple(f"{rate}{side}" for rate in ("correct_rate", "pass_rate", "execution_accuracy", "test_suite_accuracy")
                for side in ("", "_low", "_high"))
 _SECONDS = ("p50_latency", "p95_latency")

@@ -35,7 +35,7 @@ from sqlglot.errors import SqlglotError
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.etimad_db.sql_safety import select_aggregates
 from nabahan_pipeline.evaluation.claims import words
-from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, widened
+from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, is_number, widened
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.evaluation.claims.labels import RowLabels, find_entities
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
@@ -104,7 +104,7 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     approximate = claim.comparator == "~"
     if claim.comparator in _RELATIONS:
         labelled = attachment is not None and attachment.strong
-        values = result.values.of_rows(attachment.rows) if labelled else _unattached_values(result)
+        values = result.values.of_rows(attachment.rows) if labelled else result.values.near
         return _check_bound(claim, mention, values, result)
     if attachment is not None:
         values = result.values.of_rows(attachment.rows)
@@ -146,10 +146,6 @@ def _unattached_supports(result: Result, mention: NumberMention, approximate: bo
     if values.cells_and_whole.supports(mention, approximate) or values.near.supports(mention, approximate):
         return True
     return result.values.unattached.supports(widened(mention) if approximate else mention)
-
-
-def _unattached_values(result: Result) -> Values:
-    return result.values.near
 
 
 def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: Result) -> ClaimCheck:
@@ -306,7 +302,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         else:
             relation, sign = _RELATIONS[asked[0]], 1
         pairs = [(result.values.rows[first][j], result.values.rows[second][j]) for j in columns]
-        pairs = [(float(a), float(b)) for a, b in pairs if _number(a) and _number(b)]
+        pairs = [(float(a), float(b)) for a, b in pairs if is_number(a) and is_number(b)]
         if not pairs:
             return None
         a, b = pairs[0]
@@ -330,6 +326,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
 
 
 def _distinct_rows(labels: Sequence[Any]) -> list[tuple[int, Any]]:
+    """Each row one of ``labels`` names alone, with the first label naming it, in order."""
     named: list[tuple[int, Any]] = []
     for label in labels:
         if len(label.rows) == 1:
@@ -423,7 +420,7 @@ def _check_direction(claim: Claim, result: Result) -> ClaimCheck | None:
     changes = []
     for j in columns:
         a, b = result.values.rows[before][j], result.values.rows[after][j]
-        if _number(a) and _number(b):
+        if is_number(a) and is_number(b):
             changes.append((j, float(a), float(b)))
     if not changes:
         return None
@@ -436,12 +433,7 @@ def _check_direction(claim: Claim, result: Result) -> ClaimCheck | None:
 def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
     """The rows a change runs between: the two periods or places named (years in their order,
     else as written, the one after "مقارنة" first), or a named year and the year before it."""
-    named: list[tuple[int, Any]] = []
-    for label in claim.labels:
-        if len(label.rows) == 1 and label.column is not None:
-            row = next(iter(label.rows))
-            if row not in [r for r, _ in named]:
-                named.append((row, label))
+    named = _distinct_rows([label for label in claim.labels if label.column is not None])
     years = _year_rows(result)
     if len(named) >= 2:
         (r1, l1), (r2, l2) = named[0], named[1]
@@ -470,7 +462,7 @@ def _year_rows(result: Result) -> dict[int, float]:
             if isinstance(cell, str) and re.fullmatch(r"(19|20)\d\d(-\d\d)?", text):
                 found[i] = float(text.replace("-", "."))
                 break
-            if _number(cell) and re.search(r"year|سنه|عام", name) and 1900 <= float(cell) <= 2100:
+            if is_number(cell) and re.search(r"year|سنه|عام", name) and 1900 <= float(cell) <= 2100:
                 found[i] = float(cell)
                 break
     return found if len(found) == len(result.values.rows) else {}
@@ -499,7 +491,7 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
     columns = _measure_columns(result, claim)
     extreme_rows: set[int] = set()
     for j in columns:
-        cells = [(i, float(row[j])) for i, row in enumerate(rows) if j < len(row) and _number(row[j])]
+        cells = [(i, float(row[j])) for i, row in enumerate(rows) if j < len(row) and is_number(row[j])]
         if len(cells) < 2:
             continue
         best = (max if claim.sign > 0 else min)(value for _, value in cells)
@@ -538,10 +530,6 @@ def _row_name(result: Result, row: int) -> str:
         if isinstance(cell, str) and cell.strip():
             return " ".join(cell.split())
     return f"row {row + 1}"
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def column_measures(

@@ -11,6 +11,7 @@ its sentence ("الرياض (60 مناقصة، 37%)"). Labels of two columns nam
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Sequence
@@ -116,21 +117,10 @@ class _Spans:
     clauses: tuple[int, ...]
 
     def sentence(self, position: int) -> int:
-        return _index(self.sentences, position)
+        return bisect.bisect_right(self.sentences, position)
 
     def clause(self, position: int) -> int:
-        return _index(self.clauses, position)
-
-
-def _index(starts: Sequence[int], position: int) -> int:
-    lo, hi = 0, len(starts)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if starts[mid] <= position:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+        return bisect.bisect_right(self.clauses, position)
 
 
 def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -> list[Claim]:
