@@ -68,11 +68,6 @@ class AgentComparison:
     pairs: pd.DataFrame
 
     @property
-    def labels(self) -> list[str]:
-        """The agents, in the order given."""
-        return self.agents["agent"].tolist()
-
-    @property
     def disagreements(self) -> int:
         """How many cases the agents disagree on."""
         return int(self.matrix["disagree"].sum())
@@ -179,7 +174,7 @@ def paired_table(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     rows = []
     for j, label in enumerate(labels):
         for against in labels[:j]:
-            pair = compare_paired(outcomes[against], outcomes[label], before_label=against, after_label=label)
+            pair = compare_paired(outcomes[against], outcomes[label])
             rows.append({"agent": label, "against": against, "cases": pair.cases, "better": len(pair.improved),
                          "worse": len(pair.worsened), "p_value": pair.p_value, "significant": pair.significant,
                          "better_cases": list(pair.improved), "worse_cases": list(pair.worsened)})

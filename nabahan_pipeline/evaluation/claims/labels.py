@@ -24,6 +24,7 @@ LABELLED_ROWS_MAX = 500
 _YEAR_COLUMN = re.compile(r"year|سنه|عام", re.IGNORECASE)
 _MONTH_LABEL = re.compile(r"^(\d{4})-(\d{2})$")
 _MONTH_COLUMN = re.compile(r"month|شهر", re.IGNORECASE)
+_NUMBER_TEXT = re.compile(r"^[-+]?[\d.,٬٫ ]+%?$")
 GREGORIAN_MONTHS: dict[int, tuple[str, ...]] = {
     1: ("يناير", "كانون الثاني", "january"), 2: ("فبراير", "شباط", "february"), 3: ("مارس", "اذار", "march"),
     4: ("ابريل", "نيسان", "april"), 5: ("مايو", "ايار", "may"), 6: ("يونيو", "يونيه", "حزيران", "june"),
@@ -134,7 +135,7 @@ def _spellings(cell: Any, column: str) -> Iterator[tuple[str, str | None]]:
     if folded.isdigit() and 1 <= int(folded) <= 12 and _MONTH_COLUMN.search(column):
         yield from ((spelling, "month") for spelling in _month_spellings(int(folded)))
         return
-    if not folded or _is_number_text(folded):
+    if not folded or _NUMBER_TEXT.match(folded):
         if folded.isdigit() and len(folded) == 4 and 1900 <= int(folded) <= 2100:
             yield folded, "year"
         return
@@ -157,13 +158,6 @@ def _month_spellings(month: int) -> list[str]:
     """A month number as a label: "الشهر 4", "شهر 4", "الشهر الرابع" is not read; its names."""
     names = [fold(name) for name in GREGORIAN_MONTHS[month] if len(name) > 2]
     return [f"الشهر {month}", f"شهر {month}", f"الشهر {month:02d}", f"شهر {month:02d}", *names]
-
-
-_NUMBER_TEXT = re.compile(r"^[-+]?[\d.,٬٫ ]+%?$")
-
-
-def _is_number_text(text: str) -> bool:
-    return bool(_NUMBER_TEXT.match(text))
 
 
 def _forms(name: str) -> set[str]:
@@ -218,12 +212,9 @@ def _entities() -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], froze
     for status in ref.STATUSES:
         add("status", status.name_ar, status.name_ar, status.name_en,
             *_STATUS_SPELLINGS.get(fold(status.name_ar), ()))
-    for tender_type in ref.TENDER_TYPES:
-        add("type", tender_type.name_ar, tender_type.name_ar, tender_type.name_en)
-    for activity in ref.ACTIVITIES:
-        add("activity", activity.name_ar, activity.name_ar, activity.name_en)
-    for agency in ref.AGENCIES:
-        add("agency", agency.name_ar, agency.name_ar, agency.name_en)
+    for kind, entities in (("type", ref.TENDER_TYPES), ("activity", ref.ACTIVITIES), ("agency", ref.AGENCIES)):
+        for entity in entities:
+            add(kind, entity.name_ar, entity.name_ar, entity.name_en)
     by_spelling: dict[str, tuple[str, str]] = {}
     ambiguous: set[str] = set()
     for key, forms in spellings.items():

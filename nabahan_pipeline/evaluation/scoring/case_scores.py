@@ -78,13 +78,8 @@ def score_answer(
     scorers: Sequence[Scorer] | None = None,
 ) -> dict[str, Any]:
     """The score columns of one answer to one case (pure): every scorer of ``scorers`` (all of
-    SCORERS unless told), in order.
-
-    ``answer`` has the contract's keys (its result as ``data`` or as ``columns`` + ``rows``, and
-    an optional ``dialect``); ``gold`` is the result of the case's expected_sql on the evaluation
-    database, required when the case has one; ``replay`` is the agent's SQL re-run there, and
-    ``suite`` pairs the gold's and the agent's results on each test-suite database.
-    """
+    SCORERS unless told), in order, on the answer as ``Answer.read`` reads it (``gold`` is required
+    when the case has expected_sql)."""
     read = Answer.read(case, answer, latency_s, gold, replay=replay, suite=suite)
     scores: dict[str, Any] = {}
     for one in SCORERS if scorers is None else scorers:
