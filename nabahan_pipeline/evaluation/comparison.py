@@ -22,7 +22,8 @@ import pandas as pd
 
 from nabahan_pipeline.evaluation.paired import case_outcomes, compare_paired
 from nabahan_pipeline.evaluation.reports import format_pct, write_tables
-from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISON_DTYPES, CATEGORIES
+from nabahan_pipeline.evaluation.summary import category_order
+from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISON_DTYPES
 
 CORRECT = "correct"
 NOT_EVALUATED = "not evaluated"
@@ -155,14 +156,10 @@ def category_table(summaries: Mapping[str, pd.DataFrame], labels: list[str]) -> 
                          "correct_rate_low": float(_plain(row.get("correct_rate_low"))),
                          "correct_rate_high": float(_plain(row.get("correct_rate_high"))),
                          "pass_rate": float(row["pass_rate"])})
-    table = pd.DataFrame(rows, columns=["agent", "category", "cases", "correct_rate", "correct_rate_low",
-                                        "correct_rate_high", "pass_rate"])
-    seen = list(dict.fromkeys(table["category"]))
-    ranked = [c for c in CATEGORIES if c in seen] + [c for c in seen if c not in CATEGORIES]
-    table["category"] = pd.Categorical(table["category"], categories=ranked, ordered=True)
-    table = table.sort_values(["category"], kind="stable").reset_index(drop=True)
-    table["category"] = table["category"].astype(str)
-    return table
+    ranked = category_order(row["category"] for row in rows)
+    rows.sort(key=lambda row: ranked.index(row["category"]))
+    return pd.DataFrame(rows, columns=["agent", "category", "cases", "correct_rate", "correct_rate_low",
+                                       "correct_rate_high", "pass_rate"])
 
 
 def paired_table(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
