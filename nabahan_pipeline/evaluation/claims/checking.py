@@ -239,8 +239,9 @@ def _distance(a: float, b: float) -> float:
 _KEY_COLUMN = re.compile(r"year|month|سنه|عام|شهر|_id$|^id$")
 
 
-def _none_check(claim: Claim, above: Sequence[float]) -> ClaimCheck:
-    """"None" holds when no count of its rows is above zero."""
+def _none_check(claim: Claim, cells: Sequence[tuple[int, int, float]]) -> ClaimCheck:
+    """"None" holds when no count of its rows (``cells``) is above zero."""
+    above = [value for _, _, value in cells if value > 0]
     if above:
         return ClaimCheck(claim, CONTRADICTED, f"row says {format_number(above[0])}")
     return ClaimCheck(claim, SUPPORTED)
@@ -250,16 +251,13 @@ def _check_none(claim: Claim, result: Result) -> ClaimCheck | None:
     rows = result.values.rows
     attachment = claim.attachment
     if attachment is not None:
-        cells = _count_cells(result, attachment.rows)
-        above = [value for _, _, value in cells if value > 0]
-        return _none_check(claim, above)
+        return _none_check(claim, _count_cells(result, attachment.rows))
     if not rows:
         return ClaimCheck(claim, SUPPORTED)
     if len(rows) == 1 and result.values.numeric_columns:
         cells = _count_cells(result, [0])
         if len(cells) == 1 or all(result.measures.get(j) == "count" for _, j, _ in cells):
-            above = [value for _, _, value in cells if value > 0]
-            return _none_check(claim, above)
+            return _none_check(claim, cells)
         return None
     if not result.values.numeric_columns:
         return ClaimCheck(claim, CONTRADICTED, f"the result has {len(rows):,} rows")
@@ -294,19 +292,15 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         probe = Claim("yes_no", "", 0, measure=_question_measure(question))
         columns = _measure_columns(result, probe)
         (first, _), (second, _) = named
-        if direction is not None:
-            years = _year_rows(result)
-            if years and first in years and second in years and years[first] > years[second]:
-                first, second = second, first
-            relation, sign = (operator.gt, direction)
-        else:
-            relation, sign = _RELATIONS[asked[0]], 1
+        years = _year_rows(result) if direction is not None else {}
+        if years and first in years and second in years and years[first] > years[second]:
+            first, second = second, first
         pairs = [(result.values.rows[first][j], result.values.rows[second][j]) for j in columns]
         pairs = [(float(a), float(b)) for a, b in pairs if is_number(a) and is_number(b)]
         if not pairs:
             return None
         a, b = pairs[0]
-        truth = (b > a if sign > 0 else b < a) if direction is not None else relation(a, b)
+        truth = (b > a if direction > 0 else b < a) if direction is not None else _RELATIONS[asked[0]](a, b)
         return truth, f"the rows say {format_number(a)} and {format_number(b)}"
     if asked is not None and asked[1] is not None:
         relation, threshold = asked

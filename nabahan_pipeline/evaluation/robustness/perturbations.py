@@ -47,7 +47,7 @@ def _choose_one(question: str, spans: list[tuple[int, int, str]], rng: random.Ra
     return question[:start] + replacement + question[end:]
 
 
-def _replace_all(question: str, pattern: str, replacement: str) -> str | None:
+def _replace_all(question: str, pattern: str, replacement: str | Callable[[re.Match[str]], str]) -> str | None:
     """Every match of ``pattern`` replaced; None when there is none."""
     changed = re.sub(pattern, replacement, question)
     return changed if changed != question else None
@@ -157,8 +157,7 @@ def numbers_in_words(question: str, rng: random.Random) -> str | None:
         value = int(match.group().translate(_TO_WESTERN))
         return _UNIT_WORDS.get(value, match.group()) if value >= 2 else match.group()
 
-    changed = re.sub(r"(?<![\d/\-.])\b([0-9]+)\b(?![\d/\-.%])", spelled, question)
-    return changed if changed != question else None
+    return _replace_all(question, r"(?<![\d/\-.])\b([0-9]+)\b(?![\d/\-.%])", spelled)
 
 
 def words_in_digits(question: str, rng: random.Random) -> str | None:
