@@ -29,11 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import sqlglot
-from sqlglot.errors import SqlglotError
-
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
-from nabahan_pipeline.etimad_db.sql_safety import select_aggregates
+from nabahan_pipeline.etimad_db.sql_safety import read_sql
 from nabahan_pipeline.evaluation.claims import words
 from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, is_number, widened
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
@@ -503,20 +500,13 @@ def _superlative_outside(claim: Claim, result: Result) -> ClaimCheck | None:
     kinds = set(result.labels.column_kinds.values())
     if len(kinds) != 1:
         return None
-    named = _named_outside(claim, result, kinds.pop())
+    start, end = claim.clause
+    named = next((entity.text for entity in find_entities(result.insight, kinds.pop())
+                  if start <= entity.start and entity.end <= end), None)
     if named is None:
         return None
     says = f"the first row is {_row_name(result, 0)}"
     return ClaimCheck(replace(claim, text=f"{claim.text} {named}"), CONTRADICTED, says)
-
-
-def _named_outside(claim: Claim, result: Result, kind: str) -> str | None:
-    """The entity of ``kind`` the superlative's clause names that none of the rows holds, if any."""
-    start, end = claim.clause
-    for entity in find_entities(result.insight, kind):
-        if start <= entity.start and entity.end <= end:
-            return entity.text
-    return None
 
 
 def _row_name(result: Result, row: int) -> str:
@@ -531,10 +521,10 @@ def column_measures(
 ) -> dict[int, str]:
     """Each result column's measure (count, sum, avg, share, max, min) where the SQL's aggregate
     or the column's name says it; columns of no known measure are left out. ``aggregates`` is
-    ``select_aggregates`` of ``sql`` when its reading has it (else ``sql`` is parsed here)."""
+    ``select_aggregates`` of ``sql`` when its reading has it (else ``sql`` is read here)."""
     measures: dict[int, str] = {}
     if aggregates is None:
-        aggregates = _select_aggregates(sql) if sql else ()
+        aggregates = (read_sql(sql).aggregates if sql else None) or ()
     for j, name in enumerate(columns):
         measure = aggregates[j] if j < len(aggregates) and len(aggregates) == len(columns) else None
         if measure is None:
@@ -543,14 +533,6 @@ def column_measures(
         if measure is not None:
             measures[j] = measure
     return measures
-
-
-def _select_aggregates(sql: str) -> tuple[str | None, ...]:
-    try:
-        tree = sqlglot.parse_one(sql, read="sqlite")
-    except (SqlglotError, ValueError):
-        return ()
-    return select_aggregates(tree)
 
 
 def _order(sql: str | None, columns: Sequence[str], numeric: Sequence[int]) -> int:
