@@ -1,10 +1,5 @@
-"""Agents side by side, from each agent's case_scores and evaluation_summary on the same cases.
-
-Four tables: one row per agent (its overall figures, each rate with its 95 % interval), a case x
-agent matrix (each cell "correct" or why not; the cases where agents disagree first), each agent's
-rates per category (for the chart), and each pair of agents compared case by case (``paired``:
-the cases that flipped each way, the exact McNemar p-value, significant or not). Three CSV files:
-the agents, the matrix and the pairs, written as the reports are (``reports``).
+"""Agents side by side, from each agent's case_scores and evaluation_summary on the same cases:
+four tables (``AgentComparison``), three of them written as CSV files as the reports are.
 
 An agent's verdict on a case is the share of its answers (repeats) that are Correct; agents
 disagree on a case when their shares differ. In a pair, a case is right for an agent when every
