@@ -406,18 +406,14 @@ def _check_direction(claim: Claim, result: Result) -> ClaimCheck | None:
     periods = _periods(claim, result)
     if periods is None:
         return None
-    before, after = periods
-    columns = _measure_columns(result, claim)
-    changes = []
-    for j in columns:
-        a, b = result.values.rows[before][j], result.values.rows[after][j]
-        if is_number(a) and is_number(b):
-            changes.append((j, float(a), float(b)))
+    before, after = (result.values.rows[i] for i in periods)
+    changes = [(float(before[j]), float(after[j])) for j in _measure_columns(result, claim)
+               if is_number(before[j]) and is_number(after[j])]
     if not changes:
         return None
-    if any(b != a and (b > a) == (claim.sign > 0) for _, a, b in changes):
+    if any(b != a and (b > a) == (claim.sign > 0) for a, b in changes):
         return ClaimCheck(claim, SUPPORTED)
-    _, a, b = changes[0]
+    a, b = changes[0]
     return ClaimCheck(claim, CONTRADICTED, f"the rows go from {format_number(a)} to {format_number(b)}")
 
 
