@@ -332,28 +332,17 @@ def _details(anchor: str, case: Mapping[str, Any], verdict: str, clauses: Sequen
 
 def _sql_pair(agent: Any, gold: Any) -> tuple[str, str]:
     """The agent's SQL and the gold's as two <pre> blocks, the words that differ marked in each."""
-    agent_text = str(agent)[:SQL_CHARS] if isinstance(agent, str) and agent.strip() else ""
-    gold_text = str(gold)[:SQL_CHARS] if isinstance(gold, str) and gold.strip() else ""
-    if not agent_text or not gold_text:
-        def alone(text: str) -> str:
-            return f'<pre dir="ltr">{_e(text)}</pre>' if text else '<p class="muted">none</p>'
-
-        return alone(agent_text), alone(gold_text)
-    ours, theirs = _SQL_TOKEN.findall(agent_text), _SQL_TOKEN.findall(gold_text)
-
-    def key(token: str) -> str:
-        return " " if token.isspace() else token.lower()
-
-    matcher = difflib.SequenceMatcher(a=[key(t) for t in ours], b=[key(t) for t in theirs], autojunk=False)
+    texts = [sql[:SQL_CHARS] if isinstance(sql, str) and sql.strip() else "" for sql in (agent, gold)]
+    if not all(texts):
+        agent_block, gold_block = (f'<pre dir="ltr">{_e(text)}</pre>' if text else '<p class="muted">none</p>'
+                                   for text in texts)
+        return agent_block, gold_block
+    ours, theirs = (_SQL_TOKEN.findall(text) for text in texts)
+    keys = [[" " if token.isspace() else token.lower() for token in tokens] for tokens in (ours, theirs)]
     left, right = [], []
-    for op, a1, a2, b1, b2 in matcher.get_opcodes():
-        a_text, b_text = _e("".join(ours[a1:a2])), _e("".join(theirs[b1:b2]))
-        if op == "equal":
-            left.append(a_text)
-            right.append(b_text)
-        else:
-            left.append(f'<mark class="diff">{a_text}</mark>' if a_text.strip() else a_text)
-            right.append(f'<mark class="diff">{b_text}</mark>' if b_text.strip() else b_text)
+    for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=keys[0], b=keys[1], autojunk=False).get_opcodes():
+        for side, text in ((left, _e("".join(ours[a1:a2]))), (right, _e("".join(theirs[b1:b2])))):
+            side.append(f'<mark class="diff">{text}</mark>' if op != "equal" and text.strip() else text)
     return f'<pre dir="ltr">{"".join(left)}</pre>', f'<pre dir="ltr">{"".join(right)}</pre>'
 
 

@@ -420,19 +420,16 @@ def _check_direction(claim: Claim, result: Result) -> ClaimCheck | None:
 def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
     """The rows a change runs between: the two periods or places named (years in their order,
     else as written, the one after "مقارنة" first), or a named year and the year before it."""
-    named = _distinct_rows([label for label in claim.labels if label.column is not None])
+    named = [row for row, _ in _distinct_rows([label for label in claim.labels if label.column is not None])]
     years = _year_rows(result)
     if len(named) >= 2:
-        (r1, l1), (r2, l2) = named[0], named[1]
-        if years and r1 in years and r2 in years:
+        r1, r2 = named[:2]
+        if r1 in years and r2 in years:
             return (r1, r2) if years[r1] < years[r2] else (r2, r1)
         return None
-    if len(named) == 1 and years and named[0][0] in years:
-        row = named[0][0]
-        earlier = [r for r, year in years.items() if year < years[row]]
-        if earlier:
-            return max(earlier, key=years.__getitem__), row
-        return None
+    if len(named) == 1 and named[0] in years:
+        earlier = [r for r, year in years.items() if year < years[named[0]]]
+        return (max(earlier, key=years.__getitem__), named[0]) if earlier else None
     if not named and len(years) == 2:
         first, second = sorted(years, key=years.__getitem__)
         return first, second
