@@ -165,10 +165,6 @@ def _joins(agent: exp.Select, gold: exp.Select) -> list[str]:
     return _differ("joins", ours, theirs, f"joined on {_listed(ours)} where the gold joins on {_listed(theirs)}")
 
 
-def _aliases(select: exp.Select) -> dict[str, exp.Expression]:
-    return {projection.alias: projection.this for projection in select.expressions if isinstance(projection, exp.Alias)}
-
-
 def _unaliased(select: exp.Select) -> list[exp.Expression]:
     return [projection.this if isinstance(projection, exp.Alias) else projection for projection in select.expressions]
 
@@ -272,7 +268,8 @@ def _without(conditions: list[tuple[exp.Expression, str]], same: Counter[str]) -
 
 def _resolved(select: exp.Select, node: exp.Expression) -> str:
     """An ORDER BY or GROUP BY term with a projection's alias or position replaced by what it names."""
-    aliases, projections = _aliases(select), _unaliased(select)
+    aliases = {node.alias: node.this for node in select.expressions if isinstance(node, exp.Alias)}
+    projections = _unaliased(select)
     if isinstance(node, exp.Column) and node.name in aliases and not node.table:
         return _text(aliases[node.name])
     if isinstance(node, exp.Literal) and not node.is_string and node.name.isdigit():

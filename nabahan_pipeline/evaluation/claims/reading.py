@@ -150,7 +150,8 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         if attachment is not None:
             taken |= {label.start for label in attachment.labels}
         if attachment is None and not numbering:
-            attachment = _labels_between([l for l in found if l.start not in taken], before_end, mention.start)
+            attachment = _group([l for l in found if l.start not in taken and before_end <= l.start
+                                 and l.end <= mention.start])
         in_sentence = previous is not None and previous[0] == spans.sentence(mention.start) and previous[1]
         if attachment is None and not numbering and in_sentence:
             # The label of the number before: its own in one clause ("المنتهية 2,614 (11.8%)"), weakly
@@ -232,10 +233,6 @@ def _group(labels: Sequence[Label]) -> Attachment | None:
     chosen = [group[-1] for group in by_column.values()]
     rows = frozenset.intersection(*(frozenset(label.rows) for label in chosen))
     return Attachment(rows, tuple(chosen)) if rows else None
-
-
-def _labels_between(labels: list[Label], start: int, end: int) -> Attachment | None:
-    return _group([label for label in labels if start <= label.start and label.end <= end])
 
 
 def _following_label(

@@ -127,17 +127,14 @@ def western_digits(question: str, rng: random.Random) -> str | None:
     return _replace_all_numbers(question, lambda number: number.translate(_TO_WESTERN))
 
 
-def _is_year(value: int) -> bool:
-    return 1300 <= value <= 2100
-
-
 def thousands_separators(question: str, rng: random.Random) -> str | None:
     """A number of 1,000 or more (not a year, not an id of ten digits or more) written with thousands
     separators: 50000 -> 50,000."""
 
     def grouped(number: str) -> str | None:
         western = number.translate(_TO_WESTERN)
-        if not western.isdigit() or len(western) > _GROUPED_DIGITS or int(western) < 1000 or _is_year(int(western)):
+        year = western.isdigit() and 1300 <= int(western) <= 2100
+        if not western.isdigit() or len(western) > _GROUPED_DIGITS or int(western) < 1000 or year:
             return None
         return f"{int(western):,}"
 
