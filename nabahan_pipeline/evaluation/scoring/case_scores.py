@@ -120,19 +120,17 @@ def score_responses(
     if unknown:
         raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
     gold_sql = [text_or_none(sql) for sql in _values(cases, "expected_sql")]
-    if database is None:
-        for case_id, sql in zip(cases["case_id"].tolist(), gold_sql):
-            if sql is not None:
-                raise ValueError(f"case {case_id}: has expected_sql but no database was given")
+    case_values = {name: cases[name].tolist() for name in cases.columns}
+    first_case: dict[str | None, str] = {}  # the first case of each gold SQL, named when it fails
+    for case_id, sql in zip(case_values["case_id"], gold_sql):
+        if sql is not None and database is None:
+            raise ValueError(f"case {case_id}: has expected_sql but no database was given")
+        first_case.setdefault(sql, case_id)
     timestamp = timestamp or datetime.now().astimezone().isoformat(timespec="seconds")
     position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
     ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
         ["_position", "repeat"], kind="stable"
     )
-    case_values = {name: cases[name].tolist() for name in cases.columns}
-    first_case: dict[str | None, str] = {}  # the first case of each gold SQL, named when it fails
-    for case_id, sql in zip(case_values["case_id"], gold_sql):
-        first_case.setdefault(sql, case_id)
     # Each distinct gold SQL and agent SQL runs once here; its results are held until its last answer.
     agent_sql = list(zip(map(text_or_none, _values(ordered, "sql")), map(text_or_none, _values(ordered, "dialect"))))
     checked_golds = golds or {}
