@@ -313,8 +313,8 @@ def _compared_case(case_id: str, answers: Mapping[str, Mapping[str, Any]]) -> st
         f'{_insight(answer.get("insights"), answer.get("claim_details"))}{_reasons(answer)}</div>'
         for label, answer in answers.items()
     )
-    return _details(_slug(case_id), first, verdict, clauses, f'<span class="num">#{int(first["query_num"])}</span>{badges}',
-                    f'<div class="agents pair">{columns}</div>')
+    head = f'<span class="num">#{int(first["query_num"])}</span>{badges}'
+    return _details(_slug(case_id), first, verdict, clauses, head, f'<div class="agents pair">{columns}</div>')
 
 
 def _details(anchor: str, case: Mapping[str, Any], verdict: str, clauses: Sequence[str], head: str, body: str) -> str:

@@ -116,7 +116,8 @@ def _judge_figures(scores: pd.DataFrame) -> dict[str, Any]:
     verdicts = scores["judge_verdict"] if "judge_verdict" in scores else pd.Series(dtype=object)
     judged = verdicts.notna()
     if not judged.any():
-        return {"judged": 0, **dict.fromkeys(("judge_agreement", "judge_agreement_low", "judge_agreement_high"), math.nan)}
+        return {"judged": 0, **dict.fromkeys(("judge_agreement", "judge_agreement_low", "judge_agreement_high"),
+                                             math.nan)}
     agree = (verdicts[judged] == "supported") == (scores.loc[judged, "claims_contradicted"].astype(int) == 0)
     return {"judged": int(judged.sum()), "judge_agreement": float(agree.mean()),
             **_bounds("judge_agreement", agree, scores.loc[judged, "case_id"] if "case_id" in scores else None)}

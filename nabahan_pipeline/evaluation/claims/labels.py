@@ -78,22 +78,19 @@ class RowLabels:
         """The labels named in ``folded``, in order, longest spelling first where two overlap."""
         if self.pattern is None:
             return []
-        found = []
-        for start, end, match in folded.find(self.pattern):
-            spelling = _strip_proclitics(match.group(0), self.spellings)
-            if spelling is None:
-                continue
-            rows, column = self.spellings[spelling]
-            written = _as_written(folded, start, end, match.group(0), spelling)
-            found.append(Label(start, end, rows, column, ENTITIES.get(spelling), written))
-        return found
+        return [Label(start, end, *self.spellings[spelling], ENTITIES.get(spelling), written)
+                for start, end, spelling, written in _named(folded, self.pattern, self.spellings)]
 
 
-def _as_written(folded: Folded, start: int, end: int, form: str, spelling: str) -> str:
-    """The label as the insight wrote it, without its proclitics ("ولمكة" -> "مكة")."""
-    text = folded.original[start:end]
-    cut = len(form) - len(spelling) if form.endswith(spelling) else 0
-    return text[cut:]
+def _named(folded: Folded, pattern: re.Pattern[str], spellings: dict[str, Any]) -> Iterator[tuple[int, int, str, str]]:
+    """Each of ``spellings`` ``pattern`` finds in ``folded``: its span, the spelling, and the label
+    as the insight wrote it, without its proclitics ("ولمكة" -> "مكة")."""
+    for start, end, match in folded.find(pattern):
+        form = match.group(0)
+        spelling = _strip_proclitics(form, spellings)
+        if spelling is not None:
+            cut = len(form) - len(spelling) if form.endswith(spelling) else 0
+            yield start, end, spelling, folded.original[start:end][cut:]
 
 
 def _strip_proclitics(form: str, spellings: dict[str, Any]) -> str | None:
@@ -238,10 +235,6 @@ def entity_pattern() -> re.Pattern[str]:
 
 def find_entities(folded: Folded, kind: str) -> list[Label]:
     """The reference entities of ``kind`` (region, agency ...) named in ``folded``, rows unknown."""
-    found = []
-    for start, end, match in folded.find(entity_pattern()):
-        spelling = _strip_proclitics(match.group(0), ENTITIES)
-        if spelling is not None and ENTITIES[spelling][0] == kind:
-            written = _as_written(folded, start, end, match.group(0), spelling)
-            found.append(Label(start, end, frozenset(), None, ENTITIES[spelling], written))
-    return found
+    return [Label(start, end, frozenset(), None, ENTITIES[spelling], written)
+            for start, end, spelling, written in _named(folded, entity_pattern(), ENTITIES)
+            if ENTITIES[spelling][0] == kind]
