@@ -107,12 +107,8 @@ def case_verdicts(scores: pd.DataFrame) -> pd.DataFrame:
         right = answers["correct"].astype(bool)
         first_wrong = answers.loc[~right, "not_correct_because"]
         reason = str(first_wrong.iloc[0]) if len(first_wrong) else ""
-        if right.all():
-            cell = CORRECT
-        elif len(answers) == 1:
-            cell = reason
-        else:
-            cell = f"{int(right.sum())}/{len(answers)} correct: {reason}"
+        cell = (CORRECT if right.all() else reason if len(answers) == 1
+                else f"{int(right.sum())}/{len(answers)} correct: {reason}")
         first = answers.iloc[0]
         rows.append({"case_id": case_id, "query_num": int(first["query_num"]), "question": first["question"],
                      "category": first["category"], "share": float(right.mean()), "cell": cell})

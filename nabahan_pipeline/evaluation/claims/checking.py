@@ -371,10 +371,8 @@ _MEASURE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items(
 
 
 def _question_measure(question: Folded) -> str | None:
-    for word in question.text.split():
-        if word in _MEASURE_WORDS:
-            return _MEASURE_WORDS[word]
-    return sentence_measure(question.text)
+    named = (_MEASURE_WORDS[word] for word in question.text.split() if word in _MEASURE_WORDS)
+    return next(named, None) or sentence_measure(question.text)
 
 
 def _compared_value(result: Result, threshold: float) -> float | None:

@@ -57,12 +57,12 @@ def _with_preposition(source: str) -> list[str]:
 
 
 _LIVE = "(?:" + "|".join(_phrase(form) for source in LIVE_SOURCES for form in _with_preposition(source)) + ")"
-_DISCLAIMERS = tuple((phrase, _phrase(phrase)) for phrase in DISCLAIMER_PHRASES) + tuple(
-    (phrase, _phrase(phrase) + r"(?:\s+\S+){0,3}?\s+" + _LIVE) for phrase in ACCESS_PHRASES
-)
 # Each pattern starts with its phrase as folded: one whose phrase is not in the text is not
 # searched, nor compiled (each access phrase before every live source makes many patterns).
-_FOLDED_DISCLAIMERS = tuple((phrase, normalize_arabic(phrase), pattern) for phrase, pattern in _DISCLAIMERS)
+_FOLDED_DISCLAIMERS = tuple(
+    (phrase, normalize_arabic(phrase), _phrase(phrase) + (r"(?:\s+\S+){0,3}?\s+" + _LIVE if access else ""))
+    for phrases, access in ((DISCLAIMER_PHRASES, False), (ACCESS_PHRASES, True)) for phrase in phrases
+)
 _compiled = functools.cache(re.compile)  # pure, over the fixed patterns above: bounded in any process
 
 # HTML element names: a tag an agent may emit (<br>, <thead>, </td>, <h3>, <a href=...>) is no
