@@ -87,15 +87,13 @@ def _answer(item: Mapping[str, Any], result: QueryResult | None) -> dict[str, An
 
 def _rounds(items: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     """The item ids in rounds within which no question repeats: an agent answers by the question."""
-    rounds: list[tuple[set[str], list[str]]] = []
+    rounds: list[dict[str, str]] = []  # each round: question -> item id
     for item in items:
-        free = next((r for r in rounds if item["question"] not in r[0]), None)
+        free = next((r for r in rounds if item["question"] not in r), None)
         if free is None:
-            free = (set(), [])
-            rounds.append(free)
-        free[0].add(item["question"])
-        free[1].append(item["id"])
-    return [ids for _, ids in rounds]
+            rounds.append(free := {})
+        free[item["question"]] = item["id"]
+    return [list(ids.values()) for ids in rounds]
 
 
 class _ScriptedAgent:

@@ -1,10 +1,5 @@
-"""Agents side by side, from each agent's case_scores and evaluation_summary on the same cases.
-
-Four tables: one row per agent (its overall figures, each rate with its 95 % interval), a case x
-agent matrix (each cell "correct" or why not; the cases where agents disagree first), each agent's
-rates per category (for the chart), and each pair of agents compared case by case (``paired``:
-the cases that flipped each way, the exact McNemar p-value, significant or not). Three CSV files:
-the agents, the matrix and the pairs, written as the reports are (``reports``).
+"""Agents side by side, from each agent's case_scores and evaluation_summary on the same cases:
+four tables (``AgentComparison``), three of them written as CSV files as the reports are.
 
 An agent's verdict on a case is the share of its answers (repeats) that are Correct; agents
 disagree on a case when their shares differ. In a pair, a case is right for an agent when every
@@ -22,56 +17,18 @@ import pandas as pd
 
 from nabahan_pipeline.evaluation.paired import case_outcomes, compare_paired
 from nabahan_pipeline.evaluation.reports import format_pct, write_tables
-from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISON_DTYPES, CATEGORIES
+from nabahan_pipeline.evaluation.summary import category_order
+from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISON_DTYPES
 
 CORRECT = "correct"
 NOT_EVALUATED = "not evaluated"
 # The agents table: column -> the summary figure it is (overall row), in the CSV's order.
-AGENT_FIGURES: dict[str, str] = {
-    "cases": "cases",
-    "answers": "total",
-    "correct": "correct",
-    "correct_rate": "correct_rate",
-    "correct_rate_low": "correct_rate_low",
-    "correct_rate_high": "correct_rate_high",
-    "pass_rate": "pass_rate",
-    "pass_rate_low": "pass_rate_low",
-    "pass_rate_high": "pass_rate_high",
-    "execution_accuracy": "execution_accuracy",
-    "execution_accuracy_low": "execution_accuracy_low",
-    "execution_accuracy_high": "execution_accuracy_high",
-    "test_suite_accuracy": "test_suite_accuracy",
-    "test_suite_accuracy_low": "test_suite_accuracy_low",
-    "test_suite_accuracy_high": "test_suite_accuracy_high",
-    "p50_latency": "p50_latency",
-    "p95_latency": "p95_latency",
-    "errors": "errors",
-    "unsafe_sql": "unsafe_sql",
-    "total_tokens": "total_tokens",
-}
-AGENT_COLUMNS: dict[str, str] = {
-    "agent": "Agent",
-    "cases": "Cases",
-    "answers": "Answers",
-    "correct": "Correct",
-    "correct_rate": "Correct Rate",
-    "correct_rate_low": "Correct Rate Low",
-    "correct_rate_high": "Correct Rate High",
-    "pass_rate": "Pass Rate",
-    "pass_rate_low": "Pass Rate Low",
-    "pass_rate_high": "Pass Rate High",
-    "execution_accuracy": "Execution Accuracy",
-    "execution_accuracy_low": "Execution Accuracy Low",
-    "execution_accuracy_high": "Execution Accuracy High",
-    "test_suite_accuracy": "Test Suite Accuracy",
-    "test_suite_accuracy_low": "Test Suite Accuracy Low",
-    "test_suite_accuracy_high": "Test Suite Accuracy High",
-    "p50_latency": "P50 Latency (s)",
-    "p95_latency": "P95 Latency (s)",
-    "errors": "Errors",
-    "unsafe_sql": "Unsafe SQL",
-    "total_tokens": "Total Tokens",
-}
+AGENT_FIGURES: dict[str, str] = {column: "total" if column == "answers" else column
+                                 for column in list(AGENT_COMPARISON.columns)[1:]}
+# Each column's CSV header: its words capitalized ("correct_rate_low": "Correct Rate Low"), but these.
+_HEADERS = {"p50_latency": "P50 Latency (s)", "p95_latency": "P95 Latency (s)", "unsafe_sql": "Unsafe SQL"}
+AGENT_COLUMNS: dict[str, str] = {column: _HEADERS.get(column, column.replace("_", " ").title())
+                                 for column in AGENT_COMPARISON.columns}
 _RATES = tuple(f"{rate}{side}" for rate in ("correct_rate", "pass_rate", "execution_accuracy", "test_suite_accuracy")
                for side in ("", "_low", "_high"))
 _SECONDS = ("p50_latency", "p95_latency")
@@ -105,11 +62,6 @@ class AgentComparison:
     matrix: pd.DataFrame
     categories: pd.DataFrame
     pairs: pd.DataFrame
-
-    @property
-    def labels(self) -> list[str]:
-        """The agents, in the order given."""
-        return self.agents["agent"].tolist()
 
     @property
     def disagreements(self) -> int:
@@ -155,12 +107,8 @@ def case_verdicts(scores: pd.DataFrame) -> pd.DataFrame:
         right = answers["correct"].astype(bool)
         first_wrong = answers.loc[~right, "not_correct_because"]
         reason = str(first_wrong.iloc[0]) if len(first_wrong) else ""
-        if right.all():
-            cell = CORRECT
-        elif len(answers) == 1:
-            cell = reason
-        else:
-            cell = f"{int(right.sum())}/{len(answers)} correct: {reason}"
+        cell = (CORRECT if right.all() else reason if len(answers) == 1
+                else f"{int(right.sum())}/{len(answers)} correct: {reason}")
         first = answers.iloc[0]
         rows.append({"case_id": case_id, "query_num": int(first["query_num"]), "question": first["question"],
                      "category": first["category"], "share": float(right.mean()), "cell": cell})
@@ -199,14 +147,10 @@ def category_table(summaries: Mapping[str, pd.DataFrame], labels: list[str]) -> 
                          "correct_rate_low": float(_plain(row.get("correct_rate_low"))),
                          "correct_rate_high": float(_plain(row.get("correct_rate_high"))),
                          "pass_rate": float(row["pass_rate"])})
-    table = pd.DataFrame(rows, columns=["agent", "category", "cases", "correct_rate", "correct_rate_low",
-                                        "correct_rate_high", "pass_rate"])
-    seen = list(dict.fromkeys(table["category"]))
-    ranked = [c for c in CATEGORIES if c in seen] + [c for c in seen if c not in CATEGORIES]
-    table["category"] = pd.Categorical(table["category"], categories=ranked, ordered=True)
-    table = table.sort_values(["category"], kind="stable").reset_index(drop=True)
-    table["category"] = table["category"].astype(str)
-    return table
+    ranked = category_order(row["category"] for row in rows)
+    rows.sort(key=lambda row: ranked.index(row["category"]))
+    return pd.DataFrame(rows, columns=["agent", "category", "cases", "correct_rate", "correct_rate_low",
+                                       "correct_rate_high", "pass_rate"])
 
 
 def paired_table(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -218,7 +162,7 @@ def paired_table(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     rows = []
     for j, label in enumerate(labels):
         for against in labels[:j]:
-            pair = compare_paired(outcomes[against], outcomes[label], before_label=against, after_label=label)
+            pair = compare_paired(outcomes[against], outcomes[label])
             rows.append({"agent": label, "against": against, "cases": pair.cases, "better": len(pair.improved),
                          "worse": len(pair.worsened), "p_value": pair.p_value, "significant": pair.significant,
                          "better_cases": list(pair.improved), "worse_cases": list(pair.worsened)})

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 import pandas as pd
@@ -29,17 +28,6 @@ SEPARATOR = "; "
 # A detail quotes this much of an expression at most: the location stays one readable line.
 QUOTE_CHARS = 80
 _ID_SUFFIX = re.compile(r"_(id|name|name_ar|name_en|ar|en)$")
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One way the agent's query differs from the gold's: the ``clause`` and what differs there."""
-
-    clause: str
-    detail: str
-
-    def __str__(self) -> str:
-        return f"{self.clause}: {self.detail}"
 
 
 def locate_error(
@@ -59,15 +47,15 @@ def locate_error(
     differences from ``gold_sql`` (both SQLite)."""
     differences = [] if result_right or not agent_sql or not gold_sql else sql_differences(agent_sql, gold_sql)
     if differences:
-        return SEPARATOR.join(map(str, differences))
+        return SEPARATOR.join(differences)
     if not result_right and not (agent_sql and gold_sql):
         return ""
     if contradicted:
-        return str(Difference("insight", _quote(contradicted[0], 160)))
+        return "insight: " + _quote(contradicted[0], 160)
     if ungrounded:
-        return str(Difference("insight", "ungrounded " + _quote(", ".join(ungrounded[:3]))))
+        return "insight: ungrounded " + _quote(", ".join(ungrounded[:3]))
     if not arabic:
-        return str(Difference("insight", "not Arabic"))
+        return "insight: not Arabic"
     return ""
 
 
@@ -92,24 +80,25 @@ def location_counts(scores: pd.DataFrame) -> pd.DataFrame:
                         columns=["location", "category", "answers"])
 
 
-def sql_differences(agent_sql: str, gold_sql: str) -> list[Difference]:
-    """What differs between two SQLite queries, clause by clause; [] when they match clause by
-    clause (names of aliases, qualifiers, case and the order of AND-ed conditions aside)."""
+def sql_differences(agent_sql: str, gold_sql: str) -> list[str]:
+    """What differs between two SQLite queries, clause by clause, each as "clause: detail"; []
+    when they match clause by clause (names of aliases, qualifiers, case and the order of AND-ed
+    conditions aside)."""
     return list(_differences(agent_sql, gold_sql))
 
 
 # Safe in a long-lived process: a pure function of two texts, its entries bounded; repeats and
 # agents that answer alike are compared once.
 @lru_cache(maxsize=1024)
-def _differences(agent_sql: str, gold_sql: str) -> tuple[Difference, ...]:
+def _differences(agent_sql: str, gold_sql: str) -> tuple[str, ...]:
     try:
         agent, gold = _normalized(agent_sql), _normalized(gold_sql)
     except SqlglotError:
-        return (Difference("query", "the SQL does not parse"),)
+        return ("query: the SQL does not parse",)
     if agent.sql() == gold.sql():
         return ()
     if not isinstance(agent, exp.Select) or not isinstance(gold, exp.Select):
-        return (Difference("query", f"{_kind(agent)} where the gold has {_kind(gold)}"),)
+        return (f"query: {_kind(agent)} where the gold has {_kind(gold)}",)
     return (
         *_tables(agent, gold),
         *_joins(agent, gold),
@@ -154,57 +143,53 @@ def _listed(texts: Iterable[str]) -> str:
     return ", ".join(_quote(text) for text in texts) or "none"
 
 
-def _tables(agent: exp.Select, gold: exp.Select) -> list[Difference]:
-    ours, theirs = _table_names(agent), _table_names(gold)
-    if ours == theirs:
-        return []
-    return [Difference("tables", f"reads {_listed(sorted(ours))} where the gold reads {_listed(sorted(theirs))}")]
+def _differ(clause: str, ours: object, theirs: object, detail: str) -> list[str]:
+    """``clause: detail`` when ``ours`` and ``theirs`` differ."""
+    return [] if ours == theirs else [f"{clause}: {detail}"]
+
+
+def _tables(agent: exp.Select, gold: exp.Select) -> list[str]:
+    ours, theirs = sorted(_table_names(agent)), sorted(_table_names(gold))
+    return _differ("tables", ours, theirs, f"reads {_listed(ours)} where the gold reads {_listed(theirs)}")
 
 
 def _table_names(tree: exp.Expression) -> set[str]:
     return {table.name for table in tree.find_all(exp.Table)}
 
 
-def _joins(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+def _joins(agent: exp.Select, gold: exp.Select) -> list[str]:
     ours = sorted(_text(join.args.get("on")) for join in agent.args.get("joins") or [])
     theirs = sorted(_text(join.args.get("on")) for join in gold.args.get("joins") or [])
-    if ours == theirs or len(ours) != len(theirs):  # a different number of tables is the tables' difference
+    if len(ours) != len(theirs):  # a different number of tables is the tables' difference
         return []
-    return [Difference("joins", f"joined on {_listed(ours)} where the gold joins on {_listed(theirs)}")]
-
-
-def _aliases(select: exp.Select) -> dict[str, exp.Expression]:
-    return {projection.alias: projection.this for projection in select.expressions if isinstance(projection, exp.Alias)}
+    return _differ("joins", ours, theirs, f"joined on {_listed(ours)} where the gold joins on {_listed(theirs)}")
 
 
 def _unaliased(select: exp.Select) -> list[exp.Expression]:
     return [projection.this if isinstance(projection, exp.Alias) else projection for projection in select.expressions]
 
 
-def _projections(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+def _projections(agent: exp.Select, gold: exp.Select) -> list[str]:
     """The selected columns and the aggregates, each compared as a multiset of expressions."""
-    found: list[Difference] = []
     ours, theirs = _unaliased(agent), _unaliased(gold)
     our_aggs = [_text(node) for node in ours if node.find(exp.AggFunc)]
     their_aggs = [_text(node) for node in theirs if node.find(exp.AggFunc)]
-    if Counter(our_aggs) != Counter(their_aggs):
-        found.append(Difference("aggregation", f"{_listed(our_aggs)} where the gold has {_listed(their_aggs)}"))
+    found = _differ("aggregation", Counter(our_aggs), Counter(their_aggs),
+                    f"{_listed(our_aggs)} where the gold has {_listed(their_aggs)}")
     our_columns = [_text(node) for node in ours if not node.find(exp.AggFunc)]
     their_columns = [_text(node) for node in theirs if not node.find(exp.AggFunc)]
     if Counter(our_columns) != Counter(their_columns):
         missing = [column for column in their_columns if column not in our_columns]
         extra = [column for column in our_columns if column not in their_columns]
         parts = ([f"missing {_listed(missing)}"] if missing else []) + ([f"extra {_listed(extra)}"] if extra else [])
-        found.append(Difference("columns", ", ".join(parts) or "the same columns, another count"))
+        found.append("columns: " + (", ".join(parts) or "the same columns, another count"))
     return found
 
 
-def _distinct(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+def _distinct(agent: exp.Select, gold: exp.Select) -> list[str]:
     ours, theirs = bool(agent.args.get("distinct")), bool(gold.args.get("distinct"))
-    if ours == theirs:
-        return []
-    return [Difference("distinct", "SELECT DISTINCT where the gold keeps duplicates" if ours
-                       else "duplicates kept where the gold has SELECT DISTINCT")]
+    return _differ("distinct", ours, theirs, "SELECT DISTINCT where the gold keeps duplicates" if ours
+                   else "duplicates kept where the gold has SELECT DISTINCT")
 
 
 def _conjuncts(clause: exp.Expression | None) -> list[exp.Expression]:
@@ -237,7 +222,7 @@ def _shape(node: exp.Expression) -> str:
     return _text(blank)
 
 
-def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression | None) -> list[Difference]:
+def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression | None) -> list[str]:
     """WHERE or HAVING conditions (their AND-ed parts) matched up: the same ones set aside, the rest
     paired by what they are about (a column's entity, else any date with a date); a pair of one
     shape differs in a literal (or the date window), else in its condition; what is left is
@@ -247,13 +232,13 @@ def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression 
     same = Counter(text for _, text in ours) & Counter(text for _, text in theirs)
     left_ours = _without(ours, same)
     left_theirs = _without(theirs, same)
-    found: list[Difference] = []
+    found: list[str] = []
     for node, text in left_ours:
         partner = (next((pair for pair in left_theirs if _stems(pair[0]) == _stems(node)), None)
                    or next((pair for pair in left_theirs if _stems(pair[0]) & _stems(node)), None)
                    or next((pair for pair in left_theirs if _dated(pair[0]) and _dated(node)), None))
         if partner is None:
-            found.append(Difference(_condition_clause(clause, node), f"extra condition {_quote(text)}"))
+            found.append(f"{_condition_clause(clause, node)}: extra condition {_quote(text)}")
             continue
         left_theirs.remove(partner)
         dated = _dated(node) or _dated(partner[0])
@@ -261,9 +246,9 @@ def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression 
             kind = "date window" if dated and clause == "where" else "literal"
         else:
             kind = "date window" if dated and clause == "where" else clause
-        found.append(Difference(kind, f"{_quote(text)} where the gold has {_quote(partner[1])}"))
+        found.append(f"{kind}: {_quote(text)} where the gold has {_quote(partner[1])}")
     for node, text in left_theirs:
-        found.append(Difference(_condition_clause(clause, node), f"missing condition {_quote(text)}"))
+        found.append(f"{_condition_clause(clause, node)}: missing condition {_quote(text)}")
     return found
 
 
@@ -283,7 +268,8 @@ def _without(conditions: list[tuple[exp.Expression, str]], same: Counter[str]) -
 
 def _resolved(select: exp.Select, node: exp.Expression) -> str:
     """An ORDER BY or GROUP BY term with a projection's alias or position replaced by what it names."""
-    aliases, projections = _aliases(select), _unaliased(select)
+    aliases = {node.alias: node.this for node in select.expressions if isinstance(node, exp.Alias)}
+    projections = _unaliased(select)
     if isinstance(node, exp.Column) and node.name in aliases and not node.table:
         return _text(aliases[node.name])
     if isinstance(node, exp.Literal) and not node.is_string and node.name.isdigit():
@@ -293,37 +279,30 @@ def _resolved(select: exp.Select, node: exp.Expression) -> str:
     return _text(node)
 
 
-def _group_by(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+def _group_by(agent: exp.Select, gold: exp.Select) -> list[str]:
     def terms(select: exp.Select) -> list[str]:
         group = select.args.get("group")
         return sorted(_resolved(select, node) for node in (group.expressions if group else []))
 
     ours, theirs = terms(agent), terms(gold)
-    if ours == theirs:
-        return []
-    return [Difference("group by", f"{_listed(ours)} where the gold groups by {_listed(theirs)}")]
+    return _differ("group by", ours, theirs, f"{_listed(ours)} where the gold groups by {_listed(theirs)}")
 
 
-def _order_by(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+def _order_by(agent: exp.Select, gold: exp.Select) -> list[str]:
     def terms(select: exp.Select) -> list[str]:
         order = select.args.get("order")
         return [f"{_resolved(select, node.this)} {'DESC' if node.args.get('desc') else 'ASC'}"
                 for node in (order.expressions if order else [])]
 
     ours, theirs = terms(agent), terms(gold)
-    if ours == theirs:
-        return []
-    return [Difference("order by", f"{_listed(ours)} where the gold orders by {_listed(theirs)}")]
+    return _differ("order by", ours, theirs, f"{_listed(ours)} where the gold orders by {_listed(theirs)}")
 
 
-def _limit(agent: exp.Select, gold: exp.Select) -> list[Difference]:
+def _limit(agent: exp.Select, gold: exp.Select) -> list[str]:
     def value(select: exp.Select) -> str:
         limit = select.args.get("limit")
         offset = select.args.get("offset")
         text = _text(limit.expression) if limit is not None else "none"
         return text + (f" offset {_text(offset.expression)}" if offset is not None else "")
 
-    ours, theirs = value(agent), value(gold)
-    if ours == theirs:
-        return []
-    return [Difference("limit", f"{ours} where the gold has {theirs}")]
+    return _differ("limit", value(agent), value(gold), f"{value(agent)} where the gold has {value(gold)}")

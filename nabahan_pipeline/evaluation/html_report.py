@@ -14,7 +14,7 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -178,7 +178,8 @@ def run_report_html(report: RunReport) -> str:
         f"<h2>By category</h2>{_category_table(report.summary)}\n"
         f"<h2>Where wrong answers go wrong</h2>{_locations_table(report.scores)}\n"
         f'<h2>Charts</h2><div class="charts">{charts}</div>\n'
-        f"<h2>Cases</h2>{_filters(answers)}\n<div id=\"cases\">{cases}</div>"
+        f"<h2>Cases</h2>{_filters(answers, [('correct', 'Correct'), ('wrong', 'Not correct')], len(answers))}\n"
+        f"<div id=\"cases\">{cases}</div>"
     )
     return _page(report.title, body)
 
@@ -187,38 +188,24 @@ def comparison_report_html(title: str, scores: Mapping[str, pd.DataFrame], agent
                            chart: bytes | None = None) -> str:
     """Several agents on the same cases as one HTML page: each agent's figures, the chart, and
     every case with each agent's answer (the first repeat) side by side."""
-    labels = list(scores)
-    header = "".join(f"<th>{_e(name)}</th>" for name in ("Agent", "Cases", "Correct Rate", "Pass Rate",
-                                                           "Execution Accuracy", "Test Suite Accuracy"))
-    rows = "".join(
-        f"<tr><td>{_e(row['agent'])}</td><td>{int(row['cases']):,}</td>"
-        + "".join(f"<td>{_e(_rate(row, column))}</td>" for column in
-                  ("correct_rate", "pass_rate", "execution_accuracy", "test_suite_accuracy"))
-        + "</tr>"
-        for row in agents.to_dict("records")
-    )
+    table = _table(["Agent", "Cases", *(label for _, label in KPI_RATES)],
+                   ([_e(row["agent"]), f"{int(row['cases']):,}", *(_e(_rate(row, column)) for column, _ in KPI_RATES)]
+                    for row in agents.to_dict("records")))
     image = (f'<img alt="agent_comparison.png" src="data:image/png;base64,{base64.b64encode(chart).decode("ascii")}">'
              if chart else "")
     first = {label: table.sort_values(["query_num", "repeat"], kind="stable").drop_duplicates("case_id")
              .set_index("case_id", drop=False) for label, table in scores.items()}
     order = list(dict.fromkeys(case for table in first.values() for case in table.index))
-    items = []
-    for case_id in order:
-        answers = {label: first[label].loc[case_id].to_dict() for label in labels if case_id in first[label].index}
-        items.append(_compared_case(case_id, answers))
+    items = [_compared_case(case_id, {label: table.loc[case_id].to_dict() for label, table in first.items()
+                                      if case_id in table.index}) for case_id in order]
     verdicts = [("all-correct", "every agent correct"), ("disagree", "agents disagree"), ("none-correct", "no agent correct")]
-    locations = sorted({clause for table in scores.values() for location in table["error_location"]
-                        for clause in location_clauses(location)}, key=CLAUSES.index) if all(
-        "error_location" in table for table in scores.values()) else []
-    categories = sorted({str(category) for table in scores.values() for category in table["category"]})
+    located = all("error_location" in table for table in scores.values())
     body = (
-        f"<h1>{_e(title)}</h1>\n<h2>Agents</h2><table><tr>{header}</tr>{rows}</table>\n"
+        f"<h1>{_e(title)}</h1>\n<h2>Agents</h2>{table}\n"
         '<p class="muted">A rate\'s 95 % interval, when the summary has one, follows it in brackets.</p>\n'
         f'<h2>Chart</h2><div class="charts">{image}</div>\n'
         "<h2>Cases</h2>"
-        + _filter_bar([("category", "Category", [(_slug(c), c) for c in categories]),
-                       ("verdict", "Verdict", verdicts),
-                       ("location", "Error location", [(_slug(c), c) for c in locations])], len(items))
+        + _filters(pd.concat(list(scores.values())), verdicts, len(items), located=located)
         + f"\n<div id=\"cases\">{''.join(items)}</div>"
     )
     return _page(title, body)
@@ -255,39 +242,38 @@ def _seconds(value: Any) -> str:
     return "n/a" if value is None or pd.isna(value) else f"{float(value):.2f}"
 
 
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A table of the words ``head`` and ``rows`` of cells already HTML."""
+    cells = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><tr>{''.join(f'<th>{_e(name)}</th>' for name in head)}</tr>{cells}</table>"
+
+
 def _category_table(summary: pd.DataFrame) -> str:
     if len(summary) < 2:
         return '<p class="muted">No category.</p>'
-    head = "<tr><th>Category</th><th>Answers</th><th>Correct Rate</th><th>Pass Rate</th><th>Execution Accuracy</th></tr>"
-    rows = "".join(
-        f"<tr><td>{_e(row['scope'])}</td><td>{int(row['total']):,}</td><td>{_e(_rate(row, 'correct_rate'))}</td>"
-        f"<td>{_e(_rate(row, 'pass_rate'))}</td><td>{_e(_rate(row, 'execution_accuracy'))}</td></tr>"
-        for row in summary.iloc[1:].to_dict("records")
-    )
-    return f"<table>{head}{rows}</table>"
+    rates = ("correct_rate", "pass_rate", "execution_accuracy")
+    return _table(["Category", "Answers", "Correct Rate", "Pass Rate", "Execution Accuracy"],
+                  ([_e(row["scope"]), f"{int(row['total']):,}", *(_e(_rate(row, rate)) for rate in rates)]
+                   for row in summary.iloc[1:].to_dict("records")))
 
 
 def _locations_table(scores: pd.DataFrame) -> str:
     counts = location_counts(scores)
     if counts.empty:
         return '<p class="muted">No wrong answer located.</p>'
-    rows = "".join(f"<tr><td>{_e(row['location'])}</td><td>{_e(row['category'])}</td><td>{int(row['answers']):,}</td></tr>"
-                   for row in counts.to_dict("records"))
-    return f"<table><tr><th>Location</th><th>Category</th><th>Wrong answers</th></tr>{rows}</table>"
+    return _table(["Location", "Category", "Wrong answers"],
+                  ([_e(row["location"]), _e(row["category"]), f"{int(row['answers']):,}"]
+                   for row in counts.to_dict("records")))
 
 
-def _filters(answers: pd.DataFrame) -> str:
+def _filters(answers: pd.DataFrame, verdicts: Sequence[tuple[str, str]], total: int, located: bool = True) -> str:
+    """The filter bar: the categories of ``answers``, ``verdicts``, the clauses their locations name."""
     categories = sorted({str(category) for category in answers["category"]})
     locations = sorted({clause for location in answers.get("error_location", pd.Series(dtype=str))
-                        for clause in location_clauses(location)}, key=CLAUSES.index)
-    return _filter_bar([
-        ("category", "Category", [(_slug(category), category) for category in categories]),
-        ("verdict", "Verdict", [("correct", "Correct"), ("wrong", "Not correct")]),
-        ("location", "Error location", [(_slug(clause), clause) for clause in locations]),
-    ], len(answers))
-
-
-def _filter_bar(selects: Sequence[tuple[str, str, Sequence[tuple[str, str]]]], total: int) -> str:
+                        for clause in location_clauses(location)}, key=CLAUSES.index) if located else []
+    selects = [("category", "Category", [(_slug(category), category) for category in categories]),
+               ("verdict", "Verdict", verdicts),
+               ("location", "Error location", [(_slug(clause), clause) for clause in locations])]
     parts = []
     for key, label, options in selects:
         choices = "".join(f'<option value="{_e(value)}">{_e(text)}</option>' for value, text in options)
@@ -297,30 +283,18 @@ def _filter_bar(selects: Sequence[tuple[str, str, Sequence[tuple[str, str]]]], t
 
 
 def _case(row: Mapping[str, Any], report: RunReport) -> str:
-    case_id = str(row["case_id"])
-    right = bool(row["correct"])
-    location = row.get("error_location") or ""
-    clauses = location_clauses(location)
-    gold_sql = report.gold_sql.get(case_id)
-    agent_sql, gold_marked = _sql_pair(row.get("sql"), gold_sql)
-    agent_rows = report.agent_rows.get((case_id, int(row["repeat"])))
-    gold_rows = report.gold_rows.get(case_id)
-    repeat = f" (repeat {int(row['repeat']) + 1})" if int(row["repeat"]) else ""
-    return (
-        f'<details class="case" id="case-{_e(_slug(case_id))}-{int(row["repeat"])}" '
-        f'data-category="{_e(_slug(row["category"]))}" '
-        f'data-verdict="{"correct" if right else "wrong"}" data-location="{_e(" ".join(_slug(c) for c in clauses))}">'
-        f'<summary><span class="num">#{int(row["query_num"])}{repeat}</span>'
-        f'<span class="badge {"correct" if right else "wrong"}">{"Correct" if right else "Not correct"}</span>'
-        f'<span>{_e(row["category"])}</span><span{_dir(row["question"])}>{_e(row["question"])}</span>'
-        f'<span class="loc">{_e(", ".join(clauses))}</span></summary>'
-        f'<div class="body"><h4>Question</h4><p{_dir(row["question"])}>{_e(row["question"])}</p>'
-        f'<div class="pair"><div><h4>Agent SQL</h4>{agent_sql}</div><div><h4>Gold SQL</h4>{gold_marked}</div></div>'
-        f'<div class="pair"><div><h4>Agent rows</h4>{_result(agent_rows)}</div>'
-        f'<div><h4>Gold rows</h4>{_result(gold_rows)}</div></div>'
-        f'{_insight(row.get("insights"), row.get("claim_details"))}'
-        f"{_reasons(row)}</div></details>"
+    case_id, repeat, right = str(row["case_id"]), int(row["repeat"]), bool(row["correct"])
+    agent_sql, gold_sql = _sql_pair(row.get("sql"), report.gold_sql.get(case_id))
+    head = (f'<span class="num">#{int(row["query_num"])}{f" (repeat {repeat + 1})" if repeat else ""}</span>'
+            f'<span class="badge {"correct" if right else "wrong"}">{"Correct" if right else "Not correct"}</span>')
+    body = (
+        f'<div class="pair"><div><h4>Agent SQL</h4>{agent_sql}</div><div><h4>Gold SQL</h4>{gold_sql}</div></div>'
+        f'<div class="pair"><div><h4>Agent rows</h4>{_result(report.agent_rows.get((case_id, repeat)))}</div>'
+        f'<div><h4>Gold rows</h4>{_result(report.gold_rows.get(case_id))}</div></div>'
+        f'{_insight(row.get("insights"), row.get("claim_details"))}{_reasons(row)}'
     )
+    return _details(f"{_slug(case_id)}-{repeat}", row, "correct" if right else "wrong",
+                    location_clauses(row.get("error_location") or ""), head, body)
 
 
 def _compared_case(case_id: str, answers: Mapping[str, Mapping[str, Any]]) -> str:
@@ -339,41 +313,36 @@ def _compared_case(case_id: str, answers: Mapping[str, Mapping[str, Any]]) -> st
         f'{_insight(answer.get("insights"), answer.get("claim_details"))}{_reasons(answer)}</div>'
         for label, answer in answers.items()
     )
+    head = f'<span class="num">#{int(first["query_num"])}</span>{badges}'
+    return _details(_slug(case_id), first, verdict, clauses, head, f'<div class="agents pair">{columns}</div>')
+
+
+def _details(anchor: str, case: Mapping[str, Any], verdict: str, clauses: Sequence[str], head: str, body: str) -> str:
+    """One case to click open: ``head`` and its category, question and error clauses in its summary,
+    then its question and ``body``; its data- attributes are what the filters read."""
+    question = case["question"]
     return (
-        f'<details class="case" id="case-{_e(_slug(case_id))}" data-category="{_e(_slug(first["category"]))}" '
+        f'<details class="case" id="case-{_e(anchor)}" data-category="{_e(_slug(case["category"]))}" '
         f'data-verdict="{verdict}" data-location="{_e(" ".join(_slug(c) for c in clauses))}">'
-        f'<summary><span class="num">#{int(first["query_num"])}</span>{badges}<span>{_e(first["category"])}</span>'
-        f'<span{_dir(first["question"])}>{_e(first["question"])}</span>'
+        f'<summary>{head}<span>{_e(case["category"])}</span><span{_dir(question)}>{_e(question)}</span>'
         f'<span class="loc">{_e(", ".join(clauses))}</span></summary>'
-        f'<div class="body"><h4>Question</h4><p{_dir(first["question"])}>{_e(first["question"])}</p>'
-        f'<div class="agents pair">{columns}</div></div></details>'
+        f'<div class="body"><h4>Question</h4><p{_dir(question)}>{_e(question)}</p>{body}</div></details>'
     )
 
 
 def _sql_pair(agent: Any, gold: Any) -> tuple[str, str]:
     """The agent's SQL and the gold's as two <pre> blocks, the words that differ marked in each."""
-    agent_text = str(agent)[:SQL_CHARS] if isinstance(agent, str) and agent.strip() else ""
-    gold_text = str(gold)[:SQL_CHARS] if isinstance(gold, str) and gold.strip() else ""
-    if not agent_text or not gold_text:
-        def alone(text: str) -> str:
-            return f'<pre dir="ltr">{_e(text)}</pre>' if text else '<p class="muted">none</p>'
-
-        return alone(agent_text), alone(gold_text)
-    ours, theirs = _SQL_TOKEN.findall(agent_text), _SQL_TOKEN.findall(gold_text)
-
-    def key(token: str) -> str:
-        return " " if token.isspace() else token.lower()
-
-    matcher = difflib.SequenceMatcher(a=[key(t) for t in ours], b=[key(t) for t in theirs], autojunk=False)
+    texts = [sql[:SQL_CHARS] if isinstance(sql, str) and sql.strip() else "" for sql in (agent, gold)]
+    if not all(texts):
+        agent_block, gold_block = (f'<pre dir="ltr">{_e(text)}</pre>' if text else '<p class="muted">none</p>'
+                                   for text in texts)
+        return agent_block, gold_block
+    ours, theirs = (_SQL_TOKEN.findall(text) for text in texts)
+    keys = [[" " if token.isspace() else token.lower() for token in tokens] for tokens in (ours, theirs)]
     left, right = [], []
-    for op, a1, a2, b1, b2 in matcher.get_opcodes():
-        a_text, b_text = _e("".join(ours[a1:a2])), _e("".join(theirs[b1:b2]))
-        if op == "equal":
-            left.append(a_text)
-            right.append(b_text)
-        else:
-            left.append(f'<mark class="diff">{a_text}</mark>' if a_text.strip() else a_text)
-            right.append(f'<mark class="diff">{b_text}</mark>' if b_text.strip() else b_text)
+    for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=keys[0], b=keys[1], autojunk=False).get_opcodes():
+        for side, text in ((left, _e("".join(ours[a1:a2]))), (right, _e("".join(theirs[b1:b2])))):
+            side.append(f'<mark class="diff">{text}</mark>' if op != "equal" and text.strip() else text)
     return f'<pre dir="ltr">{"".join(left)}</pre>', f'<pre dir="ltr">{"".join(right)}</pre>'
 
 
@@ -407,23 +376,21 @@ def _insight(insight: Any, details: Any) -> str:
     except ValueError:
         claims = []
     claims = [claim for claim in claims if isinstance(claim, dict)]
+    marks = [_CLAIM_MARKS.get(claim.get("verdict"), _CLAIM_MARKS[UNSUPPORTED]) for claim in claims]
     marked, position = [], 0
-    for claim in claims:
+    for claim, (css, _) in zip(claims, marks):
         words = str(claim.get("claim") or "")
         at = text.find(words, position) if words else -1
         if at < 0:
             continue
-        css, _ = _CLAIM_MARKS.get(claim.get("verdict"), ("unsupported", "?"))
         marked.append(_e(text[position:at]))
         marked.append(f'<mark class="{css}" title="{_e(claim.get("why"))}">{_e(words)}</mark>')
         position = at + len(words)
     marked.append(_e(text[position:]))
     listed = "".join(
-        f'<li><mark class="{_CLAIM_MARKS.get(claim.get("verdict"), ("unsupported", "?"))[0]}">'
-        f'{_CLAIM_MARKS.get(claim.get("verdict"), ("unsupported", "?"))[1]}</mark> '
-        f'<span{_dir(claim.get("claim"))}>{_e(claim.get("claim"))}</span>'
+        f'<li><mark class="{css}">{sign}</mark> <span{_dir(claim.get("claim"))}>{_e(claim.get("claim"))}</span>'
         f'{": " + _e(claim.get("why")) if claim.get("why") else ""}</li>'
-        for claim in claims
+        for claim, (css, sign) in zip(claims, marks)
     )
     return (f'<h4>Insight</h4><p class="insight"{_dir(text)}>{"".join(marked)}</p>'
             + (f"<h4>Claims checked</h4><ul>{listed}</ul>" if listed else ""))

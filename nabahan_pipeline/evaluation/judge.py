@@ -36,7 +36,8 @@ _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 def judge_request(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], insight: str) -> str:
     """The user message: the question, the first JUDGE_ROWS rows (cells cut) and the insight, as JSON."""
-    shown = [[_cell(value) for value in row] for row in list(rows)[:JUDGE_ROWS]]
+    shown = [[_cut(value, CELL_CHARS) if isinstance(value, str) else value for value in row]
+             for row in list(rows)[:JUDGE_ROWS]]
     data = {"question": question, "columns": list(columns), "row_count": len(rows), "rows": shown,
             "insight": insight}
     return json.dumps(data, ensure_ascii=False, default=str)
@@ -96,10 +97,6 @@ class Judge:
 
     def __repr__(self) -> str:
         return f"Judge({self.spec!r}, {self._model.url!r})"
-
-
-def _cell(value: Any) -> Any:
-    return _cut(value, CELL_CHARS) if isinstance(value, str) else value
 
 
 def _cut(text: str, limit: int) -> str:

@@ -9,6 +9,7 @@ but are not Correct, then the Correct ones; file order within each.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -82,9 +83,9 @@ def not_correct_answers(
     answers = {(case_id, int(repeat)): (columns, rows) for case_id, repeat, columns, rows
                in responses[["case_id", "repeat", "columns", "rows"]].itertuples(index=False)}
     expected: dict[str, str] = {}
+    records = []
     runner = QueryRunner(database, timeout_s=sql_timeout_s, max_rows=max_rows) if database is not None else None
-    try:
-        records = []
+    with runner or nullcontext():
         for row in wrong.itertuples(index=False):
             sql = gold_sql.get(row.case_id)
             if isinstance(sql, str) and sql not in expected:
@@ -96,9 +97,6 @@ def not_correct_answers(
                 "sql": row.sql, "result": _stored_rows_text(columns, rows),
                 "expected": expected.get(sql, "") if isinstance(sql, str) else "",
             })
-    finally:
-        if runner is not None:
-            runner.close()
     return pd.DataFrame.from_records(records, columns=list(COLUMNS))
 
 

@@ -36,12 +36,10 @@ def case_outcomes(scores: pd.DataFrame, verdict: str = "correct") -> pd.Series:
 
 @dataclass(frozen=True)
 class Paired:
-    """``before`` and ``after`` (two evaluations, or two agents) on the cases both hold: how many,
-    the cases only ``after`` gets right (``improved``) and only ``before`` does (``worsened``), in
+    """Two evaluations (or two agents), before and after, on the cases both hold: how many, the
+    cases only the later gets right (``improved``) and only the earlier does (``worsened``), in
     case order, and the McNemar p-value of that split."""
 
-    before: str
-    after: str
     cases: int
     improved: tuple[str, ...]
     worsened: tuple[str, ...]
@@ -54,17 +52,15 @@ class Paired:
 
     @property
     def significant_drop(self) -> bool:
-        """``after`` is significantly worse: more cases worsened than improved, and significant."""
+        """The later is significantly worse: more cases worsened than improved, and significant."""
         return self.significant and len(self.worsened) > len(self.improved)
 
 
-def compare_paired(before: pd.Series, after: pd.Series, *, before_label: str = "before",
-                   after_label: str = "after") -> Paired:
+def compare_paired(before: pd.Series, after: pd.Series) -> Paired:
     """``before`` and ``after`` (case_id -> right or not, as ``case_outcomes`` gives) compared on
     the cases both hold, in ``after``'s order."""
     common = [case for case in after.index if case in before.index]
     was, now = before.reindex(common).astype(bool), after.reindex(common).astype(bool)
     improved = tuple(str(case) for case in common if now[case] and not was[case])
     worsened = tuple(str(case) for case in common if was[case] and not now[case])
-    return Paired(before_label, after_label, len(common), improved, worsened,
-                  mcnemar_p(len(worsened), len(improved)))
+    return Paired(len(common), improved, worsened, mcnemar_p(len(worsened), len(improved)))

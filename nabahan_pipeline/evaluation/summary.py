@@ -15,6 +15,7 @@ the mean latency score is a score, not a share, and has none.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
@@ -26,11 +27,16 @@ from nabahan_pipeline.evaluation.tables import CATEGORIES, SUMMARY_COLUMNS, SUMM
 def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     """The evaluation_summary table: the "overall" row, then one row per category present, in
     CATEGORIES order (a category outside it follows, in order of appearance)."""
-    present = list(dict.fromkeys(scores["category"]))
-    categories = [c for c in CATEGORIES if c in present] + [c for c in present if c not in CATEGORIES]
     rows = [_scope_row("overall", scores)]
-    rows += [_scope_row(category, scores[scores["category"] == category]) for category in categories]
+    for category in category_order(scores["category"]):
+        rows.append(_scope_row(category, scores[scores["category"] == category]))
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).astype(SUMMARY_DTYPES)
+
+
+def category_order(categories: Iterable[str]) -> list[str]:
+    """The distinct ``categories`` in CATEGORIES order, then any other in order of appearance."""
+    present = list(dict.fromkeys(categories))
+    return [c for c in CATEGORIES if c in present] + [c for c in present if c not in CATEGORIES]
 
 
 def summary_dict(summary: pd.DataFrame) -> dict[str, Any]:
@@ -110,8 +116,8 @@ def _judge_figures(scores: pd.DataFrame) -> dict[str, Any]:
     verdicts = scores["judge_verdict"] if "judge_verdict" in scores else pd.Series(dtype=object)
     judged = verdicts.notna()
     if not judged.any():
-        return {"judged": 0, "judge_agreement": math.nan, "judge_agreement_low": math.nan,
-                "judge_agreement_high": math.nan}
+        return {"judged": 0, **dict.fromkeys(("judge_agreement", "judge_agreement_low", "judge_agreement_high"),
+                                             math.nan)}
     agree = (verdicts[judged] == "supported") == (scores.loc[judged, "claims_contradicted"].astype(int) == 0)
     return {"judged": int(judged.sum()), "judge_agreement": float(agree.mean()),
             **_bounds("judge_agreement", agree, scores.loc[judged, "case_id"] if "case_id" in scores else None)}

@@ -1,12 +1,7 @@
-"""Synthetic case_scores, summaries and history for tests and benchmarks.
-
-:func:`make_scores` writes every column of the case_scores table (metrics.CASE_SCORE_COLUMNS and
-REPEAT_COLUMNS), and its values hold together the way ``metrics.score_answer`` makes them:
-retrieval and fidelity points add up to their verdicts, Overall Passed follows from them, Correct
-and why not come from ``metrics.not_correct_reasons``, the latency tier from
-``metrics.latency_tier``. Its summary is ``summary.summarize(scores)``, the real one.
-:func:`make_history` has the rows of ``orchestration.history.summary_history``.
-"""
+"""Synthetic case_scores, summaries and history for tests and benchmarks: every column of
+case_scores, its values holding together as ``scoring`` makes them (points add up to their
+verdicts; Correct and why not from ``scoring.not_correct_reasons``, the latency tier from
+``scoring.latency_tier``), summarized by the real ``summary.summarize``."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def test_the_matrix_puts_disagreements_first_and_says_why_not(frames):
         # c3: 0 and 0 (third never saw it): they agree.
         ["c3", False, 0, "wrong result", "0/2 correct: error: boom", NOT_EVALUATED],
     ]
-    assert comparison.disagreements == 2 and comparison.labels == ["first", "second", "third"]
+    assert comparison.disagreements == 2 and comparison.agents["agent"].tolist() == ["first", "second", "third"]
 
 
 def test_the_agents_table_is_each_summarys_overall_row(frames):

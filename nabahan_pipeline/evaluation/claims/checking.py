@@ -29,13 +29,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import sqlglot
-from sqlglot.errors import SqlglotError
-
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
-from nabahan_pipeline.etimad_db.sql_safety import select_aggregates
+from nabahan_pipeline.etimad_db.sql_safety import read_sql
 from nabahan_pipeline.evaluation.claims import words
-from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, widened
+from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, is_number, widened
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.evaluation.claims.labels import RowLabels, find_entities
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
@@ -104,7 +101,7 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     approximate = claim.comparator == "~"
     if claim.comparator in _RELATIONS:
         labelled = attachment is not None and attachment.strong
-        values = result.values.of_rows(attachment.rows) if labelled else _unattached_values(result)
+        values = result.values.of_rows(attachment.rows) if labelled else result.values.near
         return _check_bound(claim, mention, values, result)
     if attachment is not None:
         values = result.values.of_rows(attachment.rows)
@@ -146,10 +143,6 @@ def _unattached_supports(result: Result, mention: NumberMention, approximate: bo
     if values.cells_and_whole.supports(mention, approximate) or values.near.supports(mention, approximate):
         return True
     return result.values.unattached.supports(widened(mention) if approximate else mention)
-
-
-def _unattached_values(result: Result) -> Values:
-    return result.values.near
 
 
 def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: Result) -> ClaimCheck:
@@ -243,8 +236,9 @@ def _distance(a: float, b: float) -> float:
 _KEY_COLUMN = re.compile(r"year|month|سنه|عام|شهر|_id$|^id$")
 
 
-def _none_check(claim: Claim, above: Sequence[float]) -> ClaimCheck:
-    """"None" holds when no count of its rows is above zero."""
+def _none_check(claim: Claim, cells: Sequence[tuple[int, int, float]]) -> ClaimCheck:
+    """"None" holds when no count of its rows (``cells``) is above zero."""
+    above = [value for _, _, value in cells if value > 0]
     if above:
         return ClaimCheck(claim, CONTRADICTED, f"row says {format_number(above[0])}")
     return ClaimCheck(claim, SUPPORTED)
@@ -254,16 +248,13 @@ def _check_none(claim: Claim, result: Result) -> ClaimCheck | None:
     rows = result.values.rows
     attachment = claim.attachment
     if attachment is not None:
-        cells = _count_cells(result, attachment.rows)
-        above = [value for _, _, value in cells if value > 0]
-        return _none_check(claim, above)
+        return _none_check(claim, _count_cells(result, attachment.rows))
     if not rows:
         return ClaimCheck(claim, SUPPORTED)
     if len(rows) == 1 and result.values.numeric_columns:
         cells = _count_cells(result, [0])
         if len(cells) == 1 or all(result.measures.get(j) == "count" for _, j, _ in cells):
-            above = [value for _, _, value in cells if value > 0]
-            return _none_check(claim, above)
+            return _none_check(claim, cells)
         return None
     if not result.values.numeric_columns:
         return ClaimCheck(claim, CONTRADICTED, f"the result has {len(rows):,} rows")
@@ -298,19 +289,15 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         probe = Claim("yes_no", "", 0, measure=_question_measure(question))
         columns = _measure_columns(result, probe)
         (first, _), (second, _) = named
-        if direction is not None:
-            years = _year_rows(result)
-            if years and first in years and second in years and years[first] > years[second]:
-                first, second = second, first
-            relation, sign = (operator.gt, direction)
-        else:
-            relation, sign = _RELATIONS[asked[0]], 1
+        years = _year_rows(result) if direction is not None else {}
+        if years and first in years and second in years and years[first] > years[second]:
+            first, second = second, first
         pairs = [(result.values.rows[first][j], result.values.rows[second][j]) for j in columns]
-        pairs = [(float(a), float(b)) for a, b in pairs if _number(a) and _number(b)]
+        pairs = [(float(a), float(b)) for a, b in pairs if is_number(a) and is_number(b)]
         if not pairs:
             return None
         a, b = pairs[0]
-        truth = (b > a if sign > 0 else b < a) if direction is not None else relation(a, b)
+        truth = (b > a if direction > 0 else b < a) if direction is not None else _RELATIONS[asked[0]](a, b)
         return truth, f"the rows say {format_number(a)} and {format_number(b)}"
     if asked is not None and asked[1] is not None:
         relation, threshold = asked
@@ -330,6 +317,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
 
 
 def _distinct_rows(labels: Sequence[Any]) -> list[tuple[int, Any]]:
+    """Each row one of ``labels`` names alone, with the first label naming it, in order."""
     named: list[tuple[int, Any]] = []
     for label in labels:
         if len(label.rows) == 1:
@@ -383,10 +371,8 @@ _MEASURE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items(
 
 
 def _question_measure(question: Folded) -> str | None:
-    for word in question.text.split():
-        if word in _MEASURE_WORDS:
-            return _MEASURE_WORDS[word]
-    return sentence_measure(question.text)
+    named = (_MEASURE_WORDS[word] for word in question.text.split() if word in _MEASURE_WORDS)
+    return next(named, None) or sentence_measure(question.text)
 
 
 def _compared_value(result: Result, threshold: float) -> float | None:
@@ -418,42 +404,30 @@ def _check_direction(claim: Claim, result: Result) -> ClaimCheck | None:
     periods = _periods(claim, result)
     if periods is None:
         return None
-    before, after = periods
-    columns = _measure_columns(result, claim)
-    changes = []
-    for j in columns:
-        a, b = result.values.rows[before][j], result.values.rows[after][j]
-        if _number(a) and _number(b):
-            changes.append((j, float(a), float(b)))
+    before, after = (result.values.rows[i] for i in periods)
+    changes = [(float(before[j]), float(after[j])) for j in _measure_columns(result, claim)
+               if is_number(before[j]) and is_number(after[j])]
     if not changes:
         return None
-    if any(b != a and (b > a) == (claim.sign > 0) for _, a, b in changes):
+    if any(b != a and (b > a) == (claim.sign > 0) for a, b in changes):
         return ClaimCheck(claim, SUPPORTED)
-    _, a, b = changes[0]
+    a, b = changes[0]
     return ClaimCheck(claim, CONTRADICTED, f"the rows go from {format_number(a)} to {format_number(b)}")
 
 
 def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
     """The rows a change runs between: the two periods or places named (years in their order,
     else as written, the one after "مقارنة" first), or a named year and the year before it."""
-    named: list[tuple[int, Any]] = []
-    for label in claim.labels:
-        if len(label.rows) == 1 and label.column is not None:
-            row = next(iter(label.rows))
-            if row not in [r for r, _ in named]:
-                named.append((row, label))
+    named = [row for row, _ in _distinct_rows([label for label in claim.labels if label.column is not None])]
     years = _year_rows(result)
     if len(named) >= 2:
-        (r1, l1), (r2, l2) = named[0], named[1]
-        if years and r1 in years and r2 in years:
+        r1, r2 = named[:2]
+        if r1 in years and r2 in years:
             return (r1, r2) if years[r1] < years[r2] else (r2, r1)
         return None
-    if len(named) == 1 and years and named[0][0] in years:
-        row = named[0][0]
-        earlier = [r for r, year in years.items() if year < years[row]]
-        if earlier:
-            return max(earlier, key=years.__getitem__), row
-        return None
+    if len(named) == 1 and named[0] in years:
+        earlier = [r for r, year in years.items() if year < years[named[0]]]
+        return (max(earlier, key=years.__getitem__), named[0]) if earlier else None
     if not named and len(years) == 2:
         first, second = sorted(years, key=years.__getitem__)
         return first, second
@@ -470,7 +444,7 @@ def _year_rows(result: Result) -> dict[int, float]:
             if isinstance(cell, str) and re.fullmatch(r"(19|20)\d\d(-\d\d)?", text):
                 found[i] = float(text.replace("-", "."))
                 break
-            if _number(cell) and re.search(r"year|سنه|عام", name) and 1900 <= float(cell) <= 2100:
+            if is_number(cell) and re.search(r"year|سنه|عام", name) and 1900 <= float(cell) <= 2100:
                 found[i] = float(cell)
                 break
     return found if len(found) == len(result.values.rows) else {}
@@ -499,7 +473,7 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
     columns = _measure_columns(result, claim)
     extreme_rows: set[int] = set()
     for j in columns:
-        cells = [(i, float(row[j])) for i, row in enumerate(rows) if j < len(row) and _number(row[j])]
+        cells = [(i, float(row[j])) for i, row in enumerate(rows) if j < len(row) and is_number(row[j])]
         if len(cells) < 2:
             continue
         best = (max if claim.sign > 0 else min)(value for _, value in cells)
@@ -517,20 +491,13 @@ def _superlative_outside(claim: Claim, result: Result) -> ClaimCheck | None:
     kinds = set(result.labels.column_kinds.values())
     if len(kinds) != 1:
         return None
-    named = _named_outside(claim, result, kinds.pop())
+    start, end = claim.clause
+    named = next((entity.text for entity in find_entities(result.insight, kinds.pop())
+                  if start <= entity.start and entity.end <= end), None)
     if named is None:
         return None
     says = f"the first row is {_row_name(result, 0)}"
     return ClaimCheck(replace(claim, text=f"{claim.text} {named}"), CONTRADICTED, says)
-
-
-def _named_outside(claim: Claim, result: Result, kind: str) -> str | None:
-    """The entity of ``kind`` the superlative's clause names that none of the rows holds, if any."""
-    start, end = claim.clause
-    for entity in find_entities(result.insight, kind):
-        if start <= entity.start and entity.end <= end:
-            return entity.text
-    return None
 
 
 def _row_name(result: Result, row: int) -> str:
@@ -540,19 +507,15 @@ def _row_name(result: Result, row: int) -> str:
     return f"row {row + 1}"
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def column_measures(
     sql: str | None, columns: Sequence[str], aggregates: Sequence[str | None] | None = None
 ) -> dict[int, str]:
     """Each result column's measure (count, sum, avg, share, max, min) where the SQL's aggregate
     or the column's name says it; columns of no known measure are left out. ``aggregates`` is
-    ``select_aggregates`` of ``sql`` when its reading has it (else ``sql`` is parsed here)."""
+    ``select_aggregates`` of ``sql`` when its reading has it (else ``sql`` is read here)."""
     measures: dict[int, str] = {}
     if aggregates is None:
-        aggregates = _select_aggregates(sql) if sql else ()
+        aggregates = (read_sql(sql).aggregates if sql else None) or ()
     for j, name in enumerate(columns):
         measure = aggregates[j] if j < len(aggregates) and len(aggregates) == len(columns) else None
         if measure is None:
@@ -561,14 +524,6 @@ def column_measures(
         if measure is not None:
             measures[j] = measure
     return measures
-
-
-def _select_aggregates(sql: str) -> tuple[str | None, ...]:
-    try:
-        tree = sqlglot.parse_one(sql, read="sqlite")
-    except (SqlglotError, ValueError):
-        return ()
-    return select_aggregates(tree)
 
 
 def _order(sql: str | None, columns: Sequence[str], numeric: Sequence[int]) -> int:

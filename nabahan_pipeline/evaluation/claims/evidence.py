@@ -94,7 +94,7 @@ class ResultValues:
         for j in range(width):
             present = [row[j] for row in rows if j < len(row) and row[j] is not None]
             whole_plain.append(len(present))
-            numbers = [float(cell) for cell in present if _is_number(cell)]
+            numbers = [float(cell) for cell in present if is_number(cell)]
             if numbers:
                 numeric.append(j)
                 whole_plain += [sum(numbers), sum(numbers) / len(numbers)]
@@ -103,7 +103,7 @@ class ResultValues:
     @functools.cached_property
     def cells_and_whole(self) -> Values:
         """Every numeric cell and what the whole result says: where most numbers are found."""
-        plain = [float(cell) for row in self.rows for cell in row if _is_number(cell)]
+        plain = [float(cell) for row in self.rows for cell in row if is_number(cell)]
         return Values(tuple(sorted(abs(v) for v in plain + list(self.whole.plain) if math.isfinite(v))), ordered=True)
 
     @functools.cached_property
@@ -111,74 +111,67 @@ class ResultValues:
         """What the first DERIVED_ROWS_MAX rows derive each on its own (shares of their column's
         total, ratios and differences of two cells of a row, a figure per month or day of the
         period the question names), with the cells and the whole result."""
+        plain, percent = self._within_rows
+        lengths = period_lengths(self.question) if len(self.rows) <= PAIRWISE_MAX_ROWS else ()
+        per_period = [float(cell) / length for row in self.rows[:DERIVED_ROWS_MAX]
+                      for cell in row if is_number(cell) for length in lengths]
+        shares = [share for _, j, value in self.cells(range(min(len(self.rows), DERIVED_ROWS_MAX)))
+                  for share in self._shares(j, value)]
+        return Values(tuple(sorted(abs(v) for v in (*plain, *per_period, *self.cells_and_whole.plain)
+                                   if math.isfinite(v))),
+                      tuple(sorted(abs(v) for v in (*percent, *shares) if math.isfinite(v))), ordered=True)
+
+    @functools.cached_property
+    def _within_rows(self) -> tuple[list[float], list[float]]:
+        """What two cells of one row derive (``_within_row``), over the first DERIVED_ROWS_MAX rows."""
         plain: list[float] = []
         percent: list[float] = []
-        lengths = period_lengths(self.question) if len(self.rows) <= PAIRWISE_MAX_ROWS else ()
-        for i, row in enumerate(self.rows[:DERIVED_ROWS_MAX]):
+        for row in self.rows[:DERIVED_ROWS_MAX]:
             derived, shares = _within_row(row)
             plain += derived
             percent += shares
-            plain += (float(cell) / length for cell in row if _is_number(cell) for length in lengths)
-            for j in self.numeric_columns:
-                cell = row[j] if j < len(row) else None
-                if _is_number(cell):
-                    total = self.numeric_column(j)[1]
-                    if total is not None:
-                        percent.append(100.0 * float(cell) / total)
-                    if 0 <= float(cell) <= 1:
-                        percent.append(100.0 * float(cell))
-        return Values(tuple(sorted(abs(v) for v in (*plain, *self.cells_and_whole.plain) if math.isfinite(v))),
-                      tuple(sorted(abs(v) for v in percent if math.isfinite(v))), ordered=True)
+        return plain, percent
 
     @functools.cached_property
     def unattached(self) -> Evidence:
         """grounding's bag (every value the rows derive or the question states), widened by the
         derivations within a row and the dates the question implies; built only when asked for."""
-        derived_plain: list[float] = []
-        derived_percent: list[float] = []
-        for row in self.rows[:DERIVED_ROWS_MAX]:
-            plain, percent = _within_row(row)
-            derived_plain += plain
-            derived_percent += percent
-        return Evidence(self.rows, self.question, extra_plain=derived_plain + list(self.implied),
-                        extra_percent=derived_percent)
+        plain, percent = self._within_rows
+        return Evidence(self.rows, self.question, extra_plain=plain + list(self.implied), extra_percent=list(percent))
 
     def of_rows(self, indices: Iterable[int], own: bool = False) -> Values:
         """What the rows ``indices`` say: their numbers (cells, and numbers in text cells), what
         each derives within itself, their cells' shares of their column's total, and (for results
         of at most PAIRWISE_MAX_ROWS rows, unless ``own``) their differences, ratios and changes
         against the other rows of their column and what the whole result says."""
-        chosen = sorted(set(indices))
         plain: list[float] = []
         percent: list[float] = []
-        for i in chosen:
-            row = self.rows[i]
-            plain += _row_numbers(row)
-            derived, shares = _within_row(row)
+        for i in sorted(set(indices)):
+            plain += _row_numbers(self.rows[i])
+            derived, shares = _within_row(self.rows[i])
             plain += derived
             percent += shares
-            for j in self.numeric_columns:
-                cell = row[j] if j < len(row) else None
-                if not _is_number(cell):
-                    continue
-                column, total = self.numeric_column(j)
-                if total is not None:
-                    percent.append(100.0 * float(cell) / total)
-                if 0 <= float(cell) <= 1:
-                    percent.append(100.0 * float(cell))
+            for _, j, cell in self.cells([i]):
+                percent += self._shares(j, cell)
                 if len(self.rows) <= PAIRWISE_MAX_ROWS and not own:
-                    for other in column:
-                        plain.append(abs(float(cell) - other))
+                    for other in self.numeric_column(j)[0]:
+                        plain.append(abs(cell - other))
                         if other and cell:
-                            plain.append(max(abs(float(cell)), abs(other)) / min(abs(float(cell)), abs(other)))
-                            change = abs(float(cell) - other)
-                            percent += [100.0 * change / abs(other), 100.0 * change / abs(float(cell))]
+                            plain.append(max(abs(cell), abs(other)) / min(abs(cell), abs(other)))
+                            change = abs(cell - other)
+                            percent += [100.0 * change / abs(other), 100.0 * change / abs(cell)]
         return Values(tuple(plain) + (() if own else self.whole.plain), tuple(percent))
+
+    def _shares(self, j: int, value: float) -> list[float]:
+        """A cell's share of its column's total (when it has one), and as a percentage when it is a fraction."""
+        total = self.numeric_column(j)[1]
+        shares = [] if total is None else [100.0 * value / total]
+        return [*shares, 100.0 * value] if 0 <= value <= 1 else shares
 
     def numeric_column(self, j: int) -> tuple[list[float], float | None]:
         """Column ``j``'s numbers, and their total when they are none negative and it is above 0."""
         if j not in self._columns:
-            column = [float(row[j]) for row in self.rows if j < len(row) and _is_number(row[j])]
+            column = [float(row[j]) for row in self.rows if j < len(row) and is_number(row[j])]
             total = sum(column)
             self._columns[j] = (column, total if column and total > 0 and min(column) >= 0 else None)
         return self._columns[j]
@@ -195,14 +188,14 @@ class ResultValues:
             (i, j, float(self.rows[i][j]))
             for i in sorted(set(indices))
             for j in wanted
-            if j < len(self.rows[i]) and _is_number(self.rows[i][j])
+            if j < len(self.rows[i]) and is_number(self.rows[i][j])
         ]
 
 
 def _row_numbers(row: Sequence[Any]) -> list[float]:
     numbers: list[float] = []
     for cell in row:
-        if _is_number(cell):
+        if is_number(cell):
             numbers.append(float(cell))
         elif isinstance(cell, str):
             numbers += (r.value for m in find_numbers(cell) for r in m.readings)
@@ -212,7 +205,7 @@ def _row_numbers(row: Sequence[Any]) -> list[float]:
 def _within_row(row: Sequence[Any]) -> tuple[list[float], list[float]]:
     """What two numeric cells of one row derive: ratio both ways, difference, sum (plain), and the
     ratio as a percentage ("1,200 من أصل 9,000، أي 13.3%"; an average from a sum and a count)."""
-    numbers = [float(cell) for cell in row if _is_number(cell)]
+    numbers = [float(cell) for cell in row if is_number(cell)]
     plain: list[float] = []
     percent: list[float] = []
     for i, a in enumerate(numbers):
@@ -224,7 +217,8 @@ def _within_row(row: Sequence[Any]) -> tuple[list[float], list[float]]:
     return plain, percent
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """A finite int or float, not a bool: a cell that holds a figure."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 

@@ -31,14 +31,10 @@ class Folded:
             origin.extend([i] * len(part))
         return cls("".join(parts), tuple(origin), original)
 
-    @property
-    def length(self) -> int:
-        return len(self.original)
-
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The span in the original of the folded span ``start``..``end``."""
         if start >= len(self.origin):
-            return self.length, self.length
+            return len(self.original), len(self.original)
         return self.origin[start], (self.origin[end - 1] + 1 if end > start else self.origin[start])
 
     def find(self, pattern: re.Pattern[str]) -> Iterator[tuple[int, int, re.Match[str]]]:

@@ -23,19 +23,26 @@ _MONTH_ALTERNATIVES = "|".join(sorted(map(re.escape, _MONTH_WORDS), key=len, rev
 _MONTH = re.compile(r"(?<!\w)(?:[وفبل]?)(" + _MONTH_ALTERNATIVES + r")(?!\w)")
 
 
+def _named(question: str) -> tuple[list[int], list[range], list[int]]:
+    """The years ``question`` names, the months of each quarter or half it names, and the months
+    it names by name."""
+    folded = fold(question)
+    years = sorted({int(m.value) for m in find_numbers(question) if m.value.is_integer() and 1990 <= m.value <= 2100})
+    periods = []
+    for match in _QUARTER.finditer(folded):
+        quarter = _QUARTERS[match.group(1)] if match.group(1) else int(match.group(2))
+        periods.append(range(3 * quarter - 2, 3 * quarter + 1))
+    for match in _HALVES.finditer(folded):
+        half = 1 if (match.group(1) or "") == "الاول" or match.group(2) == "1" else 2
+        periods.append(range(6 * half - 5, 6 * half + 1))
+    return years, periods, [_MONTH_WORDS[match.group(1)] for match in _MONTH.finditer(folded)]
+
+
 @functools.lru_cache(maxsize=4_096)  # the questions seen last (a case's repeats): a pure function
 def implied_numbers(question: str) -> tuple[float, ...]:
     """The numbers ``question`` implies (see the module docstring); none when it names no period."""
-    folded = fold(question)
-    years = sorted({int(m.value) for m in find_numbers(question) if m.value.is_integer() and 1990 <= m.value <= 2100})
-    months: set[int] = set()
-    for match in _QUARTER.finditer(folded):
-        quarter = _QUARTERS[match.group(1)] if match.group(1) else int(match.group(2))
-        months |= set(range(3 * quarter - 2, 3 * quarter + 1))
-    for match in _HALVES.finditer(folded):
-        half = 1 if (match.group(1) or "") == "الاول" or match.group(2) == "1" else 2
-        months |= set(range(6 * half - 5, 6 * half + 1))
-    months |= {_MONTH_WORDS[match.group(1)] for match in _MONTH.finditer(folded)}
+    years, periods, named_months = _named(question)
+    months = {month for period in periods for month in period} | set(named_months)
     numbers: list[float] = list(period_lengths(question))
     for year in years:
         numbers += _hijri_years(date(year, 1, 1), date(year, 12, 31))
@@ -52,20 +59,14 @@ def implied_numbers(question: str) -> tuple[float, ...]:
 def period_lengths(question: str) -> tuple[float, ...]:
     """How long the periods ``question`` names are, in months, quarters, weeks and days: a
     figure over such a period is often given per month or per day ("أي بمعدل 307 شهرياً")."""
-    folded = fold(question)
-    years = sorted({int(m.value) for m in find_numbers(question) if m.value.is_integer() and 1990 <= m.value <= 2100})
+    years, periods, named_months = _named(question)
     lengths: list[float] = []
     for year in years:
         lengths += [12, 4, 52, 366 if calendar.isleap(year) else 365]
     for year in years or [2023]:
-        for match in _QUARTER.finditer(folded):
-            quarter = _QUARTERS[match.group(1)] if match.group(1) else int(match.group(2))
-            lengths += [3, sum(calendar.monthrange(year, m)[1] for m in range(3 * quarter - 2, 3 * quarter + 1))]
-        for match in _HALVES.finditer(folded):
-            half = 1 if (match.group(1) or "") == "الاول" or match.group(2) == "1" else 2
-            lengths += [6, sum(calendar.monthrange(year, m)[1] for m in range(6 * half - 5, 6 * half + 1))]
-        for match in _MONTH.finditer(folded):
-            lengths.append(calendar.monthrange(year, _MONTH_WORDS[match.group(1)])[1])
+        for period in periods:
+            lengths += [len(period), sum(calendar.monthrange(year, month)[1] for month in period)]
+        lengths += [calendar.monthrange(year, month)[1] for month in named_months]
     return tuple(lengths)
 
 

@@ -24,6 +24,7 @@ LABELLED_ROWS_MAX = 500
 _YEAR_COLUMN = re.compile(r"year|سنه|عام", re.IGNORECASE)
 _MONTH_LABEL = re.compile(r"^(\d{4})-(\d{2})$")
 _MONTH_COLUMN = re.compile(r"month|شهر", re.IGNORECASE)
+_NUMBER_TEXT = re.compile(r"^[-+]?[\d.,٬٫ ]+%?$")
 GREGORIAN_MONTHS: dict[int, tuple[str, ...]] = {
     1: ("يناير", "كانون الثاني", "january"), 2: ("فبراير", "شباط", "february"), 3: ("مارس", "اذار", "march"),
     4: ("ابريل", "نيسان", "april"), 5: ("مايو", "ايار", "may"), 6: ("يونيو", "يونيه", "حزيران", "june"),
@@ -77,22 +78,19 @@ class RowLabels:
         """The labels named in ``folded``, in order, longest spelling first where two overlap."""
         if self.pattern is None:
             return []
-        found = []
-        for start, end, match in folded.find(self.pattern):
-            spelling = _strip_proclitics(match.group(0), self.spellings)
-            if spelling is None:
-                continue
-            rows, column = self.spellings[spelling]
-            written = _as_written(folded, start, end, match.group(0), spelling)
-            found.append(Label(start, end, rows, column, ENTITIES.get(spelling), written))
-        return found
+        return [Label(start, end, *self.spellings[spelling], ENTITIES.get(spelling), written)
+                for start, end, spelling, written in _named(folded, self.pattern, self.spellings)]
 
 
-def _as_written(folded: Folded, start: int, end: int, form: str, spelling: str) -> str:
-    """The label as the insight wrote it, without its proclitics ("ولمكة" -> "مكة")."""
-    text = folded.original[start:end]
-    cut = len(form) - len(spelling) if form.endswith(spelling) else 0
-    return text[cut:]
+def _named(folded: Folded, pattern: re.Pattern[str], spellings: dict[str, Any]) -> Iterator[tuple[int, int, str, str]]:
+    """Each of ``spellings`` ``pattern`` finds in ``folded``: its span, the spelling, and the label
+    as the insight wrote it, without its proclitics ("ولمكة" -> "مكة")."""
+    for start, end, match in folded.find(pattern):
+        form = match.group(0)
+        spelling = _strip_proclitics(form, spellings)
+        if spelling is not None:
+            cut = len(form) - len(spelling) if form.endswith(spelling) else 0
+            yield start, end, spelling, folded.original[start:end][cut:]
 
 
 def _strip_proclitics(form: str, spellings: dict[str, Any]) -> str | None:
@@ -134,7 +132,7 @@ def _spellings(cell: Any, column: str) -> Iterator[tuple[str, str | None]]:
     if folded.isdigit() and 1 <= int(folded) <= 12 and _MONTH_COLUMN.search(column):
         yield from ((spelling, "month") for spelling in _month_spellings(int(folded)))
         return
-    if not folded or _is_number_text(folded):
+    if not folded or _NUMBER_TEXT.match(folded):
         if folded.isdigit() and len(folded) == 4 and 1900 <= int(folded) <= 2100:
             yield folded, "year"
         return
@@ -157,13 +155,6 @@ def _month_spellings(month: int) -> list[str]:
     """A month number as a label: "الشهر 4", "شهر 4", "الشهر الرابع" is not read; its names."""
     names = [fold(name) for name in GREGORIAN_MONTHS[month] if len(name) > 2]
     return [f"الشهر {month}", f"شهر {month}", f"الشهر {month:02d}", f"شهر {month:02d}", *names]
-
-
-_NUMBER_TEXT = re.compile(r"^[-+]?[\d.,٬٫ ]+%?$")
-
-
-def _is_number_text(text: str) -> bool:
-    return bool(_NUMBER_TEXT.match(text))
 
 
 def _forms(name: str) -> set[str]:
@@ -218,12 +209,9 @@ def _entities() -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], froze
     for status in ref.STATUSES:
         add("status", status.name_ar, status.name_ar, status.name_en,
             *_STATUS_SPELLINGS.get(fold(status.name_ar), ()))
-    for tender_type in ref.TENDER_TYPES:
-        add("type", tender_type.name_ar, tender_type.name_ar, tender_type.name_en)
-    for activity in ref.ACTIVITIES:
-        add("activity", activity.name_ar, activity.name_ar, activity.name_en)
-    for agency in ref.AGENCIES:
-        add("agency", agency.name_ar, agency.name_ar, agency.name_en)
+    for kind, entities in (("type", ref.TENDER_TYPES), ("activity", ref.ACTIVITIES), ("agency", ref.AGENCIES)):
+        for entity in entities:
+            add(kind, entity.name_ar, entity.name_ar, entity.name_en)
     by_spelling: dict[str, tuple[str, str]] = {}
     ambiguous: set[str] = set()
     for key, forms in spellings.items():
@@ -247,10 +235,6 @@ def entity_pattern() -> re.Pattern[str]:
 
 def find_entities(folded: Folded, kind: str) -> list[Label]:
     """The reference entities of ``kind`` (region, agency ...) named in ``folded``, rows unknown."""
-    found = []
-    for start, end, match in folded.find(entity_pattern()):
-        spelling = _strip_proclitics(match.group(0), ENTITIES)
-        if spelling is not None and ENTITIES[spelling][0] == kind:
-            written = _as_written(folded, start, end, match.group(0), spelling)
-            found.append(Label(start, end, frozenset(), None, ENTITIES[spelling], written))
-    return found
+    return [Label(start, end, frozenset(), None, ENTITIES[spelling], written)
+            for start, end, spelling, written in _named(folded, entity_pattern(), ENTITIES)
+            if ENTITIES[spelling][0] == kind]

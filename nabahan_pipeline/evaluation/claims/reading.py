@@ -11,6 +11,7 @@ its sentence ("الرياض (60 مناقصة، 37%)"). Labels of two columns nam
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Sequence
@@ -116,21 +117,10 @@ class _Spans:
     clauses: tuple[int, ...]
 
     def sentence(self, position: int) -> int:
-        return _index(self.sentences, position)
+        return bisect.bisect_right(self.sentences, position)
 
     def clause(self, position: int) -> int:
-        return _index(self.clauses, position)
-
-
-def _index(starts: Sequence[int], position: int) -> int:
-    lo, hi = 0, len(starts)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if starts[mid] <= position:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+        return bisect.bisect_right(self.clauses, position)
 
 
 def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -> list[Claim]:
@@ -152,7 +142,7 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
     # The last number's sentence, attachment, clause and end.
     previous: tuple[int, Attachment | None, int, int] | None = None
     for k, mention in enumerate(mentions):
-        clause_start = _clause_start(spans, mention.start)
+        clause_start = _bounds(spans.clauses, mention.start, len(insight))[0]
         same = k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start)
         before_end = mentions[k - 1].end if same else clause_start
         numbering = _is_numbering(insight, mention)
@@ -160,7 +150,8 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         if attachment is not None:
             taken |= {label.start for label in attachment.labels}
         if attachment is None and not numbering:
-            attachment = _labels_between([l for l in found if l.start not in taken], before_end, mention.start)
+            attachment = _group([l for l in found if l.start not in taken and before_end <= l.start
+                                 and l.end <= mention.start])
         in_sentence = previous is not None and previous[0] == spans.sentence(mention.start) and previous[1]
         if attachment is None and not numbering and in_sentence:
             # The label of the number before: its own in one clause ("المنتهية 2,614 (11.8%)"), weakly
@@ -223,14 +214,10 @@ def _boundaries(
     return _Spans(tuple(sorted(sentences)), tuple(sorted(clauses)))
 
 
-def _clause_start(spans: _Spans, position: int) -> int:
-    i = spans.clause(position)
-    return spans.clauses[i - 1] if i else 0
-
-
-def _clause_end(spans: _Spans, position: int, length: int) -> int:
-    i = spans.clause(position)
-    return spans.clauses[i] if i < len(spans.clauses) else length
+def _bounds(starts: tuple[int, ...], position: int, length: int) -> tuple[int, int]:
+    """The span of the sentence or clause (``starts``: where each starts) ``position`` is in."""
+    i = bisect.bisect_right(starts, position)
+    return (starts[i - 1] if i else 0), (starts[i] if i < len(starts) else length)
 
 
 def _group(labels: Sequence[Label]) -> Attachment | None:
@@ -246,10 +233,6 @@ def _group(labels: Sequence[Label]) -> Attachment | None:
     chosen = [group[-1] for group in by_column.values()]
     rows = frozenset.intersection(*(frozenset(label.rows) for label in chosen))
     return Attachment(rows, tuple(chosen)) if rows else None
-
-
-def _labels_between(labels: list[Label], start: int, end: int) -> Attachment | None:
-    return _group([label for label in labels if start <= label.start and label.end <= end])
 
 
 def _following_label(
@@ -360,7 +343,7 @@ def _none_claims(insight: str, found: list, labels: list[Label], spans: _Spans) 
         following = fold(insight[end : end + 40]).split()[:3]
         if any(word.lstrip("وبل").removeprefix("ال") in not_counts or word in not_counts for word in following):
             continue
-        clause_start, clause_end = _clause_start(spans, start), _clause_end(spans, start, len(insight))
+        clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
         attachment = _group([label for label in labels if clause_start <= label.start and label.end <= clause_end])
         claims.append(Claim("none", insight[start:end], start, attachment=attachment))
     return claims
@@ -388,8 +371,7 @@ def _directions(
         if word is None:
             continue
         sentence = spans.sentence(start)
-        sentence_start = spans.sentences[sentence - 1] if sentence else 0
-        sentence_end = spans.sentences[sentence] if sentence < len(spans.sentences) else len(insight)
+        sentence_start, sentence_end = _bounds(spans.sentences, start, len(insight))
         following = [s for s, _, _ in found if s > start and spans.sentence(s) == sentence]
         until = following[0] if following else sentence_end
         named = tuple(label for label in labels if end <= label.start < until)
@@ -468,7 +450,7 @@ def _superlatives(
             continue  # "عدد المشاريع أقل (671 مقابل 709)": a comparison, not a superlative
         if word in ("المقدمه", "الصداره", "صداره") and not fold(insight[max(0, start - 4) : start]).endswith("في "):
             continue
-        clause_start, clause_end = _clause_start(spans, start), _clause_end(spans, start, len(insight))
+        clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
         after = [label for label in labels if end <= label.start < clause_end and not _excluded(insight, label)]
         before = [label for label in labels if clause_start <= label.start and label.end <= start]
         named = after[:1] or before[-1:]

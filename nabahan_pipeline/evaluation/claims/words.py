@@ -54,8 +54,6 @@ DIRECTIONS: dict[str, int] = {
         "ينخفض", "تنخفض", "يتراجع", "تتراجع", "decreased", "fell", "dropped", "declined",
     ), -1),
 }
-# Words that mark the period or place a change is measured against ("مقارنة بـ 2024").
-BASELINE_WORDS: tuple[str, ...] = ("مقارنه", "مقارنه ب", "قياسا", "عن", "من")
 
 # Superlatives: +1 the most, -1 the least. A comparative followed by "من" is a comparison, not a
 # superlative ("أكثر من 100").

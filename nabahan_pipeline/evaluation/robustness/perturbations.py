@@ -31,12 +31,11 @@ _DIACRITICS = ("\u064e", "\u064f", "\u0650", "\u0652")  # fatha, damma, kasra, s
 
 @dataclass(frozen=True)
 class Perturbation:
-    """One way of writing a question differently: its name, the family it belongs to, what it
-    does in a line, and the function that does it."""
+    """One way of writing a question differently: its name, its family, and the function that
+    does it (whose docstring says how, in a line)."""
 
     name: str
     family: str
-    description: str
     apply: Apply
 
 
@@ -48,7 +47,7 @@ def _choose_one(question: str, spans: list[tuple[int, int, str]], rng: random.Ra
     return question[:start] + replacement + question[end:]
 
 
-def _replace_all(question: str, pattern: str, replacement: str) -> str | None:
+def _replace_all(question: str, pattern: str, replacement: str | Callable[[re.Match[str]], str]) -> str | None:
     """Every match of ``pattern`` replaced; None when there is none."""
     changed = re.sub(pattern, replacement, question)
     return changed if changed != question else None
@@ -128,17 +127,14 @@ def western_digits(question: str, rng: random.Random) -> str | None:
     return _replace_all_numbers(question, lambda number: number.translate(_TO_WESTERN))
 
 
-def _is_year(value: int) -> bool:
-    return 1300 <= value <= 2100
-
-
 def thousands_separators(question: str, rng: random.Random) -> str | None:
     """A number of 1,000 or more (not a year, not an id of ten digits or more) written with thousands
     separators: 50000 -> 50,000."""
 
     def grouped(number: str) -> str | None:
         western = number.translate(_TO_WESTERN)
-        if not western.isdigit() or len(western) > _GROUPED_DIGITS or int(western) < 1000 or _is_year(int(western)):
+        year = western.isdigit() and 1300 <= int(western) <= 2100
+        if not western.isdigit() or len(western) > _GROUPED_DIGITS or int(western) < 1000 or year:
             return None
         return f"{int(western):,}"
 
@@ -158,8 +154,7 @@ def numbers_in_words(question: str, rng: random.Random) -> str | None:
         value = int(match.group().translate(_TO_WESTERN))
         return _UNIT_WORDS.get(value, match.group()) if value >= 2 else match.group()
 
-    changed = re.sub(r"(?<![\d/\-.])\b([0-9]+)\b(?![\d/\-.%])", spelled, question)
-    return changed if changed != question else None
+    return _replace_all(question, r"(?<![\d/\-.])\b([0-9]+)\b(?![\d/\-.%])", spelled)
 
 
 def words_in_digits(question: str, rng: random.Random) -> str | None:
@@ -290,26 +285,20 @@ def typo(question: str, rng: random.Random) -> str | None:
     return question[:m.start()] + typed + question[m.end():]
 
 
-PERTURBATIONS: tuple[Perturbation, ...] = (
-    Perturbation("no_hamza", "orthography", "أ/إ/آ written as ا", no_hamza),
-    Perturbation("hamza_swapped", "orthography", "one أ written إ or the reverse", hamza_swapped),
-    Perturbation("taa_marbuta", "orthography", "final ة written ه", taa_marbuta),
-    Perturbation("alef_maqsura", "orthography", "final ى and ي confused", alef_maqsura),
-    Perturbation("tatweel", "orthography", "a word stretched with ـ", tatweel),
-    Perturbation("diacritics", "orthography", "short vowels on a few words", diacritics),
-    Perturbation("arabic_indic_digits", "digits", "numbers in ٠-٩", arabic_indic_digits),
-    Perturbation("persian_digits", "digits", "numbers in ۰-۹", persian_digits),
-    Perturbation("western_digits", "digits", "numbers in 0-9", western_digits),
-    Perturbation("thousands_separators", "digits", "50000 written 50,000", thousands_separators),
-    Perturbation("numbers_in_words", "numbers", "a small count written in words", numbers_in_words),
-    Perturbation("words_in_digits", "numbers", "a number word written in digits", words_in_digits),
-    Perturbation("dialect", "dialect", "an MSA word in Gulf dialect", dialect),
-    Perturbation("to_msa", "dialect", "a dialect word in MSA", to_msa),
-    Perturbation("synonym", "lexicon", "a domain word by its synonym", synonym),
-    Perturbation("typo", "typo", "one letter dropped or swapped", typo),
-    Perturbation("politeness", "register", "polite or filler words around the question", politeness),
-    Perturbation("word_order", "order", "a closing place or time phrase fronted", word_order),
-    Perturbation("english_name", "loanword", "a region by its English name", english_name),
+# The perturbations by family, in the order they run.
+_FAMILIES: dict[str, tuple[Apply, ...]] = {
+    "orthography": (no_hamza, hamza_swapped, taa_marbuta, alef_maqsura, tatweel, diacritics),
+    "digits": (arabic_indic_digits, persian_digits, western_digits, thousands_separators),
+    "numbers": (numbers_in_words, words_in_digits),
+    "dialect": (dialect, to_msa),
+    "lexicon": (synonym,),
+    "typo": (typo,),
+    "register": (politeness,),
+    "order": (word_order,),
+    "loanword": (english_name,),
+}
+PERTURBATIONS: tuple[Perturbation, ...] = tuple(
+    Perturbation(apply.__name__, family, apply) for family, applies in _FAMILIES.items() for apply in applies
 )
 BY_NAME = {perturbation.name: perturbation for perturbation in PERTURBATIONS}
 

@@ -6,13 +6,12 @@ runner and ``score_responses`` as any run's."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from nabahan_pipeline.evaluation.reports import write_tables
-from nabahan_pipeline.evaluation.robustness.perturbations import PERTURBATIONS, Perturbation, perturb
+from nabahan_pipeline.evaluation.robustness.perturbations import PERTURBATIONS, perturb
 
 # A variant's case id: its case's and its perturbation's, joined by this mark.
 SEPARATOR = "~"
@@ -22,14 +21,13 @@ SUMMARY_COLUMNS = ["perturbation", "family", "cases", "correct_original", "corre
                    "variant_rate", "drop", "broken", "broken_cases"]
 
 
-def variant_cases(cases: pd.DataFrame, seed: int = 0,
-                  perturbations: Sequence[Perturbation] = PERTURBATIONS) -> pd.DataFrame:
+def variant_cases(cases: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     """The test_cases table of every variant: each case (out-of-scope ones too) once per
     perturbation that applies to it, case id ``<case_id>~<perturbation>``, the rest of the case
     as it is; in case order, perturbations in their order."""
     rows = []
     for case in cases.to_dict("records"):
-        for perturbation in perturbations:
+        for perturbation in PERTURBATIONS:
             variant = perturb(case["question"], perturbation.name, seed)
             if variant is not None:
                 case_id = f"{case['case_id']}{SEPARATOR}{perturbation.name}"

@@ -1,18 +1,6 @@
-"""Scoring, one module per metric: each scorer declares the case_scores columns it fills, and
-``case_scores`` walks them (SCORERS, in order) over every answer, then adds the consistency over
-each case's repeats.
-
-    retrieval      the seed's retrieval points and accuracy
-    hallucination  disclaimers, placeholders, ungrounded numbers
-    fidelity       the seed's fidelity points and verdict
-    latency        the seed's latency tiers (LATENCY_TIERS)
-    execution      the agent's SQL run here: execution and test-suite match, rows verified
-    refusals       false refusals and false answers
-    verdicts       Overall Passed (the seed's) and Correct (ours), and why not
-    location       where a wrong answer goes wrong (error_location: a clause, or the insight)
-    consistency    over a case's repeats
-    case_scores    the walk, and the case_scores table
-"""
+"""Scoring, one module per metric (docs/internals.md lists them): each scorer declares the
+case_scores columns it fills, and ``case_scores`` walks them (SCORERS, in order) over every answer,
+then adds the consistency over each case's repeats."""
 
 from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, scorer
 from nabahan_pipeline.evaluation.scoring.case_scores import (

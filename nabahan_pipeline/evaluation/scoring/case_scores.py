@@ -78,13 +78,8 @@ def score_answer(
     scorers: Sequence[Scorer] | None = None,
 ) -> dict[str, Any]:
     """The score columns of one answer to one case (pure): every scorer of ``scorers`` (all of
-    SCORERS unless told), in order.
-
-    ``answer`` has the contract's keys (its result as ``data`` or as ``columns`` + ``rows``, and
-    an optional ``dialect``); ``gold`` is the result of the case's expected_sql on the evaluation
-    database, required when the case has one; ``replay`` is the agent's SQL re-run there, and
-    ``suite`` pairs the gold's and the agent's results on each test-suite database.
-    """
+    SCORERS unless told), in order, on the answer as ``Answer.read`` reads it (``gold`` is required
+    when the case has expected_sql)."""
     read = Answer.read(case, answer, latency_s, gold, replay=replay, suite=suite)
     scores: dict[str, Any] = {}
     for one in SCORERS if scorers is None else scorers:
@@ -125,19 +120,17 @@ def score_responses(
     if unknown:
         raise ValueError(f"responses for unknown case ids: {', '.join(map(str, unknown[:5]))}")
     gold_sql = [text_or_none(sql) for sql in _values(cases, "expected_sql")]
-    if database is None:
-        for case_id, sql in zip(cases["case_id"].tolist(), gold_sql):
-            if sql is not None:
-                raise ValueError(f"case {case_id}: has expected_sql but no database was given")
+    case_values = {name: cases[name].tolist() for name in cases.columns}
+    first_case: dict[str | None, str] = {}  # the first case of each gold SQL, named when it fails
+    for case_id, sql in zip(case_values["case_id"], gold_sql):
+        if sql is not None and database is None:
+            raise ValueError(f"case {case_id}: has expected_sql but no database was given")
+        first_case.setdefault(sql, case_id)
     timestamp = timestamp or datetime.now().astimezone().isoformat(timespec="seconds")
     position = {case_id: index for index, case_id in enumerate(cases["case_id"])}
     ordered = responses.assign(_position=responses["case_id"].map(position)).sort_values(
         ["_position", "repeat"], kind="stable"
     )
-    case_values = {name: cases[name].tolist() for name in cases.columns}
-    first_case: dict[str | None, str] = {}  # the first case of each gold SQL, named when it fails
-    for case_id, sql in zip(case_values["case_id"], gold_sql):
-        first_case.setdefault(sql, case_id)
     # Each distinct gold SQL and agent SQL runs once here; its results are held until its last answer.
     agent_sql = list(zip(map(text_or_none, _values(ordered, "sql")), map(text_or_none, _values(ordered, "dialect"))))
     checked_golds = golds or {}

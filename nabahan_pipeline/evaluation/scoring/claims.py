@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
+from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, check_insight
 from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
 
 
@@ -28,7 +28,8 @@ def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "claims_checked": len(checks),
         "claims_contradicted": sum(check.verdict == CONTRADICTED for check in checks),
-        "claim_details": json.dumps([_detail(check) for check in checks], ensure_ascii=False),
+        "claim_details": json.dumps([{"claim": check.claim.text, "verdict": check.verdict, "why": check.evidence}
+                                     for check in checks], ensure_ascii=False),
     }
 
 
@@ -37,10 +38,6 @@ def answer_rows(answer: Answer) -> tuple[list[str], list]:
     if answer.replay is not None and answer.replay.result is not None:
         return list(answer.replay.result.columns), list(answer.replay.result.rows)
     return answer.columns, answer.rows
-
-
-def _detail(check: ClaimCheck) -> dict[str, str]:
-    return {"claim": check.claim.text, "verdict": check.verdict, "why": check.evidence}
 
 
 def contradictions(details: str) -> list[str]:

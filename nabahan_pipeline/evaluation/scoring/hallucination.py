@@ -21,89 +21,28 @@ from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
 # and phrases after normalize_arabic (hamza, ta marbuta and case variants all match; "as an ai" is
 # not in "has an airport").
 DISCLAIMER_PHRASES: tuple[str, ...] = (
-    "كنموذج لغوي",
-    "نموذج لغوي كبير",
-    "بصفتي نموذج",
-    "بصفتي نموذجا",
-    "بصفتي ذكاء اصطناعي",
-    "كذكاء اصطناعي",
-    "كمساعد ذكاء اصطناعي",
-    "انا نموذج لغوي",
-    "انا مجرد نموذج",
-    "لا يمكنني تصفح",
-    "لا استطيع تصفح",
-    "حسب معرفتي",
-    "حسب علمي",
-    "على حد علمي",
-    "اخر تحديث لمعرفتي",
-    "بيانات تدريبي",
-    "تم تدريبي",
-    "as an ai",
-    "as a language model",
-    "as an artificial intelligence",
-    "language model",
-    "i am an ai",
-    "i'm an ai",
-    "i cannot browse",
-    "i can't browse",
-    "i am unable to browse",
-    "my knowledge cutoff",
-    "knowledge cutoff",
-    "my training data",
-    "as of my last update",
+    "كنموذج لغوي", "نموذج لغوي كبير", "بصفتي نموذج", "بصفتي نموذجا", "بصفتي ذكاء اصطناعي", "كذكاء اصطناعي",
+    "كمساعد ذكاء اصطناعي", "انا نموذج لغوي", "انا مجرد نموذج", "لا يمكنني تصفح", "لا استطيع تصفح",
+    "حسب معرفتي", "حسب علمي", "على حد علمي", "اخر تحديث لمعرفتي", "بيانات تدريبي", "تم تدريبي", "as an ai",
+    "as a language model", "as an artificial intelligence", "language model", "i am an ai", "i'm an ai",
+    "i cannot browse", "i can't browse", "i am unable to browse", "my knowledge cutoff", "knowledge cutoff",
+    "my training data", "as of my last update",
 )
 # "I cannot reach ..." is a disclaimer only when what it cannot reach is the internet or live,
 # current data (the model excusing itself); "لا يمكنني الوصول إلى بيانات الطقس" is an honest
 # statement of the agent's scope. LIVE_SOURCES must follow within three words.
 ACCESS_PHRASES: tuple[str, ...] = (
-    "لا يمكنني الوصول",
-    "لا استطيع الوصول",
-    "ليس لدي وصول",
-    "ليس لدي امكانية الوصول",
-    "لا املك امكانية الوصول",
-    "لا يمكنني الاتصال",
-    "i don't have access",
-    "i do not have access",
-    "i have no access",
-    "i cannot access",
-    "i can't access",
-    "i am unable to access",
+    "لا يمكنني الوصول", "لا استطيع الوصول", "ليس لدي وصول", "ليس لدي امكانية الوصول",
+    "لا املك امكانية الوصول", "لا يمكنني الاتصال", "i don't have access", "i do not have access",
+    "i have no access", "i cannot access", "i can't access", "i am unable to access",
 )
 LIVE_SOURCES: tuple[str, ...] = (
-    "الإنترنت",
-    "الانترنيت",
-    "الشبكة",
-    "الويب",
-    "بيانات حية",
-    "البيانات الحية",
-    "معلومات حية",
-    "المعلومات الحية",
-    "بيانات مباشرة",
-    "البيانات المباشرة",
-    "بيانات محدثة",
-    "البيانات المحدثة",
-    "معلومات محدثة",
-    "المعلومات المحدثة",
-    "أحدث البيانات",
-    "أحدث المعلومات",
-    "البيانات الحالية",
-    "المعلومات الحالية",
-    "الوقت الفعلي",
-    "الوقت الحقيقي",
-    "the internet",
-    "internet",
-    "the web",
-    "real-time",
-    "realtime",
-    "real time",
-    "live data",
-    "live information",
-    "current data",
-    "current information",
-    "current events",
-    "up-to-date",
-    "up to date",
-    "the latest",
+    "الإنترنت", "الانترنيت", "الشبكة", "الويب", "بيانات حية", "البيانات الحية", "معلومات حية",
+    "المعلومات الحية", "بيانات مباشرة", "البيانات المباشرة", "بيانات محدثة", "البيانات المحدثة",
+    "معلومات محدثة", "المعلومات المحدثة", "أحدث البيانات", "أحدث المعلومات", "البيانات الحالية",
+    "المعلومات الحالية", "الوقت الفعلي", "الوقت الحقيقي", "the internet", "internet", "the web", "real-time",
+    "realtime", "real time", "live data", "live information", "current data", "current information",
+    "current events", "up-to-date", "up to date", "the latest",
 )
 
 
@@ -118,12 +57,12 @@ def _with_preposition(source: str) -> list[str]:
 
 
 _LIVE = "(?:" + "|".join(_phrase(form) for source in LIVE_SOURCES for form in _with_preposition(source)) + ")"
-_DISCLAIMERS = tuple((phrase, _phrase(phrase)) for phrase in DISCLAIMER_PHRASES) + tuple(
-    (phrase, _phrase(phrase) + r"(?:\s+\S+){0,3}?\s+" + _LIVE) for phrase in ACCESS_PHRASES
-)
 # Each pattern starts with its phrase as folded: one whose phrase is not in the text is not
 # searched, nor compiled (each access phrase before every live source makes many patterns).
-_FOLDED_DISCLAIMERS = tuple((phrase, normalize_arabic(phrase), pattern) for phrase, pattern in _DISCLAIMERS)
+_FOLDED_DISCLAIMERS = tuple(
+    (phrase, normalize_arabic(phrase), _phrase(phrase) + (r"(?:\s+\S+){0,3}?\s+" + _LIVE if access else ""))
+    for phrases, access in ((DISCLAIMER_PHRASES, False), (ACCESS_PHRASES, True)) for phrase in phrases
+)
 _compiled = functools.cache(re.compile)  # pure, over the fixed patterns above: bounded in any process
 
 # HTML element names: a tag an agent may emit (<br>, <thead>, </td>, <h3>, <a href=...>) is no

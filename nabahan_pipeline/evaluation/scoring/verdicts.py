@@ -61,16 +61,10 @@ def not_correct_reasons(
     suite_problem: str | None = None,
     untranspiled: str | None = None,
 ) -> list[str]:
-    """Why an answer is not Correct, most telling first; empty when it is.
-
-    Correct: the seed's Overall Passed (with our two hardenings), the gold's result where the case
-    has gold SQL (and on every test-suite database), no claim the rows contradict (``contradicted``),
-    no unsupported unattached number (``ungrounded``), safe SQL whose re-run gives the rows the
-    agent reported, an insight in Arabic (more than MIN_ARABIC_SHARE of its letters, the seed's
-    Arabic point: a refusal too), and for an out-of-scope case a refusal with an apology.
-    ``suite_problem`` says where and why the agent's SQL failed on a test-suite database;
-    ``untranspiled`` names the dialect whose SQL we could not run as SQLite.
-    """
+    """Why an answer is not Correct (see the module docstring), most telling first; empty when it
+    is. ``contradicted`` are the claims the rows contradict, ``ungrounded`` the unsupported
+    unattached numbers; ``suite_problem`` says where and why the agent's SQL failed on a test-suite
+    database; ``untranspiled`` names the dialect whose SQL we could not run as SQLite."""
     reasons: list[str] = []
     if status == "error":
         reasons.append(f"error: {_clip(error)}" if error else "error")
