@@ -20,15 +20,8 @@ from urllib.parse import urlsplit
 
 import urllib3
 from urllib3.exceptions import (
-    ConnectTimeoutError,
-    IncompleteRead,
-    InvalidHeader,
-    MaxRetryError,
-    NameResolutionError,
-    NewConnectionError,
-    ProtocolError,
-    ReadTimeoutError,
-    SSLError,
+    ConnectTimeoutError, IncompleteRead, InvalidHeader, MaxRetryError, NameResolutionError,
+    NewConnectionError, ProtocolError, ReadTimeoutError, SSLError,
 )
 from urllib3.exceptions import HTTPError as Urllib3Error
 from urllib3.util import Retry, Timeout, Url
@@ -36,12 +29,7 @@ from urllib3.util import Retry, Timeout, Url
 from nabahan_pipeline.agents.contract import MAX_ANSWER_DEPTH
 from nabahan_pipeline.agents.secrets import redacted_url, register_secret, scrub, url_credentials
 from nabahan_pipeline.errors import (
-    AgentSpecError,
-    BodyTooLargeError,
-    HttpConnectionError,
-    HttpError,
-    HttpStatusError,
-    HttpTimeoutError,
+    AgentSpecError, BodyTooLargeError, HttpConnectionError, HttpError, HttpStatusError, HttpTimeoutError,
     MalformedResponseError,
 )
 from nabahan_pipeline.json_bounds import measure_json

@@ -44,14 +44,7 @@ from typing import Generic, TypeVar
 
 from nabahan_pipeline.errors import DatabaseBuildError
 from nabahan_pipeline.etimad_db.reference_data import (
-    ACTIVITIES,
-    AGENCIES,
-    CITIES,
-    REGIONS,
-    STATUSES,
-    TENDER_TYPES,
-    Activity,
-    Agency,
+    ACTIVITIES, AGENCIES, CITIES, REGIONS, STATUSES, TENDER_TYPES, Activity, Agency,
 )
 from nabahan_pipeline.files import fsync_file, fsync_folder, temporary_name
 

@@ -43,11 +43,7 @@ from sqlglot import exp
 
 from nabahan_pipeline.errors import UnsafeSQLError
 from nabahan_pipeline.etimad_db.sql_safety import (
-    QueryResult,
-    ReadOnlyConnection,
-    check_read_only_select,
-    read_sql,
-    run_read_only,
+    QueryResult, ReadOnlyConnection, check_read_only_select, read_sql, run_read_only,
 )
 from nabahan_pipeline.settings import SETTINGS
 

@@ -56,11 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
     from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
     from nabahan_pipeline.evaluation.charts.detailed_results import (
-        TableSelection,
-        omitted_note,
-        plot_detailed_results,
-        select_table_rows,
-        table_heading,
+        TableSelection, omitted_note, plot_detailed_results, select_table_rows, table_heading,
     )
     from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
     from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard

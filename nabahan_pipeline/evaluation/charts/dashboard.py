@@ -18,15 +18,7 @@ from nabahan_pipeline.evaluation.charts.latency import draw_latency_hist, draw_l
 from nabahan_pipeline.evaluation.charts.overview import draw_metrics_overview
 from nabahan_pipeline.evaluation.charts.pass_fail import draw_pass_fail
 from nabahan_pipeline.evaluation.charts.style import (
-    DPI,
-    ERROR_COLOR,
-    FAIL_COLOR,
-    FONT_FAMILY,
-    INK,
-    MUTED,
-    PASS_COLOR,
-    chart_style,
-    new_figure,
+    DPI, ERROR_COLOR, FAIL_COLOR, FONT_FAMILY, INK, MUTED, PASS_COLOR, chart_style, new_figure,
 )
 from nabahan_pipeline.evaluation.charts.text import text_width_px
 from nabahan_pipeline.evaluation.charts.trend import draw_trend

@@ -15,14 +15,7 @@ from matplotlib.patches import Rectangle
 from nabahan_pipeline.evaluation.charts.formats import format_seconds
 from nabahan_pipeline.evaluation.charts.inputs import require_scores, verdict_mask
 from nabahan_pipeline.evaluation.charts.style import (
-    FAIL_COLOR,
-    FAIL_TINT,
-    FONT_FAMILY,
-    INK,
-    PASS_COLOR,
-    PASS_TINT,
-    chart_style,
-    new_figure,
+    FAIL_COLOR, FAIL_TINT, FONT_FAMILY, INK, PASS_COLOR, PASS_TINT, chart_style, new_figure,
 )
 from nabahan_pipeline.evaluation.charts.text import safe_text, text_width_px, truncate_text
 from nabahan_pipeline.evaluation.charts.tiers import tier_of
