@@ -219,8 +219,9 @@ class OpenAICompatibleAgent:
         if sql is None:
             return {"status": "out_of_scope", "sql": None, "data": [], "insights": APOLOGY, "error": None}
         data = [dict(zip(columns, row)) for row in rows]  # what the insight prompt shows the model
-        insight = self._chat([{"role": "system", "content": INSIGHT_INSTRUCTIONS},
-                              {"role": "user", "content": _insight_request(question, sql, data)}], usage, deadline).strip()
+        request = [{"role": "system", "content": INSIGHT_INSTRUCTIONS},
+                   {"role": "user", "content": _insight_request(question, sql, data)}]
+        insight = self._chat(request, usage, deadline).strip()
         if not insight:
             raise _Failure("the model returned an empty insight", sql)
         # columns + rows keep two result columns of one name apart; ``data`` would merge them.

@@ -386,7 +386,7 @@ def _claim_temp_file(target: Path) -> Path:
 
 
 class _Picker(Generic[T]):
-    """Weighted choice over cumulative weights summed once (``random.choices`` with weights sums them per call)."""
+    """Weighted choice over cumulative weights summed once (``choices`` given weights sums them per call)."""
 
     __slots__ = ("items", "cum")
 

@@ -40,9 +40,10 @@ _FORBIDDEN_NODES: tuple[type[exp.Expression], ...] = (
 )
 
 # What a plain query needs from SQLite's authorizer; everything else is denied.
-_ALLOWED_ACTIONS = frozenset(
-    {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, getattr(sqlite3, "SQLITE_RECURSIVE", 33)}
-)
+_ALLOWED_ACTIONS = frozenset({
+    sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
+    getattr(sqlite3, "SQLITE_RECURSIVE", 33),
+})
 _DENIED_FUNCTIONS = frozenset({"load_extension", "fts3_tokenizer"})
 # VM instructions between two looks at the clock: a fraction of a millisecond, fine enough for a
 # 0.1 s limit. Each look takes the interpreter's lock, which a second thread running Python may

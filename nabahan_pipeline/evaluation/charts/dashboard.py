@@ -186,9 +186,12 @@ def plot_dashboard(
         top = gs[1].subgridspec(1, 3, width_ratios=[1.0, 0.95, 1.15])
         middle = gs[2].subgridspec(1, 3, width_ratios=[1.3, 1.0, 1.0])
         panels = (
-            (top[0, 0], "Metrics — المقاييس", lambda ax: draw_metrics_overview(ax, overall, threshold, compact=True)),
-            (top[0, 1], "Pass / fail — النجاح والرسوب", lambda ax: draw_pass_fail(ax, overall, legend_fontsize=10.5)),
-            (top[0, 2], "By category — حسب الفئة", lambda ax: draw_categories(ax, summary, threshold, compact=True)),
+            (top[0, 0], "Metrics — المقاييس",
+             lambda ax: draw_metrics_overview(ax, overall, threshold, compact=True)),
+            (top[0, 1], "Pass / fail — النجاح والرسوب",
+             lambda ax: draw_pass_fail(ax, overall, legend_fontsize=10.5)),
+            (top[0, 2], "By category — حسب الفئة",
+             lambda ax: draw_categories(ax, summary, threshold, compact=True)),
             (middle[0, 0], "Latency distribution — توزيع زمن الاستجابة",
              lambda ax: draw_latency_hist(ax, scores, compact=True)),
             (middle[0, 1], "Latency per case — زمن الاستجابة لكل حالة",
