@@ -615,16 +615,9 @@ class _Generator:
             return None
         n = rng.randint(1, 999)
         hijri = _hijri_year(day)
-        style = rng.randrange(5)
-        if style == 0:
-            return f"{hijri}/{n}"
-        if style == 1:
-            return f"{n}-{hijri}"
-        if style == 2:
-            return f"T{day.year}{n:04d}"
-        if style == 3:
-            return f"{'م ع' if type_id == 1 else 'ش م'}/{n}/{hijri}"
-        return f"{day.year}-{n:03d}"
+        styles = (f"{hijri}/{n}", f"{n}-{hijri}", f"T{day.year}{n:04d}",
+                  f"{'م ع' if type_id == 1 else 'ش م'}/{n}/{hijri}", f"{day.year}-{n:03d}")
+        return styles[rng.randrange(5)]
 
     # -- future projects
 
