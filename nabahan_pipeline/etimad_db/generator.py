@@ -42,6 +42,7 @@ from datetime import date
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from nabahan_pipeline.arabic.hijri_calendar import hijri_date
 from nabahan_pipeline.errors import DatabaseBuildError
 from nabahan_pipeline.etimad_db.reference_data import (
     ACTIVITIES, AGENCIES, CITIES, REGIONS, STATUSES, TENDER_TYPES, Activity, Agency,
@@ -294,10 +295,6 @@ PHASES = (" - المرحلة الأولى", " - المرحلة الثانية", 
 CONTEST_OBJECTS = ("مسابقة التصميم المعماري", "مسابقة أفضل فكرة مبتكرة", "مسابقة تصميم الهوية البصرية",
                    "مسابقة تصميم الواجهات العمرانية")  # fmt: skip
 
-# 1 Muharram (Umm al-Qura) of the Hijri years the tenders span.
-HIJRI_YEAR_STARTS = ((date(2021, 8, 9), 1443), (date(2022, 7, 30), 1444), (date(2023, 7, 19), 1445),
-                     (date(2024, 7, 7), 1446), (date(2025, 6, 26), 1447), (date(2026, 6, 16), 1448))
-
 
 # --- building -------------------------------------------------------------------------------------
 
@@ -427,11 +424,8 @@ def _li(text: str) -> str:
 
 
 def _hijri_year(day: date) -> int:
-    year = HIJRI_YEAR_STARTS[0][1]
-    for start, hijri in HIJRI_YEAR_STARTS:
-        if day >= start:
-            year = hijri
-    return year
+    """The (Umm al-Qura) Hijri year of a day the tenders span."""
+    return hijri_date(day)[0]
 
 
 class _Generator:
