@@ -147,7 +147,7 @@ class HttpClient:
         except (UnicodeDecodeError, ValueError) as exc:
             content_type = response.headers.get("Content-Type", "no content type")
             detail = str(exc).split(":")[0] if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
-            body_text = _excerpt(self._scrub(_text(response.body)))
+            body_text = excerpt(self._scrub(_text(response.body)))
             raise MalformedResponseError(
                 self._scrub(f"response is not JSON ({detail}; {content_type}; body: {body_text!r})")
             ) from None
@@ -200,7 +200,7 @@ class HttpClient:
             else:
                 if 200 <= response.status < 300:
                     return HttpResponse(response.status, response.headers, data)
-                error = HttpStatusError(f"HTTP {response.status} from {url}: {_excerpt(self._scrub(_text(data)))}", response.status)
+                error = HttpStatusError(f"HTTP {response.status} from {url}: {excerpt(self._scrub(_text(data)))}", response.status)
                 if not retry.is_retry(method, response.status, "Retry-After" in response.headers):
                     raise error
                 cause = None
@@ -326,8 +326,9 @@ def _text(body: bytes) -> str:
     return body.decode("utf-8", errors="replace")
 
 
-def _excerpt(text: str) -> str:
-    """The start of an (already scrubbed) text, on one line, for an error message."""
+def excerpt(text: str) -> str:
+    """The start of an (already scrubbed) text, on one line, for an error message: at most
+    _EXCERPT_CHARS characters, "…" where it is cut, "(empty body)" for none."""
     text = " ".join(text.split())
     if not text:
         return "(empty body)"

@@ -23,7 +23,7 @@ from typing import Any
 from sqlglot.errors import SqlglotError
 
 from nabahan_pipeline.agents.fingerprint import compose
-from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
+from nabahan_pipeline.agents.http_client import HttpClient, excerpt, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, DatabaseBuildError, HttpError, UnsafeSQLError
 from nabahan_pipeline.settings import SETTINGS, environment_value, resolve
 
@@ -245,7 +245,7 @@ class OpenAICompatibleAgent:
         except UnsafeSQLError as exc:
             if isinstance(exc.__cause__, SqlglotError):  # a syntax error: worth a repair
                 raise _Repairable(str(exc), None) from None
-            raise _Failure(f"unsafe SQL from the model, not run: {exc}: {_clip(sql)}") from None
+            raise _Failure(f"unsafe SQL from the model, not run: {exc}: {excerpt(sql)}") from None
         try:
             result = run_read_only(self.database, sql, timeout_s=self._sql_timeout_s)
         except UnsafeSQLError as exc:  # includes QueryTimeoutError
@@ -327,8 +327,3 @@ def _insight_request(question: str, sql: str, data: list[dict[str, Any]]) -> str
     if len(data) > len(shown):
         count += f" (أول {len(shown)} صفاً أدناه)"
     return f"السؤال: {question}\n\nSQL: {sql}\n\n{count}\nالصفوف (JSON):\n{rows}"
-
-
-def _clip(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
