@@ -23,10 +23,19 @@ class HttpAgent:
     """
 
     def __init__(
-        self, spec: str, *, agent_version: str | None = None, timeout_s: float = 30.0,
-        token: str | None = None, token_env: str | None = SETTINGS["agent_token"].env, max_retries: int = 3,
-        backoff_base_s: float = 0.5, backoff_max_s: float = 8.0, retry_after_cap_s: float = 30.0,
-        max_answer_bytes: int | None = None, max_values: int = MAX_ANSWER_VALUES,
+        self,
+        spec: str,
+        *,
+        agent_version: str | None = None,
+        timeout_s: float = 30.0,
+        token: str | None = None,
+        token_env: str | None = SETTINGS["agent_token"].env,
+        max_retries: int = 3,
+        backoff_base_s: float = 0.5,
+        backoff_max_s: float = 8.0,
+        retry_after_cap_s: float = 30.0,
+        max_answer_bytes: int | None = None,
+        max_values: int = MAX_ANSWER_VALUES,
     ) -> None:
         spec = spec.strip()
         try:
@@ -42,9 +51,11 @@ class HttpAgent:
             token = environment_value(token_env)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._client = HttpClient(
-            spec, timeout_s=timeout_s,
+            spec,
+            timeout_s=timeout_s,
             retry=retry_policy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s),
-            secrets=[token], max_body_bytes=max_answer_bytes,
+            secrets=[token],
+            max_body_bytes=max_answer_bytes,
         )
 
     def ask(self, question: str, filters: dict | None = None) -> Any:

@@ -48,9 +48,16 @@ def retry_policy(
     """urllib3's ``Retry`` for an agent: 429 and 5xx asked again, as are refused or broken
     connections, whatever the method (asking an agent a question changes nothing on its side)."""
     return Retry(
-        total=max_retries, redirect=False, status_forcelist=RETRY_STATUSES, allowed_methods=None,
-        backoff_factor=backoff_base_s, backoff_max=backoff_max_s, backoff_jitter=backoff_base_s,
-        respect_retry_after_header=True, retry_after_max=int(retry_after_cap_s), raise_on_status=False,
+        total=max_retries,
+        redirect=False,
+        status_forcelist=RETRY_STATUSES,
+        allowed_methods=None,
+        backoff_factor=backoff_base_s,
+        backoff_max=backoff_max_s,
+        backoff_jitter=backoff_base_s,
+        respect_retry_after_header=True,
+        retry_after_max=int(retry_after_cap_s),
+        raise_on_status=False,
     )
 
 
@@ -89,8 +96,14 @@ class HttpClient:
     a time budget per request, retries."""
 
     def __init__(
-        self, url: str, *, timeout_s: float = 30.0, retry: Retry | None = None,
-        secrets: Iterable[str | None] = (), max_connections: int = 64, max_body_bytes: int | None = None,
+        self,
+        url: str,
+        *,
+        timeout_s: float = 30.0,
+        retry: Retry | None = None,
+        secrets: Iterable[str | None] = (),
+        max_connections: int = 64,
+        max_body_bytes: int | None = None,
     ) -> None:
         self.url = url
         self._path = parse_http_url(url).request_uri
@@ -108,7 +121,11 @@ class HttpClient:
         return urllib3.connection_from_url(self.url, maxsize=self._max_connections, block=False)
 
     def request(
-        self, method: str, *, body: bytes | None = None, headers: Mapping[str, str] | None = None,
+        self,
+        method: str,
+        *,
+        body: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
         timeout_s: float | None = None,
     ) -> HttpResponse:
         """Send one request to the URL (retried as the policy says) and return its 2xx response.
@@ -122,8 +139,14 @@ class HttpClient:
             raise exc from None
 
     def request_json(
-        self, method: str, payload: Any = None, *, headers: Mapping[str, str] | None = None,
-        timeout_s: float | None = None, max_depth: int = MAX_ANSWER_DEPTH, max_values: int | None = None,
+        self,
+        method: str,
+        payload: Any = None,
+        *,
+        headers: Mapping[str, str] | None = None,
+        timeout_s: float | None = None,
+        max_depth: int = MAX_ANSWER_DEPTH,
+        max_values: int | None = None,
     ) -> Any:
         """Send ``payload`` as UTF-8 JSON (none for None) and return the decoded JSON answer.
 

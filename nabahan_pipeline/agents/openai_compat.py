@@ -90,9 +90,16 @@ class ChatModel:
     $OPENAI_API_KEY unless told otherwise; None: none); the key is a secret."""
 
     def __init__(
-        self, model: str, *, base_url: str | None = None, api_key: str | None = None,
-        api_key_env: str | None = API_KEY_ENV, timeout_s: float = 30.0, max_retries: int = 3,
-        backoff_base_s: float = 0.5, max_answer_bytes: int | None = None,
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        api_key_env: str | None = API_KEY_ENV,
+        timeout_s: float = 30.0,
+        max_retries: int = 3,
+        backoff_base_s: float = 0.5,
+        max_answer_bytes: int | None = None,
     ) -> None:
         self.model = model
         self.base_url = resolve("openai_base_url", base_url or None).strip().rstrip("/")
@@ -105,9 +112,11 @@ class ChatModel:
         self.api_key = api_key if api_key is not None or api_key_env is None else environment_value(api_key_env)
         self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         self.client = HttpClient(
-            self.url, timeout_s=timeout_s,
+            self.url,
+            timeout_s=timeout_s,
             retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s),
-            secrets=[self.api_key], max_body_bytes=max_answer_bytes,
+            secrets=[self.api_key],
+            max_body_bytes=max_answer_bytes,
         )
 
     def chat(self, messages: list[dict[str, str]], timeout_s: float, usage: dict[str, int] | None = None) -> str:
@@ -142,10 +151,19 @@ class OpenAICompatibleAgent:
     """Text-to-SQL over the evaluation database with a chat-completions model (temperature 0)."""
 
     def __init__(
-        self, spec: str, *, agent_version: str | None = None, database: str | Path | None = None,
-        timeout_s: float = 30.0, base_url: str | None = None, api_key: str | None = None,
-        api_key_env: str | None = API_KEY_ENV, sql_timeout_s: float = 5.0, max_retries: int = 3,
-        backoff_base_s: float = 0.5, max_answer_bytes: int | None = None,
+        self,
+        spec: str,
+        *,
+        agent_version: str | None = None,
+        database: str | Path | None = None,
+        timeout_s: float = 30.0,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        api_key_env: str | None = API_KEY_ENV,
+        sql_timeout_s: float = 5.0,
+        max_retries: int = 3,
+        backoff_base_s: float = 0.5,
+        max_answer_bytes: int | None = None,
     ) -> None:
         from nabahan_pipeline.etimad_db.store import ensure_database
 

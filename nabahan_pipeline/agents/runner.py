@@ -67,16 +67,27 @@ def scrubbed(answer: AgentAnswer, scrub: Callable[[str], str]) -> AgentAnswer:
     if error and len(error) > MAX_ERROR_CHARS:
         error = error[: MAX_ERROR_CHARS - 1] + "…"
     return replace(
-        answer, sql=clean(answer.sql), insights=scrub(answer.insights), error=error,
+        answer,
+        sql=clean(answer.sql),
+        insights=scrub(answer.insights),
+        error=error,
         columns=[scrub(name) for name in answer.columns],
-        rows=[[clean(value) for value in row] for row in answer.rows], dialect=clean(answer.dialect),
+        rows=[[clean(value) for value in row] for row in answer.rows],
+        dialect=clean(answer.dialect),
     )
 
 
 def run_agent(
-    cases: pd.DataFrame, agent: Agent, *, concurrency: int = 8, timeout_s: float = 30.0, repeat: int = 1,
-    cache: ResponseStore | None = None, cache_key: Callable[[Mapping[str, Any], int], str] | None = None,
-    on_answer: Callable[[dict], None] | None = None, limits: AnswerLimits = AnswerLimits(),
+    cases: pd.DataFrame,
+    agent: Agent,
+    *,
+    concurrency: int = 8,
+    timeout_s: float = 30.0,
+    repeat: int = 1,
+    cache: ResponseStore | None = None,
+    cache_key: Callable[[Mapping[str, Any], int], str] | None = None,
+    on_answer: Callable[[dict], None] | None = None,
+    limits: AnswerLimits = AnswerLimits(),
 ) -> pd.DataFrame:
     """Ask ``agent`` every case ``repeat`` times with at most ``concurrency`` calls at once: the
     agent_responses table, every batch of ``answer_batches`` in one.
@@ -97,9 +108,16 @@ def run_agent(
 
 
 def answer_batches(
-    cases: pd.DataFrame, agent: Agent, *, concurrency: int = 8, timeout_s: float = 30.0, repeat: int = 1,
-    cache: ResponseStore | None = None, cache_key: Callable[[Mapping[str, Any], int], str] | None = None,
-    on_answer: Callable[[dict], None] | None = None, limits: AnswerLimits = AnswerLimits(),
+    cases: pd.DataFrame,
+    agent: Agent,
+    *,
+    concurrency: int = 8,
+    timeout_s: float = 30.0,
+    repeat: int = 1,
+    cache: ResponseStore | None = None,
+    cache_key: Callable[[Mapping[str, Any], int], str] | None = None,
+    on_answer: Callable[[dict], None] | None = None,
+    limits: AnswerLimits = AnswerLimits(),
     batch_rows: int = BATCH_ROWS,
 ) -> Iterator[pd.DataFrame]:
     """``run_agent``'s rows as agent_responses tables of at most ``batch_rows`` rows, in case

@@ -212,8 +212,12 @@ _FRACTIONS = {"نصف": 0.5, "نص": 0.5, "ربع": 0.25, "ثلث": 1 / 3, "ثل
 def _lexicon() -> dict[str, _Entry]:
     words: dict[str, _Entry] = {}
     for kind, table in (
-        (_Kind.UNIT, _UNITS), (_Kind.TEEN_HEAD, _TEEN_HEADS), (_Kind.ORDINAL_HEAD, _ORDINAL_HEADS),
-        (_Kind.TEEN, _COLLOQUIAL_TEENS), (_Kind.TENS, _TENS), (_Kind.PLURAL, _PLURALS),
+        (_Kind.UNIT, _UNITS),
+        (_Kind.TEEN_HEAD, _TEEN_HEADS),
+        (_Kind.ORDINAL_HEAD, _ORDINAL_HEADS),
+        (_Kind.TEEN, _COLLOQUIAL_TEENS),
+        (_Kind.TENS, _TENS),
+        (_Kind.PLURAL, _PLURALS),
         (_Kind.FRACTION, _FRACTIONS),
     ):
         words.update({word: (kind, value) for word, value in table.items()})

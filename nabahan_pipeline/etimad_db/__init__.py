@@ -9,6 +9,11 @@ from nabahan_pipeline.etimad_db.store import (
 )
 
 __all__ = [
-    "DatabaseBuildError", "build_database", "connect_readonly", "database_hash", "default_database_path",
-    "ensure_database", "suite_databases",
+    "DatabaseBuildError",
+    "build_database",
+    "connect_readonly",
+    "database_hash",
+    "default_database_path",
+    "ensure_database",
+    "suite_databases",
 ]

@@ -300,7 +300,10 @@ CONTEST_OBJECTS = ("مسابقة التصميم المعماري", "مسابقة
 
 
 def build_database(
-    out: str | Path, tenders: int | None = None, projects: int | None = None, seed: int | None = None,
+    out: str | Path,
+    tenders: int | None = None,
+    projects: int | None = None,
+    seed: int | None = None,
 ) -> Path:
     """Write the whole database to ``out`` and return its path; same arguments, same bytes.
 
@@ -569,7 +572,8 @@ class _Generator:
                 status_id, self.status_name[status_id], activity.activity_id, activity.name_ar,
                 region_id, None if region_id is None else self.region_name[region_id],
                 self.iso(publish), None if enquiry is None else self.iso(enquiry), self.iso(offer),
-                None if rng.random() < 0.01 else self.iso(opening), booklet, estimated, awarded, bids,
+                None if rng.random() < 0.01 else self.iso(opening),
+                booklet, estimated, awarded, bids,
             ))
         # tender_id follows publishing order, as on the platform.
         rows.sort(key=lambda row: (row[0], row[1]))

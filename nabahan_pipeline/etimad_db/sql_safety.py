@@ -356,8 +356,13 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, _db: str | None,
 
 
 def run_read_only(
-    database: str | Path, sql: str, *, timeout_s: float = 5.0, max_rows: int = DEFAULT_MAX_ROWS,
-    max_cells: int = DEFAULT_MAX_CELLS, max_text: int = DEFAULT_MAX_TEXT,
+    database: str | Path,
+    sql: str,
+    *,
+    timeout_s: float = 5.0,
+    max_rows: int = DEFAULT_MAX_ROWS,
+    max_cells: int = DEFAULT_MAX_CELLS,
+    max_text: int = DEFAULT_MAX_TEXT,
 ) -> QueryResult:
     """Check ``sql`` with check_read_only_select (its kept reading, ``read_sql``), then run it on a
     read-only connection to the SQLite file ``database``, interrupted after ``timeout_s`` seconds
@@ -405,8 +410,13 @@ class ReadOnlyConnection:
         return time.monotonic() > self._deadline
 
     def run(
-        self, sql: str, *, timeout_s: float = 5.0, max_rows: int = DEFAULT_MAX_ROWS,
-        max_cells: int = DEFAULT_MAX_CELLS, max_text: int = DEFAULT_MAX_TEXT,
+        self,
+        sql: str,
+        *,
+        timeout_s: float = 5.0,
+        max_rows: int = DEFAULT_MAX_ROWS,
+        max_cells: int = DEFAULT_MAX_CELLS,
+        max_text: int = DEFAULT_MAX_TEXT,
     ) -> QueryResult:
         """``sql``, checked, run within ``timeout_s`` seconds and the caps (see ``run_read_only``)."""
         to_sqlite(sql)

@@ -109,8 +109,12 @@ class QueryRunner:
     For one thread at a time."""
 
     def __init__(
-        self, database: str | Path, suite: Sequence[str | Path] = (), *,
-        timeout_s: float = DEFAULT_SQL_TIMEOUT_S, max_rows: int = DEFAULT_MAX_ROWS,
+        self,
+        database: str | Path,
+        suite: Sequence[str | Path] = (),
+        *,
+        timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
+        max_rows: int = DEFAULT_MAX_ROWS,
     ) -> None:
         self.databases = [Path(database), *map(Path, suite)]
         self.timeout_s, self.max_rows = timeout_s, max_rows

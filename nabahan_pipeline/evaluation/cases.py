@@ -111,8 +111,13 @@ def select_quick(cases: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
 
 
 def check_against_database(
-    cases: pd.DataFrame, file: str | Path, database: str | Path, suite: Sequence[str | Path] = (), *,
-    timeout_s: float = DEFAULT_SQL_TIMEOUT_S, max_rows: int = DEFAULT_MAX_ROWS,
+    cases: pd.DataFrame,
+    file: str | Path,
+    database: str | Path,
+    suite: Sequence[str | Path] = (),
+    *,
+    timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
+    max_rows: int = DEFAULT_MAX_ROWS,
 ) -> dict[str, list[ExpectedResult]]:
     """Check a whole case file (in file order) against the evaluation database before any agent
     call: every expected_table is a table of it, every gold SQL runs on it and on the test-suite

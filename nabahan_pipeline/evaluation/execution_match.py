@@ -150,13 +150,20 @@ def expected_result(
         alternates = [row for row, key in keyed[kept:] if key == last_key]
     truncated = result.truncated or (limit is None and len(keyed) > kept)
     return ExpectedResult(
-        columns=list(result.columns[:width]), rows=[row for row, _ in keyed[:kept]], groups=groups,
-        alternates=alternates, truncated=truncated,
+        columns=list(result.columns[:width]),
+        rows=[row for row, _ in keyed[:kept]],
+        groups=groups,
+        alternates=alternates,
+        truncated=truncated,
     )
 
 
 def rows_match(
-    agent_rows: Rows, gold_columns: list[str], gold_rows: list[tuple], *, ordered: bool,
+    agent_rows: Rows,
+    gold_columns: list[str],
+    gold_rows: list[tuple],
+    *,
+    ordered: bool,
 ) -> bool:
     """True when the agent's rows hold the gold rows: same number of rows, and a one-to-one mapping
     of gold columns onto agent columns under which the rows are equal (as a sequence when
@@ -379,7 +386,10 @@ class _ColumnMatcher:
     """
 
     def __init__(
-        self, gold: list[list[Key]], agent: list[list[Key]], partition: list[range],
+        self,
+        gold: list[list[Key]],
+        agent: list[list[Key]],
+        partition: list[range],
         alternates: list[list[Key]] | None,
     ):
         self.gold, self.agent, self.alternates = gold, agent, alternates

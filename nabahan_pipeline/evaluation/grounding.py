@@ -59,7 +59,10 @@ class Evidence:
     a row, the dates a question implies)."""
 
     def __init__(
-        self, rows: Sequence[Mapping[str, Any]], question: str, extra_plain: Iterable[float] = (),
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        question: str,
+        extra_plain: Iterable[float] = (),
         extra_percent: Iterable[float] = (),
     ):
         self.enumeration_max = min(len(rows), ENUMERATION_MAX)

@@ -157,7 +157,10 @@ def _draw_tile(ax: Axes, tile: _Tile) -> None:
 
 
 def plot_dashboard(
-    scores: pd.DataFrame, summary: pd.DataFrame, *, history: pd.DataFrame | None = None,
+    scores: pd.DataFrame,
+    summary: pd.DataFrame,
+    *,
+    history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
 ) -> Figure:
     """One 16:9 slide, exactly 1920 x 1080 pixels: the headline numbers as tiles (the Correct rate

@@ -62,8 +62,11 @@ def select_table_rows(scores: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS) -> T
     shown_idx, rest_idx = order[:max_rows], order[max_rows:]
     rest_passed = int(keys.loc[rest_idx, "_passed"].sum())
     return TableSelection(
-        rows=scores.loc[shown_idx], total=len(scores), omitted=len(rest_idx),
-        omitted_failed=len(rest_idx) - rest_passed, omitted_passed=rest_passed,
+        rows=scores.loc[shown_idx],
+        total=len(scores),
+        omitted=len(rest_idx),
+        omitted_failed=len(rest_idx) - rest_passed,
+        omitted_passed=rest_passed,
     )
 
 

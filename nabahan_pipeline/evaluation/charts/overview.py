@@ -40,7 +40,8 @@ def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, com
             continue
         ok = float(value) >= threshold
         ax.bar(
-            xi, float(value) * 100, width=0.6, color=PASS_COLOR if ok else FAIL_COLOR,
+            xi, float(value) * 100, width=0.6,
+            color=PASS_COLOR if ok else FAIL_COLOR,
             hatch=None if ok else FAIL_HATCH, edgecolor="white", linewidth=0.8,
         )
         ax.text(xi, float(value) * 100 + 1.5, format_pct(value), ha="center", va="bottom",

@@ -40,8 +40,11 @@ def draw_pass_fail(ax: Axes, overall: pd.Series, *, legend_fontsize: float = 9.5
         return
     slices = [s for s in _pass_fail_slices(overall) if s[2] > 0]
     result = ax.pie(
-        [s[2] for s in slices], colors=[s[4] for s in slices], hatch=[s[5] or "" for s in slices],
-        startangle=90, counterclock=False, wedgeprops={"width": 0.42, "edgecolor": "white", "linewidth": 1.5},
+        [s[2] for s in slices],
+        colors=[s[4] for s in slices],
+        hatch=[s[5] or "" for s in slices],
+        startangle=90, counterclock=False,
+        wedgeprops={"width": 0.42, "edgecolor": "white", "linewidth": 1.5},
     )
     wedges = getattr(result, "wedges", None) or result[0]
     for wedge, s in zip(wedges, slices):
@@ -59,7 +62,8 @@ def draw_pass_fail(ax: Axes, overall: pd.Series, *, legend_fontsize: float = 9.5
                 va="top", fontsize=10, color=MUTED, linespacing=1.3)
     ax.set_aspect("equal")
     ax.legend(
-        wedges, [f"{en} — {ar}\n{format_count(n)} cases · {pct}" for en, ar, n, pct, _, _ in slices],
+        wedges,
+        [f"{en} — {ar}\n{format_count(n)} cases · {pct}" for en, ar, n, pct, _, _ in slices],
         loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=legend_fontsize,
         labelspacing=1.1, handlelength=1.6, handleheight=1.4,
     )

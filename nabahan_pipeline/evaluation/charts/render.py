@@ -21,8 +21,14 @@ from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
 from nabahan_pipeline.files import atomic_folder, atomic_open, remove_stale_temporaries
 
 CHART_FILES: tuple[str, ...] = (
-    "metrics_overview.png", "pass_fail_distribution.png", "latency_analysis.png", "category_breakdown.png",
-    "detailed_results.png", "evaluation_dashboard.png", "pass_rate_trend.png", "error_locations.png",
+    "metrics_overview.png",
+    "pass_fail_distribution.png",
+    "latency_analysis.png",
+    "category_breakdown.png",
+    "detailed_results.png",
+    "evaluation_dashboard.png",
+    "pass_rate_trend.png",
+    "error_locations.png",
 )
 
 
@@ -50,7 +56,11 @@ def _history_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def render_charts(
-    scores: pd.DataFrame, summary: pd.DataFrame, out_dir: str | Path, *, history: pd.DataFrame | None = None,
+    scores: pd.DataFrame,
+    summary: pd.DataFrame,
+    out_dir: str | Path,
+    *,
+    history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
 ) -> dict[str, Path]:
     """Write the eight PNG charts as one set: drawn into a folder of their own, then ``out_dir``
