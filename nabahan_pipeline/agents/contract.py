@@ -108,15 +108,8 @@ class AgentAnswer:
 
     def to_contract(self) -> dict[str, Any]:
         """The answer as the contract's dict (what an agent returns), in both result forms."""
-        answer = {
-            "status": self.status,
-            "sql": self.sql,
-            "data": self.data,
-            "columns": self.columns,
-            "rows": self.rows,
-            "insights": self.insights,
-            "error": self.error,
-        }
+        answer = {"status": self.status, "sql": self.sql, "data": self.data, "columns": self.columns,
+                  "rows": self.rows, "insights": self.insights, "error": self.error}
         if self.dialect:
             answer["dialect"] = self.dialect
         return answer

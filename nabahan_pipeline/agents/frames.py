@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from nabahan_pipeline.agents.contract import MAX_ANSWER_DEPTH
@@ -26,13 +27,11 @@ class FrameError(Exception):
     """The stream is not a sequence of frames (a header or a frame cut short)."""
 
 
+@dataclass(frozen=True, slots=True)
 class Oversized:
     """A frame skipped for its size: how many bytes it had."""
 
-    __slots__ = ("size",)
-
-    def __init__(self, size: int) -> None:
-        self.size = size
+    size: int
 
 
 def frame(number: int, message: Any, default: Callable[[Any], Any] | None = None) -> bytes:

@@ -20,15 +20,8 @@ from urllib.parse import urlsplit
 
 import urllib3
 from urllib3.exceptions import (
-    ConnectTimeoutError,
-    IncompleteRead,
-    InvalidHeader,
-    MaxRetryError,
-    NameResolutionError,
-    NewConnectionError,
-    ProtocolError,
-    ReadTimeoutError,
-    SSLError,
+    ConnectTimeoutError, IncompleteRead, InvalidHeader, MaxRetryError, NameResolutionError,
+    NewConnectionError, ProtocolError, ReadTimeoutError, SSLError,
 )
 from urllib3.exceptions import HTTPError as Urllib3Error
 from urllib3.util import Retry, Timeout, Url
@@ -36,12 +29,7 @@ from urllib3.util import Retry, Timeout, Url
 from nabahan_pipeline.agents.contract import MAX_ANSWER_DEPTH
 from nabahan_pipeline.agents.secrets import redacted_url, register_secret, scrub, url_credentials
 from nabahan_pipeline.errors import (
-    AgentSpecError,
-    BodyTooLargeError,
-    HttpConnectionError,
-    HttpError,
-    HttpStatusError,
-    HttpTimeoutError,
+    AgentSpecError, BodyTooLargeError, HttpConnectionError, HttpError, HttpStatusError, HttpTimeoutError,
     MalformedResponseError,
 )
 from nabahan_pipeline.json_bounds import measure_json
@@ -182,7 +170,7 @@ class HttpClient:
         except (UnicodeDecodeError, ValueError) as exc:
             content_type = response.headers.get("Content-Type", "no content type")
             detail = str(exc).split(":")[0] if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
-            body_text = _excerpt(self._scrub(_text(response.body)))
+            body_text = excerpt(self._scrub(_text(response.body)))
             raise MalformedResponseError(
                 self._scrub(f"response is not JSON ({detail}; {content_type}; body: {body_text!r})")
             ) from None
@@ -235,7 +223,7 @@ class HttpClient:
             else:
                 if 200 <= response.status < 300:
                     return HttpResponse(response.status, response.headers, data)
-                error = HttpStatusError(f"HTTP {response.status} from {url}: {_excerpt(self._scrub(_text(data)))}", response.status)
+                error = HttpStatusError(f"HTTP {response.status} from {url}: {excerpt(self._scrub(_text(data)))}", response.status)
                 if not retry.is_retry(method, response.status, "Retry-After" in response.headers):
                     raise error
                 cause = None
@@ -361,8 +349,9 @@ def _text(body: bytes) -> str:
     return body.decode("utf-8", errors="replace")
 
 
-def _excerpt(text: str) -> str:
-    """The start of an (already scrubbed) text, on one line, for an error message."""
+def excerpt(text: str) -> str:
+    """The start of an (already scrubbed) text, on one line, for an error message: at most
+    _EXCERPT_CHARS characters, "…" where it is cut, "(empty body)" for none."""
     text = " ".join(text.split())
     if not text:
         return "(empty body)"

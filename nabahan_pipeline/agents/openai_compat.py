@@ -23,7 +23,7 @@ from typing import Any
 from sqlglot.errors import SqlglotError
 
 from nabahan_pipeline.agents.fingerprint import compose
-from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
+from nabahan_pipeline.agents.http_client import HttpClient, excerpt, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, DatabaseBuildError, HttpError, UnsafeSQLError
 from nabahan_pipeline.settings import SETTINGS, environment_value, resolve
 
@@ -40,24 +40,16 @@ LOOKUP_TABLES = ("regions", "tender_types", "tender_statuses")
 
 EXAMPLES: tuple[tuple[str, str], ...] = (
     ("كم عدد المناقصات في منطقة الرياض؟", "SELECT COUNT(*) AS tenders_count FROM tenders_full_details WHERE region_id = 1;"),
-    (
-        "ما متوسط القيمة التقديرية للمنافسات النشطة؟",
-        "SELECT AVG(estimated_value) AS avg_estimated_value FROM tenders_full_details WHERE status_id = 1;",
-    ),
-    (
-        "ما توزيع المناقصات حسب نوع المنافسة؟",
-        "SELECT tender_type_name, COUNT(*) AS tenders_count FROM tenders_full_details "
-        "GROUP BY tender_type_name ORDER BY tenders_count DESC;",
-    ),
-    (
-        "كم عدد المناقصات المنشورة في عام ٢٠٢٤؟",
-        "SELECT COUNT(*) AS tenders_count FROM tenders_full_details WHERE strftime('%Y', publish_date) = '2024';",
-    ),
-    (
-        "ما أكبر 5 مشاريع مستقبلية في المنطقة الشرقية من حيث القيمة؟",
-        "SELECT project_name, agency_name, estimated_value FROM future_projects "
-        "WHERE region_id = 5 ORDER BY estimated_value DESC LIMIT 5;",
-    ),
+    ("ما متوسط القيمة التقديرية للمنافسات النشطة؟",
+     "SELECT AVG(estimated_value) AS avg_estimated_value FROM tenders_full_details WHERE status_id = 1;"),
+    ("ما توزيع المناقصات حسب نوع المنافسة؟",
+     "SELECT tender_type_name, COUNT(*) AS tenders_count FROM tenders_full_details "
+     "GROUP BY tender_type_name ORDER BY tenders_count DESC;"),
+    ("كم عدد المناقصات المنشورة في عام ٢٠٢٤؟",
+     "SELECT COUNT(*) AS tenders_count FROM tenders_full_details WHERE strftime('%Y', publish_date) = '2024';"),
+    ("ما أكبر 5 مشاريع مستقبلية في المنطقة الشرقية من حيث القيمة؟",
+     "SELECT project_name, agency_name, estimated_value FROM future_projects "
+     "WHERE region_id = 5 ORDER BY estimated_value DESC LIMIT 5;"),
     ("ما حالة الطقس في جدة اليوم؟", OUT_OF_SCOPE),
 )
 
@@ -180,8 +172,7 @@ class OpenAICompatibleAgent:
         if not self.model:
             raise AgentSpecError(f"agent spec {spec!r}: expected 'openai:MODEL', e.g. 'openai:gpt-4o-mini'")
         self._model = ChatModel(self.model, base_url=base_url, api_key=api_key, api_key_env=api_key_env,
-                                timeout_s=timeout_s,
-                                max_retries=max_retries, backoff_base_s=backoff_base_s,
+                                timeout_s=timeout_s, max_retries=max_retries, backoff_base_s=backoff_base_s,
                                 max_answer_bytes=max_answer_bytes)
         if not self._model.api_key and self._model.base_url == DEFAULT_BASE_URL:
             raise AgentSpecError(
@@ -235,14 +226,9 @@ class OpenAICompatibleAgent:
         try:
             sql, columns, rows = self._run(reply)
         except _Repairable as exc:
-            messages += [
-                {"role": "assistant", "content": reply},
-                {
-                    "role": "user",
-                    "content": f"That SQL failed: {exc}\nReply with one corrected SQLite SELECT in a ```sql "
-                    f"code block, or {OUT_OF_SCOPE}.",
-                },
-            ]
+            retry = (f"That SQL failed: {exc}\nReply with one corrected SQLite SELECT in a ```sql code block, "
+                     f"or {OUT_OF_SCOPE}.")
+            messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": retry}]
             reply = self._chat(messages, usage, deadline)
             try:
                 sql, columns, rows = self._run(reply)
@@ -251,25 +237,14 @@ class OpenAICompatibleAgent:
         if sql is None:
             return {"status": "out_of_scope", "sql": None, "data": [], "insights": APOLOGY, "error": None}
         data = [dict(zip(columns, row)) for row in rows]  # what the insight prompt shows the model
-        insight = self._chat(
-            [
-                {"role": "system", "content": INSIGHT_INSTRUCTIONS},
-                {"role": "user", "content": _insight_request(question, sql, data)},
-            ],
-            usage,
-            deadline,
-        ).strip()
+        request = [{"role": "system", "content": INSIGHT_INSTRUCTIONS},
+                   {"role": "user", "content": _insight_request(question, sql, data)}]
+        insight = self._chat(request, usage, deadline).strip()
         if not insight:
             raise _Failure("the model returned an empty insight", sql)
         # columns + rows keep two result columns of one name apart; ``data`` would merge them.
-        return {
-            "status": "success",
-            "sql": sql,
-            "columns": list(columns),
-            "rows": [list(row) for row in rows],
-            "insights": insight,
-            "error": None,
-        }
+        return {"status": "success", "sql": sql, "columns": list(columns), "rows": [list(row) for row in rows],
+                "insights": insight, "error": None}
 
     def _run(self, reply: str) -> tuple[str | None, list[str], list[tuple]]:
         """Run the SQL of a reply: (sql, columns, rows), or (None, [], []) for OUT_OF_SCOPE.
@@ -288,7 +263,7 @@ class OpenAICompatibleAgent:
         except UnsafeSQLError as exc:
             if isinstance(exc.__cause__, SqlglotError):  # a syntax error: worth a repair
                 raise _Repairable(str(exc), None) from None
-            raise _Failure(f"unsafe SQL from the model, not run: {exc}: {_clip(sql)}") from None
+            raise _Failure(f"unsafe SQL from the model, not run: {exc}: {excerpt(sql)}") from None
         try:
             result = run_read_only(self.database, sql, timeout_s=self._sql_timeout_s)
         except UnsafeSQLError as exc:  # includes QueryTimeoutError
@@ -370,8 +345,3 @@ def _insight_request(question: str, sql: str, data: list[dict[str, Any]]) -> str
     if len(data) > len(shown):
         count += f" (أول {len(shown)} صفاً أدناه)"
     return f"السؤال: {question}\n\nSQL: {sql}\n\n{count}\nالصفوف (JSON):\n{rows}"
-
-
-def _clip(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

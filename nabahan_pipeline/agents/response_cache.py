@@ -23,18 +23,9 @@ RECORD_FORMAT = 3
 
 def response_key(case: Mapping[str, Any], repeat: int, fingerprint: str, database_hash: str) -> str:
     """The cache key of one case and repeat for an agent and a database."""
-    payload = json.dumps(
-        {
-            "question": case["question"],
-            "filters": case.get("filters"),
-            "repeat": int(repeat),
-            "agent": fingerprint,
-            "database": database_hash,
-            "format": RECORD_FORMAT,
-        },
-        ensure_ascii=False,
-        sort_keys=True,
-    )
+    payload = json.dumps({"question": case["question"], "filters": case.get("filters"), "repeat": int(repeat),
+                          "agent": fingerprint, "database": database_hash, "format": RECORD_FORMAT},
+                         ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 

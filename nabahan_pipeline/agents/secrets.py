@@ -138,13 +138,9 @@ def scrubber(extra: Iterable[str | None] = ()) -> Callable[[str], str]:
             return text
         for pattern, pieces in patterns:
             text = _redact_pieces(text, pattern, pieces)
-        return _CREDENTIAL.sub(_redact_credential, text)
+        return _CREDENTIAL.sub(lambda match: match.group(1) + REDACTED, text)
 
     return scrub_text
-
-
-def _redact_credential(match: re.Match[str]) -> str:
-    return match.group(1) + REDACTED
 
 
 @functools.lru_cache(maxsize=64)

@@ -28,7 +28,8 @@ IDLE_TIMEOUT_S = 120  # an idle keep-alive connection is closed after this
 
 
 class AgentServer(ThreadingHTTPServer):
-    """A threading HTTP server that holds the agent it serves."""
+    """A threading HTTP server that holds the agent it serves, bound to (host, port) (0: any free
+    port); ``serve_forever`` runs it."""
 
     daemon_threads = True
 
@@ -46,18 +47,13 @@ class AgentServer(ThreadingHTTPServer):
         return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def make_server(host: str, port: int, agent: Agent, *, log_requests: bool = False) -> AgentServer:
-    """Bind a server for ``agent`` on host:port (0: any free port); call ``serve_forever`` to run."""
-    return AgentServer((host, port), agent, log_requests=log_requests)
-
-
 def serve(host: str = "127.0.0.1", port: int = 8765, agent_spec: str | None = "embedded") -> None:
     """Serve the agent that ``agent_spec`` names until Ctrl-C or SIGTERM, then return cleanly."""
     from nabahan_pipeline.agents.registry import resolve_agent
 
     agent = resolve_agent(agent_spec)
     try:
-        server = make_server(host, port, agent, log_requests=True)
+        server = AgentServer((host, port), agent, log_requests=True)
     except OSError as exc:
         raise OSError(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     print(f"serving {agent.spec} on {server.url}/ask", flush=True)

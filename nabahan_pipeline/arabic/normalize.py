@@ -25,37 +25,16 @@ _TATWEEL = "\u0640"
 # and zero-width characters that only steer rendering.
 _BIDI_AND_ZERO_WIDTH = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 
-_DIGITS = str.maketrans(
-    "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹",
-    "01234567890123456789",
-)
+_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 
-_LETTER_FOLDS = str.maketrans(
-    {
-        "أ": "ا",
-        "إ": "ا",
-        "آ": "ا",
-        "ٱ": "ا",  # alef wasla
-        "ٲ": "ا",
-        "ٳ": "ا",
-        "ى": "ي",  # alef maqsura
-        "ی": "ي",  # Persian yeh
-        "ې": "ي",
-        "ئ": "ي",  # yeh with hamza above
-        "ؤ": "و",  # waw with hamza above
-        "ة": "ه",  # ta marbuta
-        "ک": "ك",  # Persian kaf
-        "ڪ": "ك",
-        "ھ": "ه",  # heh doachashmee
-        "ۀ": "ه",
-        "،": ",",  # Arabic comma
-        "؛": ";",  # Arabic semicolon
-        "؟": "?",  # Arabic question mark
-        "٪": "%",  # Arabic percent sign
-        "«": '"',
-        "»": '"',
-    }
-)
+_LETTER_FOLDS = str.maketrans({
+    "أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ٲ": "ا", "ٳ": "ا",  # alef with hamza or madda, alef wasla
+    "ى": "ي", "ی": "ي", "ې": "ي", "ئ": "ي",  # alef maqsura, Persian yeh, yeh with hamza above
+    "ؤ": "و",  # waw with hamza above
+    "ة": "ه", "ھ": "ه", "ۀ": "ه",  # ta marbuta, heh doachashmee
+    "ک": "ك", "ڪ": "ك",  # Persian kaf
+    "،": ",", "؛": ";", "؟": "?", "٪": "%", "«": '"', "»": '"',  # Arabic punctuation, guillemets
+})
 
 _ARABIC_DECIMAL = "\u066b"  # ٫
 _ARABIC_THOUSANDS = "\u066c"  # ٬
@@ -123,11 +102,4 @@ _ARABIC_BLOCKS = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufd
 
 def is_arabic_letter(ch: str) -> bool:
     """True for a letter of the Arabic script blocks (base, supplement, extended, presentation)."""
-    cp = ord(ch)
-    return ch.isalpha() and (
-        0x0600 <= cp <= 0x06FF
-        or 0x0750 <= cp <= 0x077F
-        or 0x08A0 <= cp <= 0x08FF
-        or 0xFB50 <= cp <= 0xFDFF
-        or 0xFE70 <= cp <= 0xFEFF
-    )
+    return ch.isalpha() and _ARABIC_BLOCKS.fullmatch(ch) is not None

@@ -5,11 +5,7 @@ imported from their own module: they load sqlglot."""
 from nabahan_pipeline.errors import DatabaseBuildError
 from nabahan_pipeline.etimad_db.generator import build_database
 from nabahan_pipeline.etimad_db.store import (
-    connect_readonly,
-    database_hash,
-    default_database_path,
-    ensure_database,
-    suite_databases,
+    connect_readonly, database_hash, default_database_path, ensure_database, suite_databases,
 )
 
 __all__ = [

@@ -32,7 +32,7 @@ are NULL.
 
 from __future__ import annotations
 
-import bisect
+import itertools
 import math
 import os
 import random
@@ -42,16 +42,10 @@ from datetime import date
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from nabahan_pipeline.arabic.hijri_calendar import hijri_date
 from nabahan_pipeline.errors import DatabaseBuildError
 from nabahan_pipeline.etimad_db.reference_data import (
-    ACTIVITIES,
-    AGENCIES,
-    CITIES,
-    REGIONS,
-    STATUSES,
-    TENDER_TYPES,
-    Activity,
-    Agency,
+    ACTIVITIES, AGENCIES, CITIES, REGIONS, STATUSES, TENDER_TYPES, Activity, Agency,
 )
 from nabahan_pipeline.files import fsync_file, fsync_folder, temporary_name
 
@@ -168,15 +162,8 @@ TENDER_TYPE_WEIGHTS = {2: 0.645, 1: 0.300, 11: 0.025, 4: 0.015, 6: 0.008, 5: 0.0
 STATUS_WEIGHTS = {4: 0.58, 6: 0.13, 5: 0.12, 1: 0.08, 2: 0.05, 3: 0.04}
 
 # Estimated value: (median SAR, sigma of the log) per type.
-VALUE_MODEL = {
-    2: (30_000, 1.4),
-    1: (1_050_000, 1.9),
-    4: (550_000, 1.6),
-    5: (2_000_000, 1.5),
-    6: (20_000_000, 1.5),
-    11: (1_050_000, 1.8),
-    12: (500_000, 1.2),
-}
+VALUE_MODEL = {2: (30_000, 1.4), 1: (1_050_000, 1.9), 4: (550_000, 1.6), 5: (2_000_000, 1.5),
+               6: (20_000_000, 1.5), 11: (1_050_000, 1.8), 12: (500_000, 1.2)}
 MIN_VALUE = 300.0
 MAX_VALUE = 2_500_000_000.0
 
@@ -308,16 +295,6 @@ PHASES = (" - المرحلة الأولى", " - المرحلة الثانية", 
 CONTEST_OBJECTS = ("مسابقة التصميم المعماري", "مسابقة أفضل فكرة مبتكرة", "مسابقة تصميم الهوية البصرية",
                    "مسابقة تصميم الواجهات العمرانية")  # fmt: skip
 
-# 1 Muharram (Umm al-Qura) of the Hijri years the tenders span.
-HIJRI_YEAR_STARTS = (
-    (date(2021, 8, 9), 1443),
-    (date(2022, 7, 30), 1444),
-    (date(2023, 7, 19), 1445),
-    (date(2024, 7, 7), 1446),
-    (date(2025, 6, 26), 1447),
-    (date(2026, 6, 16), 1448),
-)
-
 
 # --- building -------------------------------------------------------------------------------------
 
@@ -409,21 +386,16 @@ def _claim_temp_file(target: Path) -> Path:
 
 
 class _Picker(Generic[T]):
-    """Weighted choice by bisection over cumulative weights (faster than random.choices per call)."""
+    """Weighted choice over cumulative weights summed once (``choices`` given weights sums them per call)."""
 
-    __slots__ = ("items", "cum", "total")
+    __slots__ = ("items", "cum")
 
     def __init__(self, items: Sequence[T], weights: Sequence[float]) -> None:
         self.items = tuple(items)
-        self.cum: list[float] = []
-        running = 0.0
-        for w in weights:
-            running += w
-            self.cum.append(running)
-        self.total = running
+        self.cum = list(itertools.accumulate(weights))
 
     def pick(self, rng: random.Random) -> T:
-        return self.items[bisect.bisect_right(self.cum, rng.random() * self.total)]
+        return rng.choices(self.items, cum_weights=self.cum)[0]
 
 
 def _fill(con: sqlite3.Connection, tenders: int, projects: int, seed: int) -> None:
@@ -431,23 +403,19 @@ def _fill(con: sqlite3.Connection, tenders: int, projects: int, seed: int) -> No
     con.execute("PRAGMA journal_mode = OFF")
     con.execute("PRAGMA synchronous = OFF")
     con.executescript(SCHEMA)
-    con.executemany("INSERT INTO regions VALUES (?, ?, ?)", [(r.region_id, r.name_ar, r.name_en) for r in REGIONS])
-    con.executemany(
-        "INSERT INTO tender_types VALUES (?, ?, ?)", [(t.tender_type_id, t.name_ar, t.name_en) for t in TENDER_TYPES]
-    )
-    con.executemany(
-        "INSERT INTO tender_statuses VALUES (?, ?, ?)", [(s.status_id, s.name_ar, s.name_en) for s in STATUSES]
-    )
-    con.executemany(
-        "INSERT INTO activities VALUES (?, ?, ?)", [(a.activity_id, a.name_ar, a.name_en) for a in ACTIVITIES]
-    )
-    con.executemany(
-        "INSERT INTO government_agencies VALUES (?, ?, ?, ?)",
-        [(a.agency_id, a.name_ar, a.name_en, a.region_id) for a in AGENCIES],
-    )
     gen = _Generator(rng)
-    con.executemany(f"INSERT INTO tenders_full_details VALUES ({', '.join('?' * 22)})", gen.tenders(tenders))
-    con.executemany(f"INSERT INTO future_projects VALUES ({', '.join('?' * 13)})", gen.projects(projects))
+    tables = {
+        "regions": [(r.region_id, r.name_ar, r.name_en) for r in REGIONS],
+        "tender_types": [(t.tender_type_id, t.name_ar, t.name_en) for t in TENDER_TYPES],
+        "tender_statuses": [(s.status_id, s.name_ar, s.name_en) for s in STATUSES],
+        "activities": [(a.activity_id, a.name_ar, a.name_en) for a in ACTIVITIES],
+        "government_agencies": [(a.agency_id, a.name_ar, a.name_en, a.region_id) for a in AGENCIES],
+        "tenders_full_details": gen.tenders(tenders),
+        "future_projects": gen.projects(projects),
+    }
+    for table, rows in tables.items():
+        if rows:
+            con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
     con.executescript(INDEXES)
     con.execute(f"PRAGMA user_version = {GENERATOR_VERSION}")
     con.commit()
@@ -459,11 +427,8 @@ def _li(text: str) -> str:
 
 
 def _hijri_year(day: date) -> int:
-    year = HIJRI_YEAR_STARTS[0][1]
-    for start, hijri in HIJRI_YEAR_STARTS:
-        if day >= start:
-            year = hijri
-    return year
+    """The (Umm al-Qura) Hijri year of a day the tenders span."""
+    return hijri_date(day)[0]
 
 
 class _Generator:
@@ -600,32 +565,16 @@ class _Generator:
                 if ref not in seen_refs:
                     seen_refs.add(ref)
                     break
-            rows.append(
-                (
-                    publish,
-                    ref,
-                    self.tender_number(type_id, publish_day),
-                    self.name(activity, agency, region_id, type_id, publish_day),
-                    agency.agency_id,
-                    agency.name_ar,
-                    type_id,
-                    self.type_name[type_id],
-                    status_id,
-                    self.status_name[status_id],
-                    activity.activity_id,
-                    activity.name_ar,
-                    region_id,
-                    None if region_id is None else self.region_name[region_id],
-                    self.iso(publish),
-                    None if enquiry is None else self.iso(enquiry),
-                    self.iso(offer),
-                    None if rng.random() < 0.01 else self.iso(opening),
-                    booklet,
-                    estimated,
-                    awarded,
-                    bids,
-                )
-            )
+            rows.append((
+                publish, ref, self.tender_number(type_id, publish_day),
+                self.name(activity, agency, region_id, type_id, publish_day),
+                agency.agency_id, agency.name_ar, type_id, self.type_name[type_id],
+                status_id, self.status_name[status_id], activity.activity_id, activity.name_ar,
+                region_id, None if region_id is None else self.region_name[region_id],
+                self.iso(publish), None if enquiry is None else self.iso(enquiry), self.iso(offer),
+                None if rng.random() < 0.01 else self.iso(opening),
+                booklet, estimated, awarded, bids,
+            ))
         # tender_id follows publishing order, as on the platform.
         rows.sort(key=lambda row: (row[0], row[1]))
         return [(i, *row[1:]) for i, row in enumerate(rows, start=1)]
@@ -664,16 +613,9 @@ class _Generator:
             return None
         n = rng.randint(1, 999)
         hijri = _hijri_year(day)
-        style = rng.randrange(5)
-        if style == 0:
-            return f"{hijri}/{n}"
-        if style == 1:
-            return f"{n}-{hijri}"
-        if style == 2:
-            return f"T{day.year}{n:04d}"
-        if style == 3:
-            return f"{'م ع' if type_id == 1 else 'ش م'}/{n}/{hijri}"
-        return f"{day.year}-{n:03d}"
+        styles = (f"{hijri}/{n}", f"{n}-{hijri}", f"T{day.year}{n:04d}",
+                  f"{'م ع' if type_id == 1 else 'ش م'}/{n}/{hijri}", f"{day.year}-{n:03d}")
+        return styles[rng.randrange(5)]
 
     # -- future projects
 
@@ -692,21 +634,10 @@ class _Generator:
                 name += self.place_suffix(region_id)
             offering = rng.randint(first, last)
             duration = int(round(math.exp(rng.uniform(math.log(3), math.log(60)))))
-            rows.append(
-                (
-                    project_id,
-                    name,
-                    agency.agency_id,
-                    agency.name_ar,
-                    region_id,
-                    None if region_id is None else self.region_name[region_id],
-                    activity.activity_id,
-                    activity.name_ar,
-                    type_id,
-                    self.type_name[type_id],
-                    self.iso(offering),
-                    self.value(type_id, scale=3.0),
-                    min(max(duration, 3), 60),
-                )
-            )
+            rows.append((
+                project_id, name, agency.agency_id, agency.name_ar,
+                region_id, None if region_id is None else self.region_name[region_id],
+                activity.activity_id, activity.name_ar, type_id, self.type_name[type_id],
+                self.iso(offering), self.value(type_id, scale=3.0), min(max(duration, 3), 60),
+            ))
         return rows

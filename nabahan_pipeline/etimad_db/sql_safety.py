@@ -34,37 +34,16 @@ from nabahan_pipeline.settings import SETTINGS
 # Statement kinds that write, change the schema or the connection, or run something opaque
 # (sqlglot falls back to Command for syntax it does not model, e.g. REPLACE, VACUUM, EXPLAIN).
 _FORBIDDEN_NODES: tuple[type[exp.Expression], ...] = (
-    exp.Insert,
-    exp.Update,
-    exp.Delete,
-    exp.Merge,
-    exp.Drop,
-    exp.Create,
-    exp.Alter,
-    exp.TruncateTable,
-    exp.Attach,
-    exp.Detach,
-    exp.Pragma,
-    exp.Command,
-    exp.Transaction,
-    exp.Commit,
-    exp.Rollback,
-    exp.Analyze,
-    exp.Set,
-    exp.Use,
-    exp.Copy,
-    exp.LoadData,
+    exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Drop, exp.Create, exp.Alter, exp.TruncateTable,
+    exp.Attach, exp.Detach, exp.Pragma, exp.Command, exp.Transaction, exp.Commit, exp.Rollback,
+    exp.Analyze, exp.Set, exp.Use, exp.Copy, exp.LoadData,
 )
 
 # What a plain query needs from SQLite's authorizer; everything else is denied.
-_ALLOWED_ACTIONS = frozenset(
-    {
-        sqlite3.SQLITE_SELECT,
-        sqlite3.SQLITE_READ,
-        sqlite3.SQLITE_FUNCTION,
-        getattr(sqlite3, "SQLITE_RECURSIVE", 33),
-    }
-)
+_ALLOWED_ACTIONS = frozenset({
+    sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
+    getattr(sqlite3, "SQLITE_RECURSIVE", 33),
+})
 _DENIED_FUNCTIONS = frozenset({"load_extension", "fts3_tokenizer"})
 # VM instructions between two looks at the clock: a fraction of a millisecond, fine enough for a
 # 0.1 s limit. Each look takes the interpreter's lock, which a second thread running Python may
@@ -162,17 +141,16 @@ def _parse(sql: str, dialect: str = "sqlite") -> list[exp.Expression | None]:
         raise UnsafeSQLError(f"SQL does not parse: {first_line}") from error
 
 
-def _check_dialect(dialect: str) -> str:
+def _check_dialect(dialect: str) -> None:
     try:
         Dialect.get_or_raise(dialect)
     except ValueError:
         raise UnsafeSQLError(f"unknown SQL dialect {dialect!r}") from None
-    return dialect
 
 
 def to_sqlite(sql: str, dialect: str | None = None) -> str:
     """``sql`` written in ``dialect`` (sqlglot's names; None or "sqlite" for SQLite) as one
-    SQLite query, after checking it is one read-only query in its own dialect."""
+    SQLite query; UnsafeSQLError (from its kept reading) unless it is one read-only query."""
     reading = read_sql(sql, dialect)
     if reading.problem is not None:
         raise UnsafeSQLError(reading.problem)
@@ -311,17 +289,18 @@ def _function_name(node: exp.Func) -> str:
 def referenced_tables(sql: str, dialect: str = "sqlite") -> set[str]:
     """The real tables that ``sql`` reads, lower-case, without CTE names or subquery aliases
     (from the parse tree, so a table name inside a string or a column name does not count)."""
-    tables: set[str] = set()
-    for statement in _parse(sql, dialect):
-        if statement is not None:
-            tables |= _statement_tables(statement)
-    return tables
+    return {table for statement in _parse(sql, dialect) if statement is not None
+            for table in _statement_tables(statement)}
 
 
 def referenced_columns(sql: str, dialect: str = "sqlite") -> set[str]:
     """The column names that ``sql`` holds, lower-case, without their table's."""
     return {column.name.lower() for statement in _parse(sql, dialect) if statement is not None
             for column in statement.find_all(exp.Column)}
+
+
+# The measure a selected expression computes, by the first aggregate found in it, in this order.
+_MEASURES = ((exp.Avg, "avg"), (exp.Count, "count"), (exp.Sum, "sum"), (exp.Max, "max"), (exp.Min, "min"))
 
 
 def select_aggregates(tree: exp.Expression) -> tuple[str | None, ...]:
@@ -338,18 +317,8 @@ def select_aggregates(tree: exp.Expression) -> tuple[str | None, ...]:
         inner = expression.this if isinstance(expression, exp.Alias) else expression
         if isinstance(inner, (exp.Div, exp.Mul)) and inner.find(exp.Count, exp.Sum):
             found.append("share" if inner.find(exp.Mul) or isinstance(inner, exp.Mul) else None)
-        elif inner.find(exp.Avg):
-            found.append("avg")
-        elif inner.find(exp.Count):
-            found.append("count")
-        elif inner.find(exp.Sum):
-            found.append("sum")
-        elif inner.find(exp.Max):
-            found.append("max")
-        elif inner.find(exp.Min):
-            found.append("min")
         else:
-            found.append(None)
+            found.append(next((name for kind, name in _MEASURES if inner.find(kind)), None))
     return tuple(found)
 
 
@@ -386,13 +355,6 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, _db: str | None,
     return sqlite3.SQLITE_OK
 
 
-def refuse_unsafe(sql: str) -> None:
-    """Raise UnsafeSQLError naming what makes ``sql`` unsafe (its kept reading, ``read_sql``)."""
-    problem = read_sql(sql).problem
-    if problem is not None:
-        raise UnsafeSQLError(problem)
-
-
 def run_read_only(
     database: str | Path,
     sql: str,
@@ -410,7 +372,7 @@ def run_read_only(
     of text and bytes of blobs; the row that would pass a cap is dropped and the result marked
     truncated (at least one more row exists), so a cut result never holds more than the caps.
     """
-    refuse_unsafe(sql)  # before the database is opened
+    to_sqlite(sql)  # refused before the database is opened
     connection = ReadOnlyConnection(database)
     try:
         return connection.run(sql, timeout_s=timeout_s, max_rows=max_rows, max_cells=max_cells, max_text=max_text)
@@ -457,7 +419,7 @@ class ReadOnlyConnection:
         max_text: int = DEFAULT_MAX_TEXT,
     ) -> QueryResult:
         """``sql``, checked, run within ``timeout_s`` seconds and the caps (see ``run_read_only``)."""
-        refuse_unsafe(sql)
+        to_sqlite(sql)
         with self._lock:
             self._deadline = deadline = time.monotonic() + timeout_s
             try:

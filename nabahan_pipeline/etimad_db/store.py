@@ -10,12 +10,7 @@ from pathlib import Path
 
 from nabahan_pipeline.errors import DatabaseBuildError
 from nabahan_pipeline.etimad_db.generator import (
-    DEFAULT_PROJECTS,
-    DEFAULT_SEED,
-    DEFAULT_TENDERS,
-    GENERATOR_VERSION,
-    build_database,
-    checked_sizes,
+    DEFAULT_PROJECTS, DEFAULT_SEED, DEFAULT_TENDERS, GENERATOR_VERSION, build_database, checked_sizes,
 )
 from nabahan_pipeline.files import file_sha256, fsync_file, remove_stale_temporaries, temporary_name
 from nabahan_pipeline.settings import MAX_SUITE_DATABASES, cache_dir

@@ -17,18 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from nabahan_pipeline.etimad_db.sql_safety import (
-    QueryResult,
-    ReadOnlyConnection,
-    UnsafeSQLError,
-    read_sql,
-    referenced_columns,
-    referenced_tables,
+    QueryResult, ReadOnlyConnection, UnsafeSQLError, read_sql, referenced_columns, referenced_tables,
 )
 from nabahan_pipeline.evaluation.execution_match import (
-    ExpectedResult,
-    expected_result,
-    gold_query,
-    rows_match,
+    ExpectedResult, expected_result, gold_query, rows_match,
 )
 from nabahan_pipeline.settings import SETTINGS
 

@@ -49,7 +49,12 @@ def load_test_cases(path: str | Path) -> pd.DataFrame:
 
 def read_case_file(path: str | Path) -> bytes:
     """The case file's bytes, read once (a pipe cannot be read twice); TestCaseError when it cannot be read."""
-    return _read_bytes(Path(path), str(path))
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise TestCaseError(f"{path}: file not found") from None
+    except OSError as error:
+        raise TestCaseError(f"{path}: cannot read the file: {error}") from None
 
 
 def parse_test_cases(data: bytes, path: str | Path) -> pd.DataFrame:
@@ -224,15 +229,6 @@ def derive_case_id(question: str, category: str, filters: dict | None = None) ->
 
 
 # --- reading ------------------------------------------------------------------------------------
-
-
-def _read_bytes(path: Path, name: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise TestCaseError(f"{name}: file not found") from None
-    except OSError as error:
-        raise TestCaseError(f"{name}: cannot read the file: {error}") from None
 
 
 def _read_json_list(data: bytes, name: str) -> list:

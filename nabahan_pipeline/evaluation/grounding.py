@@ -19,15 +19,10 @@ past that, nearly any number would find a pair, and a made-up figure would pass.
 
 Precision: a number matches a candidate within half a unit of its last stated digit, at its
 scale: "25%" covers 24.5..25.5, "1,234" covers 1233.5..1234.5, "1.5 مليون" covers
-1,450,000..1,550,000. Word numbers are read at the unit of their last part's scale word, or of
-that part's own magnitude when smaller: "مليونين" at a million, "مليونين وخمسمائة ألف" and "عشرة
-آلاف" at a thousand, "نصف مليون" and "مليون ونص" at 100,000, "خمسمائة وثلاث وعشرون" at one.
-Signs are ignored: candidates and mentions are compared as magnitudes.
-
-A written form with more than one reading (``20.000`` is 20000 or 20.0, ``1,234`` is 1234 or
-1.234; see ``arabic_numbers``) is grounded when any reading is, each at its own precision.
-Numbers are read by ``arabic_numbers.find_numbers``, the reader the reference agent's question
-parser uses too; each ungrounded number is reported as the insight wrote it.
+1,450,000..1,550,000; a word number at the unit ``arabic.numbers`` reads it at. Signs are
+ignored: candidates and mentions are compared as magnitudes. A written form with more than one
+reading (``20.000``, ``1,234``) is grounded when any reading is, each at its own precision. Each
+ungrounded number is reported as the insight wrote it.
 """
 
 from __future__ import annotations
@@ -56,12 +51,6 @@ def ungrounded_numbers(insight: str, rows: Sequence[Mapping[str, Any]], question
         if not evidence.supports(mention) and mention.text not in ungrounded:
             ungrounded.append(mention.text)
     return ungrounded
-
-
-def tolerance(mention: NumberMention) -> float:
-    """Half a unit of the last stated digit of the mention's first reading, at its scale (see the
-    module docstring); each reading has its own."""
-    return mention.readings[0].unit / 2
 
 
 class Evidence:

@@ -132,13 +132,10 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
         *_bound_rows(overall, "avg_generation_fidelity", "Avg Generation Fidelity"),
         ("Total Answers", answers),
         ("Correct", int(overall["correct"])),
-        ("Correct Rate", format_pct(overall["correct_rate"])),
-        *_bound_rows(overall, "correct_rate", "Correct Rate"),
-        ("Execution Accuracy", format_pct(overall["execution_accuracy"])),
-        *_bound_rows(overall, "execution_accuracy", "Execution Accuracy"),
+        *_rate_rows(overall, "correct_rate", "Correct Rate"),
+        *_rate_rows(overall, "execution_accuracy", "Execution Accuracy"),
         ("Execution Cases", int(overall["execution_cases"])),
-        ("Test Suite Accuracy", format_pct(overall["test_suite_accuracy"])),
-        *_bound_rows(overall, "test_suite_accuracy", "Test Suite Accuracy"),
+        *_rate_rows(overall, "test_suite_accuracy", "Test Suite Accuracy"),
         ("Test Suite Cases", int(overall["test_suite_cases"])),
         ("Avg Latency Score", f"{overall['avg_latency_score']:.3f}"),
         ("Errors", int(overall["errors"])),
@@ -149,8 +146,7 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     ]
     rows.append(("Cached Answers", int(overall["cached_answers"])))
     if "judged" in summary.columns and int(overall["judged"]):
-        rows += [("Judged Answers", int(overall["judged"])), ("Judge Agreement", format_pct(overall["judge_agreement"])),
-                 *_bound_rows(overall, "judge_agreement", "Judge Agreement")]
+        rows += [("Judged Answers", int(overall["judged"])), *_rate_rows(overall, "judge_agreement", "Judge Agreement")]
     if "pass_hat_n" in summary.columns and not pd.isna(overall["pass_hat_n"]):
         rows += [("Pass^N (all repeats passed)", format_pct(overall["pass_hat_n"])),
                  *_bound_rows(overall, "pass_hat_n", "Pass^N")]
@@ -161,15 +157,17 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
         rows += [
             (f"[{name}] Total", int(category["total"])),
             (f"[{name}] Passed", int(category["passed"])),
-            (f"[{name}] Pass Rate", format_pct(category["pass_rate"])),
-            *_bound_rows(category, "pass_rate", f"[{name}] Pass Rate"),
-            (f"[{name}] Correct Rate", format_pct(category["correct_rate"])),
-            *_bound_rows(category, "correct_rate", f"[{name}] Correct Rate"),
-            (f"[{name}] Execution Accuracy", format_pct(category["execution_accuracy"])),
-            *_bound_rows(category, "execution_accuracy", f"[{name}] Execution Accuracy"),
+            *_rate_rows(category, "pass_rate", f"[{name}] Pass Rate"),
+            *_rate_rows(category, "correct_rate", f"[{name}] Correct Rate"),
+            *_rate_rows(category, "execution_accuracy", f"[{name}] Execution Accuracy"),
             (f"[{name}] Avg Latency (s)", _secs(category["avg_latency"])),
         ]
     return pd.DataFrame(rows, columns=["Metric", "Value"])
+
+
+def _rate_rows(row: pd.Series, rate: str, label: str) -> list[tuple[str, str]]:
+    """``rate`` as a report row, its interval's two rows right after it."""
+    return [(label, format_pct(row[rate])), *_bound_rows(row, rate, label)]
 
 
 def _bound_rows(row: pd.Series, rate: str, label: str) -> list[tuple[str, str]]:
@@ -218,8 +216,7 @@ def write_tables(
     """Write each table as CSV (UTF-8 with BOM, CRLF rows, no formula cells), atomically, at
     ``paths(attempt)[key]``: from the first attempt on, until every name of a set is free (an
     existing file is never overwritten); return the paths written."""
-    folders = {path.parent for path in paths(1).values()}
-    for folder in folders:
+    for folder in {path.parent for path in paths(1).values()}:
         remove_stale_temporaries(folder)
     safe = {key: csv_safe(table) for key, table in tables.items()}
     attempt = 1

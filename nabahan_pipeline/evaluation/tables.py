@@ -25,13 +25,7 @@ _MATCH = pa.Check.isin((0.0, 1.0))
 
 # The words a case's category may be; out_of_scope cases name no table.
 CATEGORIES: tuple[str, ...] = (
-    "count",
-    "region_filter",
-    "aggregation",
-    "distribution",
-    "lookup",
-    "time_filter",
-    "value_filter",
+    "count", "region_filter", "aggregation", "distribution", "lookup", "time_filter", "value_filter",
     "out_of_scope",
 )
 OUT_OF_SCOPE = "out_of_scope"
@@ -316,15 +310,7 @@ TREND_FIGURES: tuple[str, ...] = tuple(
 )
 
 __all__ = [
-    "AGENT_COMPARISON",
-    "AGENT_COMPARISON_DTYPES",
-    "AGENT_RESPONSES",
-    "CASE_SCORES",
-    "CASE_SCORE_DTYPES",
-    "EVALUATION_SUMMARY",
-    "SUMMARY_COLUMNS",
-    "SUMMARY_DTYPES",
-    "TEST_CASES",
-    "TEST_CASE_COLUMNS",
+    "AGENT_COMPARISON", "AGENT_COMPARISON_DTYPES", "AGENT_RESPONSES", "CASE_SCORES", "CASE_SCORE_DTYPES",
+    "EVALUATION_SUMMARY", "SUMMARY_COLUMNS", "SUMMARY_DTYPES", "TEST_CASES", "TEST_CASE_COLUMNS",
     "TREND_FIGURES",
 ]

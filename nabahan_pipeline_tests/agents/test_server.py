@@ -22,7 +22,7 @@ import nabahan_pipeline
 from nabahan_pipeline.agents.contract import normalize_answer
 from nabahan_pipeline.agents.http import HttpAgent
 from nabahan_pipeline.agents.python_callable import PythonCallableAgent
-from nabahan_pipeline.agents.server import AgentServer, make_server
+from nabahan_pipeline.agents.server import AgentServer
 
 QUESTION = "كم عدد المناقصات في منطقة الرياض؟"
 ECHO_SPEC = "python:nabahan_pipeline_tests.loopback:echo_agent"
@@ -41,7 +41,7 @@ class FailingAgent:
 
 @contextmanager
 def running(agent: Any) -> Iterator[AgentServer]:
-    server = make_server("127.0.0.1", 0, agent)
+    server = AgentServer(("127.0.0.1", 0), agent)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:

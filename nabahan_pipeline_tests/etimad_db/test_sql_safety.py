@@ -254,7 +254,7 @@ def test_connection_is_read_only_even_past_the_parser(db: Path, monkeypatch: pyt
     # Defence in depth: with the parse check out of the way, SQLite itself still refuses writes.
     import nabahan_pipeline.etimad_db.sql_safety as sql_safety
 
-    monkeypatch.setattr(sql_safety, "read_sql", lambda sql: sql_safety.SQLReading(tables=None, sqlite=sql))
+    monkeypatch.setattr(sql_safety, "read_sql", lambda sql, dialect=None: sql_safety.SQLReading(tables=None, sqlite=sql))
     for statement in ("DELETE FROM regions", "CREATE TABLE x (a)", "PRAGMA query_only = OFF"):
         with pytest.raises(UnsafeSQLError, match="query failed"):
             run_read_only(db, statement)
@@ -265,7 +265,7 @@ def test_authorizer_denies_what_a_read_only_file_would_allow(db: Path, monkeypat
     # mode=ro and query_only alone let ATTACH and turning query_only off through; the authorizer does not.
     import nabahan_pipeline.etimad_db.sql_safety as sql_safety
 
-    monkeypatch.setattr(sql_safety, "read_sql", lambda sql: sql_safety.SQLReading(tables=None, sqlite=sql))
+    monkeypatch.setattr(sql_safety, "read_sql", lambda sql, dialect=None: sql_safety.SQLReading(tables=None, sqlite=sql))
     for statement in ("ATTACH DATABASE ':memory:' AS other", "PRAGMA query_only = OFF", "SELECT load_extension('x')"):
         with pytest.raises(UnsafeSQLError, match="not authorized"):
             run_read_only(db, statement)
@@ -275,7 +275,7 @@ def test_query_only_pragma_stops_temp_writes_that_mode_ro_allows(db: Path, monke
     # A read-only file still lets a connection create temp tables; PRAGMA query_only does not.
     import nabahan_pipeline.etimad_db.sql_safety as sql_safety
 
-    monkeypatch.setattr(sql_safety, "read_sql", lambda sql: sql_safety.SQLReading(tables=None, sqlite=sql))
+    monkeypatch.setattr(sql_safety, "read_sql", lambda sql, dialect=None: sql_safety.SQLReading(tables=None, sqlite=sql))
     monkeypatch.setattr(sql_safety, "_authorize", lambda *args: sqlite3.SQLITE_OK)
     with pytest.raises(UnsafeSQLError, match="readonly"):
         run_read_only(db, "CREATE TEMP TABLE scratch (a)")
@@ -309,7 +309,7 @@ def test_one_connection_runs_query_after_query_each_checked_timed_and_capped(db:
 def test_one_connection_is_read_only_past_the_parser_too(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import nabahan_pipeline.etimad_db.sql_safety as sql_safety
 
-    monkeypatch.setattr(sql_safety, "read_sql", lambda sql: sql_safety.SQLReading(tables=None, sqlite=sql))
+    monkeypatch.setattr(sql_safety, "read_sql", lambda sql, dialect=None: sql_safety.SQLReading(tables=None, sqlite=sql))
     connection = sql_safety.ReadOnlyConnection(db)
     try:
         for statement in ("DELETE FROM regions", "ATTACH DATABASE ':memory:' AS other", "PRAGMA query_only = OFF"):

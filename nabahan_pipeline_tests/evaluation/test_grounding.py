@@ -7,7 +7,7 @@ import pytest
 from num2words import num2words
 
 from nabahan_pipeline.arabic.numbers import find_numbers
-from nabahan_pipeline.evaluation.grounding import tolerance, ungrounded_numbers
+from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
 
 REGIONS = [
     {"region_name": "منطقة الرياض", "tenders": 523},
@@ -147,13 +147,11 @@ def test_percentage_rounded_to_whole_number() -> None:
     assert ungrounded("النسبة 25%", [{"p": 24.4}], "ما النسبة؟") == ["25%"]
 
 
-def test_tolerance_is_half_the_last_stated_unit() -> None:
-    [mention] = find_numbers("1.5 مليون")
-    assert tolerance(mention) == pytest.approx(50_000)
-    [mention] = find_numbers("1,234")
-    assert tolerance(mention) == pytest.approx(0.5)
-    [mention] = find_numbers("3.25%")
-    assert tolerance(mention) == pytest.approx(0.005)
+def test_the_precision_is_the_last_stated_unit() -> None:
+    # Grounding accepts half of it either side (Evidence._supports).
+    assert find_numbers("1.5 مليون")[0].readings[0].unit == pytest.approx(100_000)
+    assert find_numbers("1,234")[0].readings[0].unit == pytest.approx(1)
+    assert find_numbers("3.25%")[0].readings[0].unit == pytest.approx(0.01)
 
 
 # --- every way of writing a number: (the rows' value, a right form, a wrong form) --------------------

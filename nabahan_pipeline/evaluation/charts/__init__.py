@@ -1,14 +1,5 @@
 """The PNG charts of an evaluation run, drawn from the ``case_scores`` and ``evaluation_summary``
-tables (docs/internals.md) with matplotlib: no Dagster, no pyplot.
-
-One module per idea: ``style`` (colours, rcParams, font, DPI, new figures on matplotlib's Agg
-canvas), ``text`` (Arabic labels, text from the data made safe to draw), ``formats`` (numbers),
-``inputs`` (the columns the charts need and the views they take of the tables), ``tiers`` (the
-latency tiers), ``ticks`` (the log latency axis), one module per chart (``overview``,
-``pass_fail``, ``latency``, ``categories``, ``detailed_results``, ``trend``, ``dashboard``,
-``comparison``, ``error_locations``, ``robustness``), ``render`` (all eight saved by ``savefig`` as one set) and ``markdown`` (the
-dashboard for the Dagster UI).
-
+tables with matplotlib (no Dagster, no pyplot), one module per idea (docs/internals.md lists them).
 The names below load their module on first use, so that importing this package does not import
 matplotlib.
 """
@@ -56,11 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
     from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
     from nabahan_pipeline.evaluation.charts.detailed_results import (
-        TableSelection,
-        omitted_note,
-        plot_detailed_results,
-        select_table_rows,
-        table_heading,
+        TableSelection, omitted_note, plot_detailed_results, select_table_rows, table_heading,
     )
     from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
     from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard

@@ -13,18 +13,8 @@ from matplotlib.patches import Patch
 
 from nabahan_pipeline.evaluation.charts.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.style import (
-    CORRECT_COLOR,
-    ERROR_COLOR,
-    EXEC_COLOR,
-    FAIL_COLOR,
-    INK,
-    LABEL_BOX,
-    MUTED,
-    P95_COLOR,
-    PASS_COLOR,
-    chart_style,
-    new_figure,
-    no_data,
+    CORRECT_COLOR, ERROR_COLOR, EXEC_COLOR, FAIL_COLOR, INK, LABEL_BOX, MUTED, P95_COLOR, PASS_COLOR,
+    chart_style, new_figure, no_data,
 )
 from nabahan_pipeline.evaluation.charts.text import category_label, safe_text, truncate_text
 

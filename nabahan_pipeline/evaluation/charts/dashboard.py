@@ -18,15 +18,7 @@ from nabahan_pipeline.evaluation.charts.latency import draw_latency_hist, draw_l
 from nabahan_pipeline.evaluation.charts.overview import draw_metrics_overview
 from nabahan_pipeline.evaluation.charts.pass_fail import draw_pass_fail
 from nabahan_pipeline.evaluation.charts.style import (
-    DPI,
-    ERROR_COLOR,
-    FAIL_COLOR,
-    FONT_FAMILY,
-    INK,
-    MUTED,
-    PASS_COLOR,
-    chart_style,
-    new_figure,
+    DPI, ERROR_COLOR, FAIL_COLOR, FONT_FAMILY, INK, MUTED, PASS_COLOR, chart_style, new_figure,
 )
 from nabahan_pipeline.evaluation.charts.text import text_width_px
 from nabahan_pipeline.evaluation.charts.trend import draw_trend
@@ -38,12 +30,7 @@ TILE_VALUE_MIN_PT = 28.0
 TILE_LABEL_PT = 13.0  # English name (bold); the Arabic name and the notes are TILE_TEXT_PT
 TILE_TEXT_PT = 12.0
 # Panel text a little larger than on the single charts, for a projector.
-_DASHBOARD_RC = {
-    "axes.titlesize": 14,
-    "axes.labelsize": 11,
-    "xtick.labelsize": 10.5,
-    "ytick.labelsize": 10.5,
-}
+_DASHBOARD_RC = {"axes.titlesize": 14, "axes.labelsize": 11, "xtick.labelsize": 10.5, "ytick.labelsize": 10.5}
 
 
 @dataclass(frozen=True)
@@ -200,24 +187,22 @@ def plot_dashboard(
         # of its columns (the category names, the donut's legend) for that row alone, instead of
         # aligning both rows and leaving every panel as narrow as the most crowded one.
         top = gs[1].subgridspec(1, 3, width_ratios=[1.0, 0.95, 1.15])
-        ax = fig.add_subplot(top[0, 0])
-        draw_metrics_overview(ax, overall, threshold, compact=True)
-        ax.set_title("Metrics — المقاييس")
-        ax = fig.add_subplot(top[0, 1])
-        draw_pass_fail(ax, overall, legend_fontsize=10.5)
-        ax.set_title("Pass / fail — النجاح والرسوب")
-        ax = fig.add_subplot(top[0, 2])
-        draw_categories(ax, summary, threshold, compact=True)
-        ax.set_title("By category — حسب الفئة")
-
         middle = gs[2].subgridspec(1, 3, width_ratios=[1.3, 1.0, 1.0])
-        ax = fig.add_subplot(middle[0, 0])
-        draw_latency_hist(ax, scores, compact=True)
-        ax.set_title("Latency distribution — توزيع زمن الاستجابة")
-        ax = fig.add_subplot(middle[0, 1])
-        draw_latency_per_case(ax, scores, compact=True)
-        ax.set_title("Latency per case — زمن الاستجابة لكل حالة")
-        ax = fig.add_subplot(middle[0, 2])
-        draw_trend(ax, history, threshold, compact=True)
-        ax.set_title("Trend — الاتجاه")
+        panels = (
+            (top[0, 0], "Metrics — المقاييس",
+             lambda ax: draw_metrics_overview(ax, overall, threshold, compact=True)),
+            (top[0, 1], "Pass / fail — النجاح والرسوب",
+             lambda ax: draw_pass_fail(ax, overall, legend_fontsize=10.5)),
+            (top[0, 2], "By category — حسب الفئة",
+             lambda ax: draw_categories(ax, summary, threshold, compact=True)),
+            (middle[0, 0], "Latency distribution — توزيع زمن الاستجابة",
+             lambda ax: draw_latency_hist(ax, scores, compact=True)),
+            (middle[0, 1], "Latency per case — زمن الاستجابة لكل حالة",
+             lambda ax: draw_latency_per_case(ax, scores, compact=True)),
+            (middle[0, 2], "Trend — الاتجاه", lambda ax: draw_trend(ax, history, threshold, compact=True)),
+        )
+        for cell, title, draw in panels:
+            ax = fig.add_subplot(cell)
+            draw(ax)
+            ax.set_title(title)
     return fig

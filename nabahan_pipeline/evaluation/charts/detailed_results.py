@@ -15,14 +15,7 @@ from matplotlib.patches import Rectangle
 from nabahan_pipeline.evaluation.charts.formats import format_seconds
 from nabahan_pipeline.evaluation.charts.inputs import require_scores, verdict_mask
 from nabahan_pipeline.evaluation.charts.style import (
-    FAIL_COLOR,
-    FAIL_TINT,
-    FONT_FAMILY,
-    INK,
-    PASS_COLOR,
-    PASS_TINT,
-    chart_style,
-    new_figure,
+    FAIL_COLOR, FAIL_TINT, FONT_FAMILY, INK, PASS_COLOR, PASS_TINT, chart_style, new_figure,
 )
 from nabahan_pipeline.evaluation.charts.text import safe_text, text_width_px, truncate_text
 from nabahan_pipeline.evaluation.charts.tiers import tier_of
@@ -61,17 +54,10 @@ def select_table_rows(scores: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS) -> T
     if max_rows < 0:
         raise ValueError(f"max_rows must be >= 0, got {max_rows}")
     passed = verdict_mask(scores)
-    keys = pd.DataFrame(
-        {
-            "_passed": passed,
-            "_q": pd.to_numeric(scores["query_num"], errors="coerce").to_numpy(),
-            "_r": (
-                pd.to_numeric(scores["repeat"], errors="coerce").to_numpy()
-                if "repeat" in scores.columns else np.zeros(len(scores))
-            ),
-        },
-        index=scores.index,
-    )
+    repeats = (pd.to_numeric(scores["repeat"], errors="coerce").to_numpy() if "repeat" in scores.columns
+               else np.zeros(len(scores)))
+    query = pd.to_numeric(scores["query_num"], errors="coerce").to_numpy()
+    keys = pd.DataFrame({"_passed": passed, "_q": query, "_r": repeats}, index=scores.index)
     order = keys.sort_values(["_passed", "_q", "_r"], kind="stable").index
     shown_idx, rest_idx = order[:max_rows], order[max_rows:]
     rest_passed = int(keys.loc[rest_idx, "_passed"].sum())
@@ -161,11 +147,7 @@ def _draw_table(ax: Axes, sel: TableSelection, *, fontsize: float = 9.0) -> None
     pad = 0.006
 
     def x_for(i: int, align: str) -> float:
-        if align == "left":
-            return edges[i] + pad
-        if align == "right":
-            return edges[i + 1] - pad
-        return (edges[i] + edges[i + 1]) / 2
+        return {"left": edges[i] + pad, "right": edges[i + 1] - pad}.get(align, (edges[i] + edges[i + 1]) / 2)
 
     # Cells are measured on the Agg canvas and shortened (on a word boundary) to fit their
     # column, so that a long unbroken question cannot run into the next column. The table axes

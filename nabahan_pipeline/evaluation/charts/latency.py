@@ -14,24 +14,11 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator
 from nabahan_pipeline.evaluation.charts.formats import format_pct, seconds_tick_label
 from nabahan_pipeline.evaluation.charts.inputs import latencies, require_scores
 from nabahan_pipeline.evaluation.charts.style import (
-    FAIL_COLOR,
-    FAIL_HATCH,
-    INK,
-    MUTED,
-    PASS_COLOR,
-    chart_style,
-    new_figure,
-    no_data,
-    tick_fontsize,
+    FAIL_COLOR, FAIL_HATCH, INK, MUTED, PASS_COLOR, chart_style, new_figure, no_data, tick_fontsize,
 )
 from nabahan_pipeline.evaluation.charts.ticks import LATENCY_FLOOR, SpacedLogLocator
 from nabahan_pipeline.evaluation.charts.tiers import (
-    LATENCY_TIERS,
-    TIER_ALPHA,
-    TIER_BOUNDARIES,
-    TIER_COLORS,
-    tier_counts,
-    tier_range,
+    LATENCY_TIERS, TIER_ALPHA, TIER_BOUNDARIES, TIER_COLORS, tier_counts, tier_range,
 )
 
 

@@ -11,15 +11,7 @@ from matplotlib.figure import Figure
 from nabahan_pipeline.evaluation.charts.formats import format_count, format_pct
 from nabahan_pipeline.evaluation.charts.inputs import overall_row
 from nabahan_pipeline.evaluation.charts.style import (
-    ERROR_COLOR,
-    ERROR_HATCH,
-    FAIL_COLOR,
-    FAIL_HATCH,
-    INK,
-    MUTED,
-    PASS_COLOR,
-    chart_style,
-    new_figure,
+    ERROR_COLOR, ERROR_HATCH, FAIL_COLOR, FAIL_HATCH, INK, MUTED, PASS_COLOR, chart_style, new_figure,
     no_data,
 )
 

@@ -10,14 +10,7 @@ from matplotlib.figure import Figure
 
 from nabahan_pipeline.evaluation.charts.formats import format_pct
 from nabahan_pipeline.evaluation.charts.style import (
-    FAIL_COLOR,
-    FAIL_HATCH,
-    INK,
-    LABEL_BOX,
-    PASS_COLOR,
-    chart_style,
-    new_figure,
-    no_data,
+    FAIL_COLOR, FAIL_HATCH, INK, LABEL_BOX, PASS_COLOR, chart_style, new_figure, no_data,
 )
 from nabahan_pipeline.evaluation.charts.text import safe_text
 

@@ -38,30 +38,15 @@ FAIL_TINT = "#FBE3D6"
 LABEL_BOX = {"boxstyle": "square,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.9}
 
 _RC = {
-    "font.family": [FONT_FAMILY],
-    "font.size": 10,
+    "font.family": [FONT_FAMILY], "font.size": 10,
     "text.parse_math": False,  # a "$" in a question is text, not mathtext
-    "axes.titlesize": 12,
-    "axes.titleweight": "bold",
-    "axes.titlepad": 8,
-    "axes.labelcolor": INK,
-    "axes.edgecolor": "#888888",
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.axisbelow": True,
-    "axes.grid": False,
-    "grid.color": "#E5E5E5",
-    "xtick.color": MUTED,
-    "ytick.color": MUTED,
-    "legend.frameon": False,
-    "legend.fontsize": 9,
-    "hatch.linewidth": 0.8,
-    "figure.dpi": DPI,
-    "savefig.dpi": DPI,
-    "figure.facecolor": "white",
-    "savefig.facecolor": "white",
-    "figure.constrained_layout.h_pad": 0.06,
-    "figure.constrained_layout.w_pad": 0.06,
+    "axes.titlesize": 12, "axes.titleweight": "bold", "axes.titlepad": 8, "axes.labelcolor": INK,
+    "axes.edgecolor": "#888888", "axes.spines.top": False, "axes.spines.right": False,
+    "axes.axisbelow": True, "axes.grid": False, "grid.color": "#E5E5E5",
+    "xtick.color": MUTED, "ytick.color": MUTED, "legend.frameon": False, "legend.fontsize": 9,
+    "hatch.linewidth": 0.8, "figure.dpi": DPI, "savefig.dpi": DPI,
+    "figure.facecolor": "white", "savefig.facecolor": "white",
+    "figure.constrained_layout.h_pad": 0.06, "figure.constrained_layout.w_pad": 0.06,
 }
 
 # rc_context swaps the process-wide rcParams: serialize figure building and saving so that two

@@ -27,13 +27,8 @@ QUESTION_MAX_CHARS = 45
 ELLIPSIS = "\u2026"
 
 CATEGORY_AR = {
-    "count": "عدّ",
-    "region_filter": "تصفية بالمنطقة",
-    "aggregation": "تجميع",
-    "distribution": "توزيع",
-    "lookup": "استعلام",
-    "time_filter": "تصفية زمنية",
-    "value_filter": "تصفية بالقيمة",
+    "count": "عدّ", "region_filter": "تصفية بالمنطقة", "aggregation": "تجميع", "distribution": "توزيع",
+    "lookup": "استعلام", "time_filter": "تصفية زمنية", "value_filter": "تصفية بالقيمة",
     "out_of_scope": "خارج النطاق",
 }
 
