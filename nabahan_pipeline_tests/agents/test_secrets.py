@@ -263,10 +263,10 @@ def test_each_agent_gets_only_its_own_token_and_none_is_kept_or_shown(tmp_path: 
         result = nabahan(tmp_path, "eval", "--agent", f"a={a.url()}", "--agent", f"b={b.url()}",
                          "--agent", f"vendor={vendor.url()}", "--agent-token", "a=AGENT_A_TOKEN",
                          "--agent-token", "b=AGENT_B_TOKEN", "--test-file", str(cases), "--output-dir", "out",
-                         "--test-suite", "0", **env)
+                         "--test-suite", "0", "--register", **env)
         assert result.returncode == 0, result.stderr[-3000:]
         single = nabahan(tmp_path, "eval", "--agent", vendor.url(), "--test-file", str(cases), "--output-dir",
-                         "out", "--test-suite", "0", **env)
+                         "out", "--test-suite", "0", "--register", **env)
         assert single.returncode == 0, single.stderr[-3000:]
         listed = nabahan(tmp_path, "agents", "list", **env)
         received = {name: {request.headers.get("authorization") for request in server.requests}
