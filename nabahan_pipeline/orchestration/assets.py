@@ -318,6 +318,7 @@ def evaluation_charts(
         history=summary_history(context.instance, series=run_series(evaluation, case_scores),
                                 partition=context.partition_key),
         pass_threshold=evaluation.pass_threshold,
+        gated=evaluation.gated_figure(),
     )
     publish("written", files={name: str(charts / name) for name in drawn})
     # This run's own files, not the link: another run (another agent's) may switch it before they are read.

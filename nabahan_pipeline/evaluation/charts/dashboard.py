@@ -46,7 +46,7 @@ class _Tile:
     colour: str = INK
 
 
-def _headline_tiles(overall: pd.Series, threshold: float) -> list[_Tile]:
+def _headline_tiles(overall: pd.Series, threshold: float, gated: str | None = None) -> list[_Tile]:
     """The dashboard's big numbers, in order: the Correct rate (the gate's figure, judged against
     the threshold) and the seed's pass rate first, then execution accuracy, P95 latency and
     errors. Summaries from before the Correct verdict show the pass rate first, judged.
@@ -55,24 +55,33 @@ def _headline_tiles(overall: pd.Series, threshold: float) -> list[_Tile]:
     TILE_TEXT_PT. The number of cases is in the title and the donut; average retrieval and
     fidelity are in the metrics panel right below. The gated rate's and execution accuracy's 95 %
     intervals follow their first note (the seed's pass rate beside Correct has no room for a
-    third line when its counts break in two; its interval is in the summary CSV and the console)."""
+    third line when its counts break in two; its interval is in the summary CSV and the console).
+
+    ``gated``: the summary column the run's gate judges (``RunSettings.gated_figure``: a rate or its
+    lower bound); by default the Correct rate, else the pass rate."""
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
     has_correct = pd.notna(overall.get("correct_rate"))
-    gated = "correct_rate" if has_correct else "pass_rate"
+    if gated is None or gated not in overall.index or pd.isna(overall[gated]):
+        gated = "correct_rate" if has_correct else "pass_rate"
     rate_ok = pd.notna(overall[gated]) and float(overall[gated]) >= threshold
     judged = f"{'at or above' if rate_ok else 'below'} threshold {format_pct(threshold)}"
+    if gated.endswith("_low"):  # the bound is the interval's first figure, on the line above
+        judged = f"CI low {judged}"
     judged_colour = PASS_COLOR if rate_ok else FAIL_COLOR
+    on_correct = has_correct and not gated.startswith("pass_rate")
     total = format_count(overall["total"])
     passed_failed = f"{format_count(overall['passed'])} passed · {format_count(overall['failed'])} failed"
     tiles = []
     if has_correct:
+        correct_notes = (_with_interval(f"{format_count(overall['correct'])} of {total} correct", overall,
+                                        "correct_rate"),)
         tiles.append(_Tile("correct_rate", "Correct rate", "نسبة الإجابات الصحيحة",
                            format_pct(overall["correct_rate"]),
-                           (_with_interval(f"{format_count(overall['correct'])} of {total} correct", overall,
-                                           "correct_rate"), judged),
-                           judged_colour))
+                           correct_notes + (judged,) if on_correct else correct_notes,
+                           judged_colour if on_correct else INK))
         tiles.append(_Tile("pass_rate", "Pass rate (seed)", "نسبة النجاح", format_pct(overall["pass_rate"]),
-                           (passed_failed, "form checks only")))
+                           (passed_failed, "form checks only") if on_correct else (passed_failed, judged),
+                           INK if on_correct else judged_colour))
     else:
         tiles.append(_Tile("pass_rate", "Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
                            (_with_interval(passed_failed, overall, "pass_rate"), judged), judged_colour))
@@ -162,6 +171,7 @@ def plot_dashboard(
     *,
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
+    gated: str | None = None,
 ) -> Figure:
     """One 16:9 slide, exactly 1920 x 1080 pixels: the headline numbers as tiles (the Correct rate
     and the seed's pass rate first), then the metrics, pass/fail and category panels, then latency
@@ -178,7 +188,7 @@ def plot_dashboard(
             fontsize=17, fontweight="bold",
         )
         gs = fig.add_gridspec(3, 1, height_ratios=[2.2, 3.6, 3.6])
-        headline = _headline_tiles(overall, threshold)
+        headline = _headline_tiles(overall, threshold, gated)
         tiles = gs[0].subgridspec(1, len(headline), wspace=0.03)
         for i, tile in enumerate(headline):
             _draw_tile(fig.add_subplot(tiles[0, i]), tile)

@@ -62,13 +62,15 @@ def render_charts(
     *,
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
+    gated: str | None = None,
 ) -> dict[str, Path]:
     """Write the eight PNG charts as one set: drawn into a folder of their own, then ``out_dir``
     (a symbolic link, see ``files.atomic_folder``) is switched to it whole, so a reader never sees
     charts of two runs mixed, and a run killed while drawing leaves the last set in place.
 
     ``history``: one row per run, oldest first, the current run last (run_label, timestamp,
-    pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run.
+    pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run. ``gated``:
+    the summary column the threshold judges on the dashboard (default: the Correct rate).
     Returns ``{file name: path}`` in :data:`CHART_FILES` order, the paths in this run's own
     folder (``out_dir`` may point at a later run's by the time they are read).
     """
@@ -81,7 +83,7 @@ def render_charts(
         require_history(history)
     out = Path(out_dir)
     remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
-    charts = chart_builders(scores, summary, history, threshold)
+    charts = chart_builders(scores, summary, history, threshold, gated)
     with atomic_folder(out) as folder:
         for name in CHART_FILES:
             save_figure(charts[name](), folder.path / name)
@@ -89,7 +91,7 @@ def render_charts(
 
 
 def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame,
-                   threshold: float) -> dict[str, Callable[[], Figure]]:
+                   threshold: float, gated: str | None = None) -> dict[str, Callable[[], Figure]]:
     """The eight charts by file name, each a function that builds its figure (one figure in
     memory at a time)."""
     return {
@@ -98,7 +100,8 @@ def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.Data
         "latency_analysis.png": lambda: plot_latency_analysis(scores),
         "category_breakdown.png": lambda: plot_category_breakdown(summary, pass_threshold=threshold),
         "detailed_results.png": lambda: plot_detailed_results(scores),
-        "evaluation_dashboard.png": lambda: plot_dashboard(scores, summary, history=history, pass_threshold=threshold),
+        "evaluation_dashboard.png":
+            lambda: plot_dashboard(scores, summary, history=history, pass_threshold=threshold, gated=gated),
         "pass_rate_trend.png": lambda: plot_pass_rate_trend(history, pass_threshold=threshold),
         "error_locations.png": lambda: plot_error_locations(scores),
     }
