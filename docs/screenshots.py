@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -170,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pages", nargs="*", help="only these (method names of Pages: lineage, not_correct, ...)")
     parser.add_argument("--work", type=Path, help="a folder to prepare once and keep, for retakes (default: a temporary one)")
     args = parser.parse_args(argv)
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")) or not shutil.which("chromedriver"):
+        print("screenshots: chromium and chromedriver must be on PATH (apt-get install chromium chromium-driver)",
+              file=sys.stderr)
+        return 2
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="nabahan-screenshots-") as folder:
         work = (args.work or Path(folder)).resolve()
