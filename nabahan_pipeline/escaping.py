@@ -56,6 +56,13 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
     return safe
 
 
+def one_line(value: object, chars: int) -> str:
+    """``value`` as one line (every run of whitespace a space), cut to ``chars`` characters with "…"
+    where it is cut: agent text quoted in a message, a reason or a table cell."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
 def markdown_text(value: object) -> str:
     """``value`` as literal text in Markdown (one line; no emphasis, links, bare-URL autolinks,
     code, HTML or table breaks): every character Markdown or HTML would read is escaped."""
@@ -71,10 +78,7 @@ def markdown_table(frame: pd.DataFrame, *, cell_chars: int | None = None) -> str
             return ""
         if isinstance(value, (bool, int, float)):
             return value
-        text = " ".join(str(value).split())
-        if cell_chars is not None and len(text) > cell_chars:
-            text = text[: cell_chars - 1] + "…"
-        return markdown_text(text)
+        return markdown_text(one_line(value, cell_chars) if cell_chars is not None else " ".join(str(value).split()))
 
     table = pd.DataFrame(
         {position: frame.iloc[:, position].map(cell).astype(object) for position in range(frame.shape[1])}

@@ -32,6 +32,7 @@ from nabahan_pipeline.errors import (
     AgentSpecError, BodyTooLargeError, HttpConnectionError, HttpError, HttpStatusError, HttpTimeoutError,
     MalformedResponseError,
 )
+from nabahan_pipeline.escaping import one_line
 from nabahan_pipeline.json_bounds import measure_json
 from nabahan_pipeline.version import __version__
 
@@ -352,7 +353,4 @@ def _text(body: bytes) -> str:
 def excerpt(text: str) -> str:
     """The start of an (already scrubbed) text, on one line, for an error message: at most
     _EXCERPT_CHARS characters, "…" where it is cut, "(empty body)" for none."""
-    text = " ".join(text.split())
-    if not text:
-        return "(empty body)"
-    return text if len(text) <= _EXCERPT_CHARS else text[: _EXCERPT_CHARS - 1] + "…"
+    return one_line(text, _EXCERPT_CHARS) or "(empty body)"

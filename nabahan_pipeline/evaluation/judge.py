@@ -17,6 +17,7 @@ from typing import Any
 
 from nabahan_pipeline.agents.openai_compat import ChatError, ChatModel
 from nabahan_pipeline.agents.secrets import scrub
+from nabahan_pipeline.escaping import one_line
 
 SUPPORTED = "supported"
 UNSUPPORTED = "unsupported"
@@ -36,7 +37,7 @@ _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 def judge_request(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], insight: str) -> str:
     """The user message: the question, the first JUDGE_ROWS rows (cells cut) and the insight, as JSON."""
-    shown = [[_cut(value, CELL_CHARS) if isinstance(value, str) else value for value in row]
+    shown = [[one_line(value, CELL_CHARS) if isinstance(value, str) else value for value in row]
              for row in list(rows)[:JUDGE_ROWS]]
     data = {"question": question, "columns": list(columns), "row_count": len(rows), "rows": shown,
             "insight": insight}
@@ -52,9 +53,9 @@ def parse_reply(reply: str) -> tuple[str, str]:
         parsed = None
     verdict = parsed.get("verdict") if isinstance(parsed, dict) else None
     if not isinstance(verdict, str) or verdict.strip().lower() not in VERDICTS:
-        raise ValueError(f"unparseable judge reply: {_cut(reply, 200)!r}")
+        raise ValueError(f"unparseable judge reply: {one_line(reply, 200)!r}")
     reason = parsed.get("reason")
-    return verdict.strip().lower(), _cut(reason if isinstance(reason, str) else "", REASON_CHARS)
+    return verdict.strip().lower(), one_line(reason if isinstance(reason, str) else "", REASON_CHARS)
 
 
 class Judge:
@@ -99,6 +100,3 @@ class Judge:
         return f"Judge({self.spec!r}, {self._model.url!r})"
 
 
-def _cut(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

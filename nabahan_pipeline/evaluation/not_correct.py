@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from nabahan_pipeline.escaping import markdown_table
+from nabahan_pipeline.escaping import markdown_table, one_line
 from nabahan_pipeline.etimad_db.sql_safety import UnsafeSQLError
 from nabahan_pipeline.evaluation.agent_sql import DEFAULT_MAX_ROWS, DEFAULT_SQL_TIMEOUT_S, QueryRunner
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
@@ -143,8 +143,7 @@ def _stored_rows_text(columns: Any, rows: Any) -> str:
 
 
 def _cut(value: object, chars: int) -> str:
-    text = _one_line(value)
-    return text if len(text) <= chars else text[: chars - 1] + "…"
+    return one_line(value, chars).translate(_CONTROLS)
 
 
 def _one_line(value: object) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nabahan_pipeline.escaping import one_line
 from nabahan_pipeline.evaluation.agent_sql import lost_in_transpiling
 from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
 from nabahan_pipeline.evaluation.scoring.execution import suite_failure
@@ -67,9 +68,9 @@ def not_correct_reasons(
     database; ``untranspiled`` names the dialect whose SQL we could not run as SQLite."""
     reasons: list[str] = []
     if status == "error":
-        reasons.append(f"error: {_clip(error)}" if error else "error")
+        reasons.append(f"error: {one_line(error, 120)}" if error else "error")
     if scores["unsafe_sql"]:
-        reasons.append(f"unsafe SQL: {_clip(scores['sql_problem'])}")
+        reasons.append(f"unsafe SQL: {one_line(scores['sql_problem'] or '', 120)}")
     if in_scope and status == "out_of_scope":
         reasons.append("refused an in-scope question")
     if not in_scope and status != "out_of_scope" and status != "error":
@@ -77,9 +78,10 @@ def not_correct_reasons(
     elif not in_scope and status == "out_of_scope" and not scores["retrieval_accuracy"]:
         reasons.append("refused but ran SQL")
     if status == "success" and not scores["unsafe_sql"] and scores["sql_problem"] and untranspiled:
-        reasons.append(f"the pipeline could not run its {untranspiled} SQL as SQLite: {_clip(scores['sql_problem'])}")
+        reasons.append(f"the pipeline could not run its {untranspiled} SQL as SQLite: "
+                       f"{one_line(scores['sql_problem'], 120)}")
     elif status == "success" and not scores["unsafe_sql"] and scores["sql_problem"]:
-        reasons.append(f"its SQL gave no result here: {_clip(scores['sql_problem'])}")
+        reasons.append(f"its SQL gave no result here: {one_line(scores['sql_problem'], 120)}")
     elif scores["execution_match"] == 0.0 and status == "success":
         reasons.append("wrong result")
     elif scores["test_suite_match"] == 0.0 and status == "success":
@@ -92,7 +94,7 @@ def not_correct_reasons(
     if not in_scope and status == "out_of_scope" and not scores["status_match"]:
         reasons.append("no apology recognized")
     if contradicted:
-        reasons.append(f"insight contradicts the rows: {_clip(contradicted[0])}")
+        reasons.append(f"insight contradicts the rows: {one_line(contradicted[0], 120)}")
     if ungrounded:
         reasons.append("ungrounded " + ", ".join(ungrounded[:5]) + (" …" if len(ungrounded) > 5 else ""))
     if not scores["overall_passed"] and not reasons:
@@ -102,6 +104,3 @@ def not_correct_reasons(
     return reasons
 
 
-def _clip(text: str | None, limit: int = 120) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
