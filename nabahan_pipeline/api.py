@@ -46,7 +46,7 @@ from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.evaluation.not_correct import not_correct_answers
 from nabahan_pipeline.files import atomic_open, file_lock
 from nabahan_pipeline.orchestration.assets import CHARTS_FOLDER, CheckedCases, check_output_folder, checked_test_cases
-from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job, settings_run_config
+from nabahan_pipeline.orchestration.jobs import LOCATION_TAGS, comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
 from nabahan_pipeline.orchestration.partitions import (
     partition_settings,
@@ -214,6 +214,7 @@ class NabahanEvaluationPipeline:
             "nabahan/suite": suite_fingerprint(checked.case_file.cases),
             "nabahan/trigger": "nabahan eval",
             **owner_tags(),
+            **LOCATION_TAGS,
         }
 
     def run_complete_pipeline(self, console: TextIO | None = None) -> dict[str, Any]:
@@ -319,7 +320,8 @@ class NabahanEvaluationPipeline:
         try:
             result = job.execute_in_process(
                 run_config=run_config, instance=instance, run_id=run_id,
-                tags={"nabahan/trigger": "nabahan eval", "nabahan/agents": ",".join(labels), **owner_tags()},
+                tags={"nabahan/trigger": "nabahan eval", "nabahan/agents": ",".join(labels), **owner_tags(),
+                      **LOCATION_TAGS},
             )
         except (dg.DagsterExecutionInterruptedError, KeyboardInterrupt):
             record_interrupted(instance, run_id)

@@ -8,6 +8,10 @@ import dagster as dg
 from nabahan_pipeline.orchestration.assets import GROUP
 
 COMPARISON = dg.AssetKey("agent_comparison")
+# The code location as `make dev` (workspace.yaml) names it. A job's Runs tab in the UI lists the runs
+# whose tag names its repository, which Dagster sets on the runs it launches; our entry points run
+# the job in their own process, so they set it, and their runs show there too.
+LOCATION_TAGS = {".dagster/repository": "__repository__@nabahan_pipeline.definitions"}
 
 evaluation_job = dg.define_asset_job(
     "evaluation_job",

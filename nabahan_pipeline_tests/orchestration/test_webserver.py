@@ -135,3 +135,13 @@ def test_the_run_log_has_one_line_per_answer_not_correct(ui: Webserver) -> None:
         "case 2 riyadh (region_filter): passed the seed's checks, not correct: wrong result",
         "case 5 big (value_filter): passed the seed's checks, not correct: ungrounded 31415",
     ]
+
+
+def test_the_jobs_runs_tab_lists_the_run_of_nabahan_eval(ui: Webserver) -> None:
+    # The filter of the UI's job page (PipelineRunsFeedRoot): the job's name and the repository's tag.
+    runs = ui.graphql("""query ($filter: RunsFilter!) { runsOrError(filter: $filter) {
+        __typename ... on Runs { results { runId tags { key value } } } } }""",
+                      {"filter": {"pipelineName": "evaluation_job",
+                                  "tags": [{"key": ".dagster/repository", "value": f"{REPOSITORY}@{LOCATION}"}]}})
+    results = runs["runsOrError"]["results"]
+    assert [{tag["key"]: tag["value"] for tag in run["tags"]}.get("nabahan/agent_label") for run in results] == [WRONG]
