@@ -187,14 +187,15 @@ def run_report_html(report: RunReport) -> str:
 def comparison_report_html(title: str, scores: Mapping[str, pd.DataFrame], agents: pd.DataFrame,
                            chart: bytes | None = None) -> str:
     """Several agents on the same cases as one HTML page: each agent's figures, the chart, and
-    every case with each agent's answer (the first repeat) side by side."""
+    every case with each agent's answer side by side: with repeats, the first that is not Correct
+    (else the first), and on how many repeats the agent was Correct (the McNemar rule's "right":
+    all of them)."""
     table = _table(["Agent", "Cases", *(label for _, label in KPI_RATES)],
                    ([_e(row["agent"]), f"{int(row['cases']):,}", *(_e(_rate(row, column)) for column, _ in KPI_RATES)]
                     for row in agents.to_dict("records")))
     image = (f'<img alt="agent_comparison.png" src="data:image/png;base64,{base64.b64encode(chart).decode("ascii")}">'
              if chart else "")
-    first = {label: table.sort_values(["query_num", "repeat"], kind="stable").drop_duplicates("case_id")
-             .set_index("case_id", drop=False) for label, table in scores.items()}
+    first = {label: _shown_answers(table) for label, table in scores.items()}
     order = list(dict.fromkeys(case for table in first.values() for case in table.index))
     items = [_compared_case(case_id, {label: table.loc[case_id].to_dict() for label, table in first.items()
                                       if case_id in table.index}) for case_id in order]
@@ -297,18 +298,35 @@ def _case(row: Mapping[str, Any], report: RunReport) -> str:
                     location_clauses(row.get("error_location") or ""), head, body)
 
 
+def _shown_answers(table: pd.DataFrame) -> pd.DataFrame:
+    """One answer per case, in case order: the first repeat not Correct, else the first; with the
+    number of repeats (``repeats``) and of those Correct (``correct_repeats``)."""
+    ordered = table.sort_values(["query_num", "repeat"], kind="stable")
+    counts = ordered.assign(correct=ordered["correct"].astype(bool)).groupby("case_id", sort=False)["correct"]
+    shown = (ordered.sort_values("correct", kind="stable").drop_duplicates("case_id")
+             .sort_values(["query_num", "repeat"], kind="stable").set_index("case_id", drop=False))
+    return shown.assign(correct_repeats=counts.sum(), repeats=counts.size())
+
+
+def _verdict_text(answer: Mapping[str, Any]) -> str:
+    right, repeats = int(answer["correct_repeats"]), int(answer["repeats"])
+    if right in (0, repeats):
+        return "Correct" if right else "Not correct"
+    return f"Correct on {right} of {repeats} repeats"
+
+
 def _compared_case(case_id: str, answers: Mapping[str, Mapping[str, Any]]) -> str:
     first = next(iter(answers.values()))
-    right = [bool(answer["correct"]) for answer in answers.values()]
+    right = [int(answer["correct_repeats"]) == int(answer["repeats"]) for answer in answers.values()]
     verdict = "all-correct" if all(right) else "none-correct" if not any(right) else "disagree"
     clauses = list(dict.fromkeys(clause for answer in answers.values()
                                  for clause in location_clauses(answer.get("error_location"))))
     badges = "".join(
-        f'<span class="badge {"correct" if bool(answer["correct"]) else "wrong"}">{_e(label)}</span>'
-        for label, answer in answers.items()
+        f'<span class="badge {"correct" if ok else "wrong"}">{_e(label)}</span>'
+        for (label, answer), ok in zip(answers.items(), right)
     )
     columns = "".join(
-        f'<div><h4>{_e(label)}: {"Correct" if bool(answer["correct"]) else "Not correct"}</h4>'
+        f'<div><h4>{_e(label)}: {_verdict_text(answer)}</h4>'
         f'<h4>SQL</h4>{_sql_pair(answer.get("sql"), None)[0]}'
         f'{_insight(answer.get("insights"), answer.get("claim_details"))}{_reasons(answer)}</div>'
         for label, answer in answers.items()

@@ -212,6 +212,19 @@ def test_several_agents_compared_case_by_case() -> None:
     assert "(20.0–80.0)" in html
 
 
+
+def test_with_repeats_a_case_is_right_only_when_every_repeat_is_and_a_wrong_one_is_shown() -> None:
+    scores = make_scores(3, seed=5, repeats=2).assign(correct=True, insights="fine")
+    wrong = (scores["query_num"] == 1) & (scores["repeat"] == 1)
+    flaky = scores.assign(correct=~wrong, insights=scores["insights"].where(~wrong, "the wrong one"))
+    agents = pd.DataFrame({"agent": ["steady", "flaky"], "cases": [3, 3], "correct_rate": [1.0, 0.83],
+                           "pass_rate": [1.0, 1.0], "execution_accuracy": [float("nan")] * 2,
+                           "test_suite_accuracy": [float("nan")] * 2})
+    html = comparison_report_html("Repeats", {"steady": scores, "flaky": flaky}, agents)
+    verdicts = [attrs["data-verdict"] for tag, attrs in parsed(html).elements if tag == "details"]
+    assert verdicts == ["disagree", "all-correct", "all-correct"], "one wrong repeat of three makes a case not right"
+    assert "flaky: Correct on 1 of 2 repeats" in html and "the wrong one" in html, "the wrong repeat is shown"
+
 # ---- in a real browser ----------------------------------------------------------------------
 
 CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
