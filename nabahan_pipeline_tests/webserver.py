@@ -67,10 +67,11 @@ class Webserver:
 
 
 @contextlib.contextmanager
-def webserver(dagster_home: Path, cwd: Path, *, dev: bool = False, **env: str) -> Iterator[Webserver]:
+def webserver(dagster_home: Path, cwd: Path, *, dev: bool = False, start_timeout_s: float = START_TIMEOUT_S,
+              **env: str) -> Iterator[Webserver]:
     """dagster-webserver (``dev``: `dagster dev`, as `make dev` starts it) on a free loopback port for
     DAGSTER_HOME ``dagster_home``, started in ``cwd`` with our commands' environment
-    (``commands.environment``); stopped, with its children, on exit."""
+    (``commands.environment``), serving within ``start_timeout_s``; stopped, with its children, on exit."""
     port = free_port()
     log = cwd / f"webserver-{port}.log"
     bin_dir = Path(sys.executable).parent
@@ -82,11 +83,11 @@ def webserver(dagster_home: Path, cwd: Path, *, dev: bool = False, **env: str) -
                                    start_new_session=True)
     server = Webserver(process, port, log)
     try:
-        deadline = time.monotonic() + START_TIMEOUT_S
+        deadline = time.monotonic() + start_timeout_s
         while not server.loaded():
             assert process.poll() is None, f"dagster-webserver exited {process.returncode}:\n{server.log_tail()}"
             assert time.monotonic() < deadline, (
-                f"dagster-webserver not serving after {START_TIMEOUT_S} s:\n{server.log_tail()}")
+                f"dagster-webserver not serving after {start_timeout_s} s:\n{server.log_tail()}")
             time.sleep(0.5)
         yield server
     finally:

@@ -22,18 +22,10 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import dagster as dg
 import pytest
@@ -43,11 +35,10 @@ from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration import sensors
 from nabahan_pipeline.orchestration.resources import EvaluationSettings
 from nabahan_pipeline.orchestration.schedules import nightly_evaluation
+from nabahan_pipeline_tests.webserver import LOCATION, REPOSITORY, Webserver, webserver
 
 REPO = Path(__file__).resolve().parents[2]
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
-LOCATION = "nabahan_pipeline.definitions"
-REPOSITORY = "__repository__"
 JOB = "evaluation_job"
 SENSOR = "test_cases_changed"
 SENSOR_INTERVAL_S = 30  # minimum_interval_seconds of the sensor
@@ -78,34 +69,12 @@ DAGSTER_YAML = "telemetry:\n  enabled: false\nrun_queue:\n  dequeue_interval_sec
 
 
 @dataclass
-class DagsterDev:
+class DagsterDev(Webserver):
     """A running `dagster dev` and the paths it was given."""
 
-    process: subprocess.Popen
-    port: int
-    log: Path
     cases: Path
     out: Path
     workdir: Path
-
-    def graphql(self, query: str, variables: dict[str, Any] | None = None, timeout: float = 30) -> dict:
-        body = json.dumps({"query": query, "variables": variables or {}}).encode("utf-8")
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}/graphql", data=body, headers={"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            payload = json.loads(response.read())
-        assert not payload.get("errors"), payload["errors"]
-        return payload["data"]
-
-    def log_tail(self, chars: int = 4000) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _write_cases(path: Path, count: int) -> None:
@@ -121,35 +90,6 @@ def _write_cases(path: Path, count: int) -> None:
     path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
 
 
-def _location_loaded(server: DagsterDev) -> bool:
-    try:
-        data = server.graphql(
-            "{ workspaceOrError { ... on Workspace { locationEntries { name"
-            " locationOrLoadError { __typename ... on PythonError { message } } } } } }",
-            timeout=5,
-        )
-    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
-        return False
-    entries = data["workspaceOrError"]["locationEntries"]
-    for entry in entries:
-        loaded = entry["locationOrLoadError"]
-        assert loaded is None or loaded["__typename"] != "PythonError", loaded
-    return any(entry["locationOrLoadError"] for entry in entries)
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """SIGTERM to the whole group (dagster dev shuts its children down), then SIGKILL what is left."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        pass
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
-
-
 @contextlib.contextmanager
 def dagster_dev(tmp: Path) -> Iterator[DagsterDev]:
     home = tmp / "dagster_home"
@@ -157,41 +97,12 @@ def dagster_dev(tmp: Path) -> Iterator[DagsterDev]:
     (home / "dagster.yaml").write_text(DAGSTER_YAML, encoding="utf-8")
     workdir = tmp / "work"
     workdir.mkdir()
-    cases, out, log = tmp / "cases.json", tmp / "out", tmp / "dagster_dev.log"
+    cases, out = tmp / "cases.json", tmp / "out"
     _write_cases(cases, 2)
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("DAGSTER_", "NABAHAN_"))}
-    if os.environ.get("NABAHAN_CACHE_DIR"):  # the session's database cache (conftest)
-        env["NABAHAN_CACHE_DIR"] = os.environ["NABAHAN_CACHE_DIR"]
-    env.update(
-        DAGSTER_HOME=str(home),
-        NABAHAN_HOME=str(tmp / "home"),
-        NABAHAN_TEST_FILE=str(cases),
-        NABAHAN_OUTPUT_DIR=str(out),
-        NABAHAN_AGENT=COUNTING,
-        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-    )
-    port = _free_port()
-    dagster = str(Path(sys.executable).parent / "dagster")
-    with log.open("wb") as log_file:
-        process = subprocess.Popen(
-            [dagster, "dev", "-m", LOCATION, "-p", str(port), "-h", "127.0.0.1"],
-            cwd=workdir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    server = DagsterDev(process, port, log, cases, out, workdir)
-    try:
-        deadline = time.monotonic() + 60
-        while not _location_loaded(server):
-            assert process.poll() is None, f"dagster dev exited {process.returncode}:\n{server.log_tail()}"
-            assert time.monotonic() < deadline, f"dagster dev not serving after 60 s:\n{server.log_tail()}"
-            time.sleep(0.5)
-        yield server
-    finally:
-        _stop(process)
+    settings = {"NABAHAN_HOME": str(tmp / "home"), "NABAHAN_TEST_FILE": str(cases), "NABAHAN_OUTPUT_DIR": str(out),
+                "NABAHAN_AGENT": COUNTING}
+    with webserver(home, workdir, dev=True, start_timeout_s=60, **settings) as server:
+        yield DagsterDev(server.process, server.port, server.log, cases, out, workdir)
 
 
 RUNS = """
