@@ -22,7 +22,15 @@ from nabahan_pipeline.agents.secrets import redacted_url, scrub
 from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env, labelled_agents, resolve_run, with_tokens
 from nabahan_pipeline.errors import NabahanError, UsageError
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
-from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, resolve, whole_number
+from nabahan_pipeline.settings import (
+    NO_TOKEN,
+    RUN_OPTIONS,
+    SETTINGS,
+    RunSettings,
+    resolve,
+    resolve_run_settings,
+    whole_number,
+)
 from nabahan_pipeline.version import __version__
 
 
@@ -83,8 +91,6 @@ def _cmd_agent_ask(args: argparse.Namespace) -> int:
             raise UsageError(f"--filters is not valid JSON: {exc}") from None
         if not isinstance(filters, dict):
             raise UsageError("--filters must be a JSON object, e.g. '{\"region\": \"الرياض\"}'")
-    from nabahan_pipeline.settings import resolve_run_settings
-
     agent = resolve_agent(args.agent, timeout_s=resolve_run_settings().timeout_s)
     try:
         answer = agent.ask(args.question, filters)
