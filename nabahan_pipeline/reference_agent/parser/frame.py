@@ -66,6 +66,7 @@ class Refusal:
     # | no_column (a condition the question's table cannot hold; decided by the agent)
     # | unplaced_date (a Hijri date outside the embedded calendar, or a Hijri month with no year)
     # | ambiguous (a name several agencies share; ``words`` are their names)
+    # | two_questions (two questions in one whose figures are no values of one field)
     reason: str
     # The question's words the parser could not account for (not compared: the reason is the verdict).
     words: tuple[str, ...] = field(default=(), compare=False)

@@ -188,6 +188,25 @@ SHARE = re.compile(
 )
 
 
+# Prefaces dropped whole, and phrases read as the plain Arabic they mean (phrasing.json); a
+# conjunction glued to a rewritten word stays ("واتلغت": "وملغاه").
+WRAPPERS = re.compile(rf"(?<!\w)(?:{alternation(lx.WRAPPER_TERMS)})(?!\w)")
+REWRITES = tuple(
+    # Never a word of a longer English phrase ("Two-stage tender" names a type).
+    (re.compile(rf"(?<!\w)(?<![a-z][ -])(?P<conj>[وف]?)(?:{_fragment(pattern)})(?!\w)(?![ -][a-z])"), meaning)
+    for pattern, meaning in lx.REWRITE_TERMS
+)
+
+
+def rephrased(text: str) -> str:
+    """``text`` (normalized) with its prefaces dropped and its dialect, colloquial and English
+    phrases written as the plain Arabic they mean, for every pass to read alike."""
+    text = WRAPPERS.sub(" ", text)
+    for pattern, meaning in REWRITES:
+        text = pattern.sub(lambda m, meaning=meaning: m.group("conj") + meaning, text)
+    return text
+
+
 def blank(text: str, start: int, end: int) -> str:
     """``text`` with ``[start, end)`` blanked out: a phrase understood, every other offset kept."""
     return text[:start] + " " * (end - start) + text[end:]

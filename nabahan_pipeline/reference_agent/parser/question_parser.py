@@ -34,7 +34,7 @@ from nabahan_pipeline.reference_agent.parser.per_value import group_each, period
 from nabahan_pipeline.reference_agent.parser.patterns import (
     COMPARE, COUNTRY, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
     NEGATION_GOES_ON, NEITHER, FIRST_NEGATION, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGION_KEYS,
-    REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
+    REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, rephrased, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
 )
 from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
 from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
@@ -71,7 +71,7 @@ class QuestionParser:
         one-letter typos of domain nouns and region names read back (``typos``)."""
         if not isinstance(question, str) or len(question) > MAX_QUESTION_CHARS:
             return self._read(question)
-        text = _cleaned(normalize_arabic(question))
+        text = _cleaned(rephrased(normalize_arabic(question)))
         threshold = read_threshold(text)
         if threshold:
             # "المناطق التي يتجاوز إجمالي ... 5 مليارات": the rest asked of every group.
@@ -101,7 +101,7 @@ class QuestionParser:
             return Parse(Refusal("sql"))
         if not re.search(r"[\u0621-\u064a]", norm):
             return Parse(Refusal("not_arabic"))
-        norm = _cleaned(norm)
+        norm = _cleaned(rephrased(norm))
         if MUTATION.search(norm) or IMPERATIVE_CHANGE.match(norm):
             return Parse(Refusal("mutation"))
         if OFF_TASK.search(norm):
