@@ -99,6 +99,12 @@ def understood_note(understood: tuple[tuple[str, str], ...]) -> str:
     return "قرأت " + "، و".join(f"«{typed}» على أنها «{meant}»" for typed, meant in understood) + ". "
 
 
+def unused_note(unused: tuple[str, ...]) -> str:
+    """The words of a clause beside the question that the answer did not use, said after it, so
+    that the asker sees they changed nothing: " (لم أستخدم من السؤال: «بصراحة»، «محتار».)"."""
+    return " (لم أستخدم من السؤال: " + "، ".join(f"«{w}»" for w in unused) + "؛ لا تغيّر ما سُئل عنه.)"
+
+
 def apology(refusal: Refusal) -> str:
     """The Arabic apology for a refused question."""
     reason = "off_topic_named" if refusal.reason == "off_topic" and refusal.topic else refusal.reason

@@ -55,6 +55,9 @@ class QueryFrame:
     having: Condition | None = None
     # Words read back from a one-letter typo: (as typed, as understood), shown in the insight.
     understood: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    # Words of a clause beside the question that change nothing asked ("بصراحة محتار، ..."):
+    # not used, and the insight says so.
+    unused: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,10 @@ _BETWEEN_YEARS = re.compile(
 )
 # A second question asked beside the first ("كم نشطة وكم ملغاة", "عدد الملغاة كم، وعدد النشطة كم"):
 # its figures are given each, never summed into one.
-_SECOND_QUESTION = re.compile(r"(?<!\w)و\s?(?:كم|كام|قديش|عدد)(?!\w)|(?<!\w)(?:كم|كام|قديش)(?!\w).*(?<!\w)(?:كم|كام|قديش)(?!\w)")
+_SECOND_QUESTION = re.compile(
+    r"(?<!\w)و\s?(?:كم|كام|قديش|عدد)(?!\w)|(?<!\w)(?:كم|كام|قديش)(?!\w).*(?<!\w)(?:كم|كام|قديش)(?!\w)"
+    r"|(?<!\w)(?:كم|كام|قديش|ما|وش|ايش|شو)(?!\w).*(?<!\w)و\s?(?:ما|وش|ايش|شو)(?= (?:ال|متوسط|مجموع|اجمالي|عدد|نسبه|اعلي|اقل|اكثر))"
+)
 # The conditions a group can stand for: a field with several values named.
 _GROUPABLE = ("region", "type", "status", "activity", "agency")
 

@@ -32,7 +32,7 @@ from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, Quer
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.per_value import group_each, periods_compared
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    COMPARE, COUNTRY, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
+    COMPARE, COUNTRY, FILLERS, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
     NEGATION_GOES_ON, NEITHER, FIRST_NEGATION, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGION_KEYS,
     REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, rephrased, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
 )
@@ -82,6 +82,20 @@ class QuestionParser:
         parse = self._read(question)
         if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
             return parse
+        for reworded, unused in self._clause_readings(normalize_arabic(question)):
+            # A greeting or a preface in a clause of its own, a place or time fronted before it.
+            again = self._read_typos(reworded, _cleaned(rephrased(reworded)))
+            if isinstance(again.frame, QueryFrame):
+                return replace(again, frame=replace(again.frame, unused=unused)) if unused else again
+        again = self._read_typos(question, text)
+        return again if isinstance(again.frame, QueryFrame) else parse
+
+    def _read_typos(self, question: str, text: str) -> Parse:
+        """``question`` read; refused as not understood, read once more with its one-letter typos
+        read back (``text``: it cleaned), the insight saying which."""
+        parse = self._read(question)
+        if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
+            return parse
         fixed, understood = corrected(text)
         if not understood:
             return parse
@@ -89,6 +103,48 @@ class QuestionParser:
         if not isinstance(again.frame, QueryFrame):
             return parse
         return replace(again, frame=replace(again.frame, understood=understood))
+
+    def _clause_readings(self, norm: str) -> list[tuple[str, tuple[str, ...]]]:
+        """Other readings of a refused question (normalized) split by its punctuation into clauses:
+        without its side clauses, each (before the question, or after it with fillers alone)
+        holding no word a pass reads ("بصراحة محتار، كم ..."; "...؟ سؤال بسيط"), with the words
+        they held; and a place or time fronted in a clause of its own put back after the question
+        ("في المنطقة الشرقية، ما إجمالي ..."). A side clause never holds a number nor an unknown word
+        after a preposition, where a filter would stand."""
+        clauses = [c.strip() for c in _CLAUSE_BREAK.split(norm) if c and c.strip()]
+        if len(clauses) < 2:
+            return []
+        readings: list[tuple[str, tuple[str, ...]]] = []
+        if _FRONTED.match(clauses[0]):
+            readings.append((" ".join(clauses[1:] + clauses[:1]), ()))
+        core, unused = list(clauses), []
+        while len(core) > 1 and self._side_clause(core[0], leading=True):
+            unused += core.pop(0).split()
+        while len(core) > 1 and self._side_clause(core[-1], leading=False):
+            unused = core.pop().split() + unused
+        if len(core) < len(clauses):
+            words = tuple(w for w in unused if not FILLERS.fullmatch(w) and _CONTENT_WORD.search(w))
+            readings.append((" ".join(core), words))
+        return readings
+
+    def _side_clause(self, clause: str, *, leading: bool) -> bool:
+        """Whether ``clause`` changes nothing a question asks: read alone, it is refused as no
+        question, every word it consumed a filler or a question word; with words not understood
+        only before the question, none a number nor after a preposition."""
+        if re.search(r"\d", clause):
+            return False
+        parse = self._read(clause)
+        if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
+            return False
+        if any(part not in _SIDE_PARTS for part, _ in parse.consumed):
+            return False
+        if parse.leftover and not leading:
+            return False
+        words = clause.split()
+        return not any(
+            (i and _PREPOSITION.fullmatch(words[i - 1])) or _WITH_PREPOSITION.match(word)
+            for i, word in enumerate(words) if word in parse.leftover
+        )
 
     def _read(self, question: object) -> Parse:
         if not isinstance(question, str) or not question.strip():
@@ -391,6 +447,17 @@ def _cleaned(norm: str) -> str:
     norm = LOOSE_SEPARATORS.sub(" ", PUNCTUATION.sub(" ", norm))
     return join_compound_names(re.sub(r"\s+", " ", norm).strip())
 
+
+# Where a clause ends: Arabic and Latin punctuation, a full stop or comma not inside a number.
+_CLAUSE_BREAK = re.compile(r"[،؛:؟?!]|(?<!\d)[.,]|[.,](?!\d)")
+# A place or time fronted in a clause of its own ("في المنطقة الشرقية، ...", "خلال 2025، ...").
+_FRONTED = re.compile(r"(?:في|خلال|بال|داخل|ضمن)\s")
+# The parts a side clause may consume: fillers and the words that only carry a question.
+_SIDE_PARTS = frozenset({"filler", "question"})
+_CONTENT_WORD = re.compile(r"[^\W\d_]{2,}")
+# An unknown word right after a preposition stands where a filter would ("في الزلفاوية").
+_PREPOSITION = re.compile(r"[وف]?(?:في|من|خلال|داخل|عند|لدي|الي|علي|حتي|منذ|بعد|قبل)")
+_WITH_PREPOSITION = re.compile(r"[وف]?(?:بال|لل|كال)")
 
 # The refusals a typo may cause: words left over, or no question read at all.
 _TYPO_REASONS = frozenset({"not_understood", "unknown"})
