@@ -124,7 +124,7 @@ NEGATION = re.compile(
 NEGATION_GOES_ON = re.compile(r"^\s*(?:،|,)?\s*(?:او\s)?$")
 # "لا ملغاة ولا منتهية", "مو عامة ولا مباشرة": "ولا" negates only after a first negation
 # (alone, in speech, it is "or": "تبوك ولا جازان").
-NEITHER = re.compile(r"(?<!\w)ولا\s$")
+NEITHER = re.compile(r"(?<!\w)ولا\s(?:في\s)?$")
 FIRST_NEGATION = re.compile(r"(?<!\w)(?:لا|مو|ما|ليس|ليست|غير)\s")
 # Tenders with no region: "اللي ما لها منطقة محددة", "لم تحدد لها منطقة", "بدون منطقة".
 NO_REGION = re.compile(

@@ -22,9 +22,14 @@ def _vocabulary() -> dict[str, int]:
     """Each word of the vocabulary -> the noun it is a form of (the region names' last word of
         "المدينة المنورة" among them)."""
     nouns: dict[str, int] = {}
+    # A noun with its article and without is one noun ("التقديريه", "تقديريه"): a typo between
+    # the two ("اتقديريه") still means it.
+    bare: dict[str, int] = {}
     for n, forms in enumerate(lx.TYPO_NOUNS):
+        n = bare.setdefault(forms[0].removeprefix("ال"), n)
         for form in forms:
             nouns[form] = n
+    n = len(lx.TYPO_NOUNS)
     for region in REGIONS:
         n += 1
         short = normalize_arabic(region.short_ar)
