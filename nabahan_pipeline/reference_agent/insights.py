@@ -99,6 +99,13 @@ def understood_note(understood: tuple[tuple[str, str], ...]) -> str:
     return "قرأت " + "، و".join(f"«{typed}» على أنها «{meant}»" for typed, meant in understood) + ". "
 
 
+# The ranks an ordinal question asks for, as the insight says them ("في المرتبة الرابعة").
+_RANK_WORDS = {
+    2: "الثانية", 3: "الثالثة", 4: "الرابعة", 5: "الخامسة", 6: "السادسة", 7: "السابعة", 8: "الثامنة", 9: "التاسعة",
+    10: "العاشرة", 11: "الحادية عشرة",
+}
+
+
 def unused_note(unused: tuple[str, ...]) -> str:
     """The words of a clause beside the question that the answer did not use, said after it, so
     that the asker sees they changed nothing: " (لم أستخدم من السؤال: «بصراحة»، «محتار».)"."""
@@ -477,6 +484,12 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
             word = "الأكثر" if frame.order != "asc" else "الأقل"
         else:
             word = "الأعلى" if frame.order != "asc" else "الأدنى"
+        if frame.offset:
+            # "رابع منطقة": the rank said, never "the top one".
+            # The ranks in words: a digit the rows do not hold would read as an ungrounded figure.
+            ranks = [_RANK_WORDS.get(rank, "التالية") for rank in range(frame.offset + 1, frame.offset + 1 + len(rows))]
+            items = "، ".join(f"{rank}: {label(row)} ({figure(row)})" for rank, row in zip(ranks, rows))
+            return f"{plural_noun} {word} من حيث {metric}، في المرتبة {items}."
         if len(rows) == 1:
             return f"{singular_noun} {word} من حيث {metric}: {label(rows[0])} ({figure(rows[0])})."
         items = "، ".join(f"{i}) {label(row)} ({figure(row)})" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))

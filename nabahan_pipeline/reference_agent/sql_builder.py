@@ -97,7 +97,7 @@ def _rows_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
         order = f"{table.columns['date']} DESC"
     sql = f"SELECT * FROM {table.name}{_where(where)} ORDER BY {order}"
     if frame.limit:
-        sql += f" LIMIT {int(frame.limit)}"
+        sql += f" LIMIT {int(frame.limit)}" + (f" OFFSET {int(frame.offset)}" if frame.offset else "")
     return sql
 
 
@@ -219,7 +219,7 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
         direction = "ASC" if frame.order == "asc" else "DESC"
         sql += f" ORDER BY {order_key} {direction}"
     if frame.limit:
-        sql += f" LIMIT {int(frame.limit)}"
+        sql += f" LIMIT {int(frame.limit)}" + (f" OFFSET {int(frame.offset)}" if frame.offset else "")
     return sql
 
 

@@ -45,6 +45,7 @@ class QueryFrame:
     conditions: tuple[Condition, ...] = ()
     order: str | None = None  # desc | asc
     limit: int | None = None
+    offset: int = 0  # ranks skipped before the first row: "رابع منطقة" is rank 4, offset 3
     ranked: bool = False  # a superlative or top-N: the order is the answer
     distinct_of: str | None = None  # count_distinct: the dimension counted
     share_of: tuple[Condition, ...] = ()  # share: the conditions of the part, among ``conditions``

@@ -188,8 +188,9 @@ SHARE = re.compile(
 )
 
 
-# Prefaces dropped whole, and phrases read as the plain Arabic they mean (phrasing.json); a
-# conjunction glued to a rewritten word stays ("واتلغت": "وملغاه").
+# Prefaces dropped whole, and phrases read as the plain Arabic they mean (phrasing.json; a meaning
+# may name the pattern's groups: "هل A أعلى من B" is "قارن A و B"); a conjunction glued to a
+# rewritten word stays ("واتلغت": "وملغاه").
 WRAPPERS = re.compile(rf"(?<!\w)(?:{alternation(lx.WRAPPER_TERMS)})(?!\w)")
 REWRITES = tuple(
     # Never a word of a longer English phrase ("Two-stage tender" names a type).
@@ -203,7 +204,7 @@ def rephrased(text: str) -> str:
     phrases written as the plain Arabic they mean, for every pass to read alike."""
     text = WRAPPERS.sub(" ", text)
     for pattern, meaning in REWRITES:
-        text = pattern.sub(lambda m, meaning=meaning: m.group("conj") + meaning, text)
+        text = pattern.sub(lambda m, meaning=meaning: m.group("conj") + m.expand(meaning), text)
     return text
 
 

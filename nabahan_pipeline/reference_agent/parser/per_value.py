@@ -47,7 +47,8 @@ def group_each(frame: QueryFrame | Refusal, original: str) -> QueryFrame | Refus
     compares, for years), when it is a single count, sum or average."""
     if not isinstance(frame, QueryFrame):
         return frame
-    second = two_questions(original) if not frame.sides else ()  # a difference asks for its two figures
+    # A difference or a comparison asks for its two figures.
+    second = two_questions(original) if not (frame.sides or COMPARE.search(original)) else ()
     if frame.group_by or frame.measure not in ("count", "sum", "avg"):
         return Refusal("two_questions", second) if second else frame
     each = bool(_EACH_OF.search(original)) or bool(second)

@@ -44,7 +44,7 @@ from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_co
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
 from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
-from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
+from nabahan_pipeline.reference_agent.parser.values import read_ordinal, read_top_n, read_values
 
 MAX_QUESTION_CHARS = 1000
 
@@ -253,6 +253,11 @@ class QuestionParser:
             # "من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows:
             # "أعلى 5 ... تصاعدياً" is refused below rather than read as the lowest five.)
             frame = replace(frame, order=order)
+        if r.rank and isinstance(frame, QueryFrame):
+            # "رابع منطقة": the ranking's rows from that rank on; an ordinal nothing ranks is unread.
+            first, count = r.rank
+            ranked = frame.ranked and frame.limit is not None and not r.top_n
+            frame = replace(frame, offset=first - 1, limit=count) if ranked else Refusal("not_understood", r.rank_words)
         if isinstance(frame, Refusal):
             frame = Refusal(frame.reason, leftover or frame.words)
         elif leftover:
@@ -370,7 +375,8 @@ class QuestionParser:
             r.weak = True
 
     def _top_n(self, r: Reading) -> None:
-        """The N of a top-N."""
+        """The N of a top-N, and an ordinal rank ("رابع منطقة")."""
+        r.text, r.rank, r.rank_words = read_ordinal(r.text)
         r.text, r.top_n = read_top_n(r.text)
 
     def _places(self, r: Reading) -> None:

@@ -11,7 +11,7 @@ from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, blank, read_each,
+    AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, alternation, blank, read_each,
 )
 
 
@@ -230,3 +230,33 @@ def read_top_n(text: str) -> tuple[str, int | None]:
             # "الأولى" / "عشر سنوات" are not top-N; a small number right before a plural noun is.
             return blank(text, m.start(), m.end()), value
     return text, None
+
+
+# An ordinal rank ("الرابعة أو الخامسة") beside a group noun or a superlative: "رابع منطقة",
+# "المنطقة الرابعة", "ثاني أكثر نوع", "ثالث أعلى منطقة".
+_RANK = rf"(?:ال)?(?:{alternation(lx.RANK_ORDINALS)})"
+_RANKED_NOUN = r"(?:ال)?(?:منطق|مناطق|جه|جهات|نشاط|انشط|نوع|انواع|حال|وزار|جامع|امان|مستشفي)\w*"
+_RANKED_SUPERLATIVE = r"(?:ال)?(?:اكثر|اعلي|اكبر|اقل|ادني|اصغر)"
+_ORDINAL = re.compile(
+    rf"(?<!\w)(?P<noun>{_RANKED_NOUN}\s)?(?P<first>{_RANK})(?:\s(?:او|و|الي|حتي)\s?(?P<last>{_RANK}))?"
+    rf"(?!\w)(?P<after>\s(?:{_RANKED_SUPERLATIVE}|{_RANKED_NOUN})(?!\w))?"
+)
+
+
+def read_ordinal(text: str) -> tuple[str, tuple[int, int] | None, tuple[str, ...]]:
+    """The ordinal rank of a ranking ("رابع منطقة", "المنطقة الرابعة أو الخامسة"): ``text`` with
+    it written as the superlative it ranks by ("أكثر", unless one is there already), the ranks
+    asked for (first, how many), and its words; ``text``, None and () when there is none."""
+    for m in _ORDINAL.finditer(text):
+        if not (m.group("noun") or m.group("after")):
+            continue
+        first = lx.RANK_ORDINALS[m.group("first").removeprefix("ال")]
+        last = lx.RANK_ORDINALS[m.group("last").removeprefix("ال")] if m.group("last") else first
+        if last < first:
+            return text, None, ()
+        start, end = m.start("first"), m.end("last") if m.group("last") else m.end("first")
+        superlative = m.group("after") and re.fullmatch(rf"\s{_RANKED_SUPERLATIVE}", m.group("after"))
+        word = "" if superlative else "اكثر"
+        text = text[:start] + word + " " * (end - start - len(word)) + text[end:]
+        return text, (first, last - first + 1), tuple(m.group(0)[m.start("first") - m.start() : end - m.start()].split())
+    return text, None, ()
