@@ -193,10 +193,24 @@ SHARE = re.compile(
 # rewritten word stays ("واتلغت": "وملغاه").
 WRAPPERS = re.compile(rf"(?<!\w)(?:{alternation(lx.WRAPPER_TERMS)})(?!\w)")
 REWRITES = tuple(
-    # Never a word of a longer English phrase ("Two-stage tender" names a type).
-    (re.compile(rf"(?<!\w)(?<![a-z][ -])(?P<conj>[وف]?)(?:{_fragment(pattern)})(?!\w)(?![ -][a-z])"), meaning)
-    for pattern, meaning in lx.REWRITE_TERMS
+    (re.compile(rf"(?<!\w)(?P<conj>[وف]?)(?:{_fragment(pattern)})(?!\w)"), meaning) for pattern, meaning in lx.REWRITE_TERMS
 )
+_LATIN_WORD = re.compile(r"[a-z]+")
+# Latin words beside an English word that leave it a word of an Arabic question: "total budget",
+# "per region"; any other makes it part of an English phrase ("Two-stage tender" names a type).
+_GROUP_WORDS = frozenset({"per", "by"})
+
+
+def _english_phrase(text: str, m: re.Match[str]) -> bool:
+    """Whether the Latin word ``m`` matched in ``text`` stands beside a Latin word no rewrite reads."""
+    if not _LATIN_WORD.search(m.group(0)):
+        return False
+    before = re.search(r"([a-z]+)[ -]$", text[: m.start()])
+    after = re.match(r"[ -]([a-z]+)", text[m.end() :])
+    return any(
+        word and word not in _GROUP_WORDS and not any(p.fullmatch(word) for p, _ in REWRITES)
+        for word in (before and before.group(1), after and after.group(1))
+    )
 
 
 def rephrased(text: str) -> str:
@@ -204,7 +218,10 @@ def rephrased(text: str) -> str:
     phrases written as the plain Arabic they mean, for every pass to read alike."""
     text = WRAPPERS.sub(" ", text)
     for pattern, meaning in REWRITES:
-        text = pattern.sub(lambda m, meaning=meaning: m.group("conj") + m.expand(meaning), text)
+        text = pattern.sub(
+            lambda m, meaning=meaning, text=text: m.group(0) if _english_phrase(text, m) else m.group("conj") + m.expand(meaning),
+            text,
+        )
     return text
 
 
