@@ -16,6 +16,7 @@ from typing import Any
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.values import AVERAGE
 from nabahan_pipeline.reference_agent.parser.frame import Condition
 from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, TABLES
 
@@ -523,6 +524,8 @@ def _threshold_phrase(having: Condition) -> str:
     """"أكثر من 900", "أقل من 1,000,000,000 ريال": the threshold each group passes."""
     word = {">": "أكثر من", "<": "أقل من", ">=": "لا تقل عن", "<=": "لا تزيد على"}[having.op]
     value = having.values[0]
+    if value == AVERAGE:
+        return f"{word} متوسطها"
     return f"{word} {count(value)}" if having.field == "count" else f"{word} {money(value)} ريال"
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame
 from nabahan_pipeline.reference_agent.parser.patterns import alternation
+from nabahan_pipeline.reference_agent.parser.values import AVERAGE
 
 # The groups named first -> (dimension, the grouping the rest is asked by, an agency group's words).
 _HEADS: dict[str, tuple[str, str, str]] = {
@@ -48,6 +49,8 @@ _FIGURE = re.compile(
     r"(?P<scale>الفين|الف|الاف|مليونين|مليوني|مليون|ملايين|مليارين|ملياري|مليار|مليارات)?"
     r"(?:\s(?:ريال|ر\.?س))?(?!\w)"
 )
+# "أعلى من المتوسط العام", "أكثر من متوسط الأنشطة": the groups' average as the threshold.
+_AVERAGE = re.compile(r"\s(?:من\s|عن\s)?(?:ال)?متوسط(?:\s(?:ال)?(?:عام|كلي|انشطه|مناطق|جهات|انواع|حالات))?(?!\w)")
 _ROWS_NOUN = re.compile(r"^\s(?P<noun>(?:[بل]?ال)?(?:منافس|مناقص|مشروع|مشاريع)\w*)(?!\w)")
 _PROJECT = re.compile(r"(?<!\w)(?:[وبل]?ال|[بل])?(?:مشروع|مشاريع)")
 _COUNTED = re.compile(r"(?<!\w)(?:عدد|عددها)(?!\w)")
@@ -77,15 +80,16 @@ def read_threshold(norm: str) -> Threshold | None:
     comparator = _COMPARATOR.search(rest)
     if not comparator:
         return None
-    figure = next((f for f in _FIGURE.finditer(rest, comparator.end()) if f.group("n") or f.group("scale")), None)
+    average = _AVERAGE.match(rest, comparator.end())
+    figure = average or next((f for f in _FIGURE.finditer(rest, comparator.end()) if f.group("n") or f.group("scale")), None)
     if not figure:
         return None
-    number = figure.group("n") or "1"
+    number = "0" if average else figure.group("n") or "1"
     if not number[0].isdigit():
         if not figure.group("scale"):
             return None  # "أكثر من خمس": a small word alone is no threshold
         number = str(lx.SMALL_NUMBERS[number])
-    value = float(number) * _SCALES.get(figure.group("scale") or "", 1.0)
+    value: float | str = AVERAGE if average else float(number) * _SCALES.get(figure.group("scale") or "", 1.0)
     between = rest[comparator.end() : figure.start()]
     end = figure.end()
     rows_noun = _ROWS_NOUN.match(rest[end:])

@@ -103,17 +103,35 @@ _OP_LABELS = {">": "أكثر من", ">=": "لا تقل عن", "<": "أقل من"
 _UNITS = {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}
 
 
+# The average of the rows asked about, as the figure compared with: "قيمتها أعلى من المتوسط",
+# "أقل من المتوسط العام", "فوق متوسط القيم" (its value: AVERAGE, which the SQL builder writes as a
+# subquery over the same rows).
+AVERAGE = "average"
+_VS_AVERAGE = re.compile(
+    r"(?<!\w)(?:(?P<gt>(?:اعلي|اكثر|اكبر|ازيد) (?:من|عن)|فوق|يتجاوز|تتجاوز|تتعدي|يتعدي)|(?P<lt>(?:اقل|ادني|اصغر) (?:من|عن)|تحت|دون))"
+    r"\s(?:ال)?متوسط(?:\s(?:ال)?(?:عام|العام|كلي|الكلي|قيم|القيم|عروض|العروض|المنافسات|المناقصات))?(?!\w)"
+)
+
+
+def _vs_average(m: re.Match[str], text: str) -> Comparison:
+    field_name = value_field(text, m.start(), m.end())
+    op = ">" if m.group("gt") else "<"
+    label = f"{_FIELD_LABELS[field_name]} {'أعلى من' if op == '>' else 'أقل من'} متوسطها"
+    return Comparison(field_name, op, (AVERAGE,), label)
+
+
 def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
     """The figures of ``text`` (normalized): the text with the phrases read blanked out, the
     reference numbers (as conditions) and the comparisons, in the order read."""
     text, references = read_each(
         _REFERENCE_NUMBER, text, lambda m, _: Condition("reference", "in", (m[1],), f"ذات الرقم المرجعي {m[1]}")
     )
+    text, against_average = read_each(_VS_AVERAGE, text, _vs_average)
     two, one = Comparison("bids", "=", (2.0,), "بعرضين"), Comparison("bids", "=", (1.0,), "بعرض واحد")
     text, comparisons = read_each(_SINGLE_BID, text, lambda m, _: two if m[0].strip().endswith("ين") else one)
     none = Comparison("bids", "=", (0.0,), "التي لم يصلها أي عرض")
     text, found = read_each(_NO_BIDS, text, lambda m, _: none)
-    comparisons += found
+    comparisons += found + against_average
     if BOOKLET.search(text):
         for pattern, comparison in (
             (_BOOKLET_FREE, Comparison("booklet", "=", (0.0,), "بكراسة شروط مجانية")),

@@ -64,3 +64,10 @@ def test_an_understood_question_is_not_read_again(agent: ReferenceAgent) -> None
 def test_a_typo_left_with_another_unknown_word_still_refuses(agent: ReferenceAgent) -> None:
     answer = agent.ask("كم منافسة في منطقة الرياص لموظفي الصيانه الليلية؟")
     assert answer["status"] == "out_of_scope"
+
+
+def test_a_noun_with_its_article_and_without_is_one_noun() -> None:
+    # "اتقديريه": one edit from التقديريه and from تقديريه; both the same word.
+    fixed, understood = corrected("ما اجمالي القيمه اتقديريه")
+    assert understood and understood[0][1].endswith("تقديريه")
+    assert corrected("ما هي مناطق الممكه")[1] == (("الممكه", "المملكه"),)
