@@ -39,7 +39,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
 from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
 from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
 from nabahan_pipeline.reference_agent.parser.having import read_threshold, with_threshold
-from nabahan_pipeline.reference_agent.parser.typos import corrected
+from nabahan_pipeline.reference_agent.parser.typos import corrected, name_words
 from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
@@ -57,6 +57,8 @@ class QuestionParser:
         self.as_of = as_of or catalog.latest_publish
         self.english_names = EnglishNames(catalog)
         self.agency_groups = AgencyGroups(catalog)
+        # The names' words a one-letter typo is read back to ("جامعة الملك سعوود").
+        self.name_words = name_words([*catalog.agencies.values(), *catalog.activities.values()])
 
     # -- entry point --
 
@@ -96,7 +98,7 @@ class QuestionParser:
         parse = self._read(question)
         if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
             return parse
-        fixed, understood = corrected(text)
+        fixed, understood = corrected(text, self.name_words)
         if not understood:
             return parse
         again = self._read(fixed)

@@ -6,6 +6,7 @@ is read again with the words replaced, and the insight shows each word as unders
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.arabic.spelling import one_edit_apart
@@ -43,18 +44,37 @@ def _vocabulary() -> dict[str, int]:
 VOCABULARY = _vocabulary()
 
 
-def corrected(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """``text`` (normalized) with each word read back to the one vocabulary word it is a typo of,
-    and the (typed, understood) pairs; ``text`` unchanged and () when no word is."""
+# Month names: a typo in one ("فبراري") is read back too, the names of one month one noun.
+MONTH_WORDS = {name: max(VOCABULARY.values()) + month for name, month in lx.MONTHS.items() if " " not in name}
+
+
+def name_words(names: Iterable[str]) -> dict[str, int]:
+    """The words of the database's names (agencies, activities) a typo may be read back to,
+    each a noun of its own, numbered after the months (a name's word of four letters too:
+    "سعوود" is سعود)."""
+    start = max(MONTH_WORDS.values()) + 1
+    found = sorted({w for name in names for w in normalize_arabic(name).split() if len(w) >= MIN_LETTERS - 1})
+    return {w: start + i for i, w in enumerate(found) if w not in VOCABULARY and w not in MONTH_WORDS}
+
+
+def corrected(text: str, names: Mapping[str, int] | None = None) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``text`` (normalized) with each word read back to the one vocabulary word it is a typo of
+    (the domain nouns and regions; else the months and ``names``: ``name_words`` of the
+    database), and the (typed, understood) pairs; ``text`` unchanged and () when no word is."""
+    # The domain nouns and regions first; the months and names only for a word none of them is near.
+    tiers = (VOCABULARY, {**MONTH_WORDS, **(names or {})})
     words = text.split(" ")
     corrections: list[tuple[str, str]] = []
     for i, word in enumerate(words):
         clitic = _CLITIC.match(word).group(0)  # type: ignore[union-attr]
         core = word[len(clitic) :]
-        if len(core) < MIN_LETTERS or core in VOCABULARY or KNOWN.fullmatch(word):
+        if len(core) < MIN_LETTERS or any(core in tier for tier in tiers) or KNOWN.fullmatch(word):
             continue
-        near = [form for form in VOCABULARY if one_edit_apart(core, form)]
-        if not near or len({VOCABULARY[form] for form in near}) != 1:
+        for vocabulary in tiers:
+            near = [form for form in vocabulary if abs(len(form) - len(core)) <= 1 and one_edit_apart(core, form)]
+            if near:
+                break
+        if not near or len({vocabulary[form] for form in near}) != 1:
             continue
         # Forms of one noun: the one ending as the typed word does, else the first.
         form = next((f for f in near if f[-1] == core[-1]), near[0])
