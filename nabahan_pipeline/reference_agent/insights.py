@@ -216,7 +216,7 @@ class _Scope:
     def of(cls, frame: QueryFrame, catalog: Catalog) -> _Scope:
         qualifiers: list[str] = []
         indefinite: list[str] = []
-        order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration")
+        order = ("reference", "tender_name", "status", "type", "activity", "agency", "region", "date", "deadline", "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration")
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
                 if c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير")):

@@ -38,7 +38,7 @@ TABLES = {
             "agency": "agency_id", "date": "publish_date", "deadline": "last_offer_date",
             "enquiry": "last_enquiry_date", "opening": "offers_opening_date", "value": "estimated_value",
             "awarded": "awarded_value", "bids": "bids_count", "booklet": "booklet_price",
-            "reference": "reference_number",
+            "reference": "reference_number", "tender_name": "tender_name",
         },
         id_name=DIMENSIONS,
     ),

@@ -57,6 +57,14 @@ class QuestionParser:
         self.as_of = as_of or catalog.latest_publish
         self.english_names = EnglishNames(catalog)
         self.agency_groups = AgencyGroups(catalog)
+        # A tender's name as the cleaned question writes it -> as the data writes it, by first word.
+        self.tender_names: dict[str, list[tuple[str, str]]] = {}
+        for name in catalog.tender_names:
+            key = _cleaned(normalize_arabic(name))
+            if len(key.split()) >= 2:
+                self.tender_names.setdefault(key.split()[0], []).append((key, name))
+        for names in self.tender_names.values():
+            names.sort(key=lambda pair: -len(pair[0]))
         # The names' words a one-letter typo is read back to ("جامعة الملك سعوود").
         self.name_words = name_words([*catalog.agencies.values(), *catalog.activities.values()])
 
@@ -173,6 +181,7 @@ class QuestionParser:
         consumed: list[tuple[str, tuple[str, ...]]] = []
         owners: dict[int, str] = {}  # which pass read each offset (for "أو" between kinds)
         for part, read_part in (
+            ("tender_name", self._tender_names),
             ("duration", self._durations),
             ("english_name", self._english_names),
             ("agency_group", self._agency_groups),
@@ -283,6 +292,20 @@ class QuestionParser:
         return Parse(frame, tuple(consumed), leftover)
 
     # -- passes --
+
+    def _tender_names(self, r: Reading) -> None:
+        """A tender named whole after its noun or a naming word ("منافسة أعمال الترميم بالعلا",
+        "اسمها توريد أجهزة طبية"): those tenders, by their exact name."""
+        for cue in list(_TENDER_NAME_CUE.finditer(r.text)):
+            start = cue.end()
+            first = r.text[start:].split(" ", 1)[0]
+            for key, name in self.tender_names.get(first, ()):
+                end = start + len(key)
+                if r.text.startswith(key, start) and (end == len(r.text) or r.text[end] == " "):
+                    r.add([Condition("tender_name", "in", (name,), f"باسم «{name}»")], strong=True)
+                    naming = cue.group("naming")
+                    r.blank(cue.start("naming") if naming else start, end)
+                    break
 
     def _durations(self, r: Reading) -> None:
         """A duration said in years or months ("مدته سنة أو أقل"), before "سنة" is read as a date."""
@@ -456,6 +479,11 @@ def _cleaned(norm: str) -> str:
     return join_compound_names(re.sub(r"\s+", " ", norm).strip())
 
 
+# What comes before a tender's name: its noun or a naming word ("بعنوان", "اسمها").
+_TENDER_NAME_CUE = re.compile(
+    r"(?<!\w)(?:(?:[وفبل]?(?:ال)?|لل)(?:منافس|مناقص)(?:ه|ات)\s(?P<naming>(?:اسمها|اسمه|بعنوان|عنوانها|باسم|المسماه)\s)?"
+    r"|(?P<naming2>(?:اسمها|بعنوان|عنوانها|باسم|المسماه))\s)"
+)
 # Where a clause ends: Arabic and Latin punctuation, a full stop or comma not inside a number.
 _CLAUSE_BREAK = re.compile(r"[،؛:؟?!]|(?<!\d)[.,]|[.,](?!\d)")
 # A place or time fronted in a clause of its own ("في المنطقة الشرقية، ...", "خلال 2025، ...").
