@@ -441,3 +441,40 @@ def test_an_ordinal_rank_is_answered_with_its_rank_said(agent: ReferenceAgent, d
     assert [row[-2:] for row in answer["rows"]] == [list(gold)]
     assert "في المرتبة الرابعة" in answer["insights"]
     assert not ungrounded_numbers(answer["insights"], answer["data"], "ما رابع منطقة من حيث عدد المنافسات؟")
+
+
+def test_a_tender_is_looked_up_by_its_whole_name(agent: ReferenceAgent, db: sqlite3.Connection) -> None:
+    name = "أعمال الإصلاح والترميم بالعلا"
+    answer = agent.ask(f"من الجهة التي طرحت منافسة {name}؟")
+    (agency,) = db.execute("SELECT agency_name FROM tenders_full_details WHERE tender_name = ?", (name,)).fetchone()
+    assert answer["status"] == "success" and [row["agency_name"] for row in answer["data"]] == [agency]
+    (count,) = db.execute("SELECT COUNT(*) FROM tenders_full_details WHERE tender_name = 'توريد أجهزة طبية'").fetchone()
+    answer = agent.ask("كم منافسة اسمها توريد أجهزة طبية؟")
+    assert answer["rows"] == [[count]] and "«توريد أجهزة طبية»" in answer["insights"]
+
+
+@pytest.mark.parametrize(
+    ("question", "count_sql"),
+    [
+        ("كم منافسة قيمتها أعلى من المتوسط؟",
+         "SELECT COUNT(*) FROM tenders_full_details WHERE estimated_value > (SELECT AVG(estimated_value) FROM tenders_full_details)"),
+        ("كم منافسة في الرياض قيمتها فوق متوسط القيم؟",
+         "SELECT COUNT(*) FROM tenders_full_details WHERE region_id = 1 AND estimated_value >"
+         " (SELECT AVG(estimated_value) FROM tenders_full_details WHERE region_id = 1)"),
+    ],
+)
+def test_a_value_against_the_average_of_the_rows_asked_about(
+    agent: ReferenceAgent, db: sqlite3.Connection, question: str, count_sql: str
+) -> None:
+    (gold,) = db.execute(count_sql).fetchone()
+    assert agent.ask(question)["rows"] == [[gold]]
+
+
+def test_groups_against_the_overall_average(agent: ReferenceAgent, db: sqlite3.Connection) -> None:
+    answer = agent.ask("المناطق اللي متوسط قيمة منافساتها أعلى من المتوسط العام")
+    gold = db.execute(
+        "SELECT region_name FROM tenders_full_details WHERE region_id IS NOT NULL GROUP BY region_id"
+        " HAVING AVG(estimated_value) > (SELECT AVG(estimated_value) FROM tenders_full_details)"
+    ).fetchall()
+    assert sorted(row["region_name"] for row in answer["data"]) == sorted(name for (name,) in gold)
+    assert "متوسطها" in answer["insights"]
