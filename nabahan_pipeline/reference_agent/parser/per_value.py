@@ -59,6 +59,14 @@ def group_each(frame: QueryFrame | Refusal, original: str) -> QueryFrame | Refus
         if each and c.op == "in" and len(c.values) > 1 and c.field in _GROUPABLE:
             return replace(frame, group_by=(c.field,), order="desc")
     if second:
+        # "كم في 2023 وكم في 2024": two whole years, ANDed by the frame, are one figure per year.
+        dated = [c for c in frame.conditions if c.field == "date"]
+        years = [_whole_years(c, original) for c in dated]
+        if len(dated) >= 2 and all(y is not None and len(y) == 1 for y in years):
+            rest = tuple(c for c in frame.conditions if c not in dated)
+            named = tuple(sorted(y[0] for y in years if y))
+            label = "في الأعوام " + " و".join(str(y) for y in named)
+            return replace(frame, group_by=("year",), conditions=(*rest, Condition("date", "year_in", named, label)))
         # Two questions whose figures are no values of one field: one figure would answer neither.
         return Refusal("two_questions", second)
     return frame
