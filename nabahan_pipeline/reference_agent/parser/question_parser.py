@@ -127,14 +127,15 @@ class QuestionParser:
         readings: list[tuple[str, tuple[str, ...]]] = []
         if _FRONTED.match(clauses[0]):
             readings.append((" ".join(clauses[1:] + clauses[:1]), ()))
-        core, unused = list(clauses), []
+        core, dropped = list(clauses), []
         while len(core) > 1 and self._side_clause(core[0], leading=True):
-            unused += core.pop(0).split()
+            dropped.append(core.pop(0))
         while len(core) > 1 and self._side_clause(core[-1], leading=False):
-            unused = core.pop().split() + unused
+            dropped.append(core.pop())
         if len(core) < len(clauses):
-            words = tuple(w for w in unused if not FILLERS.fullmatch(w) and _CONTENT_WORD.search(w))
-            readings.append((" ".join(core), words))
+            # The words the insight names: a greeting or a filler goes without saying.
+            unused = " ".join(FILLERS.sub(" ", _cleaned(clause)) for clause in dropped).split()
+            readings.append((" ".join(core), tuple(w for w in unused if _CONTENT_WORD.search(w))))
         return readings
 
     def _side_clause(self, clause: str, *, leading: bool) -> bool:
