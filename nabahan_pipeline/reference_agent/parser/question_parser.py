@@ -39,7 +39,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
 from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
 from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
 from nabahan_pipeline.reference_agent.parser.having import read_threshold, with_threshold
-from nabahan_pipeline.reference_agent.parser.typos import corrected, name_words
+from nabahan_pipeline.reference_agent.parser.typos import corrected, name_neighbours, name_words
 from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
@@ -66,7 +66,8 @@ class QuestionParser:
         for names in self.tender_names.values():
             names.sort(key=lambda pair: -len(pair[0]))
         # The names' words a one-letter typo is read back to ("جامعة الملك سعوود").
-        self.name_words = name_words([*catalog.agencies.values(), *catalog.activities.values()])
+        names = [*catalog.agencies.values(), *catalog.activities.values()]
+        self.name_words, self.name_neighbours = name_words(names), name_neighbours(names)
 
     # -- entry point --
 
@@ -106,7 +107,7 @@ class QuestionParser:
         parse = self._read(question)
         if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
             return parse
-        fixed, understood = corrected(text, self.name_words)
+        fixed, understood = corrected(text, self.name_words, self.name_neighbours)
         if not understood:
             return parse
         again = self._read(fixed)

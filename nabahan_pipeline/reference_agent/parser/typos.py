@@ -48,6 +48,17 @@ VOCABULARY = _vocabulary()
 MONTH_WORDS = {name: max(VOCABULARY.values()) + month for name, month in lx.MONTHS.items() if " " not in name}
 
 
+def name_neighbours(names: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Each word of the database's names -> the words it shares a name with: a typo in a name's
+    word is read back only when the word before it is one of them ("جامعه الملك سعوود")."""
+    found: dict[str, set[str]] = {}
+    for name in names:
+        name_words_ = normalize_arabic(name).split()
+        for word in name_words_:
+            found.setdefault(word, set()).update(name_words_)
+    return {word: frozenset(others) for word, others in found.items()}
+
+
 def name_words(names: Iterable[str]) -> dict[str, int]:
     """The words of the database's names (agencies, activities) a typo may be read back to,
     each a noun of its own, numbered after the months (a name's word of four letters too:
@@ -57,12 +68,16 @@ def name_words(names: Iterable[str]) -> dict[str, int]:
     return {w: start + i for i, w in enumerate(found) if w not in VOCABULARY and w not in MONTH_WORDS}
 
 
-def corrected(text: str, names: Mapping[str, int] | None = None) -> tuple[str, tuple[tuple[str, str], ...]]:
+def corrected(
+    text: str, names: Mapping[str, int] | None = None, neighbours: Mapping[str, frozenset[str]] | None = None
+) -> tuple[str, tuple[tuple[str, str], ...]]:
     """``text`` (normalized) with each word read back to the one vocabulary word it is a typo of
     (the domain nouns and regions; else the months and ``names``: ``name_words`` of the
-    database), and the (typed, understood) pairs; ``text`` unchanged and () when no word is."""
+    database, a name's word only after another word of that name: ``neighbours``), and the
+    (typed, understood) pairs; ``text`` unchanged and () when no word is."""
     # The domain nouns and regions first; the months and names only for a word none of them is near.
     tiers = (VOCABULARY, {**MONTH_WORDS, **(names or {})})
+    neighbours = neighbours or {}
     words = text.split(" ")
     corrections: list[tuple[str, str]] = []
     for i, word in enumerate(words):
@@ -70,8 +85,12 @@ def corrected(text: str, names: Mapping[str, int] | None = None) -> tuple[str, t
         core = word[len(clitic) :]
         if len(core) < MIN_LETTERS or any(core in tier for tier in tiers) or KNOWN.fullmatch(word):
             continue
+        previous = words[i - 1][len(_CLITIC.match(words[i - 1]).group(0)) :] if i else ""  # type: ignore[union-attr]
         for vocabulary in tiers:
-            near = [form for form in vocabulary if abs(len(form) - len(core)) <= 1 and one_edit_apart(core, form)]
+            near = [
+                form for form in vocabulary if abs(len(form) - len(core)) <= 1 and one_edit_apart(core, form)
+                and (form not in neighbours or form in MONTH_WORDS or previous in neighbours[form])
+            ]
             if near:
                 break
         if not near or len({vocabulary[form] for form in near}) != 1:
