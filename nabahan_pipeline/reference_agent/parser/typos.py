@@ -89,7 +89,7 @@ def corrected(
         for vocabulary in tiers:
             near = [
                 form for form in vocabulary if abs(len(form) - len(core)) <= 1 and one_edit_apart(core, form)
-                and (form not in neighbours or form in MONTH_WORDS or previous in neighbours[form])
+                and (vocabulary is VOCABULARY or form in MONTH_WORDS or previous in neighbours.get(form, ()))
             ]
             if near:
                 break
