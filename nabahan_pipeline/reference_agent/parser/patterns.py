@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import TypeVar
 
 from nabahan_pipeline.reference_agent import lexicon as lx
@@ -213,6 +214,7 @@ def _english_phrase(text: str, m: re.Match[str]) -> bool:
     )
 
 
+@lru_cache(maxsize=512)  # a question is rephrased once per reading and again by the walk
 def rephrased(text: str) -> str:
     """``text`` (normalized) with its prefaces dropped and its dialect, colloquial and English
     phrases written as the plain Arabic they mean, for every pass to read alike."""
