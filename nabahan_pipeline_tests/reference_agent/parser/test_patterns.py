@@ -62,3 +62,16 @@ def test_the_phrasing_data_is_loaded_once_into_the_lexicon() -> None:
     assert "دلوقتي" in lx.FILLER_TERMS and "من فضلك" in lx.FILLER_TERMS
     assert lx.WRAPPER_TERMS and lx.REWRITE_TERMS
     assert lx.PHRASING is lx.PHRASING  # one object, read at import
+
+
+@pytest.mark.parametrize(
+    ("text", "reads"),
+    [
+        ("ما الجهه صاحبه اكبر عدد من المنافسات", "ما الجهه اكبر عدد من المنافسات"),
+        ("النشاط اللي له النصيب الاكبر من المنافسات", "النشاط اكثر المنافسات"),
+        ("لسا في منافسات مفتوحه بالقصيم", "لسا في منافسات مفتوحه بالقصيم"),
+        ("المنافسات اللي لسه مفتوحه", "المنافسات اللي مفتوحه"),
+    ],
+)
+def test_the_one_with_the_most_and_still_open(text: str, reads: str) -> None:
+    assert " ".join(rephrased(text).split()) == " ".join(reads.split())

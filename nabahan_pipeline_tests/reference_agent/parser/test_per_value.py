@@ -100,3 +100,9 @@ def test_a_difference_and_a_negated_conjunct_are_no_second_question(agent: Refer
     assert isinstance(agent.parser.parse("كم الفرق بين عدد المنافسات المرساة وعدد الملغاة؟"), QueryFrame)
     frame = agent.parser.parse("كم منافسة محدودة وما هي منتهية")
     assert not (isinstance(frame, Refusal) and frame.reason == "two_questions")
+
+
+def test_two_years_asked_each_are_one_figure_per_year(agent: ReferenceAgent) -> None:
+    frame = agent.parser.parse("كم منافسة طرحت في 2023 وكم في 2024؟")
+    assert isinstance(frame, QueryFrame) and frame.group_by == ("year",)
+    assert [c.values for c in frame.conditions if c.field == "date"] == [(2023, 2024)]
