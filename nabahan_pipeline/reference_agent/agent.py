@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
-from nabahan_pipeline.reference_agent.insights import apology, understood_note, write_insight
+from nabahan_pipeline.reference_agent.insights import apology, understood_note, unused_note, write_insight
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QuestionParser, Refusal, apply_filters
 from nabahan_pipeline.reference_agent.sql_builder import build_sql, unanswerable
@@ -109,6 +109,8 @@ class ReferenceAgent:
         insight = write_insight(frame, rows, parser.catalog)
         if frame.understood:
             insight = understood_note(frame.understood) + insight
+        if frame.unused:
+            insight += unused_note(frame.unused)
         return _answer("success", sql=sql, data=rows, columns=columns, rows=values, insights=insight)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.values import AVERAGE
 from nabahan_pipeline.reference_agent.parser.frame import Condition
 from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, TABLES
 
@@ -74,6 +75,8 @@ APOLOGIES = {
     "الحكومية. أستطيع الإجابة عن أسئلة المناقصات والمشاريع المستقبلية والجهات الحكومية والمناطق.",
     "unplaced_date": "عذراً، لا أستطيع تحويل {words} إلى تواريخ ميلادية: أحتاج الشهر الهجري مع سنته (مثل: رمضان "
     "1446هـ) ضمن الأعوام 1442–1451هـ التي يغطيها تقويم أم القرى لدي، ولا أخمّن التواريخ كي لا أجيب عن فترة أخرى.",
+    "two_questions": "عذراً، في سؤالك سؤالان (بعد {words})، ولا أجمع جوابيهما في رقم واحد كي لا أجيب عن سؤال آخر. "
+    "اسأل كل سؤال وحده، أو اسأل عن قيمتين من نوع واحد (مثل: كم منافسة نشطة وكم ملغاة؟) فأعطيك كل رقم وحده.",
     "unheld": "عذراً، لا تحتوي بيانات منصة اعتماد المتاحة لي على {topic} (سألت عن: {words}). أستطيع الإجابة عن "
     "المناقصات والمشاريع المستقبلية: أعدادها وقيمها وحالاتها وأنواعها وجهاتها ومناطقها.",
 }
@@ -95,6 +98,19 @@ def understood_note(understood: tuple[tuple[str, str], ...]) -> str:
     """The words of a question read back from a typo, said before the answer, so that the asker
     sees which question was answered: "قرأت «الرياص» على أنها «الرياض». "."""
     return "قرأت " + "، و".join(f"«{typed}» على أنها «{meant}»" for typed, meant in understood) + ". "
+
+
+# The ranks an ordinal question asks for, as the insight says them ("في المرتبة الرابعة").
+_RANK_WORDS = {
+    2: "الثانية", 3: "الثالثة", 4: "الرابعة", 5: "الخامسة", 6: "السادسة", 7: "السابعة", 8: "الثامنة", 9: "التاسعة",
+    10: "العاشرة", 11: "الحادية عشرة",
+}
+
+
+def unused_note(unused: tuple[str, ...]) -> str:
+    """The words of a clause beside the question that the answer did not use, said after it, so
+    that the asker sees they changed nothing: " (لم أستخدم من السؤال: «بصراحة»، «محتار».)"."""
+    return " (لم أستخدم من السؤال: " + "، ".join(f"«{w}»" for w in unused) + "؛ لا تغيّر ما سُئل عنه.)"
 
 
 def apology(refusal: Refusal) -> str:
@@ -200,7 +216,7 @@ class _Scope:
     def of(cls, frame: QueryFrame, catalog: Catalog) -> _Scope:
         qualifiers: list[str] = []
         indefinite: list[str] = []
-        order = ("reference", "status", "type", "activity", "agency", "region", "date", "deadline", "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration")
+        order = ("reference", "tender_name", "status", "type", "activity", "agency", "region", "date", "deadline", "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration")
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
                 if c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير")):
@@ -469,6 +485,12 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
             word = "الأكثر" if frame.order != "asc" else "الأقل"
         else:
             word = "الأعلى" if frame.order != "asc" else "الأدنى"
+        if frame.offset:
+            # "رابع منطقة": the rank said, never "the top one".
+            # The ranks in words: a digit the rows do not hold would read as an ungrounded figure.
+            ranks = [_RANK_WORDS.get(rank, "التالية") for rank in range(frame.offset + 1, frame.offset + 1 + len(rows))]
+            items = "، ".join(f"{rank}: {label(row)} ({figure(row)})" for rank, row in zip(ranks, rows))
+            return f"{plural_noun} {word} من حيث {metric}، في المرتبة {items}."
         if len(rows) == 1:
             return f"{singular_noun} {word} من حيث {metric}: {label(rows[0])} ({figure(rows[0])})."
         items = "، ".join(f"{i}) {label(row)} ({figure(row)})" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
@@ -502,6 +524,8 @@ def _threshold_phrase(having: Condition) -> str:
     """"أكثر من 900", "أقل من 1,000,000,000 ريال": the threshold each group passes."""
     word = {">": "أكثر من", "<": "أقل من", ">=": "لا تقل عن", "<=": "لا تزيد على"}[having.op]
     value = having.values[0]
+    if value == AVERAGE:
+        return f"{word} متوسطها"
     return f"{word} {count(value)}" if having.field == "count" else f"{word} {money(value)} ريال"
 
 

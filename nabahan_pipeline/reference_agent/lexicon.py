@@ -13,10 +13,16 @@ Region, city and status names come from the reference data the database is gener
 
 from __future__ import annotations
 
+import json
 import re
+from importlib.resources import files
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.etimad_db.reference_data import CITIES, REGIONS, STATUSES
+
+# The ways of phrasing a question beyond the words it asks with (fillers, greetings, wrappers,
+# dialect and English words, typo nouns): package data, read once when the lexicon is imported.
+PHRASING: dict = json.loads(files("nabahan_pipeline.reference_agent").joinpath("phrasing.json").read_text(encoding="utf-8"))
 
 # --- places -------------------------------------------------------------------------------------
 
@@ -266,6 +272,12 @@ ORDINALS: dict[str, int] = {
     "اول": 1, "الاول": 1, "ثاني": 2, "الثاني": 2, "ثالث": 3, "الثالث": 3, "رابع": 4, "الرابع": 4,
     "اخير": 4, "الاخير": 4,
 }
+# Ordinal ranks ("رابع منطقة", "المنطقة الخامسة"): word -> rank, read beside a group noun or a
+# superlative (``parser.values.read_ordinal``); "الأول" is the top itself.
+RANK_ORDINALS: dict[str, int] = {
+    "ثاني": 2, "ثانيه": 2, "ثالث": 3, "ثالثه": 3, "رابع": 4, "رابعه": 4, "خامس": 5, "خامسه": 5, "سادس": 6, "سادسه": 6,
+    "سابع": 7, "سابعه": 7, "ثامن": 8, "ثامنه": 8, "تاسع": 9, "تاسعه": 9, "عاشر": 10, "عاشره": 10,
+}
 THIS_TERMS = ("هذا", "هذه", "هذي", "ها", "هال", "الحالي", "الحاليه", "الجاري", "الجاريه", "ذا")
 LAST_TERMS = ("ماضي", "ماضيه", "سابق", "سابقه", "فايت", "فايته", "فاتت", "فات", "اللي فات", "اللي فاتت", "منصرم", "المنصرم", "قبل")
 NEXT_TERMS = ("قادم", "قادمه", "جاي", "جايه", "الجاي", "الجايه", "مقبل", "مقبله", "اللي بعده", "الجديد")
@@ -310,27 +322,16 @@ OFF_TOPIC_TERMS = (
 QUESTION_FORMS = COUNT_TERMS + LIST_TERMS + AVG_TERMS + SUM_TERMS + ("كم فيه", "في كم", "عندك", "عندكم", "ايش فيه", "وش فيه")
 
 # The stop and filler words: words the parser understands without a lexicon entry of their own
-# (particles, polite words, units, words that only carry the question). The parser's accounting
-# (``parser.accounting``) takes them as understood; any other word it cannot place refuses the
-# question. Add a word here only when it changes nothing a question asks.
-FILLER_TERMS = (
-    "في", "فيها", "فيه", "من", "علي", "عن", "الي", "و", "او", "ال", "اللي", "التي", "الذي", "الذين", "اللتي",
-    "هي", "هو", "ما", "ماذا", "مع", "كل", "جميع", "لي", "لنا", "يا", "لو", "سمحت", "تكرم", "بليز", "شكرا",
-    "عطنا", "عطني", "ابي", "ابغي", "ايش", "وش", "كم", "عدد", "بكم", "يوجد", "توجد", "موجود(?:ه)?", "هناك",
-    "عندك", "عندكم", "عندنا", "تم", "تمت", "منشور(?:ه|ات)?", "نشر(?:ت)?", "نشرها", "المنشوره", "اعلن(?:ت)?",
-    "معلن(?:ه)?", "بيانات", "قاعده", "حكومي(?:ه)?", "الحكوميه", "منطقه", "مدينه", "محافظه", "ريال", "ر\\.?س",
-    "سعودي", "حسب", "بحسب", "لكل", "توزيع", "موزع(?:ه)?", "مقسم(?:ه)?", "تقسيم", "ترتيب", "مرتب(?:ه)?", "حيث",
-    "قيمه", "قيمتها", "مجموع", "اجمالي", "متوسط", "معدل", "اعلي", "اكثر", "اقل", "الاكثر", "الاقل", "اي",
-    "ايه", "ايها", "مين", "من هي", "وين", "اين", "فين", "متي", "خلال", "سنه", "عام", "شهر", "فتره", "الفتره",
-    "يوم", "ايام", "الان", "حاليا", "الحين", "دحين", "لها", "له", "لهم", "عليها", "تقريبا", "بالتفصيل",
-    "تفاصيل", "معلومات", "بيان", "احصاييه", "احصاييات", "نسبه", "نسب", "بالنسبه", "مقارنه", "قارن", "كلي",
-    "الكلي", "بين", "كيف", "ممكن(?:ه)?", "عدد(?:ها|هم)", "مقدم(?:ه)?", "عند(?:ها|هم|ه)?", "لدي(?:ها|هم|ه)?",
-    "تاريخ", "اسم(?:اء)?", "يحل", "تقديم", "منصه", "اعتماد", "اعرف", "يبلغ", "تبلغ", "بلغ(?:ت)?", "مع بعض",
-    "تجي", "يجي", "تتكرر", "رتب(?:ها)?", "تنازلي(?:ا)?", "من ال?اكثر (?:لل|الي ال)اقل", "وصل(?:ت)?",
-    "نزل(?:ت)?", "كان(?:ت)?", "تتراوح", "يتراوح", "بنظام", "تشكل", "ولا", "ايهما", "ايهم", "يشكل", "الكل",
-    # "يعني ..." / "اقصد ...": the asker restates the question.
-    "يعني", "اقصد",
-)
+# (particles, polite words and greetings, dialect particles, units, words that only carry the
+# question). The parser's accounting (``parser.accounting``) takes them as understood; any other
+# word it cannot place refuses the question. Add a word only when it changes nothing a question
+# asks. They live in phrasing.json with the other ways of phrasing a question.
+FILLER_TERMS: tuple[str, ...] = tuple(PHRASING["fillers"])
+# Prefaces that announce a question ("أكتب عرضاً للإدارة وأريد أن أعرف ..."): dropped whole.
+WRAPPER_TERMS: tuple[str, ...] = tuple(PHRASING["wrappers"])
+# Phrases read as the plain Arabic they mean: dialect verbs and negation ("اتلغت": ملغاة، "مش":
+# غير), colloquial percent ("في المية": نسبة), English words in an Arabic question ("budget": قيمة).
+REWRITE_TERMS: tuple[tuple[str, str], ...] = tuple((pattern, meaning) for pattern, meaning in PHRASING["rewrites"])
 
 # Data the database does not hold, asked for by name: topic -> the words that ask for it (the
 # apology names the topic: ``insights.UNHELD_NAMES``). A question that names one is refused
@@ -378,21 +379,4 @@ PASSED_OVER_TERMS: dict[str, tuple[str, ...]] = {
 
 # Domain nouns a one-letter typo is read back to (``parser.typos``), each with its other forms:
 # a typo between two forms of one noun ("المناقصت": المناقصات or المناقصة) still means that noun.
-TYPO_NOUNS: tuple[tuple[str, ...], ...] = (
-    ("منافسه", "منافسات"),
-    ("مناقصه", "مناقصات"),
-    ("مشروع", "مشاريع", "مشروعات"),
-    ("مستقبلي", "مستقبليه"),
-    ("تقديري", "تقديريه"),
-    ("ترسيه", "ترسيات"),
-    ("كراسه", "كراسات"),
-    ("الكراسه", "الكراسات"),
-    ("المنافسه", "المنافسات"),
-    ("المناقصه", "المناقصات"),
-    ("المشروع", "المشاريع", "المشروعات"),
-    ("المستقبلي", "المستقبليه"),
-    ("التقديري", "التقديريه"),
-    ("الترسيه", "الترسيات"),
-    ("العروض",),
-    ("منطقه", "مناطق"),
-)
+TYPO_NOUNS: tuple[tuple[str, ...], ...] = tuple(tuple(forms) for forms in PHRASING["typo_nouns"])

@@ -148,6 +148,8 @@ class Catalog:
     english: dict[str, dict[int, str]] = field(default_factory=dict)
     # agency id -> region id (government_agencies.region_id)
     agency_regions: dict[int, int] = field(default_factory=dict)
+    # The tenders' names as written (a tender looked up by its name: "منافسة أعمال الترميم بالعلا").
+    tender_names: tuple[str, ...] = ()
 
     @classmethod
     def load(cls, con: sqlite3.Connection) -> Catalog:
@@ -175,6 +177,7 @@ class Catalog:
             activities=arabic["activity"], agencies=arabic["agency"],
             latest_publish=date.fromisoformat(latest) if latest else date.today(),
             names=index, english=english, agency_regions=agency_regions,
+            tender_names=tuple(n for (n,) in table("SELECT DISTINCT tender_name FROM tenders_full_details") if n),
         )
 
     def phrase(self, dimension: str, ids: Iterable[int]) -> str:

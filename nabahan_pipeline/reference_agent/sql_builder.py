@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from nabahan_pipeline.reference_agent.parser import Condition, QueryFrame
 from nabahan_pipeline.reference_agent.parser.frame import LOOKUP_TABLES
+from nabahan_pipeline.reference_agent.parser.values import AVERAGE
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ TABLES = {
             "agency": "agency_id", "date": "publish_date", "deadline": "last_offer_date",
             "enquiry": "last_enquiry_date", "opening": "offers_opening_date", "value": "estimated_value",
             "awarded": "awarded_value", "bids": "bids_count", "booklet": "booklet_price",
-            "reference": "reference_number",
+            "reference": "reference_number", "tender_name": "tender_name",
         },
         id_name=DIMENSIONS,
     ),
@@ -76,7 +77,10 @@ def build_sql(frame: QueryFrame) -> str:
     if frame.entity in LOOKUPS:
         return _lookup_sql(frame)
     table = TABLES[frame.entity]
-    where = [_condition(c, table.columns) for c in frame.conditions if c.field in table.columns]
+    held = [c for c in frame.conditions if c.field in table.columns]
+    # "قيمتها أعلى من المتوسط": the average of the rows the other conditions keep.
+    others = [_condition(c, table.columns) for c in held if AVERAGE not in c.values]
+    where = [_vs_average(c, table, others) if AVERAGE in c.values else _condition(c, table.columns) for c in held]
     if frame.sides:
         return _difference_sql(frame, table, where)
     if frame.measure == "rows":
@@ -97,7 +101,7 @@ def _rows_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
         order = f"{table.columns['date']} DESC"
     sql = f"SELECT * FROM {table.name}{_where(where)} ORDER BY {order}"
     if frame.limit:
-        sql += f" LIMIT {int(frame.limit)}"
+        sql += f" LIMIT {int(frame.limit)}" + (f" OFFSET {int(frame.offset)}" if frame.offset else "")
     return sql
 
 
@@ -170,6 +174,7 @@ _PERIODS = {
 
 
 def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
+    asked = where  # the question's own conditions, before the groups' keys are required
     keys: list[str] = []
     selected: list[str] = []
     time_order: list[str] = []
@@ -210,7 +215,14 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
     if frame.having is not None:
         # "المناطق التي يتجاوز إجمالي ...": the groups whose figure passes the threshold.
         figure = metrics[0].rsplit(" AS ", 1)[0]
-        sql += f" HAVING {figure} {frame.having.op} {_literal(frame.having.values[0])}"
+        threshold = frame.having.values[0]
+        if threshold == AVERAGE:
+            # "أعلى من المتوسط": each group's figure against the same figure over all the groups' rows
+            # (a count or a total against their mean per group).
+            inner = figure if frame.measure == "avg" else f"{figure} * 1.0 / COUNT(DISTINCT {keys[0]})"
+            sql += f" HAVING {figure} {frame.having.op} (SELECT {inner} FROM {table.name}{_where(asked)})"
+        else:
+            sql += f" HAVING {figure} {frame.having.op} {_literal(threshold)}"
     if time_order and not frame.ranked:
         sql += f" ORDER BY {', '.join(time_order)}"
     else:
@@ -219,7 +231,7 @@ def _group_sql(frame: QueryFrame, table: _Table, where: list[str]) -> str:
         direction = "ASC" if frame.order == "asc" else "DESC"
         sql += f" ORDER BY {order_key} {direction}"
     if frame.limit:
-        sql += f" LIMIT {int(frame.limit)}"
+        sql += f" LIMIT {int(frame.limit)}" + (f" OFFSET {int(frame.offset)}" if frame.offset else "")
     return sql
 
 
@@ -258,6 +270,12 @@ def _agency_region_sql(frame: QueryFrame) -> str:
 def _metric(measure: str, column: str) -> str:
     prefix = {"sum": "total", "avg": "avg", "max": "max", "min": "min"}[measure]
     return f"{measure.upper()}({column}) AS {prefix}_{column}"
+
+
+def _vs_average(c: Condition, table: _Table, others: list[str]) -> str:
+    """``c`` (a column compared with the average) as a subquery over the rows ``others`` keep."""
+    column = table.columns[c.field]
+    return f"{column} {c.op} (SELECT AVG({column}) FROM {table.name}{_where(others)})"
 
 
 def _where(parts: list[str]) -> str:

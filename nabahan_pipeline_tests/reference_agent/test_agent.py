@@ -365,3 +365,116 @@ def test_a_condition_the_table_cannot_hold_refuses(default_db: Path, question: s
     assert answer["status"] == "out_of_scope"
     assert answer["sql"] is None
     assert "ذات الحالة" in answer["insights"]
+
+
+# --- issue 41: a question as people type it ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "unused"),
+    [
+        ("بصراحة محتار، كم منافسة مرساة في 2022؟", "محتار"),
+        ("أبي أفهم الصورة: ما متوسط قيمة منافسات الباحة؟", "الصوره"),
+    ],
+)
+def test_a_clause_of_words_beside_the_question_is_answered_around_and_named(
+    agent: ReferenceAgent, question: str, unused: str
+) -> None:
+    answer = agent.ask(question)
+    assert answer["status"] == "success"
+    assert f"لم أستخدم من السؤال" in answer["insights"] and f"«{unused}»" in answer["insights"]
+    assert not ungrounded_numbers(answer["insights"], answer["data"], question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # An unknown word where a filter would stand: after the question, after a preposition.
+        "كم منافسة في جدة، المستعجلة فقط",
+        "في الزلفاوية، كم منافسة؟",
+        "بالزلفاوية، كم منافسة؟",
+        "كم منافسة مستعجلة في جدة؟",
+    ],
+)
+def test_an_unknown_word_that_could_change_the_answer_still_refuses(agent: ReferenceAgent, question: str) -> None:
+    assert agent.ask(question)["status"] == "out_of_scope"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "مساء الخير، كم منافسة في تبوك؟",
+        "كم منافسة في تبوك من فضلك؟",
+        "في منطقة تبوك، كم منافسة؟",
+        "سؤال: كم منافسة في تبوك؟",
+        "ممكن تطلع لي عدد المنافسات في تبوك دلوقتي؟",
+    ],
+)
+def test_greetings_wrappers_and_a_fronted_place_keep_the_answer(agent: ReferenceAgent, db: sqlite3.Connection, question: str) -> None:
+    (gold,) = db.execute("SELECT COUNT(*) FROM tenders_full_details WHERE region_id = 7").fetchone()
+    answer = agent.ask(question)
+    assert answer["status"] == "success" and answer["rows"] == [[gold]]
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end", "said"),
+    [
+        ("كم منافسة في آخر شهر في البيانات؟", "2026-10-01", "2026-11-01", "أكتوبر كاملاً"),
+        ("كم منافسة طرحت في الأسبوع الماضي؟", "2026-10-18", "2026-10-25", "من الأحد إلى السبت"),
+        ("كم منافسة نشرت في آخر 30 يوم؟", "2026-10-02", "2026-11-01", "حتى آخر تاريخ"),
+    ],
+)
+def test_calendar_words_mean_the_calendar_and_the_insight_says_the_period(
+    agent: ReferenceAgent, question: str, start: str, end: str, said: str
+) -> None:
+    answer = agent.ask(question)
+    assert f"publish_date >= '{start}' AND publish_date < '{end}'" in answer["sql"]
+    assert said in answer["insights"]
+
+
+def test_an_ordinal_rank_is_answered_with_its_rank_said(agent: ReferenceAgent, db: sqlite3.Connection) -> None:
+    answer = agent.ask("ما رابع منطقة من حيث عدد المنافسات؟")
+    gold = db.execute(
+        "SELECT region_name, COUNT(*) AS n FROM tenders_full_details WHERE region_id IS NOT NULL"
+        " GROUP BY region_id ORDER BY n DESC LIMIT 1 OFFSET 3"
+    ).fetchone()
+    assert [row[-2:] for row in answer["rows"]] == [list(gold)]
+    assert "في المرتبة الرابعة" in answer["insights"]
+    assert not ungrounded_numbers(answer["insights"], answer["data"], "ما رابع منطقة من حيث عدد المنافسات؟")
+
+
+def test_a_tender_is_looked_up_by_its_whole_name(agent: ReferenceAgent, db: sqlite3.Connection) -> None:
+    name = "أعمال الإصلاح والترميم بالعلا"
+    answer = agent.ask(f"من الجهة التي طرحت منافسة {name}؟")
+    (agency,) = db.execute("SELECT agency_name FROM tenders_full_details WHERE tender_name = ?", (name,)).fetchone()
+    assert answer["status"] == "success" and [row["agency_name"] for row in answer["data"]] == [agency]
+    (count,) = db.execute("SELECT COUNT(*) FROM tenders_full_details WHERE tender_name = 'توريد أجهزة طبية'").fetchone()
+    answer = agent.ask("كم منافسة اسمها توريد أجهزة طبية؟")
+    assert answer["rows"] == [[count]] and "«توريد أجهزة طبية»" in answer["insights"]
+
+
+@pytest.mark.parametrize(
+    ("question", "count_sql"),
+    [
+        ("كم منافسة قيمتها أعلى من المتوسط؟",
+         "SELECT COUNT(*) FROM tenders_full_details WHERE estimated_value > (SELECT AVG(estimated_value) FROM tenders_full_details)"),
+        ("كم منافسة في الرياض قيمتها فوق متوسط القيم؟",
+         "SELECT COUNT(*) FROM tenders_full_details WHERE region_id = 1 AND estimated_value >"
+         " (SELECT AVG(estimated_value) FROM tenders_full_details WHERE region_id = 1)"),
+    ],
+)
+def test_a_value_against_the_average_of_the_rows_asked_about(
+    agent: ReferenceAgent, db: sqlite3.Connection, question: str, count_sql: str
+) -> None:
+    (gold,) = db.execute(count_sql).fetchone()
+    assert agent.ask(question)["rows"] == [[gold]]
+
+
+def test_groups_against_the_overall_average(agent: ReferenceAgent, db: sqlite3.Connection) -> None:
+    answer = agent.ask("المناطق اللي متوسط قيمة منافساتها أعلى من المتوسط العام")
+    gold = db.execute(
+        "SELECT region_name FROM tenders_full_details WHERE region_id IS NOT NULL GROUP BY region_id"
+        " HAVING AVG(estimated_value) > (SELECT AVG(estimated_value) FROM tenders_full_details)"
+    ).fetchall()
+    assert sorted(row["region_name"] for row in answer["data"]) == sorted(name for (name,) in gold)
+    assert "متوسطها" in answer["insights"]

@@ -242,3 +242,9 @@ def test_the_other_dates_of_a_tender_have_their_columns(con: sqlite3.Connection)
     assert "last_enquiry_date >= '2024-01-01'" in sql and "offers_opening_date >= '2024-06-01'" in sql
     earliest = build_sql(QueryFrame("tenders", "min", column="opening"))
     assert _rows(con, earliest) == [(_one(con, "SELECT MIN(offers_opening_date) FROM tenders_full_details"), _one(con, "SELECT COUNT(offers_opening_date) FROM tenders_full_details"))]
+
+
+def test_an_ordinal_rank_is_an_offset() -> None:
+    frame = QueryFrame("tenders", measure="count", group_by=("region",), ranked=True, order="desc", limit=2, offset=3)
+    assert build_sql(frame).endswith("LIMIT 2 OFFSET 3")
+    assert "OFFSET" not in build_sql(QueryFrame("tenders", measure="count", group_by=("region",), ranked=True, limit=1))

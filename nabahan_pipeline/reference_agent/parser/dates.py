@@ -65,7 +65,7 @@ _THIS = alternation(lx.THIS_TERMS)
 _LAST = alternation(lx.LAST_TERMS)
 _NEXT = alternation(lx.NEXT_TERMS)
 _RELATIVE = re.compile(
-    rf"(?<!\w)(?:(?P<this1>{_THIS})\s?(?:ال)?(?P<u1>عام|سنه|شهر)|(?:[وفب]?ال)?(?P<u2>عام|سنه|شهر)\s(?:ال)?(?:(?P<this2>حالي(?:ه)?|جاري(?:ه)?|دي|هذا|هذه|هذي)"
+    rf"(?<!\w)(?:(?P<this1>{_THIS})\s?(?:ال)?(?P<u1>عام|سنه|شهر|اسبوع)|(?:[وفب]?ال)?(?P<u2>عام|سنه|شهر|اسبوع)\s(?:ال)?(?:(?P<this2>حالي(?:ه)?|جاري(?:ه)?|دي|هذا|هذه|هذي)"
     rf"|(?P<before>قبل (?:ال)?(?:ماضي|ماضيه|فايت|فايته|اللي فات))|(?P<last>{_LAST})|(?P<next>{_NEXT})))(?!\w)"
 )
 # Rolling period units; a trailing 2 is the dual ("شهرين": two months).
@@ -118,6 +118,11 @@ def add_months(day: date, months: int) -> date:
     month += 1
     last = (date(year + (month == 12), month % 12 + 1, 1) - timedelta(days=1)).day
     return date(year, month, min(day.day, last))
+
+
+def week_start(day: date) -> date:
+    """The Sunday that starts ``day``'s calendar week (the Saudi week: Sunday to Saturday)."""
+    return day - timedelta(days=(day.weekday() + 1) % 7)
 
 
 def shift(day: date, unit: str, count: int) -> date:
@@ -322,6 +327,11 @@ def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         shift, label = -1, {"شهر": "الشهر الماضي"}.get(unit, "العام الماضي")
     else:
         shift, label = 1, {"شهر": "الشهر القادم"}.get(unit, "العام القادم")
+    if unit == "اسبوع":
+        # A calendar week, Sunday to Saturday as the Saudi week runs, never a rolling seven days.
+        first = week_start(as_of) + timedelta(days=7 * shift)
+        label = {0: "هذا الأسبوع", -1: "الأسبوع الماضي", -2: "الأسبوع قبل الماضي"}.get(shift, "الأسبوع القادم")
+        return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{label} (من الأحد إلى السبت)")
     if unit == "شهر":
         first = add_months(as_of.replace(day=1), shift)
         start, end = month_span(first.year, first.month)
@@ -348,12 +358,30 @@ def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         if trailing:
             count = lx.SMALL_NUMBERS[trailing.group("w")]
     unit = unit.rstrip("2")
-    start_day = shift(as_of, unit, -count)
+    end_day = as_of + timedelta(days=1)
+    calendar = not count_text and not m.group("u").endswith("ين") and unit in ("week", "month")
+    if calendar:
+        # "الأسبوع الماضي", "آخر شهر في البيانات": a whole calendar period, never a rolling window.
+        # "الماضي" is the one before the as-of date's; "آخر" alone, the as-of date's own.
+        past = bool(re.search(r"(ماضي|فايت|سابق)", m.group(0)))
+        if unit == "week":
+            first = week_start(as_of) - timedelta(days=7 * past)
+            label = "الأسبوع الماضي" if past else "آخر أسبوع"
+            return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{label} (من الأحد إلى السبت)")
+        first = add_months(as_of.replace(day=1), -past)
+        label = "الشهر الماضي" if past else f"آخر شهر (شهر {MONTH_LABELS[first.month]} كاملاً)"
+        return DateSpan(*month_span(first.year, first.month), label)
+    if unit in ("day", "week"):
+        # "آخر 30 يوم": exactly that many days, the as-of date the last of them.
+        start_day = as_of - timedelta(days=count * (7 if unit == "week" else 1) - 1)
+    else:
+        start_day = shift(as_of, unit, -count)
     unit_label = {"day": "يوم", "week": "أسبوع", "month": "شهر", "year": "سنة"}[unit]
     label = f"خلال آخر {count_text} {m.group('u')}" if count_text and count_text.isdigit() else f"خلال آخر {m.group('u')}"
     if not count_text and not m.group("u").endswith("ين"):
         label = f"خلال آخر {unit_label}"
-    end_day = as_of + timedelta(days=1)
+    if unit in ("day", "week"):
+        label += " حتى آخر تاريخ"
     return DateSpan(start_day.isoformat(), end_day.isoformat(), label)
 
 

@@ -45,6 +45,7 @@ class QueryFrame:
     conditions: tuple[Condition, ...] = ()
     order: str | None = None  # desc | asc
     limit: int | None = None
+    offset: int = 0  # ranks skipped before the first row: "رابع منطقة" is rank 4, offset 3
     ranked: bool = False  # a superlative or top-N: the order is the answer
     distinct_of: str | None = None  # count_distinct: the dimension counted
     share_of: tuple[Condition, ...] = ()  # share: the conditions of the part, among ``conditions``
@@ -55,6 +56,9 @@ class QueryFrame:
     having: Condition | None = None
     # Words read back from a one-letter typo: (as typed, as understood), shown in the insight.
     understood: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    # Words of a clause beside the question that change nothing asked ("بصراحة محتار، ..."):
+    # not used, and the insight says so.
+    unused: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,7 @@ class Refusal:
     # | no_column (a condition the question's table cannot hold; decided by the agent)
     # | unplaced_date (a Hijri date outside the embedded calendar, or a Hijri month with no year)
     # | ambiguous (a name several agencies share; ``words`` are their names)
+    # | two_questions (two questions in one whose figures are no values of one field)
     reason: str
     # The question's words the parser could not account for (not compared: the reason is the verdict).
     words: tuple[str, ...] = field(default=(), compare=False)

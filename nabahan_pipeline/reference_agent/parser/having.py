@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame
+from nabahan_pipeline.reference_agent.parser.patterns import alternation
+from nabahan_pipeline.reference_agent.parser.values import AVERAGE
 
 # The groups named first -> (dimension, the grouping the rest is asked by, an agency group's words).
 _HEADS: dict[str, tuple[str, str, str]] = {
@@ -26,19 +29,28 @@ _HEADS: dict[str, tuple[str, str, str]] = {
     "امانات": ("agency", "حسب الجهه", "للامانات"),
 }
 _HEAD = re.compile(
-    r"^(?:(?:ما|ماهي|ما هي|وش|ايش|اذكر|اعرض|حدد|هات)\s)?(?:ال)?(?P<head>"
+    r"^(?:(?:ما|ماهي|ما هي|وش|ايش|اذكر|اعرض|حدد|هات|ايش هي|وش هي)\s|(?P<which>اي)\s)?(?:ال)?(?P<head>"
     + "|".join(f"(?:{h})" for h in _HEADS)
-    + r")\s(?:التي|اللي|الي|الذي|الذين)\s(?P<rest>.+)$"
+    # "أي المناطق متوسط ... فيها أكثر من": after "أي" the relative may go unsaid.
+    + r")\s(?:(?:التي|اللي|الي|الذي|الذين)\s|(?(which)|(?!)))(?P<rest>.+)$"
 )
 _COMPARATOR = re.compile(
     r"(?<!\w)(?:(?P<gt>اكثر من|اكبر من|اعلي من|ازيد من|فوق|يتجاوز|تتجاوز|تتعدي|يتعدي|يزيد|تزيد)"
     r"|(?P<lt>اقل من|ادني من|اصغر من|دون|تحت|يقل|تقل))(?!\w)"
 )
-_SCALES = {"الف": 1e3, "الاف": 1e3, "مليون": 1e6, "ملايين": 1e6, "مليار": 1e9, "مليارات": 1e9}
+_SCALES = {
+    "الف": 1e3, "الاف": 1e3, "مليون": 1e6, "ملايين": 1e6, "مليار": 1e9, "مليارات": 1e9,
+    # The dual: "أكثر من مليوني ريال", "ألفين منافسة".
+    "الفين": 2e3, "مليونين": 2e6, "مليوني": 2e6, "مليارين": 2e9, "ملياري": 2e9,
+}
+# A figure in digits or in words ("خمسة مليارات"), with its scale.
 _FIGURE = re.compile(
-    r"(?<!\w)(?:(?:علي|عن|من)\s)?(?:(?P<n>\d+(?:\.\d+)?)\s?)?(?P<scale>الف|الاف|مليون|ملايين|مليار|مليارات)?"
+    rf"(?<!\w)(?:(?:علي|عن|من)\s)?(?:(?P<n>\d+(?:\.\d+)?|{alternation(lx.SMALL_NUMBERS)})\s?)?"
+    r"(?P<scale>الفين|الف|الاف|مليونين|مليوني|مليون|ملايين|مليارين|ملياري|مليار|مليارات)?"
     r"(?:\s(?:ريال|ر\.?س))?(?!\w)"
 )
+# "أعلى من المتوسط العام", "أكثر من متوسط الأنشطة": the groups' average as the threshold.
+_AVERAGE = re.compile(r"\s(?:من\s|عن\s)?(?:ال)?متوسط(?:\s(?:ال)?(?:عام|كلي|انشطه|مناطق|جهات|انواع|حالات))?(?!\w)")
 _ROWS_NOUN = re.compile(r"^\s(?P<noun>(?:[بل]?ال)?(?:منافس|مناقص|مشروع|مشاريع)\w*)(?!\w)")
 _PROJECT = re.compile(r"(?<!\w)(?:[وبل]?ال|[بل])?(?:مشروع|مشاريع)")
 _COUNTED = re.compile(r"(?<!\w)(?:عدد|عددها)(?!\w)")
@@ -68,10 +80,16 @@ def read_threshold(norm: str) -> Threshold | None:
     comparator = _COMPARATOR.search(rest)
     if not comparator:
         return None
-    figure = next((f for f in _FIGURE.finditer(rest, comparator.end()) if f.group("n") or f.group("scale")), None)
+    average = _AVERAGE.match(rest, comparator.end())
+    figure = average or next((f for f in _FIGURE.finditer(rest, comparator.end()) if f.group("n") or f.group("scale")), None)
     if not figure:
         return None
-    value = float(figure.group("n") or 1) * _SCALES.get(figure.group("scale") or "", 1.0)
+    number = "0" if average else figure.group("n") or "1"
+    if not number[0].isdigit():
+        if not figure.group("scale"):
+            return None  # "أكثر من خمس": a small word alone is no threshold
+        number = str(lx.SMALL_NUMBERS[number])
+    value: float | str = AVERAGE if average else float(number) * _SCALES.get(figure.group("scale") or "", 1.0)
     between = rest[comparator.end() : figure.start()]
     end = figure.end()
     rows_noun = _ROWS_NOUN.match(rest[end:])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import TypeVar
 
 from nabahan_pipeline.reference_agent import lexicon as lx
@@ -124,7 +125,7 @@ NEGATION = re.compile(
 NEGATION_GOES_ON = re.compile(r"^\s*(?:،|,)?\s*(?:او\s)?$")
 # "لا ملغاة ولا منتهية", "مو عامة ولا مباشرة": "ولا" negates only after a first negation
 # (alone, in speech, it is "or": "تبوك ولا جازان").
-NEITHER = re.compile(r"(?<!\w)ولا\s$")
+NEITHER = re.compile(r"(?<!\w)ولا\s(?:في\s)?$")
 FIRST_NEGATION = re.compile(r"(?<!\w)(?:لا|مو|ما|ليس|ليست|غير)\s")
 # Tenders with no region: "اللي ما لها منطقة محددة", "لم تحدد لها منطقة", "بدون منطقة".
 NO_REGION = re.compile(
@@ -186,6 +187,44 @@ COMPARE = re.compile(r"(?<!\w)(?:[وفب]?ال)?(?:قارن|مقارنه|قار�
 SHARE = re.compile(
     r"(?<!\w)(?:[وفب]?ال)?(?:نسب(?:ه|تها)(?: ال?مي?ويه)?|حص(?:ه|تها)|%|بالميه|في الميه|[تي]شكل(?:ه)?)(?!\w)"
 )
+
+
+# Prefaces dropped whole, and phrases read as the plain Arabic they mean (phrasing.json; a meaning
+# may name the pattern's groups: "هل A أعلى من B" is "قارن A و B"); a conjunction glued to a
+# rewritten word stays ("واتلغت": "وملغاه").
+WRAPPERS = re.compile(rf"(?<!\w)(?:{alternation(lx.WRAPPER_TERMS)})(?!\w)")
+REWRITES = tuple(
+    (re.compile(rf"(?<!\w)(?P<conj>[وف]?)(?:{_fragment(pattern)})(?!\w)"), meaning) for pattern, meaning in lx.REWRITE_TERMS
+)
+_LATIN_WORD = re.compile(r"[a-z]+")
+# Latin words beside an English word that leave it a word of an Arabic question: "total budget",
+# "per region"; any other makes it part of an English phrase ("Two-stage tender" names a type).
+_GROUP_WORDS = frozenset({"per", "by"})
+
+
+def _english_phrase(text: str, m: re.Match[str]) -> bool:
+    """Whether the Latin word ``m`` matched in ``text`` stands beside a Latin word no rewrite reads."""
+    if not _LATIN_WORD.search(m.group(0)):
+        return False
+    before = re.search(r"([a-z]+)[ -]$", text[: m.start()])
+    after = re.match(r"[ -]([a-z]+)", text[m.end() :])
+    return any(
+        word and word not in _GROUP_WORDS and not any(p.fullmatch(word) for p, _ in REWRITES)
+        for word in (before and before.group(1), after and after.group(1))
+    )
+
+
+@lru_cache(maxsize=512)  # a question is rephrased once per reading and again by the walk
+def rephrased(text: str) -> str:
+    """``text`` (normalized) with its prefaces dropped and its dialect, colloquial and English
+    phrases written as the plain Arabic they mean, for every pass to read alike."""
+    text = WRAPPERS.sub(" ", text)
+    for pattern, meaning in REWRITES:
+        text = pattern.sub(
+            lambda m, meaning=meaning, text=text: m.group(0) if _english_phrase(text, m) else m.group("conj") + m.expand(meaning),
+            text,
+        )
+    return text
 
 
 def blank(text: str, start: int, end: int) -> str:

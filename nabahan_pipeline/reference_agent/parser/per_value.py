@@ -18,6 +18,12 @@ _EACH_OF = re.compile(r"(?<!\w)(?:في |ل)?(?:كل|كلا|كلتا) من(?!\w)"
 _BETWEEN_YEARS = re.compile(
     r"(?<!\w)بين(?=\s(?:(?:عام|سنه|عامي|سنتي)\s)?20[0-4]\d\s?و\s?(?:(?:عام|سنه)\s)?20[0-4]\d(?!\d))"
 )
+# A second question asked beside the first ("كم نشطة وكم ملغاة", "عدد الملغاة كم، وعدد النشطة كم"):
+# its figures are given each, never summed into one.
+_SECOND_QUESTION = re.compile(
+    r"(?<!\w)و\s?(?:كم|كام|قديش|عدد)(?!\w)|(?<!\w)(?:كم|كام|قديش)(?!\w).*(?<!\w)(?:كم|كام|قديش)(?!\w)"
+    r"|(?<!\w)(?:كم|كام|قديش|ما|وش|ايش|شو)(?!\w).*(?<!\w)و\s?(?:ما|وش|ايش|شو)(?= (?:ال|متوسط|مجموع|اجمالي|عدد|نسبه|اعلي|اقل|اكثر))"
+)
 # The conditions a group can stand for: a field with several values named.
 _GROUPABLE = ("region", "type", "status", "activity", "agency")
 
@@ -39,16 +45,37 @@ def compared_years(text: str) -> str:
 def group_each(frame: QueryFrame | Refusal, original: str) -> QueryFrame | Refusal:
     """``frame`` grouped by the field whose several values the question asks about each of (or
     compares, for years), when it is a single count, sum or average."""
-    if not isinstance(frame, QueryFrame) or frame.group_by or frame.measure not in ("count", "sum", "avg"):
+    if not isinstance(frame, QueryFrame):
         return frame
-    each = bool(_EACH_OF.search(original))
+    # A difference or a comparison asks for its two figures.
+    second = two_questions(original) if not (frame.sides or COMPARE.search(original)) else ()
+    if frame.group_by or frame.measure not in ("count", "sum", "avg"):
+        return Refusal("two_questions", second) if second else frame
+    each = bool(_EACH_OF.search(original)) or bool(second)
     compare = bool(COMPARE.search(original))
     for c in frame.conditions:
         if c.op == "year_in" and c.field == "date" and len(c.values) > 1 and (each or compare):
             return replace(frame, group_by=("year",), order="desc")
         if each and c.op == "in" and len(c.values) > 1 and c.field in _GROUPABLE:
             return replace(frame, group_by=(c.field,), order="desc")
+    if second:
+        # "كم في 2023 وكم في 2024": two whole years, ANDed by the frame, are one figure per year.
+        dated = [c for c in frame.conditions if c.field == "date"]
+        years = [_whole_years(c, original) for c in dated]
+        if len(dated) >= 2 and all(y is not None and len(y) == 1 for y in years):
+            rest = tuple(c for c in frame.conditions if c not in dated)
+            named = tuple(sorted(y[0] for y in years if y))
+            label = "في الأعوام " + " و".join(str(y) for y in named)
+            return replace(frame, group_by=("year",), conditions=(*rest, Condition("date", "year_in", named, label)))
+        # Two questions whose figures are no values of one field: one figure would answer neither.
+        return Refusal("two_questions", second)
     return frame
+
+
+def two_questions(original: str) -> tuple[str, ...]:
+    """The words that ask a second question in ``original`` (normalized), or ()."""
+    m = _SECOND_QUESTION.search(original)
+    return tuple(m.group(0).split()[-1:]) if m else ()
 
 
 def _whole_years(c: Condition, question: str) -> list[int] | None:

@@ -32,19 +32,19 @@ from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, Quer
 from nabahan_pipeline.reference_agent.parser.intent import frame_of
 from nabahan_pipeline.reference_agent.parser.per_value import group_each, periods_compared
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    COMPARE, COUNTRY, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
+    COMPARE, COUNTRY, FILLERS, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
     NEGATION_GOES_ON, NEITHER, FIRST_NEGATION, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGION_KEYS,
-    REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
+    REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, rephrased, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
 )
 from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
 from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
 from nabahan_pipeline.reference_agent.parser.having import read_threshold, with_threshold
-from nabahan_pipeline.reference_agent.parser.typos import corrected
+from nabahan_pipeline.reference_agent.parser.typos import corrected, name_neighbours, name_words
 from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
 from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
-from nabahan_pipeline.reference_agent.parser.values import read_top_n, read_values
+from nabahan_pipeline.reference_agent.parser.values import read_ordinal, read_top_n, read_values
 
 MAX_QUESTION_CHARS = 1000
 
@@ -57,6 +57,17 @@ class QuestionParser:
         self.as_of = as_of or catalog.latest_publish
         self.english_names = EnglishNames(catalog)
         self.agency_groups = AgencyGroups(catalog)
+        # A tender's name as the cleaned question writes it -> as the data writes it, by first word.
+        self.tender_names: dict[str, list[tuple[str, str]]] = {}
+        for name in catalog.tender_names:
+            key = _cleaned(normalize_arabic(name))
+            if len(key.split()) >= 2:
+                self.tender_names.setdefault(key.split()[0], []).append((key, name))
+        for names in self.tender_names.values():
+            names.sort(key=lambda pair: -len(pair[0]))
+        # The names' words a one-letter typo is read back to ("جامعة الملك سعوود").
+        names = [*catalog.agencies.values(), *catalog.activities.values()]
+        self.name_words, self.name_neighbours = name_words(names), name_neighbours(names)
 
     # -- entry point --
 
@@ -71,7 +82,7 @@ class QuestionParser:
         one-letter typos of domain nouns and region names read back (``typos``)."""
         if not isinstance(question, str) or len(question) > MAX_QUESTION_CHARS:
             return self._read(question)
-        text = _cleaned(normalize_arabic(question))
+        text = _cleaned(rephrased(normalize_arabic(question)))
         threshold = read_threshold(text)
         if threshold:
             # "المناطق التي يتجاوز إجمالي ... 5 مليارات": the rest asked of every group.
@@ -82,13 +93,70 @@ class QuestionParser:
         parse = self._read(question)
         if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
             return parse
-        fixed, understood = corrected(text)
+        for reworded, unused in self._clause_readings(normalize_arabic(question)):
+            # A greeting or a preface in a clause of its own, a place or time fronted before it.
+            again = self._read_typos(reworded, _cleaned(rephrased(reworded)))
+            if isinstance(again.frame, QueryFrame):
+                return replace(again, frame=replace(again.frame, unused=unused)) if unused else again
+        again = self._read_typos(question, text)
+        return again if isinstance(again.frame, QueryFrame) else parse
+
+    def _read_typos(self, question: str, text: str) -> Parse:
+        """``question`` read; refused as not understood, read once more with its one-letter typos
+        read back (``text``: it cleaned), the insight saying which."""
+        parse = self._read(question)
+        if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
+            return parse
+        fixed, understood = corrected(text, self.name_words, self.name_neighbours)
         if not understood:
             return parse
         again = self._read(fixed)
         if not isinstance(again.frame, QueryFrame):
             return parse
         return replace(again, frame=replace(again.frame, understood=understood))
+
+    def _clause_readings(self, norm: str) -> list[tuple[str, tuple[str, ...]]]:
+        """Other readings of a refused question (normalized) split by its punctuation into clauses:
+        without its side clauses, each (before the question, or after it with fillers alone)
+        holding no word a pass reads ("بصراحة محتار، كم ..."; "...؟ سؤال بسيط"), with the words
+        they held; and a place or time fronted in a clause of its own put back after the question
+        ("في المنطقة الشرقية، ما إجمالي ..."). A side clause never holds a number nor an unknown word
+        after a preposition, where a filter would stand."""
+        clauses = [c.strip() for c in _CLAUSE_BREAK.split(norm) if c and c.strip()]
+        if len(clauses) < 2:
+            return []
+        readings: list[tuple[str, tuple[str, ...]]] = []
+        if _FRONTED.match(clauses[0]):
+            readings.append((" ".join(clauses[1:] + clauses[:1]), ()))
+        core, dropped = list(clauses), []
+        while len(core) > 1 and self._side_clause(core[0], leading=True):
+            dropped.append(core.pop(0))
+        while len(core) > 1 and self._side_clause(core[-1], leading=False):
+            dropped.append(core.pop())
+        if len(core) < len(clauses):
+            # The words the insight names: a greeting or a filler goes without saying.
+            unused = " ".join(FILLERS.sub(" ", _cleaned(clause)) for clause in dropped).split()
+            readings.append((" ".join(core), tuple(w for w in unused if _CONTENT_WORD.search(w))))
+        return readings
+
+    def _side_clause(self, clause: str, *, leading: bool) -> bool:
+        """Whether ``clause`` changes nothing a question asks: read alone, it is refused as no
+        question, every word it consumed a filler or a question word; with words not understood
+        only before the question, none a number nor after a preposition."""
+        if re.search(r"\d", clause):
+            return False
+        parse = self._read(clause)
+        if not (isinstance(parse.frame, Refusal) and parse.frame.reason in _TYPO_REASONS):
+            return False
+        if any(part not in _SIDE_PARTS for part, _ in parse.consumed):
+            return False
+        if parse.leftover and not leading:
+            return False
+        words = clause.split()
+        return not any(
+            (i and _PREPOSITION.fullmatch(words[i - 1])) or _WITH_PREPOSITION.match(word)
+            for i, word in enumerate(words) if word in parse.leftover
+        )
 
     def _read(self, question: object) -> Parse:
         if not isinstance(question, str) or not question.strip():
@@ -101,7 +169,7 @@ class QuestionParser:
             return Parse(Refusal("sql"))
         if not re.search(r"[\u0621-\u064a]", norm):
             return Parse(Refusal("not_arabic"))
-        norm = _cleaned(norm)
+        norm = _cleaned(rephrased(norm))
         if MUTATION.search(norm) or IMPERATIVE_CHANGE.match(norm):
             return Parse(Refusal("mutation"))
         if OFF_TASK.search(norm):
@@ -115,6 +183,7 @@ class QuestionParser:
         consumed: list[tuple[str, tuple[str, ...]]] = []
         owners: dict[int, str] = {}  # which pass read each offset (for "أو" between kinds)
         for part, read_part in (
+            ("tender_name", self._tender_names),
             ("duration", self._durations),
             ("english_name", self._english_names),
             ("agency_group", self._agency_groups),
@@ -197,6 +266,11 @@ class QuestionParser:
             # "من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows:
             # "أعلى 5 ... تصاعدياً" is refused below rather than read as the lowest five.)
             frame = replace(frame, order=order)
+        if r.rank and isinstance(frame, QueryFrame):
+            # "رابع منطقة": the ranking's rows from that rank on; an ordinal nothing ranks is unread.
+            first, count = r.rank
+            ranked = frame.ranked and frame.limit is not None and not r.top_n
+            frame = replace(frame, offset=first - 1, limit=count) if ranked else Refusal("not_understood", r.rank_words)
         if isinstance(frame, Refusal):
             frame = Refusal(frame.reason, leftover or frame.words)
         elif leftover:
@@ -220,6 +294,20 @@ class QuestionParser:
         return Parse(frame, tuple(consumed), leftover)
 
     # -- passes --
+
+    def _tender_names(self, r: Reading) -> None:
+        """A tender named whole after its noun or a naming word ("منافسة أعمال الترميم بالعلا",
+        "اسمها توريد أجهزة طبية"): those tenders, by their exact name."""
+        for cue in list(_TENDER_NAME_CUE.finditer(r.text)):
+            start = cue.end()
+            first = r.text[start:].split(" ", 1)[0]
+            for key, name in self.tender_names.get(first, ()):
+                end = start + len(key)
+                if r.text.startswith(key, start) and (end == len(r.text) or r.text[end] == " "):
+                    r.add([Condition("tender_name", "in", (name,), f"باسم «{name}»")], strong=True)
+                    naming = cue.group("naming")
+                    r.blank(cue.start("naming") if naming else start, end)
+                    break
 
     def _durations(self, r: Reading) -> None:
         """A duration said in years or months ("مدته سنة أو أقل"), before "سنة" is read as a date."""
@@ -314,7 +402,8 @@ class QuestionParser:
             r.weak = True
 
     def _top_n(self, r: Reading) -> None:
-        """The N of a top-N."""
+        """The N of a top-N, and an ordinal rank ("رابع منطقة")."""
+        r.text, r.rank, r.rank_words = read_ordinal(r.text)
         r.text, r.top_n = read_top_n(r.text)
 
     def _places(self, r: Reading) -> None:
@@ -391,6 +480,22 @@ def _cleaned(norm: str) -> str:
     norm = LOOSE_SEPARATORS.sub(" ", PUNCTUATION.sub(" ", norm))
     return join_compound_names(re.sub(r"\s+", " ", norm).strip())
 
+
+# What comes before a tender's name: its noun or a naming word ("بعنوان", "اسمها").
+_TENDER_NAME_CUE = re.compile(
+    r"(?<!\w)(?:(?:[وفبل]?(?:ال)?|لل)(?:منافس|مناقص)(?:ه|ات)\s(?P<naming>(?:اسمها|اسمه|بعنوان|عنوانها|باسم|المسماه)\s)?"
+    r"|(?P<naming2>(?:اسمها|بعنوان|عنوانها|باسم|المسماه))\s)"
+)
+# Where a clause ends: Arabic and Latin punctuation, a full stop or comma not inside a number.
+_CLAUSE_BREAK = re.compile(r"[،؛:؟?!]|(?<!\d)[.,]|[.,](?!\d)")
+# A place or time fronted in a clause of its own ("في المنطقة الشرقية، ...", "خلال 2025، ...").
+_FRONTED = re.compile(r"(?:في|خلال|بال|داخل|ضمن)\s")
+# The parts a side clause may consume: fillers and the words that only carry a question.
+_SIDE_PARTS = frozenset({"filler", "question"})
+_CONTENT_WORD = re.compile(r"[^\W\d_]{2,}")
+# An unknown word right after a preposition stands where a filter would ("في الزلفاوية").
+_PREPOSITION = re.compile(r"[وف]?(?:في|من|خلال|داخل|عند|لدي|الي|علي|حتي|منذ|بعد|قبل)")
+_WITH_PREPOSITION = re.compile(r"[وف]?(?:بال|لل|كال)")
 
 # The refusals a typo may cause: words left over, or no question read at all.
 _TYPO_REASONS = frozenset({"not_understood", "unknown"})

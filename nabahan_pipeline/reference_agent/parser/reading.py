@@ -21,6 +21,8 @@ class Reading:
     dates: list[DateSpan] = field(default_factory=list)
     values: list[Comparison] = field(default_factory=list)
     top_n: int | None = None
+    rank: tuple[int, int] | None = None  # an ordinal rank asked for: (first rank, how many)
+    rank_words: tuple[str, ...] = ()
     strong: bool = False  # names, statuses or types: procurement words
     weak: bool = False  # places, dates, values: could be about anything
     unplaced_dates: list[str] = field(default_factory=list)  # Hijri dates outside the calendar

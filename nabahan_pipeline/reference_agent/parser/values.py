@@ -11,7 +11,7 @@ from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.frame import Condition
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, blank, read_each,
+    AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, alternation, blank, read_each,
 )
 
 
@@ -103,17 +103,35 @@ _OP_LABELS = {">": "أكثر من", ">=": "لا تقل عن", "<": "أقل من"
 _UNITS = {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}
 
 
+# The average of the rows asked about, as the figure compared with: "قيمتها أعلى من المتوسط",
+# "أقل من المتوسط العام", "فوق متوسط القيم" (its value: AVERAGE, which the SQL builder writes as a
+# subquery over the same rows).
+AVERAGE = "average"
+_VS_AVERAGE = re.compile(
+    r"(?<!\w)(?:(?P<gt>(?:اعلي|اكثر|اكبر|ازيد) (?:من|عن)|فوق|يتجاوز|تتجاوز|تتعدي|يتعدي)|(?P<lt>(?:اقل|ادني|اصغر) (?:من|عن)|تحت|دون))"
+    r"\s(?:ال)?متوسط(?:\s(?:ال)?(?:عام|العام|كلي|الكلي|قيم|القيم|عروض|العروض|المنافسات|المناقصات))?(?!\w)"
+)
+
+
+def _vs_average(m: re.Match[str], text: str) -> Comparison:
+    field_name = value_field(text, m.start(), m.end())
+    op = ">" if m.group("gt") else "<"
+    label = f"{_FIELD_LABELS[field_name]} {'أعلى من' if op == '>' else 'أقل من'} متوسطها"
+    return Comparison(field_name, op, (AVERAGE,), label)
+
+
 def read_values(text: str) -> tuple[str, list[Condition], list[Comparison]]:
     """The figures of ``text`` (normalized): the text with the phrases read blanked out, the
     reference numbers (as conditions) and the comparisons, in the order read."""
     text, references = read_each(
         _REFERENCE_NUMBER, text, lambda m, _: Condition("reference", "in", (m[1],), f"ذات الرقم المرجعي {m[1]}")
     )
+    text, against_average = read_each(_VS_AVERAGE, text, _vs_average)
     two, one = Comparison("bids", "=", (2.0,), "بعرضين"), Comparison("bids", "=", (1.0,), "بعرض واحد")
     text, comparisons = read_each(_SINGLE_BID, text, lambda m, _: two if m[0].strip().endswith("ين") else one)
     none = Comparison("bids", "=", (0.0,), "التي لم يصلها أي عرض")
     text, found = read_each(_NO_BIDS, text, lambda m, _: none)
-    comparisons += found
+    comparisons += found + against_average
     if BOOKLET.search(text):
         for pattern, comparison in (
             (_BOOKLET_FREE, Comparison("booklet", "=", (0.0,), "بكراسة شروط مجانية")),
@@ -230,3 +248,33 @@ def read_top_n(text: str) -> tuple[str, int | None]:
             # "الأولى" / "عشر سنوات" are not top-N; a small number right before a plural noun is.
             return blank(text, m.start(), m.end()), value
     return text, None
+
+
+# An ordinal rank ("الرابعة أو الخامسة") beside a group noun or a superlative: "رابع منطقة",
+# "المنطقة الرابعة", "ثاني أكثر نوع", "ثالث أعلى منطقة".
+_RANK = rf"(?:ال)?(?:{alternation(lx.RANK_ORDINALS)})"
+_RANKED_NOUN = r"(?:ال)?(?:منطق|مناطق|جه|جهات|نشاط|انشط|نوع|انواع|حال|وزار|جامع|امان|مستشفي)\w*"
+_RANKED_SUPERLATIVE = r"(?:ال)?(?:اكثر|اعلي|اكبر|اقل|ادني|اصغر)"
+_ORDINAL = re.compile(
+    rf"(?<!\w)(?P<noun>{_RANKED_NOUN}\s)?(?P<first>{_RANK})(?:\s(?:او|و|الي|حتي)\s?(?P<last>{_RANK}))?"
+    rf"(?!\w)(?P<after>\s(?:{_RANKED_SUPERLATIVE}|{_RANKED_NOUN})(?!\w))?"
+)
+
+
+def read_ordinal(text: str) -> tuple[str, tuple[int, int] | None, tuple[str, ...]]:
+    """The ordinal rank of a ranking ("رابع منطقة", "المنطقة الرابعة أو الخامسة"): ``text`` with
+    it written as the superlative it ranks by ("أكثر", unless one is there already), the ranks
+    asked for (first, how many), and its words; ``text``, None and () when there is none."""
+    for m in _ORDINAL.finditer(text):
+        if not (m.group("noun") or m.group("after")):
+            continue
+        first = lx.RANK_ORDINALS[m.group("first").removeprefix("ال")]
+        last = lx.RANK_ORDINALS[m.group("last").removeprefix("ال")] if m.group("last") else first
+        if last < first:
+            return text, None, ()
+        start, end = m.start("first"), m.end("last") if m.group("last") else m.end("first")
+        superlative = m.group("after") and re.fullmatch(rf"\s{_RANKED_SUPERLATIVE}", m.group("after"))
+        word = "" if superlative else "اكثر"
+        text = text[:start] + word + " " * (end - start - len(word)) + text[end:]
+        return text, (first, last - first + 1), tuple(m.group(0)[m.start("first") - m.start() : end - m.start()].split())
+    return text, None, ()

@@ -88,3 +88,21 @@ def test_the_threshold_is_read_with_its_scale() -> None:
     assert threshold is not None and not threshold.counted
     assert threshold.having.op == ">" and threshold.having.values == (2.5e9,)
     assert threshold.dimension == "region" and threshold.question.endswith("حسب المنطقه")
+
+
+@pytest.mark.parametrize(
+    ("text", "op", "value", "counted"),
+    [
+        ("المناطق اللي مجموع قيم منافساتها اكثر من خمسه مليارات", ">", 5e9, False),
+        ("اي المناطق متوسط قيمه المنافسات فيها اكثر من مليوني ريال", ">", 2e6, False),
+        ("ما انواع المنافسات التي طرح منها اكثر من الفين منافسه", ">", 2e3, True),
+    ],
+)
+def test_a_threshold_in_words_or_the_dual_and_after_which(text: str, op: str, value: float, counted: bool) -> None:
+    threshold = read_threshold(text)
+    assert threshold is not None and threshold.counted == counted
+    assert threshold.having.op == op and threshold.having.values == (value,)
+
+
+def test_a_small_number_word_alone_is_no_threshold() -> None:
+    assert read_threshold("المناطق التي فيها اكثر من خمس") is None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent
-from nabahan_pipeline.reference_agent.parser import QueryFrame, QuestionParser
+from nabahan_pipeline.reference_agent.parser import QueryFrame, QuestionParser, Refusal
 
 
 def _frame(parser: QuestionParser, question: str) -> QueryFrame:
@@ -70,3 +70,39 @@ def test_a_comparison_of_nothing_side_by_side_is_refused(agent: ReferenceAgent, 
 def test_which_of_two_agencies_has_more(agent: ReferenceAgent) -> None:
     frame = agent.parser.parse("أيهما طرح منافسات أكثر: وزارة المالية أو وزارة العدل؟")
     assert isinstance(frame, QueryFrame) and frame.group_by == ("agency",) and frame.limit == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "group"),
+    [
+        ("كم منافسة نشطة وكم منافسة ملغاة؟", ("status",)),
+        ("عدد المنافسات الملغاة كم، وعدد النشطة كم؟", ("status",)),
+        ("كم عدد المنافسات في الرياض وكم في جدة؟", ("region",)),
+    ],
+)
+def test_two_questions_in_one_are_answered_each_never_summed(agent: ReferenceAgent, question: str, group: tuple) -> None:
+    frame = agent.parser.parse(question)
+    assert isinstance(frame, QueryFrame) and frame.group_by == group
+    answer = agent.ask(question)
+    assert answer["status"] == "success" and len(answer["rows"]) == 2
+
+
+@pytest.mark.parametrize(
+    "question", ["كم منافسة في الرياض وكم قيمتها؟", "كم منافسة في الرياض، وما متوسط قيمتها؟"]
+)
+def test_two_questions_of_different_figures_are_refused_with_the_reason(agent: ReferenceAgent, question: str) -> None:
+    frame = agent.parser.parse(question)
+    assert isinstance(frame, Refusal) and frame.reason == "two_questions"
+    assert "سؤالان" in agent.ask(question)["insights"]
+
+
+def test_a_difference_and_a_negated_conjunct_are_no_second_question(agent: ReferenceAgent) -> None:
+    assert isinstance(agent.parser.parse("كم الفرق بين عدد المنافسات المرساة وعدد الملغاة؟"), QueryFrame)
+    frame = agent.parser.parse("كم منافسة محدودة وما هي منتهية")
+    assert not (isinstance(frame, Refusal) and frame.reason == "two_questions")
+
+
+def test_two_years_asked_each_are_one_figure_per_year(agent: ReferenceAgent) -> None:
+    frame = agent.parser.parse("كم منافسة طرحت في 2023 وكم في 2024؟")
+    assert isinstance(frame, QueryFrame) and frame.group_by == ("year",)
+    assert [c.values for c in frame.conditions if c.field == "date"] == [(2023, 2024)]

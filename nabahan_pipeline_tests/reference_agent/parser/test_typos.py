@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from nabahan_pipeline.reference_agent.agent import ReferenceAgent
-from nabahan_pipeline.reference_agent.parser.typos import corrected
+from nabahan_pipeline.reference_agent.parser.typos import corrected, name_neighbours, name_words
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,18 @@ def test_an_understood_question_is_not_read_again(agent: ReferenceAgent) -> None
 def test_a_typo_left_with_another_unknown_word_still_refuses(agent: ReferenceAgent) -> None:
     answer = agent.ask("كم منافسة في منطقة الرياص لموظفي الصيانه الليلية؟")
     assert answer["status"] == "out_of_scope"
+
+
+def test_a_noun_with_its_article_and_without_is_one_noun() -> None:
+    # "اتقديريه": one edit from التقديريه and from تقديريه; both the same word.
+    fixed, understood = corrected("ما اجمالي القيمه اتقديريه")
+    assert understood and understood[0][1].endswith("تقديريه")
+    assert corrected("ما هي مناطق الممكه")[1] == (("الممكه", "المملكه"),)
+
+
+def test_a_names_word_is_read_back_only_after_another_word_of_that_name() -> None:
+    names = ["جامعة الملك سعود", "مقاولات الإنشاءات العامة - إنشاء الطرق"]
+    words, neighbours = name_words(names), name_neighbours(names)
+    assert corrected("كم منافسه لجامعه الملك سعوود", words, neighbours)[1] == (("سعوود", "سعود"),)
+    # "الفرق" is one edit from the activity's "الطرق", but no word of that name stands before it.
+    assert corrected("كم الفرق في المنافسات", words, neighbours) == ("كم الفرق في المنافسات", ())

@@ -12,6 +12,7 @@ from nabahan_pipeline.reference_agent.parser.frame import Condition
 from nabahan_pipeline.reference_agent.parser.values import (
     Comparison,
     comparator_before,
+    read_ordinal,
     read_top_n,
     read_values,
     value_field,
@@ -270,3 +271,22 @@ def test_a_trailing_comparator_after_the_unit(phrase: str, field: str, op: str, 
     text, _, comparisons = read_values(normalize_arabic(phrase))
     assert [(c.field, c.op, c.values) for c in comparisons] == [(field, op, (value,))]
     assert not re.search(r"\d|اقل|اكثر", text)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "rank", "words"),
+    [
+        ("ما رابع منطقه من حيث العدد", (4, 1), ("رابع",)),
+        ("المنطقه الرابعه او الخامسه", (4, 2), ("الرابعه", "او", "الخامسه")),
+        ("ثالث اعلي منطقه", (3, 1), ("ثالث",)),
+    ],
+)
+def test_an_ordinal_rank_is_read(phrase: str, rank: tuple, words: tuple) -> None:
+    text, read, read_words = read_ordinal(phrase)
+    assert read == rank and read_words == words
+    assert len(text) == len(phrase)  # offsets kept for the passes after
+
+
+@pytest.mark.parametrize("phrase", ["الربع الثاني من 2025", "كم منافسه في المرحله الثانيه"])
+def test_an_ordinal_beside_no_group_nor_superlative_is_no_rank(phrase: str) -> None:
+    assert read_ordinal(phrase) == (phrase, None, ())
