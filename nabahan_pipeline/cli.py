@@ -1,4 +1,5 @@
-"""The `nabahan` command: `db build`, `agent ask|serve`, `agents add|list|remove`, `eval`; `--version`.
+"""The `nabahan` command: `db build`, `cases schema`, `agent ask|serve`, `agents add|list|remove`, `eval`;
+`--version`.
 
 Every subcommand reports a user mistake (a ``NabahanError``, see ``errors``) as one line on
 stderr and exit code 2; only a bug shows a stack trace. An `eval` flag not given is None: the
@@ -73,6 +74,16 @@ def _cmd_db_build(args: argparse.Namespace) -> int:
 
     path = build_database(args.out, tenders=args.tenders, projects=args.projects, seed=args.seed)
     print(f"wrote {path}")
+    return 0
+
+
+# --- cases ---------------------------------------------------------------------------------------
+
+
+def _cmd_cases_schema(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.evaluation.case_file import case_file_schema
+
+    print(json.dumps(case_file_schema(), ensure_ascii=False, indent=2))
     return 0
 
 
@@ -296,6 +307,11 @@ def build_parser() -> argparse.ArgumentParser:
     # Not $NABAHAN_AGENT: that names the agent `eval` asks, often this very server.
     serve.add_argument("--agent", default=SETTINGS["agent"].default, help="agent spec to serve (default: embedded)")
     serve.set_defaults(handler=_cmd_agent_serve)
+
+    cases = sub.add_parser("cases", help="the case file (the suite of questions)")
+    cases_sub = cases.add_subparsers(dest="cases_command", required=True, parser_class=_Parser)
+    schema = cases_sub.add_parser("schema", help="print the case file's JSON Schema (for an editor's json.schemas)")
+    schema.set_defaults(handler=_cmd_cases_schema)
 
     agents = sub.add_parser("agents", help="the agents the sensor and the nightly schedule evaluate (partitions)")
     agents_sub = agents.add_subparsers(dest="agents_command", required=True, parser_class=_Parser)

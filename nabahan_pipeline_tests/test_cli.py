@@ -421,3 +421,12 @@ def test_an_in_process_eval_gives_the_callers_collector_back_unfrozen(monkeypatc
     assert cli.main(["eval", "--agent", COUNTING]) == 2
     assert gc.get_freeze_count() == 0 and gc.isenabled()
     assert capsys.readouterr().err == "nabahan: error: no run here\n"
+
+
+def test_cases_schema_prints_the_models_json_schema(tmp_path: Path):
+    from nabahan_pipeline.evaluation.case_file import case_file_schema
+
+    result = nabahan("cases", "schema", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == case_file_schema()
+    assert "out_of_scope" in result.stdout and '"minItems": 1' in result.stdout
