@@ -427,7 +427,8 @@ handle.write(b"IHDR" + header)
 
 
 # An import name that is not its distribution's name on PyPI.
-DISTRIBUTION_OF = {"PIL": "pillow", "yaml": "pyyaml", "dagster_pandera": "dagster-pandera"}
+DISTRIBUTION_OF = {"PIL": "pillow", "yaml": "pyyaml", "dagster_pandera": "dagster-pandera",
+                   "dateutil": "python-dateutil"}
 
 
 def declared_distributions() -> set[str]:
