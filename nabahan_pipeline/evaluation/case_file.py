@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
 from nabahan_pipeline.etimad_db.sql_safety import read_sql
-from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE
+from nabahan_pipeline.evaluation.case_table import CATEGORIES, OUT_OF_SCOPE
 
 # Text that must hold more than white space (JSON Schema's pattern searches, as pydantic's does).
 NonBlank = Annotated[str, Field(pattern=r"\S")]

@@ -21,7 +21,8 @@ from nabahan_pipeline.evaluation.scoring import (
     result_digest,
 )
 from nabahan_pipeline.evaluation.intervals import wilson
-from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, SUMMARY_COLUMNS
+from nabahan_pipeline.evaluation.case_table import CATEGORIES, OUT_OF_SCOPE
+from nabahan_pipeline.evaluation.summary import SUMMARY_COLUMNS
 
 __all__ = ["all_passed_scores", "fixed_summary", "make_history", "make_scores"]
 
