@@ -2,7 +2,7 @@
 non-empty list of cases, ``CASE_FILE``). They validate each case (``validate_case``), publish the
 JSON Schema editors check a suite against as it is typed (``case_file_schema``; `nabahan cases
 schema`), and pydantic's errors become the one-line form users know: the field and what is wrong
-with it (``problem``). Keys the schema does not know are tolerated (suites carry notes of their
+with it. Keys the schema does not know are tolerated (suites carry notes of their
 own), except a near miss of a known key (difflib), taken as a misspelling.
 """
 
@@ -35,6 +35,7 @@ class Case(BaseModel):
     model_config = ConfigDict(extra="allow", strict=True, title="Nabahan test case",
                               json_schema_extra=_IN_SCOPE_NAMES_ITS_TABLE)
 
+    # Declared in the order a case's problems are reported (KNOWN_KEYS).
     question: NonBlank = Field(description="The question asked of the agent, in Arabic.")
     category: Literal[CATEGORIES] = Field(  # type: ignore[valid-type]
         description="The kind of question; out_of_scope cases expect a refusal.")
@@ -63,11 +64,8 @@ class Case(BaseModel):
 
 
 CASE_FILE: TypeAdapter[list[Case]] = TypeAdapter(Annotated[list[Case], Field(min_length=1)])
+# The fields as declared, which is the order a case's problems are reported in: the first is named.
 KNOWN_KEYS = tuple(Case.model_fields)
-# Fields in the order a case's problems are reported: the first of them is the one named.
-_ORDER = {name: rank for rank, name in enumerate(("question", "category", "id", "expected_table",
-                                                   "expected_response", "description", "expected_sql",
-                                                   "filters", "tags", "must_pass"))}
 
 
 def case_file_schema() -> dict[str, Any]:
@@ -85,8 +83,8 @@ def validate_case(entry: dict[str, Any]) -> Case | tuple[str, str]:
     try:
         return Case.model_validate(entry)
     except ValidationError as error:
-        first = min(error.errors(), key=lambda detail: _ORDER.get(_field(detail), -1))
-        return _field(first), problem(first)
+        first = min(error.errors(), key=lambda detail: KNOWN_KEYS.index(_field(detail)))
+        return _field(first), _problem(first)
 
 
 def misspelling_of(key: str) -> str | None:
@@ -101,7 +99,7 @@ def _field(detail: Mapping[str, Any]) -> str:
     return str(detail["loc"][0]) if detail["loc"] else "expected_table"
 
 
-def problem(detail: Mapping[str, Any]) -> str:
+def _problem(detail: Mapping[str, Any]) -> str:
     """What pydantic found, in the words of the case file's errors ("must be a string, got list")."""
     kind, value = detail["type"], detail["input"]
     if kind == "value_error":  # our validators', already in these words
