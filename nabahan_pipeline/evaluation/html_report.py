@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined, TemplateRuntimeError, pass_eval_context
 from jinja2.nodes import EvalContext
+from markupsafe import Markup
 
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
@@ -67,6 +68,14 @@ def _slug(text: Any) -> str:
     return re.sub(r"[^\w-]", "", re.sub(r"\s+", "-", str(text or "").strip())) or "none"
 
 
+# A text's direction, as attributes: constant markup, never the text itself.
+_RTL, _AUTO = Markup(' dir="rtl" lang="ar"'), Markup(' dir="auto"')
+
+
+def _direction(text: Any) -> Markup:
+    return _RTL if _ARABIC.search(str(text or "")) else _AUTO
+
+
 def _cut(value: Any) -> str:
     text = "NULL" if value is None else str(value)
     return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
@@ -82,8 +91,7 @@ TEMPLATES = Environment(
     keep_trailing_newline=True,
 )
 TEMPLATES.globals["autoescape_required"] = autoescape_required
-TEMPLATES.filters.update(slug=_slug, cut=_cut)
-TEMPLATES.tests["arabic"] = lambda text: bool(_ARABIC.search(str(text or "")))
+TEMPLATES.filters.update(slug=_slug, cut=_cut, direction=_direction)
 
 # The page's own style and script, inlined by the templates as they are in these files.
 STYLE: str = TEMPLATES.loader.get_source(TEMPLATES, "report.css")[0]
