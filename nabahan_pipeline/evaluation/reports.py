@@ -122,7 +122,7 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     rows += [row for figure in seed if figure.has_interval for row in _bound_rows(overall, figure.key, figure.label)]
     for figure in ours:
         value = overall.get(figure.key)
-        if figure.optional and (value is None or pd.isna(value) or (figure.kind == "count" and not value)):
+        if figure.left_out(value):
             continue
         rows.append((figure.long_label or figure.label, format_figure(figure, value)))
         if figure.has_interval:
