@@ -29,8 +29,6 @@ from nabahan_pipeline.evaluation.cases import CATEGORIES
 from nabahan_pipeline.evaluation.charts import (
     CHART_FILES,
     dashboard_markdown,
-    format_pct,
-    format_seconds,
     omitted_note,
     plot_category_breakdown,
     plot_dashboard,
@@ -48,6 +46,7 @@ from nabahan_pipeline.evaluation.charts import (
     truncate_text,
 )
 from nabahan_pipeline.evaluation.charts.detailed_results import TABLE_COLUMNS
+from nabahan_pipeline.evaluation.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.style import DPI, FAIL_COLOR, FAIL_TINT, PASS_TINT, chart_style, new_figure
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.synthetic import all_passed_scores, fixed_summary, make_history, make_scores

@@ -27,8 +27,6 @@ _EXPORTS = {
     "select_table_rows": "detailed_results",
     "table_heading": "detailed_results",
     "omitted_note": "detailed_results",
-    "format_pct": "formats",
-    "format_seconds": "formats",
     "safe_text": "text",
     "truncate_text": "text",
     "plot_agent_comparison": "comparison",
@@ -51,7 +49,6 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
     from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
-    from nabahan_pipeline.evaluation.charts.formats import format_pct, format_seconds
     from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
     from nabahan_pipeline.evaluation.charts.comparison import plot_agent_comparison
     from nabahan_pipeline.evaluation.charts.error_locations import plot_error_locations
