@@ -237,7 +237,7 @@ def _shown(path: str | Path, base: Path) -> str:
 
 
 class LiveConsole:
-    """Watches a run (``progress.watching(console)``): prints each case block as its answer
+    """Watches a run (its ``progress`` resource): prints each case block as its answer
     arrives; on a terminal, a progress line under them naming the stage (asking the agent, then
     scoring, writing reports, drawing charts); keeps the files written (``written``)."""
 

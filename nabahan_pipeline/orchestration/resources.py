@@ -23,6 +23,7 @@ from nabahan_pipeline.orchestration.partitions import (
     partition_run_tags,
     settings_for_agent,
 )
+from nabahan_pipeline.progress import silent
 from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, environment_value, resolve_run_settings
 
 
@@ -166,11 +167,17 @@ NO_CHECKED_CASES = dg.ResourceDefinition.none_resource(
 )
 
 
+# The code location's ``progress``: nobody in its process watches a run (our entry points give each
+# run their console instead).
+SILENT_PROGRESS = dg.ResourceDefinition.hardcoded_resource(silent, "Who is told of a run's progress: nobody here.")
+
+
 def run_resources(evaluation: Any = None) -> dict[str, Any]:
     """The resources of an evaluation run: the options (``evaluation``, default: configured at
-    launch), the agent they name, and no case file checked before it."""
+    launch), the agent they name, no case file checked before it and nobody told its progress."""
     evaluation = evaluation if evaluation is not None else evaluation_resource()
-    return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES}
+    return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES,
+            "progress": SILENT_PROGRESS}
 
 
 def run_tags(settings: RunSettings) -> dict[str, str]:
