@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_charts.py [--sizes 20 10000] [--runs 14] [--all-passed] [--out DIR]
 
-Synthetic case_scores (evaluation.synthetic) and the summary summarize makes of them.
+Synthetic case_scores (nabahan_fixtures.synthetic) and the summary summarize makes of them.
 ``--all-passed`` renders a run like one against the reference agent instead (every case passed,
 answers in milliseconds); ``--runs 1`` the first run (no trend yet), ``--runs 2`` the second.
 Target: all seven charts for 10,000 cases in under ~10 s on a 2-core machine.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from nabahan_pipeline.evaluation import charts
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import all_passed_scores, make_history, make_scores
+from nabahan_fixtures.synthetic import all_passed_scores, make_history, make_scores
 
 
 def bench(n: int, out: Path, *, runs: int = 14, all_passed: bool = False) -> float:

@@ -1,6 +1,6 @@
 """Tests for nabahan_pipeline.evaluation.charts.
 
-The tables are synthetic case_scores (evaluation.synthetic) and the summary the real summarize
+The tables are synthetic case_scores (nabahan_fixtures.synthetic) and the summary the real summarize
 makes of them. Every chart is rendered with warnings turned into errors: a "Glyph missing"
 warning fails the test.
 """
@@ -49,7 +49,7 @@ from nabahan_pipeline.evaluation.charts.detailed_results import TABLE_COLUMNS
 from nabahan_pipeline.evaluation.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.style import DPI, FAIL_COLOR, FAIL_TINT, PASS_TINT, chart_style, new_figure
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import all_passed_scores, fixed_summary, make_history, make_scores
+from nabahan_fixtures.synthetic import all_passed_scores, fixed_summary, make_history, make_scores
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

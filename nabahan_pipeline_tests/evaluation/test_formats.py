@@ -6,7 +6,7 @@ import math
 
 from nabahan_pipeline.evaluation.formats import format_interval, format_rate, format_seconds, format_value, interval_text
 from nabahan_pipeline.evaluation.summary import report_rows, summarize
-from nabahan_pipeline.evaluation.synthetic import fixed_summary, make_scores
+from nabahan_fixtures.synthetic import fixed_summary, make_scores
 
 
 def test_a_rate_with_its_interval_is_written_one_way() -> None:

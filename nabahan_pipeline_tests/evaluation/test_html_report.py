@@ -39,7 +39,7 @@ from nabahan_pipeline.evaluation.html_report import (
     write_html,
 )
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 HOSTILE = "<script>window.pwned=1</script></script><img src=x onerror=\"window.pwned=2\"> ' \" javascript:alert(1)"
 HOSTILE_MARKERS = ("<script>window.pwned", "<img src=x", "onerror=\"window")
