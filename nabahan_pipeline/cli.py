@@ -70,7 +70,7 @@ def _option_help(name: str) -> str:
 def _cmd_db_build(args: argparse.Namespace) -> int:
     from nabahan_pipeline.etimad_db.generator import build_database
 
-    path = build_database(args.out, tenders=args.tenders, projects=args.projects, seed=args.seed)
+    path = build_database(args.out, tenders=args.tenders, projects=args.projects, random_seed=args.seed)
     print(f"wrote {path}")
     return 0
 

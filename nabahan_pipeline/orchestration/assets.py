@@ -311,7 +311,8 @@ def evaluation_charts(
     """The PNG charts, the dashboard shown in the UI, and the pass-rate trend over runs, switched
     into ``charts`` as one set."""
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
-    from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
+    from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
+    from nabahan_pipeline.evaluation.charts.render import render_charts
 
     progress("stage", {"name": "drawing charts"})
     charts = evaluation.output_path().absolute() / CHARTS_FOLDER

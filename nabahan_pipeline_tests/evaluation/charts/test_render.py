@@ -30,7 +30,7 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from nabahan_pipeline.evaluation.charts import CHART_FILES, render_charts
+from nabahan_pipeline.evaluation.charts.render import CHART_FILES, render_charts
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_fixtures.synthetic import all_passed_scores, make_history, make_scores
 
