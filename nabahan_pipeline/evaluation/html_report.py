@@ -29,8 +29,8 @@ from markupsafe import Markup
 
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
-from nabahan_pipeline.evaluation.reports import format_pct
-from nabahan_pipeline.evaluation.summary import KPI_FIGURES
+from nabahan_pipeline.evaluation.formats import format_rate, format_seconds
+from nabahan_pipeline.evaluation.summary import KPI_FIGURES, report_rows
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
 # The charts of the run the page embeds, read from the files the charts asset wrote: the overview,
@@ -133,11 +133,8 @@ class RunReport:
 
 
 def _rate(overall: Mapping[str, Any], column: str) -> str:
-    low, high = overall.get(f"{column}_low"), overall.get(f"{column}_high")
-    text = format_pct(overall.get(column))
-    if low is not None and high is not None and not pd.isna(low) and not pd.isna(high):
-        text += f" ({float(low) * 100:.1f}–{float(high) * 100:.1f})"
-    return text
+    """A rate with its interval when the summary has one: "85.0% (62.1-94.8)"."""
+    return format_rate(overall.get(column), overall.get(f"{column}_low"), overall.get(f"{column}_high"))
 
 
 def _png(png: bytes) -> str:
@@ -147,11 +144,10 @@ def _png(png: bytes) -> str:
 def run_report_html(report: RunReport) -> str:
     """One agent's run as one HTML page: KPIs with intervals, charts, error locations, every case."""
     overall = report.summary.iloc[0].to_dict() if len(report.summary) else {}
-    kpis = [(label, _rate(overall, column)) for column, label in KPI_RATES]
+    kpis = [(row.label, row.rate_text()) for row in report_rows(overall, KPI_FIGURES)]
     if overall:
         kpis += [("Cases / answers", f"{int(overall['cases']):,} / {int(overall['total']):,}"),
-                 ("p50 / p95 latency (s)", f"{_seconds(overall.get('p50_latency'))} / "
-                                           f"{_seconds(overall.get('p95_latency'))}")]
+                 ("p50 / p95 latency (s)", f"{_seconds(overall, 'p50_latency')} / {_seconds(overall, 'p95_latency')}")]
     answers = report.scores.sort_values(["query_num", "repeat"], kind="stable")
     return TEMPLATES.get_template("run_report.html").render(
         policy=CONTENT_SECURITY_POLICY,
@@ -219,8 +215,8 @@ def stored_result(columns: Any, rows: Any) -> Result:
     return Result([str(name) for name in names], values[:SHOWN_ROWS], len(values))
 
 
-def _seconds(value: Any) -> str:
-    return "n/a" if value is None or pd.isna(value) else f"{float(value):.2f}"
+def _seconds(overall: Mapping[str, Any], key: str) -> str:
+    return format_seconds(overall.get(key), unit="", decimals=2)
 
 
 def _category_table(summary: pd.DataFrame) -> dict[str, list] | None:

@@ -21,11 +21,13 @@ from nabahan_pipeline.evaluation.scoring.declare import Column, count, scorer
 
 
 @scorer(
-    count("claims_checked", "Claims of the insight checked against the rows its SQL returns.", "Claims Checked"),
+    # Synthetic answers make no claims.
+    count("claims_checked", "Claims of the insight checked against the rows its SQL returns.", "Claims Checked",
+          draw=lambda drawn: 0),
     count("claims_contradicted", "Claims the rows contradict (a figure on the wrong row, a wrong superlative ...).",
-          "Claims Contradicted"),
+          "Claims Contradicted", draw=lambda drawn: 0),
     Column("claim_details", pa.Column(str, json_text(list), description="JSON list of each claim: {claim, verdict (supported, contradicted, unsupported), why}."),
-           "Claims"),
+           "Claims", draw=lambda drawn: "[]"),
 )
 def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The claims checked, those contradicted, and every claim's verdict as a JSON list of

@@ -28,12 +28,13 @@ ScoreFunction = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
 class Column:
     """One case_scores column: ``schema`` its type, check, nullability and description (pandera's,
     shown on the asset's type in the Dagster UI); ``header`` its results CSV header (None: not in
-    the CSV); ``draw`` how synthetic scores make it from the drawn answers (bench and tests)."""
+    the CSV); ``draw`` how synthetic scores (bench and tests) make it from the other columns they
+    drew, when their world does not draw it by name."""
 
     name: str
     schema: pa.Column
     header: str | None = None
-    draw: Callable[[Mapping[str, Any]], Any] | None = None
+    draw: Callable[[pd.DataFrame], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,10 @@ class Figure:
     @property
     def has_interval(self) -> bool:
         return self.outcomes is not None
+
+    def left_out(self, value: Any) -> bool:
+        """An optional figure with nothing to say (NaN, or a count of none): its rows left out."""
+        return self.optional and (value is None or pd.isna(value) or (self.kind == "count" and not value))
 
     def schema(self) -> dict[str, pa.Column]:
         """The summary table's column(s) of this figure: itself, then its interval's bounds."""
@@ -124,13 +129,13 @@ def bounds(rate: str) -> dict[str, pa.Column]:
             for side, edge in (("low", "Lower"), ("high", "Upper"))}
 
 
-def point(name: str, description: str, header: str, draw: Callable[[Mapping[str, Any]], Any] | None = None) -> Column:
+def point(name: str, description: str, header: str, draw: Callable[[pd.DataFrame], Any] | None = None) -> Column:
     """A 0/1 point column."""
     return Column(name, pa.Column(int, POINT, description=description), header, draw)
 
 
 def count(name: str, description: str, header: str | None = None, *, at_least: int = 0,
-          draw: Callable[[Mapping[str, Any]], Any] | None = None) -> Column:
+          draw: Callable[[pd.DataFrame], Any] | None = None) -> Column:
     """A count column (int, at least ``at_least``)."""
     return Column(name, pa.Column(int, pa.Check.ge(at_least), description=description), header, draw)
 

@@ -111,7 +111,7 @@ def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
 
 @scorer(
     Column("ungrounded_numbers", pa.Column(str, json_text(list), description="JSON list of the numbers, as written, traced to nothing."),
-           "Ungrounded Numbers"),
+           "Ungrounded Numbers", draw=lambda drawn: "[]"),  # synthetic insights' numbers are their rows'
     Column("hallucination_markers", pa.Column(str, json_text(list), description="JSON list of what marks a hallucination."),
            "Hallucination Markers"),
 )
