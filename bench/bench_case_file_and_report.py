@@ -22,7 +22,7 @@ from html import escape
 from nabahan_pipeline.evaluation.cases import parse_test_cases
 from nabahan_pipeline.evaluation.html_report import RunReport, run_report_html
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 # The texts a report's case shows: what the ideal escapes.
 SHOWN = ("question", "category", "sql", "insights", "error", "not_correct_because", "error_location")
