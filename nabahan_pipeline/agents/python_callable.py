@@ -109,3 +109,4 @@ def _accepts_two_arguments(func: Any) -> bool:
     except TypeError:
         return False
     return True
+

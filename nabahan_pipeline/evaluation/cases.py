@@ -6,8 +6,7 @@ once (it may be a pipe: ``--test-file <(jq . cases.json)``) and measured before 
 document nested deeper than ``MAX_DEPTH``, a number longer than ``MAX_NUMBER_CHARS`` and a key given
 twice in one object are errors, not a traceback or a silently kept second value. With a database,
 every gold SQL must run on it and every expected_table must be one of its tables
-(``check_against_database``). Keys this module does not know are tolerated (suites carry notes of their
-own), except those within two edits of a known key, which are taken as misspellings.
+(``check_against_database``). What a case holds is stated once, by the models of ``case_file``.
 """
 
 from __future__ import annotations
@@ -22,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from nabahan_pipeline.etimad_db.store import connect_readonly
-from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, DEFAULT_MAX_ROWS, read_sql
+from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, DEFAULT_MAX_ROWS
 from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
-from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS
+from nabahan_pipeline.evaluation.case_file import json_type, validate_case
+from nabahan_pipeline.evaluation.case_table import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS  # noqa: F401 (re-exported)
 from nabahan_pipeline.json_bounds import measure_json, too_deep_at
 from nabahan_pipeline.settings import SETTINGS
 
@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 
 DEFAULT_SQL_TIMEOUT_S: float = SETTINGS["sql_timeout_s"].default
 
-_OPTIONAL_TEXT = ("id", "expected_table", "expected_response", "description", "expected_sql")
-_KNOWN_KEYS = frozenset({"question", "category", "filters", "tags", "must_pass", *_OPTIONAL_TEXT})
 # The list, a case, its filters, a value of a filter: 4 levels; past this a file is no case file.
 MAX_DEPTH = 16
 # Longer than any number a filter needs (and than Python turns into an int: 4,300 digits).
@@ -247,7 +245,7 @@ def _read_json_list(data: bytes, name: str) -> list:
             f"{name}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
         ) from None
     if not isinstance(entries, list):
-        raise TestCaseError(f"{name}: the top level must be a JSON list of cases, got {_json_type(entries)}")
+        raise TestCaseError(f"{name}: the top level must be a JSON list of cases, got {json_type(entries)}")
     if not entries:
         raise TestCaseError(f"{name}: the list of cases is empty")
     return entries
@@ -306,94 +304,33 @@ def _odd_value(value: Any) -> str | None:
 # --- one case -----------------------------------------------------------------------------------
 
 
-Fail = Callable[[str, str], TestCaseError]
-
-
 def _validate_case(entry: object, number: int, name: str) -> dict[str, Any]:
     where = f"{name}: case {number}"
     if not isinstance(entry, dict):
-        raise TestCaseError(f"{where}: must be a JSON object, got {_json_type(entry)}")
-
-    def fail(field: str, problem: str) -> TestCaseError:
-        return TestCaseError(f"{where}: field '{field}': {problem}")
-
+        raise TestCaseError(f"{where}: must be a JSON object, got {json_type(entry)}")
     if isinstance(entry, _KeyGivenTwice):
-        raise fail(entry.key, "given twice")
+        raise TestCaseError(f"{where}: field '{entry.key}': given twice")
     for key, value in entry.items():
         odd = _odd_value(value)
         if odd is not None:
-            raise fail(key, odd)
-    for key in entry:
-        close = _misspelling_of(key)
-        if close:
-            raise fail(key, f"unknown field (did you mean '{close}'?)")
-    question = _required_text(entry, "question", fail).strip()
-    category = _required_text(entry, "category", fail)
-    if category not in CATEGORIES:
-        raise fail("category", f"unknown category {category!r} (expected one of: {', '.join(CATEGORIES)})")
-    text = _optional_texts(entry, fail)
-    if category != OUT_OF_SCOPE and text["expected_table"] is None:
-        raise fail("expected_table", "missing (required for in-scope cases)")
-    filters, tags = _filters_and_tags(entry, fail)
+            raise TestCaseError(f"{where}: field '{key}': {odd}")
+    case = validate_case(entry)
+    if isinstance(case, tuple):
+        raise TestCaseError(f"{where}: field '{case[0]}': {case[1]}")
+    question, case_id = case.question.strip(), case.id.strip() if case.id else None
     return {
-        "case_id": text["id"] or derive_case_id(question, category, filters),
+        "case_id": case_id or derive_case_id(question, case.category, case.filters),
         "question": question,
-        "category": category,
-        "expected_table": text["expected_table"],
-        "expected_response": text["expected_response"],
-        "description": text["description"],
-        "filters": None if filters is None else json.dumps(filters, ensure_ascii=False),
-        "expected_sql": text["expected_sql"],
-        "tags": json.dumps(tags, ensure_ascii=False),
-        "must_pass": _must_pass(entry, fail),
-        "_explicit_id": text["id"] is not None,
+        "category": case.category,
+        "expected_table": case.expected_table.strip() if case.expected_table else None,
+        "expected_response": case.expected_response,
+        "description": case.description,
+        "filters": None if case.filters is None else json.dumps(case.filters, ensure_ascii=False),
+        "expected_sql": case.expected_sql,
+        "tags": json.dumps(case.tags or [], ensure_ascii=False),
+        "must_pass": case.must_pass,
+        "_explicit_id": case_id is not None,
     }
-
-
-def _required_text(entry: dict, field: str, fail: Fail) -> str:
-    value = entry.get(field)
-    if value is None:
-        raise fail(field, "missing")
-    if not isinstance(value, str):
-        raise fail(field, f"must be a string, got {_json_type(value)}")
-    if not value.strip():
-        raise fail(field, "empty")
-    return value
-
-
-def _optional_texts(entry: dict, fail: Fail) -> dict[str, str | None]:
-    text: dict[str, str | None] = {}
-    for field in _OPTIONAL_TEXT:
-        value = entry.get(field)
-        if value is not None and not isinstance(value, str):
-            raise fail(field, f"must be a string, got {_json_type(value)}")
-        if field in ("id", "expected_table", "expected_sql") and value is not None and not value.strip():
-            raise fail(field, "empty")
-        text[field] = value.strip() if field in ("id", "expected_table") and value else value
-    if text["expected_sql"] is not None:
-        problem = read_sql(text["expected_sql"]).problem
-        if problem is not None:
-            raise fail("expected_sql", problem)
-    return text
-
-
-def _filters_and_tags(entry: dict, fail: Fail) -> tuple[dict | None, list[str]]:
-    filters = entry.get("filters")
-    if filters is not None and not isinstance(filters, dict):
-        raise fail("filters", f"must be a JSON object, got {_json_type(filters)}")
-    tags = entry.get("tags")
-    tags = [] if tags is None else tags
-    if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
-        raise fail("tags", "must be a list of strings")
-    return filters, tags
-
-
-def _must_pass(entry: dict, fail: Fail) -> bool:
-    # no_regression fails when a must_pass case is not right, whatever the rest of the run does.
-    value = entry.get("must_pass", False)
-    if not isinstance(value, bool):
-        raise fail("must_pass", f"must be true or false, got {_json_type(value)}")
-    return value
 
 
 def _check_unique_ids(records: list[dict[str, Any]], name: str) -> None:
@@ -412,28 +349,3 @@ def _check_unique_ids(records: list[dict[str, Any]], name: str) -> None:
                 )
             raise TestCaseError(f"{name}: case {number}: {problem}")
         first_seen[case_id] = number
-
-
-def _misspelling_of(key: str) -> str | None:
-    if key in _KNOWN_KEYS:
-        return None
-    for known in sorted(_KNOWN_KEYS):
-        if _edit_distance(key.lower(), known) <= min(2, len(known) // 3):
-            return known
-    return None
-
-
-def _edit_distance(a: str, b: str) -> int:
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
-
-
-def _json_type(value: object) -> str:
-    names = {dict: "object", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}
-    kind = next((kind for kind in type(value).__mro__ if kind in names), None)
-    return "null" if value is None else names[kind] if kind else type(value).__name__

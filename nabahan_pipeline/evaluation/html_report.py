@@ -1,10 +1,13 @@
 """The report to click through: one self-contained HTML file beside the CSVs, for one agent's run
 or for several agents compared case by case.
 
-Self-contained: the charts are PNGs in ``data:`` URIs, the style and the script are inline, and a
-Content-Security-Policy allows nothing else (no request leaves the file; only our own script and
-style, by hash, run). Every text we did not write (questions, SQL, rows, insights, reasons, labels)
-is HTML-escaped where it is put, attributes included; Arabic text is marked ``dir="rtl"``.
+The page is a Jinja2 template (``templates/``: the page, its parts, one template per report) with
+autoescape on: every value the templates are given is text, escaped where it is put, attributes
+included, and the templates refuse to render with autoescape off (``autoescape_required``). This
+module only shapes the tables into what the templates show. Self-contained: the charts are PNGs in
+``data:`` URIs, the style and the script (``report.css``, ``report.js``) are inlined at render, and
+a Content-Security-Policy allows nothing else (no request leaves the file; only our own script and
+style, by hash, run). Arabic text is marked ``dir="rtl"``.
 """
 
 from __future__ import annotations
@@ -14,17 +17,20 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from jinja2 import Environment, PackageLoader, StrictUndefined, TemplateRuntimeError, pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
 
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
-from nabahan_pipeline.evaluation.reports import format_pct
+from nabahan_pipeline.evaluation.formats import format_rate, format_seconds
+from nabahan_pipeline.evaluation.summary import KPI_FIGURES, report_rows
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
 # The charts of the run the page embeds, read from the files the charts asset wrote: the overview,
@@ -35,54 +41,61 @@ SHOWN_ROWS = 5
 CELL_CHARS = 80
 # SQL longer than this is shown cut, and diffed as cut (difflib is quadratic at worst).
 SQL_CHARS = 4_000
-# The rates shown as KPIs, with the summary's interval columns (R_low, R_high) when it has them.
-KPI_RATES: tuple[tuple[str, str], ...] = (
-    ("correct_rate", "Correct Rate"),
-    ("pass_rate", "Pass Rate"),
-    ("execution_accuracy", "Execution Accuracy"),
-    ("test_suite_accuracy", "Test Suite Accuracy"),
-)
+# The rates shown as KPIs (those declared so, the gate's first), with their intervals when the
+# summary has them.
+KPI_RATES: tuple[tuple[str, str], ...] = tuple((figure.key, figure.label) for figure in KPI_FIGURES)
 _CLAIM_MARKS = {SUPPORTED: ("supported", "✓"), CONTRADICTED: ("contradicted", "✗"), UNSUPPORTED: ("unsupported", "?")}
 _ARABIC = re.compile("[\u0600-\u06ff]")
 # SQL read into words, quoted strings, spaces and single characters, to mark what differs.
 _SQL_TOKEN = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\s+|\w+|.", re.S)
 
-STYLE = """
-body{font-family:system-ui,"DejaVu Sans",sans-serif;margin:1.5rem;color:#222;background:#fff}
-h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:1.6rem}h4{margin:.8rem 0 .3rem}
-.kpis{display:flex;flex-wrap:wrap;gap:.8rem}.kpi{border:1px solid #ccc;border-radius:6px;padding:.5rem .8rem}
-.kpi b{display:block;font-size:1.3rem}.kpi small{color:#555}
-.charts img{max-width:100%;border:1px solid #eee;margin:.4rem 0}
-table{border-collapse:collapse;font-size:.85rem}td,th{border:1px solid #ddd;padding:.2rem .45rem;vertical-align:top}
-.filters{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:.6rem 0}
-details.case{border:1px solid #ddd;border-radius:6px;margin:.3rem 0;padding:.3rem .6rem}
-details.case>summary{cursor:pointer;display:flex;gap:.6rem;align-items:baseline;flex-wrap:wrap}
-.badge{border-radius:4px;padding:0 .4rem;font-size:.8rem;color:#fff}.correct{background:#0072B2}
-.wrong{background:#D55E00}.loc{color:#555;font-size:.85rem}.num{color:#555}
-.pair{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
-pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:.4rem;margin:0}
-mark.diff{background:#ffd9a8}mark.supported{background:#cfe6f7}mark.contradicted{background:#f9c4a8}
-mark.unsupported{background:#eee}.muted{color:#777}.agents{display:grid;gap:1rem}
-"""
 
-SCRIPT = """
-"use strict";
-const filters = Array.from(document.querySelectorAll("select[data-filter]"));
-const cases = Array.from(document.querySelectorAll("details.case"));
-const shown = document.getElementById("shown");
-function apply() {
-  let count = 0;
-  for (const item of cases) {
-    const fits = filters.every((filter) => !filter.value ||
-      (item.dataset[filter.dataset.filter] || "").split(" ").includes(filter.value));
-    item.hidden = !fits;
-    if (fits) { count += 1; }
-  }
-  shown.textContent = String(count);
-}
-for (const filter of filters) { filter.addEventListener("change", apply); }
-apply();
-"""
+@pass_eval_context
+def autoescape_required(context: EvalContext) -> str:
+    """Called first by the page: rendering with autoescape off would let an agent's markup in."""
+    if not context.autoescape:
+        raise TemplateRuntimeError("the report renders only with autoescape on: agent text must stay text")
+    return ""
+
+
+def _text(value: Any) -> Any:
+    # What a {{ value }} shows: None and NaN as nothing (never "None"), the rest as itself.
+    return "" if value is None or (isinstance(value, float) and value != value) else value
+
+
+def _slug(text: Any) -> str:
+    """A filter value: one token of letters, digits, _ and - (spaces as -)."""
+    return re.sub(r"[^\w-]", "", re.sub(r"\s+", "-", str(text or "").strip())) or "none"
+
+
+# A text's direction, as attributes: constant markup, never the text itself.
+_RTL, _AUTO = Markup(' dir="rtl" lang="ar"'), Markup(' dir="auto"')
+
+
+def _direction(text: Any) -> Markup:
+    return _RTL if _ARABIC.search(str(text or "")) else _AUTO
+
+
+def _cut(value: Any) -> str:
+    text = "NULL" if value is None else str(value)
+    return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
+
+
+TEMPLATES = Environment(
+    loader=PackageLoader("nabahan_pipeline.evaluation", "templates"),
+    autoescape=True,
+    undefined=StrictUndefined,
+    finalize=_text,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+TEMPLATES.globals["autoescape_required"] = autoescape_required
+TEMPLATES.filters.update(slug=_slug, cut=_cut, direction=_direction)
+
+# The page's own style and script, inlined by the templates as they are in these files.
+STYLE: str = TEMPLATES.loader.get_source(TEMPLATES, "report.css")[0]
+SCRIPT: str = TEMPLATES.loader.get_source(TEMPLATES, "report.js")[0]
 
 
 def _hash(text: str) -> str:
@@ -119,69 +132,34 @@ class RunReport:
     gold_rows: Mapping[str, Result] = field(default_factory=dict)  # case_id ->
 
 
-def _e(value: Any) -> str:
-    """Any value as inert HTML text (attributes too): None and NaN as empty."""
-    if value is None or (isinstance(value, float) and value != value):
-        return ""
-    return escape(str(value), quote=True)
-
-
-def _dir(text: Any) -> str:
-    return ' dir="rtl" lang="ar"' if _ARABIC.search(str(text or "")) else ' dir="auto"'
-
-
-def _slug(text: Any) -> str:
-    """A filter value: one token of letters, digits, _ and - (spaces as -)."""
-    return re.sub(r"[^\w-]", "", re.sub(r"\s+", "-", str(text or "").strip())) or "none"
-
-
 def _rate(overall: Mapping[str, Any], column: str) -> str:
-    low, high = overall.get(f"{column}_low"), overall.get(f"{column}_high")
-    text = format_pct(overall.get(column))
-    if low is not None and high is not None and not pd.isna(low) and not pd.isna(high):
-        text += f" ({float(low) * 100:.1f}–{float(high) * 100:.1f})"
-    return text
+    """A rate with its interval when the summary has one: "85.0% (62.1-94.8)"."""
+    return format_rate(overall.get(column), overall.get(f"{column}_low"), overall.get(f"{column}_high"))
 
 
-def _page(title: str, body: str) -> str:
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CONTENT_SECURITY_POLICY}\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{_e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f"{body}\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
-    )
+def _png(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def run_report_html(report: RunReport) -> str:
     """One agent's run as one HTML page: KPIs with intervals, charts, error locations, every case."""
     overall = report.summary.iloc[0].to_dict() if len(report.summary) else {}
-    kpis = "".join(
-        f'<div class="kpi"><small>{label}</small><b>{_e(_rate(overall, column))}</b></div>'
-        for column, label in KPI_RATES
-    )
+    kpis = [(row.label, row.rate_text()) for row in report_rows(overall, KPI_FIGURES)]
     if overall:
-        kpis += (f'<div class="kpi"><small>Cases / answers</small><b>{int(overall["cases"]):,} / '
-                 f'{int(overall["total"]):,}</b></div>'
-                 f'<div class="kpi"><small>p50 / p95 latency (s)</small><b>{_e(_seconds(overall.get("p50_latency")))}'
-                 f' / {_e(_seconds(overall.get("p95_latency")))}</b></div>')
-    charts = "".join(
-        f'<img alt="{_e(name)}" src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
-        for name, png in report.charts.items()
-    )
+        kpis += [("Cases / answers", f"{int(overall['cases']):,} / {int(overall['total']):,}"),
+                 ("p50 / p95 latency (s)", f"{_seconds(overall, 'p50_latency')} / {_seconds(overall, 'p95_latency')}")]
     answers = report.scores.sort_values(["query_num", "repeat"], kind="stable")
-    cases = "\n".join(_case(row, report) for row in answers.to_dict("records"))
-    body = (
-        f"<h1>{_e(report.title)}</h1>\n"
-        f'<h2>Key figures</h2><div class="kpis">{kpis}</div>'
-        '<p class="muted">A rate\'s 95 % interval, when the summary has one, follows it in brackets.</p>\n'
-        f"<h2>By category</h2>{_category_table(report.summary)}\n"
-        f"<h2>Where wrong answers go wrong</h2>{_locations_table(report.scores)}\n"
-        f'<h2>Charts</h2><div class="charts">{charts}</div>\n'
-        f"<h2>Cases</h2>{_filters(answers, [('correct', 'Correct'), ('wrong', 'Not correct')], len(answers))}\n"
-        f"<div id=\"cases\">{cases}</div>"
+    return TEMPLATES.get_template("run_report.html").render(
+        policy=CONTENT_SECURITY_POLICY,
+        title=report.title,
+        kpis=kpis,
+        categories=_category_table(report.summary),
+        locations=_locations_table(report.scores),
+        charts=[(name, _png(png)) for name, png in report.charts.items()],
+        selects=_filters(answers, [("correct", "Correct"), ("wrong", "Not correct")]),
+        total=len(answers),
+        cases=[_case(row, report) for row in answers.to_dict("records")],
     )
-    return _page(report.title, body)
 
 
 def comparison_report_html(title: str, scores: Mapping[str, pd.DataFrame], agents: pd.DataFrame,
@@ -190,26 +168,24 @@ def comparison_report_html(title: str, scores: Mapping[str, pd.DataFrame], agent
     every case with each agent's answer side by side: with repeats, the first that is not Correct
     (else the first), and on how many repeats the agent was Correct (the McNemar rule's "right":
     all of them)."""
-    table = _table(["Agent", "Cases", *(label for _, label in KPI_RATES)],
-                   ([_e(row["agent"]), f"{int(row['cases']):,}", *(_e(_rate(row, column)) for column, _ in KPI_RATES)]
-                    for row in agents.to_dict("records")))
-    image = (f'<img alt="agent_comparison.png" src="data:image/png;base64,{base64.b64encode(chart).decode("ascii")}">'
-             if chart else "")
-    first = {label: _shown_answers(table) for label, table in scores.items()}
-    order = list(dict.fromkeys(case for table in first.values() for case in table.index))
-    items = [_compared_case(case_id, {label: table.loc[case_id].to_dict() for label, table in first.items()
-                                      if case_id in table.index}) for case_id in order]
+    table = {"head": ["Agent", "Cases", *(label for _, label in KPI_RATES)],
+             "rows": [[row["agent"], f"{int(row['cases']):,}", *(_rate(row, column) for column, _ in KPI_RATES)]
+                      for row in agents.to_dict("records")]}
+    first = {label: _shown_answers(answers) for label, answers in scores.items()}
+    order = list(dict.fromkeys(case for answers in first.values() for case in answers.index))
+    cases = [_compared_case(case_id, {label: answers.loc[case_id].to_dict() for label, answers in first.items()
+                                      if case_id in answers.index}) for case_id in order]
     verdicts = [("all-correct", "every agent correct"), ("disagree", "agents disagree"), ("none-correct", "no agent correct")]
-    located = all("error_location" in table for table in scores.values())
-    body = (
-        f"<h1>{_e(title)}</h1>\n<h2>Agents</h2>{table}\n"
-        '<p class="muted">A rate\'s 95 % interval, when the summary has one, follows it in brackets.</p>\n'
-        f'<h2>Chart</h2><div class="charts">{image}</div>\n'
-        "<h2>Cases</h2>"
-        + _filters(pd.concat(list(scores.values())), verdicts, len(items), located=located)
-        + f"\n<div id=\"cases\">{''.join(items)}</div>"
+    located = all("error_location" in answers for answers in scores.values())
+    return TEMPLATES.get_template("comparison_report.html").render(
+        policy=CONTENT_SECURITY_POLICY,
+        title=title,
+        agents=table,
+        chart=_png(chart) if chart else None,
+        selects=_filters(pd.concat(list(scores.values())), verdicts, located=located),
+        total=len(cases),
+        cases=cases,
     )
-    return _page(title, body)
 
 
 def write_html(html: str, path: Path) -> Path:
@@ -239,63 +215,49 @@ def stored_result(columns: Any, rows: Any) -> Result:
     return Result([str(name) for name in names], values[:SHOWN_ROWS], len(values))
 
 
-def _seconds(value: Any) -> str:
-    return "n/a" if value is None or pd.isna(value) else f"{float(value):.2f}"
+def _seconds(overall: Mapping[str, Any], key: str) -> str:
+    return format_seconds(overall.get(key), unit="", decimals=2)
 
 
-def _table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """A table of the words ``head`` and ``rows`` of cells already HTML."""
-    cells = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f"<table><tr>{''.join(f'<th>{_e(name)}</th>' for name in head)}</tr>{cells}</table>"
-
-
-def _category_table(summary: pd.DataFrame) -> str:
+def _category_table(summary: pd.DataFrame) -> dict[str, list] | None:
     if len(summary) < 2:
-        return '<p class="muted">No category.</p>'
+        return None
     rates = ("correct_rate", "pass_rate", "execution_accuracy")
-    return _table(["Category", "Answers", "Correct Rate", "Pass Rate", "Execution Accuracy"],
-                  ([_e(row["scope"]), f"{int(row['total']):,}", *(_e(_rate(row, rate)) for rate in rates)]
-                   for row in summary.iloc[1:].to_dict("records")))
+    return {"head": ["Category", "Answers", "Correct Rate", "Pass Rate", "Execution Accuracy"],
+            "rows": [[row["scope"], f"{int(row['total']):,}", *(_rate(row, rate) for rate in rates)]
+                     for row in summary.iloc[1:].to_dict("records")]}
 
 
-def _locations_table(scores: pd.DataFrame) -> str:
+def _locations_table(scores: pd.DataFrame) -> dict[str, list] | None:
     counts = location_counts(scores)
     if counts.empty:
-        return '<p class="muted">No wrong answer located.</p>'
-    return _table(["Location", "Category", "Wrong answers"],
-                  ([_e(row["location"]), _e(row["category"]), f"{int(row['answers']):,}"]
-                   for row in counts.to_dict("records")))
+        return None
+    return {"head": ["Location", "Category", "Wrong answers"],
+            "rows": [[row["location"], row["category"], f"{int(row['answers']):,}"] for row in counts.to_dict("records")]}
 
 
-def _filters(answers: pd.DataFrame, verdicts: Sequence[tuple[str, str]], total: int, located: bool = True) -> str:
-    """The filter bar: the categories of ``answers``, ``verdicts``, the clauses their locations name."""
+def _filters(answers: pd.DataFrame, verdicts: Sequence[tuple[str, str]], located: bool = True) -> list[tuple]:
+    """The filter bar's selects: the categories of ``answers``, ``verdicts``, the clauses their locations name."""
     categories = sorted({str(category) for category in answers["category"]})
     locations = sorted({clause for location in answers.get("error_location", pd.Series(dtype=str))
                         for clause in location_clauses(location)}, key=CLAUSES.index) if located else []
-    selects = [("category", "Category", [(_slug(category), category) for category in categories]),
-               ("verdict", "Verdict", verdicts),
-               ("location", "Error location", [(_slug(clause), clause) for clause in locations])]
-    parts = []
-    for key, label, options in selects:
-        choices = "".join(f'<option value="{_e(value)}">{_e(text)}</option>' for value, text in options)
-        parts.append(f'<label>{_e(label)} <select id="filter-{key}" data-filter="{key}">'
-                     f'<option value="">all</option>{choices}</select></label>')
-    return f'<div class="filters">{"".join(parts)}<span><span id="shown">{total}</span> shown</span></div>'
+    return [("category", "Category", [(_slug(category), category) for category in categories]),
+            ("verdict", "Verdict", list(verdicts)),
+            ("location", "Error location", [(_slug(clause), clause) for clause in locations])]
 
 
-def _case(row: Mapping[str, Any], report: RunReport) -> str:
+def _case(row: Mapping[str, Any], report: RunReport) -> dict[str, Any]:
+    """One answer of a run as its template shows it."""
     case_id, repeat, right = str(row["case_id"]), int(row["repeat"]), bool(row["correct"])
     agent_sql, gold_sql = _sql_pair(row.get("sql"), report.gold_sql.get(case_id))
-    head = (f'<span class="num">#{int(row["query_num"])}{f" (repeat {repeat + 1})" if repeat else ""}</span>'
-            f'<span class="badge {"correct" if right else "wrong"}">{"Correct" if right else "Not correct"}</span>')
-    body = (
-        f'<div class="pair"><div><h4>Agent SQL</h4>{agent_sql}</div><div><h4>Gold SQL</h4>{gold_sql}</div></div>'
-        f'<div class="pair"><div><h4>Agent rows</h4>{_result(report.agent_rows.get((case_id, repeat)))}</div>'
-        f'<div><h4>Gold rows</h4>{_result(report.gold_rows.get(case_id))}</div></div>'
-        f'{_insight(row.get("insights"), row.get("claim_details"))}{_reasons(row)}'
-    )
-    return _details(f"{_slug(case_id)}-{repeat}", row, "correct" if right else "wrong",
-                    location_clauses(row.get("error_location") or ""), head, body)
+    return {
+        "anchor": f"{_slug(case_id)}-{repeat}", "category": row["category"], "question": row["question"],
+        "verdict": "correct" if right else "wrong", "clauses": location_clauses(row.get("error_location") or ""),
+        "number": int(row["query_num"]), "repeat": repeat, "correct": right,
+        "agent_sql": agent_sql, "gold_sql": gold_sql,
+        "agent_rows": _result(report.agent_rows.get((case_id, repeat))), "gold_rows": _result(report.gold_rows.get(case_id)),
+        "insight": _insight(row.get("insights"), row.get("claim_details")), "reasons": _reasons(row),
+    }
 
 
 def _shown_answers(table: pd.DataFrame) -> pd.DataFrame:
@@ -315,79 +277,52 @@ def _verdict_text(answer: Mapping[str, Any]) -> str:
     return f"Correct on {right} of {repeats} repeats"
 
 
-def _compared_case(case_id: str, answers: Mapping[str, Mapping[str, Any]]) -> str:
+def _compared_case(case_id: str, answers: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """One case with each agent's answer, as the comparison's template shows it."""
     first = next(iter(answers.values()))
     right = [int(answer["correct_repeats"]) == int(answer["repeats"]) for answer in answers.values()]
-    verdict = "all-correct" if all(right) else "none-correct" if not any(right) else "disagree"
-    clauses = list(dict.fromkeys(clause for answer in answers.values()
-                                 for clause in location_clauses(answer.get("error_location"))))
-    badges = "".join(
-        f'<span class="badge {"correct" if ok else "wrong"}">{_e(label)}</span>'
-        for (label, answer), ok in zip(answers.items(), right)
-    )
-    columns = "".join(
-        f'<div><h4>{_e(label)}: {_verdict_text(answer)}</h4>'
-        f'<h4>SQL</h4>{_sql_pair(answer.get("sql"), None)[0]}'
-        f'{_insight(answer.get("insights"), answer.get("claim_details"))}{_reasons(answer)}</div>'
-        for label, answer in answers.items()
-    )
-    head = f'<span class="num">#{int(first["query_num"])}</span>{badges}'
-    return _details(_slug(case_id), first, verdict, clauses, head, f'<div class="agents pair">{columns}</div>')
+    return {
+        "anchor": _slug(case_id), "category": first["category"], "question": first["question"],
+        "verdict": "all-correct" if all(right) else "none-correct" if not any(right) else "disagree",
+        "clauses": list(dict.fromkeys(clause for answer in answers.values()
+                                      for clause in location_clauses(answer.get("error_location")))),
+        "number": int(first["query_num"]), "badges": list(zip(answers, right)),
+        "answers": [{"label": label, "verdict": _verdict_text(answer), "sql": _sql_pair(answer.get("sql"), None)[0],
+                     "insight": _insight(answer.get("insights"), answer.get("claim_details")),
+                     "reasons": _reasons(answer)} for label, answer in answers.items()],
+    }
 
 
-def _details(anchor: str, case: Mapping[str, Any], verdict: str, clauses: Sequence[str], head: str, body: str) -> str:
-    """One case to click open: ``head`` and its category, question and error clauses in its summary,
-    then its question and ``body``; its data- attributes are what the filters read."""
-    question = case["question"]
-    return (
-        f'<details class="case" id="case-{_e(anchor)}" data-category="{_e(_slug(case["category"]))}" '
-        f'data-verdict="{verdict}" data-location="{_e(" ".join(_slug(c) for c in clauses))}">'
-        f'<summary>{head}<span>{_e(case["category"])}</span><span{_dir(question)}>{_e(question)}</span>'
-        f'<span class="loc">{_e(", ".join(clauses))}</span></summary>'
-        f'<div class="body"><h4>Question</h4><p{_dir(question)}>{_e(question)}</p>{body}</div></details>'
-    )
+Pieces = list[tuple[str, bool]]
 
 
-def _sql_pair(agent: Any, gold: Any) -> tuple[str, str]:
-    """The agent's SQL and the gold's as two <pre> blocks, the words that differ marked in each."""
+def _sql_pair(agent: Any, gold: Any) -> tuple[Pieces | None, Pieces | None]:
+    """The agent's SQL and the gold's in pieces, each marked when it differs from the other side
+    (None when there is none)."""
     texts = [sql[:SQL_CHARS] if isinstance(sql, str) and sql.strip() else "" for sql in (agent, gold)]
     if not all(texts):
-        agent_block, gold_block = (f'<pre dir="ltr">{_e(text)}</pre>' if text else '<p class="muted">none</p>'
-                                   for text in texts)
-        return agent_block, gold_block
+        return tuple([(text, False)] if text else None for text in texts)  # type: ignore[return-value]
     ours, theirs = (_SQL_TOKEN.findall(text) for text in texts)
     keys = [[" " if token.isspace() else token.lower() for token in tokens] for tokens in (ours, theirs)]
-    left, right = [], []
+    left: Pieces = []
+    right: Pieces = []
     for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=keys[0], b=keys[1], autojunk=False).get_opcodes():
-        for side, text in ((left, _e("".join(ours[a1:a2]))), (right, _e("".join(theirs[b1:b2])))):
-            side.append(f'<mark class="diff">{text}</mark>' if op != "equal" and text.strip() else text)
-    return f'<pre dir="ltr">{"".join(left)}</pre>', f'<pre dir="ltr">{"".join(right)}</pre>'
+        for side, text in ((left, "".join(ours[a1:a2])), (right, "".join(theirs[b1:b2]))):
+            side.append((text, op != "equal" and bool(text.strip())))
+    return left, right
 
 
-def _result(result: Result | None) -> str:
+def _result(result: Result | None) -> dict[str, Any] | None:
     if result is None:
-        return '<p class="muted">not at hand</p>'
-    if not result.columns and not result.rows:
-        return '<p class="muted">no rows</p>'
-    head = "".join(f"<th{_dir(name)}>{_e(_cut(name))}</th>" for name in result.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td{_dir(cell)}>{_e(_cut(cell))}</td>"
-                         for cell in (row if isinstance(row, (list, tuple)) else [row]))
-        + "</tr>"
-        for row in result.rows[:SHOWN_ROWS]
-    )
+        return None
     total = result.total if result.total is not None else len(result.rows)
-    more = f'<p class="muted">{total - SHOWN_ROWS:,} more rows</p>' if total > SHOWN_ROWS else ""
-    return f"<table><tr>{head}</tr>{body}</table>{more}"
+    return {"columns": result.columns,
+            "rows": [row if isinstance(row, (list, tuple)) else [row] for row in result.rows[:SHOWN_ROWS]],
+            "more": f"{total - SHOWN_ROWS:,}" if total > SHOWN_ROWS else ""}
 
 
-def _cut(value: Any) -> str:
-    text = "NULL" if value is None else str(value)
-    return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
-
-
-def _insight(insight: Any, details: Any) -> str:
-    """The insight with each checked claim marked where it is written, and the claims listed."""
+def _insight(insight: Any, details: Any) -> dict[str, Any]:
+    """The insight in pieces, each checked claim marked where it is written, and the claims."""
     text = insight if isinstance(insight, str) else ""
     try:
         claims = json.loads(details) if isinstance(details, str) and details else []
@@ -395,26 +330,20 @@ def _insight(insight: Any, details: Any) -> str:
         claims = []
     claims = [claim for claim in claims if isinstance(claim, dict)]
     marks = [_CLAIM_MARKS.get(claim.get("verdict"), _CLAIM_MARKS[UNSUPPORTED]) for claim in claims]
-    marked, position = [], 0
+    pieces, position = [], 0
     for claim, (css, _) in zip(claims, marks):
         words = str(claim.get("claim") or "")
         at = text.find(words, position) if words else -1
         if at < 0:
             continue
-        marked.append(_e(text[position:at]))
-        marked.append(f'<mark class="{css}" title="{_e(claim.get("why"))}">{_e(words)}</mark>')
+        pieces += [(text[position:at], None, None), (words, css, claim.get("why"))]
         position = at + len(words)
-    marked.append(_e(text[position:]))
-    listed = "".join(
-        f'<li><mark class="{css}">{sign}</mark> <span{_dir(claim.get("claim"))}>{_e(claim.get("claim"))}</span>'
-        f'{": " + _e(claim.get("why")) if claim.get("why") else ""}</li>'
-        for claim, (css, sign) in zip(claims, marks)
-    )
-    return (f'<h4>Insight</h4><p class="insight"{_dir(text)}>{"".join(marked)}</p>'
-            + (f"<h4>Claims checked</h4><ul>{listed}</ul>" if listed else ""))
+    pieces.append((text[position:], None, None))
+    listed = [(css, sign, claim.get("claim"), claim.get("why")) for claim, (css, sign) in zip(claims, marks)]
+    return {"text": text, "pieces": pieces, "claims": listed}
 
 
-def _reasons(row: Mapping[str, Any]) -> str:
+def _reasons(row: Mapping[str, Any]) -> list[tuple[str, str]]:
     items = [
         ("Why not correct", row.get("not_correct_because")),
         ("Error location", row.get("error_location")),
@@ -423,9 +352,7 @@ def _reasons(row: Mapping[str, Any]) -> str:
         ("Judge", " — ".join(str(part) for part in (row.get("judge_verdict"), row.get("judge_reason"))
                               if isinstance(part, str) and part)),
     ]
-    listed = "".join(f"<li><b>{label}:</b> <span{_dir(value)}>{_e(value)}</span></li>"
-                     for label, value in items if isinstance(value, str) and value.strip())
-    return f"<h4>Reasons</h4><ul>{listed}</ul>" if listed else ""
+    return [(label, value) for label, value in items if isinstance(value, str) and value.strip()]
 
 
 def gathered_run_report(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.values import AVERAGE
@@ -74,7 +75,8 @@ APOLOGIES = {
     "off_topic_named": "عذراً، لا أملك بيانات عن {topic} (سألت عن: {words})؛ هذا خارج نطاق بيانات المشتريات "
     "الحكومية. أستطيع الإجابة عن أسئلة المناقصات والمشاريع المستقبلية والجهات الحكومية والمناطق.",
     "unplaced_date": "عذراً، لا أستطيع تحويل {words} إلى تواريخ ميلادية: أحتاج الشهر الهجري مع سنته (مثل: رمضان "
-    "1446هـ) ضمن الأعوام 1442–1451هـ التي يغطيها تقويم أم القرى لدي، ولا أخمّن التواريخ كي لا أجيب عن فترة أخرى.",
+    f"1446هـ) ضمن الأعوام {hc.FIRST_YEAR}–{hc.LAST_YEAR}هـ التي يغطيها تقويم أم القرى لدي، ولا أخمّن التواريخ كي لا أجيب عن "
+    "فترة أخرى.",
     "two_questions": "عذراً، في سؤالك سؤالان (بعد {words})، ولا أجمع جوابيهما في رقم واحد كي لا أجيب عن سؤال آخر. "
     "اسأل كل سؤال وحده، أو اسأل عن قيمتين من نوع واحد (مثل: كم منافسة نشطة وكم ملغاة؟) فأعطيك كل رقم وحده.",
     "unheld": "عذراً، لا تحتوي بيانات منصة اعتماد المتاحة لي على {topic} (سألت عن: {words}). أستطيع الإجابة عن "

@@ -17,6 +17,7 @@ import json
 import re
 from importlib.resources import files
 
+from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.etimad_db.reference_data import CITIES, REGIONS, STATUSES
 
@@ -281,10 +282,9 @@ RANK_ORDINALS: dict[str, int] = {
 THIS_TERMS = ("هذا", "هذه", "هذي", "ها", "هال", "الحالي", "الحاليه", "الجاري", "الجاريه", "ذا")
 LAST_TERMS = ("ماضي", "ماضيه", "سابق", "سابقه", "فايت", "فايته", "فاتت", "فات", "اللي فات", "اللي فاتت", "منصرم", "المنصرم", "قبل")
 NEXT_TERMS = ("قادم", "قادمه", "جاي", "جايه", "الجاي", "الجايه", "مقبل", "مقبله", "اللي بعده", "الجديد")
-# 1 Muharram of each Hijri year (Umm al-Qura) in the range of the data.
+# 1 Muharram of each Hijri year of the Umm al-Qura calendar (hijridate's whole range).
 HIJRI_NEW_YEAR: dict[int, str] = {
-    1442: "2020-08-20", 1443: "2021-08-09", 1444: "2022-07-30", 1445: "2023-07-19", 1446: "2024-07-07",
-    1447: "2025-06-26", 1448: "2026-06-16", 1449: "2027-06-06", 1450: "2028-05-25", 1451: "2029-05-14",
+    year: start.isoformat() for year in range(hc.FIRST_YEAR, hc.LAST_YEAR + 1) if (start := hc.month_start(year, 1))
 }
 
 # --- refusals -------------------------------------------------------------------------------------

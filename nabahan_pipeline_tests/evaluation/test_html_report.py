@@ -25,11 +25,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from jinja2 import Environment, TemplateRuntimeError, UndefinedError
 
 from nabahan_pipeline.evaluation.html_report import (
     CONTENT_SECURITY_POLICY,
     SCRIPT,
     STYLE,
+    TEMPLATES,
     Result,
     RunReport,
     comparison_report_html,
@@ -39,7 +41,7 @@ from nabahan_pipeline.evaluation.html_report import (
     write_html,
 )
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 HOSTILE = "<script>window.pwned=1</script></script><img src=x onerror=\"window.pwned=2\"> ' \" javascript:alert(1)"
 HOSTILE_MARKERS = ("<script>window.pwned", "<img src=x", "onerror=\"window")
@@ -127,7 +129,44 @@ def test_agent_text_in_every_field_stays_text() -> None:
     for marker in HOSTILE_MARKERS:
         assert marker not in html
     assert html.count("&lt;script&gt;window.pwned=1&lt;/script&gt;&lt;/script&gt;") >= 10, "each field shown, escaped"
-    assert "&#x27; &quot; javascript:alert(1)" in html
+    assert "&#39; &#34; javascript:alert(1)" in html  # markupsafe's escapes of ' and "
+
+
+def test_agent_text_in_every_field_a_template_is_given_stays_text() -> None:
+    """Every value reaches the page through autoescape: the same hostile text as the agent's label,
+    a category, a chart's name and every cell of the comparison."""
+    hostile = report()
+    scores = hostile.scores.assign(category=HOSTILE, case_id=[f"{HOSTILE}{i}" for i in range(12)])
+    page = run_report_html(RunReport(HOSTILE, scores, summarize(scores).assign(scope=HOSTILE),
+                                     {HOSTILE: _PNG}, {case_id: HOSTILE for case_id in scores["case_id"]},
+                                     {(case_id, 0): Result([HOSTILE], [[HOSTILE, None]], 1) for case_id in scores["case_id"]},
+                                     {case_id: Result([HOSTILE], [[HOSTILE]], 9) for case_id in scores["case_id"]}))
+    agents = pd.DataFrame({"agent": [HOSTILE], "cases": [12], "correct_rate": [0.5], "pass_rate": [0.5],
+                           "execution_accuracy": [0.5], "test_suite_accuracy": [0.5]})
+    compared = comparison_report_html(HOSTILE, {HOSTILE: scores}, agents, _PNG)
+    for html in (page, compared):
+        markup = parsed(html)
+        assert markup.scripts == [SCRIPT] and not [marker for marker in HOSTILE_MARKERS if marker in html]
+        assert not [name for _, attributes in markup.elements for name in attributes if name.startswith("on")]
+        assert html.count("&lt;script&gt;window.pwned=1") >= 12 and ">None<" not in html
+
+
+def test_the_templates_escape_everything_and_refuse_to_render_with_autoescape_off() -> None:
+    for name in TEMPLATES.list_templates(extensions=["html"]):
+        source = TEMPLATES.loader.get_source(TEMPLATES, name)[0]
+        assert not re.search(r"\|\s*safe|Markup|autoescape\s+false|\{%\s*raw", source), name
+    off = TEMPLATES.overlay(autoescape=False)
+    with pytest.raises(TemplateRuntimeError, match="autoescape on"):
+        off.get_template("run_report.html").render(policy="", title=HOSTILE)
+    elsewhere = Environment(loader=TEMPLATES.loader, autoescape=False)
+    with pytest.raises(UndefinedError):  # a bare environment has not the check the page calls first
+        elsewhere.get_template("page.html").render(policy="", title=HOSTILE)
+
+
+def test_the_page_inlines_its_style_and_script_files_whole() -> None:
+    html = run_report_html(report())
+    assert f"<style>{STYLE}</style>" in html and f"<script>{SCRIPT}</script>" in html
+    assert "addEventListener" in SCRIPT and "details.case" in STYLE
 
 
 def test_the_policy_allows_only_the_pages_own_style_script_and_images() -> None:
@@ -143,8 +182,8 @@ def test_the_policy_allows_only_the_pages_own_style_script_and_images() -> None:
 
 def test_the_kpis_show_their_intervals_when_the_summary_has_them() -> None:
     without = run_report_html(report())
-    assert "(51.2–93.4)" not in without
-    assert "(51.2–93.4)" in run_report_html(report(intervals=True))
+    assert "(51.2-93.4)" not in without
+    assert "(51.2-93.4)" in run_report_html(report(intervals=True))
 
 
 def test_a_case_shows_its_sql_beside_the_gold_differences_marked_rows_claims_and_reasons() -> None:
@@ -209,7 +248,7 @@ def test_several_agents_compared_case_by_case() -> None:
     assert markup.scripts == [SCRIPT] and not [marker for marker in HOSTILE_MARKERS if marker in html]
     cases = [attrs for tag, attrs in markup.elements if tag == "details"]
     assert len(cases) == 12 and {attrs["data-verdict"] for attrs in cases} == {"disagree"}
-    assert "(20.0–80.0)" in html
+    assert "(20.0-80.0)" in html
 
 
 
@@ -310,7 +349,7 @@ def screenshot(path: Path) -> None:
     from nabahan_pipeline.etimad_db.store import ensure_database
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
     from nabahan_pipeline.evaluation.cases import load_test_cases
-    from nabahan_pipeline.evaluation.charts import render_charts
+    from nabahan_pipeline.evaluation.charts.render import render_charts
     from nabahan_pipeline.evaluation.html_report import REPORT_CHARTS
     from nabahan_pipeline.evaluation.scoring import score_responses
     from nabahan_pipeline.settings import RunSettings

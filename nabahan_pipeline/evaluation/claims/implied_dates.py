@@ -71,7 +71,7 @@ def period_lengths(question: str) -> tuple[float, ...]:
 
 
 def _hijri_years(first: date, last: date) -> list[float]:
-    """The Hijri years a span of days falls in (none outside the calendar's table)."""
+    """The Hijri years a span of days falls in (none outside the calendar)."""
     days = [date.fromordinal(day) for day in range(first.toordinal(), last.toordinal(), 27)] + [last]
     years = [hijri_calendar.hijri_date(day) for day in days]
     return sorted({float(found[0]) for found in years if found is not None})

@@ -15,14 +15,29 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pandera.pandas as pa
+
 from nabahan_pipeline.escaping import one_line
 from nabahan_pipeline.evaluation.agent_sql import lost_in_transpiling
-from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
+from nabahan_pipeline.evaluation.scoring.answer import Answer
+from nabahan_pipeline.evaluation.scoring.declare import Column, Figure, by_case, scorer, share_of, sum_of
 from nabahan_pipeline.evaluation.scoring.execution import suite_failure
 from nabahan_pipeline.evaluation.scoring.claims import contradictions, unsupported
 
 
-@scorer("overall_passed")
+@scorer(
+    Column("overall_passed", pa.Column(bool, description="The seed's verdict (retrieval and fidelity) with two hardenings: no error, no unsafe SQL."),
+           "Overall Passed"),
+    figures=[
+        Figure("passed", "Passed", "count", "Answers that passed the seed's verdict (Overall Passed).",
+               sum_of("overall_passed"), trend=True),
+        Figure("failed", "Failed", "count", "Answers that did not.",
+               lambda scores: len(scores) - int(scores["overall_passed"].astype(bool).sum()), trend=True),
+        Figure("pass_rate", "Pass Rate", "rate", "The seed's pass rate (Overall Passed), a fraction 0..1.",
+               share_of("overall_passed"), by_case(lambda scores: scores["overall_passed"].astype(bool)),
+               kpi=True, trend=True),
+    ],
+)
 def overall_passed(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The seed's Overall Passed: retrieval and fidelity pass; ours, an error answer and SQL that
     is not one read-only SELECT never pass."""
@@ -35,7 +50,16 @@ def overall_passed(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     return {"overall_passed": passed}
 
 
-@scorer("correct", "not_correct_because")
+@scorer(
+    Column("correct", pa.Column(bool, description="Our verdict, the gate's."), "Correct"),
+    Column("not_correct_because", pa.Column(str, description='Why not Correct, the reasons joined by "; "; empty when correct.'),
+           "Why Not Correct"),
+    figures=[
+        Figure("correct", "Correct", "count", "Correct answers (ours).", sum_of("correct")),
+        Figure("correct_rate", "Correct Rate", "rate", "Correct answers, a fraction 0..1 (the gate's).",
+               share_of("correct"), by_case(lambda scores: scores["correct"].astype(bool)), kpi=True, trend=True),
+    ],
+)
 def correct(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """Our verdict, and why not when it is not."""
     reasons = not_correct_reasons(

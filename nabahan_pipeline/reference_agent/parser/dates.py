@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from dateutil.relativedelta import relativedelta
+
 from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.patterns import SMALL_NUMBER, alternation, blank, read_each
@@ -113,11 +115,7 @@ def month_span(year: int, month: int) -> tuple[str, str]:
 
 def add_months(day: date, months: int) -> date:
     """``day`` moved by ``months`` (negative: back), its day of month clipped to the month's last."""
-    index = day.year * 12 + day.month - 1 + months
-    year, month = divmod(index, 12)
-    month += 1
-    last = (date(year + (month == 12), month % 12 + 1, 1) - timedelta(days=1)).day
-    return date(year, month, min(day.day, last))
+    return day + relativedelta(months=months)
 
 
 def week_start(day: date) -> date:

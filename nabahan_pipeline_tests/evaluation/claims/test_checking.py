@@ -249,6 +249,7 @@ def test_derivations_within_a_row_support_a_number() -> None:
     ("كم منافسة في الربع الثاني من 2024؟", "من 1 أبريل إلى 30 يونيو 2024 طُرحت 1,996 منافسة"),
     ("كم منافسة في فبراير 2024؟", "خلال الفترة من 1 إلى 29 فبراير 2024: 1,996 منافسة"),
     ("كم منافسة في 2024؟", "في 2024 (1445-1446 هـ) طُرحت 1,996 منافسة"),
+    ("كم منافسة في 2019؟", "في 2019 (1440-1441 هـ) طُرحت 1,996 منافسة"),
 ])
 def test_the_dates_a_question_implies_support_a_number(question: str, insight: str) -> None:
     assert unsupported(insight, question, COUNT, COUNT_SQL) == []
@@ -263,6 +264,7 @@ def test_a_figure_per_month_of_the_period_the_question_names_is_derived() -> Non
 
 def test_a_year_the_question_does_not_imply_is_unsupported() -> None:
     assert unsupported("في 2024 (1439 هـ) طُرحت 1,996 منافسة", "كم منافسة في 2024؟", COUNT, COUNT_SQL) == ["1439"]
+    assert unsupported("في 2019 (1439-1441 هـ) طُرحت 1,996 منافسة", "كم منافسة في 2019؟", COUNT, COUNT_SQL) == ["1439"]
 
 
 def test_a_preposition_that_is_also_a_comparator_bounds_only_the_number_right_after_it() -> None:

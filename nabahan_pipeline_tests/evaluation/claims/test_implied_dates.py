@@ -26,3 +26,10 @@ def test_a_period_has_its_length_in_months_and_days() -> None:
 
 def test_a_question_naming_no_period_implies_nothing() -> None:
     assert implied_numbers("كم منافسة ملغاة؟") == ()
+
+
+def test_the_hijri_years_of_any_year_of_the_calendar_and_none_outside_it() -> None:
+    # 2019 and 2031 lie outside the ten years the table embedded before hijridate held.
+    assert set(implied_numbers("كم منافسة في 2019؟")) == {1440, 1441, 12, 4, 52, 365}
+    assert {1452, 1453} <= set(implied_numbers("كم منافسة في 2031؟"))
+    assert set(implied_numbers("كم منافسة في 2090؟")) == {12, 4, 52, 365}  # past 2077-11-16: unknown
