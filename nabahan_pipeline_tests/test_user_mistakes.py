@@ -20,6 +20,25 @@ ANSWER = '''def answer(question, filters=None):
             "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة.", "error": None}
 '''
 
+# An agent that leaves a file for each call: "before any agent call" is that no file is there.
+RECORDING = '''import pathlib, uuid
+def answer(question, filters=None):
+    pathlib.Path("calls", uuid.uuid4().hex).parent.mkdir(exist_ok=True)
+    pathlib.Path("calls", uuid.uuid4().hex).write_text(question, encoding="utf-8")
+    return {"status": "success", "sql": "SELECT 7 AS n", "data": [{"n": 7}],
+            "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة.", "error": None}
+'''
+
+
+def recording_agent(folder: Path) -> str:
+    """The spec of RECORDING written into ``folder`` (the run's working directory)."""
+    (folder / "recording_agent.py").write_text(RECORDING, encoding="utf-8")
+    return "python:recording_agent:answer"
+
+
+def agent_calls(folder: Path) -> int:
+    return len(list((folder / "calls").glob("*"))) if (folder / "calls").exists() else 0
+
 
 def one_line_exit_2(result: subprocess.CompletedProcess, *expected: str) -> str:
     assert result.returncode == 2, result.stdout + result.stderr
@@ -116,3 +135,13 @@ def test_two_agents_of_one_label_stop_before_any_agent_call(tmp_path: Path):
     assert not (tmp_path / "home").exists() and not (tmp_path / "out").exists()
     result = nabahan("eval", "--agent", "a,b=embedded", cwd=tmp_path)
     one_line_exit_2(result, "--agent 'a,b=embedded': a label may not hold ','")
+
+
+@pytest.mark.faults
+def test_a_judge_without_key_or_base_url_stops_before_any_agent_call(tmp_path: Path):
+    # It ran the whole evaluation and recorded "judge failed" on every answer.
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    result = nabahan("eval", "--agent", recording_agent(tmp_path), "--judge", "openai:gpt-4o-mini",
+                     "--test-file", str(cases), "--test-suite", "0", "--output-dir", "out", cwd=tmp_path)
+    one_line_exit_2(result, "judge spec 'openai:gpt-4o-mini'", "$OPENAI_API_KEY is not set")
+    assert agent_calls(tmp_path) == 0 and not (tmp_path / "out").exists()

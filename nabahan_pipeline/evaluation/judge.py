@@ -72,7 +72,8 @@ def parse_reply(reply: str, deadline: float | None = None) -> tuple[str, str]:
 
 class Judge:
     """An OpenAI-compatible model as the judge of insights (spec ``openai:MODEL``); ``base_url`` and
-    ``api_key`` default to $OPENAI_BASE_URL and $OPENAI_API_KEY, as the ``openai:`` agent's."""
+    ``api_key`` default to $OPENAI_BASE_URL and $OPENAI_API_KEY, as the ``openai:`` agent's; with
+    neither a key nor another base URL it is refused (AgentSpecError) before a run starts."""
 
     def __init__(
         self,
@@ -90,6 +91,7 @@ class Judge:
         self._model = ChatModel(self.spec.removeprefix("openai:").strip(), base_url=base_url, api_key=api_key,
                                 timeout_s=timeout_s, max_retries=max_retries, backoff_base_s=backoff_base_s,
                                 max_answer_bytes=max_answer_bytes)
+        self._model.require_key(f"judge spec {self.spec!r}")
 
     def judge(
         self, question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], insight: str
