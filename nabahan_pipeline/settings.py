@@ -144,10 +144,29 @@ def judge_spec(value: Any) -> str:
 NO_TOKEN = "none"
 
 
+# Prefixes providers put on their tokens (GitHub, GitLab, Hugging Face, Stripe-style, AWS key ids).
+_TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat", "hf_", "sk_", "rk_", "pk_",
+                   "xox", "AKIA", "ASIA")
+
+
+def token_like(value: str) -> bool:
+    """Whether ``value``, given as a variable's name, is rather a token: a provider's prefix, a
+    secret this environment holds ($NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY), or a long run of letters
+    and digits no variable is named like (mixed case with digits, or no ``_`` at all)."""
+    value = value.strip()
+    if value.startswith(_TOKEN_PREFIXES) or value in secret_values():
+        return True
+    digits, lower, upper = (any(test(char) for char in value) for test in (str.isdigit, str.islower, str.isupper))
+    return len(value) >= 20 and digits and (lower and upper or "_" not in value)
+
+
 def variable_name(value: Any) -> str:
     """The name of an environment variable (an agent's token is read from it, never given itself),
-    or ``none``: no token. The refusal does not repeat the value: it may be the token itself."""
-    if isinstance(value, str) and (value.strip() == NO_TOKEN or value.strip().isidentifier() and value.isascii()):
+    or ``none``: no token. A token given there by mistake (``token_like``) is refused; the refusal
+    does not repeat the value."""
+    if isinstance(value, str) and value.strip() == NO_TOKEN:
+        return NO_TOKEN
+    if isinstance(value, str) and value.strip().isidentifier() and value.isascii() and not token_like(value):
         return value.strip()
     raise ValueError("not the name of an environment variable (give the variable's name, not the token) or 'none'")
 

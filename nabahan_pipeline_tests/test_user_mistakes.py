@@ -145,3 +145,30 @@ def test_a_judge_without_key_or_base_url_stops_before_any_agent_call(tmp_path: P
                      "--test-file", str(cases), "--test-suite", "0", "--output-dir", "out", cwd=tmp_path)
     one_line_exit_2(result, "judge spec 'openai:gpt-4o-mini'", "$OPENAI_API_KEY is not set")
     assert agent_calls(tmp_path) == 0 and not (tmp_path / "out").exists()
+
+
+GITHUB_TOKEN = "ghp_" + "R7x2Lq9ZkV4mW8nB3cT6yH1pJ5sD0fG2aE"
+HEX_TOKEN = "a3f9c27e0b14d65f88a9c0e1d2b3a4f5e6d7c8b9"
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize(
+    ("token", "args", "env"),
+    [
+        (GITHUB_TOKEN, ["--agent-token", GITHUB_TOKEN], {}),
+        (GITHUB_TOKEN, ["--agent-token", f"{GITHUB_TOKEN}=NABAHAN_AGENT_TOKEN"], {}),
+        (HEX_TOKEN, ["--agent-token", HEX_TOKEN], {}),
+        (GITHUB_TOKEN, [], {"NABAHAN_AGENT_TOKEN_ENV": GITHUB_TOKEN}),
+    ],
+)
+def test_a_token_where_its_variables_name_goes_is_refused_and_never_shown(
+    tmp_path: Path, token: str, args: list[str], env: dict[str, str]
+):
+    # The refusal printed the token; the variable was not refused at all, and its value went into
+    # the run config, the run's tags and the metadata the UI shows.
+    with closed_port() as port:
+        result = nabahan("eval", "--agent", f"http://127.0.0.1:{port}/ask", *args, "--output-dir", "out",
+                         cwd=tmp_path, **env)
+    line = one_line_exit_2(result, "not")
+    assert token not in result.stdout + result.stderr and token[4:16] not in line, line
+    assert not (tmp_path / "home").exists() and not (tmp_path / "out").exists()
