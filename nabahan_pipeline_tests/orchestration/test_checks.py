@@ -90,3 +90,16 @@ def test_the_threshold_judges_the_rate_or_its_lower_bound(instance, tmp_path: Pa
     assert not on_lower["pass_rate_threshold"].passed
     assert meta["gate_on"] == "lower" and meta["correct_rate"] == 1.0
     assert meta["correct_rate_interval"] == [pytest.approx(0.342380, abs=1e-6), 1.0]
+
+
+@pytest.mark.faults
+def test_a_baseline_cut_short_is_a_failed_check_with_its_reason_not_a_lost_run(instance, tmp_path: Path):
+    # It raised a pyarrow traceback from no_regression: the run failed and wrote no report.
+    first = run(instance, tmp_path, "counting", 3, label="release-1")
+    archive = tmp_path / "parquet" / "history" / "case_scores" / f"{first['run_id']}.parquet"
+    archive.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
+    later = run(instance, tmp_path, "counting", 3, baseline="release-1")
+    meta = values(later["no_regression"])
+    assert not later["no_regression"].passed and meta["baseline"] == "release-1"
+    assert meta["error"].startswith(f"the compared run's scores cannot be read: {archive}: "), meta["error"]
+    assert later["pass_rate_threshold"].passed, "the run's other checks ran"
