@@ -371,7 +371,11 @@ def this_runs_files(context: dg.AssetExecutionContext, assets: Sequence[dg.Asset
 
 def run_series(evaluation: RunSettings, scores: pd.DataFrame) -> dict[str, str]:
     """The series a run belongs to (its suite and agent) and its label, for history."""
-    return series_metadata(suite_fingerprint(scores), evaluation.agent, evaluation.run_label())
+    # A named agent's runs get "NAME · cases.json" when no label is given (settings_for_agent): that
+    # names every run of the agent, not one, so it is not a label the user gave.
+    derived = f" · {evaluation.test_file.name}"
+    given = evaluation.label is not None and not evaluation.label.endswith(derived)
+    return series_metadata(suite_fingerprint(scores), evaluation.agent, evaluation.run_label(), label_given=given)
 
 
 def plotted_figures(summary: pd.DataFrame) -> dict[str, float | int]:
