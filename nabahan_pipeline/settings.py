@@ -300,6 +300,10 @@ class RunSettings:
     concurrency: int = _option(8, whole_number(1), "agent calls at once", flag="--concurrency", metavar="N")
     timeout_s: float = _option(30.0, seconds, "seconds allowed to each agent call", flag="--timeout",
                                metavar="SECONDS")
+    agent_start_timeout_s: float = _option(
+        120.0, seconds, "seconds a python: agent's module is given to import in its child process (at the start "
+        "and after a crash)", flag="--agent-start-timeout", metavar="SECONDS",
+    )
     gate: str = _option(
         "correct_rate", one_of(GATES),
         "the rate the threshold check and --fail-under judge: Correct Rate or the seed's pass rate", flag="--gate",
@@ -468,6 +472,12 @@ ENVIRONMENT_VARIABLES: tuple[str, ...] = tuple(setting.env for setting in SETTIN
 def resolve(name: str, given: Any = None) -> Any:
     """The setting ``name``: ``given`` when not None, else its variable, else its default."""
     return SETTINGS[name].resolve(given)
+
+
+def environment() -> dict[str, str]:
+    """A copy of this process's whole environment: what a child process's is made from (a
+    ``python:`` agent's, without the credentials it is not meant to read: ``child_process``)."""
+    return dict(os.environ)
 
 
 def environment_value(variable: str) -> str | None:

@@ -128,7 +128,8 @@ class PythonAgentResource(AgentResource):
         from nabahan_pipeline.agents.child_process import ChildProcessAgent
 
         return ChildProcessAgent(settings.agent, agent_version=settings.agent_version, timeout_s=settings.timeout_s,
-                                 max_answer_bytes=settings.max_answer_bytes, folders=self.folders)
+                                 max_answer_bytes=settings.max_answer_bytes, folders=self.folders,
+                                 start_timeout_s=settings.agent_start_timeout_s, token_env=token_variable(settings))
 
 
 class HttpAgentResource(AgentResource):
