@@ -172,3 +172,23 @@ def test_a_token_where_its_variables_name_goes_is_refused_and_never_shown(
     line = one_line_exit_2(result, "not")
     assert token not in result.stdout + result.stderr and token[4:16] not in line, line
     assert not (tmp_path / "home").exists() and not (tmp_path / "out").exists()
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize(
+    ("case", "field"),
+    [
+        ('{"question": "كم عدد المناقصات\\ud800؟", "category": "count", "expected_table": "tenders_full_details"}',
+         "field 'question': a lone surrogate \\ud800 at character 17"),
+        ('{"question": "كم؟", "category": "count", "expected_table": "tenders_full_details", '
+         '"filters": {"\\udfff": 1}}', "field 'filters': a lone surrogate \\udfff at character 1"),
+    ],
+)
+def test_a_lone_surrogate_in_a_case_is_one_line_naming_the_case_and_field(tmp_path: Path, case: str, field: str):
+    # Valid JSON, no Unicode text: it ended in a UnicodeEncodeError traceback.
+    cases = tmp_path / "cases.json"
+    cases.write_text(f"[{case}]", encoding="utf-8")
+    result = nabahan("eval", "--agent", recording_agent(tmp_path), "--test-file", str(cases), "--output-dir", "out",
+                     cwd=tmp_path)
+    one_line_exit_2(result, f"{cases}: case 1: {field}")
+    assert agent_calls(tmp_path) == 0 and not (tmp_path / "out").exists()
