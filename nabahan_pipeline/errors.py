@@ -65,6 +65,11 @@ class SettingsError(NabahanError, ValueError):
     variable)."""
 
 
+class StorageError(NabahanError, OSError):
+    """A file or folder of the run's that cannot be read or written (a read-only or full disk, a
+    corrupt response cache or Dagster run database); the message names it."""
+
+
 class DatabaseBuildError(NabahanError, ValueError):
     """A user mistake when building or locating the database (bad size, unusable path)."""
 

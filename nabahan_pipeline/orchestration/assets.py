@@ -60,7 +60,7 @@ from nabahan_pipeline.evaluation.cases import (
     suite_fingerprint,
 )
 from nabahan_pipeline.errors import EvaluationInputError
-from nabahan_pipeline.files import folder_problem, linked_folder_problem
+from nabahan_pipeline.files import folder_problem, linked_folder_problem, storage_problem
 from nabahan_pipeline.orchestration.history import latest_materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
@@ -126,10 +126,11 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
 
 def check_output_folder(evaluation: RunSettings) -> None:
     """Raise EvaluationInputError when the run's reports or charts could not be written where they
-    go (``--output-dir`` a file, a folder of the user's where the charts' link goes): told before
-    any agent call, not after them all."""
+    go (``--output-dir`` a file, a folder of the user's where the charts' link goes, a read-only
+    or full disk): told before any agent call, not after them all."""
     output = evaluation.output_path()
-    problem = folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
+    problem = (folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
+               or storage_problem(output))
     if problem is not None:
         raise EvaluationInputError(f"--output-dir {output}: {problem}")
 
