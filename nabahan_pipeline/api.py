@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import sqlite3
 import uuid
 from contextlib import ExitStack
 from datetime import datetime
@@ -28,8 +29,9 @@ import pandas as pd
 
 from nabahan_pipeline.agents.contract import Agent
 from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
+from nabahan_pipeline.agents.response_cache import ResponseCache
 from nabahan_pipeline.agents.secrets import scrub, scrubbed_output
-from nabahan_pipeline.errors import EvaluationInputError, NabahanError
+from nabahan_pipeline.errors import EvaluationInputError, NabahanError, StorageError
 from nabahan_pipeline.console import (
     LiveConsole,
     comparison_text,
@@ -44,7 +46,7 @@ from nabahan_pipeline.evaluation.robustness.variants import robustness_summary
 from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
 from nabahan_pipeline.evaluation.not_correct import not_correct_answers
-from nabahan_pipeline.files import atomic_open, file_lock
+from nabahan_pipeline.files import atomic_open, file_lock, storage_problem
 from nabahan_pipeline.orchestration.assets import CHARTS_FOLDER, CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import LOCATION_TAGS, comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
@@ -57,7 +59,9 @@ from nabahan_pipeline.orchestration.partitions import (
 from nabahan_pipeline.orchestration.resources import built_agent
 from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags, record_interrupted
 from nabahan_pipeline.progress import one_at_a_time, silent
-from nabahan_pipeline.settings import RUN_OPTIONS, RunSettings, dagster_home
+from nabahan_pipeline.settings import (
+    RUN_OPTIONS, RunSettings, dagster_home, nabahan_home, parquet_dir, response_cache_path,
+)
 
 __all__ = ["ComparedRuns", "EvaluationInputError", "EvaluationRun", "NabahanEvaluationPipeline", "open_instance"]
 
@@ -82,13 +86,43 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
         if not config.exists():
             with atomic_open(config, "w", encoding="utf-8") as handle:
                 handle.write(_INSTANCE_YAML)
-        instance = dg.DagsterInstance.from_config(str(home))
+        try:
+            instance = dg.DagsterInstance.from_config(str(home))
+        except Exception as exc:
+            raise _unreadable_storage(home, exc) or exc
         try:
             fail_runs_of_dead_processes(instance)
-        except BaseException:
+        except BaseException as exc:
             instance.dispose()
-            raise
+            raise (_unreadable_storage(home, exc) if isinstance(exc, Exception) else None) or exc
         return instance
+
+
+def check_state(settings: RunSettings, home: Path) -> None:
+    """Raise a NabahanError, before any agent call, when the run's state could not be written
+    (Dagster's home and the Parquet folder on a read-only or full disk) or its response cache read."""
+    for folder in (home, parquet_dir()):
+        problem = storage_problem(folder)
+        if problem is not None:
+            raise StorageError(f"state folder {folder} ($NABAHAN_HOME {nabahan_home()}): {problem}")
+    cache = response_cache_path()
+    if settings.use_cache and cache.exists():
+        ResponseCache(cache).close()
+
+
+def _unreadable_storage(home: Path, exc: BaseException) -> StorageError | None:
+    """A StorageError naming Dagster's storage under ``home`` when ``exc`` comes of a SQLite file
+    that cannot be read (corrupt, cut short: sqlite3's DatabaseError, wrapped by SQLAlchemy as its
+    ``orig``); None for any other failure."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        cause = getattr(seen, "orig", None)
+        if isinstance(seen, sqlite3.DatabaseError) or isinstance(cause, sqlite3.DatabaseError):
+            reason = cause if isinstance(cause, sqlite3.DatabaseError) else seen
+            return StorageError(f"the Dagster run database under {home} cannot be read ({reason}); move "
+                                f"{home} away to start a new run history")
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 class CheckedInputs(NamedTuple):
@@ -189,6 +223,7 @@ class NabahanEvaluationPipeline:
             check_output_folder(settings)
             for agent in agents:
                 check_output_folder(partition_settings(settings, agent, several=several))
+            check_state(settings, dagster_home(self.dagster_home))
             # In memory: the instance our runs keep is opened once every input is checked.
             building = stack.enter_context(dg.DagsterInstance.ephemeral())
             with scrubbed_output():  # what an agent's module prints as it loads

@@ -10,6 +10,7 @@ Python API and Dagster.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -327,6 +328,10 @@ def _stdout_reader_may_leave() -> Iterator[None]:
         sys.stdout = stdout
 
 
+# What a disk says when it cannot take a file: read-only, full, over quota, not ours.
+_STORAGE_ERRNOS = frozenset({errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EFBIG})
+
+
 def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], argparse.Namespace]) -> int:
     _reconfigure_stdout()
     args = parse(argv)
@@ -335,6 +340,13 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
             return args.handler(args)
     except NabahanError as exc:
         print(f"nabahan: error: {scrub(str(exc))}", file=sys.stderr)  # an agent's import error may hold a key
+        return 2
+    except OSError as exc:  # a disk that filled or turned read-only during the run: one line naming the file
+        if exc.errno not in _STORAGE_ERRNOS:
+            raise
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"nabahan: error: cannot write{where}: {exc.strerror or exc} (the files written before are kept)",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nabahan: interrupted", file=sys.stderr)

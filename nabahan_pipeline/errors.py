@@ -1,6 +1,7 @@
 """The pipeline's exceptions, in two families that the entry points treat differently.
 
-``NabahanError``: the user's mistake (a bad case file, agent spec, database, option or argument).
+``NabahanError``: the user's mistake (a bad case file, agent spec, database, option or argument),
+or a folder or file of the run's that cannot be written or read (a full disk, a corrupt cache).
 The entry points (`nabahan`, `nabahan-eval`, the Python API) report it as one line, exit code 2,
 before any run starts; never as a stack trace.
 
@@ -29,6 +30,7 @@ __all__ = [
     "NabahanError",
     "QueryTimeoutError",
     "SettingsError",
+    "StorageError",
     "TestCaseError",
     "UnsafeSQLError",
     "UsageError",
@@ -63,6 +65,11 @@ class AgentSpecError(NabahanError, ValueError):
 class SettingsError(NabahanError, ValueError):
     """A bad option value, named with where it came from (a flag, an API argument, run config or a
     variable)."""
+
+
+class StorageError(NabahanError, OSError):
+    """A file or folder of the run's that cannot be read or written (a read-only or full disk, a
+    corrupt response cache or Dagster run database); the message names it."""
 
 
 class DatabaseBuildError(NabahanError, ValueError):

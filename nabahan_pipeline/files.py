@@ -122,6 +122,37 @@ def folder_problem(folder: str | Path) -> str | None:
     return None
 
 
+# Free space a run needs at least where it writes (its Parquet, reports and charts take a few MB;
+# Dagster's run database grows by its events): less is a full disk, told before any agent call.
+MIN_FREE_BYTES = 32 * 1024 * 1024
+
+
+def storage_problem(folder: str | Path) -> str | None:
+    """Why a run could not write into ``folder`` (made later when missing): the nearest folder that
+    exists refuses a file (read-only, not ours) or its disk has less than MIN_FREE_BYTES free; or
+    None. A probe file is written there and removed."""
+    existing = Path(folder).absolute()
+    while not existing.is_dir() and existing != existing.parent:
+        existing = existing.parent
+    probe = temporary_name(existing / ".nabahan-probe")
+    try:
+        fd = os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        try:
+            os.write(fd, b"probe")
+        finally:
+            os.close(fd)
+            probe.unlink(missing_ok=True)
+        status = os.statvfs(existing)
+    except OSError as exc:
+        return f"cannot write in {existing}: {exc.strerror or exc}"
+    finally:
+        _done_with(probe)
+    free = status.f_bavail * status.f_frsize
+    if free < MIN_FREE_BYTES:
+        return f"the disk of {existing} is full: {free:,} bytes free, a run needs {MIN_FREE_BYTES:,} at least"
+    return None
+
+
 def linked_folder_problem(link: str | Path) -> str | None:
     """Why ``atomic_folder(link)`` could not switch a folder in at ``link`` (something of the
     user's is there: a file, a folder of other files), or None: told before a run, not after it."""

@@ -144,10 +144,29 @@ def judge_spec(value: Any) -> str:
 NO_TOKEN = "none"
 
 
+# Prefixes providers put on their tokens (GitHub, GitLab, Hugging Face, Stripe-style, AWS key ids).
+_TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat", "hf_", "sk_", "rk_", "pk_",
+                   "xox", "AKIA", "ASIA")
+
+
+def token_like(value: str) -> bool:
+    """Whether ``value``, given as a variable's name, is rather a token: a provider's prefix, a
+    secret this environment holds ($NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY), or a long run of letters
+    and digits no variable is named like (mixed case with digits, or no ``_`` at all)."""
+    value = value.strip()
+    if value.startswith(_TOKEN_PREFIXES) or value in secret_values():
+        return True
+    digits, lower, upper = (any(test(char) for char in value) for test in (str.isdigit, str.islower, str.isupper))
+    return len(value) >= 20 and digits and (lower and upper or "_" not in value)
+
+
 def variable_name(value: Any) -> str:
     """The name of an environment variable (an agent's token is read from it, never given itself),
-    or ``none``: no token. The refusal does not repeat the value: it may be the token itself."""
-    if isinstance(value, str) and (value.strip() == NO_TOKEN or value.strip().isidentifier() and value.isascii()):
+    or ``none``: no token. A token given there by mistake (``token_like``) is refused; the refusal
+    does not repeat the value."""
+    if isinstance(value, str) and value.strip() == NO_TOKEN:
+        return NO_TOKEN
+    if isinstance(value, str) and value.strip().isidentifier() and value.isascii() and not token_like(value):
         return value.strip()
     raise ValueError("not the name of an environment variable (give the variable's name, not the token) or 'none'")
 
@@ -281,6 +300,10 @@ class RunSettings:
     concurrency: int = _option(8, whole_number(1), "agent calls at once", flag="--concurrency", metavar="N")
     timeout_s: float = _option(30.0, seconds, "seconds allowed to each agent call", flag="--timeout",
                                metavar="SECONDS")
+    agent_start_timeout_s: float = _option(
+        120.0, seconds, "seconds a python: agent's module is given to import in its child process (at the start "
+        "and after a crash)", flag="--agent-start-timeout", metavar="SECONDS",
+    )
     gate: str = _option(
         "correct_rate", one_of(GATES),
         "the rate the threshold check and --fail-under judge: Correct Rate or the seed's pass rate", flag="--gate",
@@ -449,6 +472,12 @@ ENVIRONMENT_VARIABLES: tuple[str, ...] = tuple(setting.env for setting in SETTIN
 def resolve(name: str, given: Any = None) -> Any:
     """The setting ``name``: ``given`` when not None, else its variable, else its default."""
     return SETTINGS[name].resolve(given)
+
+
+def environment() -> dict[str, str]:
+    """A copy of this process's whole environment: what a child process's is made from (a
+    ``python:`` agent's, without the credentials it is not meant to read: ``child_process``)."""
+    return dict(os.environ)
 
 
 def environment_value(variable: str) -> str | None:

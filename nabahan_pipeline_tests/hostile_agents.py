@@ -83,3 +83,35 @@ def printing_agent(question: str, filters: dict | None = None) -> dict:
     print(f"DEBUG request headers: api-key={key} question={question}")
     print(f"DEBUG sent with key {key}", file=sys.stderr)
     return counting_agent(question, filters)
+
+
+def forking_crashing_agent(question: str, filters: dict | None = None) -> dict:
+    """At case 1's question forks a worker (multiprocessing's fork, Linux's default) that sleeps
+    holding every pipe of its process, then crashes; answers the others."""
+    if question.endswith(" 1؟"):
+        import multiprocessing
+
+        worker = multiprocessing.get_context("fork").Process(target=time.sleep, args=(600,))
+        worker.start()
+        (_here() / "worker.pid").write_text(str(worker.pid), encoding="utf-8")
+        os._exit(3)
+    return counting_agent(question, filters)
+
+
+def spawning_hanging_agent(question: str, filters: dict | None = None) -> dict:
+    """Starts a process of its own (``subprocess.Popen``) and a non-daemon thread, writes both
+    processes' pids, then hangs in its call."""
+    import subprocess
+    import sys
+
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    threading.Thread(target=time.sleep, args=(600,)).start()
+    (_here() / "pids").write_text(f"{os.getpid()} {helper.pid}", encoding="utf-8")
+    time.sleep(600)
+    return counting_agent(question, filters)
+
+
+def environment_agent(question: str, filters: dict | None = None) -> dict:
+    """Writes the names of the variables its process sees (one file per process), then answers."""
+    (_here() / f"environment.{os.getpid()}").write_text("\n".join(sorted(os.environ)), encoding="utf-8")
+    return counting_agent(question, filters)

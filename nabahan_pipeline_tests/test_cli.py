@@ -429,3 +429,19 @@ def test_cases_schema_prints_the_models_json_schema(tmp_path: Path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == case_file_schema()
     assert "out_of_scope" in result.stdout and '"minItems": 1' in result.stdout
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize(("code", "reason"), [(28, "No space left on device"), (30, "Read-only file system")])
+def test_a_disk_that_fills_during_the_run_is_one_line_naming_the_file(monkeypatch, capsys, code: int, reason: str):
+    # The pre-flight check finds a full or read-only disk before any agent call; one that fills
+    # later (a report written after the answers) was a traceback.
+    from nabahan_pipeline import api, cli
+
+    def fill(self, console=None):
+        raise OSError(code, reason, "/reports/evaluation_results_1.csv")
+
+    monkeypatch.setattr(api.NabahanEvaluationPipeline, "run", fill)
+    assert cli.main(["eval", "--agent", COUNTING]) == 2
+    assert capsys.readouterr().err == (f"nabahan: error: cannot write /reports/evaluation_results_1.csv: {reason} "
+                                       "(the files written before are kept)\n")

@@ -13,7 +13,7 @@ from nabahan_pipeline.api import NabahanEvaluationPipeline
 from nabahan_pipeline.errors import AgentAnswerError, EvaluationInputError, NabahanError
 
 USER_ERRORS = ("UsageError", "EvaluationInputError", "TestCaseError", "AgentSpecError", "DatabaseBuildError",
-               "SettingsError")
+               "SettingsError", "StorageError")
 ANSWER_ERRORS = ("ContractError", "UnsafeSQLError", "QueryTimeoutError", "HttpError", "HttpConnectionError",
                  "HttpTimeoutError", "HttpStatusError", "MalformedResponseError", "BodyTooLargeError")
 

@@ -39,6 +39,7 @@ SAMPLES: dict[str, tuple[str, object]] = {
     "quick": ("yes", True),
     "concurrency": ("3", 3),
     "timeout_s": ("12.5", 12.5),
+    "agent_start_timeout_s": ("45", 45.0),
     "repeat": ("2", 2),
     "use_cache": ("1", True),
     "pass_threshold": ("75%", 0.75),

@@ -20,6 +20,25 @@ ANSWER = '''def answer(question, filters=None):
             "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة.", "error": None}
 '''
 
+# An agent that leaves a file for each call: "before any agent call" is that no file is there.
+RECORDING = '''import pathlib, uuid
+def answer(question, filters=None):
+    pathlib.Path("calls", uuid.uuid4().hex).parent.mkdir(exist_ok=True)
+    pathlib.Path("calls", uuid.uuid4().hex).write_text(question, encoding="utf-8")
+    return {"status": "success", "sql": "SELECT 7 AS n", "data": [{"n": 7}],
+            "insights": "بلغ عدد المناقصات المطابقة 7 مناقصات وفق البيانات المتاحة.", "error": None}
+'''
+
+
+def recording_agent(folder: Path) -> str:
+    """The spec of RECORDING written into ``folder`` (the run's working directory)."""
+    (folder / "recording_agent.py").write_text(RECORDING, encoding="utf-8")
+    return "python:recording_agent:answer"
+
+
+def agent_calls(folder: Path) -> int:
+    return len(list((folder / "calls").glob("*"))) if (folder / "calls").exists() else 0
+
 
 def one_line_exit_2(result: subprocess.CompletedProcess, *expected: str) -> str:
     assert result.returncode == 2, result.stdout + result.stderr
@@ -116,3 +135,60 @@ def test_two_agents_of_one_label_stop_before_any_agent_call(tmp_path: Path):
     assert not (tmp_path / "home").exists() and not (tmp_path / "out").exists()
     result = nabahan("eval", "--agent", "a,b=embedded", cwd=tmp_path)
     one_line_exit_2(result, "--agent 'a,b=embedded': a label may not hold ','")
+
+
+@pytest.mark.faults
+def test_a_judge_without_key_or_base_url_stops_before_any_agent_call(tmp_path: Path):
+    # It ran the whole evaluation and recorded "judge failed" on every answer.
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    result = nabahan("eval", "--agent", recording_agent(tmp_path), "--judge", "openai:gpt-4o-mini",
+                     "--test-file", str(cases), "--test-suite", "0", "--output-dir", "out", cwd=tmp_path)
+    one_line_exit_2(result, "judge spec 'openai:gpt-4o-mini'", "$OPENAI_API_KEY is not set")
+    assert agent_calls(tmp_path) == 0 and not (tmp_path / "out").exists()
+
+
+GITHUB_TOKEN = "ghp_" + "R7x2Lq9ZkV4mW8nB3cT6yH1pJ5sD0fG2aE"
+HEX_TOKEN = "a3f9c27e0b14d65f88a9c0e1d2b3a4f5e6d7c8b9"
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize(
+    ("token", "args", "env"),
+    [
+        (GITHUB_TOKEN, ["--agent-token", GITHUB_TOKEN], {}),
+        (GITHUB_TOKEN, ["--agent-token", f"{GITHUB_TOKEN}=NABAHAN_AGENT_TOKEN"], {}),
+        (HEX_TOKEN, ["--agent-token", HEX_TOKEN], {}),
+        (GITHUB_TOKEN, [], {"NABAHAN_AGENT_TOKEN_ENV": GITHUB_TOKEN}),
+    ],
+)
+def test_a_token_where_its_variables_name_goes_is_refused_and_never_shown(
+    tmp_path: Path, token: str, args: list[str], env: dict[str, str]
+):
+    # The refusal printed the token; the variable was not refused at all, and its value went into
+    # the run config, the run's tags and the metadata the UI shows.
+    with closed_port() as port:
+        result = nabahan("eval", "--agent", f"http://127.0.0.1:{port}/ask", *args, "--output-dir", "out",
+                         cwd=tmp_path, **env)
+    line = one_line_exit_2(result, "not")
+    assert token not in result.stdout + result.stderr and token[4:16] not in line, line
+    assert not (tmp_path / "home").exists() and not (tmp_path / "out").exists()
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize(
+    ("case", "field"),
+    [
+        ('{"question": "كم عدد المناقصات\\ud800؟", "category": "count", "expected_table": "tenders_full_details"}',
+         "field 'question': a lone surrogate \\ud800 at character 17"),
+        ('{"question": "كم؟", "category": "count", "expected_table": "tenders_full_details", '
+         '"filters": {"\\udfff": 1}}', "field 'filters': a lone surrogate \\udfff at character 1"),
+    ],
+)
+def test_a_lone_surrogate_in_a_case_is_one_line_naming_the_case_and_field(tmp_path: Path, case: str, field: str):
+    # Valid JSON, no Unicode text: it ended in a UnicodeEncodeError traceback.
+    cases = tmp_path / "cases.json"
+    cases.write_text(f"[{case}]", encoding="utf-8")
+    result = nabahan("eval", "--agent", recording_agent(tmp_path), "--test-file", str(cases), "--output-dir", "out",
+                     cwd=tmp_path)
+    one_line_exit_2(result, f"{cases}: case 1: {field}")
+    assert agent_calls(tmp_path) == 0 and not (tmp_path / "out").exists()

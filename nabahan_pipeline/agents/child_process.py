@@ -9,16 +9,29 @@ stderr line by line through the secret scrubber.
 
 A child that exits (``os._exit``, a crash) turns the calls in it into error rows saying so, and the
 next call starts a new child: one question that kills the agent costs that question, not the run
-(every error row counts against the agent's rates). A call is waited for a little past the run's
-time limit (the runner has made it an error row by then), so no thread of ours stays in it; at the
-run's end, or on Ctrl-C, ``close`` ends the child (its requests closed, then terminate, then kill),
-whatever threads the agent left running there.
+(every error row counts against the agent's rates). The exit is seen by watching the process, not
+its pipe (a worker the agent forked may hold the pipe open), and what the child started goes with
+it: the child leads a process group of its own, ended whole (``killpg``). A new child's import is
+awaited with a limit (``agent_start_timeout_s``) outside the agent's lock: a module that never
+finishes importing is an error naming it, at the start and after a crash. The child dies with the
+pipeline even when the pipeline is killed (SIGKILL): it watches a pipe only we hold open
+(``python_child``). A call is waited for a little past the run's time limit (the runner has made it
+an error row by then), so no thread of ours stays in it; at the run's end, or on Ctrl-C, ``close``
+ends the child's group (its requests closed, then SIGTERM, then SIGKILL), whatever threads or
+processes the agent left running there.
+
+The child's environment is ours without the credentials it is not meant to read (``child_environment``):
+every variable whose name says it holds a credential or whose value is a known secret is left out,
+and our own settings (``NABAHAN_*``, ``DAGSTER_*``), but the agent's own token variable
+(``--agent-token``), which is passed.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import re
+import signal
 import subprocess
 import sys
 import threading
@@ -28,15 +41,15 @@ from typing import Any, BinaryIO
 from nabahan_pipeline.agents.contract import Agent, AgentOptions
 from nabahan_pipeline.agents.frames import FrameError, Oversized, frame, parse, read_frame, too_deep
 from nabahan_pipeline.agents.python_callable import PythonCallableAgent, parse_python_spec, python_fingerprint
-from nabahan_pipeline.agents.secrets import scrub
+from nabahan_pipeline.agents.secrets import is_secret, scrub, secret_values
 from nabahan_pipeline.errors import AgentSpecError
-from nabahan_pipeline.settings import PACKAGE_DIR, SETTINGS
+from nabahan_pipeline.settings import PACKAGE_DIR, SETTINGS, environment
 
 # The child imports this package from where this process did, then takes our import path.
 _ROOT = str(PACKAGE_DIR.parent)
 _BOOTSTRAP = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from nabahan_pipeline.agents.python_child import main; main(int(sys.argv[2]), int(sys.argv[3]))"
+    "from nabahan_pipeline.agents.python_child import main; main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))"
 )
 # How long past its time limit a call is waited for (the runner has given up on it already).
 _GRACE_S = 1.0
@@ -44,6 +57,26 @@ _GRACE_S = 1.0
 _END_WAIT_S = 1.0
 # One line of the agent's output relayed at most this long (a longer one is relayed in pieces).
 _MAX_LINE = 64 * 1024
+# How long after the child's exit its answers pipe is read on, for the answers it sent before it left.
+_DRAIN_S = 0.5
+# A variable whose name holds one of these words holds a credential: only its own agent reads it.
+_CREDENTIAL_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(^|_)PAT($|_)", re.I)
+# Our own state and settings: the agent's process is not the pipeline.
+_OURS = ("NABAHAN_", "DAGSTER_")
+
+
+def child_environment(token_env: str | None, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment a ``python:`` agent's child gets: ``environ`` (default ours) without our
+    settings and without any credential (by its variable's name, or its value a known secret),
+    but the agent's own ``token_env``."""
+    environ = environment() if environ is None else dict(environ)
+    secrets = secret_values()
+    kept = {name: value for name, value in environ.items()
+            if not name.startswith(_OURS) and not _CREDENTIAL_NAME.search(name)
+            and not (is_secret(value) and value in secrets)}
+    if token_env and token_env in environ:
+        kept[token_env] = environ[token_env]
+    return kept
 
 
 class ChildProcessAgent(Agent):
@@ -53,26 +86,45 @@ class ChildProcessAgent(Agent):
     def __init__(
         self, spec: str, agent_version: str | None = None, *, timeout_s: float = 30.0,
         max_answer_bytes: int = SETTINGS["max_answer_bytes"].default, folders: Sequence[str] = (),
+        start_timeout_s: float = SETTINGS["agent_start_timeout_s"].default, token_env: str | None = None,
     ) -> None:
         self.spec = spec
         self._module_name, _ = parse_python_spec(spec)
         self._agent_version = agent_version
         self._wait_s = timeout_s + _GRACE_S
+        self._start_s = start_timeout_s
         self._max_answer_bytes = max_answer_bytes
         self._lock = threading.Lock()
         self._closed = False
         self._folders = list(folders)
-        self._child = _Child(spec, max_answer_bytes, self._folders)
-        self._module_file = self._child.module_file
+        self._environment = child_environment(token_env)
+        self._child = self._new_child()
+        try:
+            started = self._child.started(self._start_s)
+        except BaseException:  # Ctrl-C while the agent's module imports: no child left
+            self._child.end()
+            raise
+        if isinstance(started, str):
+            self._child.end()
+            raise AgentSpecError(started)
+        self._module_file = started.get("module_file")
+
+    def _new_child(self) -> _Child:
+        return _Child(self.spec, self._module_name, self._max_answer_bytes, self._folders, self._environment)
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
-        """The agent's answer from its child, or an error answer saying why there is none."""
+        """The agent's answer from its child, or an error answer saying why there is none. A new
+        child (after one exited) is started under the lock and awaited outside it."""
         with self._lock:
             if self._closed:
                 return _failure("the run has ended the agent's process")
             if not self._child.alive:
-                self._child = _Child(self.spec, self._max_answer_bytes, self._folders)
+                self._child = self._new_child()
             child = self._child
+        started = child.started(self._start_s)
+        if isinstance(started, str):
+            child.end()
+            return _failure(started)
         return child.ask(question, filters, self._wait_s)
 
     def fingerprint(self) -> str:
@@ -101,54 +153,75 @@ class _Child:
     """One child process: its pipes, the calls in it, a thread reading its answers and one
     relaying its output."""
 
-    def __init__(self, spec: str, max_answer_bytes: int, folders: list[str]) -> None:
+    def __init__(self, spec: str, module: str, max_answer_bytes: int, folders: list[str],
+                 environment: dict[str, str]) -> None:
+        self._spec = spec
+        self._module = module
         self._max_bytes = max_answer_bytes
-        self._pending: dict[int, _Pending] = {0: _Pending()}
+        self._first = _Pending()  # frame 0: the callable loaded, or why not
+        self._pending: dict[int, _Pending] = {0: self._first}
         self._numbers = itertools.count(1)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()  # apart: a write held up by a full pipe holds up no answer
         self._ended = False
+        self._start: dict | str | None = None
         self.alive = True
         requests_read, self._requests_fd = os.pipe()
         answers_fd, answers_write = os.pipe()
+        # A pipe nobody writes to: the child reads its end of file when we close ours or die.
+        lifeline_read, self._lifeline = os.pipe()
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-c", _BOOTSTRAP, _ROOT, str(requests_read), str(answers_write)],
+                [sys.executable, "-c", _BOOTSTRAP, _ROOT, str(requests_read), str(answers_write), str(lifeline_read)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                pass_fds=(requests_read, answers_write), start_new_session=True,
+                pass_fds=(requests_read, answers_write, lifeline_read), start_new_session=True, env=environment,
             )
+        except BaseException:
+            os.close(self._requests_fd)
+            os.close(answers_fd)
+            os.close(self._lifeline)
+            raise
         finally:
             os.close(requests_read)
             os.close(answers_write)
+            os.close(lifeline_read)
         self._requests = os.fdopen(self._requests_fd, "wb")
         self._answers = os.fdopen(answers_fd, "rb")
         self._reader = threading.Thread(target=self._read_answers, name="nabahan-agent-answers", daemon=True)
         self._relay = threading.Thread(target=_relay, args=(self._process.stdout,), name="nabahan-agent-output",
                                        daemon=True)
+        self._watcher = threading.Thread(target=self._watch, name="nabahan-agent-exit", daemon=True)
         self._reader.start()
         self._relay.start()
-        try:
-            self.module_file = self._start(spec, folders)
-        except BaseException:  # a bad spec, or Ctrl-C while the agent's module imports: no child left
-            self.end()
-            raise
-
-    def _start(self, spec: str, folders: list[str]) -> str | None:
-        """Send the spec, our import path and the agent's folders; the module's file, once the child
-        has loaded the callable; AgentSpecError (scrubbed) when it could not."""
-        first = self._pending[0]
+        self._watcher.start()
         try:
             self._send(0, {"spec": spec, "path": sys.path, "folders": folders})
-        except OSError:  # it died starting: the reader says so
+        except (OSError, ValueError):  # it died starting: the watcher says so
             pass
-        first.done.wait()
-        reply = self._decode(first.outcome)
-        if isinstance(reply, str):
-            raise AgentSpecError(f"agent spec {spec!r}: {reply}")
-        if "error" in reply:
-            raise AgentSpecError(scrub(str(reply["error"])))
-        module_file = reply.get("module_file")
-        return module_file if isinstance(module_file, str) else None
+
+    def started(self, limit_s: float) -> dict | str:
+        """The child's first frame (the module's file) once it has loaded the callable, waited for
+        at most ``limit_s``; else the one line of why it has not (the agent's own error, scrubbed,
+        or its module still importing). Every caller waits on the same frame."""
+        first = self._first
+        if self._start is None:
+            if not first.done.wait(limit_s):
+                self._start = (f"agent spec {self._spec!r}: its module {self._module!r} did not finish importing "
+                               f"within {limit_s:g} s (--agent-start-timeout)")
+            else:
+                reply = self._decode(first.outcome)
+                if isinstance(reply, str):
+                    self._start = f"agent spec {self._spec!r}: {reply}"
+                elif "error" in reply:
+                    self._start = scrub(str(reply["error"]))
+                else:
+                    module_file = reply.get("module_file")
+                    self._start = {"module_file": module_file if isinstance(module_file, str) else None}
+        return self._start
+
+    @property
+    def module_file(self) -> str | None:
+        return self._start.get("module_file") if isinstance(self._start, dict) else None
 
     def ask(self, question: str, filters: dict | None, wait_s: float) -> Any:
         number = next(self._numbers)
@@ -197,8 +270,9 @@ class _Child:
         return reply if isinstance(reply, dict) else "malformed answer: not a reply of the agent's process"
 
     def _read_answers(self) -> None:
-        """Hand each answer to its call; when the answers end (the child exited, or sent what is not
-        a frame), fail every call still in it and end it."""
+        """Hand each answer to its call. A child that breaks the protocol is ended and its calls
+        failed; at the end of its answers the watcher (the process's exit) tells the calls why,
+        and a child that closed its answers but lives on is ended."""
         why = None
         try:
             while (reply := read_frame(self._answers, self._max_bytes)) is not None:
@@ -210,23 +284,31 @@ class _Child:
                     pending.done.set()
         except FrameError as exc:
             why = f"the agent's process broke the protocol ({exc})"
-        except OSError:
+        except (OSError, ValueError):
             why = "the agent's process could not be read"
         finally:
             self._answers.close()
+        if why is not None:
+            self._fail_all(why)
+            self.end()
+            return
+        try:
+            self._process.wait(_END_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self._fail_all("the agent's process closed its answers")
+            self.end()
+
+    def _watch(self) -> None:
+        """Wait for the child's exit (the process, not its pipes: a worker it forked may hold them),
+        then end what it left in its group and fail every call still in it."""
+        code = self._process.wait()
         with self._lock:
             self.alive = False
             ended = self._ended
-        if why is None:
-            code = self._process.poll()
-            if code is None:
-                try:
-                    code = self._process.wait(_END_WAIT_S)
-                except subprocess.TimeoutExpired:
-                    code = None
-            why = ("the run ended the agent's process during this call" if ended
-                   else f"the agent's process exited (code {code}) during this call")
-        self._fail_all(why)
+        self._reader.join(_DRAIN_S)  # the answers it sent before it left
+        _end_group(self._process.pid, signal.SIGKILL)
+        self._fail_all("the run ended the agent's process during this call" if ended
+                       else f"the agent's process exited (code {code}) during this call")
         if not ended:
             self.end()
 
@@ -238,8 +320,9 @@ class _Child:
             call.done.set()
 
     def end(self) -> None:
-        """Close its requests (it leaves on its own), then terminate it, then kill it; every call
-        still in it fails. Safe to call again."""
+        """Close its requests (it leaves on its own), then its lifeline (its watchdog ends its
+        group), then SIGTERM its process group, then SIGKILL it; every call still in it fails.
+        Safe to call again."""
         with self._lock:
             if self._ended:
                 return
@@ -250,18 +333,38 @@ class _Child:
         except OSError:
             pass
         process = self._process
-        for stop in (None, process.terminate, process.kill):
-            if stop is not None:
+        for stop in (None, self._close_lifeline, signal.SIGTERM, signal.SIGKILL):
+            if callable(stop):
                 stop()
+            elif stop is not None:
+                _end_group(process.pid, stop)
             try:
                 process.wait(_END_WAIT_S)
                 break
             except subprocess.TimeoutExpired:
                 continue
+        self._close_lifeline()
+        _end_group(process.pid, signal.SIGKILL)  # what it started, whatever became of the child
         self._fail_all("the run ended the agent's process during this call")
-        if threading.current_thread() is not self._reader:
-            self._reader.join(_END_WAIT_S)
+        current = threading.current_thread()
+        for thread in (self._reader, self._watcher):
+            if thread is not current:
+                thread.join(_END_WAIT_S)
         self._relay.join(_END_WAIT_S)
+
+    def _close_lifeline(self) -> None:
+        """Let the child's watchdog end its group (once)."""
+        fd, self._lifeline = self._lifeline, -1
+        if fd >= 0:
+            os.close(fd)
+
+
+def _end_group(pgid: int, sig: int) -> None:
+    """Send ``sig`` to the process group the child leads (it and all it started), if any is left."""
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _relay(stream: BinaryIO) -> None:
@@ -289,5 +392,6 @@ def build(options: AgentOptions) -> Agent:
               "agent's to spoil", file=sys.stderr)
         return PythonCallableAgent(options.spec, agent_version=options.agent_version, folders=options.folders)
     return ChildProcessAgent(options.spec, agent_version=options.agent_version, timeout_s=options.timeout_s,
-                             folders=options.folders,
-                             **({"max_answer_bytes": options.max_answer_bytes} if options.max_answer_bytes else {}))
+                             folders=options.folders, token_env=options.token_env,
+                             **({"max_answer_bytes": options.max_answer_bytes} if options.max_answer_bytes else {}),
+                             **({"start_timeout_s": options.start_timeout_s} if options.start_timeout_s else {}))

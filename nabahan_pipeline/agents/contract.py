@@ -50,7 +50,7 @@ class AgentOptions:
     """What an adapter is built from (``registry.build_agent``), the same for the CLI, the API and
     the Dagster resource: its spec, version, the evaluation database (None: the embedded one), the
     time and size limits, whether a ``python:`` agent runs in this process, the folders its module
-    is looked for in, and its secret: given (read through ``dg.EnvVar`` by the resource), else, with
+    is looked for in (with its child's start limit and token variable), and its secret: given (read through ``dg.EnvVar`` by the resource), else, with
     ``secret_from_env``, read by the adapter from its own variable."""
 
     spec: str
@@ -63,6 +63,9 @@ class AgentOptions:
     folders: tuple[str, ...] = ()
     secret: str | None = None
     secret_from_env: bool = True
+    # A python: agent's child: how long its import may take, and the one variable it may read.
+    start_timeout_s: float | None = None
+    token_env: str | None = None
 
 
 @dataclass(frozen=True)

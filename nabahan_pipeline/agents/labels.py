@@ -23,7 +23,7 @@ from typing import Any
 from nabahan_pipeline.agents.registry import agent_kind
 from nabahan_pipeline.agents.secrets import redacted_url, url_credentials
 from nabahan_pipeline.errors import AgentSpecError
-from nabahan_pipeline.settings import NO_TOKEN, SETTINGS, RunSettings, environment_value, resolve_run_settings, variable_name
+from nabahan_pipeline.settings import NO_TOKEN, SETTINGS, RunSettings, environment_value, resolve_run_settings, token_like, variable_name
 
 MAX_LABEL_CHARS = 200
 # A plain label is its own folder name: one path component, which file systems cap in bytes.
@@ -87,8 +87,9 @@ def with_tokens(
                 raise AgentSpecError(f"{source} without a label, with {len(agents)} agents: "
                                      f"give each agent its own, {source} NAME=ENV_VAR")
             label = labels[0]
-        if label not in labels:
-            raise AgentSpecError(f"{source}: no agent labelled {label!r} (the agents: {', '.join(labels)})")
+        if label not in labels:  # what stands before "=" may be a piece of a token: not shown then
+            shown = "(not shown: it looks like a token)" if token_like(label) else repr(label)
+            raise AgentSpecError(f"{source}: no agent labelled {shown} (the agents: {', '.join(labels)})")
         if label in given:
             raise AgentSpecError(f"{source}: two variables for {label!r}")
         try:

@@ -120,6 +120,16 @@ class ChatModel:
             max_body_bytes=max_answer_bytes,
         )
 
+    def require_key(self, what: str) -> None:
+        """AgentSpecError naming ``what`` (the agent's or judge's spec) when no key is set for the
+        public endpoint: every call would fail, so the run must not start (a local server at
+        $OPENAI_BASE_URL may need none)."""
+        if not self.api_key and self.base_url == DEFAULT_BASE_URL:
+            raise AgentSpecError(
+                f"{what}: ${API_KEY_ENV} is not set for {DEFAULT_BASE_URL} "
+                f"(set ${BASE_URL_ENV} for a local server that needs no key)"
+            )
+
     def chat(self, messages: list[dict[str, str]], timeout_s: float, usage: dict[str, int] | None = None) -> str:
         """One chat completion's text; adds the reported token counts to ``usage``. Raises ChatError."""
         payload = {"model": self.model, "messages": messages, "temperature": 0}
@@ -175,11 +185,7 @@ class OpenAICompatibleAgent:
         self._model = ChatModel(self.model, base_url=base_url, api_key=api_key, api_key_env=api_key_env,
                                 timeout_s=timeout_s, max_retries=max_retries, backoff_base_s=backoff_base_s,
                                 max_answer_bytes=max_answer_bytes)
-        if not self._model.api_key and self._model.base_url == DEFAULT_BASE_URL:
-            raise AgentSpecError(
-                f"agent spec {spec!r}: ${API_KEY_ENV} is not set for {DEFAULT_BASE_URL} "
-                f"(set ${BASE_URL_ENV} for a local server that needs no key)"
-            )
+        self._model.require_key(f"agent spec {spec!r}")
         self._url, self._headers, self._client = self._model.url, self._model.headers, self._model.client
         self._timeout_s = timeout_s
         self._sql_timeout_s = sql_timeout_s

@@ -1,13 +1,18 @@
 """What runs in a ``python:`` agent's child process (``child_process`` starts it): the agent imported
 and checked, then each question asked on a thread of its own, each answer sent back as JSON.
 
-    python -c BOOTSTRAP ROOT REQUESTS_FD ANSWERS_FD
+    python -c BOOTSTRAP ROOT REQUESTS_FD ANSWERS_FD LIFELINE_FD
 
 The first request frame names the spec, the parent's import path and the agent's folders (where it
 was registered from, looked in after the working directory); the child answers frame 0
 with the module's file, or the one-line error of an agent that cannot be loaded. It returns when its
 requests end (the pipeline closed them, or died) and the interpreter exits as usual; a thread the
-agent left running is ended by the pipeline's ``close`` (terminate, then kill).
+agent left running is ended by the pipeline's ``close`` (its process group: SIGTERM, then SIGKILL).
+
+The pipeline may die without a word (SIGKILL, a crash): a watchdog thread reads the lifeline, a
+pipe only the pipeline holds open for writing, from the start (an import that never returns
+included); at its end of file it ends this process's group, the agent's own processes with it.
+Linux's parent-death signal has no public route in Python's standard library; this does the same.
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ from nabahan_pipeline.agents.frames import frame, parse, read_frame
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
 
 
-def main(requests_fd: int, answers_fd: int) -> None:
-    """Serve the agent over the two pipes until the requests end."""
+def main(requests_fd: int, answers_fd: int, lifeline_fd: int) -> None:
+    """Serve the agent over the two pipes until the requests end; die with the pipeline."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pipeline's; it ends this process
+    threading.Thread(target=_watchdog, args=(lifeline_fd,), name="nabahan-lifeline", daemon=True).start()
     requests = os.fdopen(requests_fd, "rb")
     answers = os.fdopen(answers_fd, "wb")
     lock = threading.Lock()
@@ -47,6 +53,23 @@ def main(requests_fd: int, answers_fd: int) -> None:
     while (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
         number, payload = request
         threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
+
+
+def _watchdog(lifeline_fd: int) -> None:
+    """Block on the lifeline; at its end (the pipeline closed it, or died) end this process's group."""
+    try:
+        while os.read(lifeline_fd, 1):
+            pass
+    except OSError:
+        pass
+    for stream in (sys.stdout, sys.stderr):  # what the agent printed, for the pipeline's relay
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if os.getpgrp() == os.getpid():  # the group is ours alone (started in a session of its own)
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+    os._exit(1)
 
 
 def _load(payload: Any, send: Any) -> Any:

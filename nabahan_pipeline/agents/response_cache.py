@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from nabahan_pipeline.errors import StorageError
+
 # Bumped when the stored record changes shape (2: the result as columns + rows), so that no
 # record of an older shape is ever read back.
 RECORD_FORMAT = 3
@@ -37,13 +39,24 @@ class ResponseCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        with self._lock, self._conn:
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS responses ("
-                " key TEXT PRIMARY KEY, record TEXT NOT NULL,"
-                " stored_at TEXT NOT NULL DEFAULT (datetime('now')))"
-            )
+        try:
+            with self._lock, self._conn:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute(
+                    "CREATE TABLE IF NOT EXISTS responses ("
+                    " key TEXT PRIMARY KEY, record TEXT NOT NULL,"
+                    " stored_at TEXT NOT NULL DEFAULT (datetime('now')))"
+                )
+                # A file cut short or overwritten reads as "malformed" only when its pages are
+                # read: found now, before any agent call, not in the middle of the run.
+                (verdict,) = self._conn.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StorageError(f"response cache {self.path}: cannot be read ({exc}); delete it to start "
+                               "an empty cache") from None
+        if verdict != "ok":
+            self._conn.close()
+            raise StorageError(f"response cache {self.path}: damaged ({verdict}); delete it to start an empty cache")
 
     def get(self, key: str) -> dict | None:
         """The cached record for ``key``, or None."""

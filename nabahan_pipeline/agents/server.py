@@ -22,8 +22,10 @@ from urllib.parse import urlsplit
 
 from nabahan_pipeline.version import __version__
 from nabahan_pipeline.agents.contract import Agent, AgentAnswer, normalize_answer
+from nabahan_pipeline.json_bounds import measure_json
 
 MAX_BODY_BYTES = 1 << 20
+MAX_BODY_DEPTH = 32  # a question and its filters nest a few levels
 IDLE_TIMEOUT_S = 120  # an idle keep-alive connection is closed after this
 
 
@@ -177,9 +179,13 @@ def _parse_ask(body: bytes) -> tuple[str, dict | None]:
     """The question and filters of an /ask body; _BadRequest (400) says what is wrong."""
     if not body:
         raise _BadRequest(400, 'empty body: send JSON {"question": "...", "filters": {...}}')
+    # Measured before it is parsed: the parser recurses once per level, and a body nested 500,000
+    # deep would end this handler in a RecursionError with no answer.
+    if measure_json(body, MAX_BODY_DEPTH).depth > MAX_BODY_DEPTH:
+        raise _BadRequest(400, f"body nested deeper than {MAX_BODY_DEPTH} levels")
     try:
         payload = json.loads(body)
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise _BadRequest(400, f"body is not JSON ({exc})") from None
     if not isinstance(payload, dict):
         raise _BadRequest(400, f"body must be a JSON object, got {type(payload).__name__}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -285,6 +286,9 @@ def _number(convert: Callable[[str], Any]) -> Callable[[str], Any]:
     return number
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _odd_value(value: Any) -> str | None:
     """What is wrong in ``value`` (a key given twice, a number too long), found without recursion."""
     stack = [value]
@@ -294,7 +298,12 @@ def _odd_value(value: Any) -> str | None:
             return f"key {item.key!r} given twice"
         if isinstance(item, _LongNumber):
             return f"a number of {item.chars:,} characters (at most {MAX_NUMBER_CHARS})"
+        if isinstance(item, str) and (surrogate := _SURROGATE.search(item)):
+            # Valid JSON ("\ud800") but no Unicode text: no file, database or agent could take it.
+            return (f"a lone surrogate \\u{ord(surrogate.group()):04x} at character {surrogate.start() + 1} "
+                    "(not Unicode text)")
         if isinstance(item, dict):
+            stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
@@ -311,9 +320,10 @@ def _validate_case(entry: object, number: int, name: str) -> dict[str, Any]:
     if isinstance(entry, _KeyGivenTwice):
         raise TestCaseError(f"{where}: field '{entry.key}': given twice")
     for key, value in entry.items():
-        odd = _odd_value(value)
-        if odd is not None:
-            raise TestCaseError(f"{where}: field '{key}': {odd}")
+        odd = _odd_value({key: value})
+        if odd is not None:  # the field's name as it can be printed (it may hold the surrogate)
+            printable = key.encode("utf-8", "backslashreplace").decode("utf-8")
+            raise TestCaseError(f"{where}: field '{printable}': {odd}")
     case = validate_case(entry)
     if isinstance(case, tuple):
         raise TestCaseError(f"{where}: field '{case[0]}': {case[1]}")

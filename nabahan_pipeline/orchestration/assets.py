@@ -60,7 +60,7 @@ from nabahan_pipeline.evaluation.cases import (
     suite_fingerprint,
 )
 from nabahan_pipeline.errors import EvaluationInputError
-from nabahan_pipeline.files import folder_problem, linked_folder_problem
+from nabahan_pipeline.files import folder_problem, linked_folder_problem, storage_problem
 from nabahan_pipeline.orchestration.history import latest_materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
@@ -126,10 +126,11 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
 
 def check_output_folder(evaluation: RunSettings) -> None:
     """Raise EvaluationInputError when the run's reports or charts could not be written where they
-    go (``--output-dir`` a file, a folder of the user's where the charts' link goes): told before
-    any agent call, not after them all."""
+    go (``--output-dir`` a file, a folder of the user's where the charts' link goes, a read-only
+    or full disk): told before any agent call, not after them all."""
     output = evaluation.output_path()
-    problem = folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
+    problem = (folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
+               or storage_problem(output))
     if problem is not None:
         raise EvaluationInputError(f"--output-dir {output}: {problem}")
 
@@ -377,7 +378,11 @@ def this_runs_files(context: dg.AssetExecutionContext, assets: Sequence[dg.Asset
 
 def run_series(evaluation: RunSettings, scores: pd.DataFrame) -> dict[str, str]:
     """The series a run belongs to (its suite and agent) and its label, for history."""
-    return series_metadata(suite_fingerprint(scores), evaluation.agent, evaluation.run_label())
+    # A named agent's runs get "NAME · cases.json" when no label is given (settings_for_agent): that
+    # names every run of the agent, not one, so it is not a label the user gave.
+    derived = f" · {evaluation.test_file.name}"
+    given = evaluation.label is not None and not evaluation.label.endswith(derived)
+    return series_metadata(suite_fingerprint(scores), evaluation.agent, evaluation.run_label(), label_given=given)
 
 
 def plotted_figures(summary: pd.DataFrame) -> dict[str, float | int]:

@@ -11,8 +11,9 @@ from typing import Optional
 
 import dagster as dg
 import pandas as pd
+import pyarrow as pa
 
-from nabahan_pipeline.escaping import markdown_table
+from nabahan_pipeline.escaping import markdown_table, one_line
 from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regression
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.files import file_sha256
@@ -142,9 +143,14 @@ def no_regression(
     found = archive is not None and Path(archive).exists()
     if evaluation.baseline and not found:
         return dg.AssetCheckResult(passed=False, metadata={"baseline": f"no run {evaluation.baseline!r} found"})
+    try:
+        previous = pd.read_parquet(archive) if found else None
+    except (OSError, ValueError, pa.ArrowException) as exc:  # cut short, or not Parquet: this run stands
+        return dg.AssetCheckResult(passed=False, metadata={
+            "baseline": evaluation.baseline or "the previous run of this agent on this suite",
+            "error": f"the compared run's scores cannot be read: {archive}: {one_line(exc, 300)}"})
     must_pass = test_cases.loc[test_cases["must_pass"].astype(bool), "case_id"] if "must_pass" in test_cases else []
-    result = regression(pd.read_parquet(archive) if found else None, case_scores, must_pass,
-                        verdict=GATE_VERDICTS[evaluation.gate])
+    result = regression(previous, case_scores, must_pass, verdict=GATE_VERDICTS[evaluation.gate])
     metadata: dict[str, dg.RawMetadataValue] = {
         "rule": "fails on a significant drop (exact McNemar p < 0.05, more cases worse than better) "
                 "or on a must_pass case not right",

@@ -15,6 +15,7 @@ import pandas as pd
 
 TREND_FIGURES = ("correct_rate", "pass_rate", "execution_accuracy", "p95_latency")
 SERIES_KEYS = ("suite", "agent")
+LABEL_GIVEN = "label_given"
 
 
 def latest_materializations(
@@ -29,9 +30,29 @@ def latest_materializations(
     return [(record.run_id, record.timestamp, record.asset_materialization) for record in result.records]
 
 
-def series_metadata(suite: str, agent: str, label: str) -> dict[str, str]:
-    """The metadata that puts a materialization in its series (and names its run)."""
-    return {"suite": suite, "agent": agent, "label": label}
+def series_metadata(suite: str, agent: str, label: str, *, label_given: bool = False) -> dict[str, str]:
+    """The metadata that puts a materialization in its series (and names its run; ``label_given``:
+    the user named it, so its history is never pruned)."""
+    return {"suite": suite, "agent": agent, "label": label, LABEL_GIVEN: "yes" if label_given else "no"}
+
+
+def all_materializations(instance: dg.DagsterInstance, asset: str, partition: str) -> list[tuple[str, dg.AssetMaterialization]]:
+    """Every materialization of ``asset`` in ``partition``, newest first, as (run id, event)."""
+    found, cursor = [], None
+    records_filter = dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[partition])
+    while True:
+        page = instance.fetch_materializations(records_filter, limit=500, cursor=cursor)
+        found.extend((record.run_id, record.asset_materialization) for record in page.records)
+        if not page.has_more:
+            return found
+        cursor = page.cursor
+
+
+def labelled_runs(instance: dg.DagsterInstance, partition: str) -> set[str]:
+    """The runs of the agent's ``partition`` the user gave a label (``--label``): a baseline may name them."""
+    return {run_id for asset in ("case_scores", "evaluation_summary")
+            for run_id, materialization in all_materializations(instance, asset, partition)
+            if _value(materialization, LABEL_GIVEN) == "yes"}
 
 
 def _value(materialization: dg.AssetMaterialization, key: str) -> object:

@@ -3,7 +3,8 @@
 Each run writes its own copy, ``<base_dir>/history/<asset>/<run_id>.parquet``, and downstream
 assets of the same run read that copy: two runs at once never read each other's tables. The
 newest copy (of whichever agent ran last) is also published as ``<base_dir>/<asset>.parquet`` for
-people and notebooks. An asset not materialized in the run is read from its latest
+people and notebooks. The history keeps each agent's newest ``keep_history`` copies, and every
+copy of a run given a label. An asset not materialized in the run is read from its latest
 materialization's copy (the path in its metadata; for an agent's partition, that agent's), so that
 a partial run (``--select case_scores+``) starts from the last results.
 """
@@ -19,6 +20,7 @@ import pandas as pd
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.evaluation.not_correct import case_scores_preview
 from nabahan_pipeline.files import atomic_path, remove_stale_temporaries
+from nabahan_pipeline.orchestration.history import all_materializations, labelled_runs
 from nabahan_pipeline.settings import parquet_dir
 
 PREVIEW_ROWS = 10
@@ -54,7 +56,11 @@ class ParquetIOManager(dg.ConfigurableIOManager):
             obj.to_parquet(tmp, engine="pyarrow", index=False)
         with atomic_path(path) as tmp:
             tmp.write_bytes(archive.read_bytes())
-        self._prune(archive.parent)
+        partition = _partition(context)
+        if partition is None:
+            self._prune(archive.parent)
+        else:
+            self._prune_partition(context.step_context.instance, context.asset_key, partition, archive.parent)
         context.add_output_metadata(
             {
                 # This run's copy: the published one is the next run's (another agent's) once it writes.
@@ -90,9 +96,22 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         return pd.read_parquet(path, engine="pyarrow")
 
     def _prune(self, folder: Path) -> None:
+        """An unpartitioned table (the case file's, shared by every agent): its newest copies."""
         archives = sorted(folder.glob("*.parquet"), key=lambda p: p.stat().st_mtime)
         for old in archives[: max(0, len(archives) - self.keep_history)]:
             old.unlink(missing_ok=True)
+
+    def _prune_partition(self, instance: dg.DagsterInstance, key: dg.AssetKey, partition: str, folder: Path) -> None:
+        """An agent's table: the copies of its ``keep_history`` newest runs (this one among them) are
+        kept, whatever other agents wrote meanwhile, and so is every run given a label (a baseline
+        ``--baseline LABEL`` names must not lose its scores)."""
+        older = all_materializations(instance, key.to_user_string(), partition)[max(0, self.keep_history - 1):]
+        labelled = labelled_runs(instance, partition) if older else set()
+        for run_id, materialization in older:
+            archive = materialization.metadata.get("archive_path")
+            path = Path(str(archive.value)) if archive is not None else None
+            if path is not None and path.parent == folder and run_id not in labelled:
+                path.unlink(missing_ok=True)
 
 
 def _partition(context: dg.OutputContext | dg.InputContext) -> Optional[str]:

@@ -230,7 +230,7 @@ def test_a_spec_that_cannot_load_is_one_line_before_any_call(tmp_path: Path, mon
     for spec, fragment in ((SAMPLE + "missing", "has no 'missing'"), ("python:nope_module:f", "cannot import module"),
                            ("python:broken_agent:answer", "importing 'broken_agent' raised RuntimeError")):
         with pytest.raises(AgentSpecError) as raised:
-            ChildProcessAgent(spec)
+            ChildProcessAgent(spec, token_env="OPENAI_API_KEY")  # the key is this agent's own: it is passed
         assert fragment in str(raised.value) and "\n" not in str(raised.value)
         assert "0123456789" not in str(raised.value)
 
@@ -253,3 +253,97 @@ def test_an_answer_nested_past_what_is_read_is_an_error_not_a_recursion(tmp_path
         assert agent.ask("سؤال")["error"] == "malformed answer: nested deeper than the pipeline reads"
     finally:
         agent.close()
+
+
+# A module whose import never returns, at once or (after a crash) in the next child.
+NEVER_IMPORTS = "import time\ntime.sleep(10**6)\n"
+CRASH_THEN_NEVER_IMPORTS = '''import os, pathlib, time
+if pathlib.Path("crashed").exists():
+    time.sleep(10**6)
+from nabahan_pipeline_tests.sample_agents import counting_agent
+def answer(question, filters=None):
+    if question.endswith(" 1؟"):
+        pathlib.Path("crashed").write_text("yes")
+        os._exit(3)
+    return counting_agent(question, filters)
+'''
+
+
+def test_an_import_that_never_returns_is_one_line_naming_the_module(tmp_path: Path):
+    # `nabahan eval` printed nothing and never exited.
+    (tmp_path / "slow_import.py").write_text(NEVER_IMPORTS, encoding="utf-8")
+    cases = cases_file(tmp_path / "cases.json", n=2)
+    run = nabahan("eval", "--test-file", str(cases), "--output-dir", "out", "--agent", "python:slow_import:answer",
+                  "--agent-start-timeout", "3", cwd=tmp_path)
+    assert run.returncode == 2, run.stderr[-3000:]
+    (line,) = run.stderr.strip().splitlines()
+    assert "its module 'slow_import' did not finish importing within 3 s" in line, line
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_import_that_never_returns_after_a_crash_fails_the_calls_and_the_run_exits(tmp_path: Path):
+    # The new child was started under the agent's lock with no limit: the run wrote its reports and
+    # never exited.
+    (tmp_path / "crash_agent.py").write_text(CRASH_THEN_NEVER_IMPORTS, encoding="utf-8")
+    cases = cases_file(tmp_path / "cases.json", n=4)
+    run = nabahan("eval", "--test-file", str(cases), "--output-dir", "out", "--test-suite", "0", "--concurrency", "1",
+                  "--agent", "python:crash_agent:answer", "--agent-start-timeout", "2", "--timeout", "5",
+                  "--fail-under", "0", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-3000:]
+    errors = results(tmp_path)["Error"].dropna().tolist()
+    assert errors[0] == "the agent's process exited (code 3) during this call", errors
+    assert len(errors) == 3 and all("its module 'crash_agent' did not finish importing within 2 s" in error
+                                    for error in errors[1:]), errors
+
+
+def test_a_worker_holding_the_pipe_does_not_hide_the_exit(tmp_path: Path):
+    # The forked worker held the answer pipe: the exit was never seen, no new child started, and
+    # every later case was recorded as a timeout.
+    run = evaluate(tmp_path, "forking_crashing_agent", "--concurrency", "1", "--timeout", "10")
+    assert run.returncode == 0, run.stderr[-3000:]
+    table = results(tmp_path)
+    assert table["Error"].dropna().tolist() == ["the agent's process exited (code 3) during this call"]
+    assert table["Correct"].sum() == 3
+    assert gone(int((tmp_path / "worker.pid").read_text())), "the worker went with its process group"
+
+
+def test_what_the_agent_starts_dies_with_the_run_even_when_the_run_is_killed(tmp_path: Path):
+    # The child was ended by its pid alone: what it started (Popen) outlived the run, and after a
+    # SIGKILL of `nabahan eval` the child lived on while the agent held a non-daemon thread.
+    cases = cases_file(tmp_path / "cases.json", n=1)
+    environment = {**os.environ, "NABAHAN_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO),
+                   "HOSTILE_DIR": str(tmp_path)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nabahan_pipeline", "eval", "--test-file", str(cases), "--output-dir", "out",
+         "--test-suite", "0", "--agent", HOSTILE + "spawning_hanging_agent", "--timeout", "600"],
+        cwd=tmp_path, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    pids = tmp_path / "pids"
+    deadline = time.monotonic() + 120
+    while not pids.exists() or len(pids.read_text().split()) < 2:
+        assert process.poll() is None and time.monotonic() < deadline, "the agent never started its helper"
+        time.sleep(0.1)
+    child, helper = (int(pid) for pid in pids.read_text().split())
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    assert gone(child) and gone(helper), "the agent's process and what it started died with the run"
+
+
+def test_the_agents_child_sees_its_own_token_and_no_other_credential(tmp_path: Path):
+    # The child inherited every variable: in a comparison it read the other agent's token and
+    # OPENAI_API_KEY.
+    cases = cases_file(tmp_path / "cases.json", n=1)
+    agent = HOSTILE + "environment_agent"
+    run = nabahan("eval", "--test-file", str(cases), "--output-dir", "out", "--test-suite", "0",
+                  "--agent", f"a={agent}", "--agent", f"b={agent}",
+                  "--agent-token", "a=AGENT_A_TOKEN", "--agent-token", "b=AGENT_B_TOKEN", cwd=tmp_path,
+                  HOSTILE_DIR=str(tmp_path), AGENT_A_TOKEN="tok-a-7Hq2Lx9Wv4", AGENT_B_TOKEN="tok-b-3Jd8Kp1Zs6",
+                  OPENAI_API_KEY="sk-x7Fq2Lm9Vw4Zr8Tn3", DATABASE_PASSWORD="hunter2-but-longer")
+    assert run.returncode in (0, 1), run.stderr[-3000:]
+    seen = [set(path.read_text().split()) for path in tmp_path.glob("environment.*")]
+    assert len(seen) == 2, seen
+    assert sorted(bool({"AGENT_A_TOKEN"} & names) for names in seen) == [False, True]
+    for names in seen:
+        assert len({"AGENT_A_TOKEN", "AGENT_B_TOKEN"} & names) == 1, names
+        assert not {"OPENAI_API_KEY", "DATABASE_PASSWORD", "NABAHAN_HOME"} & names, names
+        assert {"PATH", "HOME", "PYTHONPATH", "HOSTILE_DIR"} <= names, names

@@ -224,3 +224,15 @@ def test_nabahan_agent_serve_as_a_process(stop: signal.Signals) -> None:
             process.wait()
         process.stdout.close()
         process.stderr.close()
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize("body", [b"[" * 500_000 + b"]" * 500_000,
+                                  b'{"question": "q", "filters": ' + b'{"a": ' * 100_000 + b"1" + b"}" * 100_001])
+def test_a_body_nested_500000_deep_is_400_with_its_reason(server: AgentServer, body: bytes) -> None:
+    # The parser's RecursionError ended the handler: the connection closed with no answer.
+    conn = connect(server)
+    status, _, payload = exchange(conn, "POST", "/ask", body)
+    assert (status, payload["error"]) == (400, "body nested deeper than 32 levels")
+    status, _, answer = exchange(conn, "POST", "/ask", json.dumps({"question": QUESTION}).encode())
+    assert status == 200 and answer["status"] == "success"

@@ -4,6 +4,7 @@ insight, as data), its verdict and reason read, and every failure recorded, neve
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -93,3 +94,26 @@ def test_the_key_never_comes_back_in_a_reason(llm: LoopbackServer) -> None:
     assert found == "supported" and KEY not in reason and KEY[3:12] not in reason and "***" in reason
     found, reason = judge(max_retries=0).judge(QUESTION, COLUMNS, ROWS, INSIGHT)
     assert found is None and "HTTP 401" in reason and KEY[3:12] not in reason
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize("reply", ["{" * 2_000_000, '{"a":' * 300_000, "x" * 1_000_000 + '{"verdict": "supported"}'])
+def test_a_reply_of_megabytes_is_read_in_bounded_time_not_searched_for_hours(llm: LoopbackServer, reply: str) -> None:
+    # The regular expression once used backtracked over every "{": hours for this reply. A hang
+    # is what is tested (a thread given a generous bound), not a speed.
+    llm.script(chat_completion(reply))
+    outcome: list[tuple[str | None, str]] = []
+    worker = threading.Thread(target=lambda: outcome.append(judge(timeout_s=5.0, max_retries=0).judge(
+        QUESTION, COLUMNS, ROWS, INSIGHT)), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert outcome, "the judge's reply was still being searched after 60 s"
+    found, reason = outcome[0]
+    assert found is None and reason.startswith("judge failed: unparseable judge reply"), reason[:300]
+
+
+def test_the_first_object_holding_a_verdict_is_read() -> None:
+    assert parse_reply('{"note": 1} then {"verdict": "supported", "reason": "r"} {"verdict": "unsupported"}') == \
+        ("supported", "r")
+    with pytest.raises(ValueError, match="time budget"):
+        parse_reply('{"a": 1}' * 10, deadline=0.0)

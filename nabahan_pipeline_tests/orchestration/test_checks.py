@@ -33,7 +33,7 @@ def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def run(instance: dg.DagsterInstance, tmp_path: Path, partition: str, cases: int, *, must_pass: tuple[int, ...] = (),
-        **options: Any) -> dict[str, dg.AssetCheckEvaluation]:
+        keep_history: int = 50, **options: Any) -> dict[str, dg.AssetCheckEvaluation]:
     """The table assets and the two checks for ``partition`` on ``cases`` count cases (those
     numbered in ``must_pass`` marked so); each check's evaluation by name."""
     entries = [{"id": f"c{i}", "question": f"كم عدد المناقصات رقم {i}؟", "category": "count",
@@ -45,7 +45,8 @@ def run(instance: dg.DagsterInstance, tmp_path: Path, partition: str, cases: int
                                   **options)
     result = dg.materialize(
         [*TABLES, no_regression, pass_rate_threshold],
-        resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
+        resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"),
+                                                                       keep_history=keep_history)},
         instance=instance, partition_key=partition, raise_on_error=False,
     )
     assert result.success
@@ -90,3 +91,33 @@ def test_the_threshold_judges_the_rate_or_its_lower_bound(instance, tmp_path: Pa
     assert not on_lower["pass_rate_threshold"].passed
     assert meta["gate_on"] == "lower" and meta["correct_rate"] == 1.0
     assert meta["correct_rate_interval"] == [pytest.approx(0.342380, abs=1e-6), 1.0]
+
+
+@pytest.mark.faults
+def test_a_baseline_cut_short_is_a_failed_check_with_its_reason_not_a_lost_run(instance, tmp_path: Path):
+    # It raised a pyarrow traceback from no_regression: the run failed and wrote no report.
+    first = run(instance, tmp_path, "counting", 3, label="release-1")
+    archive = tmp_path / "parquet" / "history" / "case_scores" / f"{first['run_id']}.parquet"
+    archive.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
+    later = run(instance, tmp_path, "counting", 3, baseline="release-1")
+    meta = values(later["no_regression"])
+    assert not later["no_regression"].passed and meta["baseline"] == "release-1"
+    assert meta["error"].startswith(f"the compared run's scores cannot be read: {archive}: "), meta["error"]
+    assert later["pass_rate_threshold"].passed, "the run's other checks ran"
+
+
+@pytest.mark.faults
+def test_history_is_pruned_per_agent_and_never_a_run_a_label_names(instance, tmp_path: Path):
+    # The history kept the newest files of each asset whichever agent wrote them: another agent's
+    # runs pruned the named baseline's scores away, and --baseline found nothing to compare with.
+    history = tmp_path / "parquet" / "history" / "case_scores"
+    named = run(instance, tmp_path, "counting", 3, keep_history=2, label="release-1")["run_id"]
+    others = [run(instance, tmp_path, "raising", 3, keep_history=2)["run_id"] for _ in range(3)]
+    unnamed = run(instance, tmp_path, "counting", 3, keep_history=2)["run_id"]
+    later = run(instance, tmp_path, "counting", 3, keep_history=2)
+    last = run(instance, tmp_path, "counting", 3, keep_history=2, baseline="release-1")
+    kept = {path.stem for path in history.glob("*.parquet")}
+    assert kept == {named, *others[1:], later["run_id"], last["run_id"]}, "each agent's 2 newest, and the named run"
+    assert unnamed not in kept
+    meta = values(last["no_regression"])
+    assert last["no_regression"].passed and meta["cases_compared"] == 3, meta
