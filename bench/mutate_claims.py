@@ -293,8 +293,9 @@ def other_column_figure(src: Source) -> Iterator[Candidate]:
 def other_row_label(src: Source) -> Iterator[Candidate]:
     """A row's label replaced by another row's (its figures then sit on the wrong row)."""
     c = src.label_column()
-    spans = label_spans(src)
-    for start, end, r in spans:
+    if not src.figure_columns():
+        return  # a list of names claims no figure of its rows
+    for start, end, r in label_spans(src):
         named = fold(src.insight[start:end])
         short = named != fold(str(src.rows[r][c]))
         for other, row in enumerate(src.rows):
@@ -844,27 +845,28 @@ def generate(sources: Sequence[Source], seed: int = SEED, per_source: int = PER_
     return tallies
 
 
-def judge(sources: Sequence[Source]) -> dict[str, bool]:
-    """Each source's verdict: only the ones judged Correct are mutated."""
-    items = [_item(src.id, src, src.insight) for src in sources]
-    scores = score_items(items)
-    return dict(zip(scores["item"], scores["correct"]))
-
-
 def _item(item_id: str, src: Source | dict[str, Any], insight: str) -> dict[str, Any]:
     get = src.get if isinstance(src, dict) else lambda key: getattr(src, key)
     return {"id": item_id, "question": get("question"), "category": get("category"), "status": "success",
             "sql": get("sql"), "insight": insight, "label": "right", "kind": "mutant"}
 
 
-def score(tallies: dict[str, Tally]) -> None:
-    """Every mutant's verdict (correct, not_correct_because) written into it."""
+def score(tallies: dict[str, Tally]) -> tuple[int, int]:
+    """Every mutant's verdict (correct, not_correct_because) written into it, scored in one batch with
+    the answers it was made from; the mutants of an answer not judged Correct itself are left out (a
+    mutant of an answer already failed tells nothing). Returns the answers judged and left out."""
     mutants = [m for tally in tallies.values() for m in tally.mutants]
-    items = [_item(f"m{i}", m, m["text"]) for i, m in enumerate(mutants)]
-    scores = score_items(items)
-    for mutant, row in zip(mutants, scores.itertuples()):
-        mutant["correct"] = bool(row.correct)
-        mutant["because"] = row.not_correct_because
+    sources = {m["source"]: m for m in mutants}
+    items = [_item(f"source:{i}", m, m["before"]) for i, m in sources.items()]
+    items += [_item(f"m{i}", m, m["text"]) for i, m in enumerate(mutants)]
+    scores = score_items(items).set_index("item")
+    failed = {i for i in sources if not scores.at[f"source:{i}", "correct"]}
+    for i, mutant in enumerate(mutants):
+        mutant["correct"] = bool(scores.at[f"m{i}", "correct"])
+        mutant["because"] = scores.at[f"m{i}", "not_correct_because"]
+    for tally in tallies.values():
+        tally.mutants = [m for m in tally.mutants if m["source"] not in failed]
+    return len(sources), len(failed)
 
 
 def report(tallies: dict[str, Tally]) -> dict[str, dict[str, Any]]:
@@ -892,23 +894,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_lookups()
     sources = labelled_sources() + reference_sources()
     read = time.perf_counter()
-    verdicts = judge(sources)
-    kept = [src for src in sources if verdicts[src.id]]
-    judged = time.perf_counter()
     print(f"{len(sources)} right answers ({sum(s.origin == 'labelled' for s in sources)} labelled, "
-          f"{sum(s.origin == 'reference' for s in sources)} the reference agent's); "
-          f"{len(kept)} judged Correct are mutated, {len(sources) - len(kept)} not Correct left out")
-    tallies = generate(kept, args.seed, per_operator=args.per_operator)
+          f"{sum(s.origin == 'reference' for s in sources)} the reference agent's)")
+    tallies = generate(sources, args.seed, per_operator=args.per_operator)
+    generated = time.perf_counter()
+    judged = left_out = 0
+    if not args.no_score:
+        judged, left_out = score(tallies)
+        print(f"{judged} of them mutated; {left_out} not judged Correct themselves, their mutants left out")
     total = sum(len(t.mutants) for t in tallies.values())
     dropped = sum(t.equivalent for t in tallies.values())
     print(f"{total} mutants by {len(tallies)} operators; {dropped} equivalent mutants dropped")
-    out: dict[str, Any] = {"seed": args.seed, "target": TARGET, "sources": len(sources), "mutated_sources": len(kept),
+    out: dict[str, Any] = {"seed": args.seed, "target": TARGET, "sources": len(sources), "mutated_sources": judged, "left_out_sources": left_out,
                            "source_rows": {s.id: {"columns": list(s.columns), "rows": [list(r) for r in s.rows]}
-                                           for s in kept},
+                                           for s in sources},
                            "mutants": total, "equivalent_dropped": dropped}
-    generated = time.perf_counter()
     if not args.no_score:
-        score(tallies)
         table = report(tallies)
         out["operators"] = table
         print(f"\n{'operator':24}{'kind':12}{'mutants':>8}{'equiv.':>8}{'as expected':>13}{'share':>8}  ratio to 97 %")
@@ -923,8 +924,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out["all_mutants"] = [m for t in tallies.values() for m in t.mutants]
     if args.json:
         args.json.write_text(json.dumps(out, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
-    print(f"\n{time.perf_counter() - started:.1f} s: answers {read - started:.1f} s, judging them {judged - read:.1f} s, "
-          f"generating {generated - judged:.1f} s, scoring the mutants {time.perf_counter() - generated:.1f} s")
+    print(f"\n{time.perf_counter() - started:.1f} s: answers {read - started:.1f} s, generating {generated - read:.1f} s, "
+          f"scoring {time.perf_counter() - generated:.1f} s")
     return 0
 
 
