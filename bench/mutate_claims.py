@@ -248,6 +248,14 @@ def word_spans(text: str, words: Sequence[str]) -> Iterator[tuple[int, int, str]
         yield found.start(1), found.end(1), found.group(1)
 
 
+def append(src: Source, sentence: str, note: str = "") -> Candidate:
+    """A sentence added after the answer: on a line of its own after a list, else after a space
+    (a full stop first when the answer has none: "548." would read as a decimal after a list)."""
+    end = len(src.insight)
+    glue = "\n" if "\n" in src.insight else " "
+    return Candidate(((end, end, glue + sentence),), note=note)
+
+
 def same_value(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
@@ -328,31 +336,41 @@ def ordinal_word(src: Source) -> Iterator[Candidate]:
             if src.insight[end:end + 4] == " عشر":  # a teen ordinal (الحادي عشر): its own reading
                 continue
             place = series.index(word)
+            period = re.search(r"(النصف|الربع) $", src.insight[:start])
+            last = {"النصف": 1, "الربع": 3}[period.group(1)] if period else len(series) - 1
             for other in (place - 1, place + 1, place + 2):
-                if 0 <= other < len(series) and other != place:
+                if 0 <= other <= last and other != place:  # a year has two halves and four quarters
                     yield Candidate(((start, end, series[other]),), note=f"{word} -> {series[other]}")
     numbered = list(re.finditer(r"(?:(?<=\n)|(?<=^)|(?<=، )|(?<=: ))(\d{1,2})([.)]) ", src.insight))
     for a, b in zip(numbered, numbered[1:]):
         yield Candidate(((a.start(1), a.end(1), b.group(1)), (b.start(1), b.end(1), a.group(1))),
                         equivalent=a.group(1) == b.group(1), note=f"items {a.group(1)} <-> {b.group(1)}")
-    if re.search(r"order\s+by", src.sql, re.I) and len(src.rows) >= 3 and not re.search(r"order\s+by[^;]*,", src.sql, re.I):
+    if _ranked_by_figure(src) and len(src.rows) >= 3:
         named = {r: (s, e) for s, e, r in reversed(label_spans(src))}
         keys = [_figures_of(src, r)[:1] for r in range(len(src.rows))]
         for r, (s, e) in sorted(named.items())[:3]:
             for place in (r + 1, r + 2):
                 if place < min(len(src.rows), 10) and place != r:
                     ties = keys[place] == keys[r]
-                    yield Candidate(((len(src.insight), len(src.insight),
-                                      f" وتأتي {src.insight[s:e]} في المرتبة {ORDINALS[1][place]}."),),
-                                    equivalent=ties, note=f"row {r + 1} told at place {place + 1}")
+                    told = append(src, f"وتأتي {src.insight[s:e]} في المرتبة {ORDINALS[1][place]}.")
+                    yield Candidate(told.edits, equivalent=ties, note=f"row {r + 1} told at place {place + 1}")
 
 
+def _ranked_by_figure(src: Source) -> bool:
+    """True when the SQL orders its rows by one figure (not by a year, a month or a name)."""
+    order = re.search(r"order\s+by\s+([^;]+?)(?:\s+limit\b|$)", src.sql, re.I | re.S)
+    return bool(order) and "," not in order.group(1) and not re.search(r"year|month|quarter|date|name", order.group(1), re.I)
+
+
+_QUARTER = re.compile(r"\s+(الأول|الثاني|الثالث|الرابع|الماضي|الحالي|القادم|السابق|من)")
 RATIOS = (("ضعف", 2.0), ("ثلاثة أضعاف", 3.0), ("أربعة أضعاف", 4.0), ("نصف", 0.5), ("ثلث", 1 / 3), ("ربع", 0.25))
 
 
 def ratio_word(src: Source) -> Iterator[Candidate]:
     """A ratio or fraction word made false: an existing one changed, or one said of two rows it does not fit."""
     for start, end, word in word_spans(src.insight, [w for w, _ in RATIOS] + ["الضعف", "النصف", "الثلث", "الربع"]):
+        if _QUARTER.match(src.insight[end:]):
+            continue  # الربع الأول: a quarter of the year, not a fraction
         bare = word.removeprefix("ال")
         for other, _ in RATIOS:
             if other != bare:
@@ -367,12 +385,11 @@ def ratio_word(src: Source) -> Iterator[Candidate]:
         big, small = ((sa, ea), (sb, eb)) if va >= vb else ((sb, eb), (sa, ea))
         ratio = max(va, vb) / min(va, vb)
         for word, times in RATIOS:
-            if abs(max(times, 1 / times) - ratio) / ratio <= 0.35:
+            if abs(max(times, 1 / times) - ratio) / ratio <= 0.4:
                 continue  # "نحو ضعف" for 1.9 times is right
             first, second = (big, small) if times > 1 else (small, big)
-            yield Candidate(((len(src.insight), len(src.insight),
-                              f" و{src.insight[slice(*first)]} نحو {word} {src.insight[slice(*second)]}."),),
-                            note=f"ratio {ratio:.2f} told as {word}")
+            yield append(src, f"و{src.insight[slice(*first)]} نحو {word} {src.insight[slice(*second)]}.",
+                         note=f"ratio {ratio:.2f} told as {word}")
 
 
 def _two_named_rows(src: Source) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
@@ -435,8 +452,7 @@ def direction_word(src: Source) -> Iterator[Candidate]:
                 continue
             wrong = "انخفض" if vb > va else "ارتفع"
             later, earlier = src.insight[slice(*named[other])], src.insight[slice(*named[r])]
-            yield Candidate(((len(src.insight), len(src.insight),
-                              f" و{wrong} الرقم في {later} مقارنة بـ{earlier}."),), note=f"{earlier}->{later} told {wrong}")
+            yield append(src, f"و{wrong} الرقم في {later} مقارنة بـ{earlier}.", note=f"{earlier}->{later} told {wrong}")
 
 
 NEGATIONS_IN = {"بلغ": "لم يبلغ", "بلغت": "لم تبلغ", "تتصدر": "لا تتصدر", "يتصدر": "لا يتصدر", "تأتي": "لا تأتي",
@@ -543,7 +559,7 @@ def _label_domain(src: Source, c: int) -> list[str]:
     for table in _LOOKUPS:
         names = _LOOKUPS[table]
         if have <= {fold(n) for n in names}:
-            return [n for n in names if fold(n) not in have]
+            return [n.strip() for n in names if fold(n) not in have]
     return []
 
 
@@ -585,9 +601,8 @@ def other_base_percentage(src: Source) -> Iterator[Candidate]:
         if f"{right:.1f}" == f"{wrong:.1f}":
             yield Candidate((), equivalent=True)
             continue
-        yield Candidate(((len(src.insight), len(src.insight),
-                          f" ويزيد رقم {src.insight[hs:he]} على رقم {src.insight[ls:le]} بنسبة {wrong:.1f}%."),),
-                        note=f"change on the later base: {wrong:.1f}% (right {right:.1f}%)")
+        yield append(src, f"ويزيد رقم {src.insight[hs:he]} على رقم {src.insight[ls:le]} بنسبة {wrong:.1f}%.",
+                     note=f"change on the later base: {wrong:.1f}% (right {right:.1f}%)")
 
 
 def wrong_total(src: Source) -> Iterator[Candidate]:
@@ -614,8 +629,7 @@ def wrong_total(src: Source) -> Iterator[Candidate]:
         wrong = total - values[k]
         if round(wrong, 2) in prefix or round(wrong, 2) == round(sum(m.value for m in mentions), 2):
             continue
-        yield Candidate(((len(src.insight), len(src.insight), f" والإجمالي {write_like(wrong, mentions[0])}."),),
-                        note=f"total without row {k + 1}")
+        yield append(src, f"والإجمالي {write_like(wrong, mentions[0])}.", note=f"total without row {k + 1}")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -690,23 +704,35 @@ def closing_offer(src: Source) -> Iterator[Candidate]:
 
 def reorder_bullets(src: Source) -> Iterator[Candidate]:
     """The items of a list whose order the answer does not claim, as bullets in another order."""
-    if _RANK_WORDS.search(src.insight) or re.search(r"order\s+by", src.sql, re.I) and re.search("أعلى|أكثر|أقل", src.question):
+    def unranked(text: str) -> str:
+        return re.sub(r"(أكثر|أقل|أعلى) من \d", "", text)  # a threshold restated claims no order
+
+    if _RANK_WORDS.search(unranked(src.insight)) or re.search("أعلى|أكثر|أقل|أدنى|رتب", unranked(src.question)):
         return
-    head, colon, rest = src.insight.partition(": ")
+    head, colon, rest = src.insight.rpartition(": ")
     tail = ""
     rest = rest.rstrip(".")
     more = re.search(r"،? و(غيرها|\S+ أخرى)$", rest)
     if more:
         tail, rest = rest[more.start():], rest[:more.start()]
     items = [i.strip() for i in re.split(r"،\s*|\s+و(?=\S)", rest) if i.strip()] if colon else []
-    if len(items) < 2 or "\n" in src.insight:
-        return
+    named = [(s, e) for s, e, _ in label_spans(src)]
+    offset = len(head) + len(colon)
+    if len(items) < 2 or "\n" in src.insight or not all(_names_a_row(item, rest, offset, named) for item in items):
+        return  # only a list of the result's rows: another kind of item may lean on the one before it
     order = list(range(len(items)))
     for shift in (1, 2):
         moved = order[shift:] + order[:shift]
         if moved != order and shift < len(items):
             text = f"{head}:\n" + "\n".join(f"- {items[i]}" for i in moved) + (f"\n- {tail.lstrip('، ').lstrip('و')}" if tail else "")
             yield Candidate(((0, len(src.insight), text),), note=f"items rotated by {shift}")
+
+
+def _names_a_row(item: str, rest: str, offset: int, named: list[tuple[int, int]]) -> bool:
+    """True when the list item (found in ``rest``, which starts at ``offset`` of the insight) holds a
+    row label of the result."""
+    start = offset + rest.find(item)
+    return any(start <= s and e <= start + len(item) for s, e in named)
 
 
 def rounding_last_digit(src: Source) -> Iterator[Candidate]:
