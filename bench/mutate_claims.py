@@ -67,7 +67,7 @@ _RANK_WORDS = re.compile(
 # Answers and their rows
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: its readings are cached per answer
 class Source:
     """A right answer: its question, SQL, the rows that SQL returns, its insight."""
 
@@ -82,20 +82,32 @@ class Source:
 
     def figure_columns(self) -> list[int]:
         """The columns that hold figures: numbers that are not ids, years or months."""
-        return [c for c, name in enumerate(self.columns)
-                if not _ID_COLUMN.search(name) and not _PERIOD_COLUMN.search(name)
-                and self.rows and all(isinstance(row[c], (int, float)) or row[c] is None for row in self.rows)
-                and any(isinstance(row[c], (int, float)) for row in self.rows)]
+        return _figure_columns(self)
 
     def label_column(self) -> int | None:
         """The column that names a row (a name, a year, a month), when the result has one."""
-        for c, name in enumerate(self.columns):
-            values = [row[c] for row in self.rows]
-            if _PERIOD_COLUMN.search(name) and all(v is not None for v in values):
-                return c
-            if "name" in name and not name.endswith("_en") and all(isinstance(v, str) for v in values):
-                return c
-        return None
+        return _label_column(self)
+
+
+@functools.cache
+def _figure_columns(src: Source) -> list[int]:
+    columns, rows = src.columns, src.rows
+    return [c for c, name in enumerate(columns)
+            if not _ID_COLUMN.search(name) and not _PERIOD_COLUMN.search(name)
+            and rows and all(isinstance(row[c], (int, float)) or row[c] is None for row in rows)
+            and any(isinstance(row[c], (int, float)) for row in rows)]
+
+
+@functools.cache
+def _label_column(src: Source) -> int | None:
+    columns, rows = src.columns, src.rows
+    for c, name in enumerate(columns):
+        values = [row[c] for row in rows]
+        if _PERIOD_COLUMN.search(name) and all(v is not None for v in values):
+            return c
+        if "name" in name and not name.endswith("_en") and all(isinstance(v, str) for v in values):
+            return c
+    return None
 
 
 @dataclass(frozen=True)
@@ -347,7 +359,9 @@ def ordinal_word(src: Source) -> Iterator[Candidate]:
                         equivalent=a.group(1) == b.group(1), note=f"items {a.group(1)} <-> {b.group(1)}")
     if _ranked_by_figure(src) and len(src.rows) >= 3:
         named = {r: (s, e) for s, e, r in reversed(label_spans(src))}
-        keys = [_figures_of(src, r)[:1] for r in range(len(src.rows))]
+        order = re.search(r"order\s+by\s+(\w+)", src.sql, re.I)
+        by = src.columns.index(order.group(1)) if order and order.group(1) in src.columns else src.figure_columns()[0]
+        keys = [row[by] for row in src.rows]  # rows equal on what ranks them: either place is right
         for r, (s, e) in sorted(named.items())[:3]:
             for place in (r + 1, r + 2):
                 if place < min(len(src.rows), 10) and place != r:
@@ -359,7 +373,8 @@ def ordinal_word(src: Source) -> Iterator[Candidate]:
 def _ranked_by_figure(src: Source) -> bool:
     """True when the SQL orders its rows by one figure (not by a year, a month or a name)."""
     order = re.search(r"order\s+by\s+([^;]+?)(?:\s+limit\b|$)", src.sql, re.I | re.S)
-    return bool(order) and "," not in order.group(1) and not re.search(r"year|month|quarter|date|name", order.group(1), re.I)
+    return (bool(order) and bool(src.figure_columns()) and "," not in order.group(1)
+            and not re.search(r"year|month|quarter|date|name|(^|_)id\b", order.group(1), re.I))
 
 
 _QUARTER = re.compile(r"\s+(الأول|الثاني|الثالث|الرابع|الماضي|الحالي|القادم|السابق|من)")
@@ -639,7 +654,7 @@ def wrong_total(src: Source) -> Iterator[Candidate]:
 def arabic_indic_digits(src: Source) -> Iterator[Candidate]:
     """Every Western digit written in Arabic-Indic, with ٬ for thousands and ٫ for decimals."""
     edits = tuple((m.start(), m.end(), m.group().translate(_INDIC))
-                  for m in re.finditer(r"\d(?:[\d,]*\d)?(?:\.\d+)?", src.insight))
+                  for m in re.finditer(r"[0-9](?:[0-9,]*[0-9])?(?:\.[0-9]+)?", src.insight))
     if edits:
         yield Candidate(edits)
 
