@@ -246,6 +246,8 @@ def label_spans(src: Source) -> list[tuple[int, int, int]]:
     text = fold(src.insight)
     spans: list[tuple[int, int, int]] = []
     for r, row in enumerate(src.rows):
+        if re.fullmatch(r"\d{1,3}", str(row[c]).strip()):
+            continue  # a month's number (الشهر 2) cannot be told from a figure
         for variant in label_variants(str(row[c])):
             for found in re.finditer(rf"(?<![{_LETTER}\d]){re.escape(variant)}(?![{_LETTER}\d])", text):
                 if not any(s < found.end() and found.start() < e for s, e, _ in spans):
@@ -345,8 +347,8 @@ def ordinal_word(src: Source) -> Iterator[Candidate]:
     that is not its own; or two numbered items' numbers exchanged."""
     for series in ORDINALS:
         for start, end, word in word_spans(src.insight, series):
-            if src.insight[end:end + 4] == " عشر":  # a teen ordinal (الحادي عشر): its own reading
-                continue
+            if src.insight[end:end + 4] == " عشر" or _in_a_name(src, start, word):
+                continue  # a teen ordinal (الحادي عشر) is read whole; "المرحلة الأولى" of a tender's name is no rank
             place = series.index(word)
             period = re.search(r"(النصف|الربع) $", src.insight[:start])
             last = {"النصف": 1, "الربع": 3}[period.group(1)] if period else len(series) - 1
@@ -368,6 +370,18 @@ def ordinal_word(src: Source) -> Iterator[Candidate]:
                     ties = keys[place] == keys[r]
                     told = append(src, f"وتأتي {src.insight[s:e]} في المرتبة {ORDINALS[1][place]}.")
                     yield Candidate(told.edits, equivalent=ties, note=f"row {r + 1} told at place {place + 1}")
+
+
+def _period(value: Any) -> tuple[int, str]:
+    """A period's place in time: 2 before 12, "2024-02" before "2024-12"."""
+    text = str(value)
+    return (int(text), text) if text.isdigit() else (0, text)
+
+
+def _in_a_name(src: Source, start: int, word: str) -> bool:
+    """True when the word at ``start`` is inside a «quoted» name or part of a cell of the rows."""
+    quoted = src.insight.rfind("«", 0, start) > src.insight.rfind("»", 0, start)
+    return quoted or any(isinstance(v, str) and word in fold(v) for row in src.rows for v in row)
 
 
 def _ranked_by_figure(src: Source) -> bool:
@@ -463,7 +477,7 @@ def direction_word(src: Source) -> Iterator[Candidate]:
     for r in sorted(named):
         for other in sorted(named):
             va, vb = src.rows[r][columns[0]], src.rows[other][columns[0]]
-            if str(src.rows[r][c]) >= str(src.rows[other][c]) or va is None or vb is None or same_value(va, vb):
+            if _period(src.rows[r][c]) >= _period(src.rows[other][c]) or va is None or vb is None or same_value(va, vb):
                 continue
             wrong = "انخفض" if vb > va else "ارتفع"
             later, earlier = src.insight[slice(*named[other])], src.insight[slice(*named[r])]
