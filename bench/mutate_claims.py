@@ -625,13 +625,22 @@ def other_base_percentage(src: Source) -> Iterator[Candidate]:
         va, vb = src.rows[a][columns[0]], src.rows[b][columns[0]]
         if not (isinstance(va, (int, float)) and isinstance(vb, (int, float))) or va <= 0 or vb <= 0 or same_value(va, vb):
             continue
-        (hs, he, high), (ls, le, low) = ((sa, ea, va), (sb, eb, vb)) if va > vb else ((sb, eb, vb), (sa, ea, va))
-        right, wrong = (high - low) / low * 100, (high - low) / high * 100
-        if f"{right:.1f}" == f"{wrong:.1f}":
+        c = src.label_column()
+        if c is not None and _PERIOD_COLUMN.search(src.columns[c]):
+            # Over time the change is on the earlier period's base; told on the later one's.
+            (es, ee, early), (ls, le, late) = sorted(((sa, ea, va), (sb, eb, vb)),
+                                                     key=lambda x: _period(src.rows[a if x[0] == sa else b][c]))
+            right, wrong = (late - early) / early * 100, (late - early) / late * 100
+            said = (f"و{'ارتفع' if late > early else 'انخفض'} الرقم من {src.insight[es:ee]} إلى {src.insight[ls:le]} "
+                    f"بنسبة {abs(wrong):.1f}%.")
+        else:
+            (hs, he, high), (ls, le, low) = ((sa, ea, va), (sb, eb, vb)) if va > vb else ((sb, eb, vb), (sa, ea, va))
+            right, wrong = (high - low) / low * 100, (high - low) / high * 100
+            said = f"ويزيد رقم {src.insight[hs:he]} على رقم {src.insight[ls:le]} بنسبة {wrong:.1f}%."
+        if f"{abs(right):.1f}" == f"{abs(wrong):.1f}":
             yield Candidate((), equivalent=True)
             continue
-        yield append(src, f"ويزيد رقم {src.insight[hs:he]} على رقم {src.insight[ls:le]} بنسبة {wrong:.1f}%.",
-                     note=f"change on the later base: {wrong:.1f}% (right {right:.1f}%)")
+        yield append(src, said, note=f"on the other base: {abs(wrong):.1f}% (right {abs(right):.1f}%)")
 
 
 def wrong_total(src: Source) -> Iterator[Candidate]:
