@@ -52,6 +52,7 @@ class ClaimCheck:
     claim: Claim
     verdict: str
     evidence: str = ""
+    context: str = ""  # an unverified number: the words around it, to say where to look
 
     def describe(self) -> str:
         """The claim as a reader of the results sees it: "جدة 1,204: row says 860"."""
@@ -90,8 +91,28 @@ def check_insight(
     for claim in read_claims(insight, result.labels, result.insight):
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
+            if check.verdict == UNSUPPORTED and claim.mention is not None:
+                check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
     return checks
+
+
+# Words either side of an unverified number that its reason quotes.
+CONTEXT_WORDS = 3
+
+
+def number_in_context(insight: str, mention: NumberMention) -> str:
+    """The number as written with up to CONTEXT_WORDS words either side, within its line, cut
+    where the text is: "… في منطقة الرياض 1,234 منافسة …"."""
+    line_start = insight.rfind("\n", 0, mention.start) + 1
+    line_end = insight.find("\n", mention.end)
+    line_end = len(insight) if line_end < 0 else line_end
+    before = list(re.finditer(r"\S+", insight[line_start : mention.start]))
+    after = list(re.finditer(r"\S+", insight[mention.end : line_end]))
+    start = line_start + before[-CONTEXT_WORDS].start() if len(before) >= CONTEXT_WORDS else line_start
+    end = mention.end + after[CONTEXT_WORDS - 1].end() if len(after) >= CONTEXT_WORDS else line_end
+    text = " ".join(insight[start:end].split()).strip(" *-•#")
+    return ("… " if len(before) > CONTEXT_WORDS else "") + text + (" …" if len(after) > CONTEXT_WORDS else "")
 
 
 def _check_number(claim: Claim, result: Result) -> ClaimCheck:

@@ -18,7 +18,7 @@ from typing import Any
 
 from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
 from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers, period_lengths
-from nabahan_pipeline.evaluation.grounding import PAIRWISE_MAX_ROWS, Evidence
+from nabahan_pipeline.evaluation.claims.bag import PAIRWISE_MAX_ROWS, Evidence
 
 # Rows whose within-row derivations are made: a pair of cells per row, a few cells per row.
 DERIVED_ROWS_MAX = 2_000

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, check_insight
+from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
 from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
 
 
@@ -28,9 +28,19 @@ def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "claims_checked": len(checks),
         "claims_contradicted": sum(check.verdict == CONTRADICTED for check in checks),
-        "claim_details": json.dumps([{"claim": check.claim.text, "verdict": check.verdict, "why": check.evidence}
-                                     for check in checks], ensure_ascii=False),
+        "claim_details": json.dumps([_detail(check) for check in checks], ensure_ascii=False),
     }
+
+
+def _detail(check: ClaimCheck) -> dict[str, str]:
+    """One claim's verdict as claim_details holds it; a number's mention as written (``number``)
+    and, unverified, the words around it (``context``)."""
+    detail = {"claim": check.claim.text, "verdict": check.verdict, "why": check.evidence}
+    if check.claim.mention is not None:
+        detail["number"] = check.claim.mention.text
+    if check.context:
+        detail["context"] = check.context
+    return detail
 
 
 def answer_rows(answer: Answer) -> tuple[list[str], list]:
@@ -46,9 +56,17 @@ def contradictions(details: str) -> list[str]:
 
 
 def unsupported(details: str) -> list[str]:
-    """The unsupported claims (numbers nothing derives) of a claim_details JSON text, as written,
-    each once."""
-    return list(dict.fromkeys(item["claim"] for item in json.loads(details or "[]") if item["verdict"] == UNSUPPORTED))
+    """The unverified numbers (tied to no reading) of a claim_details JSON text, each in its
+    context ("… في الرياض 1,234 منافسة …"), each once."""
+    return list(dict.fromkeys(item.get("context") or item["claim"] for item in json.loads(details or "[]")
+                              if item["verdict"] == UNSUPPORTED))
+
+
+def not_verified_numbers(details: str) -> list[str]:
+    """The numbers of a claim_details JSON text that are not verified (unsupported or
+    contradicted), as written, each once: the shared reading of "found in the data"."""
+    return list(dict.fromkeys(item["number"] for item in json.loads(details or "[]")
+                              if item.get("number") and item["verdict"] != SUPPORTED))
 
 
 def readable(details: str) -> str:

@@ -2,11 +2,12 @@
 
 ``overall_passed`` is the seed's formula (retrieval and fidelity both pass) with two hardenings
 of ours: an ``error`` answer, and an answer whose SQL is not one read-only SELECT, never pass.
-``correct`` (the gate's) also wants the gold's result where the case has gold SQL (on the
-evaluation database and every test-suite database), an insight whose claims the rows do not
-contradict and whose unattached numbers the rows or the question support (``scoring.claims``),
-safe SQL whose re-run returns the rows the agent reported, an Arabic insight, and a refusal for
-an out-of-scope case;
+``correct`` (the gate's) reads none of the seed's heuristics (an insight's length, its digits,
+the fidelity points): it wants the gold's result where the case has gold SQL (on the evaluation
+database and every test-suite database), an insight whose claims the rows do not contradict and
+whose every number is tied to a reading the rows verify (``scoring.claims``; an unverified one is
+named in its context), safe SQL whose re-run returns the rows the agent reported, an Arabic
+insight, and a refusal (an apology) for an out-of-scope case;
 ``not_correct_because`` says what failed. Both read the scores of every scorer before them.
 """
 
@@ -63,8 +64,8 @@ def not_correct_reasons(
     untranspiled: str | None = None,
 ) -> list[str]:
     """Why an answer is not Correct (see the module docstring), most telling first; empty when it
-    is. ``contradicted`` are the claims the rows contradict, ``ungrounded`` the unsupported
-    unattached numbers; ``suite_problem`` says where and why the agent's SQL failed on a test-suite
+    is. ``contradicted`` are the claims the rows contradict, ``ungrounded`` the numbers tied to no
+    reading, each in its context; ``suite_problem`` says where and why the agent's SQL failed on a test-suite
     database; ``untranspiled`` names the dialect whose SQL we could not run as SQLite."""
     reasons: list[str] = []
     if status == "error":
@@ -96,11 +97,7 @@ def not_correct_reasons(
     if contradicted:
         reasons.append(f"insight contradicts the rows: {one_line(contradicted[0], 120)}")
     if ungrounded:
-        reasons.append("ungrounded " + ", ".join(ungrounded[:5]) + (" …" if len(ungrounded) > 5 else ""))
-    if not scores["overall_passed"] and not reasons:
-        reasons.append(
-            f"seed checks: retrieval {scores['retrieval_points']}/3, fidelity {scores['fidelity_points']}/4"
-        )
+        reasons.append("unverified: " + "; ".join(ungrounded[:3]) + (" …" if len(ungrounded) > 3 else ""))
     return reasons
 
 
