@@ -120,10 +120,14 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     assert mention is not None
     attachment = claim.attachment
     approximate = claim.comparator == "~"
+    labelled = attachment is not None and attachment.strong
+    if claim.comparator == "range":
+        return _check_range(claim, result.values.of_rows(attachment.rows, own=True) if labelled else None, result)
     if claim.comparator in _RELATIONS:
-        labelled = attachment is not None and attachment.strong
-        values = result.values.of_rows(attachment.rows) if labelled else result.values.near
-        return _check_bound(claim, mention, values, result)
+        # A labelled bound holds for its row's own figures (a cell, its share, what the row derives),
+        # not for a difference or ratio against another row.
+        values = result.values.of_rows(attachment.rows, own=True) if labelled else result.values.near
+        return _check_bound(claim, mention, values, result, own=labelled)
     if attachment is not None:
         values = result.values.of_rows(attachment.rows)
         if values.supports(mention, approximate):
@@ -166,7 +170,26 @@ def _unattached_supports(result: Result, mention: NumberMention, approximate: bo
     return result.values.unattached.supports(widened(mention) if approximate else mention)
 
 
-def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: Result) -> ClaimCheck:
+def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCheck:
+    """"بين X و Y": a figure of its row (or, unlabelled, of the result) lies in the range; a figure
+    of the range's scale outside it, and none inside, contradicts it."""
+    low, high = claim.numbers
+    values = values or result.values.near
+    percent = low.percent or high.percent
+    pool = [abs(v) for v in (values.percent if percent else values.plain) if math.isfinite(v)]
+    inside = [v for v in pool if low.value <= v <= high.value]
+    if inside:
+        return ClaimCheck(claim, SUPPORTED)
+    near = [v for v in pool if low.value / 2 <= v <= high.value * 2]
+    if near:
+        nearest = min(near, key=lambda v: min(abs(v - low.value), abs(v - high.value)))
+        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(nearest)}")
+    return _unsupported(claim)
+
+
+def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: Result, own: bool = False) -> ClaimCheck:
+    """A bound holds for the value it rounds; ``own``: ``values`` are its row's own figures, any of
+    which on the wrong side (a share at any size, a figure within ten times the bound) tells."""
     relation = _RELATIONS[claim.comparator or ">"]
     bound = mention.value
     stated = result.values.question_numbers
@@ -176,11 +199,13 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
         return _unsupported(claim)
     near = BOUND_NEAR * bound
     holding = [v for v in pool if relation(v, bound) and bound / 10 <= v <= bound * 10]
-    wrong = [v for v in pool if not relation(v, bound) and bound / 2 <= v <= bound * 2]
+    reach = (math.inf if mention.percent else 10.0) if own else 2.0
+    wrong = [v for v in pool if not relation(v, bound) and bound / reach <= v <= bound * reach]
     near_wrong = [v for v in wrong if abs(v - bound) <= near]
     if near_wrong and not any(abs(v - bound) <= near for v in holding) or wrong and not holding:
         nearest = min(wrong, key=lambda v: abs(v - bound))
-        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(nearest)}")
+        unit = "%" if mention.percent else ""
+        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(nearest)}{unit}")
     if holding:
         return ClaimCheck(claim, SUPPORTED)
     if values.supports(mention):  # the bound is itself a figure of the rows ("بحد أقصى 50")
@@ -499,9 +524,15 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
             continue
         best = (max if claim.sign > 0 else min)(value for _, value in cells)
         extreme_rows |= {i for i, value in cells if value == best}
-    if len(rows) == 1 or label.rows & extreme_rows or not extreme_rows and 0 in label.rows:
+    holds = (len(rows) == 1 or bool(label.rows & extreme_rows) or not extreme_rows and 0 in label.rows
+             or result.order == claim.sign and 0 in label.rows
+             or result.order == -claim.sign and len(rows) - 1 in label.rows)
+    if claim.negated:
+        if len(rows) > 1 and holds:
+            return ClaimCheck(replace(claim, text=f"{claim.text} {label.text}"), CONTRADICTED,
+                              f"{label.text} is the first row")
         return ClaimCheck(claim, SUPPORTED)
-    if result.order == claim.sign and 0 in label.rows or result.order == -claim.sign and len(rows) - 1 in label.rows:
+    if holds:
         return ClaimCheck(claim, SUPPORTED)
     first = _row_name(result, 0 if result.order else min(extreme_rows, default=0))
     return ClaimCheck(replace(claim, text=f"{claim.text} {label.text}"), CONTRADICTED, f"the first row is {first}")

@@ -42,8 +42,8 @@ class Claim:
     """One claim of an insight. ``kind``: number, none, yes_no, direction, superlative, ranking
     (a numbered list of rows, ``labels`` in its order). ``text``
     is what the insight wrote (its label and number, or its word); ``sign`` is +1/-1 for yes/no,
-    a rise/fall and most/least; ``numbers`` are a direction's "from X to Y"; ``clause`` the span
-    of a superlative's clause."""
+    a rise/fall and most/least; ``numbers`` are a direction's "from X to Y" or a range's "بين X و Y"
+    (comparator "range"); ``clause`` the span of a superlative's clause."""
 
     kind: str
     text: str
@@ -56,6 +56,7 @@ class Claim:
     labels: tuple[Label, ...] = ()
     numbers: tuple[NumberMention, ...] = ()
     clause: tuple[int, int] = (0, 0)
+    negated: bool = False  # "ليست الأعلى", "لا تتصدر": the claim is that the row is not the extreme
 
 
 def _negated_any() -> str:
@@ -138,10 +139,13 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
     comparators = _comparators(words_found["comparator"], insight, mentions, spans)
     comparator_spans = [span for _, span in comparators.values()]
     clause_word_starts = {start for start, _, _ in words_found["clause_word"]}
+    ranges = _ranges(insight, mentions, spans)
     taken: set[int] = set()  # labels taken by the number before them ("300 في جدة")
     # The last number's sentence, attachment, clause and end.
     previous: tuple[int, Attachment | None, int, int] | None = None
     for k, mention in enumerate(mentions):
+        if k - 1 in ranges:
+            continue  # a range's upper end: one claim with its lower end
         clause_start = _bounds(spans.clauses, mention.start, len(insight))[0]
         same = k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start)
         before_end = mentions[k - 1].end if same else clause_start
@@ -167,17 +171,55 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         comparator, span = comparators.get(k, (None, None))
         if comparator is None and _approximated_after(insight, mention):
             comparator = "~"
+        pair: tuple[NumberMention, ...] = ()
+        if k in ranges:
+            comparator, pair, span = "range", (mention, mentions[k + 1]), (ranges[k], mentions[k + 1].end)
         measure = _measure(words_found["measure"], before_end, mention.start, insight)
         text = f"{attachment.text} {mention.text}" if attachment and attachment.strong else mention.text
-        if comparator and comparator != "~" and span:
+        if comparator == "range":
+            text = insight[span[0] : span[1]]
+        elif comparator and comparator != "~" and span:
             text = f"{insight[span[0]:span[1]]} {mention.text}"
-        claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator))
+        claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator,
+                            numbers=pair))
     claims += _none_claims(insight, words_found["none"], found, spans)
     claims += _yes_no(folded)
     claims += _directions(insight, words_found["direction"], words_found["measure"], found, mentions, spans)
     claims += _ranking(insight, found)
     claims += _superlatives(insight, words_found["superlative"], words_found["measure"], found, spans, comparator_spans)
-    return sorted(claims, key=lambda claim: claim.start)
+    asked = _questions_to_the_user(insight, spans)
+    return sorted((claim for claim in claims if not any(s <= claim.start < e for s, e in asked)),
+                  key=lambda claim: claim.start)
+
+
+def _questions_to_the_user(insight: str, spans: _Spans) -> list[tuple[int, int]]:
+    """The sentences that end in a question mark: a question put to the user ("هل ترغب في قائمة
+    بأعلى 5 جهات؟") or the question restated; what they hold is no claim about the rows."""
+    asked = []
+    for i, start in enumerate(spans.sentences):
+        end = spans.sentences[i + 1] if i + 1 < len(spans.sentences) else len(insight)
+        if insight[start:end].rstrip()[-1:] in ("?", "؟"):
+            asked.append((start, end))
+    return asked
+
+
+_BETWEEN = re.compile(r"(?:(?<!\w)ما\s+)?(?<!\w)(?:بين|between)\s+$")
+
+
+def _ranges(insight: str, mentions: list[NumberMention], spans: _Spans) -> dict[int, int]:
+    """"بين 1,000 و1,500": number index of the lower end -> where "بين" starts; the two ends
+    are one claim, that the figure lies in the range."""
+    found: dict[int, int] = {}
+    for k, (low, high) in enumerate(zip(mentions, mentions[1:])):
+        window = max(0, low.start - 16)
+        opening = _BETWEEN.search(insight[window : low.start])
+        between = fold(insight[low.end : high.start]).split()
+        joined = bool(between) and between[-1] in ("و", "and") and len(between) <= 2
+        glued = insight[high.start - 1 : high.start] == "و" and len(between) <= 1  # "و1,500"
+        if (opening and (joined or glued or insight[low.end : high.start].strip() in ("-", "–"))
+                and spans.sentence(low.start) == spans.sentence(high.start) and low.value < high.value):
+            found[k] = window + opening.start()
+    return found
 
 
 def _boundaries(
@@ -456,6 +498,8 @@ def _superlatives(
         named = after[:1] or before[-1:]
         measure = (_measure(measures, end, clause_end, insight) or _measure(measures, clause_start, start, insight)
                    or sentence_measure(insight[clause_start:clause_end]))
-        claims.append(Claim("superlative", insight[start:end], start, sign=_SUPERLATIVES[word], measure=measure,
-                            labels=tuple(named), clause=(clause_start, clause_end)))
+        negated = bool(set(fold(insight[max(0, start - 12) : start]).split()[-2:]) & _NEGATIONS)
+        text = insight[max(0, start - 12) : end].split()[-2:] if negated else [insight[start:end]]
+        claims.append(Claim("superlative", " ".join(text), start, sign=_SUPERLATIVES[word], measure=measure,
+                            labels=tuple(named), clause=(clause_start, clause_end), negated=negated))
     return claims
