@@ -605,7 +605,73 @@ def _check_ranking(claim: Claim, result: Result) -> ClaimCheck | None:
     return ClaimCheck(claim, SUPPORTED)
 
 
+# How near a ratio said plainly ("ضعف") or "about" ("قرابة ضعف") must be to its factor.
+RATIO_EXACT, RATIO_ABOUT = 0.075, 0.15
+
+
+def _check_ratio(claim: Claim, result: Result) -> ClaimCheck | None:
+    """The first row's figure over the second's against the factor: above it for "أكثر من ضعف",
+    within RATIO_EXACT of it for a plain "ضعف" (RATIO_ABOUT for "قرابة ضعف")."""
+    (first,), (second,) = (tuple(label.rows) for label in claim.labels) if all(
+        len(label.rows) == 1 for label in claim.labels) else ((None,), (None,))
+    if first is None:
+        return None
+    row_a, row_b = result.values.rows[first], result.values.rows[second]
+    pairs = [(float(row_a[j]), float(row_b[j])) for j in _measure_columns(result, claim)
+             if is_number(row_a[j]) and is_number(row_b[j]) and row_b[j]]
+    if not pairs:
+        return None
+    a, b = pairs[0]
+    ratio, factor = a / b, claim.factor
+    relation = claim.comparator
+    if relation in _RELATIONS:
+        holds = _RELATIONS[relation](ratio, factor)
+    else:
+        holds = abs(ratio / factor - 1) <= (RATIO_ABOUT if relation == "~" else RATIO_EXACT)
+    if holds:
+        return ClaimCheck(claim, SUPPORTED)
+    return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(a)} / {format_number(b)} = {ratio:.2f}")
+
+
+_RANK_COLUMN = re.compile(r"rank|ترتيب|مرتبه|place")
+
+
+def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
+    """A row's place in words: its place in an ordered result, else its rank by the measure (the
+    largest first); ties share a place."""
+    place, label = claim.sign, claim.labels[0]
+    row = next(iter(label.rows))
+    rows = result.values.rows
+    ranks = [j for j, name in enumerate(result.values.columns) if _RANK_COLUMN.search(fold(name).lower())]
+    if ranks and is_number(rows[row][ranks[0]]):  # the result says each row's place
+        if float(rows[row][ranks[0]]) == place:
+            return ClaimCheck(claim, SUPPORTED)
+        return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {format_number(float(rows[row][ranks[0]]))}")
+    if len(rows) < 2:
+        return None
+    if result.order != 0:
+        if row == place - 1:
+            return ClaimCheck(claim, SUPPORTED)
+        says = _row_name(result, place - 1) if place - 1 < len(rows) else f"{len(rows)} rows"
+        return ClaimCheck(claim, CONTRADICTED, f"place {place} is {says}")
+    columns = _measure_columns(result, claim)
+    if not columns or len(rows) < 2:
+        return None
+    j = columns[0]
+    values = [float(r[j]) for r in rows if j < len(r) and is_number(r[j])]
+    if len(values) != len(rows) or not is_number(rows[row][j]):
+        return None
+    own = float(rows[row][j])
+    above = sum(value > own for value in values)
+    ties = sum(value == own for value in values)
+    if above < place <= above + ties:
+        return ClaimCheck(claim, SUPPORTED)
+    return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {above + 1}")
+
+
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
+    "ratio": _check_ratio,
+    "ordinal": _check_ordinal,
     "ranking": _check_ranking,
     "number": _check_number,
     "none": _check_none,
