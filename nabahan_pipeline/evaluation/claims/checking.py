@@ -23,18 +23,21 @@ from __future__ import annotations
 
 import functools
 import math
+from datetime import date
 import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from nabahan_pipeline.arabic import hijri_calendar
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.etimad_db.sql_safety import read_sql
 from nabahan_pipeline.evaluation.claims import words
 from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, is_number, widened
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
-from nabahan_pipeline.evaluation.claims.labels import RowLabels, find_entities
+from nabahan_pipeline.etimad_db import reference_data as ref
+from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
 
 SUPPORTED, CONTRADICTED, UNSUPPORTED = "supported", "contradicted", "unsupported"
@@ -70,6 +73,27 @@ class Result:
     order: int  # +1 ORDER BY ... DESC, -1 ASC, 0 none
     question: str
     insight: Folded
+    sql: str | None = None
+
+    @functools.cached_property
+    def months(self) -> list[Any]:
+        """The months the insight names (``labels.find_months``)."""
+        return find_months(self.insight)
+
+    @functools.cached_property
+    def entities(self) -> list[Label]:
+        """The reference entities the insight names, of every kind, in order."""
+        return sorted((label for kind in _ENTITY_KINDS for label in find_entities(self.insight, kind)),
+                      key=lambda label: label.start)
+
+    @functools.cached_property
+    def row_entities(self) -> set[tuple[str, str]]:
+        """The reference entities the rows' labels are."""
+        return {entity for spelling in self.labels.spellings for entity in [ENTITIES.get(spelling)] if entity}
+
+    @functools.cached_property
+    def asked(self) -> set[tuple[str, str]]:
+        return asked_entities(self.question, self.sql)
 
 
 def check_insight(
@@ -86,15 +110,19 @@ def check_insight(
         _order(sql, values.columns, values.numeric_columns),
         question,
         Folded.of(insight or ""),
+        sql,
     )
     checks = []
     for claim in read_claims(insight, result.labels, result.insight):
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
+            if claim.kind == "number" and check.verdict != CONTRADICTED:
+                check = _named_elsewhere(check, result) or check
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    return checks
+    checks += _dates(result)
+    return sorted(checks, key=lambda check: check.claim.start)
 
 
 # Words either side of an unverified number that its reason quotes.
@@ -667,6 +695,116 @@ def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
     if above < place <= above + ties:
         return ClaimCheck(claim, SUPPORTED)
     return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {above + 1}")
+
+
+# The kinds of row a reference entity names, and the SQL columns that filter by them.
+_ENTITY_KINDS = ("region", "status", "type", "activity", "agency")
+_ID_COLUMNS = {
+    "region_id": ("region", ref.REGIONS, "region_id"), "status_id": ("status", ref.STATUSES, "status_id"),
+    "tender_type_id": ("type", ref.TENDER_TYPES, "tender_type_id"),
+    "activity_id": ("activity", ref.ACTIVITIES, "activity_id"), "agency_id": ("agency", ref.AGENCIES, "agency_id"),
+}
+_ID_FILTER = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(=|in)\s*\(?([\d,\s]+)\)?",
+                        re.IGNORECASE)
+# Words that count bids (offers), not tenders; a result column or SQL that holds them.
+_BIDS_WORDS = frozenset(fold(word) for word in (
+    "عرض", "عروض", "عرضا", "العروض", "العرض", "عطاء", "عطاءات", "العطاءات", "bids", "offers"))
+_BIDS_COLUMN = re.compile(r"bid|offer|عرض|عروض|عطاء", re.IGNORECASE)
+
+
+def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """A number's own reading names what the rows are not: a row the result lacks (a month past
+    its last, a region of the rows' kind not among them), another entity than the rows are for
+    (the awarded count called "الملغاة"), or bids for a count of tenders."""
+    claim = check.claim
+    mention = claim.mention
+    start, _ = claim.clause
+    if mention is None or claim.comparator == "range":
+        return None
+    months = [m for m in result.months if start <= m.start and m.end <= mention.start]
+    if months and "month" in result.labels.column_kinds.values():
+        month = months[-1]
+        held = {(int(cell[:4]), int(cell[5:7])) for row in result.values.rows for cell in row
+                if isinstance(cell, str) and re.fullmatch(r"\d{4}-\d{2}", cell)}
+        if month.calendar == "gregorian" and held and not any(
+                m == month.month and (month.year is None or y == month.year) for y, m in held):
+            return ClaimCheck(replace(claim, text=f"{month.text}: {mention.text}"), CONTRADICTED,
+                              "the result has no row for this month")
+    entities = [e for e in result.entities if start <= e.start and e.end <= mention.start
+                and not _outside(result, start, e)]
+    if entities and (claim.attachment is None or not claim.attachment.strong
+                     or entities[-1].start not in {label.start for label in claim.attachment.labels}):
+        entity = entities[-1]
+        kind = entity.entity[0]
+        if entity.entity not in result.row_entities:
+            if kind in result.labels.column_kinds.values():
+                return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
+                                  f"the result has no row for {entity.text}")
+            asked = [e for e in result.asked if e[0] == kind]
+            if asked and entity.entity not in asked:
+                return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
+                                  f"the rows are for {asked[0][1]}")
+    said = fold(result.insight.original[start : mention.end + 12]).split()
+    if any(word.lstrip("وبل") in _BIDS_WORDS for word in said) and check.verdict == SUPPORTED and not claim.mention.percent:
+        bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
+        if not bids:
+            return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
+    return None
+
+
+def _outside(result: Result, start: int, label: Label) -> bool:
+    """The entity is named as left out ("خارج منطقة الرياض", "من غير نوع الشراء المباشر ومسابقة"):
+    a word that excludes stands before it in its clause (from ``start``)."""
+    before = fold(result.insight.original[start : label.start]).split()
+    return any(word in _EXCLUDED or word[1:] in _EXCLUDED for word in before)
+
+
+_EXCLUDED = frozenset(fold(word) for word in words.EXCLUDING)
+
+
+def asked_entities(question: str, sql: str | None) -> set[tuple[str, str]]:
+    """The reference entities a question names and its SQL filters by (a name in a string literal,
+    an id compared with ``=`` or ``IN``): what the rows are for."""
+    folded = Folded.of(question or "")
+    asked = {label.entity for kind in _ENTITY_KINDS for label in find_entities(folded, kind) if label.entity}
+    for literal in re.findall(r"'([^']{2,80})'", sql or ""):
+        entity = ENTITIES.get(fold(literal).strip())
+        if entity is not None:
+            asked.add(entity)
+    for column, _, ids in _ID_FILTER.findall(sql or ""):
+        kind, entities, key = _ID_COLUMNS[column.lower()]
+        wanted = {int(i) for i in re.findall(r"\d+", ids)}
+        asked |= {(kind, fold(e.name_ar)) for e in entities if getattr(e, key) in wanted}
+    return asked
+
+
+_DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def _dates(result: Result) -> list[ClaimCheck]:
+    """A date written with its month's name ("31 أكتوبر 2026", "15 رمضان 1447هـ") against the
+    dates the rows hold: the month (and day) on a row's date, else contradicted; a date the
+    question names (its window) is the question's, no claim."""
+    cells = sorted({(int(m.group(1)), int(m.group(2)), int(m.group(3))) for row in result.values.rows[:OTHER_ROWS_MAX]
+                    for cell in row if isinstance(cell, str) for m in [_DATE_CELL.match(cell)] if m})
+    if not cells:
+        return []
+    asked = {(m.calendar, m.month) for m in find_months(Folded.of(result.question))}
+    checks = []
+    for month in result.months:
+        if month.year is None or (month.calendar, month.month) in asked:
+            continue
+        if month.calendar == "gregorian":
+            held = cells
+        else:
+            held = [found for found in (hijri_calendar.hijri_date(date(*cell)) for cell in cells) if found]
+        claim = Claim("date", month.text, month.start)
+        if any(y == month.year and m == month.month and (month.day is None or d == month.day) for y, m, d in held):
+            checks.append(ClaimCheck(claim, SUPPORTED))
+        elif any(y == month.year for y, _, _ in held):  # the year is right, the month or day not
+            says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in held[:3])
+            checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
+    return checks
 
 
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
