@@ -43,7 +43,8 @@ ENUMERATION_MAX = 20
 class Evidence:
     """The candidate values one answer's rows and question support, kept sorted for range look-ups;
     ``extra_plain`` and ``extra_percent`` add values of the caller's (the claims' derivations within
-    a row, the dates a question implies)."""
+    a row, the dates a question implies); without ``pairwise_changes`` the relative changes of two
+    cells are left to the caller (between periods, only on the earlier one's base)."""
 
     def __init__(
         self,
@@ -51,6 +52,7 @@ class Evidence:
         question: str,
         extra_plain: Iterable[float] = (),
         extra_percent: Iterable[float] = (),
+        pairwise_changes: bool = True,
     ):
         self.enumeration_max = min(len(rows), ENUMERATION_MAX)
         plain: list[float] = [len(rows), *extra_plain]
@@ -80,7 +82,7 @@ class Evidence:
             if numbers and len(rows) <= PAIRWISE_MAX_ROWS:
                 differences, ratios, changes = _pairwise(numbers)
                 non_percent += differences + ratios
-                percent_only += changes
+                percent_only += changes if pairwise_changes else []
         self.plain = _sorted_magnitudes(plain)
         self.percent_only = _sorted_magnitudes(percent_only)
         self.non_percent = _sorted_magnitudes(non_percent)

@@ -510,18 +510,7 @@ def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
 
 def _year_rows(result: Result) -> dict[int, float]:
     """Rows whose label is a year or a month ("2024", "2025-03"): row -> its order."""
-    found: dict[int, float] = {}
-    for i, row in enumerate(result.values.rows):
-        for j, cell in enumerate(row):
-            name = result.values.columns[j].lower()
-            text = str(cell)
-            if isinstance(cell, str) and re.fullmatch(r"(19|20)\d\d(-\d\d)?", text):
-                found[i] = float(text.replace("-", "."))
-                break
-            if is_number(cell) and re.search(r"year|سنه|عام", name) and 1900 <= float(cell) <= 2100:
-                found[i] = float(cell)
-                break
-    return found if len(found) == len(result.values.rows) else {}
+    return result.values.periods
 
 
 def _measure_columns(result: Result, claim: Claim) -> list[int]:
