@@ -25,6 +25,7 @@ import pandas as pd
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
 from nabahan_pipeline.evaluation.reports import format_pct
+from nabahan_pipeline.evaluation.summary import KPI_FIGURES
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
 # The charts of the run the page embeds, read from the files the charts asset wrote: the overview,
@@ -35,13 +36,9 @@ SHOWN_ROWS = 5
 CELL_CHARS = 80
 # SQL longer than this is shown cut, and diffed as cut (difflib is quadratic at worst).
 SQL_CHARS = 4_000
-# The rates shown as KPIs, with the summary's interval columns (R_low, R_high) when it has them.
-KPI_RATES: tuple[tuple[str, str], ...] = (
-    ("correct_rate", "Correct Rate"),
-    ("pass_rate", "Pass Rate"),
-    ("execution_accuracy", "Execution Accuracy"),
-    ("test_suite_accuracy", "Test Suite Accuracy"),
-)
+# The rates shown as KPIs (those declared so, the gate's first), with their intervals when the
+# summary has them.
+KPI_RATES: tuple[tuple[str, str], ...] = tuple((figure.key, figure.label) for figure in KPI_FIGURES)
 _CLAIM_MARKS = {SUPPORTED: ("supported", "✓"), CONTRADICTED: ("contradicted", "✗"), UNSUPPORTED: ("unsupported", "?")}
 _ARABIC = re.compile("[\u0600-\u06ff]")
 # SQL read into words, quoted strings, spaces and single characters, to mark what differs.

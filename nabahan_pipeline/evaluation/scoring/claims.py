@@ -12,11 +12,23 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import pandera.pandas as pa
+
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
-from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
+from nabahan_pipeline.agents.responses_table import json_text
+from nabahan_pipeline.evaluation.scoring.answer import Answer
+from nabahan_pipeline.evaluation.scoring.declare import Column, count, scorer
 
 
-@scorer("claims_checked", "claims_contradicted", "claim_details")
+@scorer(
+    # Synthetic answers make no claims.
+    count("claims_checked", "Claims of the insight checked against the rows its SQL returns.", "Claims Checked",
+          draw=lambda drawn: 0),
+    count("claims_contradicted", "Claims the rows contradict (a figure on the wrong row, a wrong superlative ...).",
+          "Claims Contradicted", draw=lambda drawn: 0),
+    Column("claim_details", pa.Column(str, json_text(list), description="JSON list of each claim: {claim, verdict (supported, contradicted, unsupported), why}."),
+           "Claims", draw=lambda drawn: "[]"),
+)
 def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The claims checked, those contradicted, and every claim's verdict as a JSON list of
     {claim, verdict, why}."""

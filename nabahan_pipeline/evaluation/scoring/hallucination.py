@@ -14,10 +14,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import pandera.pandas as pa
+
+from nabahan_pipeline.agents.responses_table import json_text
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
-from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
+from nabahan_pipeline.evaluation.scoring.answer import Answer
 from nabahan_pipeline.evaluation.scoring.claims import answer_rows, not_verified_numbers
+from nabahan_pipeline.evaluation.scoring.declare import Column, scorer
 
 # Stock AI disclaimers and hedges: an assistant speaking of itself as a model, of its training or
 # of its knowledge, which a grounded answer over retrieved rows never needs. Matched as whole words
@@ -108,7 +112,12 @@ def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
     return markers
 
 
-@scorer("ungrounded_numbers", "hallucination_markers")
+@scorer(
+    Column("ungrounded_numbers", pa.Column(str, json_text(list), description="JSON list of the numbers, as written, traced to nothing."),
+           "Ungrounded Numbers", draw=lambda drawn: "[]"),  # synthetic insights' numbers are their rows'
+    Column("hallucination_markers", pa.Column(str, json_text(list), description="JSON list of what marks a hallucination."),
+           "Hallucination Markers"),
+)
 def hallucination(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The insight's ungrounded numbers and every hallucination marker, each as a JSON list."""
     columns, rows = answer_rows(answer)
