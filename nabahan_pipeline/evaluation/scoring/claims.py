@@ -1,5 +1,6 @@
 """The insight's claims checked against the rows the agent's SQL returned (``evaluation.claims``):
-how many were checked, how many the rows contradict, and each with its verdict.
+the coverage of each answer (claims read, verified, contradicted, and the numbers tied to no
+reading, ``Claims Unverified``), each claim with its verdict, and the run's share verified.
 
 The rows are the re-run's when the agent's SQL was run here (what the SQL really returns), else
 the rows the agent reported. The verdict ``correct`` reads these columns; the seed's Overall
@@ -9,6 +10,7 @@ Passed does not.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,7 +19,7 @@ import pandera.pandas as pa
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
 from nabahan_pipeline.agents.responses_table import json_text
 from nabahan_pipeline.evaluation.scoring.answer import Answer
-from nabahan_pipeline.evaluation.scoring.declare import Column, count, scorer
+from nabahan_pipeline.evaluation.scoring.declare import Column, Figure, count, scorer
 
 
 @scorer(
@@ -28,6 +30,15 @@ from nabahan_pipeline.evaluation.scoring.declare import Column, count, scorer
           "Claims Contradicted", draw=lambda drawn: 0),
     Column("claim_details", pa.Column(str, json_text(list), description="JSON list of each claim: {claim, verdict (supported, contradicted, unsupported), why}."),
            "Claims", draw=lambda drawn: "[]"),
+    count("claims_verified", "Claims the rows verify, each by its own reading (its row, measure, comparator).",
+          "Claims Verified", draw=lambda drawn: 0),
+    Column("claims_unverified", pa.Column(str, json_text(list), description="JSON list of the numbers tied to no reading, each in its context."),
+           "Claims Unverified", draw=lambda drawn: "[]"),
+    figures=[
+        Figure("claims_verified_share", "Claims Verified", "rate",
+               "Of every claim the insights make, the share the rows verify (NaN when none was read).",
+               lambda scores: verified_share(scores), nullable=True, optional=True),
+    ],
 )
 def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The claims checked, those contradicted, and every claim's verdict as a JSON list of
@@ -37,10 +48,13 @@ def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
                            answer.checked.aggregates)
     if answer.status != "success":  # a refusal's or an error's words are no claims about rows; its numbers still count
         checks = [check for check in checks if check.claim.kind == "number"]
+    details = json.dumps([_detail(check) for check in checks], ensure_ascii=False)
     return {
         "claims_checked": len(checks),
         "claims_contradicted": sum(check.verdict == CONTRADICTED for check in checks),
-        "claim_details": json.dumps([_detail(check) for check in checks], ensure_ascii=False),
+        "claim_details": details,
+        "claims_verified": sum(check.verdict == SUPPORTED for check in checks),
+        "claims_unverified": json.dumps(unsupported(details), ensure_ascii=False),
     }
 
 
@@ -89,3 +103,12 @@ def readable(details: str) -> str:
 
 def _described(item: Mapping[str, str]) -> str:
     return f"{item['claim']}: {item['why']}" if item.get("why") else item["claim"]
+
+
+def verified_share(scores: Any) -> float:
+    """Of the claims ``scores`` (case_scores rows) read, the share verified; NaN when none were read
+    or the table predates the coverage columns."""
+    if not {"claims_verified", "claims_checked"} <= set(scores.columns):
+        return math.nan
+    read = int(scores["claims_checked"].sum())
+    return int(scores["claims_verified"].sum()) / read if read else math.nan
