@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
+from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
 from nabahan_pipeline.evaluation.reports import format_pct
 from nabahan_pipeline.evaluation.summary import KPI_FIGURES
@@ -407,8 +408,12 @@ def _insight(insight: Any, details: Any) -> str:
         f'{": " + _e(claim.get("why")) if claim.get("why") else ""}</li>'
         for claim, (css, sign) in zip(claims, marks)
     )
+    counts = {verdict: sum(claim.get("verdict") == verdict for claim in claims)
+              for verdict in (SUPPORTED, CONTRADICTED, UNSUPPORTED)}
+    said = (f"{len(claims)} read, {counts[SUPPORTED]} verified, {counts[CONTRADICTED]} contradicted, "
+            f"{counts[UNSUPPORTED]} unverified")
     return (f'<h4>Insight</h4><p class="insight"{_dir(text)}>{"".join(marked)}</p>'
-            + (f"<h4>Claims checked</h4><ul>{listed}</ul>" if listed else ""))
+            + (f"<h4>Claims checked: {said}</h4><ul>{listed}</ul>" if listed else ""))
 
 
 def _reasons(row: Mapping[str, Any]) -> str:
@@ -419,6 +424,7 @@ def _reasons(row: Mapping[str, Any]) -> str:
         ("Error", row.get("error")),
         ("Judge", " — ".join(str(part) for part in (row.get("judge_verdict"), row.get("judge_reason"))
                               if isinstance(part, str) and part)),
+        ("Judge and checker", judge_disagreement(row)),
     ]
     listed = "".join(f"<li><b>{label}:</b> <span{_dir(value)}>{_e(value)}</span></li>"
                      for label, value in items if isinstance(value, str) and value.strip())

@@ -112,3 +112,30 @@ def verified_share(scores: Any) -> float:
         return math.nan
     read = int(scores["claims_checked"].sum())
     return int(scores["claims_verified"].sum()) / read if read else math.nan
+
+
+def coverage(row: Mapping[str, Any]) -> str:
+    """An answer's claims coverage in a line: "claims: 5 read, 3 verified, 1 contradicted, 1
+    unverified"; "" when the row has no claims columns or its insight made no claim."""
+    read = row.get("claims_checked")
+    if not isinstance(read, (int, float)) or read != read or not read:
+        return ""
+    unverified = len(json.loads(row.get("claims_unverified") or "[]"))
+    return (f"claims: {int(read)} read, {int(row.get('claims_verified') or 0)} verified, "
+            f"{int(row.get('claims_contradicted') or 0)} contradicted, {unverified} unverified")
+
+
+def judge_disagreement(row: Mapping[str, Any]) -> str:
+    """Where the optional LLM judge and the claims checker disagree on an answer's insight, said in a
+    line ("" when they agree or the judge is off): the judge finds it supported and the checker
+    contradicted or could not tie a claim, or the judge finds it unsupported and the checker
+    verified every claim."""
+    verdict = row.get("judge_verdict")  # the judge's words are the checker's: supported, unsupported
+    if not isinstance(verdict, str) or not verdict:
+        return ""
+    faulted = bool(row.get("claims_contradicted")) or bool(json.loads(row.get("claims_unverified") or "[]"))
+    if verdict == SUPPORTED and faulted:
+        return "the LLM judge finds the insight supported; the claims checker does not"
+    if verdict == UNSUPPORTED and not faulted and row.get("claims_checked"):
+        return "the LLM judge finds the insight unsupported; the claims checker verified every claim"
+    return ""
