@@ -121,8 +121,12 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    checks += _dates(result)
-    return sorted(checks, key=lambda check: check.claim.start)
+    dates = _dates(result)
+    spans = [check.claim.clause for check in dates]
+    # A date's day and year are the date's claim, not figures of their own.
+    checks = [check for check in checks if check.claim.kind != "number"
+              or not any(s <= check.claim.start < e for s, e in spans)]
+    return sorted(checks + dates, key=lambda check: check.claim.start)
 
 
 # Words either side of an unverified number that its reason quotes.
@@ -733,8 +737,8 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
             if asked and entity.entity not in asked:
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the rows are for {asked[0][1]}")
-    said = fold(result.insight.original[start : mention.end + 12]).split()
-    if any(word.lstrip("وبل") in _BIDS_WORDS for word in said) and check.verdict == SUPPORTED and not claim.mention.percent:
+    said = re.findall(r"\w+", fold(result.insight.original[start : mention.end + 12]))
+    if any(word.lstrip("وبل") in _BIDS_WORDS or word in _BIDS_WORDS for word in said) and check.verdict == SUPPORTED and not claim.mention.percent:
         bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
         if not bids:
             return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
@@ -787,11 +791,11 @@ def _dates(result: Result) -> list[ClaimCheck]:
             held = cells
         else:
             held = [found for found in (hijri_calendar.hijri_date(date(*cell)) for cell in cells) if found]
-        claim = Claim("date", month.text, month.start)
+        claim = Claim("date", month.text, month.start, clause=(month.start, month.end))
         if any(y == month.year and m == month.month and (month.day is None or d == month.day) for y, m, d in held):
             checks.append(ClaimCheck(claim, SUPPORTED))
         elif any(y == month.year for y, _, _ in held):  # the year is right, the month or day not
-            says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in held[:3])
+            says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in cells[:3])
             checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
     return checks
 
