@@ -24,7 +24,7 @@ import pandas as pd
 from nabahan_pipeline.etimad_db.store import connect_readonly
 from nabahan_pipeline.etimad_db.sql_safety import DEFAULT_MAX_CELLS, DEFAULT_MAX_ROWS, read_sql
 from nabahan_pipeline.errors import TestCaseError, UnsafeSQLError
-from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS
+from nabahan_pipeline.evaluation.case_table import CATEGORIES, OUT_OF_SCOPE, TEST_CASE_COLUMNS
 from nabahan_pipeline.json_bounds import measure_json, too_deep_at
 from nabahan_pipeline.settings import SETTINGS
 

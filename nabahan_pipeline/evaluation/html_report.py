@@ -23,8 +23,10 @@ from typing import Any
 import pandas as pd
 
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
+from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
 from nabahan_pipeline.evaluation.reports import format_pct
+from nabahan_pipeline.evaluation.summary import KPI_FIGURES
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
 # The charts of the run the page embeds, read from the files the charts asset wrote: the overview,
@@ -35,13 +37,9 @@ SHOWN_ROWS = 5
 CELL_CHARS = 80
 # SQL longer than this is shown cut, and diffed as cut (difflib is quadratic at worst).
 SQL_CHARS = 4_000
-# The rates shown as KPIs, with the summary's interval columns (R_low, R_high) when it has them.
-KPI_RATES: tuple[tuple[str, str], ...] = (
-    ("correct_rate", "Correct Rate"),
-    ("pass_rate", "Pass Rate"),
-    ("execution_accuracy", "Execution Accuracy"),
-    ("test_suite_accuracy", "Test Suite Accuracy"),
-)
+# The rates shown as KPIs (those declared so, the gate's first), with their intervals when the
+# summary has them.
+KPI_RATES: tuple[tuple[str, str], ...] = tuple((figure.key, figure.label) for figure in KPI_FIGURES)
 _CLAIM_MARKS = {SUPPORTED: ("supported", "✓"), CONTRADICTED: ("contradicted", "✗"), UNSUPPORTED: ("unsupported", "?")}
 _ARABIC = re.compile("[\u0600-\u06ff]")
 # SQL read into words, quoted strings, spaces and single characters, to mark what differs.
@@ -410,8 +408,12 @@ def _insight(insight: Any, details: Any) -> str:
         f'{": " + _e(claim.get("why")) if claim.get("why") else ""}</li>'
         for claim, (css, sign) in zip(claims, marks)
     )
+    counts = {verdict: sum(claim.get("verdict") == verdict for claim in claims)
+              for verdict in (SUPPORTED, CONTRADICTED, UNSUPPORTED)}
+    said = (f"{len(claims)} read, {counts[SUPPORTED]} verified, {counts[CONTRADICTED]} contradicted, "
+            f"{counts[UNSUPPORTED]} unverified")
     return (f'<h4>Insight</h4><p class="insight"{_dir(text)}>{"".join(marked)}</p>'
-            + (f"<h4>Claims checked</h4><ul>{listed}</ul>" if listed else ""))
+            + (f"<h4>Claims checked: {said}</h4><ul>{listed}</ul>" if listed else ""))
 
 
 def _reasons(row: Mapping[str, Any]) -> str:
@@ -422,6 +424,7 @@ def _reasons(row: Mapping[str, Any]) -> str:
         ("Error", row.get("error")),
         ("Judge", " — ".join(str(part) for part in (row.get("judge_verdict"), row.get("judge_reason"))
                               if isinstance(part, str) and part)),
+        ("Judge and checker", judge_disagreement(row)),
     ]
     listed = "".join(f"<li><b>{label}:</b> <span{_dir(value)}>{_e(value)}</span></li>"
                      for label, value in items if isinstance(value, str) and value.strip())

@@ -10,71 +10,41 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from nabahan_pipeline.escaping import csv_safe
 from nabahan_pipeline.evaluation.error_location import location_counts
+from nabahan_pipeline.evaluation.scoring.case_scores import CASE_SCORES, DECLARED
 from nabahan_pipeline.evaluation.scoring.claims import readable
+from nabahan_pipeline.evaluation.scoring.declare import Figure
+from nabahan_pipeline.evaluation.summary import FIGURES
 from nabahan_pipeline.files import NameTakenError, atomic_open, remove_stale_temporaries
 
-# The seed's columns, in its order, then ours.
+# The seed's columns, in its order; then, as earlier reports had them, ours that lead and ours that
+# close the table. Each column's header is its declaration's (scoring.declare.Column); a column
+# declared with a header but not named here comes between the two, in case_scores order.
+SEED_RESULT_COLUMNS: tuple[str, ...] = (
+    "query_num", "timestamp", "question", "category", "expected_table", "status", "sql", "data_rows", "insights",
+    "retrieval_accuracy", "generation_fidelity", "latency_s", "overall_passed",
+)
+_LEAD: tuple[str, ...] = (
+    "correct", "not_correct_because", "judge_verdict", "judge_reason", "error_location", "case_id", "repeat",
+    "execution_match", "test_suite_match", "unsafe_sql", "rows_verified", "sql_problem", "dialect", "latency_tier",
+    "latency_score", "retrieval_points", "fidelity_points",
+)
+_CLOSE: tuple[str, ...] = (
+    "error", "cached", "repeat_pass_share", "distinct_sql", "distinct_results", "prompt_tokens", "completion_tokens",
+)
+_LISTED = {*SEED_RESULT_COLUMNS, *_LEAD, *_CLOSE}
 RESULT_COLUMNS: dict[str, str] = {
-    "query_num": "Query #",
-    "timestamp": "Timestamp",
-    "question": "Question",
-    "category": "Category",
-    "expected_table": "Expected Table",
-    "status": "Status",
-    "sql": "SQL Generated",
-    "data_rows": "Data Rows",
-    "insights": "Insights",
-    "retrieval_accuracy": "Retrieval Accuracy",
-    "generation_fidelity": "Generation Fidelity",
-    "latency_s": "Latency (s)",
-    "overall_passed": "Overall Passed",
-    # ours
-    "correct": "Correct",
-    "not_correct_because": "Why Not Correct",
-    "judge_verdict": "Judge Verdict",
-    "judge_reason": "Judge Reason",
-    "error_location": "Error Location",
-    "case_id": "Case ID",
-    "repeat": "Repeat",
-    "execution_match": "Execution Match",
-    "test_suite_match": "Test Suite Match",
-    "unsafe_sql": "Unsafe SQL",
-    "rows_verified": "Rows Verified",
-    "sql_problem": "SQL Problem",
-    "dialect": "SQL Dialect",
-    "latency_tier": "Latency Tier",
-    "latency_score": "Latency Score",
-    "retrieval_points": "Retrieval Points",
-    "fidelity_points": "Fidelity Points",
-    "sql_valid": "SQL Valid",
-    "table_match": "Table Match",
-    "has_rows": "Has Rows",
-    "status_match": "Status Match",
-    "arabic_text": "Arabic Text",
-    "numbers_present": "Numbers Present",
-    "no_hallucination": "No Hallucination",
-    "ungrounded_numbers": "Ungrounded Numbers",
-    "hallucination_markers": "Hallucination Markers",
-    "claims_checked": "Claims Checked",
-    "claims_contradicted": "Claims Contradicted",
-    "claim_details": "Claims",
-    "false_refusal": "False Refusal",
-    "false_answer": "False Answer",
-    "error": "Error",
-    "cached": "Cached",
-    "repeat_pass_share": "Repeat Pass Share",
-    "distinct_sql": "Distinct SQL",
-    "distinct_results": "Distinct Results",
-    "prompt_tokens": "Prompt Tokens",
-    "completion_tokens": "Completion Tokens",
+    name: DECLARED[name].header
+    for name in (*SEED_RESULT_COLUMNS, *_LEAD,
+                 *(name for name in CASE_SCORES.columns if DECLARED[name].header and name not in _LISTED),
+                 *_CLOSE)
 }
-
-SEED_COLUMNS = tuple(list(RESULT_COLUMNS.values())[:13])
+SEED_COLUMNS = tuple(RESULT_COLUMNS[name] for name in SEED_RESULT_COLUMNS)
 
 
 def results_table(scores: pd.DataFrame) -> pd.DataFrame:
@@ -110,64 +80,60 @@ def _secs(value: float) -> str:
     return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
 
 
+def format_figure(figure: Figure, value: Any) -> str | int:
+    """A summary figure's value as the summary CSV writes it, by its kind."""
+    if figure.kind == "rate":
+        return format_pct(value)
+    if figure.kind == "seconds":
+        return _secs(value)
+    if figure.kind == "score":
+        return f"{value:.3f}"
+    return int(value)
+
+
+# The summary CSV: the seed's rows first, in its words (its rates' intervals after them); then ours,
+# in the order earlier reports had them (a figure not named here follows them); then each category.
+SEED_SUMMARY_ROWS: tuple[str, ...] = (
+    "cases", "passed", "failed", "pass_rate", "avg_retrieval_accuracy", "avg_generation_fidelity", "avg_latency",
+    "p50_latency", "p95_latency",
+)
+_OURS: tuple[str, ...] = (
+    "total", "correct", "correct_rate", "execution_accuracy", "execution_cases", "test_suite_accuracy",
+    "test_suite_cases", "avg_latency_score", "errors", "unsafe_sql", "rows_not_verified", "false_refusals",
+    "false_answers", "cached_answers", "judged", "judge_agreement", "pass_hat_n", "total_tokens",
+)
+CATEGORY_SUMMARY_ROWS: tuple[tuple[str, str], ...] = (
+    ("total", "Total"), ("passed", "Passed"), ("pass_rate", "Pass Rate"), ("correct_rate", "Correct Rate"),
+    ("execution_accuracy", "Execution Accuracy"), ("avg_latency", "Avg Latency (s)"),
+)
+_FIGURE = {figure.key: figure for figure in FIGURES}
+
+
 def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     """The `Metric,Value` report: the seed's rows in its words first, then ours, then one block
     per category. Total Queries counts cases; with --repeat, Total Answers counts answers. Each
     rate's 95 % interval follows it as "<Rate> Low" and "<Rate> High" (the seed's rates: after
-    the seed's rows)."""
+    the seed's rows); an optional figure (the judge's, pass^N, tokens) only when it has a value."""
     overall = summary.iloc[0]
-    answers = int(overall["total"])
-    rows: list[tuple[str, str | int]] = [
-        ("Total Queries", int(overall["cases"])),
-        ("Passed", int(overall["passed"])),
-        ("Failed", int(overall["failed"])),
-        ("Pass Rate", format_pct(overall["pass_rate"])),
-        ("Avg Retrieval Accuracy", format_pct(overall["avg_retrieval_accuracy"])),
-        ("Avg Generation Fidelity", format_pct(overall["avg_generation_fidelity"])),
-        ("Avg Latency (s)", _secs(overall["avg_latency"])),
-        ("P50 Latency (s)", _secs(overall["p50_latency"])),
-        ("P95 Latency (s)", _secs(overall["p95_latency"])),
-        *_bound_rows(overall, "pass_rate", "Pass Rate"),
-        *_bound_rows(overall, "avg_retrieval_accuracy", "Avg Retrieval Accuracy"),
-        *_bound_rows(overall, "avg_generation_fidelity", "Avg Generation Fidelity"),
-        ("Total Answers", answers),
-        ("Correct", int(overall["correct"])),
-        *_rate_rows(overall, "correct_rate", "Correct Rate"),
-        *_rate_rows(overall, "execution_accuracy", "Execution Accuracy"),
-        ("Execution Cases", int(overall["execution_cases"])),
-        *_rate_rows(overall, "test_suite_accuracy", "Test Suite Accuracy"),
-        ("Test Suite Cases", int(overall["test_suite_cases"])),
-        ("Avg Latency Score", f"{overall['avg_latency_score']:.3f}"),
-        ("Errors", int(overall["errors"])),
-        ("Unsafe SQL", int(overall["unsafe_sql"])),
-        ("Rows Not Verified", int(overall["rows_not_verified"])),
-        ("False Refusals", int(overall["false_refusals"])),
-        ("False Answers", int(overall["false_answers"])),
-    ]
-    rows.append(("Cached Answers", int(overall["cached_answers"])))
-    if "judged" in summary.columns and int(overall["judged"]):
-        rows += [("Judged Answers", int(overall["judged"])), *_rate_rows(overall, "judge_agreement", "Judge Agreement")]
-    if "pass_hat_n" in summary.columns and not pd.isna(overall["pass_hat_n"]):
-        rows += [("Pass^N (all repeats passed)", format_pct(overall["pass_hat_n"])),
-                 *_bound_rows(overall, "pass_hat_n", "Pass^N")]
-    if "total_tokens" in summary.columns and not pd.isna(overall["total_tokens"]):
-        rows.append(("Total Tokens", int(overall["total_tokens"])))
+    seed = [_FIGURE[key] for key in SEED_SUMMARY_ROWS]
+    ours = [_FIGURE[key] for key in (*_OURS, *(f.key for f in FIGURES if f.key not in (*_OURS, *SEED_SUMMARY_ROWS)))
+            if _FIGURE[key].report]
+    rows: list[tuple[str, str | int]] = [(figure.label, format_figure(figure, overall[figure.key])) for figure in seed]
+    rows += [row for figure in seed if figure.has_interval for row in _bound_rows(overall, figure.key, figure.label)]
+    for figure in ours:
+        value = overall.get(figure.key)
+        if figure.left_out(value):
+            continue
+        rows.append((figure.long_label or figure.label, format_figure(figure, value)))
+        if figure.has_interval:
+            rows += _bound_rows(overall, figure.key, figure.label)
     for _, category in summary.iloc[1:].iterrows():
         name = category["scope"]
-        rows += [
-            (f"[{name}] Total", int(category["total"])),
-            (f"[{name}] Passed", int(category["passed"])),
-            *_rate_rows(category, "pass_rate", f"[{name}] Pass Rate"),
-            *_rate_rows(category, "correct_rate", f"[{name}] Correct Rate"),
-            *_rate_rows(category, "execution_accuracy", f"[{name}] Execution Accuracy"),
-            (f"[{name}] Avg Latency (s)", _secs(category["avg_latency"])),
-        ]
+        for key, label in CATEGORY_SUMMARY_ROWS:
+            rows.append((f"[{name}] {label}", format_figure(_FIGURE[key], category[key])))
+            if _FIGURE[key].has_interval:
+                rows += _bound_rows(category, key, f"[{name}] {label}")
     return pd.DataFrame(rows, columns=["Metric", "Value"])
-
-
-def _rate_rows(row: pd.Series, rate: str, label: str) -> list[tuple[str, str]]:
-    """``rate`` as a report row, its interval's two rows right after it."""
-    return [(label, format_pct(row[rate])), *_bound_rows(row, rate, label)]
 
 
 def _bound_rows(row: pd.Series, rate: str, label: str) -> list[tuple[str, str]]:

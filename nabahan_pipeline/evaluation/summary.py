@@ -1,11 +1,11 @@
 """case_scores -> the ``evaluation_summary`` table: one row for all answers, then one per category.
 
-Every answer (case x repeat) counts once. Latency percentiles interpolate linearly between
-answers (pandas quantile, as numpy.percentile's default); execution accuracy is over the answers
-whose case has gold SQL only, test-suite accuracy over those that also ran on the test-suite
-databases, each NaN when there are none. ``pass_rate`` is the seed's (Overall Passed),
-``correct_rate`` ours (Correct), the one the gate uses by default. ``judge_agreement`` is the
-optional LLM judge's agreement with the claims verdict, over the answers it judged.
+Every answer (case x repeat) counts once; each figure is declared once, by the scorer whose columns
+it reads (``scoring.declare.Figure``), or here when it reads the answers themselves. Latency
+percentiles interpolate linearly between answers (pandas quantile, as numpy.percentile's default);
+execution accuracy is over the answers whose case has gold SQL only, test-suite accuracy over those
+that also ran on the test-suite databases, each NaN when there are none. ``pass_rate`` is the
+seed's (Overall Passed), ``correct_rate`` ours (Correct), the one the gate uses by default.
 
 Every rate R of a share of answers (or of cases, for pass^N) has its 95 % interval beside it,
 ``R_low`` and ``R_high`` (``intervals.rate_interval``: Wilson's, clustered by case with repeats);
@@ -19,9 +19,75 @@ from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
+import pandera.pandas as pa
 
+from nabahan_pipeline.agents.responses_table import non_text_dtypes
+from nabahan_pipeline.evaluation.case_table import CATEGORIES
 from nabahan_pipeline.evaluation.intervals import rate_interval
-from nabahan_pipeline.evaluation.tables import CATEGORIES, SUMMARY_COLUMNS, SUMMARY_DTYPES
+from nabahan_pipeline.evaluation.scoring import consistency
+from nabahan_pipeline.evaluation.scoring.case_scores import SCORERS
+from nabahan_pipeline.evaluation.scoring.declare import Figure
+
+
+def _token_total(scores: pd.DataFrame) -> float:
+    if "prompt_tokens" not in scores.columns:
+        return math.nan
+    tokens = scores[["prompt_tokens", "completion_tokens"]].astype(float)
+    return float(tokens.sum().sum()) if tokens.notna().any().any() else math.nan
+
+
+# The figures of the answers themselves, not of a scorer's columns.
+ANSWER_FIGURES: tuple[Figure, ...] = (
+    Figure("cases", "Total Queries", "count", "Distinct cases (the seed's Total Queries).",
+           lambda scores: int(scores["case_id"].nunique()) if "case_id" in scores else len(scores)),
+    Figure("total", "Total Answers", "count", "Answers: cases x repeats.", len, trend=True),
+    Figure("errors", "Errors", "count", "Error answers.", lambda scores: int((scores["status"] == "error").sum()),
+           trend=True),
+    Figure("cached_answers", "Cached Answers", "count", "Answers reused from the response cache.",
+           lambda scores: int(scores["cached"].astype(bool).sum()) if "cached" in scores else 0),
+    Figure("total_tokens", "Total Tokens", "tokens", "Prompt + completion tokens; NaN when the agent reports none.",
+           _token_total, trend=True, optional=True),
+)
+# The summary's column order, as earlier runs stored it (their Parquet files, the UI's metadata); a
+# figure declared but not named here follows the named ones, in SCORERS order.
+LAYOUT: tuple[str, ...] = (
+    "cases", "total", "passed", "failed", "pass_rate", "correct", "correct_rate", "avg_retrieval_accuracy",
+    "avg_generation_fidelity", "avg_latency_score", "avg_latency", "p50_latency", "p95_latency",
+    "execution_accuracy", "execution_cases", "test_suite_accuracy", "test_suite_cases", "errors", "unsafe_sql",
+    "rows_not_verified", "false_refusals", "false_answers", "cached_answers", "repeats", "pass_hat_n",
+    "total_tokens", "judged", "judge_agreement",
+)
+_DECLARED = {figure.key: figure for figure in (
+    *ANSWER_FIGURES, *(figure for one in SCORERS for figure in one.figures), *consistency.FIGURES)}
+# Every figure, in the summary's order.
+FIGURES: tuple[Figure, ...] = tuple(_DECLARED[key] for key in (*LAYOUT, *(k for k in _DECLARED if k not in LAYOUT)))
+# The figure the gate reads, first among the KPIs.
+GATE_FIGURE = "correct_rate"
+KPI_FIGURES: tuple[Figure, ...] = tuple(sorted((figure for figure in FIGURES if figure.kpi),
+                                               key=lambda figure: figure.key != GATE_FIGURE))
+
+
+def _overall_first(summary: pd.DataFrame) -> pd.Series:
+    first = pd.Series(range(len(summary)), index=summary.index) == 0
+    return (summary["scope"] == "overall") == first
+
+
+EVALUATION_SUMMARY = pa.DataFrameSchema(
+    {
+        "scope": pa.Column(str, unique=True, description='"overall", then one row per category.'),
+        **{name: column for figure in FIGURES for name, column in figure.schema().items()},
+    },
+    checks=[pa.Check(_overall_first, name="overall_first", description='the first row, and only it, is "overall"')],
+    name="evaluation_summary",
+    description='Totals, rates and latency percentiles: the "overall" row, then one row per category.',
+    strict=True,
+    ordered=True,
+)
+SUMMARY_COLUMNS: tuple[str, ...] = tuple(EVALUATION_SUMMARY.columns)
+SUMMARY_DTYPES: dict[str, str] = non_text_dtypes(EVALUATION_SUMMARY)
+TREND_FIGURES: tuple[str, ...] = tuple(
+    name for name, column in EVALUATION_SUMMARY.columns.items() if (column.metadata or {}).get("trend")
+)
 
 
 def summarize(scores: pd.DataFrame) -> pd.DataFrame:
@@ -54,94 +120,14 @@ def summary_dict(summary: pd.DataFrame) -> dict[str, Any]:
 
 
 def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:
-    total = len(scores)
-    passed = int(scores["overall_passed"].astype(bool).sum())
-    latency = scores["latency_s"].astype(float)
-    execution = scores["execution_match"].astype(float).dropna()
-    suite = scores["test_suite_match"].astype(float).dropna()
-    correct = int(scores["correct"].astype(bool).sum())
-    return {
-        "scope": scope,
-        "cases": int(scores["case_id"].nunique()) if "case_id" in scores else total,
-        "total": total,
-        "passed": passed,
-        "failed": total - passed,
-        "pass_rate": passed / total if total else math.nan,
-        "correct": correct,
-        "correct_rate": correct / total if total else math.nan,
-        "avg_retrieval_accuracy": _mean(scores["retrieval_accuracy"]),
-        "avg_generation_fidelity": _mean(scores["generation_fidelity"]),
-        "avg_latency_score": _mean(scores["latency_score"]),
-        "avg_latency": _mean(latency),
-        "p50_latency": float(latency.quantile(0.5)) if total else math.nan,
-        "p95_latency": float(latency.quantile(0.95)) if total else math.nan,
-        "execution_accuracy": float(execution.mean()) if len(execution) else math.nan,
-        "execution_cases": len(execution),
-        "test_suite_accuracy": float(suite.mean()) if len(suite) else math.nan,
-        "test_suite_cases": len(suite),
-        "errors": int((scores["status"] == "error").sum()),
-        "unsafe_sql": int(scores["unsafe_sql"].astype(bool).sum()),
-        "rows_not_verified": int((~scores["rows_verified"].astype("boolean").fillna(True)).sum()),
-        "false_refusals": int(scores["false_refusal"].astype(bool).sum()),
-        "false_answers": int(scores["false_answer"].astype(bool).sum()),
-        "cached_answers": int(scores["cached"].astype(bool).sum()) if "cached" in scores else 0,
-        **_repeat_figures(scores),
-        "total_tokens": _token_total(scores),
-        **_judge_figures(scores),
-        **_intervals(scores),
-    }
-
-
-def _intervals(scores: pd.DataFrame) -> dict[str, float]:
-    """The answer rates' ``_low`` and ``_high``: over the answers each counts, clustered by case."""
-    cases = scores["case_id"] if "case_id" in scores else None
-    shares = {
-        "pass_rate": scores["overall_passed"].astype(bool),
-        "correct_rate": scores["correct"].astype(bool),
-        "avg_retrieval_accuracy": scores["retrieval_accuracy"],
-        "avg_generation_fidelity": scores["generation_fidelity"],
-        "execution_accuracy": scores["execution_match"],
-        "test_suite_accuracy": scores["test_suite_match"],
-    }
-    return {key: value for rate, outcomes in shares.items() for key, value in _bounds(rate, outcomes, cases).items()}
-
-
-def _bounds(rate: str, outcomes: pd.Series, cases: pd.Series | None) -> dict[str, float]:
-    low, high = rate_interval(outcomes, cases)
-    return {f"{rate}_low": low, f"{rate}_high": high}
-
-
-def _judge_figures(scores: pd.DataFrame) -> dict[str, Any]:
-    # Agreement: the judge says supported exactly when the rules contradict no claim.
-    verdicts = scores["judge_verdict"] if "judge_verdict" in scores else pd.Series(dtype=object)
-    judged = verdicts.notna()
-    if not judged.any():
-        return {"judged": 0, **dict.fromkeys(("judge_agreement", "judge_agreement_low", "judge_agreement_high"),
-                                             math.nan)}
-    agree = (verdicts[judged] == "supported") == (scores.loc[judged, "claims_contradicted"].astype(int) == 0)
-    return {"judged": int(judged.sum()), "judge_agreement": float(agree.mean()),
-            **_bounds("judge_agreement", agree, scores.loc[judged, "case_id"] if "case_id" in scores else None)}
-
-
-def _repeat_figures(scores: pd.DataFrame) -> dict[str, Any]:
-    # pass^N: the share of cases whose every one of N repeats passed; NaN for single runs.
-    repeats = int(scores["repeat"].max()) + 1 if len(scores) and "repeat" in scores.columns else 1
-    if repeats < 2:
-        return {"repeats": repeats, "pass_hat_n": math.nan, "pass_hat_n_low": math.nan, "pass_hat_n_high": math.nan}
-    all_passed = scores["overall_passed"].astype(bool).groupby(scores["case_id"]).all()
-    # A share of cases, each one observation: no clustering.
-    return {"repeats": repeats, "pass_hat_n": float(all_passed.mean()), **_bounds("pass_hat_n", all_passed, None)}
-
-
-def _token_total(scores: pd.DataFrame) -> float:
-    if "prompt_tokens" not in scores.columns:
-        return math.nan
-    tokens = scores[["prompt_tokens", "completion_tokens"]].astype(float)
-    return float(tokens.sum().sum()) if tokens.notna().any().any() else math.nan
-
-
-def _mean(values: pd.Series) -> float:
-    return float(values.astype(float).mean()) if len(values) else math.nan
+    row: dict[str, Any] = {"scope": scope}
+    for figure in FIGURES:
+        row[figure.key] = figure.value(scores)
+        if figure.outcomes is not None:
+            outcomes = figure.outcomes(scores)
+            row[f"{figure.key}_low"], row[f"{figure.key}_high"] = (
+                rate_interval(*outcomes) if outcomes is not None else (math.nan, math.nan))
+    return row
 
 
 def _plain(value: Any) -> Any:

@@ -21,7 +21,9 @@ from nabahan_pipeline.evaluation.scoring import (
     result_digest,
 )
 from nabahan_pipeline.evaluation.intervals import wilson
-from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE, SUMMARY_COLUMNS
+from nabahan_pipeline.evaluation.scoring.case_scores import DECLARED
+from nabahan_pipeline.evaluation.case_table import CATEGORIES, OUT_OF_SCOPE
+from nabahan_pipeline.evaluation.summary import SUMMARY_COLUMNS
 
 __all__ = ["all_passed_scores", "fixed_summary", "make_history", "make_scores"]
 
@@ -110,7 +112,9 @@ def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share:
 
     wrong = overall_passed & gold & (rng.random(m) < wrong_share)
     execution_match = np.where(
-        gold, np.where(answered & ~wrong & (overall_passed | (rng.random(m) < 0.3)), 1.0, 0.0), np.nan
+        # The gold's result comes from the right table and rows: a retrieval that failed never has it.
+        gold, np.where(answered & ~wrong & (overall_passed | ((rng.random(m) < 0.3) & (retrieval_accuracy == 1))),
+                       1.0, 0.0), np.nan
     )
     # The test-suite databases see only SQL that ran (answers); right there means right here.
     test_suite_match = np.where(gold & answered, execution_match, np.nan)
@@ -120,7 +124,8 @@ def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share:
     data_rows = np.where(has_rows, rng.integers(1, 200, m), 0)
     sql = np.where(answered, np.where(table_match | ~in_scope, _RIGHT_SQL, _WRONG_TABLE_SQL), None)
 
-    table = pd.DataFrame({
+    # What this world draws, by column name; a column it does not name is drawn by its declaration.
+    world = pd.DataFrame({
         "query_num": q.astype("int64"),
         "case_id": [f"case-{int(x):05d}" for x in q],
         "repeat": rep.astype("int64"),
@@ -153,11 +158,7 @@ def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share:
         "latency_tier": [tier for tier, _ in tiers],
         "latency_score": np.array([score for _, score in tiers], dtype=float),
         "execution_match": execution_match,
-        "ungrounded_numbers": json.dumps([]),
         "hallucination_markers": [json.dumps(markers[text], ensure_ascii=False) for text in insights],
-        "claims_checked": 0,
-        "claims_contradicted": 0,
-        "claim_details": json.dumps([]),
         "false_refusal": in_scope & (status == "out_of_scope"),
         "false_answer": ~in_scope & answered,
         "overall_passed": overall_passed,
@@ -169,13 +170,23 @@ def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share:
     reasons = [
         not_correct_reasons(row, status=row["status"], in_scope=row["category"] != OUT_OF_SCOPE,
                             error=row["error"], ungrounded=[])
-        for row in table.to_dict("records")
+        for row in world.to_dict("records")
     ]
-    table["correct"] = np.array([not r for r in reasons], dtype=bool)
-    table["not_correct_because"] = ["; ".join(r) for r in reasons]
-    table["error_location"] = _error_locations(table, gold, rng)
-    table["judge_verdict"] = table["judge_reason"] = None  # no LLM judge
-    return add_repeat_consistency(table)[[*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]]
+    world["correct"] = np.array([not r for r in reasons], dtype=bool)
+    world["not_correct_because"] = ["; ".join(r) for r in reasons]
+    world["error_location"] = _error_locations(world, gold, rng)
+    world["judge_verdict"] = world["judge_reason"] = None  # no LLM judge
+    return add_repeat_consistency(drawn_table(world))[[*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]]
+
+
+def drawn_table(world: pd.DataFrame) -> pd.DataFrame:
+    """case_scores' columns but the repeats', in its order: each the world's column of its name, or
+    else drawn from the world by its declaration (``Column.draw``); a column neither names fails."""
+    missing = [name for name in CASE_SCORE_COLUMNS if name not in world and DECLARED[name].draw is None]
+    if missing:
+        raise ValueError(f"synthetic scores: no draw for {', '.join(missing)} (declare Column.draw)")
+    return pd.DataFrame({name: world[name] if name in world else DECLARED[name].draw(world)
+                         for name in CASE_SCORE_COLUMNS}, index=world.index)
 
 
 # Wrong answers' locations as a run finds them, a wrong table's first (drawn after every other

@@ -18,7 +18,7 @@ from nabahan_pipeline.evaluation.charts.style import (
 )
 from nabahan_pipeline.evaluation.charts.ticks import LATENCY_FLOOR, SpacedLogLocator
 from nabahan_pipeline.evaluation.charts.tiers import (
-    LATENCY_TIERS, TIER_ALPHA, TIER_BOUNDARIES, TIER_COLORS, tier_counts, tier_range,
+    TIER_ALPHA, TIER_BOUNDARIES, TIER_COLORS, TIER_SPANS, tier_counts, tier_range,
 )
 
 
@@ -59,7 +59,7 @@ def draw_latency_hist(ax: Axes, scores: pd.DataFrame, *, compact: bool = False) 
     # narrow on a log axis that also shows millisecond answers. The legend names each band with
     # its range and share instead.
     tier_handles = []
-    for (name, ar, a, b), colour in zip(LATENCY_TIERS, TIER_COLORS):
+    for (name, ar, a, b), colour in zip(TIER_SPANS, TIER_COLORS):
         a_vis, b_vis = max(a, lo), min(b, hi)
         if a_vis < b_vis:
             ax.axvspan(a_vis, b_vis, color=colour, alpha=TIER_ALPHA, linewidth=0, zorder=0)

@@ -1,6 +1,6 @@
 """The seed's latency tiers as the charts draw them: names, bounds, colours, counts.
 
-The tiers themselves are declared once, with the case_scores table (evaluation.tables.LATENCY_TIERS);
+The tiers themselves are declared once, by the latency scorer (scoring.latency.LATENCY_BOUNDS);
 this module adds what a chart needs: Arabic names, each band's bounds and colour.
 """
 
@@ -11,27 +11,27 @@ import math
 import numpy as np
 import pandas as pd
 
-from nabahan_pipeline.evaluation import tables
 from nabahan_pipeline.evaluation.charts.style import EXEC_COLOR, FAIL_COLOR
+from nabahan_pipeline.evaluation.scoring.latency import LATENCY_BOUNDS, POOR, TIERS
 
 _ARABIC = {"Excellent": "ممتاز", "Good": "جيد", "Acceptable": "مقبول", "Poor": "ضعيف"}
-_UPPER = tuple(bound for bound, *_ in tables.LATENCY_TIERS) + (math.inf,)
+_UPPER = tuple(bound for bound, *_ in LATENCY_BOUNDS) + (math.inf,)
 # (name, Arabic, lower bound s, upper bound s), best first: < 2, 2-5, 5-10, > 10.
-LATENCY_TIERS = tuple(
+TIER_SPANS = tuple(
     (name, _ARABIC[name], lower, upper)
-    for (name, _), lower, upper in zip(tables.TIERS, (0.0, *_UPPER[:-1]), _UPPER, strict=True)
+    for (name, _), lower, upper in zip(TIERS, (0.0, *_UPPER[:-1]), _UPPER, strict=True)
 )
-TIER_BOUNDARIES = tuple(upper for *_, upper in LATENCY_TIERS[:-1])  # dashed lines on a latency axis
+TIER_BOUNDARIES = tuple(upper for *_, upper in TIER_SPANS[:-1])  # dashed lines on a latency axis
 TIER_COLORS = ("#56B4E9", "#F0E442", EXEC_COLOR, FAIL_COLOR)
 TIER_ALPHA = 0.15
 
 
 def tier_of(latency: np.ndarray) -> np.ndarray:
     """Each latency's tier name."""
-    # As scoring.latency reads tables.LATENCY_TIERS: a bound marked inclusive belongs to the tier below.
-    conditions = [latency <= bound if inclusive else latency < bound for bound, inclusive, _, _ in tables.LATENCY_TIERS]
-    names = [name for _, _, name, _ in tables.LATENCY_TIERS]
-    return np.select(conditions, names, default=tables.POOR[0])
+    # As scoring.latency reads LATENCY_BOUNDS: a bound marked inclusive belongs to the tier below.
+    conditions = [latency <= bound if inclusive else latency < bound for bound, inclusive, _, _ in LATENCY_BOUNDS]
+    names = [name for _, _, name, _ in LATENCY_BOUNDS]
+    return np.select(conditions, names, default=POOR[0])
 
 
 def tier_counts(scores: pd.DataFrame) -> dict[str, int]:
@@ -42,7 +42,7 @@ def tier_counts(scores: pd.DataFrame) -> dict[str, int]:
         lat = pd.to_numeric(scores["latency_s"], errors="coerce").dropna().to_numpy(dtype=float)
         tiers = pd.Series(tier_of(lat))
     counts = tiers.value_counts()
-    return {name: int(counts.get(name, 0)) for name, *_ in LATENCY_TIERS}
+    return {name: int(counts.get(name, 0)) for name, *_ in TIER_SPANS}
 
 
 def tier_range(a: float, b: float) -> str:

@@ -2,7 +2,7 @@
 case_scores columns it fills, and ``case_scores`` walks them (SCORERS, in order) over every answer,
 then adds the consistency over each case's repeats."""
 
-from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, scorer
+from nabahan_pipeline.evaluation.scoring.answer import Answer
 from nabahan_pipeline.evaluation.scoring.case_scores import (
     CASE_SCORE_COLUMNS,
     REPEAT_COLUMNS,
@@ -15,17 +15,20 @@ from nabahan_pipeline.evaluation.scoring.case_scores import (
 )
 from nabahan_pipeline.evaluation.scoring.consistency import add_repeat_consistency, result_digest
 from nabahan_pipeline.evaluation.scoring.hallucination import hallucination_markers
-from nabahan_pipeline.evaluation.scoring.latency import LATENCY_TIERS, latency_tier
+from nabahan_pipeline.evaluation.scoring.declare import Column, Figure, Scorer, scorer
+from nabahan_pipeline.evaluation.scoring.latency import LATENCY_BOUNDS, latency_tier
 from nabahan_pipeline.evaluation.scoring.verdicts import not_correct_reasons
 
 __all__ = [
     "CASE_SCORE_COLUMNS",
-    "LATENCY_TIERS",
+    "LATENCY_BOUNDS",
     "REPEAT_COLUMNS",
     "SCORERS",
     "SCORE_COLUMNS",
     "SEED_VERDICT_COLUMNS",
     "Answer",
+    "Column",
+    "Figure",
     "Scorer",
     "add_repeat_consistency",
     "hallucination_markers",

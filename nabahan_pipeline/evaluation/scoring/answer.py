@@ -1,10 +1,9 @@
-"""One answer to one case as every scorer reads it, and what a scorer is: a function that fills
-the case_scores columns it declares, from the answer and the scores of the scorers before it."""
+"""One answer to one case as every scorer reads it (what a scorer is: ``scoring.declare``)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +12,7 @@ import pandas as pd
 from nabahan_pipeline.agents.contract import ContractError, result_table
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult
 from nabahan_pipeline.evaluation.agent_sql import CheckedSQL, SQLRun, check_agent_sql
-from nabahan_pipeline.evaluation.tables import OUT_OF_SCOPE
+from nabahan_pipeline.evaluation.case_table import OUT_OF_SCOPE
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 
 
@@ -87,31 +86,6 @@ class Answer:
     def refused(self) -> bool:
         """A refusal: status out_of_scope and no SQL."""
         return self.status == "out_of_scope" and self.sql is None
-
-
-ScoreFunction = Callable[[Answer, Mapping[str, Any]], dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Scorer:
-    """A metric of one answer: the case_scores ``columns`` it fills, and ``score``, which fills
-    them from the answer and the scores of the scorers run before it."""
-
-    name: str
-    columns: tuple[str, ...]
-    score: ScoreFunction
-
-    def __call__(self, answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
-        return self.score(answer, scores)
-
-
-def scorer(*columns: str) -> Callable[[ScoreFunction], Scorer]:
-    """Declare a function the scorer of ``columns`` (named after the function)."""
-
-    def declare(score: ScoreFunction) -> Scorer:
-        return Scorer(score.__name__, columns, score)
-
-    return declare
 
 
 def data_rows(answer: Mapping[str, Any], rows: list) -> int:

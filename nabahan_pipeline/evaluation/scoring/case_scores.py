@@ -3,7 +3,7 @@ over each case's repeats.
 
 Each scorer fills the columns it declares and may read the scores of those before it (the
 verdicts read them all); the columns of the answer itself (case, status, SQL, latency ...) are
-copied here. The column order is the schema's (``evaluation.tables.CASE_SCORES``).
+copied here. ``CASE_SCORES``, the table's schema, is derived from what each scorer declares.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+import pandera.pandas as pa
 
 from nabahan_pipeline.agents.contract import ContractError, result_table
+from nabahan_pipeline.agents.responses_table import AGENT_RESPONSES, non_text_dtypes
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError
 from nabahan_pipeline.evaluation.agent_sql import (
     DEFAULT_MAX_ROWS,
@@ -28,10 +30,12 @@ from nabahan_pipeline.evaluation.agent_sql import (
     SQLRun,
     check_agent_sql,
 )
+from nabahan_pipeline.evaluation.case_table import TEST_CASES
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.scoring import consistency
 from nabahan_pipeline.evaluation.scoring.claims import claims
-from nabahan_pipeline.evaluation.scoring.answer import Answer, Scorer, data_rows, present, text_or_none
+from nabahan_pipeline.evaluation.scoring.answer import Answer, data_rows, present, text_or_none
+from nabahan_pipeline.evaluation.scoring.declare import Column, Scorer, count
 from nabahan_pipeline.evaluation.scoring.execution import execution
 from nabahan_pipeline.evaluation.scoring.fidelity import fidelity
 from nabahan_pipeline.evaluation.scoring.hallucination import hallucination
@@ -41,7 +45,6 @@ from nabahan_pipeline.evaluation.scoring.location import error_location
 from nabahan_pipeline.evaluation.scoring.refusals import refusals
 from nabahan_pipeline.evaluation.scoring.retrieval import retrieval
 from nabahan_pipeline.evaluation.scoring.verdicts import correct, overall_passed
-from nabahan_pipeline.evaluation.tables import CASE_SCORE_DTYPES, CASE_SCORES
 
 if TYPE_CHECKING:  # pragma: no cover
     from nabahan_pipeline.evaluation.judge import Judge
@@ -49,22 +52,66 @@ if TYPE_CHECKING:  # pragma: no cover
 # In the order they run: each may read the scores of those before it. The judge's comes last (no
 # verdict reads it), off unless score_responses is given a judge.
 SCORERS: tuple[Scorer, ...] = (
-    retrieval, hallucination, claims, fidelity, latency, execution, refusals, overall_passed, correct, error_location,
+    retrieval, claims, hallucination, fidelity, latency, execution, refusals, overall_passed, correct, error_location,
     judge_off,
 )
 
+_RESPONSE = AGENT_RESPONSES.columns
+_CASE = TEST_CASES.columns
+# The columns of the answer itself and of its case, copied into case_scores (with its CSV header).
+ANSWER_COLUMNS: tuple[Column, ...] = (
+    count("query_num", "The case's number, 1-based in file order.", "Query #", at_least=1),
+    Column("case_id", _RESPONSE["case_id"], "Case ID"),
+    Column("repeat", _RESPONSE["repeat"], "Repeat"),
+    Column("timestamp", pa.Column(str, description="When the run scored its answers (ISO 8601, one per run)."),
+           "Timestamp"),
+    Column("question", _CASE["question"], "Question"),
+    Column("category", pa.Column(str, description=_CASE["category"].description), "Category"),
+    Column("expected_table", _CASE["expected_table"], "Expected Table"),
+    *(Column(name, _RESPONSE[name], header) for name, header in (
+        ("status", "Status"), ("sql", "SQL Generated"), ("dialect", "SQL Dialect"), ("data_rows", "Data Rows"),
+        ("insights", "Insights"), ("error", "Error"), ("latency_s", "Latency (s)"), ("cached", "Cached"),
+        ("prompt_tokens", "Prompt Tokens"), ("completion_tokens", "Completion Tokens"))),
+    Column("result_digest", pa.Column(str, description="Order-blind digest of the result rows.")),
+)
+# case_scores' column order, as earlier runs stored it (their Parquet files, the UI's previews); a
+# column declared but not named here follows the named ones, in SCORERS order, before the repeats'.
+LAYOUT: tuple[str, ...] = (
+    "query_num", "case_id", "repeat", "timestamp", "question", "category", "expected_table", "status", "sql",
+    "dialect", "data_rows", "insights", "error", "latency_s", "cached", "prompt_tokens", "completion_tokens",
+    "result_digest", "sql_valid", "table_match", "has_rows", "retrieval_points", "retrieval_accuracy",
+    "status_match", "arabic_text", "numbers_present", "no_hallucination", "fidelity_points", "generation_fidelity",
+    "latency_tier", "latency_score", "execution_match", "ungrounded_numbers", "hallucination_markers",
+    "claims_checked", "claims_contradicted", "claim_details", "false_refusal", "false_answer", "overall_passed",
+    "unsafe_sql", "sql_problem", "rows_verified", "test_suite_match", "correct", "not_correct_because",
+    "error_location", "judge_verdict", "judge_reason",
+)
+# Every column of case_scores as declared (the answer's, each scorer's, the repeats'), in table order.
+DECLARED: dict[str, Column] = {column.name: column for column in (
+    *ANSWER_COLUMNS, *(column for one in SCORERS for column in one.columns), *consistency.DECLARED)}
+_SCORED = [column for one in SCORERS for column in one.column_names]
 REPEAT_COLUMNS: tuple[str, ...] = consistency.COLUMNS
-_SCORED = {column for one in SCORERS for column in one.columns}
+# Every column but those over a case's repeats, in table order.
+CASE_SCORE_COLUMNS: tuple[str, ...] = (*LAYOUT, *(name for name in _SCORED if name not in LAYOUT))
 # What score_answer returns, in the table's order.
-SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column in _SCORED)
-# Every column but those over a case's repeats.
-CASE_SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORES.columns if column not in REPEAT_COLUMNS)
+SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORE_COLUMNS if column in _SCORED)
+
+
+CASE_SCORES = pa.DataFrameSchema(
+    {name: DECLARED[name].schema for name in (*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS)},
+    name="case_scores",
+    description="Each answer scored: one row per case and repeat, in file order.",
+    strict=True,
+    ordered=True,
+)
+CASE_SCORE_DTYPES: dict[str, str] = non_text_dtypes(CASE_SCORES)
 # Answers scored at a time: what scoring holds besides the table stays flat as answers grow.
 BATCH_ROWS = 2_000
 # The seed's verdict as the console shows it the moment an answer arrives, and the scorers it takes
-# (in SCORERS order; overall_passed reads retrieval's and fidelity's verdicts, fidelity the markers).
+# (in SCORERS order; overall_passed reads retrieval's and fidelity's verdicts, fidelity the markers, the
+# markers the claims' reading of each number).
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
-SEED_SCORERS: tuple[Scorer, ...] = (retrieval, hallucination, fidelity, latency, overall_passed)
+SEED_SCORERS: tuple[Scorer, ...] = (retrieval, claims, hallucination, fidelity, latency, overall_passed)
 
 
 def score_answer(
@@ -84,8 +131,8 @@ def score_answer(
     scores: dict[str, Any] = {}
     for one in SCORERS if scorers is None else scorers:
         filled = one(read, scores)
-        if set(filled) != set(one.columns):
-            raise RuntimeError(f"scorer {one.name} filled {sorted(filled)}, not its columns {sorted(one.columns)}")
+        if set(filled) != set(one.column_names):
+            raise RuntimeError(f"scorer {one.name} filled {sorted(filled)}, not its columns {sorted(one.column_names)}")
         scores.update(filled)
     return {column: scores[column] for column in SCORE_COLUMNS if column in scores}
 

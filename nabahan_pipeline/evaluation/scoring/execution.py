@@ -11,13 +11,60 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pandas as pd
+import pandera.pandas as pa
+
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult
 from nabahan_pipeline.evaluation.agent_sql import SQLRun, rows_verified
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult, execution_match, result_matches
-from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer, text_or_none
+from nabahan_pipeline.evaluation.scoring.answer import Answer, text_or_none
+from nabahan_pipeline.evaluation.scoring.declare import MATCH, Column, Figure, by_case, scorer, sum_of
 
 
-@scorer("execution_match", "unsafe_sql", "sql_problem", "rows_verified", "test_suite_match")
+def _mean_where_known(column: str):  # noqa: ANN202
+    # Over the answers where ``column`` is known (NaN: no gold SQL, or no test-suite run).
+    def value(scores: pd.DataFrame) -> float:
+        known = scores[column].astype(float).dropna()
+        return float(known.mean()) if len(known) else math.nan
+
+    return value
+
+
+def _known(column: str):  # noqa: ANN202
+    return lambda scores: len(scores[column].astype(float).dropna())
+
+
+@scorer(
+    Column("execution_match", pa.Column(float, MATCH, nullable=True, description="The result is the gold SQL's: 1.0/0.0, NaN when the case has no gold SQL."),
+           "Execution Match"),
+    Column("unsafe_sql", pa.Column(bool, description="The SQL is not one read-only SELECT (never run)."), "Unsafe SQL"),
+    Column("sql_problem", pa.Column(str, nullable=True, description="Why the SQL is unsafe, or why it could not run here."),
+           "SQL Problem"),
+    Column("rows_verified", pa.Column("boolean", nullable=True, description="The re-run SQL returns the reported rows; NA when it could not run."),
+           "Rows Verified"),
+    Column("test_suite_match", pa.Column(
+        float, MATCH, nullable=True,
+        description="Right on every test-suite database too: 1.0/0.0 (0.0 when it fails on one), NaN without gold SQL, suite or SQL that ran here.",
+    ), "Test Suite Match"),
+    figures=[
+        Figure("execution_accuracy", "Execution Accuracy", "rate",
+               "Execution match over the answers with gold SQL; NaN when no case has gold SQL.",
+               _mean_where_known("execution_match"), by_case(lambda scores: scores["execution_match"]),
+               kpi=True, trend=True, nullable=True),
+        Figure("execution_cases", "Execution Cases", "count", "Answers whose case has gold SQL.",
+               _known("execution_match")),
+        Figure("test_suite_accuracy", "Test Suite Accuracy", "rate",
+               "Test-suite match over the answers run there; NaN when none ran on the test-suite databases.",
+               _mean_where_known("test_suite_match"), by_case(lambda scores: scores["test_suite_match"]),
+               kpi=True, trend=True, nullable=True),
+        Figure("test_suite_cases", "Test Suite Cases", "count", "Answers run on the test-suite databases.",
+               _known("test_suite_match")),
+        Figure("unsafe_sql", "Unsafe SQL", "count", "Answers whose SQL is not one read-only SELECT.",
+               sum_of("unsafe_sql"), trend=True),
+        Figure("rows_not_verified", "Rows Not Verified", "count", "Answers reporting rows their SQL does not return.",
+               lambda scores: int((~scores["rows_verified"].astype("boolean").fillna(True)).sum()), trend=True),
+    ],
+)
 def execution(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """Execution match (NaN without gold SQL) and test-suite match on the rows the agent's SQL
     returns here, whether it is unsafe or why it gave no result, and whether its rows are the

@@ -8,8 +8,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import pandera.pandas as pa
+
 from nabahan_pipeline.arabic.normalize import arabic_letter_share, normalize_arabic
-from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer
+from nabahan_pipeline.evaluation.scoring.answer import Answer
+from nabahan_pipeline.evaluation.scoring.declare import Column, Figure, by_case, mean_of, point, scorer
 
 MIN_INSIGHT_CHARS = 30  # a success must say more than this many characters (stripped)
 MIN_ARABIC_SHARE = 0.3
@@ -27,7 +30,17 @@ APOLOGY_PATTERN = re.compile(
 _DIGIT_PATTERN = re.compile("[0-9\u0660-\u0669\u06f0-\u06f9]")
 
 
-@scorer("status_match", "arabic_text", "numbers_present", "no_hallucination", "fidelity_points", "generation_fidelity")
+@scorer(
+    point("status_match", "Fidelity point: the text fits the status (an apology for a refusal).", "Status Match"),
+    point("arabic_text", "Fidelity point: the text is mostly Arabic.", "Arabic Text"),
+    point("numbers_present", "Fidelity point: rows came back and the text has a digit.", "Numbers Present"),
+    point("no_hallucination", "Fidelity point: no disclaimer, placeholder or ungrounded number.", "No Hallucination"),
+    Column("fidelity_points", pa.Column(int, pa.Check.in_range(0, 4), description="The four fidelity points summed."),
+           "Fidelity Points"),
+    point("generation_fidelity", "The seed's fidelity verdict: 3 of 4 points.", "Generation Fidelity"),
+    figures=[Figure("avg_generation_fidelity", "Avg Generation Fidelity", "rate", "Mean generation fidelity.",
+                    mean_of("generation_fidelity"), by_case(lambda scores: scores["generation_fidelity"]), trend=True)],
+)
 def fidelity(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The four fidelity points, their sum and the seed's verdict on them; no_hallucination
     reads the hallucination scorer's markers."""

@@ -7,12 +7,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pandera.pandas as pa
+
 from nabahan_pipeline.evaluation.error_location import locate_error
-from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer, text_or_none
+from nabahan_pipeline.evaluation.scoring.answer import Answer, text_or_none
+from nabahan_pipeline.evaluation.scoring.declare import Column, scorer
 from nabahan_pipeline.evaluation.scoring.claims import contradictions, unsupported
 
 
-@scorer("error_location")
+@scorer(Column(
+    "error_location",
+    pa.Column(str, description='Where a wrong answer goes wrong: "clause: detail; ..." (its SQL against the gold\'s, or the insight); empty when correct or not located.'),
+    "Error Location",
+))
 def error_location(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The error's location: "clause: detail; ..." (``error_location.CLAUSES``), or ""."""
     gold_sql = text_or_none(answer.case.get("expected_sql"))

@@ -11,11 +11,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pandera.pandas as pa
+
 from nabahan_pipeline.etimad_db.sql_safety import read_sql
-from nabahan_pipeline.evaluation.scoring.answer import Answer, scorer, text_or_none
+from nabahan_pipeline.evaluation.scoring.answer import Answer, text_or_none
+from nabahan_pipeline.evaluation.scoring.declare import Column, Figure, by_case, mean_of, point, scorer
 
 
-@scorer("sql_valid", "table_match", "has_rows", "retrieval_points", "retrieval_accuracy")
+@scorer(
+    point("sql_valid", "Retrieval point: SQL present and one read-only SELECT.", "SQL Valid"),
+    point("table_match", "Retrieval point: the SQL reads the expected table.", "Table Match"),
+    point("has_rows", "Retrieval point: the result has rows.", "Has Rows"),
+    Column("retrieval_points", pa.Column(int, pa.Check.in_range(0, 3), description="The three retrieval points summed."),
+           "Retrieval Points"),
+    point("retrieval_accuracy", "The seed's retrieval verdict: 2 of 3 points; out of scope, the refusal.",
+          "Retrieval Accuracy"),
+    figures=[Figure("avg_retrieval_accuracy", "Avg Retrieval Accuracy", "rate", "Mean retrieval accuracy.",
+                    mean_of("retrieval_accuracy"), by_case(lambda scores: scores["retrieval_accuracy"]), trend=True)],
+)
 def retrieval(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The three retrieval points, their sum and the seed's verdict on them."""
     sql_valid = int(answer.sql is not None and not answer.checked.unsafe)

@@ -22,6 +22,7 @@ from nabahan_pipeline.evaluation.scoring import (
     score_responses,
     scorer,
 )
+from nabahan_pipeline.evaluation.scoring.case_scores import DECLARED
 from nabahan_pipeline.evaluation.tables import CASE_SCORES
 from nabahan_pipeline_tests.evaluation.scoring.answers import COUNT_CASE, OUT_OF_SCOPE_CASE, REFUSAL, answer, score
 
@@ -182,7 +183,7 @@ def test_responses_for_unknown_cases_raise(db: Path) -> None:
 
 
 def test_each_scorer_fills_its_own_columns_and_together_they_fill_the_table(db: Path) -> None:
-    declared = [column for one in SCORERS for column in one.columns]
+    declared = [column for one in SCORERS for column in one.column_names]
     assert len(declared) == len(set(declared)), "no column is filled by two scorers"
     assert set(declared) == set(SCORE_COLUMNS) and not set(declared) & set(REPEAT_COLUMNS)
     assert list(CASE_SCORES.columns) == [*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS]
@@ -192,7 +193,7 @@ def test_each_scorer_fills_its_own_columns_and_together_they_fill_the_table(db: 
 
 
 def test_a_scorer_that_fills_a_column_it_did_not_declare_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    @scorer("latency_tier")
+    @scorer(DECLARED["latency_tier"])
     def sloppy(answer: Answer, scores: Any) -> dict[str, Any]:
         return {"latency_tier": "Excellent", "latency_score": 1.0}
 

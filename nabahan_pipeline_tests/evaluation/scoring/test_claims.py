@@ -40,10 +40,12 @@ def test_a_figure_on_the_wrong_row_is_not_correct_and_the_reason_names_it() -> N
     assert scores["overall_passed"]  # the seed's verdict reads no claim
 
 
-def test_an_unattached_number_nothing_supports_is_the_ungrounded_reason() -> None:
+def test_an_unattached_number_nothing_supports_is_the_unverified_reason_in_its_context() -> None:
     scores = scored("بلغ مجموع المنافسات 7,777 منافسة في المنطقتين.")
-    assert not scores["correct"] and scores["not_correct_because"] == "ungrounded 7,777"
-    assert unsupported(scores["claim_details"]) == ["7,777"]
+    assert not scores["correct"]
+    assert scores["not_correct_because"] == "unverified: بلغ مجموع المنافسات 7,777 منافسة في المنطقتين."
+    assert unsupported(scores["claim_details"]) == ["بلغ مجموع المنافسات 7,777 منافسة في المنطقتين."]
+    assert json.loads(scores["ungrounded_numbers"]) == ["7,777"], "the seed's grounding reads it the same way"
 
 
 def test_a_number_the_old_bag_flagged_but_a_row_derives_is_correct() -> None:

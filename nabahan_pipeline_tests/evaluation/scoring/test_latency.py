@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from nabahan_pipeline.evaluation.scoring import LATENCY_TIERS, latency_tier
+from nabahan_pipeline.evaluation.scoring import LATENCY_BOUNDS, latency_tier
 from nabahan_pipeline.evaluation.scoring.latency import POOR
 from nabahan_pipeline.evaluation.tables import CASE_SCORES
 from nabahan_pipeline_tests.evaluation.scoring.answers import score
@@ -41,8 +41,8 @@ def test_latency_does_not_decide_the_pass() -> None:
 
 
 def test_the_case_scores_schema_allows_every_tier_and_score_and_no_other() -> None:
-    names = [name for _, _, name, _ in LATENCY_TIERS] + [POOR[0]]
-    scores = [score for _, _, _, score in LATENCY_TIERS] + [POOR[1]]
+    names = [name for _, _, name, _ in LATENCY_BOUNDS] + [POOR[0]]
+    scores = [score for _, _, _, score in LATENCY_BOUNDS] + [POOR[1]]
     tier_check, score_check = (CASE_SCORES.columns[column].checks[0] for column in ("latency_tier", "latency_score"))
     assert tier_check(pd.Series(names)).check_passed and score_check(pd.Series(scores)).check_passed
     assert not tier_check(pd.Series(["Slow"])).check_passed and not score_check(pd.Series([0.9])).check_passed
