@@ -318,6 +318,8 @@ def other_row_label(src: Source) -> Iterator[Candidate]:
     if not src.figure_columns():
         return  # a list of names claims no figure of its rows
     for start, end, r in label_spans(src):
+        if not _carries_a_claim(src, end, r):
+            continue
         named = fold(src.insight[start:end])
         short = named != fold(str(src.rows[r][c]))
         for other, row in enumerate(src.rows):
@@ -328,6 +330,15 @@ def other_row_label(src: Source) -> Iterator[Candidate]:
             equal_rows = all(same_value(a, b) for a, b in zip(_figures_of(src, r), _figures_of(src, other)))
             yield Candidate(((start, end, new),), equivalent=equal_rows or fold(new) == named,
                             note=f"row {r + 1} -> row {other + 1}")
+
+
+def _carries_a_claim(src: Source, end: int, r: int) -> bool:
+    """True when the row's label ending at ``end`` states something of its row: a figure of the row
+    follows in its clause, or the answer gives the row no figure at all (a rank, a superlative). A
+    label restated in the scope ("في منطقة مكة المكرمة ومنطقة الرياض حسب المنطقة") before the figures
+    it names again later is not a claim."""
+    own = [m.start for m, row, _ in figures(src) if row == r]
+    return not own or any(end <= at <= end + 60 and not re.search(r"[.،؛\n]", src.insight[end:at]) for at in own)
 
 
 def _figures_of(src: Source, r: int) -> list[float]:
@@ -568,6 +579,8 @@ TYPES = {"منافسة عامة": "شراء مباشر", "شراء مباشر": 
 
 def status_word(src: Source) -> Iterator[Candidate]:
     """A status or tender-type name changed to another (the awarded count called the cancelled)."""
+    if not src.figure_columns():
+        return  # a list of the names themselves claims no figure
     for start, end, word in word_spans(src.insight, list(STATUSES)):
         for other in STATUS_OTHER[word]:
             yield Candidate(((start, end, other),), note=f"{word} -> {other}")
