@@ -271,6 +271,7 @@ def append(src: Source, sentence: str, note: str = "") -> Candidate:
 
 
 def same_value(a: float, b: float) -> bool:
+    """True when two figures are equal but for float noise."""
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
@@ -922,10 +923,10 @@ def generate(sources: Sequence[Source], seed: int = SEED, per_source: int = PER_
     return tallies
 
 
-def _item(item_id: str, src: Source | dict[str, Any], insight: str) -> dict[str, Any]:
-    get = src.get if isinstance(src, dict) else lambda key: getattr(src, key)
-    return {"id": item_id, "question": get("question"), "category": get("category"), "status": "success",
-            "sql": get("sql"), "insight": insight, "label": "right", "kind": "mutant"}
+def _item(item_id: str, mutant: dict[str, Any], insight: str) -> dict[str, Any]:
+    """An item of claims_labelled: the mutant's (or its source's) insight over the source's SQL."""
+    return {"id": item_id, "question": mutant["question"], "category": mutant["category"], "status": "success",
+            "sql": mutant["sql"], "insight": insight, "label": "right", "kind": "mutant"}
 
 
 def score(tallies: dict[str, Tally]) -> tuple[int, int]:

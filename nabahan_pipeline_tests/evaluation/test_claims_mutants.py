@@ -62,7 +62,8 @@ def _values(text: str) -> list[float]:
 
 
 def test_every_operator_is_judged_right_at_least_97_percent_of_the_time(scored: dict[str, Any]) -> None:
-    below = {name: f"{row['as_expected']}/{row['mutants']}; e.g. {row['failures'][:1]}"
+    below = {name: f"{row['as_expected']}/{row['mutants']}; e.g. "
+                   + "; ".join(f"{f['source']}: {f['text'][-100:]!r} ({f['because'] or 'Correct'})" for f in row["failures"][:1])
              for name, row in scored["operators"].items() if row["share"] is None or row["share"] < TARGET}
     assert not below, "\n".join(f"{name}: {why}" for name, why in below.items())
 
