@@ -467,7 +467,8 @@ def bound_word(src: Source) -> Iterator[Candidate]:
         for word, bound in (("أكثر من", above), ("ما يزيد على", above), ("أقل من", below), ("دون", below)):
             if bound == value or bound <= 0:
                 continue
-            yield Candidate(((start, end, f"{word} {write_like(bound, mention)}"),), note=f"{mention.text} -> {word} {bound}")
+            yield Candidate(((start, end, f"{word} {write_like(bound, mention)}"),),
+                            note=f"{mention.text} -> {word} {bound}")
 
 
 DIRECTIONS = {"ارتفع": "انخفض", "انخفض": "ارتفع", "ارتفعت": "انخفضت", "انخفضت": "ارتفعت", "ارتفاع": "انخفاض",
@@ -554,7 +555,8 @@ COUNTED = {"مناقصة": "عرضاً", "منافسة": "عرضاً", "مناق
 
 
 def measure_word(src: Source) -> Iterator[Candidate]:
-    """The measure a figure is told as changed: the count as bids, the estimate as the award, the average as the total."""
+    """The measure a figure is told as changed: the count as bids, the estimate as the award, the
+    average as the total."""
     for start, end, word in word_spans(src.insight, list(MEASURES)):
         yield Candidate(((start, end, MEASURES[word]),), note=f"{word} -> {MEASURES[word]}")
     for mention, _, _ in figures(src):
@@ -629,15 +631,19 @@ def other_base_percentage(src: Source) -> Iterator[Candidate]:
         values = [row[columns[0]] for row in src.rows if isinstance(row[columns[0]], (int, float))]
         total = sum(values)
         for value in values:
-            if total and value != total and abs(value / total * 100 - mention.value) <= mention.readings[0].unit / 2 + 1e-9:
+            share = value / total * 100 if total else None
+            if share is not None and value != total and abs(share - mention.value) <= mention.readings[0].unit / 2 + 1e-9:
                 new = f"{value / (total - value) * 100:.{mention.decimals}f}"
                 start, end = digit_span(mention)
-                yield Candidate(((start, end, new),), equivalent=new == src.insight[start:end], note="share of the rest")
+                yield Candidate(((start, end, new),), equivalent=new == src.insight[start:end],
+                                note="share of the rest")
     for (sa, ea, a), (sb, eb, b) in _two_named_rows(src):
         if len(src.figure_columns()) != 1:
             break
         va, vb = src.rows[a][columns[0]], src.rows[b][columns[0]]
-        if not (isinstance(va, (int, float)) and isinstance(vb, (int, float))) or va <= 0 or vb <= 0 or same_value(va, vb):
+        if not (isinstance(va, (int, float)) and isinstance(vb, (int, float))):
+            continue
+        if va <= 0 or vb <= 0 or same_value(va, vb):
             continue
         c = src.label_column()
         if c is not None and _PERIOD_COLUMN.search(src.columns[c]):
@@ -776,7 +782,8 @@ def reorder_bullets(src: Source) -> Iterator[Candidate]:
     for shift in (1, 2):
         moved = order[shift:] + order[:shift]
         if moved != order and shift < len(items):
-            text = f"{head}:\n" + "\n".join(f"- {items[i]}" for i in moved) + (f"\n- {tail.lstrip('، ').lstrip('و')}" if tail else "")
+            bullets = [items[i] for i in moved] + ([tail.lstrip("، ").lstrip("و")] if tail else [])
+            text = f"{head}:\n" + "\n".join(f"- {item}" for item in bullets)
             yield Candidate(((0, len(src.insight), text),), note=f"items rotated by {shift}")
 
 
@@ -956,7 +963,7 @@ def report(tallies: dict[str, Tally]) -> dict[str, dict[str, Any]]:
         table[name] = {"kind": tally.kind, "candidates": tally.candidates, "equivalent_dropped": tally.equivalent,
                        "mutants": len(tally.mutants), "as_expected": len(expected),
                        "share": len(expected) / len(tally.mutants) if tally.mutants else None,
-                       "failures": [{"source": m["source"], "text": m["text"], "because": m["because"], "note": m["note"]}
+                       "failures": [{key: m[key] for key in ("source", "text", "because", "note")}
                                     for m in failures[:EXAMPLES]]}
     return table
 
@@ -983,7 +990,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     total = sum(len(t.mutants) for t in tallies.values())
     dropped = sum(t.equivalent for t in tallies.values())
     print(f"{total} mutants by {len(tallies)} operators; {dropped} equivalent mutants dropped")
-    out: dict[str, Any] = {"seed": args.seed, "target": TARGET, "sources": len(sources), "mutated_sources": judged, "left_out_sources": left_out,
+    out: dict[str, Any] = {"seed": args.seed, "target": TARGET, "sources": len(sources),
+                           "mutated_sources": judged, "left_out_sources": left_out,
                            "source_rows": {s.id: {"columns": list(s.columns), "rows": [list(r) for r in s.rows]}
                                            for s in sources},
                            "mutants": total, "equivalent_dropped": dropped}
@@ -1002,7 +1010,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out["all_mutants"] = [m for t in tallies.values() for m in t.mutants]
     if args.json:
         args.json.write_text(json.dumps(out, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
-    print(f"\n{time.perf_counter() - started:.1f} s: answers {read - started:.1f} s, generating {generated - read:.1f} s, "
+    print(f"\n{time.perf_counter() - started:.1f} s: answers {read - started:.1f} s, "
+          f"generating {generated - read:.1f} s, "
           f"scoring {time.perf_counter() - generated:.1f} s")
     return 0
 

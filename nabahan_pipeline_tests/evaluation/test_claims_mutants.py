@@ -63,7 +63,8 @@ def _values(text: str) -> list[float]:
 
 def test_every_operator_is_judged_right_at_least_97_percent_of_the_time(scored: dict[str, Any]) -> None:
     below = {name: f"{row['as_expected']}/{row['mutants']}; e.g. "
-                   + "; ".join(f"{f['source']}: {f['text'][-100:]!r} ({f['because'] or 'Correct'})" for f in row["failures"][:1])
+                   + "; ".join(f"{f['source']}: {f['text'][-100:]!r} ({f['because'] or 'Correct'})"
+                               for f in row["failures"][:1])
              for name, row in scored["operators"].items() if row["share"] is None or row["share"] < TARGET}
     assert not below, "\n".join(f"{name}: {why}" for name, why in below.items())
 
@@ -134,7 +135,8 @@ WORD_PAIRS = {
                          "يتذيل", "يقل", "تقل", "لم يبلغ"},
     "unit_word": {"ألف", "مليون", "مليار", "آلاف", "ملايين", "مليارات"},
     "month_word": {"يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر",
-                   "نوفمبر", "ديسمبر", "محرم", "ربيع", "جمادى", "رجب", "شعبان", "رمضان", "شوال", "ذو القعدة", "ذو الحجة",
+                   "نوفمبر", "ديسمبر", "محرم", "ربيع", "جمادى", "رجب", "شعبان", "رمضان", "شوال", "ذو القعدة",
+                   "ذو الحجة",
                    "كانون", "شباط", "آذار", "نيسان", "أيار", "حزيران", "تموز", "آب", "أيلول", "تشرين"},
     "direction_word": {"ارتفع", "انخفض", "زيادة", "نقص", "نمو", "تراجع", "ارتفاع", "انخفاض"},
     "status_word": {"النشطة", "الملغاة", "المنتهية", "ملغاة", "منتهية", "نشطة", "الترسية", "شراء مباشر",
