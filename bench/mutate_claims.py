@@ -295,10 +295,7 @@ def other_row_figure(src: Source) -> Iterator[Candidate]:
     for mention, r, c in figures(src):
         for other, row in enumerate(src.rows):
             if other != r and isinstance(row[c], (int, float)):
-                new = write_like(row[c], mention)
-                start, end = digit_span(mention)
-                yield Candidate(((start, end, new),), equivalent=new == src.insight[start:end],
-                                note=f"row {r + 1} -> row {other + 1}")
+                yield _replaced(src, mention, src.rows[r][c], row[c], f"row {r + 1} -> row {other + 1}")
 
 
 def other_column_figure(src: Source) -> Iterator[Candidate]:
@@ -307,10 +304,15 @@ def other_column_figure(src: Source) -> Iterator[Candidate]:
         for other in src.figure_columns():
             value = src.rows[r][other]
             if other != c and isinstance(value, (int, float)):
-                new = write_like(value, mention)
-                start, end = digit_span(mention)
-                yield Candidate(((start, end, new),), equivalent=new == src.insight[start:end],
-                                note=f"{src.columns[c]} -> {src.columns[other]}")
+                yield _replaced(src, mention, src.rows[r][c], value, f"{src.columns[c]} -> {src.columns[other]}")
+
+
+def _replaced(src: Source, mention: NumberMention, old: float, new: float, note: str) -> Candidate:
+    """The mention's figure (the cell ``old``) written as ``new``; equivalent when the two cells are
+    within one unit of the figure's last digit ("2.9 مليون" for 2.96 million reads as a truncation)."""
+    start, end = digit_span(mention)
+    close = abs(new - old) <= mention.readings[0].unit
+    return Candidate(((start, end, write_like(new, mention)),), equivalent=close, note=note)
 
 
 def other_row_label(src: Source) -> Iterator[Candidate]:
@@ -413,7 +415,10 @@ def ratio_word(src: Source) -> Iterator[Candidate]:
         if _QUARTER.match(src.insight[end:]):
             continue  # الربع الأول: a quarter of the year, not a fraction
         bare = word.removeprefix("ال")
-        for other, _ in RATIOS:
+        bound, times = _bound_before(src.insight, start), dict(RATIOS).get(bare, 0.0)
+        for other, factor in RATIOS:
+            if bound == "lower" and factor < times or bound == "upper" and factor > times:
+                continue  # "تجاوز نصف مليار" told as "ربع مليار" is still true
             if other != bare:
                 yield Candidate(((start, end, other),), note=f"{word} -> {other}")
     c = main_column(src)
@@ -541,11 +546,32 @@ UNITS = {"ألف": ("مليون", "مليار"), "مليون": ("ألف", "مل�
          "آلاف": ("ملايين", "مليارات"), "ملايين": ("آلاف", "مليارات"), "مليارات": ("ملايين", "آلاف")}
 
 
+SCALES = {"ألف": 1e3, "آلاف": 1e3, "مليون": 1e6, "ملايين": 1e6, "مليار": 1e9, "مليارات": 1e9}
+
+
 def unit_word(src: Source) -> Iterator[Candidate]:
-    """A scale word after a figure changed (ألف/مليون/مليار)."""
+    """A scale word after a figure changed (ألف/مليون/مليار); after a bound, only the way that breaks it."""
     for start, end, word in word_spans(src.insight, list(UNITS)):
+        bound = _bound_before(src.insight, start)
         for other in UNITS[word]:
+            if bound == "lower" and SCALES[other] < SCALES[word] or bound == "upper" and SCALES[other] > SCALES[word]:
+                continue  # "تجاوزت تسعة ملايين" for 9.16 billion is still true
             yield Candidate(((start, end, other),), note=f"{word} -> {other}")
+
+
+_LOWER_BOUNDS = re.compile(r"(أكثر من|تجاوز\S*|يتجاوز|يزيد على|تزيد على|فوق|لا تقل عن|لا يقل عن|أعلى من)(?:\s+\S+){0,4}$")
+_UPPER_BOUNDS = re.compile(r"(أقل من|دون|لا تتجاوز|لا يتجاوز|لا تزيد على|لا يزيد على|تحت|أدنى من)(?:\s+\S+){0,4}$")
+
+
+def _bound_before(text: str, start: int) -> str | None:
+    """"lower" when a lower bound (أكثر من، تجاوز) states the number ending before ``start``, "upper"
+    for an upper one (أقل من، دون), None otherwise."""
+    before = text[max(0, start - 40):start].rstrip()
+    if _UPPER_BOUNDS.search(before):
+        return "upper"
+    if _LOWER_BOUNDS.search(before):
+        return "lower"
+    return None
 
 
 MEASURES = {"القيمة التقديرية": "قيمة الترسية", "قيمة الترسية": "القيمة التقديرية", "متوسط": "إجمالي",
