@@ -92,6 +92,16 @@ class Result:
         return {entity for spelling in self.labels.spellings for entity in [ENTITIES.get(spelling)] if entity}
 
     @functools.cached_property
+    def asked_months(self) -> list[tuple[str, int, int | None]]:
+        """The months the question names (calendar, month, year), and those its SQL's dates fall in
+        ('2024-03-01' .. '2024-03-31')."""
+        named = [(m.calendar, m.month, m.year) for m in find_months(Folded.of(self.question))]
+        literal = {(int(y), int(m)) for y, m in re.findall(r"'(\d{4})-(\d{2})(?:-\d{2})?'", self.sql or "")}
+        if len(literal) == 1:  # one month's window in the SQL
+            named += [("gregorian", m, y) for y, m in literal]
+        return named
+
+    @functools.cached_property
     def asked(self) -> set[tuple[str, str]]:
         return asked_entities(self.question, self.sql)
 
@@ -118,6 +128,8 @@ def check_insight(
         if check is not None:
             if claim.kind == "number" and check.verdict != CONTRADICTED:
                 check = _named_elsewhere(check, result) or check
+            if claim.kind == "number" and claim.negated and check.verdict == SUPPORTED:
+                check = ClaimCheck(claim, CONTRADICTED, f"the rows say {claim.mention.text}, which the insight denies")
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
@@ -715,6 +727,15 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     if mention is None or claim.comparator == "range":
         return None
     months = [m for m in result.months if start <= m.start and m.end <= mention.start]
+    asked_months = result.asked_months
+    if months and asked_months and "month" not in result.labels.column_kinds.values():
+        month = months[-1]
+        if (month.calendar, month.month) not in {(calendar, number) for calendar, number, _ in asked_months} and (
+                month.year is None or month.year in {year for _, _, year in asked_months if year} or
+                not any(year for _, _, year in asked_months)):
+            named = next(m for m in asked_months)
+            return ClaimCheck(replace(claim, text=f"{month.text}: {mention.text}"), CONTRADICTED,
+                              f"the question asks about month {named[1]}" + (f" of {named[2]}" if named[2] else ""))
     if months and "month" in result.labels.column_kinds.values():
         month = months[-1]
         held = {(int(cell[:4]), int(cell[5:7])) for row in result.values.rows for cell in row
