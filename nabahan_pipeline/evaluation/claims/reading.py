@@ -631,7 +631,9 @@ def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
 _DENIALS = frozenset(fold(word) for word in ("لم", "لن", "ليس", "ليست", "لا", "not", "never"))
 # After a denial, words that make it a statement of none or of scope, not a figure denied.
 _NOT_DENIED = frozenset(fold(word) for word in (
-    "يوجد", "توجد", "هناك", "يتم", "تتوفر", "يتوفر", "تتوافر", "اجد", "نجد", "يمكن", "يمكنني", "سيما", "تشمل", "يشمل"))
+    "يوجد", "توجد", "هناك", "يتم", "تتوفر", "يتوفر", "تتوافر", "اجد", "نجد", "يمكن", "يمكنني", "سيما", "تشمل", "يشمل",
+    # a bound's verb ("لا يقل العدد عن ..."): the comparator's, however far its number
+    "يقل", "تقل", "يزيد", "تزيد", "يتجاوز", "تتجاوز", "يتعدي", "تتعدي", "يتخطي", "تتخطي", "يفوق", "تفوق"))
 
 
 def _denied(text: str) -> bool:
