@@ -44,8 +44,7 @@ class Claim:
     ordinal (a row's place: ``sign`` the place, ``labels`` the row), ratio (``labels`` two rows,
     the first ``factor`` times the second). ``text`` is what the insight wrote (its label and
     number, or its word); ``sign`` is +1/-1 for yes/no, a rise/fall and most/least; ``numbers`` are a direction's "from X to Y" or a range's "بين X و Y"
-    (comparator "range"); ``clause`` the span of a superlative's clause, or of a number's (from
-    the number before it in its clause)."""
+    (comparator "range"); ``clause`` the span of a superlative's or a number's clause."""
 
     kind: str
     text: str
@@ -187,7 +186,7 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
             text = insight[span[0] : span[1]]
         elif comparator and comparator != "~" and span:
             text = f"{insight[span[0]:span[1]]} {mention.text}"
-        claim_clause = (before_end, _bounds(spans.clauses, mention.start, len(insight))[1])
+        claim_clause = (clause_start, _bounds(spans.clauses, mention.start, len(insight))[1])
         negated = comparator is None and _denied(insight[clause_start : mention.start])
         claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator,
                             numbers=pair, clause=claim_clause, negated=negated))
