@@ -92,6 +92,24 @@ class Result:
         return {entity for spelling in self.labels.spellings for entity in [ENTITIES.get(spelling)] if entity}
 
     @functools.cached_property
+    def insight_labels(self) -> list[Label]:
+        """The row labels the insight names, in order."""
+        return self.labels.find(self.insight)
+
+    @functools.cached_property
+    def asked_months(self) -> list[tuple[str, int, int | None]]:
+        """The months the question names (calendar, month, year), and those its SQL's dates fall in
+        ('2024-03-01' .. '2024-03-31')."""
+        named = [(m.calendar, m.month, m.year) for m in find_months(Folded.of(self.question))]
+        literal = sorted({(int(y), int(m)) for y, m in re.findall(r"'(\d{4})-(\d{2})(?:-\d{2})?'", self.sql or "")})
+        if literal:  # the SQL's window of dates: every month from its first to its last, if within a year
+            (y0, m0), (y1, m1) = literal[0], literal[-1]
+            span = (y1 - y0) * 12 + m1 - m0
+            if 0 <= span <= 12:
+                named += [("gregorian", (m0 - 1 + k) % 12 + 1, y0 + (m0 - 1 + k) // 12) for k in range(span + 1)]
+        return named
+
+    @functools.cached_property
     def asked(self) -> set[tuple[str, str]]:
         return asked_entities(self.question, self.sql)
 
@@ -117,7 +135,9 @@ def check_insight(
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
             if claim.kind == "number" and check.verdict != CONTRADICTED:
-                check = _named_elsewhere(check, result) or check
+                check = _named_elsewhere(check, result) or _percent_base(check, result) or check
+            if claim.kind == "number" and claim.negated and check.verdict == SUPPORTED:
+                check = ClaimCheck(claim, CONTRADICTED, f"the rows say {claim.mention.text}, which the insight denies")
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
@@ -715,6 +735,15 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     if mention is None or claim.comparator == "range":
         return None
     months = [m for m in result.months if start <= m.start and m.end <= mention.start]
+    asked_months = result.asked_months
+    if months and asked_months and "month" not in result.labels.column_kinds.values():
+        month = months[-1]
+        if month.calendar == "gregorian" and (month.calendar, month.month) not in {(calendar, number) for calendar, number, _ in asked_months} and (
+                month.year is None or month.year in {year for _, _, year in asked_months if year} or
+                not any(year for _, _, year in asked_months)):
+            named = next(m for m in asked_months)
+            return ClaimCheck(replace(claim, text=f"{month.text}: {mention.text}"), CONTRADICTED,
+                              f"the question asks about month {named[1]}" + (f" of {named[2]}" if named[2] else ""))
     if months and "month" in result.labels.column_kinds.values():
         month = months[-1]
         held = {(int(cell[:4]), int(cell[5:7])) for row in result.values.rows for cell in row
@@ -742,6 +771,40 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
         bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
         if not bids:
             return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
+    return None
+
+
+_EXCEEDS = frozenset(fold(word) for word in (
+    "يزيد", "تزيد", "يفوق", "تفوق", "يتفوق", "تتفوق", "اكثر", "اعلي", "اكبر", "زاد", "زادت", "exceeds", "more"))
+
+
+def _percent_base(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """"يزيد رقم الرياض على رقم مكة بنسبة 98%": a percentage by which one row exceeds another is
+    on the other's base (the row after "على"/"عن"/"من"); on the first row's base it is contradicted."""
+    claim, mention = check.claim, check.claim.mention
+    if mention is None or not mention.percent or claim.comparator or len(result.values.rows) > OTHER_ROWS_MAX:
+        return None
+    start = claim.clause[0]
+    named = [label for label in result.insight_labels if start <= label.start and label.end <= mention.start
+             and len(label.rows) == 1 and label.column is not None]
+    distinct = list({next(iter(label.rows)): label for label in named}.values())
+    if len(distinct) != 2 or distinct[0].column != distinct[1].column:
+        return None
+    first, second = distinct
+    between = re.findall(r"\w+", fold(result.insight.original[start : second.start]))
+    if not any(word in _EXCEEDS or word[1:] in _EXCEEDS for word in between):
+        return None
+    row_a, row_b = (result.values.rows[next(iter(label.rows))] for label in (first, second))
+    pairs = [(float(row_a[j]), float(row_b[j])) for j in _measure_columns(result, claim)
+             if is_number(row_a[j]) and is_number(row_b[j]) and row_a[j] and row_b[j] and row_a[j] != row_b[j]]
+    if not pairs:
+        return None
+    a, b = pairs[0]
+    right, other = 100.0 * abs(a - b) / abs(b), 100.0 * abs(a - b) / abs(a)
+    if Values((), (right,)).supports(mention):
+        return ClaimCheck(claim, SUPPORTED)
+    if Values((), (other,)).supports(mention):
+        return ClaimCheck(claim, CONTRADICTED, f"on {second.text}'s base it is {right:.1f}%")
     return None
 
 

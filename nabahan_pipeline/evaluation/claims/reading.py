@@ -44,8 +44,7 @@ class Claim:
     ordinal (a row's place: ``sign`` the place, ``labels`` the row), ratio (``labels`` two rows,
     the first ``factor`` times the second). ``text`` is what the insight wrote (its label and
     number, or its word); ``sign`` is +1/-1 for yes/no, a rise/fall and most/least; ``numbers`` are a direction's "from X to Y" or a range's "بين X و Y"
-    (comparator "range"); ``clause`` the span of a superlative's clause, or of a number's (from
-    the number before it in its clause)."""
+    (comparator "range"); ``clause`` the span of a superlative's or a number's clause."""
 
     kind: str
     text: str
@@ -187,9 +186,10 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
             text = insight[span[0] : span[1]]
         elif comparator and comparator != "~" and span:
             text = f"{insight[span[0]:span[1]]} {mention.text}"
-        claim_clause = (before_end, _bounds(spans.clauses, mention.start, len(insight))[1])
+        claim_clause = (clause_start, _bounds(spans.clauses, mention.start, len(insight))[1])
+        negated = comparator is None and _denied(insight[clause_start : mention.start])
         claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator,
-                            numbers=pair, clause=claim_clause))
+                            numbers=pair, clause=claim_clause, negated=negated))
     claims += _none_claims(insight, words_found["none"], found, spans)
     claims += _yes_no(folded)
     claims += _directions(insight, words_found["direction"], words_found["measure"], found, mentions, spans)
@@ -610,9 +610,10 @@ def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
     items = list(_BULLET.finditer(insight))
     if len(items) < 2:
         return []
-    opening = fold(insight[: items[0].start()]).strip().split("\n")[-1]
-    if not any(word.strip(":،,.*") in _RANKING_CUES or word.strip(":،,.*")[1:] in _RANKING_CUES
-               for word in opening.split()):
+    opening = [word.strip(":،,.*") for word in fold(insight[: items[0].start()]).strip().split("\n")[-1].split()]
+    if not any((word in _RANKING_CUES or word[1:] in _RANKING_CUES)
+               and opening[k + 1 : k + 2] not in (["من"], ["مما"], ["than"])  # "أقل من 200": a filter, no rank
+               for k, word in enumerate(opening)):
         return []
     ranked = []
     for item in items:
@@ -624,3 +625,22 @@ def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
     if len(ranked) < 2:
         return []
     return [Claim("ranking", " > ".join(label.text for label in ranked), ranked[0].start, labels=tuple(ranked))]
+
+
+_DENIALS = frozenset(fold(word) for word in ("لم", "لن", "ليس", "ليست", "لا", "not", "never"))
+# After a denial, words that make it a statement of none or of scope, not a figure denied.
+_NOT_DENIED = frozenset(fold(word) for word in (
+    "يوجد", "توجد", "هناك", "يتم", "تتوفر", "يتوفر", "تتوافر", "اجد", "نجد", "يمكن", "يمكنني", "سيما", "تشمل", "يشمل",
+    # a bound's verb ("لا يقل العدد عن ..."): the comparator's, however far its number
+    "يقل", "تقل", "يزيد", "تزيد", "يتجاوز", "تتجاوز", "يتعدي", "تتعدي", "يتخطي", "تتخطي", "يفوق", "تفوق"))
+
+
+def _denied(text: str) -> bool:
+    """True when a number's clause opens by denying its verb: "لم يبلغ عدد المنافسات ..."; not a
+    denial inside it ("التي لا منطقة لها", "بقيمة لا تقل عن ..."), "لا توجد ..." (a "none" of its
+    own) nor "لا سيما"."""
+    folded = re.findall(r"\w+", fold(text))
+    if folded and folded[0] in ("و", "ف", "لكن", "ولكن"):
+        folded = folded[1:]
+    first = folded[0][1:] if folded and folded[0][:1] in "وف" and folded[0][1:] in _DENIALS else folded[:1] and folded[0]
+    return bool(first) and first in _DENIALS and len(folded) > 1 and folded[1] not in _NOT_DENIED

@@ -310,6 +310,8 @@ Q_REGIONS, Q_TYPES = "رتب المناطق حسب عدد المنافسات", "
 Q_YEARS, Q_MONTHS = "كم منافسة طرحت في 2022 و2023؟", "كم منافسة طرحت في كل شهر من عام 2026؟"
 Q_CANCELLED, Q_LATEST = "كم عدد المنافسات الملغاة؟", "متى نشرت أحدث منافسة؟"
 Q_NAJRAN, Q_ASIR = "كم منافسة في منطقة نجران؟", "كم منافسة في عسير، وكم منها ملغاة؟"
+Q_MARCH = "كم منافسة طرحت في مارس 2025؟"
+MARCH_SQL = "SELECT COUNT(*) AS tenders FROM tenders_full_details WHERE publish_date BETWEEN '2025-03-01' AND '2025-03-31'"
 
 # (kind, question, SQL, insight, what the reason must hold); the figures are the rows'.
 WRONG_ITEMS = [
@@ -345,6 +347,12 @@ WRONG_ITEMS = [
      "لم تتصدر الرياض المناطق هذا العام.", "first row"),
     ("unit", Q_NAJRAN, NAJRAN_SQL,
      "في نجران 323 ألف منافسة.", "unverified"),
+    ("percent_on_other_base", Q_REGIONS, REGIONS_SQL,  # (3,558 - 2,995) / 2,995 = 18.8 %; / 3,558 = 15.8 %
+     "تتفوق مكة المكرمة على المنطقة الشرقية بنسبة 15.8%.", "base it is 18.8%"),
+    ("denied_figure", Q_NAJRAN, NAJRAN_SQL,
+     "لم تسجل منطقة نجران 323 منافسة.", "denies"),
+    ("month_not_asked", Q_MARCH, MARCH_SQL,
+     "طُرحت في فبراير 2025 نحو 293 منافسة.", "the question asks about month 3"),
 ]
 RIGHT_ITEMS = [
     ("ratio_about", Q_REGIONS, REGIONS_SQL, "منافسات تبوك (667) قرابة ضعف منافسات نجران (323)."),
@@ -366,6 +374,8 @@ RIGHT_ITEMS = [
     ("words_short", Q_NAJRAN, NAJRAN_SQL, "ثلاثمئة وثلاث وعشرون."),
     ("date", Q_LATEST, LATEST_SQL, "نُشرت أحدث منافسة في 31 أكتوبر 2026، الموافق 20 جمادى الأولى 1448هـ."),
     ("months_held", Q_MONTHS, MONTHS_SQL, "- سبتمبر: 827\n- أكتوبر: 773"),
+    ("percent_on_its_base", Q_REGIONS, REGIONS_SQL, "تتفوق مكة المكرمة على المنطقة الشرقية بنسبة 18.8%."),
+    ("month_asked", Q_MARCH, MARCH_SQL, "طُرحت في مارس 2025 نحو 293 منافسة، ولم يكن ذلك استثناءً."),
 ]
 
 
