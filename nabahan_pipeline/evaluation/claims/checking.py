@@ -15,8 +15,15 @@ The rules, one function per kind of claim:
 - a direction agrees with the sign of the change between the periods or places it names;
 - a superlative names the first row of an ordered result or the row with the extreme value, and a
   numbered list of rows ranks them in the result's order;
-- an unattached number keeps grounding's rule (derivable from the rows or the question), widened to
-  the derivations within a row and the dates the question implies.
+- an unattached number keeps the bag's rule (derivable from the rows or the question), widened to
+  the derivations within a row and the dates the question implies;
+- each claim by its own reading (issue 36): a labelled bound or range by its row's own figures; a
+  percentage one row exceeds another by on the other's base, a change between periods on the
+  earlier's; a ratio word ("ضعف", "ثلث") between the two rows it names; an ordinal word against the
+  row's place; a month or an entity before a figure must be a row of the result (or what the
+  question and the SQL's filter ask); bids words need bids; a denied figure ("لم يبلغ 2,614" for
+  2,614) and a negated superlative are contradicted when the rows say what they deny; a date with
+  its month's name against the rows' dates, Gregorian or Hijri.
 """
 
 from __future__ import annotations
