@@ -15,8 +15,15 @@ The rules, one function per kind of claim:
 - a direction agrees with the sign of the change between the periods or places it names;
 - a superlative names the first row of an ordered result or the row with the extreme value, and a
   numbered list of rows ranks them in the result's order;
-- an unattached number keeps grounding's rule (derivable from the rows or the question), widened to
-  the derivations within a row and the dates the question implies.
+- an unattached number keeps the bag's rule (derivable from the rows or the question), widened to
+  the derivations within a row and the dates the question implies;
+- each claim by its own reading (issue 36): a labelled bound or range by its row's own figures; a
+  percentage one row exceeds another by on the other's base, a change between periods on the
+  earlier's; a ratio word ("ضعف", "ثلث") between the two rows it names; an ordinal word against the
+  row's place; a month or an entity before a figure must be a row of the result (or what the
+  question and the SQL's filter ask); bids words need bids; a denied figure ("لم يبلغ 2,614" for
+  2,614) and a negated superlative are contradicted when the rows say what they deny; a date with
+  its month's name against the rows' dates, Gregorian or Hijri.
 """
 
 from __future__ import annotations
@@ -111,7 +118,7 @@ class Result:
 
     @functools.cached_property
     def asked(self) -> set[tuple[str, str]]:
-        return asked_entities(self.question, self.sql)
+        return asked_entities(self.sql)
 
 
 def check_insight(
@@ -247,6 +254,9 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     stated = result.values.question_numbers
     candidates = (*values.plain, *(values.percent if mention.percent else ()))
     pool = [abs(v) for v in candidates if math.isfinite(v) and abs(v) not in stated]
+    asks_yes_no = re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\b", fold(result.question))
+    if any(r.value in stated for r in mention.readings) and not asks_yes_no:
+        return ClaimCheck(claim, SUPPORTED)  # the question's own filter restated ("بعدد عروض أكثر من 10")
     if bound <= 0 or not pool:
         return _unsupported(claim)
     near = BOUND_NEAR * bound
@@ -766,8 +776,12 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
             if asked and entity.entity not in asked:
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the rows are for {asked[0][1]}")
-    said = re.findall(r"\w+", fold(result.insight.original[start : mention.end + 12]))
-    if any(word.lstrip("وبل") in _BIDS_WORDS or word in _BIDS_WORDS for word in said) and check.verdict == SUPPORTED and not claim.mention.percent:
+    # Bids words of this figure: after the last figure before it in its clause ("بعدد عروض أكثر من 10
+    # ... 236 مناقصة": the bids are the filter's), or right after it.
+    previous = [m.end for m in find_numbers(result.insight.original[start : mention.start])]
+    said = re.findall(r"\w+", fold(result.insight.original[start + (previous[-1] if previous else 0) : mention.end + 12]))
+    if (any(word.lstrip("وبل") in _BIDS_WORDS or word in _BIDS_WORDS for word in said) and check.verdict == SUPPORTED
+            and not claim.mention.percent and claim.comparator is None and result.sql):
         bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
         if not bids:
             return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
@@ -818,11 +832,11 @@ def _outside(result: Result, start: int, label: Label) -> bool:
 _EXCLUDED = frozenset(fold(word) for word in words.EXCLUDING)
 
 
-def asked_entities(question: str, sql: str | None) -> set[tuple[str, str]]:
-    """The reference entities a question names and its SQL filters by (a name in a string literal,
-    an id compared with ``=`` or ``IN``): what the rows are for."""
-    folded = Folded.of(question or "")
-    asked = {label.entity for kind in _ENTITY_KINDS for label in find_entities(folded, kind) if label.entity}
+def asked_entities(sql: str | None) -> set[tuple[str, str]]:
+    """The reference entities the SQL filters by (a name in a string literal, an id compared with
+    ``=`` or ``IN``): what the rows are for. Not the question's words: a question names a city for
+    its region, an agency by a short name; the SQL says what was asked."""
+    asked: set[tuple[str, str]] = set()
     for literal in re.findall(r"'([^']{2,80})'", sql or ""):
         entity = ENTITIES.get(fold(literal).strip())
         if entity is not None:

@@ -71,3 +71,24 @@ def test_the_results_csv_has_the_claims_counted_and_listed() -> None:
     assert table.loc[0, "Claims Checked"] == 3 and table.loc[0, "Claims Contradicted"] == 2
     assert "✗ منطقة الرياض 141: row says 523" in table.loc[0, "Claims"]
     assert readable("[]") == ""
+
+
+def test_each_answer_says_its_coverage_read_verified_contradicted_unverified() -> None:
+    from nabahan_pipeline.evaluation.scoring.claims import coverage
+
+    scores = scored("تتصدر منطقة الرياض بـ 141 منافسة، تليها جازان بـ 523 منافسة. والمجموع كله 912 منافسة.")
+    assert (scores["claims_checked"], scores["claims_verified"], scores["claims_contradicted"]) == (4, 1, 2)
+    assert json.loads(scores["claims_unverified"]) == ["… منافسة. والمجموع كله 912 منافسة."]
+    assert coverage(scores) == "claims: 4 read, 1 verified, 2 contradicted, 1 unverified"
+    assert coverage({"claims_checked": 0}) == "" and coverage({}) == ""
+
+
+def test_the_not_correct_views_say_where_the_llm_judge_and_the_checker_disagree() -> None:
+    from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
+
+    faulted = {"claims_checked": 2, "claims_contradicted": 1, "claims_unverified": "[]"}
+    clean = {"claims_checked": 2, "claims_contradicted": 0, "claims_unverified": "[]"}
+    assert "judge finds the insight supported" in judge_disagreement({**faulted, "judge_verdict": "supported"})
+    assert "judge finds the insight unsupported" in judge_disagreement({**clean, "judge_verdict": "unsupported"})
+    assert judge_disagreement({**faulted, "judge_verdict": "unsupported"}) == ""
+    assert judge_disagreement({**clean, "judge_verdict": None}) == "", "the judge off: nothing to say"
