@@ -40,8 +40,10 @@ source = Path(case_scores.__file__).read_text(encoding="utf-8")
 edited = source.replace("    judge_off,\\n)", "    judge_off, __import__('toy_scorer').toy,\\n)")
 assert edited != source
 exec(compile(edited, case_scores.__file__, "exec"), case_scores.__dict__)
+# What reads the registry, reloaded as a new process would import it.
+import nabahan_pipeline.evaluation.scoring as scoring
 from nabahan_pipeline.evaluation import summary, tables, reports, html_report
-for module in (summary, tables, reports, html_report):
+for module in (scoring, summary, tables, reports, html_report):
     importlib.reload(module)
 import nabahan_fixtures.synthetic as synthetic
 importlib.reload(synthetic)
