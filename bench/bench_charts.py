@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_charts.py [--sizes 20 10000] [--runs 14] [--all-passed] [--out DIR]
 
-Synthetic case_scores (evaluation.synthetic) and the summary summarize makes of them.
+Synthetic case_scores (nabahan_fixtures.synthetic) and the summary summarize makes of them.
 ``--all-passed`` renders a run like one against the reference agent instead (every case passed,
 answers in milliseconds); ``--runs 1`` the first run (no trend yet), ``--runs 2`` the second.
 Target: all seven charts for 10,000 cases in under ~10 s on a 2-core machine.
@@ -16,9 +16,17 @@ import time
 import warnings
 from pathlib import Path
 
-from nabahan_pipeline.evaluation import charts
+from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
+from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
+from nabahan_pipeline.evaluation.charts.detailed_results import plot_detailed_results
+from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
+from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
+from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
+from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
+from nabahan_pipeline.evaluation.charts.render import CHART_FILES, render_charts, save_figure
+from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import all_passed_scores, make_history, make_scores
+from nabahan_fixtures.synthetic import all_passed_scores, make_history, make_scores
 
 
 def bench(n: int, out: Path, *, runs: int = 14, all_passed: bool = False) -> float:
@@ -26,30 +34,30 @@ def bench(n: int, out: Path, *, runs: int = 14, all_passed: bool = False) -> flo
     summary = summarize(scores)
     history = make_history(runs)
     builders = {
-        "metrics_overview.png": lambda: charts.plot_metrics_overview(summary),
-        "pass_fail_distribution.png": lambda: charts.plot_pass_fail_distribution(summary),
-        "latency_analysis.png": lambda: charts.plot_latency_analysis(scores),
-        "category_breakdown.png": lambda: charts.plot_category_breakdown(summary),
-        "detailed_results.png": lambda: charts.plot_detailed_results(scores),
-        "evaluation_dashboard.png": lambda: charts.plot_dashboard(scores, summary, history=history),
-        "pass_rate_trend.png": lambda: charts.plot_pass_rate_trend(history),
+        "metrics_overview.png": lambda: plot_metrics_overview(summary),
+        "pass_fail_distribution.png": lambda: plot_pass_fail_distribution(summary),
+        "latency_analysis.png": lambda: plot_latency_analysis(scores),
+        "category_breakdown.png": lambda: plot_category_breakdown(summary),
+        "detailed_results.png": lambda: plot_detailed_results(scores),
+        "evaluation_dashboard.png": lambda: plot_dashboard(scores, summary, history=history),
+        "pass_rate_trend.png": lambda: plot_pass_rate_trend(history),
     }
     print(f"\n{n:,} cases ({len(scores):,} score rows)   wall, CPU")
     per_chart = per_chart_cpu = 0.0
-    for name in charts.CHART_FILES:
+    for name in CHART_FILES:
         t0, c0 = time.perf_counter(), time.process_time()
-        charts.save_figure(builders[name](), out / f"each_{n}" / name)
+        save_figure(builders[name](), out / f"each_{n}" / name)
         dt, dc = time.perf_counter() - t0, time.process_time() - c0
         per_chart += dt
         per_chart_cpu += dc
         print(f"  {name:<28} {dt:6.2f} s {dc:6.2f} s")
     print(f"  {'sum of the above':<28} {per_chart:6.2f} s {per_chart_cpu:6.2f} s")
     t0, c0 = time.perf_counter(), time.process_time()
-    charts.render_charts(scores, summary, out / f"charts_{n}", history=history)
+    render_charts(scores, summary, out / f"charts_{n}", history=history)
     total = time.perf_counter() - t0
     print(f"  {'render_charts (all seven)':<28} {total:6.2f} s {time.process_time() - c0:6.2f} s")
     t0 = time.perf_counter()
-    md = charts.dashboard_markdown(out / f"charts_{n}" / "evaluation_dashboard.png")
+    md = dashboard_markdown(out / f"charts_{n}" / "evaluation_dashboard.png")
     print(f"  {'dashboard_markdown':<28} {time.perf_counter() - t0:6.2f} s  ({len(md) / 1000:.0f} KB)")
     return total
 

@@ -8,7 +8,7 @@ The right answers are the labelled set's right items (nabahan_pipeline_tests/dat
 and the reference agent's answers over the shipped questions and the question sets under
 nabahan_pipeline_tests/data/, each kept only when the judge calls the answer itself Correct (a
 mutant of an answer already failed tells nothing). Every mutant is scored as a run scores it
-(nabahan_pipeline.evaluation.claims_labelled.score_items: its SQL is the gold, so only the insight
+(nabahan_fixtures.claims_labelled.score_items: its SQL is the gold, so only the insight
 decides). Seeded, so the same mutants every time; a mutant with the meaning of its source (a swap of
 equal figures, a text identical to the source) is dropped and counted.
 
@@ -37,7 +37,7 @@ from num2words import num2words
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.etimad_db.sql_safety import run_read_only
 from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
-from nabahan_pipeline.evaluation.claims_labelled import load_items, score_items
+from nabahan_fixtures.claims_labelled import load_items, score_items
 from nabahan_pipeline.reference_agent import ReferenceAgent
 
 ROOT = Path(__file__).resolve().parents[1]

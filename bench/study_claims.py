@@ -4,7 +4,7 @@ through and the right ones it flags, against the target of 97 % of both right.
     cd REPO && PYTHONPATH=$PWD /work/main/.venv/bin/python bench/study_claims.py
 
 Each item's SQL runs on the default database and its insight is scored by score_responses with
-that SQL as the gold (nabahan_pipeline.evaluation.claims_labelled), so only the insight decides.
+that SQL as the gold (nabahan_fixtures.claims_labelled), so only the insight decides.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from nabahan_pipeline.evaluation.claims_labelled import load_items, score_items
+from nabahan_fixtures.claims_labelled import load_items, score_items
 
 CLAIMS_SET = Path(__file__).resolve().parents[1] / "nabahan_pipeline_tests" / "data" / "claims_labelled.json"
 TARGET = 0.97

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from nabahan_pipeline.exports import lazy_exports
 from nabahan_pipeline.version import __version__
 
-# Loaded on first use, so that `import nabahan_pipeline` stays cheap and does not import Dagster.
-_EXPORTS = {"NabahanEvaluationPipeline": "api", "nabahan_agent": "reference_agent"}
 __all__ = ["NabahanEvaluationPipeline", "__version__", "nabahan_agent"]
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
-if TYPE_CHECKING:  # pragma: no cover
-    from nabahan_pipeline.api import NabahanEvaluationPipeline
-    from nabahan_pipeline.reference_agent import nabahan_agent
+
+def __getattr__(name: str) -> Any:
+    # Loaded on first use, so that `import nabahan_pipeline` (and each of its modules) stays cheap
+    # and does not import Dagster.
+    if name == "NabahanEvaluationPipeline":
+        from nabahan_pipeline.api import NabahanEvaluationPipeline
+
+        return NabahanEvaluationPipeline
+    if name == "nabahan_agent":
+        from nabahan_pipeline.reference_agent.agent import nabahan_agent
+
+        return nabahan_agent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

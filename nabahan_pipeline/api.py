@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 import json
 import uuid
-from contextlib import ExitStack, nullcontext
+from contextlib import ExitStack
 from datetime import datetime
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,7 +56,7 @@ from nabahan_pipeline.orchestration.partitions import (
 )
 from nabahan_pipeline.orchestration.resources import built_agent
 from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags, record_interrupted
-from nabahan_pipeline.progress import watching
+from nabahan_pipeline.progress import one_at_a_time, silent
 from nabahan_pipeline.settings import RUN_OPTIONS, RunSettings, dagster_home
 
 __all__ = ["ComparedRuns", "EvaluationInputError", "EvaluationRun", "NabahanEvaluationPipeline", "open_instance"]
@@ -263,12 +263,12 @@ class NabahanEvaluationPipeline:
         run_id = str(uuid.uuid4())  # known before the run, to record it canceled after Ctrl-C
         try:
             job = _definitions().resolve_job_def(evaluation_job.name)
-            with watching(live) if live is not None else nullcontext():
-                result = job.execute_in_process(
-                    run_config=_run_config(settings), instance=instance, partition_key=agent.label,
-                    tags=self.run_tags(checked, agent), run_id=run_id,
-                    resources={"agent": checked.built[agent.label], "checked_cases": checked.case_file},
-                )
+            result = job.execute_in_process(
+                run_config=_run_config(settings), instance=instance, partition_key=agent.label,
+                tags=self.run_tags(checked, agent), run_id=run_id,
+                resources={"agent": checked.built[agent.label], "checked_cases": checked.case_file,
+                           "progress": one_at_a_time(live) if live is not None else silent},
+            )
         except NabahanError as exc:  # execute_in_process raises the step's own exception
             raise EvaluationInputError(str(exc)) from None
         except dg.DagsterInvalidConfigError as exc:

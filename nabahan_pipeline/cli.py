@@ -9,7 +9,6 @@ Python API and Dagster.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -71,7 +70,7 @@ def _option_help(name: str) -> str:
 def _cmd_db_build(args: argparse.Namespace) -> int:
     from nabahan_pipeline.etimad_db.generator import build_database
 
-    path = build_database(args.out, tenders=args.tenders, projects=args.projects, seed=args.seed)
+    path = build_database(args.out, tenders=args.tenders, projects=args.projects, random_seed=args.seed)
     print(f"wrote {path}")
     return 0
 
@@ -231,13 +230,9 @@ def eval_settings(args: argparse.Namespace) -> RunSettings:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     settings, agents = eval_run(args)  # a bad flag, label or variable stops here, before Dagster loads
-    collecting = gc.isenabled()
-    gc.disable()  # while Dagster and pandas load: see _freeze_imports
-    try:
-        from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
-        from nabahan_pipeline.evaluation.summary import summary_dict
-    finally:
-        _freeze_imports(collecting)
+    from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
+    from nabahan_pipeline.evaluation.summary import summary_dict
+
     result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
     several = isinstance(result, ComparedRuns)
     runs = list(result.runs.values()) if several else [result]
@@ -249,20 +244,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         named = f"{label}: " if several else ""
         print(f"{named}{shown} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
     return 1 if below else 0
-
-
-def _freeze_imports(collecting: bool) -> None:
-    """Freeze what the process holds, the modules just loaded with the collector off, and let the
-    collector run again (if it ran before): until ``gc.unfreeze`` (``main``, for an in-process
-    caller; never in the console scripts) no collection walks them.
-
-    Dagster, pandas and their kin are a million objects made in a second and kept to the end. The
-    collector walked them all three times as they loaded and again at every full collection of
-    the run: 1.1 s of a 20-case run's 5.6 s of CPU, 0.3 s after this.
-    """
-    gc.freeze()
-    if collecting:
-        gc.enable()
 
 
 # --- parser --------------------------------------------------------------------------------------
@@ -346,19 +327,13 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The `nabahan` command, in this process; its exit code, the caller's collector as it was."""
-    try:
-        return _run(argv, build_parser().parse_args)
-    finally:
-        gc.unfreeze()
+    return _run(argv, build_parser().parse_args)
 
 
 def eval_main(argv: Sequence[str] | None = None) -> int:
     """`nabahan-eval`, the design's name for `nabahan eval`, in this process; its exit code, the
     caller's collector as it was."""
-    try:
-        return _run(argv, _eval_parser().parse_args)
-    finally:
-        gc.unfreeze()
+    return _run(argv, _eval_parser().parse_args)
 
 
 def _eval_parser() -> argparse.ArgumentParser:
@@ -369,9 +344,6 @@ def _eval_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# The console scripts end as usual (atexit functions, module teardown) with the imports still
-# frozen (_freeze_imports): the collection at exit walks only what the run made, an agent's objects
-# among them (their finalizers run), not the million objects of Dagster and pandas.
 def console_main() -> NoReturn:
     """Entry point of the `nabahan` console script (and `python -m nabahan_pipeline`)."""
     sys.exit(_run(None, build_parser().parse_args))

@@ -9,7 +9,6 @@ answers, tokens), each rate with its 95 % interval: ``Correct Rate: 85.0% (62.1-
 from __future__ import annotations
 
 import io
-import math
 import os
 import threading
 from collections.abc import Mapping
@@ -19,8 +18,8 @@ from typing import Any, TextIO
 import pandas as pd
 
 from nabahan_pipeline.evaluation.comparison import paired_lines
+from nabahan_pipeline.evaluation.formats import format_interval, format_pct, format_rate, format_seconds, interval_text
 from nabahan_pipeline.evaluation.scoring import seed_verdict
-from nabahan_pipeline.evaluation.reports import format_interval, format_pct
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 
 RULE = "=" * 70
@@ -35,9 +34,7 @@ FAR_APART = 0.2
 
 def seconds(value: Any) -> str:
     """Seconds as the seed writes them: 1.85s."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    return f"{float(value):.2f}s"
+    return format_seconds(value, unit="s", decimals=2)
 
 
 def header(*, timestamp: str, cases: int, output_dir: str | Path, agent: str, label: str, repeat: int = 1) -> str:
@@ -147,10 +144,10 @@ def _result_rows(not_correct: pd.DataFrame | None) -> dict[tuple[str, int], tupl
 def _rate(row: pd.Series, rate: str, between: str = "") -> str:
     """A rate and its interval: "85.0% (62.1-94.8)", or with ``between`` ", " inside parentheses
     already "85.0%, 62.1-94.8"; the rate alone when it has none."""
-    interval = format_interval(row, rate)
-    if not interval:
-        return format_pct(row[rate])
-    return f"{format_pct(row[rate])}{between}{interval.strip('()')}" if between else f"{format_pct(row[rate])} {interval}"
+    if not between:
+        return format_rate(row[rate], row.get(f"{rate}_low"), row.get(f"{rate}_high"))
+    interval = interval_text(row.get(f"{rate}_low"), row.get(f"{rate}_high"))
+    return f"{format_pct(row[rate])}{between}{interval}" if interval else format_pct(row[rate])
 
 
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
@@ -240,7 +237,7 @@ def _shown(path: str | Path, base: Path) -> str:
 
 
 class LiveConsole:
-    """Watches a run (``progress.watching(console)``): prints each case block as its answer
+    """Watches a run (its ``progress`` resource): prints each case block as its answer
     arrives; on a terminal, a progress line under them naming the stage (asking the agent, then
     scoring, writing reports, drawing charts); keeps the files written (``written``)."""
 

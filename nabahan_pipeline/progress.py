@@ -1,8 +1,6 @@
-"""A run's progress, told to whoever watches it in this process (the console of `nabahan eval`).
-
-The assets publish what happens (``publish("answer", case=..., row=...)``); a watcher registered
-with ``watching`` hears it as it happens, from whichever thread it happened on. With no watcher
-(the Dagster UI, `dagster asset materialize`) publishing costs nothing.
+"""A run's progress, told to whoever watches it: the run's ``progress`` resource (a ``Watcher``),
+which our entry points set to the console of `nabahan eval` and the code location leaves ``silent``
+(the Dagster UI, `dagster asset materialize`: telling costs nothing).
 
 Events: ``asking`` (``cases``, ``answers``: how many calls are coming), ``answer`` (``case``: the
 case's record with its 1-based ``number``; ``row``: the agent_responses row), ``stage`` (``name``:
@@ -13,31 +11,23 @@ switched into place).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from typing import Any
 
 Watcher = Callable[[str, Mapping[str, Any]], None]
 
-# Process-wide, safe in a long-lived process: a watcher is here only while its ``watching`` block runs.
-_watchers: list[Watcher] = []
-_lock = threading.Lock()
+
+def silent(event: str, data: Mapping[str, Any]) -> None:
+    """A run nobody watches in this process."""
 
 
-@contextmanager
-def watching(watcher: Watcher) -> Iterator[None]:
-    """Tell ``watcher`` every event published while the block runs."""
-    with _lock:
-        _watchers.append(watcher)
-    try:
-        yield
-    finally:
-        with _lock:
-            _watchers.remove(watcher)
+def one_at_a_time(watcher: Watcher) -> Watcher:
+    """``watcher`` told one event at a time (answers arrive on the runner's threads), so that its
+    output never interleaves."""
+    lock = threading.Lock()
 
-
-def publish(event: str, **data: Any) -> None:
-    """Tell the watchers that ``event`` happened; one event at a time, so their output never interleaves."""
-    with _lock:
-        for watcher in list(_watchers):
+    def told(event: str, data: Mapping[str, Any]) -> None:
+        with lock:
             watcher(event, data)
+
+    return told

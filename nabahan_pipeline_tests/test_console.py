@@ -16,7 +16,7 @@ import pytest
 
 from nabahan_pipeline.console import case_block, files_text, footer, header, summary_text
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan
 

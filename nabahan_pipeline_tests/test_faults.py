@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from nabahan_pipeline.evaluation.charts import CHART_FILES
+from nabahan_pipeline.evaluation.charts.render import CHART_FILES
 
 from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan
 

@@ -25,9 +25,9 @@ import threading
 from collections.abc import Sequence
 from typing import Any, BinaryIO
 
-from nabahan_pipeline.agents.contract import Agent
+from nabahan_pipeline.agents.contract import Agent, AgentOptions
 from nabahan_pipeline.agents.frames import FrameError, Oversized, frame, parse, read_frame, too_deep
-from nabahan_pipeline.agents.python_callable import parse_python_spec, python_fingerprint
+from nabahan_pipeline.agents.python_callable import PythonCallableAgent, parse_python_spec, python_fingerprint
 from nabahan_pipeline.agents.secrets import scrub
 from nabahan_pipeline.errors import AgentSpecError
 from nabahan_pipeline.settings import PACKAGE_DIR, SETTINGS
@@ -279,3 +279,15 @@ def _relay(stream: BinaryIO) -> None:
 def _failure(message: str) -> dict:
     """The contract's ``error`` answer carrying ``message``."""
     return {"status": "error", "sql": None, "data": [], "insights": "", "error": message}
+
+
+def build(options: AgentOptions) -> Agent:
+    """A ``python:`` agent: in a spawned child process, or with ``in_process`` called in this one,
+    which then can spoil the verdicts (said on stderr)."""
+    if options.in_process:
+        print(f"nabahan: {options.spec} runs in this process (--in-process): the verdicts are then the "
+              "agent's to spoil", file=sys.stderr)
+        return PythonCallableAgent(options.spec, agent_version=options.agent_version, folders=options.folders)
+    return ChildProcessAgent(options.spec, agent_version=options.agent_version, timeout_s=options.timeout_s,
+                             folders=options.folders,
+                             **({"max_answer_bytes": options.max_answer_bytes} if options.max_answer_bytes else {}))

@@ -26,6 +26,7 @@ import base64
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from nabahan_pipeline.errors import ContractError
@@ -42,6 +43,26 @@ MAX_ANSWER_VALUES = 1_000_000
 MAX_ANSWER_DEPTH = 32
 # A whole number JSON can carry back (Python writes no int of over 4,300 digits as text): 100 digits.
 _MAX_INT_BITS = 332
+
+
+@dataclass(frozen=True)
+class AgentOptions:
+    """What an adapter is built from (``registry.build_agent``), the same for the CLI, the API and
+    the Dagster resource: its spec, version, the evaluation database (None: the embedded one), the
+    time and size limits, whether a ``python:`` agent runs in this process, the folders its module
+    is looked for in, and its secret: given (read through ``dg.EnvVar`` by the resource), else, with
+    ``secret_from_env``, read by the adapter from its own variable."""
+
+    spec: str
+    agent_version: str | None = None
+    database: str | Path | None = None
+    timeout_s: float = 30.0
+    max_answer_bytes: int | None = None
+    sql_timeout_s: float | None = None
+    in_process: bool = False
+    folders: tuple[str, ...] = ()
+    secret: str | None = None
+    secret_from_env: bool = True
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from nabahan_pipeline.agents.contract import Agent
+from nabahan_pipeline.agents.contract import Agent, AgentOptions
 from nabahan_pipeline.agents.fingerprint import compose, source_hash
+from nabahan_pipeline.etimad_db.store import ensure_database
 from nabahan_pipeline.version import __version__
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -42,3 +43,8 @@ class EmbeddedAgent(Agent):
     def fingerprint(self) -> str:
         """Spec, package version and the source hash of the agent's own code."""
         return compose(self.spec, __version__, source_hash(agent_sources()), self._agent_version)
+
+
+def build(options: AgentOptions) -> Agent:
+    """The reference agent over ``options.database`` (the embedded one when None, built on first use)."""
+    return EmbeddedAgent(database=ensure_database(options.database), agent_version=options.agent_version)

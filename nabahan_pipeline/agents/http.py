@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nabahan_pipeline.agents.contract import MAX_ANSWER_VALUES, AgentAnswer
+from nabahan_pipeline.agents.contract import MAX_ANSWER_VALUES, AgentAnswer, AgentOptions
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.http_client import HttpClient, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, HttpError, MalformedResponseError
@@ -82,3 +82,10 @@ class HttpAgent:
 
     def __repr__(self) -> str:
         return f"HttpAgent({self.spec!r})"
+
+
+def build(options: AgentOptions) -> HttpAgent:
+    """A service agent; its token given, else (``secret_from_env``) read from $NABAHAN_AGENT_TOKEN."""
+    return HttpAgent(options.spec, agent_version=options.agent_version, timeout_s=options.timeout_s,
+                     token=options.secret, token_env=SETTINGS["agent_token"].env if options.secret_from_env else None,
+                     max_answer_bytes=options.max_answer_bytes)

@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlglot.errors import SqlglotError
 
+from nabahan_pipeline.agents.contract import AgentOptions
 from nabahan_pipeline.agents.fingerprint import compose
 from nabahan_pipeline.agents.http_client import HttpClient, excerpt, parse_http_url, retry_policy
 from nabahan_pipeline.errors import AgentSpecError, DatabaseBuildError, HttpError, UnsafeSQLError
@@ -345,3 +346,14 @@ def _insight_request(question: str, sql: str, data: list[dict[str, Any]]) -> str
     if len(data) > len(shown):
         count += f" (أول {len(shown)} صفاً أدناه)"
     return f"السؤال: {question}\n\nSQL: {sql}\n\n{count}\nالصفوف (JSON):\n{rows}"
+
+
+def build(options: AgentOptions) -> OpenAICompatibleAgent:
+    """A chat model agent over ``options.database``; its key given, else (``secret_from_env``) read
+    from $OPENAI_API_KEY."""
+    return OpenAICompatibleAgent(
+        options.spec, agent_version=options.agent_version, database=options.database,
+        timeout_s=options.timeout_s, api_key=options.secret, api_key_env=API_KEY_ENV if options.secret_from_env else None,
+        max_answer_bytes=options.max_answer_bytes,
+        **({"sql_timeout_s": options.sql_timeout_s} if options.sql_timeout_s is not None else {}),
+    )

@@ -1,21 +1,52 @@
-"""Agent specs: one string names an agent everywhere (CLI flag, run config, NABAHAN_AGENT).
+"""Agent specs: one string names an agent everywhere (CLI flag, run config, NABAHAN_AGENT), and the
+one registry of the adapters that build them (``ADAPTERS``), used by the CLI, the API and the
+Dagster resource alike.
 
     embedded                          the reference agent over the embedded database
     python:package.module:function    any callable with the contract
     http://host:port/path, https://…  a service speaking the contract over HTTP
     openai:MODEL                      an OpenAI-compatible chat model as a text-to-SQL agent
 
-This is the one module that knows the adapters, each imported when a spec names it; they do not
-import it back (their AgentSpecError comes from ``errors``).
+Each adapter's module has a ``build(options: AgentOptions) -> Agent``; the registry names it by
+module path and imports it only when a spec names it (the adapters do not import the registry:
+their AgentSpecError comes from ``errors``). A built agent is checked (``Agent.check``) before any
+case is asked and closed (``Agent.close``) at the run's end.
 """
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
 from pathlib import Path
 
-from nabahan_pipeline.agents.contract import Agent
+from nabahan_pipeline.agents.contract import Agent, AgentOptions
 from nabahan_pipeline.errors import AgentSpecError, SettingsError
 from nabahan_pipeline.settings import resolve
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """One kind of agent: ``prefixes`` a spec of it starts with (a prefix not ending in ":" or "/"
+    is the whole spec), ``form`` how its spec is written (for the error of a spec of no kind),
+    ``module`` the agents module whose ``build`` makes it, ``secret`` the setting of its secret."""
+
+    kind: str
+    prefixes: tuple[str, ...]
+    form: str
+    module: str
+    secret: str | None = None
+
+    def names(self, spec: str) -> bool:
+        return any(spec.startswith(prefix) if prefix.endswith((":", "/")) else spec == prefix
+                   for prefix in self.prefixes)
+
+
+ADAPTERS: tuple[Adapter, ...] = (
+    Adapter("embedded", ("embedded",), "'embedded'", "embedded"),
+    Adapter("python", ("python:",), "'python:package.module:function'", "child_process"),
+    Adapter("http", ("http://", "https://"), "'http(s)://host:port/path'", "http", secret="agent_token"),
+    Adapter("openai", ("openai:",), "'openai:MODEL'", "openai_compat", secret="openai_api_key"),
+)
 
 
 def effective_spec(spec: str | None) -> str:
@@ -26,21 +57,25 @@ def effective_spec(spec: str | None) -> str:
         raise AgentSpecError("the agent spec is empty") from None
 
 
+def adapter_of(spec: str) -> Adapter:
+    """The adapter ``spec`` names; raise ``AgentSpecError`` for none."""
+    for adapter in ADAPTERS:
+        if adapter.names(spec):
+            return adapter
+    forms = [adapter.form for adapter in ADAPTERS]
+    raise AgentSpecError(f"unknown agent spec {spec!r}: expected {', '.join(forms[:-1])} or {forms[-1]}")
+
+
 def agent_kind(spec: str) -> str:
-    """The kind of adapter ``spec`` names: embedded, python, http or openai; raise
+    """The kind of adapter ``spec`` names (embedded, python, http, openai); raise
     ``AgentSpecError`` for none."""
-    if spec == "embedded":
-        return "embedded"
-    if spec.startswith("python:"):
-        return "python"
-    if spec.startswith(("http://", "https://")):
-        return "http"
-    if spec.startswith("openai:"):
-        return "openai"
-    raise AgentSpecError(
-        f"unknown agent spec {spec!r}: expected 'embedded', 'python:package.module:function', "
-        "'http(s)://host:port/path' or 'openai:MODEL'"
-    )
+    return adapter_of(spec).kind
+
+
+def build_agent(options: AgentOptions) -> Agent:
+    """The agent ``options.spec`` names, built by its adapter's module; AgentSpecError for a bad spec."""
+    adapter = adapter_of(options.spec)
+    return importlib.import_module(f"nabahan_pipeline.agents.{adapter.module}").build(options)
 
 
 def resolve_agent(
@@ -53,34 +88,7 @@ def resolve_agent(
     sql_timeout_s: float | None = None,
     in_process: bool = False,
 ) -> Agent:
-    """Build the agent adapter that ``spec`` names; raise ``AgentSpecError`` for a bad spec.
-    ``max_answer_bytes`` caps the body an HTTP or OpenAI-compatible agent's answer may have;
-    ``sql_timeout_s`` limits each query the OpenAI-compatible agent runs itself; a ``python:`` agent
-    runs in a child process unless ``in_process``. A run's agent is
-    built by the Dagster resource of its kind (``orchestration.resources``) instead."""
-    spec = effective_spec(spec)
-    kind = agent_kind(spec)
-    if kind == "embedded":
-        from nabahan_pipeline.agents.embedded import EmbeddedAgent
-
-        return EmbeddedAgent(database=database, agent_version=agent_version)
-    if kind == "python" and in_process:
-        from nabahan_pipeline.agents.python_callable import PythonCallableAgent
-
-        return PythonCallableAgent(spec, agent_version=agent_version)
-    if kind == "python":
-        from nabahan_pipeline.agents.child_process import ChildProcessAgent
-
-        return ChildProcessAgent(spec, agent_version=agent_version, timeout_s=timeout_s,
-                                 **({"max_answer_bytes": max_answer_bytes} if max_answer_bytes else {}))
-    if kind == "http":
-        from nabahan_pipeline.agents.http import HttpAgent
-
-        return HttpAgent(spec, agent_version=agent_version, timeout_s=timeout_s, max_answer_bytes=max_answer_bytes)
-    from nabahan_pipeline.agents.openai_compat import OpenAICompatibleAgent
-
-    return OpenAICompatibleAgent(
-        spec, agent_version=agent_version, database=database, timeout_s=timeout_s,
-        max_answer_bytes=max_answer_bytes,
-        **({"sql_timeout_s": sql_timeout_s} if sql_timeout_s is not None else {}),
-    )
+    """``build_agent`` for a spec (None: $NABAHAN_AGENT, else embedded) outside a run, its secret
+    read by the adapter from its own variable: for tests, benchmarks and scripts."""
+    return build_agent(AgentOptions(effective_spec(spec), agent_version, database, timeout_s, max_answer_bytes,
+                                    sql_timeout_s, in_process))

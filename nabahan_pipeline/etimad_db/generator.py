@@ -1,9 +1,9 @@
-"""The embedded evaluation database's generator: the whole database from the reference data and a seed.
+"""The embedded evaluation database's generator: the whole database from the reference data and a random seed.
 
 The data is synthetic, shaped after the real Etimad platform (shared/reference/etimad_facts.md),
 and follows the contract of shared/docs/schema.md. The generator draws from one
-``random.Random(seed)`` in a fixed order, fills an in-memory SQLite database, creates the indexes
-and writes it out with ``VACUUM INTO``: the same seed and sizes give a byte-identical file (with
+``random.Random(random_seed)`` in a fixed order, fills an in-memory SQLite database, creates the indexes
+and writes it out with ``VACUUM INTO``: the same random seed and sizes give a byte-identical file (with
 the same SQLite library), a compact one, and never a half-written one (temporary file in the
 target directory, then ``os.replace``).
 
@@ -52,7 +52,7 @@ from nabahan_pipeline.files import fsync_file, fsync_folder, temporary_name
 # Bump whenever the generated content changes: the cache file name carries it.
 GENERATOR_VERSION = 1
 
-DEFAULT_SEED: int = 1446
+DEFAULT_RANDOM_SEED: int = 1446
 DEFAULT_TENDERS = 20_000
 DEFAULT_PROJECTS = 1_500
 MAX_TENDERS = 2_000_000  # beyond this the in-memory build needs gigabytes
@@ -303,20 +303,20 @@ def build_database(
     out: str | Path,
     tenders: int | None = None,
     projects: int | None = None,
-    seed: int | None = None,
+    random_seed: int | None = None,
 ) -> Path:
     """Write the whole database to ``out`` and return its path; same arguments, same bytes.
 
     ``projects`` defaults to DEFAULT_PROJECTS at the default size, else to 7.5 % of ``tenders``
     (at least 1), the default ratio. The file appears atomically or not at all.
     """
-    tenders, projects, seed = checked_sizes(tenders, projects, seed)
+    tenders, projects, random_seed = checked_sizes(tenders, projects, random_seed)
     target = _check_target(out)
     tmp = _claim_temp_file(target)
     try:
         con = sqlite3.connect(":memory:")
         try:
-            _fill(con, tenders, projects, seed)
+            _fill(con, tenders, projects, random_seed)
             try:
                 con.execute("VACUUM INTO ?", (str(tmp),))
             except sqlite3.Error as exc:
@@ -337,10 +337,10 @@ def build_database(
 # --- checking the arguments -----------------------------------------------------------------------
 
 
-def checked_sizes(tenders: int | None, projects: int | None, seed: int | None) -> tuple[int, int, int]:
-    """The (tenders, projects, seed) a build uses: the defaults filled in (see ``build_database``),
+def checked_sizes(tenders: int | None, projects: int | None, random_seed: int | None) -> tuple[int, int, int]:
+    """The (tenders, projects, random_seed) a build uses: the defaults filled in (see ``build_database``),
     each checked; DatabaseBuildError names the one that cannot be used."""
-    for name, value in (("tenders", tenders), ("projects", projects), ("seed", seed)):
+    for name, value in (("tenders", tenders), ("projects", projects), ("seed", random_seed)):  # named as `nabahan build-db --seed` names it
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise DatabaseBuildError(f"{name} must be a whole number, got {value!r}")
     if tenders is None:
@@ -353,7 +353,7 @@ def checked_sizes(tenders: int | None, projects: int | None, seed: int | None) -
         projects = max(1, (tenders * DEFAULT_PROJECTS + DEFAULT_TENDERS // 2) // DEFAULT_TENDERS)
     if not 0 <= projects <= MAX_PROJECTS:
         raise DatabaseBuildError(f"projects must be between 0 and {MAX_PROJECTS:,}, got {projects}")
-    return tenders, projects, DEFAULT_SEED if seed is None else seed
+    return tenders, projects, DEFAULT_RANDOM_SEED if random_seed is None else random_seed
 
 
 def _check_target(out: str | Path) -> Path:
@@ -398,8 +398,8 @@ class _Picker(Generic[T]):
         return rng.choices(self.items, cum_weights=self.cum)[0]
 
 
-def _fill(con: sqlite3.Connection, tenders: int, projects: int, seed: int) -> None:
-    rng = random.Random(seed)
+def _fill(con: sqlite3.Connection, tenders: int, projects: int, random_seed: int) -> None:
+    rng = random.Random(random_seed)
     con.execute("PRAGMA journal_mode = OFF")
     con.execute("PRAGMA synchronous = OFF")
     con.executescript(SCHEMA)
@@ -432,7 +432,7 @@ def _hijri_year(day: date) -> int:
 
 
 class _Generator:
-    """Draws rows in a fixed order from one Random; the same seed gives the same rows."""
+    """Draws rows in a fixed order from one Random; the same random seed gives the same rows."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

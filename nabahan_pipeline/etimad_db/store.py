@@ -10,7 +10,7 @@ from pathlib import Path
 
 from nabahan_pipeline.errors import DatabaseBuildError
 from nabahan_pipeline.etimad_db.generator import (
-    DEFAULT_PROJECTS, DEFAULT_SEED, DEFAULT_TENDERS, GENERATOR_VERSION, build_database, checked_sizes,
+    DEFAULT_PROJECTS, DEFAULT_RANDOM_SEED, DEFAULT_TENDERS, GENERATOR_VERSION, build_database, checked_sizes,
 )
 from nabahan_pipeline.files import file_sha256, fsync_file, remove_stale_temporaries, temporary_name
 from nabahan_pipeline.settings import MAX_SUITE_DATABASES, cache_dir
@@ -18,8 +18,8 @@ from nabahan_pipeline.settings import MAX_SUITE_DATABASES, cache_dir
 
 def default_database_path() -> Path:
     """Where the default database is cached: $NABAHAN_CACHE_DIR, $XDG_CACHE_HOME/nabahan or
-    ~/.cache/nabahan; the name carries the generator version, seed and sizes."""
-    name = f"etimad-v{GENERATOR_VERSION}-seed{DEFAULT_SEED}-{DEFAULT_TENDERS}t-{DEFAULT_PROJECTS}p.sqlite"
+    ~/.cache/nabahan; the name carries the generator version, random seed and sizes."""
+    name = f"etimad-v{GENERATOR_VERSION}-seed{DEFAULT_RANDOM_SEED}-{DEFAULT_TENDERS}t-{DEFAULT_PROJECTS}p.sqlite"
     return cache_dir() / name
 
 
@@ -37,8 +37,9 @@ ROUND_EVERY = 5
 
 def suite_database_path(index: int) -> Path:
     """Where the ``index``-th (0-based) test-suite database is cached, beside the default one."""
-    tenders, projects, seed = checked_sizes(SUITE_SIZES[index % len(SUITE_SIZES)], None, DEFAULT_SEED + 1 + index)
-    name = f"etimad-v{GENERATOR_VERSION}-seed{seed}-{tenders}t-{projects}p-round{ROUND_EVERY}.sqlite"
+    tenders, projects, random_seed = checked_sizes(SUITE_SIZES[index % len(SUITE_SIZES)], None,
+                                                   DEFAULT_RANDOM_SEED + 1 + index)
+    name = f"etimad-v{GENERATOR_VERSION}-seed{random_seed}-{tenders}t-{projects}p-round{ROUND_EVERY}.sqlite"
     return default_database_path().with_name(name)
 
 
@@ -52,16 +53,16 @@ def suite_databases(count: int) -> list[Path]:
         if not path.is_file():
             with _ensure_lock:
                 if not path.is_file():
-                    _build_suite_database(path, SUITE_SIZES[index % len(SUITE_SIZES)], DEFAULT_SEED + 1 + index)
+                    _build_suite_database(path, SUITE_SIZES[index % len(SUITE_SIZES)], DEFAULT_RANDOM_SEED + 1 + index)
         paths.append(path)
     return paths
 
 
-def _build_suite_database(path: Path, tenders: int, seed: int) -> None:
+def _build_suite_database(path: Path, tenders: int, random_seed: int) -> None:
     # Built and rounded under a temporary name, then renamed: never seen half-made.
     tmp = temporary_name(path)
     try:
-        build_database(tmp, tenders=tenders, seed=seed)
+        build_database(tmp, tenders=tenders, random_seed=random_seed)
         con = sqlite3.connect(tmp)
         try:
             with con:

@@ -16,7 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from nabahan_pipeline.evaluation.paired import case_outcomes, compare_paired
-from nabahan_pipeline.evaluation.reports import format_pct, write_tables
+from nabahan_pipeline.evaluation.formats import format_pct
+from nabahan_pipeline.evaluation.reports import write_tables
 from nabahan_pipeline.evaluation.summary import category_order
 from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON, AGENT_COMPARISON_DTYPES
 

@@ -25,8 +25,8 @@ import pandas as pd
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
-from nabahan_pipeline.evaluation.reports import format_pct
-from nabahan_pipeline.evaluation.summary import KPI_FIGURES
+from nabahan_pipeline.evaluation.formats import format_pct, format_rate, format_seconds
+from nabahan_pipeline.evaluation.summary import KPI_FIGURES, report_rows
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
 # The charts of the run the page embeds, read from the files the charts asset wrote: the overview,
@@ -134,11 +134,8 @@ def _slug(text: Any) -> str:
 
 
 def _rate(overall: Mapping[str, Any], column: str) -> str:
-    low, high = overall.get(f"{column}_low"), overall.get(f"{column}_high")
-    text = format_pct(overall.get(column))
-    if low is not None and high is not None and not pd.isna(low) and not pd.isna(high):
-        text += f" ({float(low) * 100:.1f}–{float(high) * 100:.1f})"
-    return text
+    """A rate with its interval when the summary has one: "85.0% (62.1-94.8)"."""
+    return format_rate(overall.get(column), overall.get(f"{column}_low"), overall.get(f"{column}_high"))
 
 
 def _page(title: str, body: str) -> str:
@@ -155,14 +152,14 @@ def run_report_html(report: RunReport) -> str:
     """One agent's run as one HTML page: KPIs with intervals, charts, error locations, every case."""
     overall = report.summary.iloc[0].to_dict() if len(report.summary) else {}
     kpis = "".join(
-        f'<div class="kpi"><small>{label}</small><b>{_e(_rate(overall, column))}</b></div>'
-        for column, label in KPI_RATES
+        f'<div class="kpi"><small>{_e(row.label)}</small><b>{_e(row.rate_text())}</b></div>'
+        for row in report_rows(overall, KPI_FIGURES)
     )
     if overall:
         kpis += (f'<div class="kpi"><small>Cases / answers</small><b>{int(overall["cases"]):,} / '
                  f'{int(overall["total"]):,}</b></div>'
-                 f'<div class="kpi"><small>p50 / p95 latency (s)</small><b>{_e(_seconds(overall.get("p50_latency")))}'
-                 f' / {_e(_seconds(overall.get("p95_latency")))}</b></div>')
+                 f'<div class="kpi"><small>p50 / p95 latency (s)</small><b>{_e(_seconds(overall, "p50_latency"))}'
+                 f' / {_e(_seconds(overall, "p95_latency"))}</b></div>')
     charts = "".join(
         f'<img alt="{_e(name)}" src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
         for name, png in report.charts.items()
@@ -237,8 +234,8 @@ def stored_result(columns: Any, rows: Any) -> Result:
     return Result([str(name) for name in names], values[:SHOWN_ROWS], len(values))
 
 
-def _seconds(value: Any) -> str:
-    return "n/a" if value is None or pd.isna(value) else f"{float(value):.2f}"
+def _seconds(overall: Mapping[str, Any], key: str) -> str:
+    return format_seconds(overall.get(key), unit="", decimals=2)
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:

@@ -7,19 +7,17 @@ never over another run's files, and hold no cell a spreadsheet would run as a fo
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from nabahan_pipeline.escaping import csv_safe
 from nabahan_pipeline.evaluation.error_location import location_counts
+from nabahan_pipeline.evaluation.formats import format_pct
 from nabahan_pipeline.evaluation.scoring.case_scores import CASE_SCORES, DECLARED
 from nabahan_pipeline.evaluation.scoring.claims import readable
-from nabahan_pipeline.evaluation.scoring.declare import Figure
-from nabahan_pipeline.evaluation.summary import FIGURES
+from nabahan_pipeline.evaluation.summary import FIGURES, ReportRow, report_rows
 from nabahan_pipeline.files import NameTakenError, atomic_open, remove_stale_temporaries
 
 # The seed's columns, in its order; then, as earlier reports had them, ours that lead and ours that
@@ -68,29 +66,6 @@ def error_locations_table(scores: pd.DataFrame) -> pd.DataFrame:
                                                    "answers": "Answers"})
 
 
-def format_pct(fraction: float | None) -> str:
-    """A fraction 0..1 as the seed writes it (reports, console, charts): ``0.8123 -> "81.2%"``;
-    NaN or None -> ``"n/a"``."""
-    if fraction is None or pd.isna(fraction):
-        return "n/a"
-    return f"{float(fraction) * 100:.1f}%"
-
-
-def _secs(value: float) -> str:
-    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
-
-
-def format_figure(figure: Figure, value: Any) -> str | int:
-    """A summary figure's value as the summary CSV writes it, by its kind."""
-    if figure.kind == "rate":
-        return format_pct(value)
-    if figure.kind == "seconds":
-        return _secs(value)
-    if figure.kind == "score":
-        return f"{value:.3f}"
-    return int(value)
-
-
 # The summary CSV: the seed's rows first, in its words (its rates' intervals after them); then ours,
 # in the order earlier reports had them (a figure not named here follows them); then each category.
 SEED_SUMMARY_ROWS: tuple[str, ...] = (
@@ -102,11 +77,12 @@ _OURS: tuple[str, ...] = (
     "test_suite_cases", "avg_latency_score", "errors", "unsafe_sql", "rows_not_verified", "false_refusals",
     "false_answers", "cached_answers", "judged", "judge_agreement", "pass_hat_n", "total_tokens",
 )
-CATEGORY_SUMMARY_ROWS: tuple[tuple[str, str], ...] = (
-    ("total", "Total"), ("passed", "Passed"), ("pass_rate", "Pass Rate"), ("correct_rate", "Correct Rate"),
-    ("execution_accuracy", "Execution Accuracy"), ("avg_latency", "Avg Latency (s)"),
+CATEGORY_SUMMARY_ROWS: tuple[str, ...] = (
+    "total", "passed", "pass_rate", "correct_rate", "execution_accuracy", "avg_latency",
 )
 _FIGURE = {figure.key: figure for figure in FIGURES}
+_OUR_FIGURES = tuple(_FIGURE[key] for key in (*_OURS, *(f.key for f in FIGURES if f.key not in (*_OURS, *SEED_SUMMARY_ROWS)))
+                     if _FIGURE[key].report)
 
 
 def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -115,42 +91,30 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     rate's 95 % interval follows it as "<Rate> Low" and "<Rate> High" (the seed's rates: after
     the seed's rows); an optional figure (the judge's, pass^N, tokens) only when it has a value."""
     overall = summary.iloc[0]
-    seed = [_FIGURE[key] for key in SEED_SUMMARY_ROWS]
-    ours = [_FIGURE[key] for key in (*_OURS, *(f.key for f in FIGURES if f.key not in (*_OURS, *SEED_SUMMARY_ROWS)))
-            if _FIGURE[key].report]
-    rows: list[tuple[str, str | int]] = [(figure.label, format_figure(figure, overall[figure.key])) for figure in seed]
-    rows += [row for figure in seed if figure.has_interval for row in _bound_rows(overall, figure.key, figure.label)]
-    for figure in ours:
-        value = overall.get(figure.key)
-        if figure.left_out(value):
-            continue
-        rows.append((figure.long_label or figure.label, format_figure(figure, value)))
-        if figure.has_interval:
-            rows += _bound_rows(overall, figure.key, figure.label)
+    seed = report_rows(overall, [_FIGURE[key] for key in SEED_SUMMARY_ROWS])
+    rows: list[tuple[str, str | int]] = [(row.label, row.text()) for row in seed]
+    rows += [bound for row in seed for bound in _bound_rows(row, row.label)]
+    for row, figure in zip(report_rows(overall, _OUR_FIGURES), _OUR_FIGURES):
+        if not figure.left_out(row.value):
+            rows += [(row.label, row.text()), *_bound_rows(row, figure.label)]
     for _, category in summary.iloc[1:].iterrows():
-        name = category["scope"]
-        for key, label in CATEGORY_SUMMARY_ROWS:
-            rows.append((f"[{name}] {label}", format_figure(_FIGURE[key], category[key])))
-            if _FIGURE[key].has_interval:
-                rows += _bound_rows(category, key, f"[{name}] {label}")
+        for row in report_rows(category, [_FIGURE[key] for key in CATEGORY_SUMMARY_ROWS]):
+            label = f"[{category['scope']}] {_short(row.label)}"
+            rows += [(label, row.text()), *_bound_rows(row, label)]
     return pd.DataFrame(rows, columns=["Metric", "Value"])
 
 
-def _bound_rows(row: pd.Series, rate: str, label: str) -> list[tuple[str, str]]:
-    """``rate``'s interval as two report rows, "<label> Low" and "<label> High"; none for a
-    summary from before the intervals."""
-    if f"{rate}_low" not in row.index:
+def _short(label: str) -> str:
+    # A category's block names its answers "Total", not "Total Answers".
+    return "Total" if label == "Total Answers" else label
+
+
+def _bound_rows(row: ReportRow, label: str) -> list[tuple[str, str]]:
+    """A rate's interval as two report rows, "<label> Low" and "<label> High"; none for a figure
+    without one, or a summary from before the intervals."""
+    if row.low is None and row.high is None:
         return []
-    return [(f"{label} Low", format_pct(row[f"{rate}_low"])), (f"{label} High", format_pct(row[f"{rate}_high"]))]
-
-
-def format_interval(row: pd.Series | dict, rate: str) -> str:
-    """``rate``'s 95 % interval as the console and the charts show it, percentages without the
-    sign: "(62.1-94.8)"; empty when the rate has none (NaN, or a summary from before them)."""
-    low, high = row.get(f"{rate}_low"), row.get(f"{rate}_high")
-    if low is None or high is None or pd.isna(low) or pd.isna(high):
-        return ""
-    return f"({float(low) * 100:.1f}-{float(high) * 100:.1f})"
+    return [(f"{label} Low", format_pct(row.low)), (f"{label} High", format_pct(row.high))]
 
 
 def report_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:

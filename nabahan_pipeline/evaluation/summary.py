@@ -15,7 +15,8 @@ the mean latency score is a score, not a share, and has none.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -23,10 +24,11 @@ import pandera.pandas as pa
 
 from nabahan_pipeline.agents.responses_table import non_text_dtypes
 from nabahan_pipeline.evaluation.case_table import CATEGORIES
+from nabahan_pipeline.evaluation.formats import format_rate, format_value
 from nabahan_pipeline.evaluation.intervals import rate_interval
 from nabahan_pipeline.evaluation.scoring import consistency
 from nabahan_pipeline.evaluation.scoring.case_scores import SCORERS
-from nabahan_pipeline.evaluation.scoring.declare import Figure
+from nabahan_pipeline.evaluation.scoring.declare import Figure, Kind
 
 
 def _token_total(scores: pd.DataFrame) -> float:
@@ -117,6 +119,36 @@ def summary_dict(summary: pd.DataFrame) -> dict[str, Any]:
         if record["scope"] != "overall"
     }
     return result
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """One summary figure of one scope as every view shows it: the summary CSV, the console, the
+    HTML report's KPIs and the dashboard's tiles. ``low`` and ``high``: its 95 % interval (None
+    when it has none)."""
+
+    key: str
+    label: str
+    value: Any
+    low: float | None
+    high: float | None
+    kind: Kind
+
+    def text(self) -> str | int:
+        """The value written by its kind (a rate alone: its interval is written apart, or by ``rate_text``)."""
+        return format_value(self.kind, self.value)
+
+    def rate_text(self) -> str:
+        """A rate with its interval: ``"85.0% (62.1-94.8)"``."""
+        return format_rate(self.value, self.low, self.high)
+
+
+def report_rows(row: Mapping[str, Any], figures: Iterable[Figure] = FIGURES) -> list[ReportRow]:
+    """``figures`` of one summary row (a scope's), in order: the report model every view renders."""
+    return [ReportRow(figure.key, figure.long_label or figure.label, row.get(figure.key),
+                      row.get(f"{figure.key}_low") if figure.has_interval else None,
+                      row.get(f"{figure.key}_high") if figure.has_interval else None, figure.kind)
+            for figure in figures]
 
 
 def _scope_row(scope: str, scores: pd.DataFrame) -> dict[str, Any]:

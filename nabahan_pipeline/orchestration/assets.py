@@ -66,7 +66,7 @@ from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
 from nabahan_pipeline.orchestration.run_owners import canceled_if_interrupted
 from nabahan_pipeline.settings import RunSettings, response_cache_path
-from nabahan_pipeline.progress import publish
+from nabahan_pipeline.progress import Watcher
 
 GROUP = "evaluation"
 # How many runs of one agent may materialize between this run's reports and its HTML page.
@@ -160,6 +160,7 @@ def test_cases(
           dagster_type=AGENT_RESPONSES_TYPE)
 def agent_responses(
     context: dg.AssetExecutionContext,
+    progress: dg.ResourceParam[Watcher],
     evaluation: dg.ResourceParam[RunSettings],
     agent: dg.ResourceParam[Agent],
     test_cases: pd.DataFrame,
@@ -172,7 +173,7 @@ def agent_responses(
     db_hash = database_hash(database)
     cache = ResponseCache(response_cache_path()) if evaluation.use_cache else None
     numbered = numbered_cases(test_cases)
-    publish("asking", cases=len(test_cases), answers=len(test_cases) * evaluation.repeat)
+    progress("asking", {"cases": len(test_cases), "answers": len(test_cases) * evaluation.repeat})
     try:
         # what an in-process agent prints reaches the compute log scrubbed; Ctrl-C cancels the run
         with scrubbed_output(), canceled_if_interrupted(context.instance, context.run):
@@ -185,7 +186,7 @@ def agent_responses(
                 cache=cache,
                 cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
                 limits=answer_limits(evaluation),
-                on_answer=lambda row: publish("answer", case=numbered(row["case_id"]), row=row),
+                on_answer=lambda row: progress("answer", {"case": numbered(row["case_id"]), "row": row}),
             )
     finally:
         if cache is not None:
@@ -207,6 +208,7 @@ def agent_responses(
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=CASE_SCORES_TYPE)
 def case_scores(
     context: dg.AssetExecutionContext,
+    progress: dg.ResourceParam[Watcher],
     evaluation: dg.ResourceParam[RunSettings],
     checked_cases: dg.ResourceParam[Optional[CheckedCases]],
     test_cases: pd.DataFrame,
@@ -215,7 +217,7 @@ def case_scores(
     """Each answer scored: the seed's retrieval, fidelity and latency, and whether it is right: its
     SQL re-run read-only, execution match here and on the test-suite databases (the gold's results
     as the case file's check found them, when the run was handed that check), the insight's claims."""
-    publish("stage", name="scoring")
+    progress("stage", {"name": "scoring"})
     database = ensure_database(evaluation.database_path())
     suite = suite_databases(evaluation.test_suite_size())
     judge = Judge(evaluation.judge, timeout_s=evaluation.timeout_s,
@@ -283,15 +285,16 @@ def evaluation_summary(
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"csv"})
 def evaluation_reports(
+    progress: dg.ResourceParam[Watcher],
     evaluation: dg.ResourceParam[RunSettings],
     case_scores: pd.DataFrame,
     evaluation_summary: pd.DataFrame,
 ) -> dg.MaterializeResult:
     """The results, summary and error-location CSV files (seed names and columns), written
     atomically."""
-    publish("stage", name="writing reports")
+    progress("stage", {"name": "writing reports"})
     paths = write_reports(case_scores, evaluation_summary, evaluation.output_path(), report_stamp(case_scores))
-    publish("written", files={name: str(path) for name, path in paths.items()})
+    progress("written", {"files": {name: str(path) for name, path in paths.items()}})
     return dg.MaterializeResult(
         metadata={name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()}
     )
@@ -300,6 +303,7 @@ def evaluation_reports(
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[evaluation_reports], kinds={"png"})
 def evaluation_charts(
     context: dg.AssetExecutionContext,
+    progress: dg.ResourceParam[Watcher],
     evaluation: dg.ResourceParam[RunSettings],
     case_scores: pd.DataFrame,
     evaluation_summary: pd.DataFrame,
@@ -307,9 +311,10 @@ def evaluation_charts(
     """The PNG charts, the dashboard shown in the UI, and the pass-rate trend over runs, switched
     into ``charts`` as one set."""
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
-    from nabahan_pipeline.evaluation.charts import dashboard_markdown, render_charts
+    from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
+    from nabahan_pipeline.evaluation.charts.render import render_charts
 
-    publish("stage", name="drawing charts")
+    progress("stage", {"name": "drawing charts"})
     charts = evaluation.output_path().absolute() / CHARTS_FOLDER
     drawn = render_charts(
         case_scores,
@@ -320,7 +325,7 @@ def evaluation_charts(
         pass_threshold=evaluation.pass_threshold,
         gated=evaluation.gated_figure(),
     )
-    publish("written", files={name: str(charts / name) for name in drawn})
+    progress("written", {"files": {name: str(charts / name) for name in drawn}})
     # This run's own files, not the link: another run (another agent's) may switch it before they are read.
     metadata: dict[str, dg.MetadataValue] = {name: dg.MetadataValue.path(str(path)) for name, path in drawn.items()}
     metadata["run_folder"] = dg.MetadataValue.path(str(drawn["evaluation_dashboard.png"].parent))
@@ -331,6 +336,7 @@ def evaluation_charts(
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[evaluation_reports, evaluation_charts], kinds={"html"})
 def evaluation_report_page(
     context: dg.AssetExecutionContext,
+    progress: dg.ResourceParam[Watcher],
     checked_cases: dg.ResourceParam[Optional[CheckedCases]],
     test_cases: pd.DataFrame,
     agent_responses: pd.DataFrame,
@@ -340,7 +346,7 @@ def evaluation_report_page(
     """The report to click through (evaluation_report_<stamp>.html beside this run's CSVs: every
     case with its SQL, rows, claims and reasons), with the charts this run drew, read from their
     files rather than drawn again."""
-    publish("stage", name="writing the HTML report")
+    progress("stage", {"name": "writing the HTML report"})
     written = this_runs_files(context, [evaluation_reports.key, evaluation_charts.key])
     if "results_csv" not in written:
         raise dg.Failure(f"this run's reports are not among the newest {RUNS_AT_ONCE} of partition {context.partition_key!r}")
@@ -350,7 +356,7 @@ def evaluation_report_page(
         charts={name: Path(written[name]).read_bytes() for name in REPORT_CHARTS if name in written},
     )
     path = write_html(run_report_html(report), run_report_path(Path(written["results_csv"])))
-    publish("written", files={"report_html": str(path)})
+    progress("written", {"files": {"report_html": str(path)}})
     return dg.MaterializeResult(metadata={"report_html": dg.MetadataValue.path(str(path.resolve()))})
 
 

@@ -71,7 +71,9 @@ def agent_comparison(
         context.add_output_metadata({**metadata, "compared": "fewer than two agents evaluated on one suite"})
         return agents_table({}, [])
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
-    from nabahan_pipeline.evaluation.charts import dashboard_markdown, plot_agent_comparison, save_figure
+    from nabahan_pipeline.evaluation.charts.comparison import plot_agent_comparison
+    from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
+    from nabahan_pipeline.evaluation.charts.render import save_figure
 
     scores = {label: pd.read_parquet(paths["case_scores"]) for label, paths in evaluations.items()}
     comparison = compare_agents(

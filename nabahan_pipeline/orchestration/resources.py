@@ -3,21 +3,19 @@ and its agent (``agent``), each made once per run.
 
 The ``evaluation`` resource's config is made from settings.py's declaration of the options (one
 field each, unset by default), so an option added there is in the launchpad too. The agent is
-built by the resource of its kind (embedded, python, http, openai), its secrets read through
-``dg.EnvVar`` (never a plain config value), checked as the run starts and closed as it ends.
+built by the adapter its spec names (``agents.registry``), its secret read through ``dg.EnvVar``
+(never a plain config value), checked as the run starts and closed as it ends.
 """
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, ClassVar, Optional
+from typing import Any, Optional
 
 import dagster as dg
 from pydantic import Field
 
-from nabahan_pipeline.agents.contract import Agent, AnswerLimits
-from nabahan_pipeline.agents.registry import agent_kind
-from nabahan_pipeline.etimad_db.store import ensure_database
+from nabahan_pipeline.agents.contract import Agent, AgentOptions, AnswerLimits
+from nabahan_pipeline.agents.registry import agent_kind, build_agent
 from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env
 from nabahan_pipeline.orchestration.partitions import (
     AGENT_LABEL_TAG,
@@ -25,6 +23,7 @@ from nabahan_pipeline.orchestration.partitions import (
     partition_run_tags,
     settings_for_agent,
 )
+from nabahan_pipeline.progress import silent
 from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, environment_value, resolve_run_settings
 
 
@@ -77,15 +76,28 @@ def evaluation_resource() -> Any:
 
 
 class AgentResource(dg.ConfigurableResource):
-    """One kind of agent adapter, built once per run for the run's agent (``evaluation``: its spec,
-    version, database and time limits); checked before any case is asked, closed at the run's end."""
+    """The run's agent built once for the run by the adapter its spec names (``agents.registry``:
+    the CLI, the API and this resource build it alike), from the run's options (``evaluation``: its
+    spec, version, database and limits); checked before any case is asked, closed at the run's end.
+    ``secret``: its token or key, given as ``dg.EnvVar`` (never a plain config value); ``folders``:
+    where a ``python:`` agent's module is looked for too (where it was registered from)."""
 
-    kind: ClassVar[str]
     evaluation: dg.ResourceDependency[RunSettings]
+    secret: Optional[str] = Field(default=None, description="The agent's token or API key (an environment variable).")
+    folders: list[str] = Field(default_factory=list, description="folders a python: agent's module is looked for in")
+
+    @property
+    def kind(self) -> str:
+        return agent_kind(self.evaluation.agent)
 
     def build(self) -> Agent:
         """The adapter (its constructor's AgentSpecError for a bad spec)."""
-        raise NotImplementedError
+        settings = self.evaluation
+        return build_agent(AgentOptions(
+            settings.agent, settings.agent_version, settings.database_path(), settings.timeout_s,
+            settings.max_answer_bytes, settings.sql_timeout_s, settings.in_process, tuple(self.folders),
+            self.secret, secret_from_env=False,
+        ))
 
     @contextmanager
     def yield_for_execution(self, context: dg.InitResourceContext) -> Iterator[Agent]:
@@ -97,89 +109,19 @@ class AgentResource(dg.ConfigurableResource):
             agent.close()
 
 
-class EmbeddedAgentResource(AgentResource):
-    """The reference agent over the evaluation database (spec ``embedded``)."""
-
-    kind: ClassVar[str] = "embedded"
-
-    def build(self) -> Agent:
-        from nabahan_pipeline.agents.embedded import EmbeddedAgent
-
-        settings = self.evaluation
-        return EmbeddedAgent(database=ensure_database(settings.database_path()), agent_version=settings.agent_version)
-
-
-class PythonAgentResource(AgentResource):
-    """A Python callable with the contract (spec ``python:package.module:function``), called in a
-    child process of its own (``child_process``), or in this one with ``in_process``; its module
-    looked for in ``folders`` too (where it was registered from)."""
-
-    kind: ClassVar[str] = "python"
-    folders: list[str] = Field(default_factory=list, description="folders the agent's module is looked for in")
-
-    def build(self) -> Agent:
-        settings = self.evaluation
-        if settings.in_process:
-            from nabahan_pipeline.agents.python_callable import PythonCallableAgent
-
-            print(f"nabahan: {settings.agent} runs in this process (--in-process): the verdicts are then the "
-                  "agent's to spoil", file=sys.stderr)
-            return PythonCallableAgent(settings.agent, agent_version=settings.agent_version, folders=self.folders)
-        from nabahan_pipeline.agents.child_process import ChildProcessAgent
-
-        return ChildProcessAgent(settings.agent, agent_version=settings.agent_version, timeout_s=settings.timeout_s,
-                                 max_answer_bytes=settings.max_answer_bytes, folders=self.folders)
-
-
-class HttpAgentResource(AgentResource):
-    """A service speaking the contract over HTTP (spec ``http(s)://...``)."""
-
-    kind: ClassVar[str] = "http"
-    token: Optional[str] = Field(default=None, description=SETTINGS["agent_token"].describe())
-
-    def build(self) -> Agent:
-        from nabahan_pipeline.agents.http import HttpAgent
-
-        settings = self.evaluation
-        return HttpAgent(settings.agent, agent_version=settings.agent_version, timeout_s=settings.timeout_s,
-                         token=self.token, token_env=None, max_answer_bytes=settings.max_answer_bytes)
-
-
-class OpenAIAgentResource(AgentResource):
-    """An OpenAI-compatible chat model as a text-to-SQL agent (spec ``openai:MODEL``)."""
-
-    kind: ClassVar[str] = "openai"
-    api_key: Optional[str] = Field(default=None, description=SETTINGS["openai_api_key"].describe())
-
-    def build(self) -> Agent:
-        from nabahan_pipeline.agents.openai_compat import OpenAICompatibleAgent
-
-        settings = self.evaluation
-        return OpenAICompatibleAgent(
-            settings.agent, agent_version=settings.agent_version, database=ensure_database(settings.database_path()),
-            timeout_s=settings.timeout_s, api_key=self.api_key, api_key_env=None, sql_timeout_s=settings.sql_timeout_s,
-            max_answer_bytes=settings.max_answer_bytes,
-        )
-
-
-AGENT_RESOURCES: dict[str, type[AgentResource]] = {
-    kind.kind: kind for kind in (EmbeddedAgentResource, PythonAgentResource, HttpAgentResource, OpenAIAgentResource)
-}
-
-
 def agent_resource(settings: RunSettings, folder: Optional[str] = None) -> AgentResource:
-    """The resource of the kind ``settings.agent`` names; its token, from the variable the agent
+    """The resource of the agent ``settings.agent`` names; its token, from the variable the agent
     names (``token_variable``) when it is set, is passed as ``dg.EnvVar`` (Dagster reads it when the
     resource is built; an unset one would fail the run, so it is left out); a ``python:`` agent's
     module is looked for in ``folder`` too. Raises AgentSpecError for a spec of no kind."""
-    kind = AGENT_RESOURCES[agent_kind(settings.agent)]
+    agent_kind(settings.agent)  # AgentSpecError for a spec of no kind
     variable = token_variable(settings)
-    given: dict[str, Any] = {field: dg.EnvVar(variable) for field in ("token", "api_key")
-                             if field in kind.model_fields and variable is not None
-                             and environment_value(variable) is not None}
-    if folder and "folders" in kind.model_fields:
+    given: dict[str, Any] = {}
+    if variable is not None and environment_value(variable) is not None:
+        given["secret"] = dg.EnvVar(variable)
+    if folder:
         given["folders"] = [folder]
-    return kind(evaluation=settings, **given)
+    return AgentResource(evaluation=settings, **given)
 
 
 def token_variable(settings: RunSettings) -> Optional[str]:
@@ -225,11 +167,17 @@ NO_CHECKED_CASES = dg.ResourceDefinition.none_resource(
 )
 
 
+# The code location's ``progress``: nobody in its process watches a run (our entry points give each
+# run their console instead).
+SILENT_PROGRESS = dg.ResourceDefinition.hardcoded_resource(silent, "Who is told of a run's progress: nobody here.")
+
+
 def run_resources(evaluation: Any = None) -> dict[str, Any]:
     """The resources of an evaluation run: the options (``evaluation``, default: configured at
-    launch), the agent they name, and no case file checked before it."""
+    launch), the agent they name, no case file checked before it and nobody told its progress."""
     evaluation = evaluation if evaluation is not None else evaluation_resource()
-    return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES}
+    return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES,
+            "progress": SILENT_PROGRESS}
 
 
 def run_tags(settings: RunSettings) -> dict[str, str]:

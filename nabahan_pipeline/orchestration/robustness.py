@@ -54,7 +54,8 @@ def robustness(
     results = robustness_results(test_cases, case_scores, variants, scores)
     summary = robustness_summary(results)
     # Imported here: matplotlib is for the step that draws, not for every load of the code location.
-    from nabahan_pipeline.evaluation.charts import plot_robustness, save_figure
+    from nabahan_pipeline.evaluation.charts.render import save_figure
+    from nabahan_pipeline.evaluation.charts.robustness import plot_robustness
 
     paths = write_robustness(results, summary, evaluation.output_path(), report_stamp(case_scores))
     chart = save_figure(plot_robustness(summary), paths["robustness_summary_csv"].with_suffix(".png"))

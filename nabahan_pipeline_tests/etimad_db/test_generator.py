@@ -12,7 +12,7 @@ from nabahan_pipeline.errors import DatabaseBuildError
 from nabahan_pipeline.etimad_db import generator
 from nabahan_pipeline.etimad_db.generator import (
     DEFAULT_PROJECTS,
-    DEFAULT_SEED,
+    DEFAULT_RANDOM_SEED,
     DEFAULT_TENDERS,
     build_database,
 )
@@ -152,13 +152,13 @@ def count(path: Path, where: str, table: str = "tenders_full_details") -> int:
 
 
 def test_same_seed_and_size_give_the_same_bytes(small_db: Path, tmp_path: Path) -> None:
-    again = build_database(tmp_path / "again.sqlite", tenders=SMALL_TENDERS, seed=DEFAULT_SEED)
+    again = build_database(tmp_path / "again.sqlite", tenders=SMALL_TENDERS, random_seed=DEFAULT_RANDOM_SEED)
     assert sha256(again) == sha256(small_db)
     assert database_hash(again) == sha256(small_db)
 
 
 def test_a_different_seed_gives_a_different_file(small_db: Path, tmp_path: Path) -> None:
-    other = build_database(tmp_path / "other.sqlite", tenders=SMALL_TENDERS, seed=DEFAULT_SEED + 1)
+    other = build_database(tmp_path / "other.sqlite", tenders=SMALL_TENDERS, random_seed=DEFAULT_RANDOM_SEED + 1)
     assert sha256(other) != sha256(small_db)
     assert scalar(other, "SELECT count(*) FROM tenders_full_details") == SMALL_TENDERS
 
@@ -417,7 +417,7 @@ def test_tenders_must_be_positive(tmp_path: Path, tenders: int) -> None:
         ({"projects": -1}, "projects"),
         ({"tenders": 2.5}, "tenders"),
         ({"tenders": True}, "tenders"),
-        ({"seed": "1"}, "seed"),
+        ({"random_seed": "1"}, "seed"),
     ],
 )
 def test_other_bad_arguments(tmp_path: Path, kwargs: dict, fragment: str) -> None:
@@ -478,7 +478,7 @@ def test_cli_builds_a_database(tmp_path: Path) -> None:
     assert str(out) in result.stdout
     assert scalar(out, "SELECT count(*) FROM tenders_full_details") == 300
     assert scalar(out, "SELECT count(*) FROM future_projects") == 7
-    assert sha256(out) == sha256(build_database(tmp_path / "api.sqlite", tenders=300, projects=7, seed=5))
+    assert sha256(out) == sha256(build_database(tmp_path / "api.sqlite", tenders=300, projects=7, random_seed=5))
 
 
 @pytest.mark.parametrize("case", ["negative tenders", "under a file", "proc", "a directory"])

@@ -11,7 +11,7 @@ import pytest
 from nabahan_pipeline.errors import DatabaseBuildError
 from nabahan_pipeline.etimad_db.generator import (
     DEFAULT_PROJECTS,
-    DEFAULT_SEED,
+    DEFAULT_RANDOM_SEED,
     DEFAULT_TENDERS,
     GENERATOR_VERSION,
     build_database,
@@ -74,7 +74,7 @@ def test_default_path_follows_the_environment(monkeypatch: pytest.MonkeyPatch, t
     monkeypatch.setenv("NABAHAN_CACHE_DIR", str(tmp_path / "mine"))
     path = default_database_path()
     assert path.parent == tmp_path / "mine"
-    assert f"v{GENERATOR_VERSION}" in path.name and f"seed{DEFAULT_SEED}" in path.name
+    assert f"v{GENERATOR_VERSION}" in path.name and f"seed{DEFAULT_RANDOM_SEED}" in path.name
     assert str(DEFAULT_TENDERS) in path.name
     monkeypatch.delenv("NABAHAN_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -85,8 +85,8 @@ def test_default_path_follows_the_environment(monkeypatch: pytest.MonkeyPatch, t
 
 
 def test_database_hash_is_the_file_sha256_and_follows_changes(tmp_path: Path) -> None:
-    path = build_database(tmp_path / "h.sqlite", tenders=50, seed=1)
+    path = build_database(tmp_path / "h.sqlite", tenders=50, random_seed=1)
     first = database_hash(path)
     assert first == sha256(path)
-    build_database(path, tenders=50, seed=2)
+    build_database(path, tenders=50, random_seed=2)
     assert database_hash(path) == sha256(path) != first

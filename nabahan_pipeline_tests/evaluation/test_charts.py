@@ -1,6 +1,6 @@
 """Tests for nabahan_pipeline.evaluation.charts.
 
-The tables are synthetic case_scores (evaluation.synthetic) and the summary the real summarize
+The tables are synthetic case_scores (nabahan_fixtures.synthetic) and the summary the real summarize
 makes of them. Every chart is rendered with warnings turned into errors: a "Glyph missing"
 warning fails the test.
 """
@@ -24,33 +24,26 @@ from matplotlib.colors import to_rgba
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
-from nabahan_pipeline.evaluation import charts
+import nabahan_pipeline.evaluation.charts as charts
 from nabahan_pipeline.evaluation.cases import CATEGORIES
-from nabahan_pipeline.evaluation.charts import (
-    CHART_FILES,
-    dashboard_markdown,
-    format_pct,
-    format_seconds,
-    omitted_note,
-    plot_category_breakdown,
-    plot_dashboard,
-    plot_detailed_results,
-    plot_latency_analysis,
-    plot_error_locations,
-    plot_metrics_overview,
-    plot_pass_fail_distribution,
-    plot_pass_rate_trend,
-    render_charts,
-    safe_text,
-    save_figure,
-    select_table_rows,
-    table_heading,
-    truncate_text,
+from nabahan_pipeline.evaluation.charts.categories import plot_category_breakdown
+from nabahan_pipeline.evaluation.charts.dashboard import plot_dashboard
+from nabahan_pipeline.evaluation.charts.detailed_results import (
+    omitted_note, plot_detailed_results, select_table_rows, table_heading,
 )
+from nabahan_pipeline.evaluation.charts.error_locations import plot_error_locations
+from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
+from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
+from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
+from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
+from nabahan_pipeline.evaluation.charts.render import CHART_FILES, render_charts, save_figure
+from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
+from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
 from nabahan_pipeline.evaluation.charts.detailed_results import TABLE_COLUMNS
+from nabahan_pipeline.evaluation.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.style import DPI, FAIL_COLOR, FAIL_TINT, PASS_TINT, chart_style, new_figure
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import all_passed_scores, fixed_summary, make_history, make_scores
+from nabahan_fixtures.synthetic import all_passed_scores, fixed_summary, make_history, make_scores
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

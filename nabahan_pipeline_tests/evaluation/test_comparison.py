@@ -21,7 +21,7 @@ from nabahan_pipeline.evaluation.comparison import (
 )
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.tables import AGENT_COMPARISON
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 
 def scores(verdicts: dict[str, list[tuple[bool, str]]], latency: float = 1.0) -> pd.DataFrame:

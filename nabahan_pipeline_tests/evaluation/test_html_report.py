@@ -39,7 +39,7 @@ from nabahan_pipeline.evaluation.html_report import (
     write_html,
 )
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 HOSTILE = "<script>window.pwned=1</script></script><img src=x onerror=\"window.pwned=2\"> ' \" javascript:alert(1)"
 HOSTILE_MARKERS = ("<script>window.pwned", "<img src=x", "onerror=\"window")
@@ -143,8 +143,8 @@ def test_the_policy_allows_only_the_pages_own_style_script_and_images() -> None:
 
 def test_the_kpis_show_their_intervals_when_the_summary_has_them() -> None:
     without = run_report_html(report())
-    assert "(51.2–93.4)" not in without
-    assert "(51.2–93.4)" in run_report_html(report(intervals=True))
+    assert "(51.2-93.4)" not in without
+    assert "(51.2-93.4)" in run_report_html(report(intervals=True))
 
 
 def test_a_case_shows_its_sql_beside_the_gold_differences_marked_rows_claims_and_reasons() -> None:
@@ -210,7 +210,7 @@ def test_several_agents_compared_case_by_case() -> None:
     assert markup.scripts == [SCRIPT] and not [marker for marker in HOSTILE_MARKERS if marker in html]
     cases = [attrs for tag, attrs in markup.elements if tag == "details"]
     assert len(cases) == 12 and {attrs["data-verdict"] for attrs in cases} == {"disagree"}
-    assert "(20.0–80.0)" in html
+    assert "(20.0-80.0)" in html
 
 
 
@@ -311,7 +311,7 @@ def screenshot(path: Path) -> None:
     from nabahan_pipeline.etimad_db.store import ensure_database
     from nabahan_pipeline.evaluation.agent_sql import QueryRunner
     from nabahan_pipeline.evaluation.cases import load_test_cases
-    from nabahan_pipeline.evaluation.charts import render_charts
+    from nabahan_pipeline.evaluation.charts.render import render_charts
     from nabahan_pipeline.evaluation.html_report import REPORT_CHARTS
     from nabahan_pipeline.evaluation.scoring import score_responses
     from nabahan_pipeline.settings import RunSettings

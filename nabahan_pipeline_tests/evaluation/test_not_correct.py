@@ -19,7 +19,7 @@ from nabahan_pipeline.evaluation.not_correct import (
     not_correct_markdown,
     rows_text,
 )
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 GOLD = "SELECT COUNT(*) AS n FROM t"
 

@@ -1,5 +1,5 @@
-"""The run's resources: the options' config made from settings.py, the agent built by the resource
-of its kind (secrets through dg.EnvVar), checked and closed on the resource's lifecycle, and the
+"""The run's resources: the options' config made from settings.py, the agent built by the adapter
+its spec names (secrets through dg.EnvVar), checked and closed on the resource's lifecycle, and the
 agent a partition's run gets from its tags or, launched from the UI, from the registry."""
 
 from __future__ import annotations
@@ -25,11 +25,7 @@ from nabahan_pipeline.orchestration.partitions import (
 )
 from nabahan_pipeline.orchestration.resources import (
     AgentResource,
-    EmbeddedAgentResource,
     EvaluationSettings,
-    HttpAgentResource,
-    OpenAIAgentResource,
-    PythonAgentResource,
     agent_resource,
     built_agent,
     tag_run,
@@ -45,14 +41,21 @@ def no_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.mark.parametrize(("spec", "kind"), [
-    ("embedded", EmbeddedAgentResource),
-    (COUNTING, PythonAgentResource),
-    ("http://127.0.0.1:9/ask", HttpAgentResource),
-    ("openai:some-model", OpenAIAgentResource),
+@pytest.mark.parametrize(("spec", "kind", "built"), [
+    ("embedded", "embedded", "EmbeddedAgent"),
+    (COUNTING, "python", "ChildProcessAgent"),
+    ("http://127.0.0.1:9/ask", "http", "HttpAgent"),
 ])
-def test_each_kind_of_spec_has_its_resource(spec: str, kind: type, no_secrets: None):
-    assert type(agent_resource(resolve_run_settings({"agent": spec}))) is kind
+def test_each_kind_of_spec_is_built_by_its_adapter_through_the_one_resource(
+    spec: str, kind: str, built: str, no_secrets: None
+):
+    resource = agent_resource(resolve_run_settings({"agent": spec}))
+    assert type(resource) is AgentResource and resource.kind == kind
+    agent = resource.build()
+    try:
+        assert type(agent).__name__ == built and agent.spec == spec
+    finally:
+        agent.close()
 
 
 def test_a_spec_of_no_kind_is_refused_before_anything_is_built(no_secrets: None):
@@ -95,15 +98,15 @@ def test_a_secret_reaches_the_agent_through_envvar_and_is_no_config_value(
     no_secrets: None, monkeypatch: pytest.MonkeyPatch
 ):
     settings = resolve_run_settings({"agent": "http://127.0.0.1:9/ask"})
-    assert agent_resource(settings).model_dump()["token"] is None, "unset: left out (an EnvVar would fail the run)"
+    assert agent_resource(settings).model_dump()["secret"] is None, "unset: left out (an EnvVar would fail the run)"
     monkeypatch.setenv("NABAHAN_AGENT_TOKEN", "s3cret-token")
     resource = agent_resource(settings)
-    assert isinstance(resource.model_dump()["token"], dg.EnvVar) and "s3cret" not in repr(resource.model_dump())
+    assert isinstance(resource.model_dump()["secret"], dg.EnvVar) and "s3cret" not in repr(resource.model_dump())
     seen = []
 
-    class Seeing(HttpAgentResource):
+    class Seeing(AgentResource):
         def build(self) -> Agent:
-            seen.append(self.token)
+            seen.append(self.secret)
             return _Recorded([])
 
     with dg.build_resources({"agent": Seeing(**{**resource.model_dump(), "evaluation": settings})}):

@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from nabahan_pipeline.evaluation.charts.formats import format_pct
+from nabahan_pipeline.evaluation.formats import format_pct
 from nabahan_pipeline.evaluation.charts.inputs import category_rows, check_threshold
 from nabahan_pipeline.evaluation.charts.style import (
     FAIL_COLOR, FAIL_HATCH, INK, LABEL_BOX, MUTED, PASS_COLOR, chart_style, new_figure, no_data,

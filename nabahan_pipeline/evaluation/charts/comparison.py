@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from nabahan_pipeline.evaluation.charts.formats import format_pct, format_seconds
+from nabahan_pipeline.evaluation.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.style import (
     CORRECT_COLOR, ERROR_COLOR, EXEC_COLOR, FAIL_COLOR, INK, LABEL_BOX, MUTED, P95_COLOR, PASS_COLOR,
     chart_style, new_figure, no_data,

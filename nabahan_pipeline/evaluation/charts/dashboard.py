@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
 
 from nabahan_pipeline.evaluation.charts.categories import draw_categories
-from nabahan_pipeline.evaluation.charts.formats import format_count, format_interval, format_pct, format_seconds
+from nabahan_pipeline.evaluation.formats import format_count, format_pct, format_seconds, interval_text
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row, require_scores
 from nabahan_pipeline.evaluation.charts.latency import draw_latency_hist, draw_latency_per_case
 from nabahan_pipeline.evaluation.charts.overview import draw_metrics_overview
@@ -109,8 +109,8 @@ def _headline_tiles(overall: pd.Series, threshold: float, gated: str | None = No
 def _with_interval(note: str, overall: pd.Series, rate: str) -> str:
     """``note`` and the rate's 95 % interval, "17 of 20 correct · 95% CI 62.1-94.8" (a line of its
     own when the tile is too narrow for both); ``note`` alone when the rate has none."""
-    interval = format_interval(overall, rate)
-    return f"{note} · 95% CI {interval.strip('()')}" if interval else note
+    interval = interval_text(overall.get(f"{rate}_low"), overall.get(f"{rate}_high"))
+    return f"{note} · 95% CI {interval}" if interval else note
 
 
 def _draw_tile(ax: Axes, tile: _Tile) -> None:

@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from nabahan_pipeline.evaluation.charts.formats import format_seconds
+from nabahan_pipeline.evaluation.formats import format_seconds
 from nabahan_pipeline.evaluation.charts.inputs import require_scores, verdict_mask
 from nabahan_pipeline.evaluation.charts.style import (
     FAIL_COLOR, FAIL_TINT, FONT_FAMILY, INK, PASS_COLOR, PASS_TINT, chart_style, new_figure,

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator
 
-from nabahan_pipeline.evaluation.charts.formats import format_pct, seconds_tick_label
+from nabahan_pipeline.evaluation.formats import format_pct, seconds_tick_label
 from nabahan_pipeline.evaluation.charts.inputs import latencies, require_scores
 from nabahan_pipeline.evaluation.charts.style import (
     FAIL_COLOR, FAIL_HATCH, INK, MUTED, PASS_COLOR, chart_style, new_figure, no_data, tick_fontsize,

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from nabahan_pipeline.evaluation.charts.formats import format_count, format_pct
+from nabahan_pipeline.evaluation.formats import format_count, format_pct
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row
 from nabahan_pipeline.evaluation.charts.style import (
     FAIL_COLOR, FAIL_HATCH, INK, LABEL_BOX, MUTED, PASS_COLOR, chart_style, new_figure,

@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from nabahan_pipeline.evaluation.charts.formats import format_count, format_pct
+from nabahan_pipeline.evaluation.formats import format_count, format_pct
 from nabahan_pipeline.evaluation.charts.inputs import overall_row
 from nabahan_pipeline.evaluation.charts.style import (
     ERROR_COLOR, ERROR_HATCH, FAIL_COLOR, FAIL_HATCH, INK, MUTED, PASS_COLOR, chart_style, new_figure,

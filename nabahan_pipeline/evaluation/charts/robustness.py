@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from nabahan_pipeline.evaluation.charts.formats import format_pct
+from nabahan_pipeline.evaluation.formats import format_pct
 from nabahan_pipeline.evaluation.charts.style import (
     FAIL_COLOR, FAIL_HATCH, INK, LABEL_BOX, PASS_COLOR, chart_style, new_figure, no_data,
 )

@@ -6,7 +6,7 @@ import math
 
 from matplotlib.ticker import Locator
 
-from nabahan_pipeline.evaluation.charts.formats import seconds_tick_label
+from nabahan_pipeline.evaluation.formats import seconds_tick_label
 
 LATENCY_FLOOR = 0.001  # cached answers can take ~0 s; a log axis needs a floor
 

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, MaxNLocator, ScalarFormatter
 
-from nabahan_pipeline.evaluation.charts.formats import format_pct, format_seconds
+from nabahan_pipeline.evaluation.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, require_history
 from nabahan_pipeline.evaluation.charts.style import (
     CORRECT_COLOR, EXEC_COLOR, INK, LABEL_BOX, MUTED, NA_COLOR, P95_COLOR, PASS_COLOR, chart_style,

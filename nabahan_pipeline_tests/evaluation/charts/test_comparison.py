@@ -17,7 +17,7 @@ from nabahan_pipeline.evaluation.charts.comparison import agent_style, plot_agen
 from nabahan_pipeline.evaluation.charts.style import chart_style
 from nabahan_pipeline.evaluation.comparison import compare_agents
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 LABELS = ["embedded", "نموذج ٢", "http://127.0.0.1:8000/ask 🙂"]
 

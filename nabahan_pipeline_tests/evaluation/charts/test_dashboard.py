@@ -9,7 +9,7 @@ from nabahan_pipeline.evaluation.charts.dashboard import _headline_tiles
 from nabahan_pipeline.evaluation.charts.inputs import overall_row
 from nabahan_pipeline.evaluation.charts.style import FAIL_COLOR, INK, PASS_COLOR
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import make_scores
+from nabahan_fixtures.synthetic import make_scores
 
 
 @pytest.fixture(scope="module")

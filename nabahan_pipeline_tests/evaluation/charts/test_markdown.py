@@ -13,7 +13,7 @@ from PIL import Image
 from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
 from nabahan_pipeline.evaluation.charts.render import render_charts
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import make_history, make_scores
+from nabahan_fixtures.synthetic import make_history, make_scores
 
 
 def _image(markdown: str) -> Image.Image:

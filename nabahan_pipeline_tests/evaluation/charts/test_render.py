@@ -1,6 +1,6 @@
 """The charts render_charts writes, pinned pixel for pixel.
 
-For fixed synthetic inputs (evaluation.synthetic: 0, 20, 60 x 2 repeats, 400 and 10,000 cases,
+For fixed synthetic inputs (nabahan_fixtures.synthetic: 0, 20, 60 x 2 repeats, 400 and 10,000 cases,
 first runs and trend histories) the set of files written and a SHA-256 of each PNG's decoded
 pixels (mode, size, raw bytes, via Pillow) must equal the reference in ``chart_pixels.json``.
 Pixels, not file bytes, so that a change of PNG encoding alone does not count as a change of chart.
@@ -30,9 +30,9 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from nabahan_pipeline.evaluation.charts import CHART_FILES, render_charts
+from nabahan_pipeline.evaluation.charts.render import CHART_FILES, render_charts
 from nabahan_pipeline.evaluation.summary import summarize
-from nabahan_pipeline.evaluation.synthetic import all_passed_scores, make_history, make_scores
+from nabahan_fixtures.synthetic import all_passed_scores, make_history, make_scores
 
 REFERENCE = Path(__file__).with_name("chart_pixels.json")
 

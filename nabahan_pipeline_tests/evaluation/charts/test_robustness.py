@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.charts import plot_robustness
+from nabahan_pipeline.evaluation.charts.robustness import plot_robustness
 from nabahan_pipeline.evaluation.robustness.variants import SUMMARY_COLUMNS
 
 

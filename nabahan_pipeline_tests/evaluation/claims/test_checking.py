@@ -292,7 +292,7 @@ def test_yes_or_no_to_a_question_without_its_question_word_agrees_with_the_thres
 # default database's, so only the insight decides. The wrong ones carry one fault each, of a kind
 # issue 36 lists as judged Correct before; the right ones are of the kinds it lists as flagged.
 
-from nabahan_pipeline.evaluation.claims_labelled import score_items  # noqa: E402
+from nabahan_fixtures.claims_labelled import score_items  # noqa: E402
 
 REGIONS_SQL = ("SELECT region_name, COUNT(*) AS tenders FROM tenders_full_details WHERE region_id IS NOT NULL "
                "GROUP BY region_id ORDER BY tenders DESC")

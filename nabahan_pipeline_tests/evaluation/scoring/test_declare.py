@@ -10,7 +10,7 @@ from nabahan_pipeline.evaluation.reports import RESULT_COLUMNS, SEED_COLUMNS, su
 from nabahan_pipeline.evaluation.scoring import SCORERS, consistency
 from nabahan_pipeline.evaluation.scoring.case_scores import ANSWER_COLUMNS, CASE_SCORE_COLUMNS, DECLARED
 from nabahan_pipeline.evaluation.summary import FIGURES, KPI_FIGURES, summarize
-from nabahan_pipeline.evaluation.synthetic import drawn_table, make_scores
+from nabahan_fixtures.synthetic import drawn_table, make_scores
 from nabahan_pipeline.evaluation.tables import CASE_SCORES, EVALUATION_SUMMARY, TREND_FIGURES
 
 
