@@ -256,7 +256,14 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     pool = [abs(v) for v in candidates if math.isfinite(v) and abs(v) not in stated]
     asks_yes_no = re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\b", fold(result.question))
     if any(r.value in stated for r in mention.readings) and not asks_yes_no:
-        return ClaimCheck(claim, SUPPORTED)  # the question's own filter restated ("بعدد عروض أكثر من 10")
+        # The question's own filter restated ("بعدد عروض أكثر من 10"): its direction must be the question's.
+        asked = _question_comparator(Folded.of(result.question), [])
+        denied = re.search(r"(?<!\w)(?:لا|لم|ما|ليس|ليست|مو)\s+" + _comparator_pattern().pattern, fold(result.question))
+        how_many = fold(result.question).split()[:1] in (["كم"], ["ما"], ["وش"], ["اعرض"], ["عطني"], ["اعطني"], ["how"], ["what"])
+        if asked is not None and how_many and not denied and asked[1] in {r.value for r in mention.readings} and (
+                asked[0] in (">", ">=")) != (claim.comparator in (">", ">=")):
+            return ClaimCheck(claim, CONTRADICTED, f"the question asks {asked[0]} {format_number(asked[1])}")
+        return ClaimCheck(claim, SUPPORTED)
     if bound <= 0 or not pool:
         return _unsupported(claim)
     near = BOUND_NEAR * bound

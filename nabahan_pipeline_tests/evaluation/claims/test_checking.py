@@ -311,6 +311,8 @@ Q_YEARS, Q_MONTHS = "كم منافسة طرحت في 2022 و2023؟", "كم من�
 Q_CANCELLED, Q_LATEST = "كم عدد المنافسات الملغاة؟", "متى نشرت أحدث منافسة؟"
 Q_NAJRAN, Q_ASIR = "كم منافسة في منطقة نجران؟", "كم منافسة في عسير، وكم منها ملغاة؟"
 Q_MARCH = "كم منافسة طرحت في مارس 2025؟"
+Q_MILLION = "كم منافسة قيمتها التقديرية أكثر من مليون ريال؟"
+MILLION_SQL = "SELECT COUNT(*) AS tenders FROM tenders_full_details WHERE estimated_value > 1000000"
 MARCH_SQL = "SELECT COUNT(*) AS tenders FROM tenders_full_details WHERE publish_date BETWEEN '2025-03-01' AND '2025-03-31'"
 
 # (kind, question, SQL, insight, what the reason must hold); the figures are the rows'.
@@ -353,6 +355,8 @@ WRONG_ITEMS = [
      "لم تسجل منطقة نجران 323 منافسة.", "denies"),
     ("month_not_asked", Q_MARCH, MARCH_SQL,
      "طُرحت في فبراير 2025 نحو 293 منافسة.", "the question asks about month 3"),
+    ("filter_turned", Q_MILLION, MILLION_SQL,
+     "بلغ عدد المنافسات بقيمة تقديرية أقل من مليون ريال 3,753 منافسة.", "the question asks > 1,000,000"),
 ]
 RIGHT_ITEMS = [
     ("ratio_about", Q_REGIONS, REGIONS_SQL, "منافسات تبوك (667) قرابة ضعف منافسات نجران (323)."),
@@ -376,6 +380,7 @@ RIGHT_ITEMS = [
     ("months_held", Q_MONTHS, MONTHS_SQL, "- سبتمبر: 827\n- أكتوبر: 773"),
     ("percent_on_its_base", Q_REGIONS, REGIONS_SQL, "تتفوق مكة المكرمة على المنطقة الشرقية بنسبة 18.8%."),
     ("month_asked", Q_MARCH, MARCH_SQL, "طُرحت في مارس 2025 نحو 293 منافسة، ولم يكن ذلك استثناءً."),
+    ("filter_restated", Q_MILLION, MILLION_SQL, "بلغ عدد المنافسات بقيمة تقديرية أكثر من مليون ريال 3,753 منافسة."),
 ]
 
 
