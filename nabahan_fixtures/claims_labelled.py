@@ -50,7 +50,11 @@ def score_items(items: Sequence[Mapping[str, Any]], database: str | Path | None 
     frame of item, label, kind, correct and not_correct_because, in the items' order."""
     database = ensure_database(database)
     cases = pd.DataFrame([_case(item) for item in items])
-    answers = {item["id"]: _answer(item, run_item_sql(item, database)) for item in items}
+    results: dict[str | None, QueryResult | None] = {}  # each distinct SQL run once: many items share one
+    for item in items:
+        if item["sql"] not in results:
+            results[item["sql"]] = run_item_sql(item, database)
+    answers = {item["id"]: _answer(item, results[item["sql"]]) for item in items}
     by_id = {item["id"]: item for item in items}
     responses = pd.concat(
         [run_agent(cases[cases["case_id"].isin(ids)],

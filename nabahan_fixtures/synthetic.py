@@ -112,7 +112,9 @@ def make_scores(n: int, *, seed: int = 0, fail_share: float = 0.15, error_share:
 
     wrong = overall_passed & gold & (rng.random(m) < wrong_share)
     execution_match = np.where(
-        gold, np.where(answered & ~wrong & (overall_passed | (rng.random(m) < 0.3)), 1.0, 0.0), np.nan
+        # The gold's result comes from the right table and rows: a retrieval that failed never has it.
+        gold, np.where(answered & ~wrong & (overall_passed | ((rng.random(m) < 0.3) & (retrieval_accuracy == 1))),
+                       1.0, 0.0), np.nan
     )
     # The test-suite databases see only SQL that ran (answers); right there means right here.
     test_suite_match = np.where(gold & answered, execution_match, np.nan)

@@ -278,10 +278,10 @@ def test_the_gate_is_correct_rate_and_the_console_says_why(tmp_path: Path):
     assert "correct rate 0.0% is below --fail-under 80.0%" in gated.stderr
     assert "Pass Rate: 100.0%" in gated.stdout and "Correct Rate: 0.0%" in gated.stdout
     assert "[PASS]" in gated.stdout and "Not correct:" in gated.stdout
-    assert "] c-" in gated.stdout and ": ungrounded 31,415" in gated.stdout
+    assert "] c-" in gated.stdout and ": unverified: … عدد المناقصات المطابقة 31,415 مناقصة وفق البيانات …" in gated.stdout
     results = pd.read_csv(next((tmp_path / "out").glob("evaluation_results_*.csv")), encoding="utf-8-sig")
     assert list(results["Overall Passed"]) == [True, True] and list(results["Correct"]) == [False, False]
-    assert list(results["Why Not Correct"]) == ["ungrounded 31,415"] * 2
+    assert list(results["Why Not Correct"]) == ["unverified: … عدد المناقصات المطابقة 31,415 مناقصة وفق البيانات …"] * 2
     summary = pd.read_csv(next((tmp_path / "out").glob("evaluation_summary_*.csv")), encoding="utf-8-sig")
     metrics = dict(zip(summary["Metric"], summary["Value"]))
     assert metrics["Correct Rate"] == "0.0%"

@@ -146,7 +146,7 @@ def test_two_runs_at_once_on_one_output_and_state_directory_each_keep_their_rows
     for index, (run, (stdout, stderr)) in enumerate(zip(runs, outputs)):
         assert run.returncode == 0, stderr[-3000:]
         assert "Traceback" not in stderr
-        assert ("ungrounded 31,415" in stdout) == (index % 2 == 1), "each console shows its own run"
+        assert ("unverified: … عدد المناقصات المطابقة 31,415 مناقصة وفق البيانات …" in stdout) == (index % 2 == 1), "each console shows its own run"
     results = sorted((tmp_path / "out").glob("evaluation_results_*.csv"))
     summaries = sorted((tmp_path / "out").glob("evaluation_summary_*.csv"))
     assert len(results) == len(summaries) == 4, [path.name for path in results]

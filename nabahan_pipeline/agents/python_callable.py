@@ -24,7 +24,15 @@ class PythonCallableAgent(Agent):
     def __init__(self, spec: str, agent_version: str | None = None, folders: Sequence[str] = ()) -> None:
         self.spec = spec
         module_name, attr = parse_python_spec(spec)
-        module = _import(spec, module_name, folders)
+        # The folders put on the import path for it (its module may import more as it answers):
+        # taken off again when it closes, so that the path does not only grow.
+        self._added_paths = [folder for folder in dict.fromkeys([os.getcwd(), *folders]) if folder not in sys.path]
+        sys.path.extend(self._added_paths)
+        try:
+            module = _import(spec, module_name, folders)
+        except AgentSpecError:
+            self.close()
+            raise
         func: Any = module
         for part in attr.split("."):
             func = getattr(func, part, None)
@@ -48,6 +56,13 @@ class PythonCallableAgent(Agent):
     def fingerprint(self) -> str:
         """Spec plus the source hash of the package (or folder) the callable's module is loaded from."""
         return python_fingerprint(self.spec, self.module_name, self.module_file, self._agent_version)
+
+    def close(self) -> None:
+        """Take the folders this agent put on the import path off it again."""
+        for folder in self._added_paths:
+            if folder in sys.path:
+                sys.path.remove(folder)
+        self._added_paths = []
 
 
 def parse_python_spec(spec: str) -> tuple[str, str]:
@@ -82,8 +97,7 @@ def _import(spec: str, module_name: str, folders: Sequence[str] = ()) -> Any:
     """Import the agent's module, found from the working directory (where users keep their agent)
     and ``folders`` too, turning any failure into one line that names the file and line when there
     is one, or the folders looked in when the module is not found."""
-    searched = list(dict.fromkeys([os.getcwd(), *folders]))
-    sys.path.extend(folder for folder in searched if folder not in sys.path)
+    searched = list(dict.fromkeys([os.getcwd(), *folders]))  # on the path already (PythonCallableAgent)
     try:
         return importlib.import_module(module_name)
     except SyntaxError as exc:

@@ -318,8 +318,24 @@ def select_aggregates(tree: exp.Expression) -> tuple[str | None, ...]:
         if isinstance(inner, (exp.Div, exp.Mul)) and inner.find(exp.Count, exp.Sum):
             found.append("share" if inner.find(exp.Mul) or isinstance(inner, exp.Mul) else None)
         else:
-            found.append(next((name for kind, name in _MEASURES if inner.find(kind)), None))
+            measure = next((name for kind, name in _MEASURES if inner.find(kind)), None)
+            found.append("count" if measure == "sum" and _counts_rows(inner.find(exp.Sum)) else measure)
     return tuple(found)
+
+
+def _counts_rows(total: exp.Sum | None) -> bool:
+    """True for SUM(CASE WHEN ... THEN 1 ELSE 0 END) (or IIF(..., 1, 0)): a count of the rows the
+    condition holds for, not a sum of values."""
+    inner = total.this if total is not None else None
+    if isinstance(inner, exp.Case):
+        results = [branch.args.get("true") for branch in inner.args.get("ifs") or []] + [inner.args.get("default")]
+    elif isinstance(inner, exp.If):
+        results = [inner.args.get("true"), inner.args.get("false")]
+    else:
+        return False
+    values = [result.name for result in results if result is not None]
+    return (all(isinstance(result, exp.Literal) and result.is_number for result in results if result is not None)
+            and set(values) <= {"0", "1"} and "1" in values)
 
 
 def _statement_tables(statement: exp.Expression) -> set[str]:

@@ -43,7 +43,7 @@ def locate_error(
 
     With ``result_right`` (the agent's SQL gives the gold's result everywhere it ran) or SQL that
     matches the gold's clause by clause, the insight is at fault: its first ``contradicted`` claim,
-    else its ``ungrounded`` numbers, else that it is not ``arabic``. Otherwise the SQL's
+    else its ``ungrounded`` numbers (unverified, each in its context), else that it is not ``arabic``. Otherwise the SQL's
     differences from ``gold_sql`` (both SQLite)."""
     differences = [] if result_right or not agent_sql or not gold_sql else sql_differences(agent_sql, gold_sql)
     if differences:
@@ -53,7 +53,7 @@ def locate_error(
     if contradicted:
         return "insight: " + _quote(contradicted[0], 160)
     if ungrounded:
-        return "insight: ungrounded " + _quote(", ".join(ungrounded[:3]))
+        return "insight: unverified " + _quote(" · ".join(ungrounded[:3]))
     if not arabic:
         return "insight: not Arabic"
     return ""

@@ -28,6 +28,7 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
+from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
 from nabahan_pipeline.evaluation.formats import format_rate, format_seconds
 from nabahan_pipeline.evaluation.summary import KPI_FIGURES, report_rows
@@ -340,7 +341,11 @@ def _insight(insight: Any, details: Any) -> dict[str, Any]:
         position = at + len(words)
     pieces.append((text[position:], None, None))
     listed = [(css, sign, claim.get("claim"), claim.get("why")) for claim, (css, sign) in zip(claims, marks)]
-    return {"text": text, "pieces": pieces, "claims": listed}
+    counts = {verdict: sum(claim.get("verdict") == verdict for claim in claims)
+              for verdict in (SUPPORTED, CONTRADICTED, UNSUPPORTED)}
+    coverage = (f"{len(claims)} read, {counts[SUPPORTED]} verified, {counts[CONTRADICTED]} contradicted, "
+                f"{counts[UNSUPPORTED]} unverified")
+    return {"text": text, "pieces": pieces, "claims": listed, "coverage": coverage}
 
 
 def _reasons(row: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -351,6 +356,7 @@ def _reasons(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         ("Error", row.get("error")),
         ("Judge", " — ".join(str(part) for part in (row.get("judge_verdict"), row.get("judge_reason"))
                               if isinstance(part, str) and part)),
+        ("Judge and checker", judge_disagreement(row)),
     ]
     return [(label, value) for label, value in items if isinstance(value, str) and value.strip()]
 

@@ -20,6 +20,7 @@ from nabahan_pipeline.etimad_db.sql_safety import UnsafeSQLError
 from nabahan_pipeline.evaluation.agent_sql import DEFAULT_MAX_ROWS, DEFAULT_SQL_TIMEOUT_S, QueryRunner
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.html_report import stored_result
+from nabahan_pipeline.evaluation.scoring.claims import coverage, judge_disagreement
 
 ROWS_SHOWN = 3
 VALUE_CHARS = 40
@@ -32,8 +33,8 @@ KEY_COLUMNS: tuple[str, ...] = (
     "query_num", "case_id", "repeat", "category", "correct", "overall_passed", "not_correct_because",
     "question", "status", "execution_match", "sql", "insights", "error", "latency_s",
 )
-COLUMNS: tuple[str, ...] = ("query_num", "case_id", "repeat", "category", "question", "why", "sql", "result",
-                            "expected")
+COLUMNS: tuple[str, ...] = ("query_num", "case_id", "repeat", "category", "question", "why", "claims", "sql",
+                            "result", "expected")
 
 
 def failures_first(scores: pd.DataFrame) -> pd.DataFrame:
@@ -73,7 +74,7 @@ def not_correct_answers(
     max_rows: int = DEFAULT_MAX_ROWS,
 ) -> pd.DataFrame:
     """The answers not Correct, failures first (the first ``limit``), with COLUMNS: why, the
-    agent's SQL, its rows (``result``) and the gold SQL's on the evaluation database (``expected``;
+    claims' coverage (and where the LLM judge, when on, disagrees with the checker), the agent's SQL, its rows (``result``) and the gold SQL's on the evaluation database (``expected``;
     empty without gold SQL). A gold's rows come from ``golds`` (the case file's check), else its SQL
     is run on ``database`` here; a gold that fails is said in its cell, never raised."""
     wrong = failures_first(scores[~scores["correct"].astype(bool)])
@@ -86,7 +87,7 @@ def not_correct_answers(
     records = []
     runner = QueryRunner(database, timeout_s=sql_timeout_s, max_rows=max_rows) if database is not None else None
     with runner or nullcontext():
-        for row in wrong.itertuples(index=False):
+        for row, record in zip(wrong.itertuples(index=False), wrong.to_dict("records")):
             sql = gold_sql.get(row.case_id)
             if isinstance(sql, str) and sql not in expected:
                 expected[sql] = _gold_text(sql, golds or {}, runner)
@@ -94,6 +95,7 @@ def not_correct_answers(
             records.append({
                 "query_num": int(row.query_num), "case_id": row.case_id, "repeat": int(row.repeat),
                 "category": row.category, "question": row.question, "why": row.not_correct_because,
+                "claims": "; ".join(part for part in (coverage(record), judge_disagreement(record)) if part),
                 "sql": row.sql, "result": _stored_rows_text(columns, rows),
                 "expected": expected.get(sql, "") if isinstance(sql, str) else "",
             })

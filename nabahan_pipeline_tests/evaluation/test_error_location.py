@@ -168,7 +168,7 @@ def test_a_right_result_or_matching_sql_puts_the_error_in_the_insight() -> None:
     assert locate_error(gold, gold, result_right=False, contradicted=[claim]) == f"insight: {claim}"
     assert locate_error(f"SELECT COUNT(*) FROM {T} WHERE region_id = 2", gold, result_right=True,
                         contradicted=[claim, "another"]) == f"insight: {claim}"
-    assert locate_error(gold, gold, result_right=True, ungrounded=["13", "33%"]) == "insight: ungrounded 13, 33%"
+    assert locate_error(gold, gold, result_right=True, ungrounded=["13", "33%"]) == "insight: unverified 13 · 33%"
     assert locate_error(gold, gold, result_right=True, arabic=False) == "insight: not Arabic"
     assert locate_error(gold, gold, result_right=True) == ""
     assert locate_error(None, gold, result_right=False, contradicted=[claim]) == "", "no SQL: not located"

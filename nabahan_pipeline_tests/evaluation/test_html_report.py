@@ -198,6 +198,7 @@ def test_a_case_shows_its_sql_beside_the_gold_differences_marked_rows_claims_and
     hostile = html[html.index('id="case-case-00001-0"'):]
     hostile = hostile[: hostile.index("</details>")]
     assert '<mark class="contradicted" title="' in hostile and '<mark class="supported" title="">120</mark>' in hostile
+    assert "<h4>Claims checked: 2 read, 1 verified, 1 contradicted, 0 unverified</h4>" in hostile
 
 
 def test_the_filters_offer_each_category_verdict_and_location() -> None:

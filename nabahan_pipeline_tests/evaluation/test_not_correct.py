@@ -95,3 +95,15 @@ def test_one_log_line_per_answer_not_correct_then_how_many_more():
         "case 2 b (count): passed the seed's checks, not correct: wrong result",
     ]
     assert log_lines(scores, limit=1)[1:] == ["... and 1 more answers not Correct (case_scores holds them all)"]
+
+
+def test_the_table_says_each_answers_claims_and_where_the_llm_judge_disagrees():
+    scores = _scores()
+    scores.loc[1, ["claims_checked", "claims_verified", "claims_contradicted", "claims_unverified"]] = [
+        3, 1, 1, json.dumps(["… والمجموع 912 منافسة."], ensure_ascii=False)]
+    scores["judge_verdict"] = [None, "supported", None, None]
+    cases = pd.DataFrame({"case_id": ["a", "b", "c", "d"], "expected_sql": [None, None, None, None]})
+    table = not_correct_answers(scores, _responses({"a": [], "b": [], "c": [], "d": []}), cases).set_index("case_id")
+    assert table.at["b", "claims"] == ("claims: 3 read, 1 verified, 1 contradicted, 1 unverified; "
+                                       "the LLM judge finds the insight supported; the claims checker does not")
+    assert table.at["c", "claims"] == "", "no claim read, the judge off: nothing to say"

@@ -132,7 +132,6 @@ def test_a_wrong_table_is_refused_naming_the_column(default_db: Path):
         "latency_tier": scores.assign(latency_tier="Slow"),
         "latency_s": scores.assign(latency_s=scores["latency_s"].astype(str)),
         "hallucination_markers": scores.assign(hallucination_markers="not JSON"),
-        "correct_needs_overall_passed": scores.assign(correct=True, overall_passed=False),
         "distinct_results": scores.drop(columns="distinct_results"),
     }
     for column, table in wrong.items():

@@ -152,7 +152,7 @@ def test_the_ui_says_which_answers_are_not_correct_and_why(home: Path):
     table = summary["not_correct"].value
     header, rule, *rows = table.splitlines()
     assert [cell.strip() for cell in header.strip("|").split("|")] == [
-        "query\\_num", "case\\_id", "repeat", "category", "question", "why", "sql", "result", "expected"]
+        "query\\_num", "case\\_id", "repeat", "category", "question", "why", "claims", "sql", "result", "expected"]
     assert [row.split("|")[2].strip() for row in rows] == ["weather", "total"], "the failure first"
     assert "answered an out-of-scope question" in rows[0] and "wrong result" in rows[1]
     assert rows[1].rstrip(" |").endswith(f"tenders: ({_tenders()})"), rows[1]

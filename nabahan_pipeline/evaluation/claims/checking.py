@@ -15,26 +15,36 @@ The rules, one function per kind of claim:
 - a direction agrees with the sign of the change between the periods or places it names;
 - a superlative names the first row of an ordered result or the row with the extreme value, and a
   numbered list of rows ranks them in the result's order;
-- an unattached number keeps grounding's rule (derivable from the rows or the question), widened to
-  the derivations within a row and the dates the question implies.
+- an unattached number keeps the bag's rule (derivable from the rows or the question), widened to
+  the derivations within a row and the dates the question implies;
+- each claim by its own reading (issue 36): a labelled bound or range by its row's own figures; a
+  percentage one row exceeds another by on the other's base, a change between periods on the
+  earlier's; a ratio word ("ضعف", "ثلث") between the two rows it names; an ordinal word against the
+  row's place; a month or an entity before a figure must be a row of the result (or what the
+  question and the SQL's filter ask); bids words need bids; a denied figure ("لم يبلغ 2,614" for
+  2,614) and a negated superlative are contradicted when the rows say what they deny; a date with
+  its month's name against the rows' dates, Gregorian or Hijri.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from datetime import date
 import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from nabahan_pipeline.arabic import hijri_calendar
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.etimad_db.sql_safety import read_sql
 from nabahan_pipeline.evaluation.claims import words
 from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, is_number, widened
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
-from nabahan_pipeline.evaluation.claims.labels import RowLabels, find_entities
+from nabahan_pipeline.etimad_db import reference_data as ref
+from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
 
 SUPPORTED, CONTRADICTED, UNSUPPORTED = "supported", "contradicted", "unsupported"
@@ -52,6 +62,7 @@ class ClaimCheck:
     claim: Claim
     verdict: str
     evidence: str = ""
+    context: str = ""  # an unverified number: the words around it, to say where to look
 
     def describe(self) -> str:
         """The claim as a reader of the results sees it: "جدة 1,204: row says 860"."""
@@ -69,6 +80,45 @@ class Result:
     order: int  # +1 ORDER BY ... DESC, -1 ASC, 0 none
     question: str
     insight: Folded
+    sql: str | None = None
+
+    @functools.cached_property
+    def months(self) -> list[Any]:
+        """The months the insight names (``labels.find_months``)."""
+        return find_months(self.insight)
+
+    @functools.cached_property
+    def entities(self) -> list[Label]:
+        """The reference entities the insight names, of every kind, in order."""
+        return sorted((label for kind in _ENTITY_KINDS for label in find_entities(self.insight, kind)),
+                      key=lambda label: label.start)
+
+    @functools.cached_property
+    def row_entities(self) -> set[tuple[str, str]]:
+        """The reference entities the rows' labels are."""
+        return {entity for spelling in self.labels.spellings for entity in [ENTITIES.get(spelling)] if entity}
+
+    @functools.cached_property
+    def insight_labels(self) -> list[Label]:
+        """The row labels the insight names, in order."""
+        return self.labels.find(self.insight)
+
+    @functools.cached_property
+    def asked_months(self) -> list[tuple[str, int, int | None]]:
+        """The months the question names (calendar, month, year), and those its SQL's dates fall in
+        ('2024-03-01' .. '2024-03-31')."""
+        named = [(m.calendar, m.month, m.year) for m in find_months(Folded.of(self.question))]
+        literal = sorted({(int(y), int(m)) for y, m in re.findall(r"'(\d{4})-(\d{2})(?:-\d{2})?'", self.sql or "")})
+        if literal:  # the SQL's window of dates: every month from its first to its last, if within a year
+            (y0, m0), (y1, m1) = literal[0], literal[-1]
+            span = (y1 - y0) * 12 + m1 - m0
+            if 0 <= span <= 12:
+                named += [("gregorian", (m0 - 1 + k) % 12 + 1, y0 + (m0 - 1 + k) // 12) for k in range(span + 1)]
+        return named
+
+    @functools.cached_property
+    def asked(self) -> set[tuple[str, str]]:
+        return asked_entities(self.sql)
 
 
 def check_insight(
@@ -85,13 +135,43 @@ def check_insight(
         _order(sql, values.columns, values.numeric_columns),
         question,
         Folded.of(insight or ""),
+        sql,
     )
     checks = []
     for claim in read_claims(insight, result.labels, result.insight):
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
+            if claim.kind == "number" and check.verdict != CONTRADICTED:
+                check = _named_elsewhere(check, result) or _percent_base(check, result) or check
+            if claim.kind == "number" and claim.negated and check.verdict == SUPPORTED:
+                check = ClaimCheck(claim, CONTRADICTED, f"the rows say {claim.mention.text}, which the insight denies")
+            if check.verdict == UNSUPPORTED and claim.mention is not None:
+                check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    return checks
+    dates = _dates(result)
+    spans = [check.claim.clause for check in dates]
+    # A date's day and year are the date's claim, not figures of their own.
+    checks = [check for check in checks if check.claim.kind != "number"
+              or not any(s <= check.claim.start < e for s, e in spans)]
+    return sorted(checks + dates, key=lambda check: check.claim.start)
+
+
+# Words either side of an unverified number that its reason quotes.
+CONTEXT_WORDS = 3
+
+
+def number_in_context(insight: str, mention: NumberMention) -> str:
+    """The number as written with up to CONTEXT_WORDS words either side, within its line, cut
+    where the text is: "… في منطقة الرياض 1,234 منافسة …"."""
+    line_start = insight.rfind("\n", 0, mention.start) + 1
+    line_end = insight.find("\n", mention.end)
+    line_end = len(insight) if line_end < 0 else line_end
+    before = list(re.finditer(r"\S+", insight[line_start : mention.start]))
+    after = list(re.finditer(r"\S+", insight[mention.end : line_end]))
+    start = line_start + before[-CONTEXT_WORDS].start() if len(before) >= CONTEXT_WORDS else line_start
+    end = mention.end + after[CONTEXT_WORDS - 1].end() if len(after) >= CONTEXT_WORDS else line_end
+    text = " ".join(insight[start:end].split()).strip(" *-•#")
+    return ("… " if len(before) > CONTEXT_WORDS else "") + text + (" …" if len(after) > CONTEXT_WORDS else "")
 
 
 def _check_number(claim: Claim, result: Result) -> ClaimCheck:
@@ -99,10 +179,14 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     assert mention is not None
     attachment = claim.attachment
     approximate = claim.comparator == "~"
+    labelled = attachment is not None and attachment.strong
+    if claim.comparator == "range":
+        return _check_range(claim, result.values.of_rows(attachment.rows, own=True) if labelled else None, result)
     if claim.comparator in _RELATIONS:
-        labelled = attachment is not None and attachment.strong
-        values = result.values.of_rows(attachment.rows) if labelled else result.values.near
-        return _check_bound(claim, mention, values, result)
+        # A labelled bound holds for its row's own figures (a cell, its share, what the row derives),
+        # not for a difference or ratio against another row.
+        values = result.values.of_rows(attachment.rows, own=True) if labelled else result.values.near
+        return _check_bound(claim, mention, values, result, own=labelled)
     if attachment is not None:
         values = result.values.of_rows(attachment.rows)
         if values.supports(mention, approximate):
@@ -145,21 +229,52 @@ def _unattached_supports(result: Result, mention: NumberMention, approximate: bo
     return result.values.unattached.supports(widened(mention) if approximate else mention)
 
 
-def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: Result) -> ClaimCheck:
+def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCheck:
+    """"بين X و Y": a figure of its row (or, unlabelled, of the result) lies in the range; a figure
+    of the range's scale outside it, and none inside, contradicts it."""
+    low, high = claim.numbers
+    values = values or result.values.near
+    percent = low.percent or high.percent
+    pool = [abs(v) for v in (values.percent if percent else values.plain) if math.isfinite(v)]
+    inside = [v for v in pool if low.value <= v <= high.value]
+    if inside:
+        return ClaimCheck(claim, SUPPORTED)
+    near = [v for v in pool if low.value / 2 <= v <= high.value * 2]
+    if near:
+        nearest = min(near, key=lambda v: min(abs(v - low.value), abs(v - high.value)))
+        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(nearest)}")
+    return _unsupported(claim)
+
+
+def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: Result, own: bool = False) -> ClaimCheck:
+    """A bound holds for the value it rounds; ``own``: ``values`` are its row's own figures, any of
+    which on the wrong side (a share at any size, a figure within ten times the bound) tells."""
     relation = _RELATIONS[claim.comparator or ">"]
     bound = mention.value
     stated = result.values.question_numbers
     candidates = (*values.plain, *(values.percent if mention.percent else ()))
     pool = [abs(v) for v in candidates if math.isfinite(v) and abs(v) not in stated]
+    asks_yes_no = re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\b", fold(result.question))
+    if any(r.value in stated for r in mention.readings) and not asks_yes_no:
+        # The question's own filter restated ("بعدد عروض أكثر من 10"): its direction must be the question's.
+        asked = _question_comparator(Folded.of(result.question), [])
+        denied = re.search(r"(?<!\w)(?:لا|لم|ما|ليس|ليست|مو)\s+" + _comparator_pattern().pattern, fold(result.question))
+        how_many = fold(result.question).split()[:1] in (["كم"], ["ما"], ["وش"], ["اعرض"], ["عطني"], ["اعطني"], ["how"], ["what"])
+        if asked is not None and how_many and not denied and asked[1] in {r.value for r in mention.readings} and (
+                asked[0] in (">", ">=")) != (claim.comparator in (">", ">=")):
+            return ClaimCheck(claim, CONTRADICTED, f"the question asks {asked[0]} {format_number(asked[1])}")
+        return ClaimCheck(claim, SUPPORTED)
     if bound <= 0 or not pool:
         return _unsupported(claim)
     near = BOUND_NEAR * bound
     holding = [v for v in pool if relation(v, bound) and bound / 10 <= v <= bound * 10]
-    wrong = [v for v in pool if not relation(v, bound) and bound / 2 <= v <= bound * 2]
+    reach = (math.inf if mention.percent else 10.0) if own else 2.0
+    wrong = [v for v in pool if not relation(v, bound) and bound / reach <= v <= bound * reach]
     near_wrong = [v for v in wrong if abs(v - bound) <= near]
     if near_wrong and not any(abs(v - bound) <= near for v in holding) or wrong and not holding:
         nearest = min(wrong, key=lambda v: abs(v - bound))
-        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(nearest)}")
+        unit = "%" if mention.percent else ""
+        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(nearest)}{unit}")
     if holding:
         return ClaimCheck(claim, SUPPORTED)
     if values.supports(mention):  # the bound is itself a figure of the rows ("بحد أقصى 50")
@@ -436,18 +551,7 @@ def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
 
 def _year_rows(result: Result) -> dict[int, float]:
     """Rows whose label is a year or a month ("2024", "2025-03"): row -> its order."""
-    found: dict[int, float] = {}
-    for i, row in enumerate(result.values.rows):
-        for j, cell in enumerate(row):
-            name = result.values.columns[j].lower()
-            text = str(cell)
-            if isinstance(cell, str) and re.fullmatch(r"(19|20)\d\d(-\d\d)?", text):
-                found[i] = float(text.replace("-", "."))
-                break
-            if is_number(cell) and re.search(r"year|سنه|عام", name) and 1900 <= float(cell) <= 2100:
-                found[i] = float(cell)
-                break
-    return found if len(found) == len(result.values.rows) else {}
+    return result.values.periods
 
 
 def _measure_columns(result: Result, claim: Claim) -> list[int]:
@@ -478,9 +582,15 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
             continue
         best = (max if claim.sign > 0 else min)(value for _, value in cells)
         extreme_rows |= {i for i, value in cells if value == best}
-    if len(rows) == 1 or label.rows & extreme_rows or not extreme_rows and 0 in label.rows:
+    holds = (len(rows) == 1 or bool(label.rows & extreme_rows) or not extreme_rows and 0 in label.rows
+             or result.order == claim.sign and 0 in label.rows
+             or result.order == -claim.sign and len(rows) - 1 in label.rows)
+    if claim.negated:
+        if len(rows) > 1 and holds:
+            return ClaimCheck(replace(claim, text=f"{claim.text} {label.text}"), CONTRADICTED,
+                              f"{label.text} is the first row")
         return ClaimCheck(claim, SUPPORTED)
-    if result.order == claim.sign and 0 in label.rows or result.order == -claim.sign and len(rows) - 1 in label.rows:
+    if holds:
         return ClaimCheck(claim, SUPPORTED)
     first = _row_name(result, 0 if result.order else min(extreme_rows, default=0))
     return ClaimCheck(replace(claim, text=f"{claim.text} {label.text}"), CONTRADICTED, f"the first row is {first}")
@@ -553,7 +663,230 @@ def _check_ranking(claim: Claim, result: Result) -> ClaimCheck | None:
     return ClaimCheck(claim, SUPPORTED)
 
 
+# How near a ratio said plainly ("ضعف") or "about" ("قرابة ضعف") must be to its factor.
+RATIO_EXACT, RATIO_ABOUT = 0.075, 0.15
+
+
+def _check_ratio(claim: Claim, result: Result) -> ClaimCheck | None:
+    """The first row's figure over the second's against the factor: above it for "أكثر من ضعف",
+    within RATIO_EXACT of it for a plain "ضعف" (RATIO_ABOUT for "قرابة ضعف")."""
+    (first,), (second,) = (tuple(label.rows) for label in claim.labels) if all(
+        len(label.rows) == 1 for label in claim.labels) else ((None,), (None,))
+    if first is None:
+        return None
+    row_a, row_b = result.values.rows[first], result.values.rows[second]
+    pairs = [(float(row_a[j]), float(row_b[j])) for j in _measure_columns(result, claim)
+             if is_number(row_a[j]) and is_number(row_b[j]) and row_b[j]]
+    if not pairs:
+        return None
+    a, b = pairs[0]
+    ratio, factor = a / b, claim.factor
+    relation = claim.comparator
+    if relation in _RELATIONS:
+        holds = _RELATIONS[relation](ratio, factor)
+    else:
+        holds = abs(ratio / factor - 1) <= (RATIO_ABOUT if relation == "~" else RATIO_EXACT)
+    if holds:
+        return ClaimCheck(claim, SUPPORTED)
+    return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(a)} / {format_number(b)} = {ratio:.2f}")
+
+
+_RANK_COLUMN = re.compile(r"rank|ترتيب|مرتبه|place")
+
+
+def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
+    """A row's place in words: its place in an ordered result, else its rank by the measure (the
+    largest first); ties share a place."""
+    place, label = claim.sign, claim.labels[0]
+    row = next(iter(label.rows))
+    rows = result.values.rows
+    ranks = [j for j, name in enumerate(result.values.columns) if _RANK_COLUMN.search(fold(name).lower())]
+    if ranks and is_number(rows[row][ranks[0]]):  # the result says each row's place
+        if float(rows[row][ranks[0]]) == place:
+            return ClaimCheck(claim, SUPPORTED)
+        return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {format_number(float(rows[row][ranks[0]]))}")
+    if len(rows) < 2:
+        return None
+    if result.order != 0:
+        if row == place - 1:
+            return ClaimCheck(claim, SUPPORTED)
+        says = _row_name(result, place - 1) if place - 1 < len(rows) else f"{len(rows)} rows"
+        return ClaimCheck(claim, CONTRADICTED, f"place {place} is {says}")
+    columns = _measure_columns(result, claim)
+    if not columns or len(rows) < 2:
+        return None
+    j = columns[0]
+    values = [float(r[j]) for r in rows if j < len(r) and is_number(r[j])]
+    if len(values) != len(rows) or not is_number(rows[row][j]):
+        return None
+    own = float(rows[row][j])
+    above = sum(value > own for value in values)
+    ties = sum(value == own for value in values)
+    if above < place <= above + ties:
+        return ClaimCheck(claim, SUPPORTED)
+    return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {above + 1}")
+
+
+# The kinds of row a reference entity names, and the SQL columns that filter by them.
+_ENTITY_KINDS = ("region", "status", "type", "activity", "agency")
+_ID_COLUMNS = {
+    "region_id": ("region", ref.REGIONS, "region_id"), "status_id": ("status", ref.STATUSES, "status_id"),
+    "tender_type_id": ("type", ref.TENDER_TYPES, "tender_type_id"),
+    "activity_id": ("activity", ref.ACTIVITIES, "activity_id"), "agency_id": ("agency", ref.AGENCIES, "agency_id"),
+}
+_ID_FILTER = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(=|in)\s*\(?([\d,\s]+)\)?",
+                        re.IGNORECASE)
+# Words that count bids (offers), not tenders; a result column or SQL that holds them.
+_BIDS_WORDS = frozenset(fold(word) for word in (
+    "عرض", "عروض", "عرضا", "العروض", "العرض", "عطاء", "عطاءات", "العطاءات", "bids", "offers"))
+_BIDS_COLUMN = re.compile(r"bid|offer|عرض|عروض|عطاء", re.IGNORECASE)
+
+
+def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """A number's own reading names what the rows are not: a row the result lacks (a month past
+    its last, a region of the rows' kind not among them), another entity than the rows are for
+    (the awarded count called "الملغاة"), or bids for a count of tenders."""
+    claim = check.claim
+    mention = claim.mention
+    start, _ = claim.clause
+    if mention is None or claim.comparator == "range":
+        return None
+    months = [m for m in result.months if start <= m.start and m.end <= mention.start]
+    asked_months = result.asked_months
+    if months and asked_months and "month" not in result.labels.column_kinds.values():
+        month = months[-1]
+        if month.calendar == "gregorian" and (month.calendar, month.month) not in {(calendar, number) for calendar, number, _ in asked_months} and (
+                month.year is None or month.year in {year for _, _, year in asked_months if year} or
+                not any(year for _, _, year in asked_months)):
+            named = next(m for m in asked_months)
+            return ClaimCheck(replace(claim, text=f"{month.text}: {mention.text}"), CONTRADICTED,
+                              f"the question asks about month {named[1]}" + (f" of {named[2]}" if named[2] else ""))
+    if months and "month" in result.labels.column_kinds.values():
+        month = months[-1]
+        held = {(int(cell[:4]), int(cell[5:7])) for row in result.values.rows for cell in row
+                if isinstance(cell, str) and re.fullmatch(r"\d{4}-\d{2}", cell)}
+        if month.calendar == "gregorian" and held and not any(
+                m == month.month and (month.year is None or y == month.year) for y, m in held):
+            return ClaimCheck(replace(claim, text=f"{month.text}: {mention.text}"), CONTRADICTED,
+                              "the result has no row for this month")
+    entities = [e for e in result.entities if start <= e.start and e.end <= mention.start
+                and not _outside(result, start, e)]
+    if entities and (claim.attachment is None or not claim.attachment.strong
+                     or entities[-1].start not in {label.start for label in claim.attachment.labels}):
+        entity = entities[-1]
+        kind = entity.entity[0]
+        if entity.entity not in result.row_entities:
+            if kind in result.labels.column_kinds.values():
+                return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
+                                  f"the result has no row for {entity.text}")
+            asked = [e for e in result.asked if e[0] == kind]
+            if asked and entity.entity not in asked:
+                return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
+                                  f"the rows are for {asked[0][1]}")
+    # Bids words of this figure: after the last figure before it in its clause ("بعدد عروض أكثر من 10
+    # ... 236 مناقصة": the bids are the filter's), or right after it.
+    previous = [m.end for m in find_numbers(result.insight.original[start : mention.start])]
+    said = re.findall(r"\w+", fold(result.insight.original[start + (previous[-1] if previous else 0) : mention.end + 12]))
+    if (any(word.lstrip("وبل") in _BIDS_WORDS or word in _BIDS_WORDS for word in said) and check.verdict == SUPPORTED
+            and not claim.mention.percent and claim.comparator is None and result.sql):
+        bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
+        if not bids:
+            return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
+    return None
+
+
+_EXCEEDS = frozenset(fold(word) for word in (
+    "يزيد", "تزيد", "يفوق", "تفوق", "يتفوق", "تتفوق", "اكثر", "اعلي", "اكبر", "زاد", "زادت", "exceeds", "more"))
+
+
+def _percent_base(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """"يزيد رقم الرياض على رقم مكة بنسبة 98%": a percentage by which one row exceeds another is
+    on the other's base (the row after "على"/"عن"/"من"); on the first row's base it is contradicted."""
+    claim, mention = check.claim, check.claim.mention
+    if mention is None or not mention.percent or claim.comparator or len(result.values.rows) > OTHER_ROWS_MAX:
+        return None
+    start = claim.clause[0]
+    named = [label for label in result.insight_labels if start <= label.start and label.end <= mention.start
+             and len(label.rows) == 1 and label.column is not None]
+    distinct = list({next(iter(label.rows)): label for label in named}.values())
+    if len(distinct) != 2 or distinct[0].column != distinct[1].column:
+        return None
+    first, second = distinct
+    between = re.findall(r"\w+", fold(result.insight.original[start : second.start]))
+    if not any(word in _EXCEEDS or word[1:] in _EXCEEDS for word in between):
+        return None
+    row_a, row_b = (result.values.rows[next(iter(label.rows))] for label in (first, second))
+    pairs = [(float(row_a[j]), float(row_b[j])) for j in _measure_columns(result, claim)
+             if is_number(row_a[j]) and is_number(row_b[j]) and row_a[j] and row_b[j] and row_a[j] != row_b[j]]
+    if not pairs:
+        return None
+    a, b = pairs[0]
+    right, other = 100.0 * abs(a - b) / abs(b), 100.0 * abs(a - b) / abs(a)
+    if Values((), (right,)).supports(mention):
+        return ClaimCheck(claim, SUPPORTED)
+    if Values((), (other,)).supports(mention):
+        return ClaimCheck(claim, CONTRADICTED, f"on {second.text}'s base it is {right:.1f}%")
+    return None
+
+
+def _outside(result: Result, start: int, label: Label) -> bool:
+    """The entity is named as left out ("خارج منطقة الرياض", "من غير نوع الشراء المباشر ومسابقة"):
+    a word that excludes stands before it in its clause (from ``start``)."""
+    before = fold(result.insight.original[start : label.start]).split()
+    return any(word in _EXCLUDED or word[1:] in _EXCLUDED for word in before)
+
+
+_EXCLUDED = frozenset(fold(word) for word in words.EXCLUDING)
+
+
+def asked_entities(sql: str | None) -> set[tuple[str, str]]:
+    """The reference entities the SQL filters by (a name in a string literal, an id compared with
+    ``=`` or ``IN``): what the rows are for. Not the question's words: a question names a city for
+    its region, an agency by a short name; the SQL says what was asked."""
+    asked: set[tuple[str, str]] = set()
+    for literal in re.findall(r"'([^']{2,80})'", sql or ""):
+        entity = ENTITIES.get(fold(literal).strip())
+        if entity is not None:
+            asked.add(entity)
+    for column, _, ids in _ID_FILTER.findall(sql or ""):
+        kind, entities, key = _ID_COLUMNS[column.lower()]
+        wanted = {int(i) for i in re.findall(r"\d+", ids)}
+        asked |= {(kind, fold(e.name_ar)) for e in entities if getattr(e, key) in wanted}
+    return asked
+
+
+_DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def _dates(result: Result) -> list[ClaimCheck]:
+    """A date written with its month's name ("31 أكتوبر 2026", "15 رمضان 1447هـ") against the
+    dates the rows hold: the month (and day) on a row's date, else contradicted; a date the
+    question names (its window) is the question's, no claim."""
+    cells = sorted({(int(m.group(1)), int(m.group(2)), int(m.group(3))) for row in result.values.rows[:OTHER_ROWS_MAX]
+                    for cell in row if isinstance(cell, str) for m in [_DATE_CELL.match(cell)] if m})
+    if not cells:
+        return []
+    asked = {(m.calendar, m.month) for m in find_months(Folded.of(result.question))}
+    checks = []
+    for month in result.months:
+        if month.year is None or (month.calendar, month.month) in asked:
+            continue
+        if month.calendar == "gregorian":
+            held = cells
+        else:
+            held = [found for found in (hijri_calendar.hijri_date(date(*cell)) for cell in cells) if found]
+        claim = Claim("date", month.text, month.start, clause=(month.start, month.end))
+        if any(y == month.year and m == month.month and (month.day is None or d == month.day) for y, m, d in held):
+            checks.append(ClaimCheck(claim, SUPPORTED))
+        elif any(y == month.year for y, _, _ in held):  # the year is right, the month or day not
+            says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in cells[:3])
+            checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
+    return checks
+
+
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
+    "ratio": _check_ratio,
+    "ordinal": _check_ordinal,
     "ranking": _check_ranking,
     "number": _check_number,
     "none": _check_none,

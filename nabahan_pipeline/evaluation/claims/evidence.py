@@ -12,14 +12,16 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
 from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers, period_lengths
-from nabahan_pipeline.evaluation.grounding import PAIRWISE_MAX_ROWS, Evidence
+from nabahan_pipeline.evaluation.claims.bag import PAIRWISE_MAX_ROWS, Evidence
 
+_YEAR_NAME = re.compile(r"year|سنه|عام")
 # Rows whose within-row derivations are made: a pair of cells per row, a few cells per row.
 DERIVED_ROWS_MAX = 2_000
 
@@ -133,11 +135,49 @@ class ResultValues:
         return plain, percent
 
     @functools.cached_property
+    def periods(self) -> dict[int, float]:
+        """Rows whose label is a year or a month ("2024", "2025-03"): row -> its order; empty
+        unless every row has one."""
+        found: dict[int, float] = {}
+        for i, row in enumerate(self.rows):
+            for j, cell in enumerate(row):
+                if isinstance(cell, str) and re.fullmatch(r"(19|20)\d\d(-\d\d)?", cell):
+                    found[i] = float(cell.replace("-", "."))
+                    break
+                if is_number(cell) and _YEAR_NAME.search(self.columns[j].lower()) and 1900 <= float(cell) <= 2100:
+                    found[i] = float(cell)
+                    break
+        return found if len(found) == len(self.rows) else {}
+
+    @functools.cached_property
     def unattached(self) -> Evidence:
-        """grounding's bag (every value the rows derive or the question states), widened by the
-        derivations within a row and the dates the question implies; built only when asked for."""
+        """The bag (every value the rows derive or the question states), widened by the
+        derivations within a row and the dates the question implies; a change between periods
+        on the earlier one's base only. Built only when asked for."""
         plain, percent = self._within_rows
-        return Evidence(self.rows, self.question, extra_plain=plain + list(self.implied), extra_percent=list(percent))
+        changes = self._period_changes() if self.periods else []
+        return Evidence(self.rows, self.question, extra_plain=plain + list(self.implied),
+                        extra_percent=list(percent) + changes, pairwise_changes=not self.periods)
+
+    def _period_changes(self, indices: Iterable[int] | None = None) -> list[float]:
+        """The change between two periods' rows as a percentage of the earlier one's (``indices``:
+        of these rows against every other; all pairs when None); small results only."""
+        if len(self.rows) > PAIRWISE_MAX_ROWS:
+            return []
+        periods = self.periods
+        chosen = range(len(self.rows)) if indices is None else indices
+        changes = []
+        for i in chosen:
+            for k in range(len(self.rows)):
+                if k == i or (indices is None and k < i):
+                    continue
+                earlier = i if periods[i] < periods[k] else k
+                for _, j, _ in self.cells([i]):
+                    a, b = self.rows[i][j], self.rows[k][j] if j < len(self.rows[k]) else None
+                    base = self.rows[earlier][j] if j < len(self.rows[earlier]) else None
+                    if is_number(a) and is_number(b) and is_number(base) and base:
+                        changes.append(100.0 * abs(float(a) - float(b)) / abs(float(base)))
+        return changes
 
     def of_rows(self, indices: Iterable[int], own: bool = False) -> Values:
         """What the rows ``indices`` say: their numbers (cells, and numbers in text cells), what
@@ -159,7 +199,10 @@ class ResultValues:
                         if other and cell:
                             plain.append(max(abs(cell), abs(other)) / min(abs(cell), abs(other)))
                             change = abs(cell - other)
-                            percent += [100.0 * change / abs(other), 100.0 * change / abs(cell)]
+                            if not self.periods:  # between periods: on the earlier's base only
+                                percent += [100.0 * change / abs(other), 100.0 * change / abs(cell)]
+        if self.periods and not own:
+            percent += self._period_changes(sorted(set(indices)))
         return Values(tuple(plain) + (() if own else self.whole.plain), tuple(percent))
 
     def _shares(self, j: int, value: float) -> list[float]:

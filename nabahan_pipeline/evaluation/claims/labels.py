@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from nabahan_pipeline.arabic.hijri_calendar import MONTH_NAMES as HIJRI_MONTH_NAMES
 from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold, phrase_pattern
 
@@ -238,3 +239,56 @@ def find_entities(folded: Folded, kind: str) -> list[Label]:
     return [Label(start, end, frozenset(), None, ENTITIES[spelling], written)
             for start, end, spelling, written in _named(folded, entity_pattern(), ENTITIES)
             if ENTITIES[spelling][0] == kind]
+
+
+def _month_names() -> dict[str, tuple[str, int]]:
+    """Folded month name -> (calendar, month): both Arabic series of the Gregorian months
+    ("نوفمبر", "تشرين الثاني"), the English names, and the Hijri months ("ذو القعدة")."""
+    names = {fold(name): ("gregorian", month) for month, spellings in GREGORIAN_MONTHS.items()
+             for name in spellings if len(name) > 2}
+    for month, name in HIJRI_MONTH_NAMES.items():
+        names[fold(name)] = ("hijri", month)
+        if name.startswith("ذي "):
+            names[fold("ذو " + name[3:])] = ("hijri", month)
+    names[fold("ربيع الثاني")] = ("hijri", 4)
+    names[fold("جمادى الثانية")] = ("hijri", 6)
+    return names
+
+
+MONTH_NAMES = _month_names()
+_MONTH_PATTERN = phrase_pattern(MONTH_NAMES)
+_DAY_BEFORE = re.compile(r"(\d{1,2})\s*$")
+_YEAR_AFTER = re.compile(r"^\s*(\d{4})(?:\s*(?:هـ|ه|م)(?!\w))?")
+
+
+@dataclass(frozen=True)
+class MonthMention:
+    """A month named in a text: its span (day before and year after included), calendar
+    ("gregorian" or "hijri"), month, and the day and year written with it, if any."""
+
+    start: int
+    end: int
+    calendar: str
+    month: int
+    day: int | None
+    year: int | None
+    text: str
+
+
+def find_months(folded: Folded) -> list[MonthMention]:
+    """The months ``folded`` names, with the day before ("31 أكتوبر") and the year after ("2026")."""
+    found = []
+    original = folded.original
+    for start, end, match in folded.find(_MONTH_PATTERN):
+        form = match.group(0)
+        name = next((form[cut:] for cut in (0, 1, 2) if form[cut:] in MONTH_NAMES), None)
+        if name is None:
+            continue
+        calendar, month = MONTH_NAMES[name]
+        day = _DAY_BEFORE.search(original[max(0, start - 4) : start])
+        year = _YEAR_AFTER.match(original[end : end + 10])
+        span_start = start - len(day.group(0)) if day else start
+        span_end = end + year.end() if year else end
+        found.append(MonthMention(span_start, span_end, calendar, month, int(day.group(1)) if day else None,
+                                  int(year.group(1)) if year else None, original[span_start:span_end].strip()))
+    return found

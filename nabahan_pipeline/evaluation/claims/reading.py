@@ -40,10 +40,11 @@ class Attachment:
 @dataclass(frozen=True)
 class Claim:
     """One claim of an insight. ``kind``: number, none, yes_no, direction, superlative, ranking
-    (a numbered list of rows, ``labels`` in its order). ``text``
-    is what the insight wrote (its label and number, or its word); ``sign`` is +1/-1 for yes/no,
-    a rise/fall and most/least; ``numbers`` are a direction's "from X to Y"; ``clause`` the span
-    of a superlative's clause."""
+    (a numbered list of rows, or a bulleted one a ranking sentence opens, ``labels`` in its order),
+    ordinal (a row's place: ``sign`` the place, ``labels`` the row), ratio (``labels`` two rows,
+    the first ``factor`` times the second). ``text`` is what the insight wrote (its label and
+    number, or its word); ``sign`` is +1/-1 for yes/no, a rise/fall and most/least; ``numbers`` are a direction's "from X to Y" or a range's "بين X و Y"
+    (comparator "range"); ``clause`` the span of a superlative's or a number's clause."""
 
     kind: str
     text: str
@@ -56,6 +57,8 @@ class Claim:
     labels: tuple[Label, ...] = ()
     numbers: tuple[NumberMention, ...] = ()
     clause: tuple[int, int] = (0, 0)
+    negated: bool = False  # "ليست الأعلى", "لا تتصدر": the claim is that the row is not the extreme
+    factor: float = 0.0  # a ratio's: "ضعف" 2, "ثلث" 1/3 (its comparator: >, <, ~ or None, about equal)
 
 
 def _negated_any() -> str:
@@ -74,6 +77,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "superlative": phrase_pattern(words.SUPERLATIVES),
         "none": re.compile(phrase_pattern(words.NONE_PHRASES).pattern + "|" + _negated_any()),
         "clause_word": phrase_pattern(words.CLAUSE_WORDS, proclitics=False),
+        "ratio": phrase_pattern([*words.RATIOS, *words.MULTIPLES]),
+        "ordinal": phrase_pattern([*words.ORDINAL_ADVERBS, *words.DEFINITE_ORDINALS]),
     }
 
 
@@ -133,15 +138,20 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
     mentions = [m for m in find_numbers(insight) if not any(l.start <= m.start and m.end <= l.end for l in found)]
     patterns = _patterns()
     words_found = {name: list(folded.find(pattern)) for name, pattern in patterns.items()}
+    every_number = mentions
+    mentions = [m for m in mentions if not _multiplier(insight, m)]  # "ثلاثة أضعاف": the ratio's factor
     spans = _boundaries(insight, words_found["clause_word"], found, mentions)
     claims: list[Claim] = []
     comparators = _comparators(words_found["comparator"], insight, mentions, spans)
     comparator_spans = [span for _, span in comparators.values()]
     clause_word_starts = {start for start, _, _ in words_found["clause_word"]}
+    ranges = _ranges(insight, mentions, spans)
     taken: set[int] = set()  # labels taken by the number before them ("300 في جدة")
     # The last number's sentence, attachment, clause and end.
     previous: tuple[int, Attachment | None, int, int] | None = None
     for k, mention in enumerate(mentions):
+        if k - 1 in ranges:
+            continue  # a range's upper end: one claim with its lower end
         clause_start = _bounds(spans.clauses, mention.start, len(insight))[0]
         same = k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start)
         before_end = mentions[k - 1].end if same else clause_start
@@ -167,17 +177,59 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         comparator, span = comparators.get(k, (None, None))
         if comparator is None and _approximated_after(insight, mention):
             comparator = "~"
+        pair: tuple[NumberMention, ...] = ()
+        if k in ranges:
+            comparator, pair, span = "range", (mention, mentions[k + 1]), (ranges[k], mentions[k + 1].end)
         measure = _measure(words_found["measure"], before_end, mention.start, insight)
         text = f"{attachment.text} {mention.text}" if attachment and attachment.strong else mention.text
-        if comparator and comparator != "~" and span:
+        if comparator == "range":
+            text = insight[span[0] : span[1]]
+        elif comparator and comparator != "~" and span:
             text = f"{insight[span[0]:span[1]]} {mention.text}"
-        claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator))
+        claim_clause = (clause_start, _bounds(spans.clauses, mention.start, len(insight))[1])
+        negated = comparator is None and _denied(insight[clause_start : mention.start])
+        claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator,
+                            numbers=pair, clause=claim_clause, negated=negated))
     claims += _none_claims(insight, words_found["none"], found, spans)
     claims += _yes_no(folded)
     claims += _directions(insight, words_found["direction"], words_found["measure"], found, mentions, spans)
-    claims += _ranking(insight, found)
+    claims += _ranking(insight, found) or _bullet_ranking(insight, found)
+    claims += _ratios(insight, words_found["ratio"], found, spans, every_number)
+    claims += _ordinals(insight, words_found["ordinal"], found, spans)
     claims += _superlatives(insight, words_found["superlative"], words_found["measure"], found, spans, comparator_spans)
-    return sorted(claims, key=lambda claim: claim.start)
+    asked = _questions_to_the_user(insight, spans)
+    return sorted((claim for claim in claims if not any(s <= claim.start < e for s, e in asked)),
+                  key=lambda claim: claim.start)
+
+
+def _questions_to_the_user(insight: str, spans: _Spans) -> list[tuple[int, int]]:
+    """The sentences that end in a question mark: a question put to the user ("هل ترغب في قائمة
+    بأعلى 5 جهات؟") or the question restated; what they hold is no claim about the rows."""
+    asked = []
+    for i, start in enumerate(spans.sentences):
+        end = spans.sentences[i + 1] if i + 1 < len(spans.sentences) else len(insight)
+        if insight[start:end].rstrip()[-1:] in ("?", "؟"):
+            asked.append((start, end))
+    return asked
+
+
+_BETWEEN = re.compile(r"(?:(?<!\w)ما\s+)?(?<!\w)(?:بين|between)\s+$")
+
+
+def _ranges(insight: str, mentions: list[NumberMention], spans: _Spans) -> dict[int, int]:
+    """"بين 1,000 و1,500": number index of the lower end -> where "بين" starts; the two ends
+    are one claim, that the figure lies in the range."""
+    found: dict[int, int] = {}
+    for k, (low, high) in enumerate(zip(mentions, mentions[1:])):
+        window = max(0, low.start - 16)
+        opening = _BETWEEN.search(insight[window : low.start])
+        between = fold(insight[low.end : high.start]).split()
+        joined = bool(between) and between[-1] in ("و", "and") and len(between) <= 2
+        glued = insight[high.start - 1 : high.start] == "و" and len(between) <= 1  # "و1,500"
+        if (opening and (joined or glued or insight[low.end : high.start].strip() in ("-", "–"))
+                and spans.sentence(low.start) == spans.sentence(high.start) and low.value < high.value):
+            found[k] = window + opening.start()
+    return found
 
 
 def _boundaries(
@@ -456,6 +508,139 @@ def _superlatives(
         named = after[:1] or before[-1:]
         measure = (_measure(measures, end, clause_end, insight) or _measure(measures, clause_start, start, insight)
                    or sentence_measure(insight[clause_start:clause_end]))
-        claims.append(Claim("superlative", insight[start:end], start, sign=_SUPERLATIVES[word], measure=measure,
-                            labels=tuple(named), clause=(clause_start, clause_end)))
+        negated = bool(set(fold(insight[max(0, start - 12) : start]).split()[-2:]) & _NEGATIONS)
+        text = insight[max(0, start - 12) : end].split()[-2:] if negated else [insight[start:end]]
+        claims.append(Claim("superlative", " ".join(text), start, sign=_SUPERLATIVES[word], measure=measure,
+                            labels=tuple(named), clause=(clause_start, clause_end), negated=negated))
     return claims
+
+
+_RATIOS = {fold(word): factor for word, factor in words.RATIOS.items()}
+_MULTIPLES = {fold(word): factor for word, factor in words.MULTIPLES.items()}
+_NOT_RATIO_BEFORE = frozenset(fold(word) for word in words.NOT_RATIO_BEFORE)
+_RATIO_QUALIFIERS = sorted(((fold(word), relation) for word, relation in words.RATIO_QUALIFIERS.items()),
+                           key=lambda item: -len(item[0]))
+
+
+def _multiplier(insight: str, mention: NumberMention) -> bool:
+    """True for the number of "ثلاثة أضعاف": it multiplies the ratio word after it."""
+    after = fold(insight[mention.end : mention.end + 12]).split()[:1]
+    return bool(after) and after[0] in _MULTIPLES
+
+
+def _ratios(
+    insight: str, found: list, labels: list[Label], spans: _Spans, mentions: list[NumberMention]
+) -> list[Claim]:
+    """"الرياض ضعف مكة", "أكثر من ثلث"، "ثلاثة أضعاف": the first row's figure is ``factor`` times
+    the second's (more, less or about, as the word before says). Both rows named in the sentence:
+    the last label before the word, the first after it."""
+    claims = []
+    for start, end, match in found:
+        word = _strip_proclitic(match.group(0), {**_RATIOS, **_MULTIPLES})
+        if word is None:
+            continue
+        following = fold(insight[end : end + 16]).split()[:1]
+        if following and following[0] in _NOT_RATIO_BEFORE:
+            continue  # "نصف مليار", "النصف الأول": a number or a period
+        factor, opening = _RATIOS.get(word), start
+        if factor is None:
+            number = next((m for m in mentions if 0 <= start - m.end <= 2), None)
+            if number is None:
+                continue  # "أضعاف" alone: several times, no factor said
+            factor, opening = number.value * _MULTIPLES[word], number.start
+        sentence_start, sentence_end = _bounds(spans.sentences, start, len(insight))
+        before = [label for label in labels if sentence_start <= label.start and label.end <= opening]
+        after = [label for label in labels if end <= label.start < sentence_end]
+        if not before or not after or before[-1].column != after[0].column or before[-1].rows == after[0].rows:
+            continue
+        head = " " + fold(insight[max(sentence_start, opening - 20) : opening]).strip()
+        relation = next((r for q, r in _RATIO_QUALIFIERS if head.endswith(" " + q) or head.endswith(" " + q + " ب")
+                         or head.endswith(" ب" + q)), None)
+        claims.append(Claim("ratio", f"{before[-1].text} {insight[opening:end]} {after[0].text}", opening,
+                            labels=(before[-1], after[0]), comparator=relation, factor=factor,
+                            measure=sentence_measure(insight[sentence_start:sentence_end])))
+    return claims
+
+
+_ORDINAL_ADVERBS = {fold(word): place for word, place in words.ORDINAL_ADVERBS.items()}
+_DEFINITE_ORDINALS = {fold(word): place for word, place in words.DEFINITE_ORDINALS.items()}
+_RANK_NOUNS = frozenset(fold(word) for word in words.RANK_NOUNS)
+_NOT_RANK_BEFORE = frozenset(fold(word) for word in words.NOT_RANK_BEFORE)
+
+
+def _ordinals(insight: str, found: list, labels: list[Label], spans: _Spans) -> list[Claim]:
+    """A row's place said in words: "ثانياً: جدة", "تحتل جدة المرتبة الثانية", "الثالثة عسير"."""
+    claims = []
+    for start, end, match in found:
+        word = _strip_proclitic(match.group(0), {**_ORDINAL_ADVERBS, **_DEFINITE_ORDINALS})
+        if word is None:
+            continue
+        clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
+        after = [label for label in labels if end <= label.start < clause_end]
+        if word in _ORDINAL_ADVERBS:
+            named = after[:1]
+        else:
+            previous = fold(insight[max(0, start - 16) : start]).split()[-1:]
+            if previous and previous[0] in _NOT_RANK_BEFORE:
+                continue
+            if previous and previous[0] in _RANK_NOUNS:
+                before = [label for label in labels if clause_start <= label.start and label.end <= start]
+                named = before[-1:] or after[:1]
+            else:  # "الثانية جدة", "والثالثة: عسير"
+                gap = insight[end : after[0].start] if after else "x"
+                named = after[:1] if re.fullmatch(r"[\s:\-–]*(?:(?:هي|هو)\s+)?", gap) else []
+        if named and len(named[0].rows) == 1:
+            place = _ORDINAL_ADVERBS.get(word) or _DEFINITE_ORDINALS[word]
+            if fold(insight[end : end + 8]).split()[:1] in (["عشر"], ["عشره"]):
+                place += 10  # "الثالثة عشرة"
+            elif word in ("الحادي", "الحاديه"):
+                continue  # "الحادي" ranks only as "الحادي عشر"
+            claims.append(Claim("ordinal", f"{insight[start:end]} {named[0].text}", start, sign=place,
+                                labels=tuple(named)))
+    return claims
+
+
+_BULLET = re.compile(r"(?m)^[ \t]*[-*•][ \t]+(?!\d{1,2}\s*[.)\-–]\s)")
+_RANKING_CUES = frozenset(fold(word) for word in words.RANKING_CUES)
+
+
+def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
+    """A bulleted list of rows after a line that ranks ("أعلى المناطق:"): the order it puts them
+    in. Without such a line the bullets' order claims nothing."""
+    items = list(_BULLET.finditer(insight))
+    if len(items) < 2:
+        return []
+    opening = [word.strip(":،,.*") for word in fold(insight[: items[0].start()]).strip().split("\n")[-1].split()]
+    if not any((word in _RANKING_CUES or word[1:] in _RANKING_CUES)
+               and opening[k + 1 : k + 2] not in (["من"], ["مما"], ["than"])  # "أقل من 200": a filter, no rank
+               for k, word in enumerate(opening)):
+        return []
+    ranked = []
+    for item in items:
+        end = insight.find("\n", item.end())
+        end = len(insight) if end < 0 else end
+        named = [label for label in labels if item.end() <= label.start < end]
+        if named:
+            ranked.append(named[0])
+    if len(ranked) < 2:
+        return []
+    return [Claim("ranking", " > ".join(label.text for label in ranked), ranked[0].start, labels=tuple(ranked))]
+
+
+_DENIALS = frozenset(fold(word) for word in ("لم", "لن", "ليس", "ليست", "لا", "not", "never"))
+# After a denial, words that make it a statement of none or of scope, not a figure denied.
+_NOT_DENIED = frozenset(fold(word) for word in (
+    "يوجد", "توجد", "هناك", "يتم", "تتوفر", "يتوفر", "تتوافر", "اجد", "نجد", "يمكن", "يمكنني", "سيما", "تشمل", "يشمل",
+    # a bound's verb ("لا يقل العدد عن ..."): the comparator's, however far its number
+    "يقل", "تقل", "يزيد", "تزيد", "يتجاوز", "تتجاوز", "يتعدي", "تتعدي", "يتخطي", "تتخطي", "يفوق", "تفوق"))
+
+
+def _denied(text: str) -> bool:
+    """True when a number's clause opens by denying its verb: "لم يبلغ عدد المنافسات ..."; not a
+    denial inside it ("التي لا منطقة لها", "بقيمة لا تقل عن ..."), "لا توجد ..." (a "none" of its
+    own) nor "لا سيما"."""
+    folded = re.findall(r"\w+", fold(text))
+    if folded and folded[0] in ("و", "ف", "لكن", "ولكن"):
+        folded = folded[1:]
+    first = folded[0][1:] if folded and folded[0][:1] in "وف" and folded[0][1:] in _DENIALS else folded[:1] and folded[0]
+    return bool(first) and first in _DENIALS and len(folded) > 1 and folded[1] not in _NOT_DENIED

@@ -124,3 +124,48 @@ COLUMN_HINTS: dict[str, tuple[str, ...]] = {
 # Words of a sentence that say which quantity it speaks of ("القيمة" -> a value column).
 VALUE_WORDS: tuple[str, ...] = ("قيمه", "القيمه", "قيمتها", "قيم", "القيم", "value", "ريال")
 VALUE_COLUMN_HINTS: tuple[str, ...] = ("value", "amount", "price", "قيمه")
+
+# Ratio and fraction words: the factor one row's figure is of another's ("الرياض ضعف مكة": 2).
+RATIOS: dict[str, float] = {
+    "ضعف": 2.0, "ضعفي": 2.0, "ضعفا": 2.0, "الضعف": 2.0, "twice": 2.0, "double": 2.0,
+    "نصف": 0.5, "النصف": 0.5, "half": 0.5, "ثلث": 1 / 3, "الثلث": 1 / 3, "ثلثي": 2 / 3, "ثلثا": 2 / 3,
+    "ربع": 0.25, "الربع": 0.25, "quarter": 0.25,
+}
+# Written after a number, which multiplies them: "ثلاثة أضعاف" 3, "ثلاثة أرباع" 0.75.
+MULTIPLES: dict[str, float] = {"اضعاف": 1.0, "امثال": 1.0, "ارباع": 0.25, "times": 1.0}
+# A ratio word is a number, not a ratio, before a scale or a period ("نصف مليار"، "النصف الأول").
+NOT_RATIO_BEFORE: tuple[str, ...] = (
+    "الف", "مليون", "مليار", "ترليون", "ساعه", "يوم", "شهر", "عام", "سنه", "الاول", "الثاني", "الثالث",
+    "الرابع", "الاخير", "الاولي", "الثانيه", "قرن", "million", "billion",
+)
+# What qualifies a ratio, written before it: more than, less than, about.
+RATIO_QUALIFIERS: dict[str, str] = {
+    "اكثر من": ">", "ازيد من": ">", "يفوق": ">", "تفوق": ">", "يتجاوز": ">", "تتجاوز": ">", "فوق": ">",
+    "اقل من": "<", "دون": "<", "لا يتجاوز": "<=", "لا تتجاوز": "<=", "قرابه": "~", "نحو": "~", "حوالي": "~",
+    "ما يقارب": "~", "يقارب": "~", "تقارب": "~", "تقريبا": "~", "زهاء": "~", "ما يعادل": "~", "يعادل": "~",
+    "more than": ">", "less than": "<", "about": "~", "nearly": "~", "almost": "~",
+}
+
+# Ordinal words: a row's place in a ranking. Adverbs ("أولاً: الرياض") always rank; definite
+# ordinals after a rank noun ("المرتبة الثانية") or right before a row's label ("الثانية جدة").
+ORDINAL_ADVERBS: dict[str, int] = {
+    "اولا": 1, "ثانيا": 2, "ثالثا": 3, "رابعا": 4, "خامسا": 5, "سادسا": 6, "سابعا": 7, "ثامنا": 8,
+    "تاسعا": 9, "عاشرا": 10, "first": 1, "second": 2, "third": 3,
+}
+DEFINITE_ORDINALS: dict[str, int] = {
+    "الاول": 1, "الاولي": 1, "الثاني": 2, "الثانيه": 2, "الثالث": 3, "الثالثه": 3, "الرابع": 4,
+    "الرابعه": 4, "الخامس": 5, "الخامسه": 5, "السادس": 6, "السادسه": 6, "السابع": 7, "السابعه": 7,
+    "الثامن": 8, "الثامنه": 8, "التاسع": 9, "التاسعه": 9, "العاشر": 10, "العاشره": 10,
+    "الحادي": 1, "الحاديه": 1,  # with عشر after it only ("الحادي عشر"); the reader adds the ten
+}
+RANK_NOUNS: tuple[str, ...] = ("المرتبه", "مرتبه", "المركز", "مركز", "الترتيب", "ترتيب", "المقام")
+# Before a definite ordinal, words that make it no rank: a quarter, a month of a calendar, a period.
+NOT_RANK_BEFORE: tuple[str, ...] = (
+    "الربع", "ربع", "النصف", "نصف", "الشهر", "شهر", "الاسبوع", "العام", "السنه", "الفصل", "كانون",
+    "تشرين", "ربيع", "جمادي", "القرن", "اليوم", "المقام", "الطرف", "الجزء", "القسم",
+)
+# A bulleted list claims an order when the sentence that opens it says it ranks.
+RANKING_CUES: tuple[str, ...] = (
+    "اعلي", "الاعلي", "اكثر", "الاكثر", "اكبر", "الاكبر", "ترتيب", "مرتبه", "مرتبه", "تنازليا", "تصاعديا",
+    "الاقل", "اقل", "ادني", "الادني", "top", "ranked", "highest", "largest",
+)

@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
 # In the order they run: each may read the scores of those before it. The judge's comes last (no
 # verdict reads it), off unless score_responses is given a judge.
 SCORERS: tuple[Scorer, ...] = (
-    retrieval, hallucination, claims, fidelity, latency, execution, refusals, overall_passed, correct, error_location,
+    retrieval, claims, hallucination, fidelity, latency, execution, refusals, overall_passed, correct, error_location,
     judge_off,
 )
 
@@ -97,16 +97,8 @@ CASE_SCORE_COLUMNS: tuple[str, ...] = (*LAYOUT, *(name for name in _SCORED if na
 SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORE_COLUMNS if column in _SCORED)
 
 
-def _correct_needs_overall_passed(scores: pd.DataFrame) -> pd.Series:
-    return ~scores["correct"].astype(bool) | scores["overall_passed"].astype(bool)
-
-
 CASE_SCORES = pa.DataFrameSchema(
     {name: DECLARED[name].schema for name in (*CASE_SCORE_COLUMNS, *REPEAT_COLUMNS)},
-    checks=[
-        pa.Check(_correct_needs_overall_passed, name="correct_needs_overall_passed",
-                 description="a Correct answer also passes the seed's verdict"),
-    ],
     name="case_scores",
     description="Each answer scored: one row per case and repeat, in file order.",
     strict=True,
@@ -116,9 +108,10 @@ CASE_SCORE_DTYPES: dict[str, str] = non_text_dtypes(CASE_SCORES)
 # Answers scored at a time: what scoring holds besides the table stays flat as answers grow.
 BATCH_ROWS = 2_000
 # The seed's verdict as the console shows it the moment an answer arrives, and the scorers it takes
-# (in SCORERS order; overall_passed reads retrieval's and fidelity's verdicts, fidelity the markers).
+# (in SCORERS order; overall_passed reads retrieval's and fidelity's verdicts, fidelity the markers, the
+# markers the claims' reading of each number).
 SEED_VERDICT_COLUMNS = ("retrieval_accuracy", "generation_fidelity", "latency_tier", "overall_passed")
-SEED_SCORERS: tuple[Scorer, ...] = (retrieval, hallucination, fidelity, latency, overall_passed)
+SEED_SCORERS: tuple[Scorer, ...] = (retrieval, claims, hallucination, fidelity, latency, overall_passed)
 
 
 def score_answer(

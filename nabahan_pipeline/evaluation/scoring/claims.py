@@ -1,5 +1,6 @@
 """The insight's claims checked against the rows the agent's SQL returned (``evaluation.claims``):
-how many were checked, how many the rows contradict, and each with its verdict.
+the coverage of each answer (claims read, verified, contradicted, and the numbers tied to no
+reading, ``Claims Unverified``), each claim with its verdict, and the run's share verified.
 
 The rows are the re-run's when the agent's SQL was run here (what the SQL really returns), else
 the rows the agent reported. The verdict ``correct`` reads these columns; the seed's Overall
@@ -9,15 +10,16 @@ Passed does not.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
 import pandera.pandas as pa
 
-from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, check_insight
+from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
 from nabahan_pipeline.agents.responses_table import json_text
 from nabahan_pipeline.evaluation.scoring.answer import Answer
-from nabahan_pipeline.evaluation.scoring.declare import Column, count, scorer
+from nabahan_pipeline.evaluation.scoring.declare import Column, Figure, count, scorer
 
 
 @scorer(
@@ -28,6 +30,15 @@ from nabahan_pipeline.evaluation.scoring.declare import Column, count, scorer
           "Claims Contradicted", draw=lambda drawn: 0),
     Column("claim_details", pa.Column(str, json_text(list), description="JSON list of each claim: {claim, verdict (supported, contradicted, unsupported), why}."),
            "Claims", draw=lambda drawn: "[]"),
+    count("claims_verified", "Claims the rows verify, each by its own reading (its row, measure, comparator).",
+          "Claims Verified", draw=lambda drawn: 0),
+    Column("claims_unverified", pa.Column(str, json_text(list), description="JSON list of the numbers tied to no reading, each in its context."),
+           "Claims Unverified", draw=lambda drawn: "[]"),
+    figures=[
+        Figure("claims_verified_share", "Claims Verified", "rate",
+               "Of every claim the insights make, the share the rows verify (NaN when none was read).",
+               lambda scores: verified_share(scores), nullable=True, optional=True),
+    ],
 )
 def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The claims checked, those contradicted, and every claim's verdict as a JSON list of
@@ -37,12 +48,25 @@ def claims(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
                            answer.checked.aggregates)
     if answer.status != "success":  # a refusal's or an error's words are no claims about rows; its numbers still count
         checks = [check for check in checks if check.claim.kind == "number"]
+    details = json.dumps([_detail(check) for check in checks], ensure_ascii=False)
     return {
         "claims_checked": len(checks),
         "claims_contradicted": sum(check.verdict == CONTRADICTED for check in checks),
-        "claim_details": json.dumps([{"claim": check.claim.text, "verdict": check.verdict, "why": check.evidence}
-                                     for check in checks], ensure_ascii=False),
+        "claim_details": details,
+        "claims_verified": sum(check.verdict == SUPPORTED for check in checks),
+        "claims_unverified": json.dumps(unsupported(details), ensure_ascii=False),
     }
+
+
+def _detail(check: ClaimCheck) -> dict[str, str]:
+    """One claim's verdict as claim_details holds it; a number's mention as written (``number``)
+    and, unverified, the words around it (``context``)."""
+    detail = {"claim": check.claim.text, "verdict": check.verdict, "why": check.evidence}
+    if check.claim.mention is not None:
+        detail["number"] = check.claim.mention.text
+    if check.context:
+        detail["context"] = check.context
+    return detail
 
 
 def answer_rows(answer: Answer) -> tuple[list[str], list]:
@@ -58,9 +82,17 @@ def contradictions(details: str) -> list[str]:
 
 
 def unsupported(details: str) -> list[str]:
-    """The unsupported claims (numbers nothing derives) of a claim_details JSON text, as written,
-    each once."""
-    return list(dict.fromkeys(item["claim"] for item in json.loads(details or "[]") if item["verdict"] == UNSUPPORTED))
+    """The unverified numbers (tied to no reading) of a claim_details JSON text, each in its
+    context ("… في الرياض 1,234 منافسة …"), each once."""
+    return list(dict.fromkeys(item.get("context") or item["claim"] for item in json.loads(details or "[]")
+                              if item["verdict"] == UNSUPPORTED))
+
+
+def not_verified_numbers(details: str) -> list[str]:
+    """The numbers of a claim_details JSON text that are not verified (unsupported or
+    contradicted), as written, each once: the shared reading of "found in the data"."""
+    return list(dict.fromkeys(item["number"] for item in json.loads(details or "[]")
+                              if item.get("number") and item["verdict"] != SUPPORTED))
 
 
 def readable(details: str) -> str:
@@ -71,3 +103,39 @@ def readable(details: str) -> str:
 
 def _described(item: Mapping[str, str]) -> str:
     return f"{item['claim']}: {item['why']}" if item.get("why") else item["claim"]
+
+
+def verified_share(scores: Any) -> float:
+    """Of the claims ``scores`` (case_scores rows) read, the share verified; NaN when none were read
+    or the table predates the coverage columns."""
+    if not {"claims_verified", "claims_checked"} <= set(scores.columns):
+        return math.nan
+    read = int(scores["claims_checked"].sum())
+    return int(scores["claims_verified"].sum()) / read if read else math.nan
+
+
+def coverage(row: Mapping[str, Any]) -> str:
+    """An answer's claims coverage in a line: "claims: 5 read, 3 verified, 1 contradicted, 1
+    unverified"; "" when the row has no claims columns or its insight made no claim."""
+    read = row.get("claims_checked")
+    if not isinstance(read, (int, float)) or read != read or not read:
+        return ""
+    unverified = len(json.loads(row.get("claims_unverified") or "[]"))
+    return (f"claims: {int(read)} read, {int(row.get('claims_verified') or 0)} verified, "
+            f"{int(row.get('claims_contradicted') or 0)} contradicted, {unverified} unverified")
+
+
+def judge_disagreement(row: Mapping[str, Any]) -> str:
+    """Where the optional LLM judge and the claims checker disagree on an answer's insight, said in a
+    line ("" when they agree or the judge is off): the judge finds it supported and the checker
+    contradicted or could not tie a claim, or the judge finds it unsupported and the checker
+    verified every claim."""
+    verdict = row.get("judge_verdict")  # the judge's words are the checker's: supported, unsupported
+    if not isinstance(verdict, str) or not verdict:
+        return ""
+    faulted = bool(row.get("claims_contradicted")) or bool(json.loads(row.get("claims_unverified") or "[]"))
+    if verdict == SUPPORTED and faulted:
+        return "the LLM judge finds the insight supported; the claims checker does not"
+    if verdict == UNSUPPORTED and not faulted and row.get("claims_checked"):
+        return "the LLM judge finds the insight unsupported; the claims checker verified every claim"
+    return ""

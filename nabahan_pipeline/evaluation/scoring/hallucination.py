@@ -1,7 +1,9 @@
 """What marks a hallucination in an insight: stock AI disclaimers, template placeholders, and
 numbers traced neither to the retrieved rows nor to the question (``grounding``).
 
-Grounding reads the insight against the reported rows, what the agent saw when it wrote it.
+Grounding reads the insight against the reported rows, what the agent saw when it wrote it, with
+the claims' reading of each number: where those are the rows the claims were checked against,
+the claims scorer's verdicts are read, so the two columns never disagree on a row.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from nabahan_pipeline.agents.responses_table import json_text
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
 from nabahan_pipeline.evaluation.scoring.answer import Answer
+from nabahan_pipeline.evaluation.scoring.claims import answer_rows, not_verified_numbers
 from nabahan_pipeline.evaluation.scoring.declare import Column, scorer
 
 # Stock AI disclaimers and hedges: an assistant speaking of itself as a model, of its training or
@@ -117,7 +120,12 @@ def hallucination_markers(insight: str, ungrounded: list[str]) -> list[str]:
 )
 def hallucination(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     """The insight's ungrounded numbers and every hallucination marker, each as a JSON list."""
-    ungrounded = ungrounded_numbers(answer.insight, answer.rows, answer.question)
+    columns, rows = answer_rows(answer)
+    if list(columns) == list(answer.columns) and [list(row) for row in rows] == [list(row) for row in answer.rows]:
+        ungrounded = not_verified_numbers(scores["claim_details"])
+    else:  # the agent reported other rows than its SQL returns: what it saw when it wrote
+        ungrounded = ungrounded_numbers(answer.insight, answer.rows, answer.question,
+                                        answer.checked.sqlite or answer.sql, answer.columns)
     markers = hallucination_markers(answer.insight, ungrounded)
     return {
         "ungrounded_numbers": json.dumps(ungrounded, ensure_ascii=False),

@@ -2,16 +2,20 @@
 
 ``overall_passed`` is the seed's formula (retrieval and fidelity both pass) with two hardenings
 of ours: an ``error`` answer, and an answer whose SQL is not one read-only SELECT, never pass.
-``correct`` (the gate's) also wants the gold's result where the case has gold SQL (on the
-evaluation database and every test-suite database), an insight whose claims the rows do not
-contradict and whose unattached numbers the rows or the question support (``scoring.claims``),
-safe SQL whose re-run returns the rows the agent reported, an Arabic insight, and a refusal for
-an out-of-scope case;
+``correct`` (the gate's) reads none of the seed's heuristics (an insight's length, its digits,
+the fidelity points): it wants the gold's result where the case has gold SQL (on the evaluation
+database and every test-suite database), an insight whose claims the rows do not contradict and
+whose every number is tied to a reading the rows verify (``scoring.claims``; an unverified one is
+named in its context), safe SQL whose re-run returns the rows the agent reported, an Arabic
+insight that does not hedge (no stock disclaimer, no template placeholder), and a refusal (an
+apology) for an out-of-scope case;
 ``not_correct_because`` says what failed. Both read the scores of every scorer before them.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -87,8 +91,8 @@ def not_correct_reasons(
     untranspiled: str | None = None,
 ) -> list[str]:
     """Why an answer is not Correct (see the module docstring), most telling first; empty when it
-    is. ``contradicted`` are the claims the rows contradict, ``ungrounded`` the unsupported
-    unattached numbers; ``suite_problem`` says where and why the agent's SQL failed on a test-suite
+    is. ``contradicted`` are the claims the rows contradict, ``ungrounded`` the numbers tied to no
+    reading, each in its context; ``suite_problem`` says where and why the agent's SQL failed on a test-suite
     database; ``untranspiled`` names the dialect whose SQL we could not run as SQLite."""
     reasons: list[str] = []
     if status == "error":
@@ -111,6 +115,9 @@ def not_correct_reasons(
     elif scores["test_suite_match"] == 0.0 and status == "success":
         reasons.append(f"test suite: {suite_problem}" if suite_problem
                        else "right on the evaluation database only (test suite)")
+    elif status == "success" and in_scope and not scores["retrieval_accuracy"] and _absent(scores["execution_match"]):
+        # No gold SQL to run: the expected table and its rows are the only test of the result.
+        reasons.append(f"not the expected table, or no rows (retrieval {scores['retrieval_points']}/3)")
     if scores["rows_verified"] is False:
         reasons.append("reported rows its SQL does not return")
     if status in ("success", "out_of_scope") and not scores["arabic_text"]:
@@ -119,12 +126,17 @@ def not_correct_reasons(
         reasons.append("no apology recognized")
     if contradicted:
         reasons.append(f"insight contradicts the rows: {one_line(contradicted[0], 120)}")
+    hedges = [marker for marker in json.loads(scores.get("hallucination_markers") or "[]")
+              if not marker.startswith("ungrounded number")]
+    if status == "success" and hedges:  # a disclaimer or a template placeholder: the insight does not answer
+        reasons.append(f"hedged: {one_line(hedges[0], 120)}")
     if ungrounded:
-        reasons.append("ungrounded " + ", ".join(ungrounded[:5]) + (" …" if len(ungrounded) > 5 else ""))
-    if not scores["overall_passed"] and not reasons:
-        reasons.append(
-            f"seed checks: retrieval {scores['retrieval_points']}/3, fidelity {scores['fidelity_points']}/4"
-        )
+        reasons.append("unverified: " + "; ".join(ungrounded[:3]) + (" …" if len(ungrounded) > 3 else ""))
     return reasons
 
 
+
+
+def _absent(value: Any) -> bool:
+    """No score: None or NaN (a case without gold SQL has no execution match)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))

@@ -286,3 +286,146 @@ def test_yes_or_no_to_a_question_without_its_question_word_agrees_with_the_thres
     table = (["total_value"], [[943_200_000.0]])
     assert contradicted("إيه تعدّت المليار", "القيمة تعدّت المليار؟", table, TOTAL_SQL) != []
     assert contradicted("لا، ما تعدّت المليار", "القيمة تعدّت المليار؟", table, TOTAL_SQL) == []
+
+
+# --- issue 36: each claim verified by its own reading, on the default database's rows -----------
+#
+# Every item below is an answer a chat agent could give: the SQL is right and the rows are the
+# default database's, so only the insight decides. The wrong ones carry one fault each, of a kind
+# issue 36 lists as judged Correct before; the right ones are of the kinds it lists as flagged.
+
+from nabahan_fixtures.claims_labelled import score_items  # noqa: E402
+
+REGIONS_SQL = ("SELECT region_name, COUNT(*) AS tenders FROM tenders_full_details WHERE region_id IS NOT NULL "
+               "GROUP BY region_id ORDER BY tenders DESC")
+TYPES_SQL = "SELECT tender_type_name, COUNT(*) AS tenders FROM tenders_full_details GROUP BY tender_type_id ORDER BY tenders DESC"
+YEARS_SQL = ("SELECT strftime('%Y', publish_date) AS year, COUNT(*) AS tenders FROM tenders_full_details "
+             "WHERE strftime('%Y', publish_date) IN ('2022', '2023') GROUP BY year ORDER BY year")
+MONTHS_SQL = ("SELECT strftime('%Y-%m', publish_date) AS month, COUNT(*) AS tenders FROM tenders_full_details "
+              "WHERE strftime('%Y', publish_date) = '2026' GROUP BY month ORDER BY month")
+CANCELLED_SQL = "SELECT COUNT(*) AS tenders FROM tenders_full_details WHERE status_id = 5"
+LATEST_SQL = "SELECT MAX(publish_date) AS latest FROM tenders_full_details"
+NAJRAN_SQL = "SELECT COUNT(*) AS tenders FROM tenders_full_details WHERE region_id = 11"
+ASIR_CANCELLED_SQL = ("SELECT COUNT(*) AS tenders, SUM(CASE WHEN status_id = 5 THEN 1 ELSE 0 END) AS cancelled "
+                      "FROM tenders_full_details WHERE region_id = 6")
+Q_REGIONS, Q_TYPES = "رتب المناطق حسب عدد المنافسات", "ما حصة كل نوع من أنواع المنافسات؟"
+Q_YEARS, Q_MONTHS = "كم منافسة طرحت في 2022 و2023؟", "كم منافسة طرحت في كل شهر من عام 2026؟"
+Q_CANCELLED, Q_LATEST = "كم عدد المنافسات الملغاة؟", "متى نشرت أحدث منافسة؟"
+Q_NAJRAN, Q_ASIR = "كم منافسة في منطقة نجران؟", "كم منافسة في عسير، وكم منها ملغاة؟"
+Q_MARCH = "كم منافسة طرحت في مارس 2025؟"
+Q_MILLION = "كم منافسة قيمتها التقديرية أكثر من مليون ريال؟"
+MILLION_SQL = "SELECT COUNT(*) AS tenders FROM tenders_full_details WHERE estimated_value > 1000000"
+MARCH_SQL = "SELECT COUNT(*) AS tenders FROM tenders_full_details WHERE publish_date BETWEEN '2025-03-01' AND '2025-03-31'"
+
+# (kind, question, SQL, insight, what the reason must hold); the figures are the rows'.
+WRONG_ITEMS = [
+    ("ratio_more_than", Q_REGIONS, REGIONS_SQL,  # 323 / 169 = 1.91
+     "سجلت نجران 323 منافسة، وهو أكثر من ضعف ما سجلته حائل (169).", "نجران"),
+    ("fraction", Q_REGIONS, REGIONS_SQL,  # 144 / 494 = 0.29: a third, not a half
+     "منافسات الباحة (144) تعادل نصف منافسات جازان (494).", "0.29"),
+    ("multiple", Q_REGIONS, REGIONS_SQL,  # 3,558 / 927 = 3.84
+     "طرحت مكة المكرمة خمسة أضعاف ما طرحته عسير.", "3.84"),
+    ("change_on_later_base", Q_YEARS, YEARS_SQL,  # (3,388 - 2,920) / 3,388 = 13.8 %; on 2022's base 16 %
+     "ارتفع عدد المنافسات من 2,920 في 2022 إلى 3,388 في 2023، بزيادة 13.8%.", "13.8%"),
+    ("bound_on_other_rows", Q_TYPES, TYPES_SQL,  # 6,094 of 20,000 is 30.5 %
+     "لا تتجاوز حصة المنافسة العامة 10% من المنافسات.", "30.47%"),
+    ("ordinal_adverb", Q_REGIONS, REGIONS_SQL,
+     "أولاً الرياض (7,044)، ثانياً مكة المكرمة (3,558)، ثالثاً عسير (927).", "place 3"),
+    ("ordinal_rank_noun", Q_REGIONS, REGIONS_SQL,
+     "وجاءت تبوك في المركز الخامس بـ667 منافسة.", "place 5"),
+    ("ranked_bullets", Q_REGIONS, REGIONS_SQL,
+     "أعلى المناطق طرحاً للمنافسات:\n- منطقة الرياض\n- المنطقة الشرقية\n- منطقة مكة المكرمة", "rank"),
+    ("bids_for_tenders", Q_NAJRAN, NAJRAN_SQL,
+     "تلقت منافسات نجران 323 عطاءً.", "not bids"),
+    ("status_word", Q_CANCELLED, CANCELLED_SQL,
+     "بلغ عدد المنافسات النشطة 2,359 منافسة.", "ملغاه"),
+    ("month_of_a_date", Q_LATEST, LATEST_SQL,
+     "نُشرت أحدث منافسة يوم 31 يوليو 2026.", "2026-10-31"),
+    ("hijri_month_of_a_date", Q_LATEST, LATEST_SQL,  # 2026-10-31 is 20 Jumada al-Ula 1448
+     "نُشرت أحدث منافسة في 20 جمادى الآخرة 1448هـ.", "2026-10-31"),
+    ("month_the_rows_lack", Q_MONTHS, MONTHS_SQL,  # the data ends in October 2026
+     "- سبتمبر: 827\n- أكتوبر: 773\n- ديسمبر: 790", "no row"),
+    ("bound_wording", Q_REGIONS, REGIONS_SQL,
+     "تتخطى منافسات المنطقة الشرقية ثلاثة آلاف منافسة.", "2,995"),
+    ("negated_superlative", Q_REGIONS, REGIONS_SQL,
+     "لم تتصدر الرياض المناطق هذا العام.", "first row"),
+    ("unit", Q_NAJRAN, NAJRAN_SQL,
+     "في نجران 323 ألف منافسة.", "unverified"),
+    ("percent_on_other_base", Q_REGIONS, REGIONS_SQL,  # (3,558 - 2,995) / 2,995 = 18.8 %; / 3,558 = 15.8 %
+     "تتفوق مكة المكرمة على المنطقة الشرقية بنسبة 15.8%.", "base it is 18.8%"),
+    ("denied_figure", Q_NAJRAN, NAJRAN_SQL,
+     "لم تسجل منطقة نجران 323 منافسة.", "denies"),
+    ("month_not_asked", Q_MARCH, MARCH_SQL,
+     "طُرحت في فبراير 2025 نحو 293 منافسة.", "the question asks about month 3"),
+    ("filter_turned", Q_MILLION, MILLION_SQL,
+     "بلغ عدد المنافسات بقيمة تقديرية أقل من مليون ريال 3,753 منافسة.", "the question asks > 1,000,000"),
+]
+RIGHT_ITEMS = [
+    ("ratio_about", Q_REGIONS, REGIONS_SQL, "منافسات تبوك (667) قرابة ضعف منافسات نجران (323)."),
+    ("fraction_about", Q_REGIONS, REGIONS_SQL, "تمثل منافسات الباحة قرابة ثلث منافسات القصيم (144 مقابل 489)."),
+    ("fraction_bound", Q_REGIONS, REGIONS_SQL, "منافسات الباحة (144) أقل من ثلث منافسات القصيم (489)."),
+    ("change_on_earlier_base", Q_YEARS, YEARS_SQL,
+     "ارتفع عدد المنافسات من 2,920 في 2022 إلى 3,388 في 2023، بزيادة 16%."),
+    ("bound_own_row", Q_TYPES, TYPES_SQL, "لا تتجاوز حصة المسابقة 1% من المنافسات."),
+    ("ordinals_in_order", Q_REGIONS, REGIONS_SQL,
+     "أولاً الرياض، ثانياً مكة المكرمة، ثالثاً المنطقة الشرقية، ورابعاً عسير."),
+    ("ordinal_rank_noun", Q_REGIONS, REGIONS_SQL, "وجاءت تبوك في المرتبة السادسة بـ667 منافسة."),
+    ("bullets_unranked", Q_REGIONS, REGIONS_SQL,
+     "منافسات بعض المناطق:\n- منطقة مكة المكرمة: 3,558\n- منطقة الرياض: 7,044\n- منطقة عسير: 927"),
+    ("question_to_the_user", Q_NAJRAN, NAJRAN_SQL,
+     "في منطقة نجران 323 منافسة. هل تود أن أعرض لك أعلى 10 جهات فيها؟"),
+    ("range", Q_NAJRAN, NAJRAN_SQL, "عدد منافسات نجران بين 300 و350 منافسة."),
+    ("count_by_sum_case", Q_ASIR, ASIR_CANCELLED_SQL, "عدد المنافسات الملغاة في عسير 98 من أصل 927."),
+    ("total_by_sum_case", Q_ASIR, ASIR_CANCELLED_SQL, "إجمالي الملغاة في عسير 98 منافسة."),
+    ("words_short", Q_NAJRAN, NAJRAN_SQL, "ثلاثمئة وثلاث وعشرون."),
+    ("date", Q_LATEST, LATEST_SQL, "نُشرت أحدث منافسة في 31 أكتوبر 2026، الموافق 20 جمادى الأولى 1448هـ."),
+    ("months_held", Q_MONTHS, MONTHS_SQL, "- سبتمبر: 827\n- أكتوبر: 773"),
+    ("percent_on_its_base", Q_REGIONS, REGIONS_SQL, "تتفوق مكة المكرمة على المنطقة الشرقية بنسبة 18.8%."),
+    ("month_asked", Q_MARCH, MARCH_SQL, "طُرحت في مارس 2025 نحو 293 منافسة، ولم يكن ذلك استثناءً."),
+    ("filter_restated", Q_MILLION, MILLION_SQL, "بلغ عدد المنافسات بقيمة تقديرية أكثر من مليون ريال 3,753 منافسة."),
+]
+
+
+def _items(rows: list[tuple], label: str) -> list[dict]:
+    return [{"id": f"{label}-{kind}", "question": question, "category": "aggregation", "status": "success",
+             "sql": sql, "insight": insight, "label": label, "kind": kind}
+            for kind, question, sql, insight, *_ in rows]
+
+
+@pytest.fixture(scope="module")
+def judged(default_db) -> dict[str, tuple[bool, str]]:
+    scores = score_items(_items(WRONG_ITEMS, "wrong") + _items(RIGHT_ITEMS, "right"), default_db)
+    return {row.item: (row.correct, row.not_correct_because) for row in scores.itertuples()}
+
+
+@pytest.mark.parametrize("kind, question, sql, insight, says", WRONG_ITEMS, ids=[item[0] for item in WRONG_ITEMS])
+def test_a_wrong_claim_the_seed_read_past_is_not_correct(judged, kind, question, sql, insight, says) -> None:
+    correct, why = judged[f"wrong-{kind}"]
+    assert not correct, f"judged Correct: {insight}"
+    assert says in why, why
+
+
+@pytest.mark.parametrize("kind, question, sql, insight", RIGHT_ITEMS, ids=[item[0] for item in RIGHT_ITEMS])
+def test_a_right_insight_the_seed_flagged_is_correct(judged, kind, question, sql, insight) -> None:
+    correct, why = judged[f"right-{kind}"]
+    assert correct, f"{insight}: {why}"
+
+
+def test_the_seeds_grounding_and_the_claims_read_a_number_the_same_way(default_db) -> None:
+    # The numbers the claims verify are the ones Ungrounded Numbers leaves out, row for row: a share
+    # of two cells, a rounded figure, the question's own period; and a wrong one is in both.
+    from nabahan_pipeline.etimad_db.sql_safety import run_read_only
+    from nabahan_pipeline.evaluation.grounding import ungrounded_numbers
+
+    result = run_read_only(default_db, ASIR_CANCELLED_SQL)
+    rows = [dict(zip(result.columns, row)) for row in result.rows]
+    for insight, unverified in (
+        ("من أصل 927 منافسة في عسير أُلغيت 98، أي نحو 10.6%.", []),
+        ("أُلغيت في عسير قرابة 100 منافسة.", []),
+        ("أُلغيت في عسير 98 منافسة من 940.", ["940"]),
+    ):
+        checks = check_insight(insight, Q_ASIR, list(result.columns), [list(row) for row in result.rows],
+                               ASIR_CANCELLED_SQL)
+        not_verified = [check.claim.mention.text for check in checks
+                        if check.claim.kind == "number" and check.verdict != SUPPORTED]
+        assert ungrounded_numbers(insight, rows, Q_ASIR, ASIR_CANCELLED_SQL) == not_verified == unverified, insight

@@ -40,10 +40,12 @@ def test_a_figure_on_the_wrong_row_is_not_correct_and_the_reason_names_it() -> N
     assert scores["overall_passed"]  # the seed's verdict reads no claim
 
 
-def test_an_unattached_number_nothing_supports_is_the_ungrounded_reason() -> None:
+def test_an_unattached_number_nothing_supports_is_the_unverified_reason_in_its_context() -> None:
     scores = scored("بلغ مجموع المنافسات 7,777 منافسة في المنطقتين.")
-    assert not scores["correct"] and scores["not_correct_because"] == "ungrounded 7,777"
-    assert unsupported(scores["claim_details"]) == ["7,777"]
+    assert not scores["correct"]
+    assert scores["not_correct_because"] == "unverified: بلغ مجموع المنافسات 7,777 منافسة في المنطقتين."
+    assert unsupported(scores["claim_details"]) == ["بلغ مجموع المنافسات 7,777 منافسة في المنطقتين."]
+    assert json.loads(scores["ungrounded_numbers"]) == ["7,777"], "the seed's grounding reads it the same way"
 
 
 def test_a_number_the_old_bag_flagged_but_a_row_derives_is_correct() -> None:
@@ -69,3 +71,24 @@ def test_the_results_csv_has_the_claims_counted_and_listed() -> None:
     assert table.loc[0, "Claims Checked"] == 3 and table.loc[0, "Claims Contradicted"] == 2
     assert "✗ منطقة الرياض 141: row says 523" in table.loc[0, "Claims"]
     assert readable("[]") == ""
+
+
+def test_each_answer_says_its_coverage_read_verified_contradicted_unverified() -> None:
+    from nabahan_pipeline.evaluation.scoring.claims import coverage
+
+    scores = scored("تتصدر منطقة الرياض بـ 141 منافسة، تليها جازان بـ 523 منافسة. والمجموع كله 912 منافسة.")
+    assert (scores["claims_checked"], scores["claims_verified"], scores["claims_contradicted"]) == (4, 1, 2)
+    assert json.loads(scores["claims_unverified"]) == ["… منافسة. والمجموع كله 912 منافسة."]
+    assert coverage(scores) == "claims: 4 read, 1 verified, 2 contradicted, 1 unverified"
+    assert coverage({"claims_checked": 0}) == "" and coverage({}) == ""
+
+
+def test_the_not_correct_views_say_where_the_llm_judge_and_the_checker_disagree() -> None:
+    from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
+
+    faulted = {"claims_checked": 2, "claims_contradicted": 1, "claims_unverified": "[]"}
+    clean = {"claims_checked": 2, "claims_contradicted": 0, "claims_unverified": "[]"}
+    assert "judge finds the insight supported" in judge_disagreement({**faulted, "judge_verdict": "supported"})
+    assert "judge finds the insight unsupported" in judge_disagreement({**clean, "judge_verdict": "unsupported"})
+    assert judge_disagreement({**faulted, "judge_verdict": "unsupported"}) == ""
+    assert judge_disagreement({**clean, "judge_verdict": None}) == "", "the judge off: nothing to say"

@@ -243,10 +243,11 @@ def test_a_wrong_number_passes_the_seed_but_is_not_correct(db: Path) -> None:
     scores = score([case("c", "كم عدد المناقصات الكلي؟", gold)], [response("c", made_up), response("c", wrong, 1)], db)
     assert list(scores["overall_passed"]) == [True, True], "the seed's formula: fidelity 3 of 4 still passes"
     assert list(scores["correct"]) == [False, False]
-    assert scores.loc[0, "not_correct_because"] == "ungrounded 31,415"
+    assert scores.loc[0, "not_correct_because"] == "unverified: … إجمالي عدد المناقصات 31,415 مناقصة وفق بيانات …"
     # The insight is read against the rows its SQL really returns (twice the total): 31,415 is none of them.
     assert scores.loc[1, "not_correct_because"] == (
-        "wrong result; reported rows its SQL does not return; ungrounded 31,415")
+        "wrong result; reported rows its SQL does not return; "
+        "unverified: … إجمالي عدد المناقصات 31,415 مناقصة وفق بيانات …")
 
 
 def test_an_out_of_scope_question_answered_with_an_unrelated_count_is_not_correct(db: Path) -> None:

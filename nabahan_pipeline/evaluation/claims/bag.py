@@ -1,0 +1,146 @@
+"""The bag of numbers: every value a result's rows derive or its question states, with no row or
+reading named. The claims checker falls back on it for a number it cannot tie to a row, a measure
+or a comparator (``checking``); what a number alone may stand for.
+
+A number is in the bag when it agrees, at its stated precision, with one of these:
+
+- a cell: a numeric cell, or a number inside a text cell (the year of '2024-03-05', the 12 of a
+  name); the number of rows; per column, the count of non-empty cells and how many rows share each
+  value; per numeric column, its sum, average, minimum and maximum;
+- a number in the question;
+- an integer 1..min(rows, 20), the numbering of a listed answer ("1) ... 2) ...");
+- for a percentage only (a '%' sign, or بالمئة / في المئة after the number): a cell's share of
+  its column total, a value's share of the rows, a cell in 0..1 written as a percentage, and (for
+  results of at most 20 rows) the relative change between two cells of a column;
+- for results of at most 20 rows, the difference and the ratio of two cells of one column (the
+  "ahead by 200" and "twice as many" of a ranking).
+
+Differences and ratios stop at 20 rows because their number grows with the square of the rows:
+past that, nearly any number would find a pair, and a made-up figure would pass.
+
+Precision: a number matches a candidate within half a unit of its last stated digit, at its
+scale: "25%" covers 24.5..25.5, "1,234" covers 1233.5..1234.5, "1.5 مليون" covers
+1,450,000..1,550,000; a word number at the unit ``arabic.numbers`` reads it at. Signs are
+ignored: candidates and mentions are compared as magnitudes. A written form with more than one
+reading (``20.000``, ``1,234``) is grounded when any reading is, each at its own precision. Each
+number the bag lacks is reported as the insight wrote it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
+
+PAIRWISE_MAX_ROWS = 20
+ENUMERATION_MAX = 20
+
+
+class Evidence:
+    """The candidate values one answer's rows and question support, kept sorted for range look-ups;
+    ``extra_plain`` and ``extra_percent`` add values of the caller's (the claims' derivations within
+    a row, the dates a question implies); without ``pairwise_changes`` the relative changes of two
+    cells are left to the caller (between periods, only on the earlier one's base)."""
+
+    def __init__(
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        question: str,
+        extra_plain: Iterable[float] = (),
+        extra_percent: Iterable[float] = (),
+        pairwise_changes: bool = True,
+    ):
+        self.enumeration_max = min(len(rows), ENUMERATION_MAX)
+        plain: list[float] = [len(rows), *extra_plain]
+        plain += (reading.value for mention in find_numbers(question) for reading in mention.readings)
+        percent_only: list[float] = list(extra_percent)
+        non_percent: list[float] = []
+        text_numbers: dict[str, list[float]] = {}
+        rows = [row if isinstance(row, Mapping) else dict(enumerate(_as_sequence(row))) for row in rows]
+        names = list(dict.fromkeys(name for row in rows for name in row))
+        for name in names:
+            cells = [row.get(name) for row in rows]
+            numbers = [float(cell) for cell in cells if _is_number(cell)]
+            for cell in cells:
+                if isinstance(cell, str):
+                    if cell not in text_numbers:
+                        text_numbers[cell] = [r.value for mention in find_numbers(cell) for r in mention.readings]
+                    plain += text_numbers[cell]
+            plain += numbers
+            present = [cell for cell in cells if cell is not None and not _is_nan(cell)]
+            frequencies = Counter(_hashable(cell) for cell in present).values()
+            plain += [len(present), *frequencies]
+            percent_only += (100.0 * count / len(rows) for count in frequencies)
+            if numbers:
+                total = sum(numbers)
+                plain += [total, total / len(numbers), min(numbers), max(numbers)]
+                percent_only += _shares(numbers, total)
+            if numbers and len(rows) <= PAIRWISE_MAX_ROWS:
+                differences, ratios, changes = _pairwise(numbers)
+                non_percent += differences + ratios
+                percent_only += changes if pairwise_changes else []
+        self.plain = _sorted_magnitudes(plain)
+        self.percent_only = _sorted_magnitudes(percent_only)
+        self.non_percent = _sorted_magnitudes(non_percent)
+
+    def supports(self, mention: NumberMention) -> bool:
+        """True when any reading of ``mention`` is supported."""
+        return any(self._supports(reading, mention) for reading in mention.readings)
+
+    def _supports(self, reading: Reading, mention: NumberMention) -> bool:
+        value = reading.value
+        numbering = not (mention.percent or mention.scaled) and reading.unit == 1 and value == int(value)
+        if numbering and 1 <= value <= self.enumeration_max:
+            return True
+        margin = reading.unit / 2 + 1e-9 * max(1.0, value)
+        extra = self.percent_only if mention.percent else self.non_percent
+        return _any_within(self.plain, value, margin) or _any_within(extra, value, margin)
+
+
+def _shares(numbers: list[float], total: float) -> list[float]:
+    shares = [100.0 * number / total for number in numbers] if total > 0 and min(numbers) >= 0 else []
+    # A fraction in the data (0.246) written as a percentage (24.6%).
+    return shares + [100.0 * number for number in numbers if 0 <= number <= 1]
+
+
+def _pairwise(numbers: list[float]) -> tuple[list[float], list[float], list[float]]:
+    """Differences, ratios (larger over smaller) and relative changes (in %) of every two cells."""
+    differences, ratios, changes = [], [], []
+    for i, a in enumerate(numbers):
+        for b in numbers[i + 1 :]:
+            difference = abs(a - b)
+            differences.append(difference)
+            if a and b:
+                ratios.append(max(abs(a), abs(b)) / min(abs(a), abs(b)))
+                changes += [100.0 * difference / abs(a), 100.0 * difference / abs(b)]
+    return differences, ratios, changes
+
+
+def _any_within(candidates: list[float], value: float, margin: float) -> bool:
+    i = bisect.bisect_left(candidates, value - margin)
+    return i < len(candidates) and candidates[i] <= value + margin
+
+
+def _sorted_magnitudes(values: Iterable[float]) -> list[float]:
+    return sorted(abs(value) for value in values if math.isfinite(value))
+
+
+def _as_sequence(row: Any) -> Sequence[Any]:
+    # A row that is not a column -> value mapping: its values by position.
+    return row if isinstance(row, (list, tuple)) else [row]
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _hashable(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool, bytes)) else repr(value)
