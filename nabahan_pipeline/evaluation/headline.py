@@ -24,14 +24,17 @@ def answers_counted(overall: pd.Series | dict[str, Any]) -> str:
     return f"{answers} answers: {cases} cases x {int(overall['repeats'])}"
 
 
-def share(overall: pd.Series | dict[str, Any], rate: str, denominator: str, counted: str = "") -> str:
-    """``rate`` with what it counts: "35.3% (6 of 17 with gold SQL)"; "n/a (none counted)" when its
-    denominator is 0."""
+def count_of(overall: pd.Series | dict[str, Any], rate: str, denominator: str, counted: str = "") -> str:
+    """What ``rate`` counts: "(6 of 17 with gold SQL)"; "(none counted)" when its denominator is 0."""
     of = 0 if pd.isna(overall[denominator]) else int(overall[denominator])
-    value = overall[rate]
-    if of == 0 or pd.isna(value):
-        return "n/a (none counted)"
-    return f"{format_pct(value)} ({round(float(value) * of)} of {of}{' ' + counted if counted else ''})"
+    if of == 0 or pd.isna(overall[rate]):
+        return "(none counted)"
+    return f"({round(float(overall[rate]) * of)} of {of}{' ' + counted if counted else ''})"
+
+
+def share(overall: pd.Series | dict[str, Any], rate: str, denominator: str, counted: str = "") -> str:
+    """``rate`` with what it counts: "35.3% (6 of 17 with gold SQL)"; "n/a (none counted)"."""
+    return f"{format_pct(overall[rate])} {count_of(overall, rate, denominator, counted)}"
 
 
 def verdict_line(summary: pd.DataFrame) -> str:
