@@ -24,6 +24,7 @@ import pandas as pd
 
 from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
+from nabahan_pipeline.evaluation.headline import count_of, verdict_line
 from nabahan_pipeline.evaluation.reports import format_pct
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
@@ -42,6 +43,9 @@ KPI_RATES: tuple[tuple[str, str], ...] = (
     ("execution_accuracy", "Execution Accuracy"),
     ("test_suite_accuracy", "Test Suite Accuracy"),
 )
+# What each KPI rate counts: its own denominator, shown beside it ("6 of 17").
+KPI_DENOMINATORS = {"correct_rate": "total", "pass_rate": "total", "execution_accuracy": "execution_cases",
+                    "test_suite_accuracy": "test_suite_cases"}
 _CLAIM_MARKS = {SUPPORTED: ("supported", "✓"), CONTRADICTED: ("contradicted", "✗"), UNSUPPORTED: ("unsupported", "?")}
 _ARABIC = re.compile("[\u0600-\u06ff]")
 # SQL read into words, quoted strings, spaces and single characters, to mark what differs.
@@ -51,7 +55,8 @@ STYLE = """
 body{font-family:system-ui,"DejaVu Sans",sans-serif;margin:1.5rem;color:#222;background:#fff}
 h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:1.6rem}h4{margin:.8rem 0 .3rem}
 .kpis{display:flex;flex-wrap:wrap;gap:.8rem}.kpi{border:1px solid #ccc;border-radius:6px;padding:.5rem .8rem}
-.kpi b{display:block;font-size:1.3rem}.kpi small{color:#555}
+.kpi b{display:block;font-size:1.3rem}.kpi small{display:block;color:#555}
+.verdict{font-size:1.1rem;font-weight:600}
 .charts img{max-width:100%;border:1px solid #eee;margin:.4rem 0}
 table{border-collapse:collapse;font-size:.85rem}td,th{border:1px solid #ddd;padding:.2rem .45rem;vertical-align:top}
 .filters{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:.6rem 0}
@@ -157,7 +162,9 @@ def run_report_html(report: RunReport) -> str:
     """One agent's run as one HTML page: KPIs with intervals, charts, error locations, every case."""
     overall = report.summary.iloc[0].to_dict() if len(report.summary) else {}
     kpis = "".join(
-        f'<div class="kpi"><small>{label}</small><b>{_e(_rate(overall, column))}</b></div>'
+        f'<div class="kpi"><small>{label}</small><b>{_e(_rate(overall, column))}</b>'
+        + (f'<small>{_e(count_of(overall, column, KPI_DENOMINATORS[column]))}</small>' if overall else "")
+        + '</div>'
         for column, label in KPI_RATES
     )
     if overall:
@@ -171,8 +178,10 @@ def run_report_html(report: RunReport) -> str:
     )
     answers = report.scores.sort_values(["query_num", "repeat"], kind="stable")
     cases = "\n".join(_case(row, report) for row in answers.to_dict("records"))
+    # The head's first words: Correct (what the gate reads), the seed's pass rate beside it.
+    verdict = f'<p class="verdict">{_e(verdict_line(report.summary))}</p>\n' if overall else ""
     body = (
-        f"<h1>{_e(report.title)}</h1>\n"
+        f"<h1>{_e(report.title)}</h1>\n{verdict}"
         f'<h2>Key figures</h2><div class="kpis">{kpis}</div>'
         '<p class="muted">A rate\'s 95 % interval, when the summary has one, follows it in brackets.</p>\n'
         f"<h2>By category</h2>{_category_table(report.summary)}\n"
