@@ -125,6 +125,8 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
+# The Unicode isolates around a right-to-left cell (escaping.isolated): they show as nothing.
+ISOLATES = "\u2068\u2069"
 _CELL_BREAK = re.compile(r"(?<!\\)\|")
 _ESCAPE = re.compile(r"\\(.)")
 
@@ -136,7 +138,8 @@ def markdown_rows(table: str) -> list[dict[str, str]]:
         return []
 
     def cells(line: str) -> list[str]:
-        return [html.unescape(_ESCAPE.sub(r"\1", cell.strip())) for cell in _CELL_BREAK.split(line.strip("|"))]
+        return [html.unescape(_ESCAPE.sub(r"\1", cell.strip())).strip(ISOLATES)
+                for cell in _CELL_BREAK.split(line.strip("|"))]
 
     header = cells(lines[0])
     return [dict(zip(header, cells(line), strict=True)) for line in lines[2:]]
