@@ -88,7 +88,8 @@ def draw_pass_fail(ax: Axes, overall: pd.Series, *, legend_fontsize: float = 9.5
         ax.annotate("cases\nحالة", (0, 0), xytext=(0, -1), textcoords="offset points", ha="center",
                     va="top", fontsize=10, color=MUTED, linespacing=1.3)
     ax.set_aspect("equal")
-    labels = [f"{en} — {ar}\n{format_count(n)} {unit} · {pct}" for en, ar, n, pct, _, _ in slices]
+    labels = [f"{en} — {ar}\n{format_count(n)} {unit if n != 1 else unit[:-1]} · {pct}"
+              for en, ar, n, pct, _, _ in slices]
     handles = list(wedges)
     if _has_correct(overall):  # the seed's pass rate beside Correct: correct + passed, not correct
         handles.append(Patch(facecolor="none", edgecolor="none"))
