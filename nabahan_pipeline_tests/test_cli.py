@@ -325,6 +325,8 @@ def test_agent_ask_prints_readable_json(tmp_path: Path, question: str):
         ["agent", "serve", "--agent", "bogus"],
         ["db", "build", "--out", "a.db", "--tenders", "-5"],
         ["db", "build", "--out", "/proc/nabahan/a.db"],
+        ["ui", "--port", "99999"],
+        ["materialize", "nobody"],
     ],
 )
 def test_user_mistakes_are_one_line_with_exit_2(tmp_path: Path, args: list[str]):
