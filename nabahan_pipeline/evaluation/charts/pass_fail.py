@@ -109,6 +109,8 @@ def plot_pass_fail_distribution(summary: pd.DataFrame) -> Figure:
         fig = new_figure(9.5, 5.5)  # the legend's Arabic beside the English
         ax = fig.add_subplot()
         draw_pass_fail(ax, overall)
+        # The round donut kept to the left of its box: the legend at its right then stays in the picture.
+        ax.set_anchor("W")
         # The figure's title, not the axes': centred over donut and legend alike.
         fig.suptitle(("Correct, passed and failed — الصحيح والناجح والراسب" if _has_correct(overall)
                       else "Pass / fail distribution — توزيع النجاح والرسوب")
