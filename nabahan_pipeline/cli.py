@@ -242,7 +242,24 @@ def _cmd_materialize(args: argparse.Namespace) -> int:
             + f"; the agents are: {', '.join(labels)} (`nabahan agents list`); "
             f"register one with `nabahan agents add {args.agent}=SPEC`")
     command = ["asset", "materialize", "-m", LOCATION_MODULE, "--select", "*", "--partition", args.agent]
-    return _dagster(*command, *(["-c", str(config)] if config is not None else []))
+    code = _dagster(*command, *(["-c", str(config)] if config is not None else []))
+    if code == 0:  # the verdict last, on stdout, below Dagster's log
+        print(f"{args.agent}: {_latest_verdict(args.agent)}")
+    return code
+
+
+def _latest_verdict(label: str) -> str:
+    """The verdict line of the newest evaluation_summary of ``label``'s partition (its metadata)."""
+    import dagster as dg
+
+    from nabahan_pipeline.api import open_instance
+
+    with open_instance() as instance:
+        records = instance.fetch_materializations(
+            dg.AssetRecordsFilter(asset_key=dg.AssetKey("evaluation_summary"), asset_partitions=[label]), limit=1
+        ).records
+    verdict = records[0].asset_materialization.metadata.get("verdict") if records else None
+    return str(verdict.value) if verdict is not None else "no evaluation_summary materialized"
 
 
 # --- eval ----------------------------------------------------------------------------------------

@@ -118,6 +118,8 @@ def test_nabahan_materialize_runs_a_known_partition_and_refuses_a_typo_in_one_li
                      r"execution accuracy n/a \(none counted\) · test-suite accuracy n/a \(none counted\); the report: ",
                      rates[-1]), rates[-1]
     assert list((tmp_path / "out").glob("evaluation_summary_*.csv"))
+    assert done.stdout.splitlines()[-1] == "embedded: " + rates[0].split(" - evaluation_summary - ")[1], \
+        "the verdict, last, on stdout"
 
 
 def test_a_folders_own_history_is_named_when_the_home_is_elsewhere(tmp_path: Path):
