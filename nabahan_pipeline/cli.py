@@ -13,6 +13,7 @@ import argparse
 import difflib
 import gc
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -221,7 +222,14 @@ def _cmd_ui(args: argparse.Namespace) -> int:
     shown_host = f"[{host}]" if ":" in host else host
     print(f"nabahan: the Dagster UI of {nabahan_home()} (every `nabahan eval` run recorded there) on "
           f"http://{shown_host}:{port} (Ctrl-C stops it)", flush=True)
-    return _dagster("dev", "-m", LOCATION_MODULE, "-h", host, "-p", str(port))
+    sys.stderr.flush()
+    # This process becomes `dagster dev` (exec, no fork): Ctrl-C, SIGTERM and the exit code are its
+    # own, and no parent is left waiting, nor a child orphaned when the parent is stopped.
+    # Its "dev_command is superseded by dg dev" warning is Dagster's to itself, not the user's.
+    os.execve(sys.executable, [sys.executable, "-W", "ignore:Function `dev_command` is superseded",
+                               "-m", "dagster", "dev", "-m", LOCATION_MODULE, "-h", host, "-p", str(port)],
+              child_environment(DAGSTER_HOME=str(dagster_home())))
+    return 0  # not reached: execve returns only by raising
 
 
 def _cmd_materialize(args: argparse.Namespace) -> int:
