@@ -128,7 +128,8 @@ def test_a_folders_own_history_is_named_when_the_home_is_elsewhere(tmp_path: Pat
     (tmp_path / ".nabahan" / "dagster").mkdir(parents=True)
     env = {key: value for key, value in environment(tmp_path, HOME=str(tmp_path / "user")).items()
            if key != "NABAHAN_HOME"}
-    typo = run([sys.executable, "-m", "nabahan_pipeline", "materialize", "nobody"], tmp_path, **env)
+    typo = subprocess.run([sys.executable, "-m", "nabahan_pipeline", "materialize", "nobody"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
     note, error = typo.stderr.strip().splitlines()
     assert note == (f"nabahan: note: runs are recorded in {tmp_path / 'user' / '.nabahan'}; this folder's own "
                     f"history, {tmp_path / '.nabahan'}, is used with NABAHAN_HOME=$PWD/.nabahan")
