@@ -29,10 +29,10 @@ eval: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q $(ARGS)
 
-## The Dagster UI with the sensor and the nightly schedule (http://127.0.0.1:3000).
+## The Dagster UI on the home's history (~/.nabahan, or $NABAHAN_HOME), with the sensor and the
+## nightly schedule: `nabahan ui` (http://127.0.0.1:3000; ARGS="--port 3001" for another port).
 dev: $(STAMP)
-	mkdir -p $${DAGSTER_HOME:-$(CURDIR)/.nabahan/dagster}
-	DAGSTER_HOME=$${DAGSTER_HOME:-$(CURDIR)/.nabahan/dagster} $(BIN)/dagster dev
+	$(BIN)/nabahan ui $(ARGS)
 
 ## Benchmarks: they print their figures.
 bench: $(STAMP)

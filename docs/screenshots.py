@@ -4,8 +4,9 @@ report's test drives it) from a real `dagster dev`:
     PYTHONPATH=. .venv/bin/python docs/screenshots.py          # about two minutes
 
 In a temporary folder: the embedded agent and `varied` (bench/varied_agent.py: the reference agent
-with half its answers spoiled) are registered and evaluated on the shipped cases by `nabahan eval`;
-and compared; `dagster dev` then serves that home, as `make dev` does.
+with half its answers spoiled) are registered and evaluated on the shipped cases by `nabahan eval`,
+twice, and compared; `dagster dev` then serves that home, as `make dev` does. The HTML report of
+`varied`'s last run is opened too (its head, its donut).
 Each page is opened once it has loaded, and saved 1440 px wide. Look at every PNG before committing
 it: a spinner, an error or a blank page means taking it again.
 """
@@ -52,8 +53,9 @@ def prepare(work: Path) -> dict[str, str]:
     (work / "dagster").mkdir(parents=True)
     (work / "dagster" / "dagster.yaml").write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
     # Registered explicitly (the evaluation need not register them), then compared.
-    commands = [("agents", "add", "embedded", f"{VARIED}=python:varied_agent:answer"),
-                ("eval", "--agent", "embedded", "--agent", f"{VARIED}=python:varied_agent:answer", "--output-dir", "out")]
+    # Evaluated twice, so that each agent's check plot has a line.
+    evaluate = ("eval", "--agent", "embedded", "--agent", f"{VARIED}=python:varied_agent:answer", "--output-dir", "out")
+    commands = [("agents", "add", "embedded", f"{VARIED}=python:varied_agent:answer"), evaluate, evaluate]
     for args in commands:
         done = nabahan(*args, cwd=work, **env)
         if done.returncode != 0:
@@ -74,8 +76,8 @@ def wait_for(what: str, found: Callable[[], Any], timeout_s: float = LOAD_TIMEOU
 class Pages:
     """The browser on the server's pages; each method saves one screenshot."""
 
-    def __init__(self, browser: Any, server: Webserver, out: Path) -> None:
-        self.browser, self.server, self.out = browser, server, out
+    def __init__(self, browser: Any, server: Webserver, out: Path, work: Path) -> None:
+        self.browser, self.server, self.out, self.work = browser, server, out, work
         # The first visit's "Join the Dagster community" dialog (once per instance), skipped.
         browser.get(server.url + "/overview")
         deadline = time.monotonic() + 15
@@ -141,6 +143,37 @@ class Pages:
         self.open(f"/assets/case_scores?view=overview&partition={VARIED}", "//*[normalize-space()='Column name']")
         self.save("dagster_columns.png")
 
+    def check_plots(self) -> None:
+        """The threshold check's plots on `varied`'s page: each number named with its agent, so
+        each plot is one agent's runs alone."""
+        heading = self.open("/assets/evaluation_summary?view=checks&checkDetail=pass_rate_threshold",
+                            f"//*[normalize-space()='correct_rate [{VARIED}]']")
+        self.browser.execute_script("arguments[0].scrollIntoView()", heading)
+        time.sleep(1)
+        self.save("dagster_check_plots.png")
+
+    def _report(self) -> None:
+        """The newest HTML report of `varied`, opened from its file."""
+        *_, page = sorted((self.work / "out" / VARIED).glob("evaluation_report_*.html"))
+        self.browser.get(page.as_uri())
+        wait_for("the report", lambda: self.browser.find_elements(By.CSS_SELECTOR, "p.verdict"))
+        time.sleep(1)
+
+    def report_head(self) -> None:
+        """The report's head: Correct first, the seed's pass rate beside it, each rate's denominator."""
+        self._report()
+        kpis = self.browser.find_element(By.CSS_SELECTOR, ".kpis")
+        bottom = self.browser.execute_script("return arguments[0].getBoundingClientRect().bottom", kpis)
+        self.save("report_head.png", height=round(bottom) + 40)
+
+    def report_donut(self) -> None:
+        """The report's donut: Correct in its hole and first in its legend."""
+        self._report()
+        donut = self.browser.find_element(By.CSS_SELECTOR, "img[alt='pass_fail_distribution.png']")
+        self.browser.execute_script("arguments[0].scrollIntoView()", donut)
+        time.sleep(1)
+        self.save("report_donut.png", donut)
+
     def threshold_check(self) -> None:
         self.open(f"/assets/evaluation_summary?view=checks&partition={VARIED}", "//*[normalize-space()='not_correct']")
         self.save("dagster_threshold_check.png")
@@ -184,9 +217,10 @@ def main(argv: list[str] | None = None) -> int:
             browser = open_browser(work / "profile")
             try:
                 browser.set_window_size(*WINDOW)
-                pages = Pages(browser, server, args.out)
+                pages = Pages(browser, server, args.out, work)
                 for name in args.pages or ["lineage", "not_correct", "case_scores_preview", "columns",
-                                           "threshold_check", "run_log", "launch"]:
+                                           "threshold_check", "check_plots", "run_log", "launch", "report_head",
+                                           "report_donut"]:
                     getattr(pages, name)()
             finally:
                 browser.quit()

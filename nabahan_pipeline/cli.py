@@ -1,5 +1,5 @@
-"""The `nabahan` command: `db build`, `cases schema`, `agent ask|serve`, `agents add|list|remove`, `eval`;
-`--version`.
+"""The `nabahan` command: `db build`, `cases schema`, `agent ask|serve`, `agents add|list|remove`, `eval`,
+`ui`, `materialize`; `--version`.
 
 Every subcommand reports a user mistake (a ``NabahanError``, see ``errors``) as one line on
 stderr and exit code 2; only a bug shows a stack trace. An `eval` flag not given is None: the
@@ -10,8 +10,11 @@ Python API and Dagster.
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import json
+import os
+import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -28,6 +31,10 @@ from nabahan_pipeline.settings import (
     RUN_OPTIONS,
     SETTINGS,
     RunSettings,
+    child_environment,
+    dagster_home,
+    environment_value,
+    nabahan_home,
     resolve,
     resolve_run_settings,
     whole_number,
@@ -179,6 +186,100 @@ def _cmd_agents_remove(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- ui, materialize: Dagster's own commands on the home ------------------------------------------
+
+# The code location Dagster's commands load, from any folder (the package is installed).
+LOCATION_MODULE = "nabahan_pipeline.definitions"
+
+
+# Where a run kept its history before one home served every folder.
+PROJECT_HOME = Path(".nabahan")
+
+
+def note_project_home() -> None:
+    """One line on stderr when this folder holds a project's own history (``./.nabahan``, every run's
+    home before ~/.nabahan) that the default home is not: how to keep using it."""
+    if environment_value(SETTINGS["home"].env) is None and (PROJECT_HOME / "dagster").is_dir() \
+            and PROJECT_HOME.resolve() != nabahan_home():
+        print(f"nabahan: note: runs are recorded in {nabahan_home()}; this folder's own history, "
+              f"{PROJECT_HOME.resolve()}, is used with NABAHAN_HOME=$PWD/.nabahan", file=sys.stderr)
+
+
+def _open_home() -> None:
+    """Make the home's Dagster instance ready for Dagster's own commands: its dagster.yaml written
+    (no "No dagster instance configuration file" warning), runs of dead processes marked failed."""
+    from nabahan_pipeline.api import open_instance
+
+    open_instance().dispose()
+
+
+def _dagster(*arguments: str) -> int:
+    """Run Dagster's command line with ``arguments`` on the home's instance (DAGSTER_HOME), in this
+    terminal; its exit code. Ctrl-C reaches it too (one process group): it is waited for."""
+    process = subprocess.Popen([sys.executable, "-m", "dagster", *arguments],
+                               env=child_environment(DAGSTER_HOME=str(dagster_home())))
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        process.wait()
+        raise
+
+
+def _cmd_ui(args: argparse.Namespace) -> int:
+    host, port = resolve("ui_host", args.host), resolve("ui_port", args.port)
+    note_project_home()
+    _open_home()
+    shown_host = f"[{host}]" if ":" in host else host
+    print(f"nabahan: the Dagster UI of {nabahan_home()} (every `nabahan eval` run recorded there) on "
+          f"http://{shown_host}:{port} (Ctrl-C stops it)", flush=True)
+    sys.stderr.flush()
+    # This process becomes `dagster dev` (exec, no fork): Ctrl-C, SIGTERM and the exit code are its
+    # own, and no parent is left waiting, nor a child orphaned when the parent is stopped.
+    # Its "dev_command is superseded by dg dev" warning is Dagster's to itself, not the user's.
+    os.execve(sys.executable, [sys.executable, "-W", "ignore:Function `dev_command` is superseded",
+                               "-m", "dagster", "dev", "-m", LOCATION_MODULE, "-h", host, "-p", str(port)],
+              child_environment(DAGSTER_HOME=str(dagster_home())))
+    return 0  # not reached: execve returns only by raising
+
+
+def _cmd_materialize(args: argparse.Namespace) -> int:
+    from nabahan_pipeline.api import open_instance
+    from nabahan_pipeline.orchestration.partitions import AGENTS, location_agent
+
+    config = args.config
+    if config is not None and not config.is_file():
+        raise UsageError(f"--config {config}: no such file (run_config.yaml lists every option)")
+    note_project_home()
+    own = location_agent(resolve_run_settings()).label  # its partition is added as the location loads
+    with open_instance() as instance:
+        labels = list(dict.fromkeys([own, *instance.get_dynamic_partitions(AGENTS.name)]))
+    if args.agent not in labels:  # Dagster's own check would be a 54-line traceback
+        near = difflib.get_close_matches(args.agent, labels, n=1)
+        raise UsageError(
+            f"no agent labelled {args.agent!r}" + (f" (did you mean {near[0]!r}?)" if near else "")
+            + f"; the agents are: {', '.join(labels)} (`nabahan agents list`); "
+            f"register one with `nabahan agents add {args.agent}=SPEC`")
+    command = ["asset", "materialize", "-m", LOCATION_MODULE, "--select", "*", "--partition", args.agent]
+    code = _dagster(*command, *(["-c", str(config)] if config is not None else []))
+    if code == 0:  # the verdict last, on stdout, below Dagster's log
+        print(f"{args.agent}: {_latest_verdict(args.agent)}")
+    return code
+
+
+def _latest_verdict(label: str) -> str:
+    """The verdict line of the newest evaluation_summary of ``label``'s partition (its metadata)."""
+    import dagster as dg
+
+    from nabahan_pipeline.api import open_instance
+
+    with open_instance() as instance:
+        records = instance.fetch_materializations(
+            dg.AssetRecordsFilter(asset_key=dg.AssetKey("evaluation_summary"), asset_partitions=[label]), limit=1
+        ).records
+    verdict = records[0].asset_materialization.metadata.get("verdict") if records else None
+    return str(verdict.value) if verdict is not None else "no evaluation_summary materialized"
+
+
 # --- eval ----------------------------------------------------------------------------------------
 
 
@@ -242,6 +343,7 @@ def eval_settings(args: argparse.Namespace) -> RunSettings:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     settings, agents = eval_run(args)  # a bad flag, label or variable stops here, before Dagster loads
+    note_project_home()
     from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
     from nabahan_pipeline.evaluation.summary import summary_dict
 
@@ -315,6 +417,22 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="run the evaluation through the Dagster assets")
     _add_eval_arguments(ev)
     ev.set_defaults(handler=_cmd_eval)
+
+    ui = sub.add_parser("ui", help="the Dagster UI on the home's history (`dagster dev`, with the sensor and "
+                        "the nightly schedule); prints its URL")
+    ui.add_argument("--host", default=None, type=_argparse_type(SETTINGS["ui_host"].convert),
+                    help=_option_help("ui_host"))
+    ui.add_argument("--port", "-p", default=None, type=_argparse_type(SETTINGS["ui_port"].convert),
+                    help=_option_help("ui_port"))
+    ui.set_defaults(handler=_cmd_ui)
+
+    materialize = sub.add_parser("materialize", help="materialize an agent's partition with Dagster's own command "
+                                 "(`dagster asset materialize`), into the home's history; an unknown label is one line")
+    materialize.add_argument("agent", metavar="AGENT", help="an agent's label (`nabahan agents list`; "
+                             f"{SETTINGS['agent'].default} is always there)")
+    materialize.add_argument("--config", "-c", type=Path, default=None, metavar="FILE",
+                             help="run config, e.g. run_config.yaml (options it leaves out come from their variables)")
+    materialize.set_defaults(handler=_cmd_materialize)
     return parser
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from nabahan_pipeline.evaluation.comparison import paired_lines
 from nabahan_pipeline.evaluation.formats import format_interval, format_pct, format_rate, format_seconds, interval_text
+from nabahan_pipeline.evaluation.headline import count_of
 from nabahan_pipeline.evaluation.scoring import seed_verdict
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 
@@ -72,10 +73,13 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
     accuracy, counts, categories."""
     overall = summary.iloc[0]
     cases, answers = int(overall["cases"]), int(overall["total"])
+    # With repeats the seed's Passed and Failed count answers: said beside them, and the answers apart.
+    of_answers = f" of {answers} answers" if answers != cases else ""
     lines = ["", RULE, "EVALUATION SUMMARY", RULE,
              f"Total Queries: {cases}",
-             f"Passed: {int(overall['passed'])}",
-             f"Failed: {int(overall['failed'])}",
+             *([f"Answers: {answers} ({cases} cases x {int(overall['repeats'])})"] if answers != cases else []),
+             f"Passed: {int(overall['passed'])}{of_answers}",
+             f"Failed: {int(overall['failed'])}{of_answers}",
              f"Pass Rate: {_rate(overall, 'pass_rate')}",
              THIN,
              f"Avg Retrieval Accuracy: {format_pct(overall['avg_retrieval_accuracy'])}",
@@ -85,15 +89,14 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
              f"P50 Latency: {seconds(overall['p50_latency'])}",
              f"P95 Latency: {seconds(overall['p95_latency'])}",
              THIN]
-    if answers != cases:
-        lines.append(f"Answers: {answers} ({int(overall['repeats'])} per case; passed and failed count answers)")
     lines += [
         f"Correct Rate: {_rate(overall, 'correct_rate')} ({int(overall['correct'])} of {answers}: "
         "right result, grounded numbers, safe SQL)",
+        # Each accuracy counts only the answers its check could run on: its own denominator.
         f"Execution Accuracy: {_rate(overall, 'execution_accuracy')} "
-        f"({int(overall['execution_cases'])} with gold SQL)",
+        f"{count_of(overall, 'execution_accuracy', 'execution_cases', 'with gold SQL')}",
         f"Test Suite Accuracy: {_rate(overall, 'test_suite_accuracy')} "
-        f"({int(overall['test_suite_cases'])} also run on the test-suite databases)",
+        f"{count_of(overall, 'test_suite_accuracy', 'test_suite_cases', 'also run on the test-suite databases')}",
         f"Errors: {int(overall['errors'])} | Unsafe SQL: {int(overall['unsafe_sql'])} "
         f"| Rows not verified: {int(overall['rows_not_verified'])} "
         f"| False refusals: {int(overall['false_refusals'])} | False answers: {int(overall['false_answers'])}",
@@ -101,7 +104,7 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
     if int(overall["cached_answers"]):
         lines.append(f"Cached answers: {int(overall['cached_answers'])} of {answers} reused from the cache")
     if "pass_hat_n" in summary and not pd.isna(overall["pass_hat_n"]):
-        lines.append(f"Pass^N (every repeat passed): {format_pct(overall['pass_hat_n'])}")
+        lines += consistency_lines(scores, overall)
     if "total_tokens" in summary and not pd.isna(overall["total_tokens"]):
         lines.append(f"Tokens: {int(overall['total_tokens']):,}")
     if "judge_reason" in scores and scores["judge_reason"].notna().any():  # the judge was on
@@ -130,6 +133,22 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
         )
     lines.append(RULE)
     return "\n".join(lines)
+
+
+def consistency_lines(scores: pd.DataFrame, overall: pd.Series) -> list[str]:
+    """With repeats: how many cases got the same seed's verdict on every repeat, pass^N beside it,
+    then each case that did not, with its passes, distinct SQL texts and distinct results."""
+    repeats, cases = int(overall["repeats"]), int(overall["cases"])
+    passes = scores["overall_passed"].astype(bool).groupby(scores["case_id"], sort=False).agg(["sum", "size"])
+    mixed = passes[(passes["sum"] > 0) & (passes["sum"] < passes["size"])]
+    per_case = scores.drop_duplicates("case_id").set_index("case_id")
+    lines = [f"Consistency: {cases - len(mixed)} of {cases} cases the same verdict on all {repeats} repeats | "
+             f"Pass^{repeats} (every repeat passed): {_rate(overall, 'pass_hat_n')}"]
+    for case_id, row in mixed.iterrows():
+        lines.append(f"  {case_id}: {int(row['sum'])} of {int(row['size'])} passed, "
+                     f"{int(per_case.at[case_id, 'distinct_sql'])} distinct SQL, "
+                     f"{int(per_case.at[case_id, 'distinct_results'])} distinct results")
+    return lines
 
 
 def _result_rows(not_correct: pd.DataFrame | None) -> dict[tuple[str, int], tuple[str, str]]:

@@ -1,4 +1,5 @@
-"""The Dagster code location: `dagster dev` and `dagster asset materialize -m nabahan_pipeline.definitions`.
+"""The Dagster code location: `nabahan ui` and `nabahan materialize` (`dagster dev` and `dagster asset
+materialize -m nabahan_pipeline.definitions` on the home's instance).
 
 The evaluation assets are partitioned by agent (``orchestration.partitions``): materialize one with
 `--partition LABEL`, a label `nabahan eval` evaluated or `nabahan agents add` registered. Dagster's
@@ -63,7 +64,7 @@ def add_location_partition() -> None:
     stderr, never a failure to load the location."""
     if environment_value(SETTINGS["dagster_home"].env) is None:
         print("nabahan: warning: DAGSTER_HOME is not set, so the instance keeps no agent's partition: "
-              "export DAGSTER_HOME=$PWD/.nabahan/dagster (a folder) to use `--partition embedded`", file=sys.stderr)
+              "`nabahan materialize embedded` runs it on the home's instance (or export DAGSTER_HOME=~/.nabahan/dagster)", file=sys.stderr)
         return
     try:
         agent = location_agent(resolve_run_settings())

@@ -1,6 +1,6 @@
 """Text we did not write (questions, agents' insights, SQL and errors) made inert for the formats
 we write it into: a CSV cell never becomes a spreadsheet formula, a Markdown preview never
-renders an agent's markup, link or HTML.
+renders an agent's markup, link or HTML, nor lets its bidi controls reorder the cells after it.
 """
 
 from __future__ import annotations
@@ -37,6 +37,22 @@ _MARKDOWN_SPECIAL = str.maketrans(
 _BARE_LINK = re.compile(r":(?=//)|(?<=www)\.", re.IGNORECASE)
 
 
+# Unicode's bidi controls: embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069).
+# Agent text loses them in Markdown: a stray override would reorder everything after its cell.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+# Letters written right to left: Hebrew, Arabic (and its supplements, presentation forms), Syriac, Thaana...
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+
+
+def isolated(text: str) -> str:
+    """``text`` holding right-to-left letters between FSI and PDI (Unicode's isolates), so that it
+    reads in order inside a left-to-right page (a Markdown table in the Dagster UI): its direction
+    taken from its first letter, its neutrals (digits, "؟", brackets) kept within it, and nothing of
+    it carried into the next cell. Text with none passes unchanged."""
+    return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}" if _RIGHT_TO_LEFT.search(text) else text
+
+
 def csv_cell(value: object) -> object:
     """``value`` as a spreadsheet will not run it: text starting like a formula gets a leading
     apostrophe (OWASP); numbers and other values pass unchanged."""
@@ -65,8 +81,10 @@ def one_line(value: object, chars: int) -> str:
 
 def markdown_text(value: object) -> str:
     """``value`` as literal text in Markdown (one line; no emphasis, links, bare-URL autolinks,
-    code, HTML or table breaks): every character Markdown or HTML would read is escaped."""
-    return _BARE_LINK.sub(r"\\\g<0>", str(value).translate(_MARKDOWN_SPECIAL))
+    code, HTML or table breaks): every character Markdown or HTML would read is escaped, its bidi
+    controls removed, and right-to-left text isolated (``isolated``)."""
+    text = str(value).translate(_BIDI_CONTROLS).translate(_MARKDOWN_SPECIAL)
+    return isolated(_BARE_LINK.sub(r"\\\g<0>", text))
 
 
 def markdown_table(frame: pd.DataFrame, *, cell_chars: int | None = None) -> str:

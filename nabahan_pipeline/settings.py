@@ -420,7 +420,8 @@ def resolve_run_settings(given: Mapping[str, Any] | None = None) -> RunSettings:
 
 
 def nabahan_home() -> Path:
-    """The state directory (run history, Parquet, the response cache), absolute."""
+    """The state directory (run history, Parquet, the response cache), absolute: $NABAHAN_HOME, else
+    ~/.nabahan, whatever folder a run starts from."""
     return resolve("home").resolve()
 
 
@@ -445,13 +446,20 @@ def cache_dir() -> Path:
 
 
 PROCESS_SETTINGS: tuple[Setting, ...] = (
-    Setting("home", "NABAHAN_HOME", Path(".nabahan"), path,
-            "the state directory: run history, Parquet, the response cache", "./.nabahan"),
+    # One home for every folder a run starts from (as ~/.promptfoo, as DAGSTER_HOME): the UI shows
+    # them all. A project that wants its own history sets NABAHAN_HOME (e.g. to its old ./.nabahan).
+    Setting("home", "NABAHAN_HOME", lambda: Path.home() / ".nabahan", path,
+            "the state directory: run history, Parquet, the response cache; one for every folder",
+            "~/.nabahan"),
     Setting("parquet_dir", "NABAHAN_PARQUET_DIR", lambda: nabahan_home() / "parquet", path,
             "where the Parquet tables between assets go", "$NABAHAN_HOME/parquet"),
     Setting("dagster_home", "DAGSTER_HOME", lambda: nabahan_home() / "dagster", path,
             "where Dagster keeps run history (the plain dagster command keeps none without it)",
             "$NABAHAN_HOME/dagster"),
+    Setting("ui_host", "NABAHAN_UI_HOST", "127.0.0.1", spec,
+            "the address `nabahan ui` serves the Dagster UI on (`--host`)"),
+    Setting("ui_port", "NABAHAN_UI_PORT", 3000, whole_number(1, 65535),
+            "the port `nabahan ui` serves the Dagster UI on (`--port`)"),
     Setting("cache_dir", "NABAHAN_CACHE_DIR", lambda: resolve("xdg_cache_home") / "nabahan", path,
             "where generated databases are cached", "$XDG_CACHE_HOME/nabahan"),
     Setting("xdg_cache_home", "XDG_CACHE_HOME", lambda: Path.home() / ".cache", path,
@@ -485,6 +493,12 @@ def environment_value(variable: str) -> str | None:
     name its ``--agent-token`` gives); None when it is unset or empty."""
     value = os.environ.get(variable, "")
     return value if value.strip() else None
+
+
+def child_environment(**variables: str) -> dict[str, str]:
+    """This process's environment with ``variables`` set: for a command we start on the user's
+    behalf (Dagster's own, by `nabahan ui` and `nabahan materialize`)."""
+    return {**os.environ, **variables}
 
 
 def secret_values() -> frozenset[str]:

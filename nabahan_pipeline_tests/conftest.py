@@ -11,6 +11,7 @@ import pytest
 
 SMALL_TENDERS = 2_000
 _CACHE_ENV = "NABAHAN_CACHE_DIR"
+_HOME_ENV = "NABAHAN_HOME"
 _saved_env: dict[str, str | None] = {}
 _created_dirs: list[str] = []
 
@@ -24,16 +25,23 @@ def pytest_configure(config: pytest.Config) -> None:
     cache = tempfile.mkdtemp(prefix="nabahan-test-cache-")
     _created_dirs.append(cache)
     os.environ[_CACHE_ENV] = cache
+    # Nor the user's home (~/.nabahan by default): a test that runs in this process without its own
+    # NABAHAN_HOME records into the session's. Our commands' tests give each run its own (commands.py).
+    _saved_env[_HOME_ENV] = os.environ.get(_HOME_ENV)
+    home = tempfile.mkdtemp(prefix="nabahan-test-home-")
+    _created_dirs.append(home)
+    os.environ[_HOME_ENV] = home
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or _CACHE_ENV not in _saved_env:
         return
-    previous = _saved_env.pop(_CACHE_ENV)
-    if previous is None:
-        os.environ.pop(_CACHE_ENV, None)
-    else:
-        os.environ[_CACHE_ENV] = previous
+    for variable in (_CACHE_ENV, _HOME_ENV):
+        previous = _saved_env.pop(variable, None)
+        if previous is None:
+            os.environ.pop(variable, None)
+        else:
+            os.environ[variable] = previous
     for directory in _created_dirs:
         shutil.rmtree(directory, ignore_errors=True)
 

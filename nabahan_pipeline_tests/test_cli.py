@@ -1,9 +1,11 @@
-"""The entry points users type: `nabahan eval`, `dagster asset materialize`, definitions validate."""
+"""The entry points users type: `nabahan eval`, `nabahan ui`, `nabahan materialize`, `dagster asset
+materialize`, definitions validate."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -12,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan, run
+from nabahan_pipeline_tests.commands import REPO, cases_file, environment, nabahan, run
 from nabahan_pipeline_tests.loopback import LoopbackServer, Reply, chat_completion
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
@@ -86,6 +88,99 @@ def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: P
 
     unknown = run([*base, "--partition", "nobody"], tmp_path, **home)
     assert unknown.returncode != 0 and "partition key `nobody`" in unknown.stderr
+
+
+def test_nabahan_materialize_runs_a_known_partition_and_refuses_a_typo_in_one_line(tmp_path: Path):
+    """`nabahan materialize AGENT`: Dagster's own materialization on the home's instance (its
+    dagster.yaml there: no warning that there is none), the rates in its log; an unknown label is
+    one line that names the labels, before Dagster loads the location."""
+    typo = nabahan("materialize", "embeded", cwd=tmp_path)
+    assert typo.returncode == 2 and "Traceback" not in typo.stderr, typo.stderr
+    assert typo.stderr.strip().splitlines() == [
+        "nabahan: error: no agent labelled 'embeded' (did you mean 'embedded'?); the agents are: embedded "
+        "(`nabahan agents list`); register one with `nabahan agents add embeded=SPEC`"]
+    missing = nabahan("materialize", "embedded", "-c", "nowhere.yaml", cwd=tmp_path)
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr
+    assert "--config nowhere.yaml: no such file" in missing.stderr
+
+    config = tmp_path / "run_config.yaml"
+    config.write_text("resources:\n  evaluation:\n    config:\n"
+                      f"      test_file: {cases_file(tmp_path / 'cases.json', n=2)}\n"
+                      f"      output_dir: {tmp_path / 'out'}\n      test_suite_databases: 0\n", encoding="utf-8")
+    done = nabahan("materialize", "embedded", "-c", str(config), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "home" / "dagster" / "dagster.yaml").is_file()
+    assert "No dagster instance configuration file" not in done.stderr
+    rates = [line for line in done.stderr.splitlines() if "the seed's pass rate" in line]
+    assert len(rates) == 2 and "the report: " in rates[-1], "the summary's line, and the run's last"
+    # The cases have no gold SQL and the test-suite databases are off: no accuracy counts anything.
+    assert re.search(r"Correct \d+\.\d% \(\d of 2 cases\) · the seed's pass rate \d+\.\d% \(\d of 2\) · "
+                     r"execution accuracy n/a \(none counted\) · test-suite accuracy n/a \(none counted\); the report: ",
+                     rates[-1]), rates[-1]
+    assert list((tmp_path / "out").glob("evaluation_summary_*.csv"))
+    assert done.stdout.splitlines()[-1] == "embedded: " + rates[0].split(" - evaluation_summary - ")[1], \
+        "the verdict, last, on stdout"
+
+
+def test_a_folders_own_history_is_named_when_the_home_is_elsewhere(tmp_path: Path):
+    """A folder that kept its own `.nabahan` (every run's home before ~/.nabahan): one note says
+    where runs go now and how to keep using it; NABAHAN_HOME=.nabahan keeps using it, silently."""
+    (tmp_path / ".nabahan" / "dagster").mkdir(parents=True)
+    env = {key: value for key, value in environment(tmp_path, HOME=str(tmp_path / "user")).items()
+           if key != "NABAHAN_HOME"}
+    typo = subprocess.run([sys.executable, "-m", "nabahan_pipeline", "materialize", "nobody"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    note, error = typo.stderr.strip().splitlines()
+    assert note == (f"nabahan: note: runs are recorded in {tmp_path / 'user' / '.nabahan'}; this folder's own "
+                    f"history, {tmp_path / '.nabahan'}, is used with NABAHAN_HOME=$PWD/.nabahan")
+    assert error.startswith("nabahan: error: no agent labelled 'nobody'")
+    kept = nabahan("materialize", "nobody", cwd=tmp_path, NABAHAN_HOME=".nabahan")
+    assert kept.stderr.strip().splitlines()[0].startswith("nabahan: error: no agent labelled 'nobody'")
+    assert (tmp_path / ".nabahan" / "dagster" / "dagster.yaml").is_file(), "the folder's own history opened"
+
+
+AGENT_MODULE = """
+def answer(question, filters=None):
+    return {"status": "out_of_scope", "sql": None, "data": [], "insights": "عذراً، لا أستطيع الإجابة.",
+            "error": None}
+"""
+
+RUNS = """{ runsOrError { __typename ... on Runs { results { runId status tags { key value } } } } }"""
+
+
+@pytest.mark.slow
+def test_runs_from_any_folder_are_in_the_ui_that_nabahan_ui_opens(tmp_path: Path):
+    """Two `python:` agents evaluated from their own folders with no NABAHAN_HOME, then `nabahan ui`
+    started from a third folder: its webserver (GraphQL, as the UI reads it) has both runs, in the
+    default home (~/.nabahan, HOME a folder of this test: nothing written to the real one)."""
+    from nabahan_pipeline_tests.webserver import nabahan_ui
+
+    user = tmp_path / "user"
+    env = {key: value for key, value in environment(tmp_path, HOME=str(user)).items() if key != "NABAHAN_HOME"}
+    labels = []
+    for name in ("alpha", "beta"):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / f"{name}_agent.py").write_text(AGENT_MODULE, encoding="utf-8")
+        cases = cases_file(folder / "cases.json", n=2)
+        spec = f"python:{name}_agent:answer"
+        result = subprocess.run([sys.executable, "-m", "nabahan_pipeline", "eval", "--agent", spec, "--test-file",
+                                 str(cases), "--output-dir", "out", "--test-suite", "0"],
+                                cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert not (folder / ".nabahan").exists(), "nothing kept in the agent's folder"
+        labels.append(spec)
+    assert (user / ".nabahan" / "dagster" / "dagster.yaml").is_file()
+
+    third = tmp_path / "third"
+    third.mkdir()
+    with nabahan_ui(third, env) as ui:
+        runs = ui.graphql(RUNS)["runsOrError"]["results"]
+        printed = ui.log_tail()
+    agents = {tag["value"]: run["status"] for run in runs for tag in run["tags"] if tag["key"] == "nabahan/agent_label"}
+    assert {label: agents.get(label) for label in labels} == {label: "SUCCESS" for label in labels}, agents
+    assert f"the Dagster UI of {user / '.nabahan'}" in printed and f"on http://127.0.0.1:{ui.port}" in printed
+    assert "No dagster instance configuration file" not in printed
 
 
 def test_agents_are_registered_listed_and_removed(tmp_path: Path):
@@ -233,6 +328,8 @@ def test_agent_ask_prints_readable_json(tmp_path: Path, question: str):
         ["agent", "serve", "--agent", "bogus"],
         ["db", "build", "--out", "a.db", "--tenders", "-5"],
         ["db", "build", "--out", "/proc/nabahan/a.db"],
+        ["ui", "--port", "99999"],
+        ["materialize", "nobody"],
     ],
 )
 def test_user_mistakes_are_one_line_with_exit_2(tmp_path: Path, args: list[str]):

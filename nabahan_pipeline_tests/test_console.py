@@ -87,7 +87,18 @@ def test_repeats_are_told_apart_from_cases():
         case_id=["a", "a", "b", "b"], cached=[True, False, False, False])
     scores.loc[1, ["overall_passed", "correct", "not_correct_because"]] = [False, False, "wrong result"]
     text = summary_text(scores, summarize(scores))
-    assert "Total Queries: 2" in text and "Answers: 4 (2 per case" in text
+    lines = text.splitlines()
+    start = lines.index("Total Queries: 2")
+    assert lines[start:start + 4] == ["Total Queries: 2", "Answers: 4 (2 cases x 2)", "Passed: 3 of 4 answers",
+                                      "Failed: 1 of 4 answers"]
+    (consistency,) = [line for line in lines if line.startswith("Consistency: ")]
+    assert consistency.startswith("Consistency: 1 of 2 cases the same verdict on all 2 repeats | "
+                                  "Pass^2 (every repeat passed): 50.0% (")
+    assert lines[lines.index(consistency) + 1].startswith("  a: 1 of 2 passed, ")
+    (execution,) = [line for line in lines if line.startswith("Execution Accuracy: ")]
+    assert re.search(r" \(\d+ of \d+ with gold SQL\)$", execution), "its denominator beside it"
+    (suite,) = [line for line in lines if line.startswith("Test Suite Accuracy: ")]
+    assert re.search(r" \((\d+ of \d+ also run on the test-suite databases|none counted)\)$", suite), suite
     assert "Cached answers: 1 of 4 reused from the cache" in text
     assert "  [1 r2] a: wrong result" in text
     block = case_block({"number": 2, "category": "count", "question": "كم؟"},

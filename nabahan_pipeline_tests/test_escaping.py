@@ -51,6 +51,17 @@ def test_bare_urls_and_emails_stay_text_yet_render_as_written():
     escaped = markdown_text(hostile)
     # GFM's autolink extension needs these runs of source characters; escaped, none is left.
     assert "https://" not in escaped and "www." not in escaped.lower() and "a@evil" not in escaped
-    assert escaped.endswith("example: 60.0%"), "a dot or colon elsewhere is left as it is"
+    assert escaped.endswith("example: 60.0%\u2069"), "a dot or colon elsewhere is left as it is"
     html = MarkdownIt("commonmark").render(escaped)
-    assert "<a" not in html and html.strip() == f"<p>{hostile}</p>"
+    assert "<a" not in html and html.strip() == f"<p>\u2068{hostile}\u2069</p>"
+
+
+def test_right_to_left_cells_are_isolated_and_lose_their_bidi_controls():
+    """Arabic cells of the UI's tables between FSI and PDI, so "كم عدد المناقصات في 2024؟" reads in
+    order beside Latin cells; an agent's own override or isolate (Trojan Source) never leaks out."""
+    table = markdown_table(pd.DataFrame({"case_id": ["c1"], "question": ["كم عدد المناقصات في 2024؟"],
+                                         "sql": ["SELECT 1"], "insight": ["بلغ \u202e7\u2069 \u2066مناقصة"]}))
+    row = table.splitlines()[2]
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells == ["c1", "\u2068كم عدد المناقصات في 2024؟\u2069", "SELECT 1", "\u2068بلغ 7 مناقصة\u2069"]
+    assert markdown_text("SELECT 1 -- \u202e") == "SELECT 1 -- ", "no Arabic: not isolated, still cleaned"

@@ -410,3 +410,19 @@ def test_dagster_home_holds_every_entry_points_runs_with_the_options_they_used(c
     assert len(recorded) == 3
     assert recorded[0] == recorded[1] == recorded[2], recorded
     assert recorded[0]["agent"] == COUNTING and recorded[0]["concurrency"] == 8
+
+
+def test_the_home_is_one_for_every_folder_unless_nabahan_home_says_otherwise(clean_env: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch):
+    """~/.nabahan whatever the working directory (HOME here a folder of the test), its Dagster part
+    inside it; NABAHAN_HOME, relative or not, moves both."""
+    monkeypatch.delenv("NABAHAN_HOME")
+    monkeypatch.setenv("HOME", str(clean_env / "user"))
+    for folder in ("a", "b"):
+        (clean_env / folder).mkdir()
+        monkeypatch.chdir(clean_env / folder)
+        assert settings.nabahan_home() == clean_env / "user" / ".nabahan"
+        assert settings.dagster_home() == clean_env / "user" / ".nabahan" / "dagster"
+    monkeypatch.setenv("NABAHAN_HOME", ".nabahan")
+    assert settings.nabahan_home() == clean_env / "b" / ".nabahan", "a project's own, as before"
+    assert settings.SETTINGS["home"].default_text() == "~/.nabahan"

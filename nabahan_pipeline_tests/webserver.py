@@ -69,25 +69,44 @@ class Webserver:
 @contextlib.contextmanager
 def webserver(dagster_home: Path, cwd: Path, *, dev: bool = False, start_timeout_s: float = START_TIMEOUT_S,
               **env: str) -> Iterator[Webserver]:
-    """dagster-webserver (``dev``: `dagster dev`, as `make dev` starts it) on a free loopback port for
+    """dagster-webserver (``dev``: `dagster dev`) on a free loopback port for
     DAGSTER_HOME ``dagster_home``, started in ``cwd`` with our commands' environment
     (``commands.environment``), serving within ``start_timeout_s``; stopped, with its children, on exit."""
     port = free_port()
-    log = cwd / f"webserver-{port}.log"
     bin_dir = Path(sys.executable).parent
     program = [str(bin_dir / "dagster"), "dev"] if dev else [str(bin_dir / "dagster-webserver")]
     command = [*program, "-m", LOCATION, "-h", "127.0.0.1", "-p", str(port)]
+    with serving(command, port, cwd, environment(cwd, **{**env, "DAGSTER_HOME": str(dagster_home)}),
+                 start_timeout_s) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def nabahan_ui(cwd: Path, env: dict[str, str], *, start_timeout_s: float = START_TIMEOUT_S) -> Iterator[Webserver]:
+    """`nabahan ui --port P` (`make dev`) started in ``cwd`` with the environment ``env`` as it is,
+    serving within ``start_timeout_s``; stopped, with its children, on exit."""
+    port = free_port()
+    command = [sys.executable, "-m", "nabahan_pipeline", "ui", "--port", str(port)]
+    with serving(command, port, cwd, env, start_timeout_s) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def serving(command: list[str], port: int, cwd: Path, env: dict[str, str],
+            start_timeout_s: float) -> Iterator[Webserver]:
+    """``command`` (a webserver on loopback ``port``) in a session of its own, its output in a log in
+    ``cwd``, until its code location has loaded."""
+    log = cwd / f"webserver-{port}.log"
     with log.open("wb") as output:
-        process = subprocess.Popen(command, cwd=cwd, env=environment(cwd, **{**env, "DAGSTER_HOME": str(dagster_home)}),
-                                   stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=output,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
     server = Webserver(process, port, log)
     try:
         deadline = time.monotonic() + start_timeout_s
         while not server.loaded():
-            assert process.poll() is None, f"dagster-webserver exited {process.returncode}:\n{server.log_tail()}"
+            assert process.poll() is None, f"the webserver exited {process.returncode}:\n{server.log_tail()}"
             assert time.monotonic() < deadline, (
-                f"dagster-webserver not serving after {start_timeout_s} s:\n{server.log_tail()}")
+                f"the webserver not serving after {start_timeout_s} s:\n{server.log_tail()}")
             time.sleep(0.5)
         yield server
     finally:
@@ -106,6 +125,8 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
+# The Unicode isolates around a right-to-left cell (escaping.isolated): they show as nothing.
+ISOLATES = "\u2068\u2069"
 _CELL_BREAK = re.compile(r"(?<!\\)\|")
 _ESCAPE = re.compile(r"\\(.)")
 
@@ -117,7 +138,8 @@ def markdown_rows(table: str) -> list[dict[str, str]]:
         return []
 
     def cells(line: str) -> list[str]:
-        return [html.unescape(_ESCAPE.sub(r"\1", cell.strip())) for cell in _CELL_BREAK.split(line.strip("|"))]
+        return [html.unescape(_ESCAPE.sub(r"\1", cell.strip())).strip(ISOLATES)
+                for cell in _CELL_BREAK.split(line.strip("|"))]
 
     header = cells(lines[0])
     return [dict(zip(header, cells(line), strict=True)) for line in lines[2:]]

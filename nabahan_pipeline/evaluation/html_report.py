@@ -31,6 +31,7 @@ from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPOR
 from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
 from nabahan_pipeline.evaluation.formats import format_rate, format_seconds
+from nabahan_pipeline.evaluation.headline import DENOMINATORS, count_of, verdict_line
 from nabahan_pipeline.evaluation.summary import KPI_FIGURES, report_rows
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
@@ -145,14 +146,18 @@ def _png(png: bytes) -> str:
 def run_report_html(report: RunReport) -> str:
     """One agent's run as one HTML page: KPIs with intervals, charts, error locations, every case."""
     overall = report.summary.iloc[0].to_dict() if len(report.summary) else {}
-    kpis = [(row.label, row.rate_text()) for row in report_rows(overall, KPI_FIGURES)]
+    kpis = [(row.label, row.rate_text(), count_of(overall, row.key, DENOMINATORS[row.key]) if overall else None)
+            for row in report_rows(overall, KPI_FIGURES)]
     if overall:
-        kpis += [("Cases / answers", f"{int(overall['cases']):,} / {int(overall['total']):,}"),
-                 ("p50 / p95 latency (s)", f"{_seconds(overall, 'p50_latency')} / {_seconds(overall, 'p95_latency')}")]
+        kpis += [("Cases / answers", f"{int(overall['cases']):,} / {int(overall['total']):,}", None),
+                 ("p50 / p95 latency (s)", f"{_seconds(overall, 'p50_latency')} / {_seconds(overall, 'p95_latency')}",
+                  None)]
     answers = report.scores.sort_values(["query_num", "repeat"], kind="stable")
     return TEMPLATES.get_template("run_report.html").render(
         policy=CONTENT_SECURITY_POLICY,
         title=report.title,
+        # The head's first words: Correct (what the gate reads), the seed's pass rate beside it.
+        verdict=verdict_line(report.summary) if overall else None,
         kpis=kpis,
         categories=_category_table(report.summary),
         locations=_locations_table(report.scores),

@@ -40,6 +40,7 @@ from nabahan_pipeline.evaluation.html_report import (
     run_report_path,
     write_html,
 )
+from nabahan_pipeline.evaluation.headline import verdict_line
 from nabahan_pipeline.evaluation.not_correct import SHOWN, log_lines, not_correct_answers, not_correct_markdown
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
@@ -271,9 +272,12 @@ def evaluation_summary(
     )
     for line in log_lines(case_scores):
         context.log.info(line)
+    verdict = verdict_line(summary)
+    context.log.info(verdict)  # the rates, last: where `dagster asset materialize`'s output shows them
     wrong = int((~case_scores["correct"].astype(bool)).sum())
     context.add_output_metadata(
         {
+            "verdict": verdict,  # first: what the UI's metadata list leads with
             **run_series(evaluation, case_scores),
             **plotted_figures(summary),
             "settings": dg.MetadataValue.json(evaluation.as_config()),
@@ -358,6 +362,7 @@ def evaluation_report_page(
     )
     path = write_html(run_report_html(report), run_report_path(Path(written["results_csv"])))
     progress("written", {"files": {"report_html": str(path)}})
+    context.log.info(f"{verdict_line(evaluation_summary)}; the report: {path}")  # the run's last word
     return dg.MaterializeResult(metadata={"report_html": dg.MetadataValue.path(str(path.resolve()))})
 
 
@@ -385,11 +390,16 @@ def run_series(evaluation: RunSettings, scores: pd.DataFrame) -> dict[str, str]:
     return series_metadata(suite_fingerprint(scores), evaluation.agent, evaluation.run_label(), label_given=given)
 
 
+LEADING_FIGURES = ("correct_rate", "pass_rate")
+
+
 def plotted_figures(summary: pd.DataFrame) -> dict[str, float | int]:
     """The overall figures as numbers (NaN left out), for the UI's plots across runs."""
     overall = summary.iloc[0]
     figures: dict[str, float | int] = {}
-    for name in TREND_FIGURES:
+    # Correct first, the seed's pass rate beside it: the UI lists (and plots) them in this order.
+    for name in sorted(TREND_FIGURES, key=lambda name: LEADING_FIGURES.index(name) if name in LEADING_FIGURES
+                       else len(LEADING_FIGURES)):
         if name in summary.columns and not pd.isna(overall[name]):
             value = overall[name]
             figures[name] = int(value) if pd.api.types.is_integer_dtype(summary[name]) else float(value)

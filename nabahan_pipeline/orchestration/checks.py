@@ -2,7 +2,9 @@
 bound), no significant regression and every must_pass case right.
 
 Each check is partitioned as its asset is (one result per agent in the UI); Dagster marks
-partitioned checks as a preview, a warning we keep off every command's stderr.
+partitioned checks as a preview, a warning we keep off every command's stderr. The UI plots a
+check's numeric metadata over all its executions, every partition's together: so each number is
+named with its agent (``correct_rate [embedded]``), and each agent's history is a plot of its own.
 """
 
 import warnings
@@ -41,8 +43,27 @@ def partitioned_check(**kwargs: object):
     return wrap
 
 
+def per_agent(context: dg.AssetCheckExecutionContext,
+              metadata: dict[str, object]) -> dict[str, object]:
+    """``metadata`` with each number named with the check's partition, its agent
+    (``correct_rate [embedded]``): the UI draws one plot per name, so never two agents' runs in
+    one. Text, lists, tables and yes/no stay as they are (the UI plots none of them)."""
+    if not context.has_partition_key:
+        return metadata
+    agent = context.partition_key
+    return {f"{name} [{agent}]" if _plotted(value) else name: value for name, value in metadata.items()}
+
+
+def _plotted(value: object) -> bool:
+    """Whether the UI plots ``value``: a number, raw or as Dagster's metadata value."""
+    if isinstance(value, (dg.IntMetadataValue, dg.FloatMetadataValue)):
+        return True
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 @partitioned_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
 def test_case_file_valid(
+    context: dg.AssetCheckExecutionContext,
     evaluation: dg.ResourceParam[RunSettings],
     checked_cases: dg.ResourceParam[Optional[CheckedCases]],
     test_cases: pd.DataFrame,
@@ -62,7 +83,7 @@ def test_case_file_valid(
     missing = sorted(set(test_cases["case_id"]) - ids)
     return dg.AssetCheckResult(
         passed=not missing,
-        metadata={"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)},
+        metadata=per_agent(context, {"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)}),
     )
 
 
@@ -92,7 +113,7 @@ def pass_rate_threshold(
     return dg.AssetCheckResult(
         passed=judged >= evaluation.pass_threshold,
         severity=dg.AssetCheckSeverity.WARN,
-        metadata={
+        metadata=per_agent(context, {
             "gate": evaluation.gate,
             "gate_on": evaluation.gate_on,
             evaluation.gate: float(overall[evaluation.gate]),
@@ -101,7 +122,7 @@ def pass_rate_threshold(
             "pass_rate": float(overall["pass_rate"]),
             "threshold": evaluation.pass_threshold,
             **_not_correct_of_this_run(context),
-        },
+        }),
     )
 
 
@@ -174,7 +195,7 @@ def no_regression(
             "regressed_case_ids": dg.MetadataValue.json(list(paired.worsened)),
             "improved_case_ids": dg.MetadataValue.json(list(paired.improved)),
         })
-    return dg.AssetCheckResult(passed=result.passed, metadata=metadata)
+    return dg.AssetCheckResult(passed=result.passed, metadata=per_agent(context, metadata))
 
 
 evaluation_checks = [test_case_file_valid, scores_in_range, pass_rate_threshold, no_regression]

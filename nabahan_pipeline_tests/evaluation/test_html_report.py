@@ -186,6 +186,19 @@ def test_the_kpis_show_their_intervals_when_the_summary_has_them() -> None:
     assert "(51.2-93.4)" in run_report_html(report(intervals=True))
 
 
+def test_the_head_leads_with_correct_and_each_rate_names_its_denominator() -> None:
+    shown = report()
+    overall = shown.summary.iloc[0]
+    page = run_report_html(shown)
+    head = page[page.index("<h1>"):page.index("<h2>By category")]
+    verdict = re.search(r'<p class="verdict">(.*?)</p>', head).group(1)
+    assert verdict.startswith(f"Correct {overall['correct_rate'] * 100:.1f}% ({int(overall['correct'])} of 12 cases)"
+                              f" · the seed&#x27;s pass rate "), verdict
+    assert head.index("Correct Rate") < head.index("Pass Rate") < head.index("Execution Accuracy")
+    execution = f"({round(overall['execution_accuracy'] * overall['execution_cases'])} of {int(overall['execution_cases'])})"
+    assert f"<small>{execution}</small>" in head, "execution accuracy's own denominator beside it"
+
+
 def test_a_case_shows_its_sql_beside_the_gold_differences_marked_rows_claims_and_reasons() -> None:
     html = run_report_html(report())
     body = html[html.index('data-location="literal"'):]

@@ -149,6 +149,11 @@ def test_the_ui_says_which_answers_are_not_correct_and_why(home: Path):
         logged = [entry.user_message for entry in instance.all_logs(result.run_id) if entry.dagster_event is None]
     summary = stored["evaluation_summary"]
     assert summary["not_correct_count"].value == 2
+    # Correct leads: the metadata's first entry, its first figure, the step's last log line.
+    names = list(summary)
+    assert names[0] == "verdict" and summary["verdict"].value.startswith("Correct 33.3% (1 of 3 cases) · the seed's")
+    assert names.index("correct_rate") < names.index("pass_rate") < names.index("total")
+    assert summary["verdict"].value in logged
     table = summary["not_correct"].value
     header, rule, *rows = table.splitlines()
     assert [cell.strip() for cell in header.strip("|").split("|")] == [

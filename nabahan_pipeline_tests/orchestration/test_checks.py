@@ -55,7 +55,9 @@ def run(instance: dg.DagsterInstance, tmp_path: Path, partition: str, cases: int
 
 
 def values(evaluation: dg.AssetCheckEvaluation) -> dict[str, Any]:
-    return {key: value.value for key, value in evaluation.metadata.items()}
+    """The check's metadata by name, each number's agent (`` [counting]``) taken off its name."""
+    suffix = f" [{evaluation.partition}]"
+    return {key.removesuffix(suffix): value.value for key, value in evaluation.metadata.items()}
 
 
 def test_a_significant_drop_fails_and_lists_the_cases_it_lost(instance, tmp_path: Path):
@@ -121,3 +123,18 @@ def test_history_is_pruned_per_agent_and_never_a_run_a_label_names(instance, tmp
     assert unnamed not in kept
     meta = values(last["no_regression"])
     assert last["no_regression"].passed and meta["cases_compared"] == 3, meta
+
+
+def test_each_agents_numbers_are_named_with_it_so_the_uis_plots_never_mix_agents(instance, tmp_path: Path):
+    """The UI plots a check's numbers by name over every partition's executions: each number carries
+    its agent, so the counting agent's correct_rate and the raising agent's are two plots."""
+    counting = run(instance, tmp_path, "counting", 2)["pass_rate_threshold"]
+    raising = run(instance, tmp_path, "raising", 2)["pass_rate_threshold"]
+    assert counting.metadata["correct_rate [counting]"].value == 1.0
+    assert raising.metadata["correct_rate [raising]"].value == 0.0
+    for evaluation, other in ((counting, "raising"), (raising, "counting")):
+        numbers = [name for name, value in evaluation.metadata.items()
+                   if isinstance(value, (dg.IntMetadataValue, dg.FloatMetadataValue))]
+        assert numbers and all(name.endswith(f" [{evaluation.partition}]") for name in numbers), numbers
+        assert not any(other in name for name in evaluation.metadata)
+    assert counting.metadata["gate"].value == "correct_rate", "text keeps its plain name"

@@ -201,7 +201,7 @@ def plot_dashboard(
         panels = (
             (top[0, 0], "Metrics — المقاييس",
              lambda ax: draw_metrics_overview(ax, overall, threshold, compact=True)),
-            (top[0, 1], "Pass / fail — النجاح والرسوب",
+            (top[0, 1], "Correct / passed / failed — الصحيح والنجاح",
              lambda ax: draw_pass_fail(ax, overall, legend_fontsize=10.5)),
             (top[0, 2], "By category — حسب الفئة",
              lambda ax: draw_categories(ax, summary, threshold, compact=True)),

@@ -1,5 +1,5 @@
-"""metrics_overview.png: retrieval accuracy, generation fidelity, execution accuracy and pass rate
-as bars against the pass threshold."""
+"""metrics_overview.png: Correct (the gate's figure) first, the seed's pass rate beside it, then
+retrieval accuracy, generation fidelity and execution accuracy, as bars against the threshold."""
 
 from __future__ import annotations
 
@@ -18,20 +18,24 @@ from nabahan_pipeline.evaluation.charts.style import (
 
 
 def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, compact: bool = False) -> None:
-    """The four overall rates as bars on ``ax``; ``compact`` for a dashboard panel."""
+    """The overall rates as bars on ``ax``, Correct first (when the summary has it) and the seed's
+    pass rate beside it; ``compact`` for a dashboard panel."""
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
     if compact:
         exec_note = f"{exec_cases:,} gold" if exec_cases else "no gold SQL"
-        names = (("Retrieval", "الاسترجاع"), ("Fidelity", "الأمانة"), ("Execution", "التنفيذ"),
-                 ("Pass rate", "النجاح"))
+        names = (("Correct", "صحيح"), ("Seed pass", "النجاح"), ("Retrieval", "الاسترجاع"),
+                 ("Fidelity", "الأمانة"), ("Exec", "التنفيذ"))
     else:
         exec_note = f"({exec_cases:,} cases with gold SQL)" if exec_cases else "(no gold SQL)"
-        names = (("Retrieval accuracy", "دقة الاسترجاع"), ("Generation fidelity", "أمانة التوليد"),
-                 ("Execution accuracy", "دقة التنفيذ"), ("Pass rate", "نسبة النجاح"))
-    values = (overall["avg_retrieval_accuracy"], overall["avg_generation_fidelity"],
-              overall["execution_accuracy"], overall["pass_rate"])
-    notes = (None, None, exec_note, None)
+        names = (("Correct rate", "نسبة الصحيح"), ("Pass rate (seed)", "نسبة النجاح"),
+                 ("Retrieval accuracy", "دقة الاسترجاع"), ("Generation fidelity", "أمانة التوليد"),
+                 ("Execution accuracy", "دقة التنفيذ"))
+    values = (overall.get("correct_rate"), overall["pass_rate"], overall["avg_retrieval_accuracy"],
+              overall["avg_generation_fidelity"], overall["execution_accuracy"])
+    notes = (None, None if compact else "(form checks only)", None, None, exec_note)
     metrics = [(en, ar, v, note) for (en, ar), v, note in zip(names, values, notes)]
+    if values[0] is None or pd.isna(values[0]):  # a summary from before the Correct verdict
+        metrics = metrics[1:]
     x = np.arange(len(metrics))
     for xi, (_, _, value, _) in zip(x, metrics):
         if pd.isna(value):
@@ -50,7 +54,7 @@ def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, com
     ax.axhline(threshold * 100, color=INK, linestyle="--", linewidth=1.2, zorder=4)
     labels = [f"{en}\n{ar}" + (f"\n{note}" if note else "") for en, ar, _, note in metrics]
     ax.set_xticks(x, labels)
-    ax.tick_params(axis="x", length=0, labelsize=10 if compact else 9.5, labelcolor=INK)
+    ax.tick_params(axis="x", length=0, labelsize=9 if compact else 9.5, labelcolor=INK)
     ax.set_xlim(-0.6, len(metrics) - 0.4)
     ax.set_ylim(0, 126 if compact else 120)
     ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
@@ -70,7 +74,8 @@ def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, com
 
 
 def plot_metrics_overview(summary: pd.DataFrame, *, pass_threshold: float = 0.8) -> Figure:
-    """Bars: retrieval accuracy, generation fidelity, execution accuracy, pass rate (overall, %)."""
+    """Bars: Correct, the seed's pass rate, retrieval accuracy, generation fidelity, execution
+    accuracy (overall, %)."""
     threshold = check_threshold(pass_threshold)
     overall = overall_row(summary)
     with chart_style():
