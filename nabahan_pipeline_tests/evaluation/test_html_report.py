@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import tempfile
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -191,9 +192,9 @@ def test_the_head_leads_with_correct_and_each_rate_names_its_denominator() -> No
     overall = shown.summary.iloc[0]
     page = run_report_html(shown)
     head = page[page.index("<h1>"):page.index("<h2>By category")]
-    verdict = re.search(r'<p class="verdict">(.*?)</p>', head).group(1)
+    verdict = unescape(re.search(r'<p class="verdict">(.*?)</p>', head).group(1))
     assert verdict.startswith(f"Correct {overall['correct_rate'] * 100:.1f}% ({int(overall['correct'])} of 12 cases)"
-                              f" · the seed&#x27;s pass rate "), verdict
+                              f" · the seed's pass rate "), verdict
     assert head.index("Correct Rate") < head.index("Pass Rate") < head.index("Execution Accuracy")
     execution = f"({round(overall['execution_accuracy'] * overall['execution_cases'])} of {int(overall['execution_cases'])})"
     assert f"<small>{execution}</small>" in head, "execution accuracy's own denominator beside it"

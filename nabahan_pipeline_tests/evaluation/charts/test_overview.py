@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
-from nabahan_pipeline.evaluation.synthetic import fixed_summary
+from nabahan_fixtures.synthetic import fixed_summary
 
 
 def test_correct_is_the_first_bar_and_the_pass_rate_the_second():

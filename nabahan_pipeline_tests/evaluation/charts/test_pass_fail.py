@@ -4,7 +4,7 @@ seed's pass rate beside it in the legend; with repeats it counts answers."""
 from __future__ import annotations
 
 from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
-from nabahan_pipeline.evaluation.synthetic import fixed_summary
+from nabahan_fixtures.synthetic import fixed_summary
 
 
 def texts(figure) -> list[str]:
