@@ -103,7 +103,7 @@ def test_the_three_csv_files_and_the_chart(compared: tuple[dict, Path]):
         ["weather", "yes", "1", "correct", "answered an out-of-scope question"],
         ["active", "yes", "1", "error: model overloaded", "correct"],
         ["total", "no", "2", "correct", "correct"],
-        ["big", "no", "0", "unsafe SQL: not a read-only query: DROP statement", "ungrounded 31415"],
+        ["big", "no", "0", "unsafe SQL: not a read-only query: DROP statement", "unverified: … عدد المناقصات المطابقة 31415 مناقصة وفق البيانات …"],
     ]
     questions = {case["id"]: case["question"] for case in SCRIPT_CASES}
     assert matrix["Question"].tolist() == [questions[case] for case in matrix["Case ID"]]

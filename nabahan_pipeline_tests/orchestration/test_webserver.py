@@ -25,7 +25,7 @@ WRONG_SPEC = "python:nabahan_pipeline_tests.sample_agents:scripted_agent_b"
 # scripted_agent_b on SCRIPT_CASES: weather fails the seed's checks (it answers an out-of-scope
 # question); riyadh and big pass them and are not Correct; total and active are Correct.
 NOT_CORRECT = [("weather", "answered an out-of-scope question"), ("riyadh", "wrong result"),
-               ("big", "ungrounded 31415")]
+               ("big", "unverified: … عدد المناقصات المطابقة 31415 مناقصة وفق البيانات …")]
 
 MATERIALIZATION = """
 query ($asset: AssetKeyInput!, $partition: String!) { assetOrError(assetKey: $asset) {
@@ -133,7 +133,7 @@ def test_the_run_log_has_one_line_per_answer_not_correct(ui: Webserver) -> None:
     assert [event["message"] for event in lines] == [
         "case 3 weather (out_of_scope): failed: answered an out-of-scope question",
         "case 2 riyadh (region_filter): passed the seed's checks, not correct: wrong result",
-        "case 5 big (value_filter): passed the seed's checks, not correct: ungrounded 31415",
+        "case 5 big (value_filter): passed the seed's checks, not correct: unverified: … عدد المناقصات المطابقة 31415 مناقصة وفق البيانات …",
     ]
 
 
