@@ -142,7 +142,8 @@ def check_insight(
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
             if claim.kind == "number" and check.verdict != CONTRADICTED:
-                check = _named_elsewhere(check, result) or _percent_base(check, result) or check
+                check = (_named_elsewhere(check, result) or _percent_base(check, result)
+                         or _unit_mismatch(check, result) or check)
             if claim.kind == "number" and claim.negated and check.verdict == SUPPORTED:
                 check = ClaimCheck(claim, CONTRADICTED, f"the rows say {claim.mention.text}, which the insight denies")
             if check.verdict == UNSUPPORTED and claim.mention is not None:
@@ -793,6 +794,75 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
         if not bids:
             return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
     return None
+
+
+_MONEY_UNITS = frozenset(fold(word) for word in words.MONEY_UNITS)
+_COUNT_UNITS = frozenset(fold(word) for word in words.COUNT_UNITS)
+
+
+def _figure_unit(result: Result, mention: NumberMention) -> str | None:
+    """"money" or "count" as the noun right after the figure says ("1,551 ريال"، "87 مناقصة")."""
+    after = re.findall(r"[\w.]+", fold(result.insight.original[mention.end : mention.end + 16]))[:1]
+    word = after[0].rstrip(".") if after else ""
+    if word in _MONEY_UNITS or word + "." in _MONEY_UNITS:
+        return "money"
+    if word in _COUNT_UNITS or word[1:] in _COUNT_UNITS and word[:1] in "بل":
+        return "count"
+    return None
+
+
+_GENERIC_COLUMN = re.compile(r"(?:(?:first|second|third|other)_)?value|difference|diff")
+
+
+def column_kind(result: Result, column: int) -> str | None:
+    """What a result column holds, from its name or its aggregate: "share", "money", "count"."""
+    name = fold(result.values.columns[column]).lower()
+    if _GENERIC_COLUMN.fullmatch(name):
+        return None  # "first_value" of a comparison holds whatever the two sides measure
+    kind = next((k for k, hints in words.COLUMN_KINDS.items() if any(h in name for h in hints)), None)
+    if kind is None and result.measures.get(column) == "count":
+        return "count"
+    return kind
+
+
+def _unit_mismatch(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """A figure verified only by cells of another kind of column than its unit says: a count told
+    in riyals ("3,558.00 ريال" for a count of 3,558), a value told as a count of tenders."""
+    claim, mention = check.claim, check.claim.mention
+    if check.verdict != SUPPORTED or mention is None or mention.percent or claim.comparator not in (None, "~"):
+        return None
+    attachment = claim.attachment
+    rows = attachment.rows if attachment is not None and attachment.strong else range(len(result.values.rows))
+    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
+    columns = {j for _, j, value in result.values.cells(rows)
+               if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)}
+    unit = _figure_unit(result, mention)
+    kinds = {column_kind(result, j) for j in columns}
+    if unit is not None and kinds and unit not in kinds and None not in kinds:
+        return ClaimCheck(claim, CONTRADICTED,
+                          f"told as {unit}; the rows hold it as {'/'.join(sorted(kinds))}")
+    named = _value_named(result, claim)
+    held = {next((v for v in _VALUE_COLUMN_WORDS if v in result.values.columns[j].lower()), None) for j in columns}
+    if named is not None and held and named not in held and None not in held:
+        return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as the {'/'.join(sorted(held))} value, not the {named}")
+    return None
+
+
+_VALUE_MEASURES = {fold(phrase): column for phrase, column in words.VALUE_MEASURES.items()}
+_VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True)))
+                           + r")(?!\w)")
+_VALUE_COLUMN_WORDS = tuple(sorted(set(words.VALUE_MEASURES.values())))
+
+
+def _value_named(result: Result, claim: Claim) -> str | None:
+    """The value a figure is said to be by the phrase right before it in its clause, after any
+    figure before it ("قيمة الترسية 5,000 ريال": awarded)."""
+    mention = claim.mention
+    start = max(claim.clause[0], mention.start - 60)
+    text = result.insight.original[start : mention.start]
+    previous = [m.end for m in find_numbers(text)]
+    found = list(_VALUE_PHRASE.finditer(fold(text[previous[-1] if previous else 0 :])))
+    return _VALUE_MEASURES[found[-1].group(1)] if found else None
 
 
 _EXCEEDS = frozenset(fold(word) for word in (

@@ -87,6 +87,32 @@ def test_a_measure_word_on_another_columns_figure_is_contradicted() -> None:
         "518.75 مليون: avg_value says 1,250,000"]
 
 
+def test_a_figure_told_in_another_unit_than_its_column_holds_is_contradicted() -> None:
+    table = (["total_estimated_value", "tender_count"], [[4_127_101_003.36, 1551]])
+    sql = "SELECT SUM(estimated_value) AS total_estimated_value, COUNT(*) AS tender_count FROM t"
+    question = "ما إجمالي القيمة التقديرية للمناقصات في الربع الثاني من 2026؟"
+    assert contradicted("الإجمالي 4,127,101,003.36 ريال، موزعة على 1,551 مناقصة", question, table, sql) == []
+    # the count told in riyals and the value told as a count of tenders
+    assert contradicted("بلغت 1,551 ريال، موزعة على 4,127,101,003.36 مناقصة", question, table, sql) == [
+        "1,551: told as money; the rows hold it as count",
+        "4,127,101,003.36: told as count; the rows hold it as money"]
+    # a comparison's "first_value" names no kind: its figure is read as either
+    generic = (["first_value", "second_value", "difference"], [[494, 323, 171]])
+    assert contradicted("جازان 494 مناقصة ونجران 323 مناقصة", "كم؟", generic, "SELECT 1") == []
+
+
+def test_a_riyal_figure_named_as_another_value_than_its_column_is_contradicted() -> None:
+    table = (["tender_name", "estimated_value", "awarded_value", "booklet_price"],
+             [["توريد أسرة", 882_837_923.04, 878_873_129.34, 5000.0]])
+    sql = "SELECT * FROM t ORDER BY awarded_value DESC LIMIT 1"
+    question = "ما أعلى مناقصة من حيث قيمة الترسية؟"
+    assert contradicted("«توريد أسرة» (قيمة الترسية 878,873,129.34 ريال)", question, table, sql) == []
+    assert contradicted("«توريد أسرة» (قيمة الترسية 882,837,923.04 ريال)", question, table, sql) == [
+        "توريد أسرة 882,837,923.04: the rows hold it as the estimated value, not the awarded"]
+    assert contradicted("«توريد أسرة» (قيمة الترسية 5,000.00 ريال)", question, table, sql) == [
+        "توريد أسرة 5,000.00: the rows hold it as the booklet value, not the awarded"]
+
+
 def test_an_average_quoting_the_sum_where_the_row_holds_a_sum_and_a_count_is_contradicted() -> None:
     table = (["total_value", "tenders"], [[518_750_000.0, 415]])
     sql = "SELECT SUM(v) AS total_value, COUNT(*) AS tenders FROM t"
