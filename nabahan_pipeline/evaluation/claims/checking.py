@@ -572,8 +572,12 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
     rows = result.values.rows
     if not rows or not result.values.numeric_columns and len(rows) > 1:
         return None
+    against = result.order == -claim.sign  # the SQL sorts the other way: its first row is the other extreme
     if not claim.labels:
-        return _superlative_outside(claim, result)
+        outside = _superlative_outside(claim, result)
+        if outside is None and against and not claim.negated:
+            return ClaimCheck(claim, CONTRADICTED, f"the rows are sorted {'ascending' if claim.sign > 0 else 'descending'}")
+        return outside
     label = claim.labels[0]
     columns = _measure_columns(result, claim)
     extreme_rows: set[int] = set()
@@ -583,9 +587,9 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
             continue
         best = (max if claim.sign > 0 else min)(value for _, value in cells)
         extreme_rows |= {i for i, value in cells if value == best}
-    holds = (len(rows) == 1 or bool(label.rows & extreme_rows) or not extreme_rows and 0 in label.rows
+    holds = (len(rows) == 1 and not against or bool(label.rows & extreme_rows) or not extreme_rows and 0 in label.rows and not against
              or result.order == claim.sign and 0 in label.rows
-             or result.order == -claim.sign and len(rows) - 1 in label.rows)
+             or against and len(rows) > 1 and len(rows) - 1 in label.rows)
     if claim.negated:
         if len(rows) > 1 and holds:
             return ClaimCheck(replace(claim, text=f"{claim.text} {label.text}"), CONTRADICTED,
@@ -772,11 +776,15 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
                               "the result has no row for this month")
     entities = [e for e in result.entities if start <= e.start and e.end <= mention.start
                 and not _outside(result, start, e)]
-    if entities and (claim.attachment is None or not claim.attachment.strong
-                     or entities[-1].start not in {label.start for label in claim.attachment.labels}):
-        entity = entities[-1]
+    # Every entity the figure's clause names before it, the nearest first ("المناقصات الملغاة لدى
+    # أمانة جدة 11": the status as well as the agency).
+    own_labels = ({label.start for label in claim.attachment.labels}
+                  if claim.attachment is not None and claim.attachment.strong else set())
+    for entity in reversed(entities):
         kind = entity.entity[0]
-        if entity.entity not in result.row_entities:
+        # an entity the SQL filters by is the question's scope ("في منطقة تبوك ومنطقة جازان: تبوك")
+        if (entity.start not in own_labels and entity.entity not in result.row_entities
+                and entity.entity not in result.asked):
             if kind in result.labels.column_kinds.values():
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the result has no row for {entity.text}")
@@ -934,12 +942,24 @@ def _dates(result: Result) -> list[ClaimCheck]:
     question names (its window) is the question's, no claim."""
     cells = sorted({(int(m.group(1)), int(m.group(2)), int(m.group(3))) for row in result.values.rows[:OTHER_ROWS_MAX]
                     for cell in row if isinstance(cell, str) for m in [_DATE_CELL.match(cell)] if m})
-    if not cells:
+    window = sql_months(result.sql)
+    if not cells and not window:
         return []
     asked = {(m.calendar, m.month) for m in find_months(Folded.of(result.question))}
     checks = []
     for month in result.months:
-        if month.year is None or (month.calendar, month.month) in asked:
+        if (month.calendar, month.month) in asked:
+            continue
+        if window and month.calendar == "gregorian" and (month.day is None or not cells):
+            # A month said as the period of the figures ("في شهر أبريل 2025") is the SQL's window's.
+            claim = Claim("date", month.text, month.start, clause=(month.start, month.end))
+            inside = any(m == month.month and (month.year is None or y == month.year) for y, m in window)
+            if not inside and (month.year is not None or len(window) < 12):
+                first, last = min(window), max(window)
+                checks.append(ClaimCheck(claim, CONTRADICTED,
+                                         f"the SQL's window is {first[0]}-{first[1]:02d} to {last[0]}-{last[1]:02d}"))
+            continue
+        if month.year is None or not cells:
             continue
         if month.calendar == "gregorian":
             held = cells
@@ -952,6 +972,38 @@ def _dates(result: Result) -> list[ClaimCheck]:
             says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in cells[:3])
             checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
     return checks
+
+
+_SQL_DATE = re.compile(r"(<=?|>=?|=|\bbetween|\band)?\s*'(\d{4})-(\d{2})(?:-(\d{2}))?'", re.IGNORECASE)
+_SQL_MONTH = re.compile(r"strftime\s*\(\s*'%m'[^)]*\)\s*=\s*'(\d{1,2})'", re.IGNORECASE)
+_SQL_YEAR = re.compile(r"strftime\s*\(\s*'%Y'[^)]*\)\s*=\s*'(\d{4})'", re.IGNORECASE)
+
+
+def sql_months(sql: str | None) -> list[tuple[int, int]]:
+    """The (year, month)s the SQL's date filter spans, first to last, when it spans at most two
+    years: its literal dates (an exclusive "< '2025-02-01'" ends in January), or a strftime month
+    and year; [] when it filters by no date."""
+    if not sql:
+        return []
+    ends, exact = [], False
+    for match in _SQL_DATE.finditer(sql):
+        exact = exact or match.group(1) == "="
+        year, month, day = int(match.group(2)), int(match.group(3)), match.group(4)
+        if (match.group(1) or "") == "<" and day in (None, "01"):
+            year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+        ends.append((year, month))
+    if not ends:
+        months, years = _SQL_MONTH.findall(sql), _SQL_YEAR.findall(sql)
+        if len(months) == 1 and len(years) <= 1:
+            return [(int(years[0]) if years else 0, int(months[0]))] if years else []
+        return []
+    if len(ends) < 2 and not exact:
+        return []  # "since 2025-01-01": open-ended, no window of months
+    (y0, m0), (y1, m1) = min(ends), max(ends)
+    span = (y1 - y0) * 12 + m1 - m0
+    if not 0 <= span < 24:
+        return []
+    return [(y0 + (m0 - 1 + k) // 12, (m0 - 1 + k) % 12 + 1) for k in range(span + 1)]
 
 
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {

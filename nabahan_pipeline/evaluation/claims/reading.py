@@ -498,7 +498,7 @@ def _superlatives(
         following = fold(insight[end : end + 20]).split()[:2]
         if following[:1] and following[0] in words.NOT_SUPERLATIVE_AFTER and following[1:2] != ["حيث"]:
             continue
-        if word in _BARE_COMPARATIVES and not re.match(r"\s+[^\W\d]", insight[end : end + 3]):
+        if word in _BARE_COMPARATIVES and not re.match(r"\s+[^\W\d]|\s+\d+\s+(?!من\b)[^\W\d]", insight[end : end + 12]):
             continue  # "عدد المشاريع أقل (671 مقابل 709)": a comparison, not a superlative
         if word in ("المقدمه", "الصداره", "صداره") and not fold(insight[max(0, start - 4) : start]).endswith("في "):
             continue
@@ -508,7 +508,9 @@ def _superlatives(
         named = after[:1] or before[-1:]
         measure = (_measure(measures, end, clause_end, insight) or _measure(measures, clause_start, start, insight)
                    or sentence_measure(insight[clause_start:clause_end]))
-        negated = bool(set(fold(insight[max(0, start - 12) : start]).split()[-2:]) & _NEGATIONS)
+        # the words right before it in its own line and clause ("وجدت ما يلي:\nأعلى 10" is no "ما أعلى")
+        before = re.split(r"[\n:،,.]", insight[max(0, start - 12) : start])[-1]
+        negated = bool(set(fold(before).split()[-2:]) & _NEGATIONS)
         text = insight[max(0, start - 12) : end].split()[-2:] if negated else [insight[start:end]]
         claims.append(Claim("superlative", " ".join(text), start, sign=_SUPERLATIVES[word], measure=measure,
                             labels=tuple(named), clause=(clause_start, clause_end), negated=negated))

@@ -113,6 +113,45 @@ def test_a_riyal_figure_named_as_another_value_than_its_column_is_contradicted()
         "توريد أسرة 5,000.00: the rows hold it as the booklet value, not the awarded"]
 
 
+def test_a_superlative_over_rows_sorted_the_other_way_is_contradicted() -> None:
+    table = (["agency_name", "tender_count"], [["الشؤون الصحية بوزارة الحرس الوطني", 3591]])
+    sql = "SELECT agency_name, COUNT(*) AS tender_count FROM t GROUP BY agency_id ORDER BY tender_count DESC LIMIT 1"
+    question = "وش أكثر جهة طرحت مناقصات؟"
+    assert contradicted("الجهة الأكثر: الشؤون الصحية بوزارة الحرس الوطني (3,591 مناقصة).", question, table, sql) == []
+    assert contradicted("الجهة الأقل: الشؤون الصحية بوزارة الحرس الوطني (3,591 مناقصة).", question, table, sql) == [
+        "الأقل الشؤون الصحية بوزارة الحرس الوطني: the first row is الشؤون الصحية بوزارة الحرس الوطني"]
+    # a heading with a count and no row of its own: the SQL's order says which end it lists
+    top = (["tender_name", "estimated_value"], [["أ", 900.0], ["ب", 800.0]])
+    top_sql = "SELECT tender_name, estimated_value FROM t ORDER BY estimated_value DESC LIMIT 2"
+    assert contradicted("أعلى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟", top, top_sql) == []
+    assert contradicted("أدنى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟", top, top_sql) == [
+        "أدنى: the rows are sorted descending"]
+    # "ما" of "ما يلي" on the line before is no negation of the heading
+    assert contradicted("وجدت ما يلي:\nأعلى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟",
+                        top, top_sql) == []
+
+
+def test_a_status_named_before_a_count_must_be_the_sqls_filter() -> None:
+    table = (["tender_count"], [[11]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE agency_id = 55 AND status_id = 1"
+    question = "كم مناقصة نشطة لدى أمانة محافظة جدة؟"
+    assert contradicted("بلغ عدد المناقصات النشطة لدى أمانة محافظة جدة 11 مناقصة.", question, table, sql) == []
+    found = contradicted("بلغ عدد المناقصات الملغاة لدى أمانة محافظة جدة 11 مناقصة.", question, table, sql)
+    assert len(found) == 1 and found[0].startswith("الملغاة 11: the rows are for")
+
+
+def test_a_month_said_as_the_figures_period_must_be_in_the_sqls_window() -> None:
+    table = (["tender_count"], [[1464]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE d >= '2026-11-01' AND d < '2026-12-01'"
+    question = "كم مناقصة يحل آخر موعد لتقديم عروضها الشهر القادم؟"
+    assert contradicted("يحل آخر موعد 1,464 مناقصة في شهر نوفمبر 2026.", question, table, sql) == []
+    assert contradicted("يحل آخر موعد 1,464 مناقصة في شهر ديسمبر 2026.", question, table, sql) == [
+        "ديسمبر 2026: the SQL's window is 2026-11 to 2026-11"]
+    # an open-ended filter ("since") spans no window of months
+    since = "SELECT COUNT(*) AS tender_count FROM t WHERE d >= '2026-01-01'"
+    assert contradicted("منذ يناير طُرحت 1,464 مناقصة حتى مارس 2026.", "كم مناقصة منذ بداية العام؟", table, since) == []
+
+
 def test_an_average_quoting_the_sum_where_the_row_holds_a_sum_and_a_count_is_contradicted() -> None:
     table = (["total_value", "tenders"], [[518_750_000.0, 415]])
     sql = "SELECT SUM(v) AS total_value, COUNT(*) AS tenders FROM t"
@@ -382,7 +421,7 @@ WRONG_ITEMS = [
     ("denied_figure", Q_NAJRAN, NAJRAN_SQL,
      "لم تسجل منطقة نجران 323 منافسة.", "denies"),
     ("month_not_asked", Q_MARCH, MARCH_SQL,
-     "طُرحت في فبراير 2025 نحو 293 منافسة.", "the question asks about month 3"),
+     "طُرحت في فبراير 2025 نحو 293 منافسة.", "فبراير 2025"),
     ("filter_turned", Q_MILLION, MILLION_SQL,
      "بلغ عدد المنافسات بقيمة تقديرية أقل من مليون ريال 3,753 منافسة.", "the question asks > 1,000,000"),
 ]
