@@ -149,7 +149,7 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = _dates(result)
+    dates = _dates(result) + _named_periods(result)
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -971,6 +971,33 @@ def _dates(result: Result) -> list[ClaimCheck]:
         elif any(y == month.year for y, _, _ in held):  # the year is right, the month or day not
             says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in cells[:3])
             checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
+    return checks
+
+
+_PERIOD = re.compile(r"(?<!\w)(?:ف|ب|و)?(?:ال)?(ربع|نصف)\s+(الاول|الثاني|الثالث|الرابع)(?:\s+من)?(?:\s+(?:عام|سنه|العام))?\s+(\d{4})")
+_PERIOD_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الرابع": 4}
+
+
+def _named_periods(result: Result) -> list[ClaimCheck]:
+    """A quarter or half of a year ("الربع الثاني من عام 2024") against the SQL's window of
+    months: it must overlap the window (the third quarter's figures told as the second's do not)."""
+    window = set(sql_months(result.sql))
+    if not window:
+        return []
+    checks = []
+    folded = result.insight
+    for start, end, match in folded.find(_PERIOD):
+        length = 3 if match.group(1) == "ربع" else 6
+        place, year = _PERIOD_PLACES[match.group(2)], int(match.group(3))
+        if length == 6 and place > 2:
+            continue
+        months = {(year, (place - 1) * length + k + 1) for k in range(length)}
+        claim = Claim("date", folded.original[start:end], start, clause=(start, end))
+        # only a contradiction is added: a right period is the question's, as a date the question names
+        if not months & window and any(y == year for y, _ in window):
+            first, last = min(window), max(window)
+            checks.append(ClaimCheck(claim, CONTRADICTED,
+                                     f"the SQL's window is {first[0]}-{first[1]:02d} to {last[0]}-{last[1]:02d}"))
     return checks
 
 

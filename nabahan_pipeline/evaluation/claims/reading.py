@@ -188,6 +188,12 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
             text = f"{insight[span[0]:span[1]]} {mention.text}"
         claim_clause = (clause_start, _bounds(spans.clauses, mention.start, len(insight))[1])
         negated = comparator is None and _denied(insight[clause_start : mention.start])
+        sentence_start = spans.sentences[spans.sentence(mention.start) - 1]
+        if comparator is None and not negated and (k == 0 or mentions[k - 1].end < sentence_start):
+            # the sentence's first figure: a denial that opens the sentence governs it across the
+            # commas of a list ("لم يبلغ عدد المناقصات في تبوك، نجران والجوف 1,148")
+            opening = insight[sentence_start : mention.start]
+            negated = bool(re.match(r"\W*[وف]?(?:لم|لن|ليس|ليست)\s+[^\W\d]", opening)) and _denied(opening)
         claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator,
                             numbers=pair, clause=claim_clause, negated=negated))
     claims += _none_claims(insight, words_found["none"], found, spans)
@@ -465,12 +471,19 @@ _LIST_ITEM = re.compile(r"(?:^|\n|(?<=\s))\s*(?:[-*•]\s*)?(\d{1,2})\s*[.)\-–
 def _ranking(insight: str, labels: list[Label]) -> list[Claim]:
     """A numbered list naming rows: the order it ranks them in (its items' first labels)."""
     items: list[tuple[int, Label]] = []
+    every: list[tuple[int, Label]] = []
     for match in _LIST_ITEM.finditer(insight):
         end = insight.find("\n", match.end())
         end = len(insight) if end < 0 else end
         named = [label for label in labels if match.end() <= label.start < end]
+        if named:
+            every.append((int(match.group(1)), named[0]))
         if named and (not items or int(match.group(1)) == items[-1][0] + 1):
             items.append((int(match.group(1)), named[0]))
+    numbers = sorted(number for number, _ in every)
+    if len(every) > len(items) and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+        # every item numbered once, out of order ("2) الطبية، 1) قطع الغيار"): the numbers rank them
+        items = sorted(every, key=lambda item: item[0])
     if len(items) < 2:
         return []
     ranked = tuple(label for _, label in items)

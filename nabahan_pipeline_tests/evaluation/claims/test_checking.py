@@ -152,6 +152,35 @@ def test_a_month_said_as_the_figures_period_must_be_in_the_sqls_window() -> None
     assert contradicted("منذ يناير طُرحت 1,464 مناقصة حتى مارس 2026.", "كم مناقصة منذ بداية العام؟", table, since) == []
 
 
+def test_a_denial_opening_a_sentence_governs_its_first_figure_across_a_list() -> None:
+    table = (["tender_count"], [[1148]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE region_id IN (7, 11, 13)"
+    question = "كم عدد المناقصات في تبوك ونجران والجوف؟"
+    assert contradicted("بلغ عدد المناقصات في منطقة تبوك، منطقة نجران ومنطقة الجوف 1,148 مناقصة.", question, table, sql) == []
+    assert contradicted("لم يبلغ عدد المناقصات في منطقة تبوك، منطقة نجران ومنطقة الجوف 1,148 مناقصة.",
+                        question, table, sql) == ["1,148: the rows say 1,148, which the insight denies"]
+    # "لا،" answering a question denies no figure after it
+    assert contradicted("لا، مجموعها 1,148 مناقصة فقط.", "هل تجاوزت ألفي مناقصة؟", table, sql) == []
+
+
+def test_a_numbered_list_whose_numbers_are_exchanged_ranks_by_its_numbers() -> None:
+    table = (["agency_name", "tenders"], [["وزارة الصحة", 1217], ["وزارة التعليم", 634], ["وزارة المالية", 596]])
+    sql = "SELECT agency_name, COUNT(*) AS tenders FROM t GROUP BY agency_id ORDER BY tenders DESC LIMIT 3"
+    question = "أكثر ثلاث جهات؟"
+    assert contradicted("1. وزارة الصحة: 1,217\n2. وزارة التعليم: 634\n3. وزارة المالية: 596", question, table, sql) == []
+    assert contradicted("1. وزارة الصحة: 1,217\n3. وزارة التعليم: 634\n2. وزارة المالية: 596", question, table, sql) == [
+        "وزارة الصحة > وزارة المالية > وزارة التعليم: the rows rank وزارة التعليم above وزارة المالية"]
+
+
+def test_a_quarter_named_must_overlap_the_sqls_window() -> None:
+    table = (["tender_count"], [[605]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE d >= '2024-07-01' AND d < '2024-10-01'"
+    question = "كم مناقصة في الربع الثالث 2024؟"
+    assert contradicted("في الربع الثالث من عام 2024: 605 مناقصة.", question, table, sql) == []
+    assert contradicted("في الربع الثاني من عام 2024: 605 مناقصة.", question, table, sql) == [
+        "الربع الثاني من عام 2024: the SQL's window is 2024-07 to 2024-09"]
+
+
 def test_an_average_quoting_the_sum_where_the_row_holds_a_sum_and_a_count_is_contradicted() -> None:
     table = (["total_value", "tenders"], [[518_750_000.0, 415]])
     sql = "SELECT SUM(v) AS total_value, COUNT(*) AS tenders FROM t"
