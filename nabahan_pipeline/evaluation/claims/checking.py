@@ -149,7 +149,7 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = _dates(result) + _named_periods(result)
+    dates = _dates(result) + _named_periods(result) + _excluded_entities(result)
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -931,6 +931,43 @@ def asked_entities(sql: str | None) -> set[tuple[str, str]]:
         wanted = {int(i) for i in re.findall(r"\d+", ids)}
         asked |= {(kind, fold(e.name_ar)) for e in entities if getattr(e, key) in wanted}
     return asked
+
+
+_ID_COMPARISON = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(<>|!=|=|not\s+in|in)\s*\(?([\d,\s]+)\)?",
+                            re.IGNORECASE)
+
+
+_KIND_NOUNS = frozenset(fold(word) for word in (
+    "نوع", "النوع", "الجهة", "جهة", "حالة", "الحالة", "منطقة", "المنطقة", "نشاط", "النشاط"))
+
+
+def _excluded_entities(result: Result) -> list[ClaimCheck]:
+    """An entity named as left out ("من غير نوع شراء مباشر"، "غير منتهية") must be one the SQL
+    leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind."""
+    kept: dict[str, set[int]] = {}
+    dropped: dict[str, set[int]] = {}
+    for column, relation, ids in _ID_COMPARISON.findall(result.sql or ""):
+        kind, entities, key = _ID_COLUMNS[column.lower()]
+        wanted = {int(i) for i in re.findall(r"\d+", ids)}
+        target = dropped if relation.lower().replace(" ", "") in ("<>", "!=", "notin") else kept
+        target.setdefault(kind, set()).update(
+            fold(e.name_ar) for e in entities if getattr(e, key) in wanted)  # type: ignore[arg-type]
+    if not kept and not dropped:
+        return []
+    checks = []
+    for entity in result.entities:
+        kind, name = entity.entity
+        before = re.findall(r"\w+", fold(result.insight.original[max(0, entity.start - 30) : entity.start]))
+        while before and before[-1] in _KIND_NOUNS:
+            before.pop()  # "غير نوع شراء مباشر": the kind's noun between
+        if not before or not (before[-1] in _EXCLUDED or before[-1][1:] in _EXCLUDED):
+            continue
+        # left out by a "<>" even where an IN list of the same kind also names it ("الوزارات عدا الصحة")
+        wrong = name not in dropped.get(kind, set()) and (kind in dropped or name in kept.get(kind, set()))
+        if wrong:
+            claim = Claim("entity", entity.text, entity.start, clause=(entity.start, entity.end))
+            checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
+    return checks
 
 
 _DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")

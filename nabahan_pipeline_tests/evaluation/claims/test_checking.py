@@ -181,6 +181,19 @@ def test_a_quarter_named_must_overlap_the_sqls_window() -> None:
         "الربع الثاني من عام 2024: the SQL's window is 2024-07 to 2024-09"]
 
 
+def test_an_entity_named_as_left_out_must_be_the_one_the_sql_leaves_out() -> None:
+    table = (["tender_count"], [[2515]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE region_id = 1 AND tender_type_id <> 2"
+    question = "كم مناقصة ليست شراء مباشر في الرياض؟"
+    assert contradicted("بلغ عدد المناقصات من غير نوع شراء مباشر في منطقة الرياض 2,515 مناقصة.", question, table, sql) == []
+    assert contradicted("بلغ عدد المناقصات من غير نوع منافسة عامة في منطقة الرياض 2,515 مناقصة.",
+                        question, table, sql) == ["منافسة عامة: the SQL does not leave it out"]
+    kept = "SELECT COUNT(*) AS tender_count FROM t WHERE region_id = 8 AND status_id IN (1, 2, 3, 4, 6)"
+    assert contradicted("بلغ عدد المناقصات غير ملغاة في منطقة حائل 149 مناقصة.", "كم غير ملغاة؟", table, kept) == []
+    assert contradicted("بلغ عدد المناقصات غير منتهية في منطقة حائل 149 مناقصة.", "كم غير ملغاة؟", table, kept) == [
+        "منتهية: the SQL does not leave it out"]
+
+
 def test_an_average_quoting_the_sum_where_the_row_holds_a_sum_and_a_count_is_contradicted() -> None:
     table = (["total_value", "tenders"], [[518_750_000.0, 415]])
     sql = "SELECT SUM(v) AS total_value, COUNT(*) AS tenders FROM t"
