@@ -44,7 +44,7 @@ FLOORS = {
     "negation": 0.75,
     "month_word": 0.75,
     "unit_word": 0.93,
-    "measure_word": 0.73,
+    "measure_word": 0.78,
     "status_word": 0.89,
     "extra_row": 0.89,
     "other_base_percentage": 0.92,

@@ -801,6 +801,12 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
         bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
         if not bids:
             return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
+    # "عدد العروض" as the subject of the figure's clause (not "بعدد عروض", a filter) counts bids
+    subject = re.search(r"(?<![\w])(?:[وف]?)عدد\s+(?:ال)?(?:عروض|عطاءات)(?!\w)", fold(result.insight.original[start : mention.start]))
+    if (subject and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None and result.sql
+            and not any(_BIDS_COLUMN.search(name) for name in result.values.columns)
+            and "bids" not in result.sql.lower()):
+        return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
     return None
 
 

@@ -194,6 +194,15 @@ def test_an_entity_named_as_left_out_must_be_the_one_the_sql_leaves_out() -> Non
         "منتهية: the SQL does not leave it out"]
 
 
+def test_a_count_of_tenders_said_as_a_count_of_bids_is_contradicted() -> None:
+    table = (["tender_count"], [[4957]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE estimated_value > 500000"
+    question = "كم مناقصة قيمتها أكثر من نصف مليون؟"
+    assert contradicted("بلغ عدد المناقصات بقيمة أكثر من نصف مليون ريال 4,957 مناقصة.", question, table, sql) == []
+    assert contradicted("بلغ عدد العروض بقيمة أكثر من نصف مليون ريال 4,957 مناقصة.", question, table, sql) == [
+        "4,957: the rows count tenders, not bids"]
+
+
 def test_an_average_quoting_the_sum_where_the_row_holds_a_sum_and_a_count_is_contradicted() -> None:
     table = (["total_value", "tenders"], [[518_750_000.0, 415]])
     sql = "SELECT SUM(v) AS total_value, COUNT(*) AS tenders FROM t"
