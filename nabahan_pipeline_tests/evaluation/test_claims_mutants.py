@@ -38,7 +38,7 @@ FLOORS = {
     "other_row_label": 0.92,
     "ordinal_word": 0.81,
     "ratio_word": 0.97,
-    "comparative_word": 0.60,
+    "comparative_word": 0.71,
     "bound_word": 0.89,
     "direction_word": 0.97,
     "negation": 0.75,

@@ -252,6 +252,7 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     which on the wrong side (a share at any size, a figure within ten times the bound) tells."""
     relation = _RELATIONS[claim.comparator or ">"]
     bound = mention.value
+    turned = _turned_filter(claim, mention, result.sql)
     stated = result.values.question_numbers
     candidates = (*values.plain, *(values.percent if mention.percent else ()))
     pool = [abs(v) for v in candidates if math.isfinite(v) and abs(v) not in stated]
@@ -264,6 +265,9 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
         if asked is not None and how_many and not denied and asked[1] in {r.value for r in mention.readings} and (
                 asked[0] in (">", ">=")) != (claim.comparator in (">", ">=")):
             return ClaimCheck(claim, CONTRADICTED, f"the question asks {asked[0]} {format_number(asked[1])}")
+    if turned is not None:
+        return ClaimCheck(claim, CONTRADICTED, f"the SQL filters {turned}")
+    if any(r.value in stated for r in mention.readings) and not asks_yes_no:
         return ClaimCheck(claim, SUPPORTED)
     if bound <= 0 or not pool:
         return _unsupported(claim)
@@ -281,6 +285,26 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     if values.supports(mention):  # the bound is itself a figure of the rows ("بحد أقصى 50")
         return ClaimCheck(claim, SUPPORTED)
     return _unsupported(claim)
+
+
+_SQL_BOUND = re.compile(r"(>=|<=|>|<)\s*(\d+(?:\.\d+)?)(?![\d'])")
+
+
+def _turned_filter(claim: Claim, mention: NumberMention, sql: str | None) -> str | None:
+    """A bound the SQL's own filter states the other way round ("أقل من مليون" over "> 1000000"):
+    the filter as the SQL writes it, when every comparison of the SQL with that number points the
+    other way; None otherwise."""
+    if not sql or claim.comparator not in (">", ">=", "<", "<=") or mention.percent:
+        return None
+    values = {r.value for r in mention.readings}
+    found = [(op, float(number)) for op, number in _SQL_BOUND.findall(sql) if float(number) in values]
+    if not found or re.search(r"\bcase\b|\bnot\b", sql, re.IGNORECASE):
+        return None  # a CASE splits the rows both ways; a NOT turns the comparison
+    upward = claim.comparator in (">", ">=")
+    if all((op in (">", ">=")) != upward for op, _ in found):
+        op, number = found[0]
+        return f"{op} {format_number(number)}"
+    return None
 
 
 def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | None, result: Result) -> ClaimCheck:

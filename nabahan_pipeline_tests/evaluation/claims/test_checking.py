@@ -203,6 +203,18 @@ def test_a_count_of_tenders_said_as_a_count_of_bids_is_contradicted() -> None:
         "4,957: the rows count tenders, not bids"]
 
 
+def test_a_bound_the_sqls_filter_states_the_other_way_is_contradicted() -> None:
+    table = (["avg_value", "tender_count"], [[13_262_200.11, 3753]])
+    sql = "SELECT AVG(estimated_value) AS avg_value, COUNT(*) AS tender_count FROM t WHERE estimated_value > 1000000"
+    question = "متوسط قيمة المناقصات التي تزيد عن مليون ريال"
+    assert contradicted("متوسط القيمة للمناقصات بقيمة أكثر من مليون ريال: 13,262,200.11 ريال.", question, table, sql) == []
+    assert contradicted("متوسط القيمة للمناقصات بقيمة أقل من مليون ريال: 13,262,200.11 ريال.", question, table, sql) == [
+        "أقل من مليون: the SQL filters > 1,000,000"]
+    # a CASE splits the rows both ways: either side may be told
+    split = "SELECT SUM(CASE WHEN estimated_value > 1000000 THEN 1 ELSE 0 END) AS n FROM t"
+    assert contradicted("منها 3,753 بقيمة أقل من مليون ريال.", "كم؟", (["n"], [[3753]]), split) == []
+
+
 def test_an_average_quoting_the_sum_where_the_row_holds_a_sum_and_a_count_is_contradicted() -> None:
     table = (["total_value", "tenders"], [[518_750_000.0, 415]])
     sql = "SELECT SUM(v) AS total_value, COUNT(*) AS tenders FROM t"
