@@ -596,7 +596,8 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
     rows = result.values.rows
     if not rows or not result.values.numeric_columns and len(rows) > 1:
         return None
-    against = result.order == -claim.sign  # the SQL sorts the other way: its first row is the other extreme
+    # the SQL sorts a measure the other way: its first row is the other extreme
+    against = result.order == -claim.sign and _sorts_a_measure(result)
     if not claim.labels:
         outside = _superlative_outside(claim, result)
         if outside is None and against and not claim.negated:
@@ -668,17 +669,35 @@ def column_measures(
 def _order(sql: str | None, columns: Sequence[str], numeric: Sequence[int]) -> int:
     """+1 when the SQL's outer ORDER BY sorts a measure (an aggregate, or a numeric column of the
     result that is no key) descending, -1 ascending; 0 when it sorts none (or by a year, a name)."""
-    if not sql:
+    first, key = _order_key(sql)
+    if not key:
         return 0
-    match = re.search(r"order\s+by\s+(.+?)(?:\blimit\b|\boffset\b|$)", sql, re.IGNORECASE | re.DOTALL)
-    if not match:
-        return 0
-    first = match.group(1).split(",")[0].strip()
-    key = re.sub(r"\s+(?:asc|desc)\b.*$", "", first, flags=re.IGNORECASE | re.DOTALL).strip().strip('"`[]').lower()
     measures = {columns[j].lower() for j in numeric if not _KEY_COLUMN.search(columns[j].lower())}
     if not (re.search(r"\b(?:count|sum|avg|max|min|total)\s*\(", key) or key in measures):
         return 0
     return 1 if re.search(r"\bdesc\b", first, re.IGNORECASE) else -1
+
+
+def _order_key(sql: str | None) -> tuple[str, str]:
+    """The SQL's first ORDER BY term as written and its key lowered, bare of quotes and direction
+    ("", "") when it sorts by nothing."""
+    match = re.search(r"order\s+by\s+(.+?)(?:\blimit\b|\boffset\b|$)", sql or "", re.IGNORECASE | re.DOTALL)
+    if not match:
+        return "", ""
+    first = match.group(1).split(",")[0].strip()
+    key = re.sub(r"\s+(?:asc|desc)\b.*$", "", first, flags=re.IGNORECASE | re.DOTALL).strip().strip('"`[]').lower()
+    return first, key
+
+
+def _sorts_a_measure(result: Result) -> bool:
+    """The SQL sorts by an aggregate or a column of a known measure or value ("tender_count",
+    "estimated_value"), not by a bare numeric key ("m" of a month): only then does its order say
+    which end its first row is."""
+    _, key = _order_key(result.sql)
+    if re.search(r"\b(?:count|sum|avg|max|min|total)\s*\(", key):
+        return True
+    columns = [j for j, name in enumerate(result.values.columns) if name.lower() == key]
+    return any(j in result.measures or column_kind(result, j) in ("money", "count") for j in columns)
 
 
 def _check_ranking(claim: Claim, result: Result) -> ClaimCheck | None:

@@ -126,6 +126,10 @@ def test_a_superlative_over_rows_sorted_the_other_way_is_contradicted() -> None:
     assert contradicted("أعلى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟", top, top_sql) == []
     assert contradicted("أدنى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟", top, top_sql) == [
         "أدنى: the rows are sorted descending"]
+    # sorted by a bare key ("m", a month) the order says nothing of which end is the highest
+    months = (["m", "n"], [[1, 300], [2, 420], [3, 390]])
+    assert contradicted("وأعلاها في الشهر 2 بعدد 420 مناقصة.", "ما توزيع 2024 حسب الشهر؟", months,
+                        "SELECT MONTH(d) AS m, COUNT(*) AS n FROM t GROUP BY 1 ORDER BY m") == []
     # "ما" of "ما يلي" on the line before is no negation of the heading
     assert contradicted("وجدت ما يلي:\nأعلى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟",
                         top, top_sql) == []
