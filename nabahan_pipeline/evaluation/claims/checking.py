@@ -1000,7 +1000,7 @@ def _excluded_entities(result: Result) -> list[ClaimCheck]:
         wanted = {int(i) for i in re.findall(r"\d+", ids)}
         target = dropped if relation.lower().replace(" ", "") in ("<>", "!=", "notin") else kept
         target.setdefault(kind, set()).update(
-            fold(e.name_ar) for e in entities if getattr(e, key) in wanted)  # type: ignore[arg-type]
+            fold(e.name_ar) for e in entities if getattr(e, key) in wanted)
     if not kept and not dropped:
         return []
     checks = []
@@ -1107,8 +1107,8 @@ def sql_months(sql: str | None) -> list[tuple[int, int]]:
         ends.append((year, month))
     if not ends:
         months, years = _SQL_MONTH.findall(sql), _SQL_YEAR.findall(sql)
-        if len(months) == 1 and len(years) <= 1:
-            return [(int(years[0]) if years else 0, int(months[0]))] if years else []
+        if len(months) == 1 and len(years) == 1:  # strftime('%Y') = '2025' AND strftime('%m') = '11'
+            return [(int(years[0]), int(months[0]))]
         return []
     if len(ends) < 2 and not exact:
         return []  # "since 2025-01-01": open-ended, no window of months
