@@ -32,20 +32,20 @@ TARGET = 0.97
 # The share each operator must keep: TARGET where it is met; below it, its last measure less a margin
 # for the sample moving with the reference agent's answers.
 FLOORS = {
-    "swap_figures": 0.88,
+    "swap_figures": 0.93,
     "other_row_figure": 0.88,
-    "other_column_figure": 0.12,
+    "other_column_figure": 0.75,
     "other_row_label": 0.92,
-    "ordinal_word": 0.61,
+    "ordinal_word": 0.81,
     "ratio_word": 0.97,
-    "comparative_word": 0.29,
+    "comparative_word": 0.71,
     "bound_word": 0.89,
     "direction_word": 0.97,
-    "negation": 0.69,
-    "month_word": 0.54,
+    "negation": 0.75,
+    "month_word": 0.75,
     "unit_word": 0.93,
-    "measure_word": 0.64,
-    "status_word": 0.35,
+    "measure_word": 0.78,
+    "status_word": 0.89,
     "extra_row": 0.89,
     "other_base_percentage": 0.92,
     "wrong_total": 0.97,
@@ -224,10 +224,12 @@ def test_extra_rows_and_totals_are_not_in_the_result(generated: dict[str, Any]) 
         assert all(label != str(v) for row in rows for v in row), mutant
     for mutant in grouped["wrong_total"]:
         rows = generated["source_rows"][mutant["source"]]["rows"]
+        columns = generated["source_rows"][mutant["source"]]["columns"]
         [(start, end, new)] = mutant["edits"]
         total = find_numbers(new)[0].value
+        # an id column's sum is no total ("41.17 مليار" is not the 41 the type ids add up to)
         sums = {round(sum(row[c] for row in rows), 2) for c in range(len(rows[0]))
-                if all(isinstance(row[c], (int, float)) for row in rows)}
+                if all(isinstance(row[c], (int, float)) for row in rows) and not columns[c].endswith("_id")}
         assert all(abs(total - s) > 0.5 for s in sums), mutant
 
 

@@ -142,13 +142,14 @@ def check_insight(
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
             if claim.kind == "number" and check.verdict != CONTRADICTED:
-                check = _named_elsewhere(check, result) or _percent_base(check, result) or check
+                check = (_named_elsewhere(check, result) or _percent_base(check, result)
+                         or _unit_mismatch(check, result) or check)
             if claim.kind == "number" and claim.negated and check.verdict == SUPPORTED:
                 check = ClaimCheck(claim, CONTRADICTED, f"the rows say {claim.mention.text}, which the insight denies")
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = _dates(result)
+    dates = _dates(result) + _named_periods(result) + _excluded_entities(result)
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -251,6 +252,7 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     which on the wrong side (a share at any size, a figure within ten times the bound) tells."""
     relation = _RELATIONS[claim.comparator or ">"]
     bound = mention.value
+    turned = _turned_filter(claim, mention, result.sql)
     stated = result.values.question_numbers
     candidates = (*values.plain, *(values.percent if mention.percent else ()))
     pool = [abs(v) for v in candidates if math.isfinite(v) and abs(v) not in stated]
@@ -263,6 +265,9 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
         if asked is not None and how_many and not denied and asked[1] in {r.value for r in mention.readings} and (
                 asked[0] in (">", ">=")) != (claim.comparator in (">", ">=")):
             return ClaimCheck(claim, CONTRADICTED, f"the question asks {asked[0]} {format_number(asked[1])}")
+    if turned is not None:
+        return ClaimCheck(claim, CONTRADICTED, f"the SQL filters {turned}")
+    if any(r.value in stated for r in mention.readings) and not asks_yes_no:
         return ClaimCheck(claim, SUPPORTED)
     if bound <= 0 or not pool:
         return _unsupported(claim)
@@ -280,6 +285,26 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     if values.supports(mention):  # the bound is itself a figure of the rows ("بحد أقصى 50")
         return ClaimCheck(claim, SUPPORTED)
     return _unsupported(claim)
+
+
+_SQL_BOUND = re.compile(r"(>=|<=|>|<)\s*(\d+(?:\.\d+)?)(?![\d'])")
+
+
+def _turned_filter(claim: Claim, mention: NumberMention, sql: str | None) -> str | None:
+    """A bound the SQL's own filter states the other way round ("أقل من مليون" over "> 1000000"):
+    the filter as the SQL writes it, when every comparison of the SQL with that number points the
+    other way; None otherwise."""
+    if not sql or claim.comparator not in (">", ">=", "<", "<=") or mention.percent:
+        return None
+    values = {r.value for r in mention.readings}
+    found = [(op, float(number)) for op, number in _SQL_BOUND.findall(sql) if float(number) in values]
+    if not found or re.search(r"\bcase\b|\bnot\b", sql, re.IGNORECASE):
+        return None  # a CASE splits the rows both ways; a NOT turns the comparison
+    upward = claim.comparator in (">", ">=")
+    if all((op in (">", ">=")) != upward for op, _ in found):
+        op, number = found[0]
+        return f"{op} {format_number(number)}"
+    return None
 
 
 def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | None, result: Result) -> ClaimCheck:
@@ -571,8 +596,13 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
     rows = result.values.rows
     if not rows or not result.values.numeric_columns and len(rows) > 1:
         return None
+    # the SQL sorts a measure the other way: its first row is the other extreme
+    against = result.order == -claim.sign and _sorts_a_measure(result)
     if not claim.labels:
-        return _superlative_outside(claim, result)
+        outside = _superlative_outside(claim, result)
+        if outside is None and against and not claim.negated:
+            return ClaimCheck(claim, CONTRADICTED, f"the rows are sorted {'ascending' if claim.sign > 0 else 'descending'}")
+        return outside
     label = claim.labels[0]
     columns = _measure_columns(result, claim)
     extreme_rows: set[int] = set()
@@ -582,9 +612,9 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
             continue
         best = (max if claim.sign > 0 else min)(value for _, value in cells)
         extreme_rows |= {i for i, value in cells if value == best}
-    holds = (len(rows) == 1 or bool(label.rows & extreme_rows) or not extreme_rows and 0 in label.rows
+    holds = (len(rows) == 1 and not against or bool(label.rows & extreme_rows) or not extreme_rows and 0 in label.rows and not against
              or result.order == claim.sign and 0 in label.rows
-             or result.order == -claim.sign and len(rows) - 1 in label.rows)
+             or against and len(rows) > 1 and len(rows) - 1 in label.rows)
     if claim.negated:
         if len(rows) > 1 and holds:
             return ClaimCheck(replace(claim, text=f"{claim.text} {label.text}"), CONTRADICTED,
@@ -639,17 +669,35 @@ def column_measures(
 def _order(sql: str | None, columns: Sequence[str], numeric: Sequence[int]) -> int:
     """+1 when the SQL's outer ORDER BY sorts a measure (an aggregate, or a numeric column of the
     result that is no key) descending, -1 ascending; 0 when it sorts none (or by a year, a name)."""
-    if not sql:
+    first, key = _order_key(sql)
+    if not key:
         return 0
-    match = re.search(r"order\s+by\s+(.+?)(?:\blimit\b|\boffset\b|$)", sql, re.IGNORECASE | re.DOTALL)
-    if not match:
-        return 0
-    first = match.group(1).split(",")[0].strip()
-    key = re.sub(r"\s+(?:asc|desc)\b.*$", "", first, flags=re.IGNORECASE | re.DOTALL).strip().strip('"`[]').lower()
     measures = {columns[j].lower() for j in numeric if not _KEY_COLUMN.search(columns[j].lower())}
     if not (re.search(r"\b(?:count|sum|avg|max|min|total)\s*\(", key) or key in measures):
         return 0
     return 1 if re.search(r"\bdesc\b", first, re.IGNORECASE) else -1
+
+
+def _order_key(sql: str | None) -> tuple[str, str]:
+    """The SQL's first ORDER BY term as written and its key lowered, bare of quotes and direction
+    ("", "") when it sorts by nothing."""
+    match = re.search(r"order\s+by\s+(.+?)(?:\blimit\b|\boffset\b|$)", sql or "", re.IGNORECASE | re.DOTALL)
+    if not match:
+        return "", ""
+    first = match.group(1).split(",")[0].strip()
+    key = re.sub(r"\s+(?:asc|desc)\b.*$", "", first, flags=re.IGNORECASE | re.DOTALL).strip().strip('"`[]').lower()
+    return first, key
+
+
+def _sorts_a_measure(result: Result) -> bool:
+    """The SQL sorts by an aggregate or a column of a known measure or value ("tender_count",
+    "estimated_value"), not by a bare numeric key ("m" of a month): only then does its order say
+    which end its first row is."""
+    _, key = _order_key(result.sql)
+    if re.search(r"\b(?:count|sum|avg|max|min|total)\s*\(", key):
+        return True
+    columns = [j for j, name in enumerate(result.values.columns) if name.lower() == key]
+    return any(j in result.measures or column_kind(result, j) in ("money", "count") for j in columns)
 
 
 def _check_ranking(claim: Claim, result: Result) -> ClaimCheck | None:
@@ -771,11 +819,15 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
                               "the result has no row for this month")
     entities = [e for e in result.entities if start <= e.start and e.end <= mention.start
                 and not _outside(result, start, e)]
-    if entities and (claim.attachment is None or not claim.attachment.strong
-                     or entities[-1].start not in {label.start for label in claim.attachment.labels}):
-        entity = entities[-1]
+    # Every entity the figure's clause names before it, the nearest first ("المناقصات الملغاة لدى
+    # أمانة جدة 11": the status as well as the agency).
+    own_labels = ({label.start for label in claim.attachment.labels}
+                  if claim.attachment is not None and claim.attachment.strong else set())
+    for entity in reversed(entities):
         kind = entity.entity[0]
-        if entity.entity not in result.row_entities:
+        # an entity the SQL filters by is the question's scope ("في منطقة تبوك ومنطقة جازان: تبوك")
+        if (entity.start not in own_labels and entity.entity not in result.row_entities
+                and entity.entity not in result.asked):
             if kind in result.labels.column_kinds.values():
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the result has no row for {entity.text}")
@@ -792,7 +844,82 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
         bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
         if not bids:
             return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
+    # "عدد العروض" as the subject of the figure's clause (not "بعدد عروض", a filter) counts bids
+    subject = re.search(r"(?<![\w])(?:[وف]?)عدد\s+(?:ال)?(?:عروض|عطاءات)(?!\w)", fold(result.insight.original[start : mention.start]))
+    if (subject and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None and result.sql
+            and not any(_BIDS_COLUMN.search(name) for name in result.values.columns)
+            and "bids" not in result.sql.lower()):
+        return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
     return None
+
+
+_MONEY_UNITS = frozenset(fold(word) for word in words.MONEY_UNITS)
+_COUNT_UNITS = frozenset(fold(word) for word in words.COUNT_UNITS)
+
+
+def _figure_unit(result: Result, mention: NumberMention) -> str | None:
+    """"money" or "count" as the noun right after the figure says ("1,551 ريال"، "87 مناقصة")."""
+    after = re.findall(r"[\w.]+", fold(result.insight.original[mention.end : mention.end + 16]))[:1]
+    word = after[0].rstrip(".") if after else ""
+    if word in _MONEY_UNITS or word + "." in _MONEY_UNITS:
+        return "money"
+    if word in _COUNT_UNITS or word[1:] in _COUNT_UNITS and word[:1] in "بل":
+        return "count"
+    return None
+
+
+_GENERIC_COLUMN = re.compile(r"(?:(?:first|second|third|other)_)?value|difference|diff")
+
+
+def column_kind(result: Result, column: int) -> str | None:
+    """What a result column holds, from its name or its aggregate: "share", "money", "count"."""
+    name = fold(result.values.columns[column]).lower()
+    if _GENERIC_COLUMN.fullmatch(name):
+        return None  # "first_value" of a comparison holds whatever the two sides measure
+    kind = next((k for k, hints in words.COLUMN_KINDS.items() if any(h in name for h in hints)), None)
+    if kind is None and result.measures.get(column) == "count":
+        return "count"
+    return kind
+
+
+def _unit_mismatch(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """A figure verified only by cells of another kind of column than its unit says: a count told
+    in riyals ("3,558.00 ريال" for a count of 3,558), a value told as a count of tenders."""
+    claim, mention = check.claim, check.claim.mention
+    if check.verdict != SUPPORTED or mention is None or mention.percent or claim.comparator not in (None, "~"):
+        return None
+    attachment = claim.attachment
+    rows = attachment.rows if attachment is not None and attachment.strong else range(len(result.values.rows))
+    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
+    columns = {j for _, j, value in result.values.cells(rows)
+               if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)}
+    unit = _figure_unit(result, mention)
+    kinds = {column_kind(result, j) for j in columns}
+    if unit is not None and kinds and unit not in kinds and None not in kinds:
+        return ClaimCheck(claim, CONTRADICTED,
+                          f"told as {unit}; the rows hold it as {'/'.join(sorted(kinds))}")
+    named = _value_named(result, claim)
+    held = {next((v for v in _VALUE_COLUMN_WORDS if v in result.values.columns[j].lower()), None) for j in columns}
+    if named is not None and held and named not in held and None not in held:
+        return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as the {'/'.join(sorted(held))} value, not the {named}")
+    return None
+
+
+_VALUE_MEASURES = {fold(phrase): column for phrase, column in words.VALUE_MEASURES.items()}
+_VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True)))
+                           + r")(?!\w)")
+_VALUE_COLUMN_WORDS = tuple(sorted(set(words.VALUE_MEASURES.values())))
+
+
+def _value_named(result: Result, claim: Claim) -> str | None:
+    """The value a figure is said to be by the phrase right before it in its clause, after any
+    figure before it ("قيمة الترسية 5,000 ريال": awarded)."""
+    mention = claim.mention
+    start = max(claim.clause[0], mention.start - 60)
+    text = result.insight.original[start : mention.start]
+    previous = [m.end for m in find_numbers(text)]
+    found = list(_VALUE_PHRASE.finditer(fold(text[previous[-1] if previous else 0 :])))
+    return _VALUE_MEASURES[found[-1].group(1)] if found else None
 
 
 _EXCEEDS = frozenset(fold(word) for word in (
@@ -855,6 +982,43 @@ def asked_entities(sql: str | None) -> set[tuple[str, str]]:
     return asked
 
 
+_ID_COMPARISON = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(<>|!=|=|not\s+in|in)\s*\(?([\d,\s]+)\)?",
+                            re.IGNORECASE)
+
+
+_KIND_NOUNS = frozenset(fold(word) for word in (
+    "نوع", "النوع", "الجهة", "جهة", "حالة", "الحالة", "منطقة", "المنطقة", "نشاط", "النشاط"))
+
+
+def _excluded_entities(result: Result) -> list[ClaimCheck]:
+    """An entity named as left out ("من غير نوع شراء مباشر"، "غير منتهية") must be one the SQL
+    leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind."""
+    kept: dict[str, set[int]] = {}
+    dropped: dict[str, set[int]] = {}
+    for column, relation, ids in _ID_COMPARISON.findall(result.sql or ""):
+        kind, entities, key = _ID_COLUMNS[column.lower()]
+        wanted = {int(i) for i in re.findall(r"\d+", ids)}
+        target = dropped if relation.lower().replace(" ", "") in ("<>", "!=", "notin") else kept
+        target.setdefault(kind, set()).update(
+            fold(e.name_ar) for e in entities if getattr(e, key) in wanted)
+    if not kept and not dropped:
+        return []
+    checks = []
+    for entity in result.entities:
+        kind, name = entity.entity
+        before = re.findall(r"\w+", fold(result.insight.original[max(0, entity.start - 30) : entity.start]))
+        while before and before[-1] in _KIND_NOUNS:
+            before.pop()  # "غير نوع شراء مباشر": the kind's noun between
+        if not before or not (before[-1] in _EXCLUDED or before[-1][1:] in _EXCLUDED):
+            continue
+        # left out by a "<>" even where an IN list of the same kind also names it ("الوزارات عدا الصحة")
+        wrong = name not in dropped.get(kind, set()) and (kind in dropped or name in kept.get(kind, set()))
+        if wrong:
+            claim = Claim("entity", entity.text, entity.start, clause=(entity.start, entity.end))
+            checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
+    return checks
+
+
 _DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
@@ -864,12 +1028,24 @@ def _dates(result: Result) -> list[ClaimCheck]:
     question names (its window) is the question's, no claim."""
     cells = sorted({(int(m.group(1)), int(m.group(2)), int(m.group(3))) for row in result.values.rows[:OTHER_ROWS_MAX]
                     for cell in row if isinstance(cell, str) for m in [_DATE_CELL.match(cell)] if m})
-    if not cells:
+    window = sql_months(result.sql)
+    if not cells and not window:
         return []
     asked = {(m.calendar, m.month) for m in find_months(Folded.of(result.question))}
     checks = []
     for month in result.months:
-        if month.year is None or (month.calendar, month.month) in asked:
+        if (month.calendar, month.month) in asked:
+            continue
+        if window and month.calendar == "gregorian" and (month.day is None or not cells):
+            # A month said as the period of the figures ("في شهر أبريل 2025") is the SQL's window's.
+            claim = Claim("date", month.text, month.start, clause=(month.start, month.end))
+            inside = any(m == month.month and (month.year is None or y == month.year) for y, m in window)
+            if not inside and (month.year is not None or len(window) < 12):
+                first, last = min(window), max(window)
+                checks.append(ClaimCheck(claim, CONTRADICTED,
+                                         f"the SQL's window is {first[0]}-{first[1]:02d} to {last[0]}-{last[1]:02d}"))
+            continue
+        if month.year is None or not cells:
             continue
         if month.calendar == "gregorian":
             held = cells
@@ -882,6 +1058,65 @@ def _dates(result: Result) -> list[ClaimCheck]:
             says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in cells[:3])
             checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
     return checks
+
+
+_PERIOD = re.compile(r"(?<!\w)(?:ف|ب|و)?(?:ال)?(ربع|نصف)\s+(الاول|الثاني|الثالث|الرابع)(?:\s+من)?(?:\s+(?:عام|سنه|العام))?\s+(\d{4})")
+_PERIOD_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الرابع": 4}
+
+
+def _named_periods(result: Result) -> list[ClaimCheck]:
+    """A quarter or half of a year ("الربع الثاني من عام 2024") against the SQL's window of
+    months: it must overlap the window (the third quarter's figures told as the second's do not)."""
+    window = set(sql_months(result.sql))
+    if not window:
+        return []
+    checks = []
+    folded = result.insight
+    for start, end, match in folded.find(_PERIOD):
+        length = 3 if match.group(1) == "ربع" else 6
+        place, year = _PERIOD_PLACES[match.group(2)], int(match.group(3))
+        if length == 6 and place > 2:
+            continue
+        months = {(year, (place - 1) * length + k + 1) for k in range(length)}
+        claim = Claim("date", folded.original[start:end], start, clause=(start, end))
+        # only a contradiction is added: a right period is the question's, as a date the question names
+        if not months & window and any(y == year for y, _ in window):
+            first, last = min(window), max(window)
+            checks.append(ClaimCheck(claim, CONTRADICTED,
+                                     f"the SQL's window is {first[0]}-{first[1]:02d} to {last[0]}-{last[1]:02d}"))
+    return checks
+
+
+_SQL_DATE = re.compile(r"(<=?|>=?|=|\bbetween|\band)?\s*'(\d{4})-(\d{2})(?:-(\d{2}))?'", re.IGNORECASE)
+_SQL_MONTH = re.compile(r"strftime\s*\(\s*'%m'[^)]*\)\s*=\s*'(\d{1,2})'", re.IGNORECASE)
+_SQL_YEAR = re.compile(r"strftime\s*\(\s*'%Y'[^)]*\)\s*=\s*'(\d{4})'", re.IGNORECASE)
+
+
+def sql_months(sql: str | None) -> list[tuple[int, int]]:
+    """The (year, month)s the SQL's date filter spans, first to last, when it spans at most two
+    years: its literal dates (an exclusive "< '2025-02-01'" ends in January), or a strftime month
+    and year; [] when it filters by no date."""
+    if not sql:
+        return []
+    ends, exact = [], False
+    for match in _SQL_DATE.finditer(sql):
+        exact = exact or match.group(1) == "="
+        year, month, day = int(match.group(2)), int(match.group(3)), match.group(4)
+        if (match.group(1) or "") == "<" and day in (None, "01"):
+            year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+        ends.append((year, month))
+    if not ends:
+        months, years = _SQL_MONTH.findall(sql), _SQL_YEAR.findall(sql)
+        if len(months) == 1 and len(years) == 1:  # strftime('%Y') = '2025' AND strftime('%m') = '11'
+            return [(int(years[0]), int(months[0]))]
+        return []
+    if len(ends) < 2 and not exact:
+        return []  # "since 2025-01-01": open-ended, no window of months
+    (y0, m0), (y1, m1) = min(ends), max(ends)
+    span = (y1 - y0) * 12 + m1 - m0
+    if not 0 <= span < 24:
+        return []
+    return [(y0 + (m0 - 1 + k) // 12, (m0 - 1 + k) % 12 + 1) for k in range(span + 1)]
 
 
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {

@@ -188,6 +188,12 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
             text = f"{insight[span[0]:span[1]]} {mention.text}"
         claim_clause = (clause_start, _bounds(spans.clauses, mention.start, len(insight))[1])
         negated = comparator is None and _denied(insight[clause_start : mention.start])
+        sentence_start = spans.sentences[spans.sentence(mention.start) - 1]
+        if comparator is None and not negated and (k == 0 or mentions[k - 1].end < sentence_start):
+            # the sentence's first figure: a denial that opens the sentence governs it across the
+            # commas of a list ("لم يبلغ عدد المناقصات في تبوك، نجران والجوف 1,148")
+            opening = insight[sentence_start : mention.start]
+            negated = bool(re.match(r"\W*[وف]?(?:لم|لن|ليس|ليست)\s+[^\W\d]", opening)) and _denied(opening)
         claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator,
                             numbers=pair, clause=claim_clause, negated=negated))
     claims += _none_claims(insight, words_found["none"], found, spans)
@@ -465,12 +471,19 @@ _LIST_ITEM = re.compile(r"(?:^|\n|(?<=\s))\s*(?:[-*•]\s*)?(\d{1,2})\s*[.)\-–
 def _ranking(insight: str, labels: list[Label]) -> list[Claim]:
     """A numbered list naming rows: the order it ranks them in (its items' first labels)."""
     items: list[tuple[int, Label]] = []
+    every: list[tuple[int, Label]] = []
     for match in _LIST_ITEM.finditer(insight):
         end = insight.find("\n", match.end())
         end = len(insight) if end < 0 else end
         named = [label for label in labels if match.end() <= label.start < end]
+        if named:
+            every.append((int(match.group(1)), named[0]))
         if named and (not items or int(match.group(1)) == items[-1][0] + 1):
             items.append((int(match.group(1)), named[0]))
+    numbers = sorted(number for number, _ in every)
+    if len(every) > len(items) and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+        # every item numbered once, out of order ("2) الطبية، 1) قطع الغيار"): the numbers rank them
+        items = sorted(every, key=lambda item: item[0])
     if len(items) < 2:
         return []
     ranked = tuple(label for _, label in items)
@@ -498,7 +511,7 @@ def _superlatives(
         following = fold(insight[end : end + 20]).split()[:2]
         if following[:1] and following[0] in words.NOT_SUPERLATIVE_AFTER and following[1:2] != ["حيث"]:
             continue
-        if word in _BARE_COMPARATIVES and not re.match(r"\s+[^\W\d]", insight[end : end + 3]):
+        if word in _BARE_COMPARATIVES and not re.match(r"\s+[^\W\d]|\s+\d+\s+(?!من\b)[^\W\d]", insight[end : end + 12]):
             continue  # "عدد المشاريع أقل (671 مقابل 709)": a comparison, not a superlative
         if word in ("المقدمه", "الصداره", "صداره") and not fold(insight[max(0, start - 4) : start]).endswith("في "):
             continue
@@ -508,7 +521,9 @@ def _superlatives(
         named = after[:1] or before[-1:]
         measure = (_measure(measures, end, clause_end, insight) or _measure(measures, clause_start, start, insight)
                    or sentence_measure(insight[clause_start:clause_end]))
-        negated = bool(set(fold(insight[max(0, start - 12) : start]).split()[-2:]) & _NEGATIONS)
+        # the words right before it in its own line and clause ("وجدت ما يلي:\nأعلى 10" is no "ما أعلى")
+        before = re.split(r"[\n:،,.]", insight[max(0, start - 12) : start])[-1]
+        negated = bool(set(fold(before).split()[-2:]) & _NEGATIONS)
         text = insight[max(0, start - 12) : end].split()[-2:] if negated else [insight[start:end]]
         claims.append(Claim("superlative", " ".join(text), start, sign=_SUPERLATIVES[word], measure=measure,
                             labels=tuple(named), clause=(clause_start, clause_end), negated=negated))

@@ -112,6 +112,27 @@ UNIT_NOUNS: tuple[str, ...] = (
     "منافسه", "منافسات", "مناقصه", "مناقصات", "مشروع", "مشاريع", "مشروعا", "جهه", "جهات", "ريال",
     "ريالا", "عرض", "عروض", "عرضا", "tenders", "projects", "sar", "riyals",
 )
+# The noun right after a figure says what it counts or is worth: a riyal figure is a value column's,
+# "N مناقصة" a count's (and never a share's or a value's).
+MONEY_UNITS: tuple[str, ...] = ("ريال", "ريالا", "ريالات", "sar", "riyal", "riyals", "ر.س")
+COUNT_UNITS: tuple[str, ...] = (
+    "منافسه", "منافسات", "مناقصه", "مناقصات", "مشروع", "مشاريع", "مشروعا", "عرض", "عروض", "عرضا",
+    "tenders", "projects", "bids",
+)
+# Result columns by the kind of figure they hold, from their names (checked in this order).
+COLUMN_KINDS: dict[str, tuple[str, ...]] = {
+    "share": ("pct", "percent", "share", "ratio", "rate", "نسبه", "حصه"),
+    "money": ("value", "amount", "price", "قيمه", "سعر"),
+    "count": ("count", "cnt", "num", "number", "عدد", "tenders", "projects", "bids"),
+}
+# The phrase that names which value a riyal figure is, and the word of the columns that hold it
+# ("القيمة التقديرية 882 مليون" is an estimated_value's, never an awarded_value's).
+VALUE_MEASURES: dict[str, str] = {
+    "القيمة التقديرية": "estimated", "قيمتها التقديرية": "estimated", "القيم التقديرية": "estimated",
+    "قيمة الترسية": "awarded", "قيم الترسية": "awarded", "قيمتها الترسية": "awarded",
+    "سعر الكراسة": "booklet", "أسعار الكراسات": "booklet", "سعر كراسة": "booklet",
+    "estimated value": "estimated", "awarded value": "awarded", "booklet price": "booklet",
+}
 # Name words for columns by measure, for the SQL's aliases and the words of a sentence.
 COLUMN_HINTS: dict[str, tuple[str, ...]] = {
     "count": ("count", "cnt", "num", "number", "عدد", "tenders", "projects"),

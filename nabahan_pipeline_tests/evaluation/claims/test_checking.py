@@ -87,6 +87,138 @@ def test_a_measure_word_on_another_columns_figure_is_contradicted() -> None:
         "518.75 مليون: avg_value says 1,250,000"]
 
 
+def test_a_figure_told_in_another_unit_than_its_column_holds_is_contradicted() -> None:
+    table = (["total_estimated_value", "tender_count"], [[4_127_101_003.36, 1551]])
+    sql = "SELECT SUM(estimated_value) AS total_estimated_value, COUNT(*) AS tender_count FROM t"
+    question = "ما إجمالي القيمة التقديرية للمناقصات في الربع الثاني من 2026؟"
+    assert contradicted("الإجمالي 4,127,101,003.36 ريال، موزعة على 1,551 مناقصة", question, table, sql) == []
+    # the count told in riyals and the value told as a count of tenders
+    assert contradicted("بلغت 1,551 ريال، موزعة على 4,127,101,003.36 مناقصة", question, table, sql) == [
+        "1,551: told as money; the rows hold it as count",
+        "4,127,101,003.36: told as count; the rows hold it as money"]
+    # a comparison's "first_value" names no kind: its figure is read as either
+    generic = (["first_value", "second_value", "difference"], [[494, 323, 171]])
+    assert contradicted("جازان 494 مناقصة ونجران 323 مناقصة", "كم؟", generic, "SELECT 1") == []
+
+
+def test_a_riyal_figure_named_as_another_value_than_its_column_is_contradicted() -> None:
+    table = (["tender_name", "estimated_value", "awarded_value", "booklet_price"],
+             [["توريد أسرة", 882_837_923.04, 878_873_129.34, 5000.0]])
+    sql = "SELECT * FROM t ORDER BY awarded_value DESC LIMIT 1"
+    question = "ما أعلى مناقصة من حيث قيمة الترسية؟"
+    assert contradicted("«توريد أسرة» (قيمة الترسية 878,873,129.34 ريال)", question, table, sql) == []
+    assert contradicted("«توريد أسرة» (قيمة الترسية 882,837,923.04 ريال)", question, table, sql) == [
+        "توريد أسرة 882,837,923.04: the rows hold it as the estimated value, not the awarded"]
+    assert contradicted("«توريد أسرة» (قيمة الترسية 5,000.00 ريال)", question, table, sql) == [
+        "توريد أسرة 5,000.00: the rows hold it as the booklet value, not the awarded"]
+
+
+def test_a_superlative_over_rows_sorted_the_other_way_is_contradicted() -> None:
+    table = (["agency_name", "tender_count"], [["الشؤون الصحية بوزارة الحرس الوطني", 3591]])
+    sql = "SELECT agency_name, COUNT(*) AS tender_count FROM t GROUP BY agency_id ORDER BY tender_count DESC LIMIT 1"
+    question = "وش أكثر جهة طرحت مناقصات؟"
+    assert contradicted("الجهة الأكثر: الشؤون الصحية بوزارة الحرس الوطني (3,591 مناقصة).", question, table, sql) == []
+    assert contradicted("الجهة الأقل: الشؤون الصحية بوزارة الحرس الوطني (3,591 مناقصة).", question, table, sql) == [
+        "الأقل الشؤون الصحية بوزارة الحرس الوطني: the first row is الشؤون الصحية بوزارة الحرس الوطني"]
+    # a heading with a count and no row of its own: the SQL's order says which end it lists
+    top = (["tender_name", "estimated_value"], [["أ", 900.0], ["ب", 800.0]])
+    top_sql = "SELECT tender_name, estimated_value FROM t ORDER BY estimated_value DESC LIMIT 2"
+    assert contradicted("أعلى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟", top, top_sql) == []
+    assert contradicted("أدنى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟", top, top_sql) == [
+        "أدنى: the rows are sorted descending"]
+    # sorted by a bare key ("m", a month) the order says nothing of which end is the highest
+    months = (["m", "n"], [[1, 300], [2, 420], [3, 390]])
+    assert contradicted("وأعلاها في الشهر 2 بعدد 420 مناقصة.", "ما توزيع 2024 حسب الشهر؟", months,
+                        "SELECT MONTH(d) AS m, COUNT(*) AS n FROM t GROUP BY 1 ORDER BY m") == []
+    # "ما" of "ما يلي" on the line before is no negation of the heading
+    assert contradicted("وجدت ما يلي:\nأعلى 2 مناقصات من حيث القيمة: 900 ريال و800 ريال.", "أعلى مناقصتين؟",
+                        top, top_sql) == []
+
+
+def test_a_status_named_before_a_count_must_be_the_sqls_filter() -> None:
+    table = (["tender_count"], [[11]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE agency_id = 55 AND status_id = 1"
+    question = "كم مناقصة نشطة لدى أمانة محافظة جدة؟"
+    assert contradicted("بلغ عدد المناقصات النشطة لدى أمانة محافظة جدة 11 مناقصة.", question, table, sql) == []
+    found = contradicted("بلغ عدد المناقصات الملغاة لدى أمانة محافظة جدة 11 مناقصة.", question, table, sql)
+    assert len(found) == 1 and found[0].startswith("الملغاة 11: the rows are for")
+
+
+def test_a_month_said_as_the_figures_period_must_be_in_the_sqls_window() -> None:
+    table = (["tender_count"], [[1464]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE d >= '2026-11-01' AND d < '2026-12-01'"
+    question = "كم مناقصة يحل آخر موعد لتقديم عروضها الشهر القادم؟"
+    assert contradicted("يحل آخر موعد 1,464 مناقصة في شهر نوفمبر 2026.", question, table, sql) == []
+    assert contradicted("يحل آخر موعد 1,464 مناقصة في شهر ديسمبر 2026.", question, table, sql) == [
+        "ديسمبر 2026: the SQL's window is 2026-11 to 2026-11"]
+    # an open-ended filter ("since") spans no window of months
+    since = "SELECT COUNT(*) AS tender_count FROM t WHERE d >= '2026-01-01'"
+    assert contradicted("منذ يناير طُرحت 1,464 مناقصة حتى مارس 2026.", "كم مناقصة منذ بداية العام؟", table, since) == []
+
+
+def test_a_denial_opening_a_sentence_governs_its_first_figure_across_a_list() -> None:
+    table = (["tender_count"], [[1148]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE region_id IN (7, 11, 13)"
+    question = "كم عدد المناقصات في تبوك ونجران والجوف؟"
+    assert contradicted("بلغ عدد المناقصات في منطقة تبوك، منطقة نجران ومنطقة الجوف 1,148 مناقصة.", question, table, sql) == []
+    assert contradicted("لم يبلغ عدد المناقصات في منطقة تبوك، منطقة نجران ومنطقة الجوف 1,148 مناقصة.",
+                        question, table, sql) == ["1,148: the rows say 1,148, which the insight denies"]
+    # "لا،" answering a question denies no figure after it
+    assert contradicted("لا، مجموعها 1,148 مناقصة فقط.", "هل تجاوزت ألفي مناقصة؟", table, sql) == []
+
+
+def test_a_numbered_list_whose_numbers_are_exchanged_ranks_by_its_numbers() -> None:
+    table = (["agency_name", "tenders"], [["وزارة الصحة", 1217], ["وزارة التعليم", 634], ["وزارة المالية", 596]])
+    sql = "SELECT agency_name, COUNT(*) AS tenders FROM t GROUP BY agency_id ORDER BY tenders DESC LIMIT 3"
+    question = "أكثر ثلاث جهات؟"
+    assert contradicted("1. وزارة الصحة: 1,217\n2. وزارة التعليم: 634\n3. وزارة المالية: 596", question, table, sql) == []
+    assert contradicted("1. وزارة الصحة: 1,217\n3. وزارة التعليم: 634\n2. وزارة المالية: 596", question, table, sql) == [
+        "وزارة الصحة > وزارة المالية > وزارة التعليم: the rows rank وزارة التعليم above وزارة المالية"]
+
+
+def test_a_quarter_named_must_overlap_the_sqls_window() -> None:
+    table = (["tender_count"], [[605]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE d >= '2024-07-01' AND d < '2024-10-01'"
+    question = "كم مناقصة في الربع الثالث 2024؟"
+    assert contradicted("في الربع الثالث من عام 2024: 605 مناقصة.", question, table, sql) == []
+    assert contradicted("في الربع الثاني من عام 2024: 605 مناقصة.", question, table, sql) == [
+        "الربع الثاني من عام 2024: the SQL's window is 2024-07 to 2024-09"]
+
+
+def test_an_entity_named_as_left_out_must_be_the_one_the_sql_leaves_out() -> None:
+    table = (["tender_count"], [[2515]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE region_id = 1 AND tender_type_id <> 2"
+    question = "كم مناقصة ليست شراء مباشر في الرياض؟"
+    assert contradicted("بلغ عدد المناقصات من غير نوع شراء مباشر في منطقة الرياض 2,515 مناقصة.", question, table, sql) == []
+    assert contradicted("بلغ عدد المناقصات من غير نوع منافسة عامة في منطقة الرياض 2,515 مناقصة.",
+                        question, table, sql) == ["منافسة عامة: the SQL does not leave it out"]
+    kept = "SELECT COUNT(*) AS tender_count FROM t WHERE region_id = 8 AND status_id IN (1, 2, 3, 4, 6)"
+    assert contradicted("بلغ عدد المناقصات غير ملغاة في منطقة حائل 149 مناقصة.", "كم غير ملغاة؟", table, kept) == []
+    assert contradicted("بلغ عدد المناقصات غير منتهية في منطقة حائل 149 مناقصة.", "كم غير ملغاة؟", table, kept) == [
+        "منتهية: the SQL does not leave it out"]
+
+
+def test_a_count_of_tenders_said_as_a_count_of_bids_is_contradicted() -> None:
+    table = (["tender_count"], [[4957]])
+    sql = "SELECT COUNT(*) AS tender_count FROM t WHERE estimated_value > 500000"
+    question = "كم مناقصة قيمتها أكثر من نصف مليون؟"
+    assert contradicted("بلغ عدد المناقصات بقيمة أكثر من نصف مليون ريال 4,957 مناقصة.", question, table, sql) == []
+    assert contradicted("بلغ عدد العروض بقيمة أكثر من نصف مليون ريال 4,957 مناقصة.", question, table, sql) == [
+        "4,957: the rows count tenders, not bids"]
+
+
+def test_a_bound_the_sqls_filter_states_the_other_way_is_contradicted() -> None:
+    table = (["avg_value", "tender_count"], [[13_262_200.11, 3753]])
+    sql = "SELECT AVG(estimated_value) AS avg_value, COUNT(*) AS tender_count FROM t WHERE estimated_value > 1000000"
+    question = "متوسط قيمة المناقصات التي تزيد عن مليون ريال"
+    assert contradicted("متوسط القيمة للمناقصات بقيمة أكثر من مليون ريال: 13,262,200.11 ريال.", question, table, sql) == []
+    assert contradicted("متوسط القيمة للمناقصات بقيمة أقل من مليون ريال: 13,262,200.11 ريال.", question, table, sql) == [
+        "أقل من مليون: the SQL filters > 1,000,000"]
+    # a CASE splits the rows both ways: either side may be told
+    split = "SELECT SUM(CASE WHEN estimated_value > 1000000 THEN 1 ELSE 0 END) AS n FROM t"
+    assert contradicted("منها 3,753 بقيمة أقل من مليون ريال.", "كم؟", (["n"], [[3753]]), split) == []
+
+
 def test_an_average_quoting_the_sum_where_the_row_holds_a_sum_and_a_count_is_contradicted() -> None:
     table = (["total_value", "tenders"], [[518_750_000.0, 415]])
     sql = "SELECT SUM(v) AS total_value, COUNT(*) AS tenders FROM t"
@@ -356,7 +488,7 @@ WRONG_ITEMS = [
     ("denied_figure", Q_NAJRAN, NAJRAN_SQL,
      "لم تسجل منطقة نجران 323 منافسة.", "denies"),
     ("month_not_asked", Q_MARCH, MARCH_SQL,
-     "طُرحت في فبراير 2025 نحو 293 منافسة.", "the question asks about month 3"),
+     "طُرحت في فبراير 2025 نحو 293 منافسة.", "فبراير 2025"),
     ("filter_turned", Q_MILLION, MILLION_SQL,
      "بلغ عدد المنافسات بقيمة تقديرية أقل من مليون ريال 3,753 منافسة.", "the question asks > 1,000,000"),
 ]
