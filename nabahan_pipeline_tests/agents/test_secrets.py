@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -32,7 +33,13 @@ def pieces(secret: str) -> set[str]:
     return {secret[i : i + 5] for i in range(len(secret) - 4)}
 
 
+# A picture's base64 (the dashboard's preview in the UI's Markdown) holds any five characters by
+# chance now and then: a piece found there is no leak, so pictures are left out of the search.
+_PICTURE = re.compile(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+")
+
+
 def leaks(text: str, secret: str) -> list[str]:
+    text = _PICTURE.sub("", text)
     return sorted(piece for piece in pieces(secret) if piece in text)
 
 

@@ -370,10 +370,11 @@ def test_metrics_overview_pass_rate_label_follows_summary():
 def test_pass_fail_counts_and_percentages():
     fig = plot_pass_fail_distribution(fixed_summary())
     joined = "\n".join(texts(fig))
-    assert "812 cases · 81.2%" in joined
+    assert "Correct — صحيح\n790 cases · 79.0%" in joined  # Correct leads: the gate's figure
+    assert "22 cases · 2.2%" in joined  # passed the seed's checks, not correct: 812 - 790
     assert "181 cases · 18.1%" in joined  # failed 188 of which 7 errors
     assert "7 cases · 0.7%" in joined  # errors slice
-    assert "1,000" in joined
+    assert "812 of 1,000 · 81.2%" in joined  # the seed's pass rate beside it
     render_strict(fig)
 
 

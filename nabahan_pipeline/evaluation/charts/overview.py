@@ -23,6 +23,8 @@ def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, com
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
     if compact:
         exec_note = f"{exec_cases:,} gold" if exec_cases else "no gold SQL"
+        if len(exec_note) > 12:  # a count of millions would run into the next bar's label
+            exec_note = exec_note.replace(" ", "\n")
         names = (("Correct", "صحيح"), ("Seed pass", "النجاح"), ("Retrieval", "الاسترجاع"),
                  ("Fidelity", "الأمانة"), ("Exec", "التنفيذ"))
     else:
