@@ -67,9 +67,10 @@ def _watchdog(lifeline_fd: int) -> None:
             stream.flush()
         except (OSError, ValueError):
             pass
-    if os.getpgrp() == os.getpid():  # the group is ours alone (started in a session of its own)
+    # ChildProcessAgent starts this process in a session of its own, so the group is ours alone and
+    # its end is this process's end too; a group of another's is never signalled.
+    if os.getpgrp() == os.getpid():
         os.killpg(os.getpgrp(), signal.SIGKILL)
-    os._exit(1)
 
 
 def _load(payload: Any, send: Any) -> Any:
