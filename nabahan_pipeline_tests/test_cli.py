@@ -509,13 +509,17 @@ def test_an_in_process_eval_leaves_the_callers_collector_alone(monkeypatch: pyte
     from nabahan_pipeline import api, cli
     from nabahan_pipeline.errors import EvaluationInputError
 
+    # Some interpreters start with objects already frozen (CPython 3.12.1 reports 375): what is
+    # asserted is that the run adds none.
+    frozen = gc.get_freeze_count()
+
     def fail(self, console=None):
-        assert gc.get_freeze_count() == 0 and gc.isenabled(), "no gc.freeze, no collector turned off"
+        assert gc.get_freeze_count() == frozen and gc.isenabled(), "no gc.freeze, no collector turned off"
         raise EvaluationInputError("no run here")
 
     monkeypatch.setattr(api.NabahanEvaluationPipeline, "run", fail)
     assert cli.main(["eval", "--agent", COUNTING]) == 2
-    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    assert gc.get_freeze_count() == frozen and gc.isenabled()
     assert capsys.readouterr().err == "nabahan: error: no run here\n"
 
 
