@@ -1,0 +1,60 @@
+"""The reference agent's answers to every question in the repository, dumped to one JSON file, so
+that a change to the parser can be checked byte-identical (issue 37).
+
+    python bench/dump_reference_answers.py OUT.json
+
+The questions: every case file (nabahan_pipeline/data, nabahan_pipeline_tests/data), each case's
+meaning-keeping variants (every perturbation, seeds 0 and 1), and every Arabic string literal in
+the reference agent's tests. For each: the agent's whole answer and the parser's reading (frame,
+what each part consumed, the words left over). Prints how many questions and the file's digest.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from nabahan_pipeline.evaluation.robustness.perturbations import PERTURBATIONS, perturb
+from nabahan_pipeline.reference_agent.agent import default_agent
+
+ROOT = Path(__file__).resolve().parent.parent
+CASE_FILES = sorted([*ROOT.glob("nabahan_pipeline/data/*.json"), *ROOT.glob("nabahan_pipeline_tests/data/*questions*.json"),
+                     ROOT / "nabahan_pipeline_tests/data/claims_labelled.json"])
+
+
+def questions() -> list[str]:
+    """Every question, each once, in a fixed order."""
+    found: dict[str, None] = {}
+    for path in CASE_FILES:
+        for case in json.loads(path.read_text(encoding="utf-8")):
+            question = case["question"]
+            found[question] = None
+            for perturbation in PERTURBATIONS:
+                for seed in (0, 1):
+                    variant = perturb(question, perturbation.name, seed)
+                    if variant:
+                        found[variant] = None
+    for path in sorted((ROOT / "nabahan_pipeline_tests/reference_agent").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and any("\u0621" <= c <= "\u064a" for c in node.value):
+                found[node.value] = None
+    return list(found)
+
+
+def main() -> None:
+    """Answer every question and write the answers, one entry per question."""
+    agent = default_agent()
+    out = {}
+    for question in questions():
+        parse = agent.parser.read(question)
+        out[question] = {"answer": agent.ask(question), "parse": repr(parse)}
+    text = json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True, default=str)
+    Path(sys.argv[1]).write_text(text, encoding="utf-8")
+    print(f"{len(out)} questions, sha256 {hashlib.sha256(text.encode()).hexdigest()[:16]}")
+
+
+if __name__ == "__main__":
+    main()
