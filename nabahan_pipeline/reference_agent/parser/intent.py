@@ -1,4 +1,6 @@
-"""What a question asks, once its filters are read: the table (tenders, future projects or a
+"""What a question asks, and every word of it accounted for.
+
+What a question asks, once its filters are read: the table (tenders, future projects or a
 lookup table), the measure (rows, count, sum, average, share, distinct count), the dimensions to
 group by and the order and limit of a ranking, from the words the filter passes left in the text."""
 
@@ -8,11 +10,12 @@ import re
 from dataclasses import dataclass, replace
 
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.frame import LOOKUP_TABLES, Condition, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.frame import Condition, LOOKUP_TABLES, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import (
-    AVG, AWARD, BIDS, BOOKLET, COLUMN_AFTER_COUNT, COMPARE, COUNT, DEADLINE, DIMENSION_KEYS, DIMENSIONS,
-    DURATION, ESTIMATED, FILLERS, GROUP_CUE, KNOWN, OFF_TOPIC, OLDEST, PLURAL_DIMENSION, PROJECT, PROJECT_ADJ,
-    QUESTION_FORM, RECENT, SHARE, SOONEST, SPREAD_CUE, SUM, SUPERLATIVE, TENDER, VALUE, WHICH,
+    AVG, AWARD, BIDS, BOOKLET, COLUMN_AFTER_COUNT, COMPARE, COUNT, DEADLINE, DIMENSIONS, DIMENSION_KEYS, DURATION,
+    ESTIMATED, FILLERS, GROUP_CUE, KNOWN, LIST_WORDS, OFF_TOPIC, OLDEST, PLURAL_DIMENSION, PROJECT, PROJECT_ADJ,
+    QUESTION_FORM, RECENT, REGIONS, REGION_KEYS, SHARE, SOONEST, SPREAD_CUE, SUM, SUPERLATIVE, TENDER, TOP_WORDS,
+    UNITS, VALUE, WHICH, blank,
 )
 from nabahan_pipeline.reference_agent.parser.reading import Reading
 
@@ -279,3 +282,189 @@ def _near(m: re.Match[str], d: _Dimension) -> bool:
     """A superlative that qualifies a dimension noun: right before it ("أكثر منطقة", "أكثر 3 جهات")
     or right after it ("المنطقة الأكثر")."""
     return 0 <= d.start - m.end() <= 6 or 0 <= m.start() - d.end <= 2
+
+
+# --- accounting --------------------------------------------------------------------------------------
+# Every word of a question accounted for: the words each pass of the parser consumed (names, dates,
+# values, places, statuses and types), the words of what is asked (table, measure, column, grouping,
+# order) and the fillers, and the content words left over, which the parser did not understand and
+# which make the agent refuse rather than answer a different question.
+
+# The words left after the filter passes, read by what is asked (``intent``), part by part.
+INTENT_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("column:deadline", DEADLINE), ("unit", UNITS), ("grouping:dimension", DIMENSIONS),
+    ("table", PROJECT), ("table", TENDER), ("table", PROJECT_ADJ),
+    ("column:booklet", BOOKLET), ("column:bids", BIDS), ("column:awarded", AWARD),
+    ("column:duration", DURATION), ("column:value", ESTIMATED), ("column:any", VALUE),
+    ("grouping", GROUP_CUE), ("grouping", SPREAD_CUE), ("grouping", COMPARE),
+    ("measure:share", SHARE), ("measure", AVG), ("measure", SUM), ("measure", COUNT),
+    ("order", SUPERLATIVE), ("order", TOP_WORDS), ("order", RECENT), ("order", OLDEST), ("order", SOONEST),
+    ("question", WHICH), ("question", QUESTION_FORM), ("question", LIST_WORDS),
+    ("filler", FILLERS),
+)
+_WORD = re.compile(r"\S+")
+_CONTENT = re.compile(r"[^\W_]{2,}|\d")
+
+
+def consumed_words(before: str, after: str) -> tuple[str, ...]:
+    """The words of ``before`` that a pass blanked out (wholly or in part) in ``after``."""
+    return tuple(m.group(0) for m in _WORD.finditer(before) if after[m.start() : m.end()] != m.group(0))
+
+
+# "ما" past the question's first word negates ("المنافسات اللي ما لها منطقة", "ما طرحتها"):
+# no filler then, a word the parser does not understand.
+_MID_NEGATION = re.compile(r"(?<=\S)(\s+)ما(?=\s)(?!\s(?:هي|هو|عدا)(?!\w))")
+_FIRST_WORD = re.compile(r"\s*\S+")
+# A comparator the values pass left, so with no figure after it ("بقيمة أعلى من قيمتها التقديرية"):
+# a comparison the parser cannot read.
+_DANGLING_COMPARATOR = re.compile(r"(?<!\w)(?:ب)?(?:اكثر|اعلي|اقل|ادني|اكبر|اصغر|ازيد)(?=\s(?:من|عن)\s)")
+
+
+def account_intent(text: str) -> tuple[list[tuple[str, tuple[str, ...]]], tuple[str, ...]]:
+    """The words of ``text`` (the question with its filters blanked) each part of what is asked
+    explains, and the content words none explains: the leftover."""
+    consumed: list[tuple[str, tuple[str, ...]]] = []
+    first = _FIRST_WORD.match(text)
+    negations: list[tuple[int, str]] = []  # and other words left unexplained on purpose
+    for m in _MID_NEGATION.finditer(text, first.end() if first else 0):
+        negations.append((m.end(1), "ما"))
+        text = blank(text, m.end(1), m.end())
+    for m in _DANGLING_COMPARATOR.finditer(text):
+        negations.append((m.start(), m.group(0)))
+        text = blank(text, m.start(), m.end())
+    for part, pattern in INTENT_PARTS:
+        found = [m for m in pattern.finditer(text) if m.group(0).strip()]
+        if not found:
+            continue
+        consumed.append((part, tuple(m.group(0).strip() for m in found)))
+        for m in found:
+            text = blank(text, m.start(), m.end())
+    left = [(m.start(), m.group(0)) for m in _WORD.finditer(text) if _CONTENT.search(m.group(0))]
+    return consumed, tuple(word for _, word in sorted(left + negations))
+
+
+def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, ...]:
+    """Words a part of the reading consumed that ``frame`` does not use: a share that became a
+    count, a superlative with nothing ranked, a column word (booklet, bids, award, duration) that
+    neither a condition, the measure nor the grouping is about ("التقديرية" beside a sum of awards),
+    a dimension noun ("المناطق") with nothing grouped or counted by it."""
+    parts: dict[str, tuple[str, ...]] = {}
+    for part, words in consumed:
+        parts[part] = parts.get(part, ()) + words
+    ignored: list[str] = []
+    rows = frame.measure == "rows" and not frame.ranked  # the rows show every column
+    if not (rows or frame.group_by or frame.distinct_of or frame.entity not in ("tenders", "projects")):
+        # A dimension noun beside a condition on it ("في نشاط الاتصالات") names that condition.
+        filtered = {c.field for c in frame.conditions + frame.share_of}
+        filtered |= {c.field for side in frame.sides for c in side.conditions}
+        for word in parts.get("grouping:dimension", ()):
+            m = DIMENSIONS.fullmatch(word)
+            if not (m and DIMENSION_KEYS[m.lastgroup] in filtered):  # type: ignore[index]
+                ignored.append(word)
+    if frame.measure != "share" and not frame.relative:
+        ignored += parts.get("measure:share", ())
+    if not (frame.ranked or frame.group_by or frame.measure in ("max", "min") or frame.order):
+        ignored += parts.get("order", ())
+    used_columns = {c.field for c in frame.conditions + frame.share_of} | set(frame.group_by)
+    if frame.measure in ("sum", "avg", "max", "min") or frame.ranked or (frame.measure == "share" and frame.column):
+        used_columns.add(frame.column or "value")
+    if rows:
+        used_columns |= {"booklet", "bids", "awarded", "duration", "value"}
+    for side in frame.sides:
+        used_columns.add(side.column or frame.column or "value")
+        used_columns |= {c.field for c in side.conditions}
+    for column in ("booklet", "bids", "awarded", "duration", "value"):
+        if column not in used_columns:
+            ignored += parts.get(f"column:{column}", ())
+    columns_named = any(part.startswith("column:") and part != "column:deadline" for part in parts)
+    if frame.measure in ("avg", "sum") and not columns_named:
+        # "متوسط عدد المنافسات شهرياً": an average of counts, which no frame holds; not an
+        # average of the values nobody named.
+        ignored += tuple(w for w in parts.get("measure", ()) if w in ("عدد", "كم عدد", "تعداد"))
+    return tuple(ignored)
+
+
+# "كم مناقصة ومشروع", "المشاريع أو المنافسات": two tables joined; one frame reads one table.
+_TENDER_NOUN = r"(?:[بل]?ال|[بل]|لل)?(?:مناقص|منافس|عطاء)\w*"
+_PROJECT_NOUN = r"(?:[بل]?ال|[بل]|لل)?(?:مشروع|مشاريع)\w*"
+_TWO_TABLES = re.compile(
+    rf"(?<!\w){_TENDER_NOUN}(?: \w+)? (?:و|او |ولا ){_PROJECT_NOUN}(?!\w)"
+    rf"|(?<!\w){_PROJECT_NOUN}(?: \w+)? (?:و|او |ولا ){_TENDER_NOUN}(?!\w)"
+)
+
+
+def two_tables(question: str) -> tuple[str, ...]:
+    """The words of ``question`` (normalized) that join tenders and future projects ("و", "أو"): a
+    frame answers for one table, so the other would be a word read and left unused."""
+    m = _TWO_TABLES.search(question)
+    return tuple(m.group(0).split()) if m else ()
+
+
+# --- unused words ------------------------------------------------------------------------------------
+# Words of a question read and then left unused by its frame, beyond ``accounting.ignored_words``: a
+# count averaged or totalled ("متوسط عدد المنافسات لكل جهة": an average of counts, not of values),
+# the deadline beside a measure of another column, both ends of a ranking ("أعلى وأقل منطقة"), a
+# second dimension beside a grouping by another, "from the ..." under a one-row pick ("من الأحدث
+# للأقدم": every row newest first, not the oldest one), two places of one region set against each
+# other ("نسبة منافسات جدة من منافسات مكة": the data holds regions, not cities), and a threshold on
+# the number of rows ("كم جهة طرحت أكثر من 100"; ``having`` reads those that name their groups
+# first). One SELECT of the frame holds none of them, so the agent names the words and refuses
+# rather than answer another question.
+
+# The column words a measure may be of; with none, an average or a total is of the value.
+_COLUMN_PARTS = ("column:any", "column:value", "column:awarded", "column:bids", "column:booklet", "column:duration")
+# A figure compared and followed by the rows' noun: a number of rows, not a value.
+# ("أكبر 10 مناقصات", with no "من", is a top-N.)
+_ROW_COUNT_THRESHOLD = re.compile(
+    r"(?<!\w)(?:[وب]?(?:اكثر|اقل|ازيد|اكبر|اصغر|يزيد|تزيد|يقل|تقل)\s(?:من|عن|علي)"
+    r"|(?:فوق|تحت|دون|يتجاوز|تتجاوز|تجاوزت|تتعدي))"
+    r"\s(?:\d+(?:[.,]\d+)?)\s(?:[بل]?ال)?(?:منافس|مناقص|مشروع|مشاريع|عطاء|عطاءات)\w*(?!\w)"
+)
+
+
+# "من الأقل", "من الأحدث للأقدم": an order of rows, never the one row at an end.
+_FROM_END = re.compile(r"(?<!\w)من (?:ال)?(?:اقل|اكثر|اعلي|ادني|احدث|اقدم|اكبر|اصغر|اجدد)(?:\s(?:لل|الي ال|ل)\w+)?")
+
+
+def unused_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...], question: str) -> tuple[str, ...]:
+    """The words of ``question`` (normalized) that the parts in ``consumed`` read and ``frame``
+    leaves unused, as above; () when it uses them all."""
+    parts: dict[str, tuple[str, ...]] = {}
+    for part, words in consumed:
+        parts[part] = parts.get(part, ()) + words
+    unused: list[str] = []
+    if frame.measure in ("avg", "sum", "max", "min") and not frame.sides and not any(parts.get(p) for p in _COLUMN_PARTS):
+        # "متوسط عدد المنافسات", "كم منافسة في المتوسط": the count is what is averaged.
+        unused += [w for w in parts.get("measure", ()) if COUNT.fullmatch(w)]
+    deadline_used = frame.measure == "rows" or frame.column == "deadline" or any(
+        c.field == "deadline" for c in frame.conditions
+    )
+    if not deadline_used:
+        unused += parts.get("column:deadline", ())
+    if frame.group_by and frame.entity in ("tenders", "projects"):
+        # "حسب المنطقة والحالة" grouped by the region alone; a noun beside a condition on it
+        # ("في نشاط الاتصالات") names that condition.
+        held = set(frame.group_by) | {c.field for c in frame.conditions}
+        for word in parts.get("grouping:dimension", ()):
+            m = DIMENSIONS.fullmatch(word)
+            if m and DIMENSION_KEYS[m.lastgroup] not in held:  # type: ignore[index]
+                unused.append(word)
+    superlatives = [(w, SUPERLATIVE.fullmatch(w)) for w in parts.get("order", ())]
+    directions = {lx.SUPERLATIVE_TERMS[m.group("w")] for _, m in superlatives if m}
+    if frame.ranked and len(directions) > 1:
+        # "أعلى وأقل منطقة في عدد المنافسات": the ranking answers one end.
+        unused += [w for w, m in superlatives if m]
+    from_end = _FROM_END.search(question)
+    if from_end and frame.ranked and frame.limit == 1:
+        unused += from_end.group(0).split()
+    if frame.measure == "share" or frame.sides or "region" in frame.group_by:
+        seen: dict[object, str] = {}
+        for m in REGIONS.finditer(question):
+            region = REGION_KEYS[m.lastgroup]  # type: ignore[index]
+            place = m.group(0).strip()
+            if region in seen and seen[region] != place:
+                unused.append(place)
+            seen.setdefault(region, place)
+    for m in _ROW_COUNT_THRESHOLD.finditer(question):
+        unused += m.group(0).split()
+    return tuple(unused)

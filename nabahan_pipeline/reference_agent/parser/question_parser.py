@@ -10,41 +10,40 @@ figures, top-N, places, statuses and tender types; what is left says what is ask
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import date
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, join_compound_names, word_variants, words
-from nabahan_pipeline.reference_agent.parser.awards import AWARDED_STATUS, read_awards
-from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
-from nabahan_pipeline.reference_agent.parser.date_reading import read_all_dates
-from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
-from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
-from nabahan_pipeline.reference_agent.parser.durations import read_durations
-from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, relative_ma, unread_negations
-from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
-from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, elided_names, modified_groups, or_across_kinds
-from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
-from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, names_rows, read_lookup_cue
-from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
-from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
-from nabahan_pipeline.reference_agent.parser.intent import frame_of
-from nabahan_pipeline.reference_agent.parser.per_value import group_each, periods_compared
-from nabahan_pipeline.reference_agent.parser.patterns import (
-    COMPARE, COUNTRY, FILLERS, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
-    NEGATION_GOES_ON, NEITHER, FIRST_NEGATION, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGION_KEYS,
-    REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, rephrased, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
+from nabahan_pipeline.reference_agent.parser.comparison import (
+    difference_frame, group_each, periods_compared, read_difference,
 )
-from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
-from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
-from nabahan_pipeline.reference_agent.parser.having import read_threshold, with_threshold
-from nabahan_pipeline.reference_agent.parser.typos import corrected, name_neighbours, name_words
-from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
-from nabahan_pipeline.reference_agent.parser.reading import Reading
-from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
-from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
-from nabahan_pipeline.reference_agent.parser.values import read_ordinal, read_top_n, read_values
+from nabahan_pipeline.reference_agent.parser.date_reading import apply_date_extreme, read_all_dates, read_date_columns
+from nabahan_pipeline.reference_agent.parser.dates import year_span
+from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.intent import (
+    account_intent, consumed_words, frame_of, ignored_words, two_tables, unused_words,
+)
+from nabahan_pipeline.reference_agent.parser.names import (
+    AgencyGroups, EnglishNames, asked_as_group, is_family, lookup_frame, names_rows, narrow_by_word_before,
+    read_lookup_cue, whole_name,
+)
+from nabahan_pipeline.reference_agent.parser.patterns import (
+    COMPARE, COUNTRY, FILLERS, FIRST_NEGATION, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION,
+    NEGATION, NEGATION_GOES_ON, NEITHER, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGIONS, REGION_KEYS,
+    REGION_PREFIX, SQL, SQL_STATEMENT, STATUSES, STATUS_KEYS, TYPES, TYPE_KEYS, UNHELD, UNHELD_KEYS, blanked_by,
+    corrected, dialect_negation, elided_names, modified_groups, name_neighbours, name_words, negated_conjunct,
+    or_across_kinds, relative_ma, rephrased, unread_negations,
+)
+from nabahan_pipeline.reference_agent.parser.reading import (
+    AWARDED_STATUS, Reading, pass_over, read_awards, read_order, read_value_group, sort_column,
+)
+from nabahan_pipeline.reference_agent.parser.values import (
+    read_column_comparisons, read_durations, read_ordinal, read_threshold, read_top_n, read_values, with_threshold,
+)
+
 
 MAX_QUESTION_CHARS = 1000
 
@@ -554,3 +553,79 @@ def _negation(r: Reading, start: int) -> re.Match[str] | None:
         return neither
     # "في جازان ما هي شراء مباشر", "مب ملغاة", "مو في جدة"; "ما عدا الملغاة والمنتهية".
     return dialect_negation(r.text, r.original, start) or negated_conjunct(r.text, r.original, start)
+
+
+# --- filters -----------------------------------------------------------------------------------------
+# Filters sent with a question (region, year, status, type: names or ids) as conditions that narrow
+# the question's frame.
+
+def apply_filters(frame: QueryFrame, filters: Mapping[str, object], parser: QuestionParser) -> QueryFrame:
+    """``frame`` narrowed by the caller's ``filters`` (region, year, status, type: names or ids);
+    raises ValueError naming a filter it cannot read."""
+    extra: list[Condition] = []
+    catalog = parser.catalog
+    for key, raw in filters.items():
+        if raw is None or raw == "":
+            continue
+        key_norm = str(key).strip().lower()
+        if key_norm in ("region", "region_id", "المنطقه", "منطقه"):
+            ids = _resolve(raw, catalog.regions, REGIONS, REGION_KEYS, "region")
+            extra.append(Condition("region", "in", ids, "في " + catalog.label("region", ids)))
+        elif key_norm in ("status", "status_id", "الحاله", "حاله"):
+            ids = _resolve(raw, catalog.statuses, STATUSES, STATUS_KEYS, "status")
+            extra.append(Condition("status", "in", ids, "ذات الحالة " + catalog.label("status", ids)))
+        elif key_norm in ("type", "tender_type", "tender_type_id", "النوع", "نوع"):
+            ids = _resolve(raw, catalog.types, TYPES, TYPE_KEYS, "type")
+            extra.append(Condition("type", "in", ids, "من نوع " + catalog.label("type", ids)))
+        elif key_norm in ("year", "السنه", "سنه", "عام"):
+            if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+                raise ValueError(f"filter 'year' must be a year such as 2024, got {raw!r}")
+            text = normalize_arabic(str(raw)).strip()
+            hijri = re.fullmatch(r"(14\d\d)\s?(?:ه|هـ|هجري)?", text)
+            if hijri and int(hijri.group(1)) in lx.HIJRI_NEW_YEAR and int(hijri.group(1)) + 1 in lx.HIJRI_NEW_YEAR:
+                year = int(hijri.group(1))
+                span = (lx.HIJRI_NEW_YEAR[year], lx.HIJRI_NEW_YEAR[year + 1])
+            elif re.fullmatch(r"\d{4}", text) and 1900 <= int(text) <= 2100:
+                span = year_span(int(text))
+            else:
+                raise ValueError(f"filter 'year' must be a year such as 2024, got {raw!r}")
+            extra.append(Condition("date", "date_range", span, "في السنة المحددة"))
+    if not extra:
+        return frame
+    if frame.entity in ("tenders", "projects"):
+        usable = [c for c in extra if not (frame.entity == "projects" and c.field == "status")]
+    elif frame.entity == "agencies":
+        usable = [c for c in extra if c.field == "region"]
+    else:
+        usable = []
+    return replace(frame, conditions=frame.conditions + tuple(usable))
+
+
+def _resolve(
+    raw: object, table: Mapping[int, str], pattern: re.Pattern[str], keys: Mapping[str, object], name: str
+) -> tuple[int, ...]:
+    """Ids for a filter value given as an id, a list of ids, or an Arabic name."""
+    if isinstance(raw, bool):
+        raise ValueError(f"filter {name!r} must be a name or an id, got {raw!r}")
+    if isinstance(raw, (list, tuple)):
+        ids: list[int] = []
+        for item in raw:
+            ids.extend(_resolve(item, table, pattern, keys, name))
+        if not ids:
+            raise ValueError(f"filter {name!r} is empty")
+        return tuple(dict.fromkeys(ids))
+    if isinstance(raw, int) or (isinstance(raw, str) and normalize_arabic(raw).strip().isdigit()):
+        value = int(normalize_arabic(str(raw)).strip())
+        if value in table:
+            return (value,)
+        raise ValueError(f"filter {name!r}: no {name} with id {value}")
+    if isinstance(raw, str):
+        text = normalize_arabic(raw)
+        for entity_id, label in table.items():
+            if normalize_arabic(label) == text:
+                return (entity_id,)
+        found = [int(keys[m.lastgroup]) for m in pattern.finditer(text) if m.lastgroup]  # type: ignore[call-overload]
+        if found:
+            return tuple(dict.fromkeys(found))
+        raise ValueError(f"filter {name!r}: unknown {name} {raw!r}")
+    raise ValueError(f"filter {name!r} must be a name or an id, got {type(raw).__name__}")
