@@ -48,12 +48,18 @@ class Reading:
             self.strong |= strong
             self.weak |= not strong
 
+    def take(self, read: tuple[str, list[Condition]], *, strong: bool) -> None:
+        """Take what a reader of the working text returned: the text with the phrases it
+        understood blanked out, and the ``conditions`` they make."""
+        self.text, conditions = read
+        self.add(conditions, strong=strong)
+
     def blank(self, start: int, end: int) -> None:
         """Blank out ``[start, end)`` of the working text: that phrase is understood."""
         self.text = blank(self.text, start, end)
 
 
-# --- ordering ----------------------------------------------------------------------------------------
+# --- ordering -------------------------------------------------------------------------------------
 # The order a question asks its rows in, worded as a phrase rather than a superlative: "من الأكثر
 # للأقل", "تنازلياً" (the default, highest first), "من الأقل للأكثر", "تصاعدياً"; and the column
 # rows are sorted by ("رتب المنافسات حسب القيمة").
@@ -101,7 +107,7 @@ def sort_column(question: str) -> tuple[str, tuple[str, ...]] | None:
     return (str(m.lastgroup), tuple(m.group(0).split())) if m else None
 
 
-# --- value groups ------------------------------------------------------------------------------------
+# --- value groups ---------------------------------------------------------------------------------
 # A distribution over the values of a column with few distinct values: "كم منافسة لكل سعر من أسعار
 # كراسات الشروط", "توزيع المنافسات حسب عدد العروض", "المشاريع حسب المدة": grouped by the booklet
 # price, the number of bids or a project's duration itself.
@@ -133,7 +139,7 @@ def read_value_group(r: Reading) -> str | None:
     return found
 
 
-# --- awards ------------------------------------------------------------------------------------------
+# --- awards ---------------------------------------------------------------------------------------
 # Awards as a noun ("عدد الترسيات", "كم ترسية تمت", "عمليات الترسية"): the awarded tenders; and when
 # awards are dated ("تمت ترسيتها خلال 2025", "الترسيات في النصف الأول من 2024"), the date read as
 # the publish date of the awarded tenders, said in the answer: the data holds no award date.
@@ -168,7 +174,7 @@ def read_awards(r: Reading, status_label: str) -> None:
         r.dates = [replace(span, label=span.label + _DATE_NOTE) for span in r.dates]
 
 
-# --- passed over -------------------------------------------------------------------------------------
+# --- passed over ----------------------------------------------------------------------------------
 # Words that change nothing a question asks (``lexicon.PASSED_OVER_TERMS``: a tender is there,
 # listed, someone's, put out), blanked out after the other passes so that they no longer refuse the
 # question. A word next to a number, a negation or a comparator is never passed over ("المدرجة ضمن
