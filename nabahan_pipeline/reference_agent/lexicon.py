@@ -89,7 +89,7 @@ STATUS_TERMS: dict[int, tuple[str, ...]] = {
 TYPE_TERMS: dict[int, tuple[str, ...]] = _by_id("TYPE_TERMS")
 
 # Groups of agencies named by a plural ("الجامعات"): group -> the words that name it. Who belongs
-# is derived from the agencies' names (``parser.agency_groups``), never listed here.
+# is derived from the agencies' names (``parser.names``), never listed here.
 AGENCY_GROUP_TERMS: dict[str, tuple[str, ...]] = _by_key("AGENCY_GROUP_TERMS")
 # The singular of each group, read as the group only after a grouping word ("لكل جامعة": the
 # universities, each one); elsewhere a singular is a name's first word ("جامعة القصيم").
@@ -161,6 +161,8 @@ ORDINALS: dict[str, int] = _WORDS["ORDINALS"]
 # Ordinal ranks ("رابع منطقة", "المنطقة الخامسة"): word -> rank, read beside a group noun or a
 # superlative (``parser.values.read_ordinal``); "الأول" is the top itself.
 RANK_ORDINALS: dict[str, int] = _WORDS["RANK_ORDINALS"]
+# Hijri month number -> its name as a regex fragment with its common spellings.
+HIJRI_MONTHS: dict[int, str] = {int(month): form for month, form in _WORDS["HIJRI_MONTHS"].items()}
 THIS_TERMS = _terms("THIS_TERMS")
 LAST_TERMS = _terms("LAST_TERMS")
 NEXT_TERMS = _terms("NEXT_TERMS")
@@ -184,7 +186,7 @@ QUESTION_FORMS = COUNT_TERMS + LIST_TERMS + AVG_TERMS + SUM_TERMS + ("كم في�
 
 # The stop and filler words: words the parser understands without a lexicon entry of their own
 # (particles, polite words and greetings, dialect particles, units, words that only carry the
-# question). The parser's accounting (``parser.accounting``) takes them as understood; any other
+# question). The parser's accounting (``parser.intent``) takes them as understood; any other
 # word it cannot place refuses the question. Add a word only when it changes nothing a question
 # asks. They live in phrasing.json with the other ways of phrasing a question.
 FILLER_TERMS: tuple[str, ...] = tuple(PHRASING["fillers"])
@@ -204,11 +206,11 @@ OFF_TOPIC_SUBJECTS = frozenset({"weather", "sports"})
 
 # Words that change nothing a question asks, by what they say: a tender is there, listed, someone's,
 # or put out ("المنافسات المسجلة لجهة ..." asks for that agency's tenders). Passed over only where
-# they cannot carry a condition (``parser.passed_over``). Not here: "المتاحة" (open for bids: a
+# they cannot carry a condition (``parser.reading``). Not here: "المتاحة" (open for bids: a
 # status), "الحالية", "الجديدة" (dates), nor a word another list already reads ("المطروحة": a
 # tender word; "موجودة", "نشرها": fillers).
 PASSED_OVER_TERMS: dict[str, tuple[str, ...]] = _by_key("PASSED_OVER_TERMS")
 
-# Domain nouns a one-letter typo is read back to (``parser.typos``), each with its other forms:
+# Domain nouns a one-letter typo is read back to (``parser.patterns``), each with its other forms:
 # a typo between two forms of one noun ("المناقصت": المناقصات or المناقصة) still means that noun.
 TYPO_NOUNS: tuple[tuple[str, ...], ...] = tuple(tuple(forms) for forms in PHRASING["typo_nouns"])

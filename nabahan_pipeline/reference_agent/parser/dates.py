@@ -19,7 +19,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import SMALL_NUMBER, alter
 from nabahan_pipeline.reference_agent.parser.values import comparator_before
 
 
-# --- the phrases -----------------------------------------------------------------------------------
+# --- the phrases ----------------------------------------------------------------------------------
 
 _YEAR_WORD = r"(?:(?:[وفبل]?ال|[لب])?(?:عام|سنه)\s?)"
 _GREG = r"(?P<{n}>20[0-4]\d)(?:\s?(?:م|ميلادي(?:ه)?)(?!\w))?"
@@ -436,7 +436,7 @@ def _plain_years(text: str, spans: list[DateSpan]) -> str:
     return text
 
 
-# --- hijri dates -------------------------------------------------------------------------------------
+# --- hijri dates ----------------------------------------------------------------------------------
 # Hijri dates in a question read into DateSpans of Gregorian days by the Umm al-Qura calendar
 # (``arabic.hijri_calendar``): months and days ("رمضان 1446هـ", "محرم ١٤٤٨", "15 شوال 1445",
 # "1446/09/15"), ranges and pairs of months ("من محرم إلى جمادى الآخرة 1446", "رمضان وشوال 1446"),
@@ -446,20 +446,7 @@ def _plain_years(text: str, spans: list[DateSpan]) -> str:
 # no year) is reported by ``unread_hijri`` and refused by name, never answered for other dates.
 
 # Month names as normalize_arabic leaves them, each with its common spellings.
-_MONTH_FORMS: dict[int, str] = {
-    1: r"(?:ال)?محرم(?: (?:ال)?حرام)?",
-    2: r"صفر(?: (?:ال)?خير)?",
-    3: r"ربيع (?:ال)?اول",
-    4: r"ربيع (?:ال)?(?:ثاني|اخر|اخر)",
-    5: r"جماد(?:ي|ا)? (?:ال)?اول(?:ي)?",
-    6: r"جماد(?:ي|ا)? (?:ال)?(?:اخر(?:ه)?|ثاني(?:ه)?)",
-    7: r"رجب",
-    8: r"شعبان(?: (?:ال)?معظم)?",
-    9: r"رمضان(?: (?:ال)?مبارك| (?:ال)?كريم)?",
-    10: r"شوال",
-    11: r"(?:ذو|ذي|ذا) (?:ال)?قعده",
-    12: r"(?:ذو|ذي|ذا) (?:ال)?حجه",
-}
+_MONTH_FORMS = lx.HIJRI_MONTHS
 _HIJRI_MONTH = "|".join(f"(?P<h{n}{{k}}>{form})" for n, form in _MONTH_FORMS.items())
 # Any Hijri month name, for the other readers ("أول أسبوعين من رمضان 1446").
 HIJRI_MONTH = "|".join(f"(?:{form})" for form in _MONTH_FORMS.values())
@@ -756,7 +743,7 @@ def _half(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _span(a[0], b[1], f"{'النصف الأول' if first_month == 1 else 'النصف الثاني'} من عام {year}هـ")
 
 
-# --- day bounds --------------------------------------------------------------------------------------
+# --- day bounds -----------------------------------------------------------------------------------
 # Days and months as bounds and ranges of a period: "قبل 15 مارس 2025", "بعد 2026/09/01", "منذ بداية
 # يونيو 2026", "بعد نهاية يونيو 2026", "حتى 31 مارس 2024", "من 2025/03/01 إلى 2025/04/15", "بين
 # 2024-01-15 و 2024-02-15", "من 1 إلى 15 مارس 2025". Read before the other date readers, which would
@@ -913,7 +900,7 @@ def intersect_bounds(spans: list[DateSpan]) -> list[DateSpan]:
     return [DateSpan(start, end, " و".join(s.label for s in spans))]
 
 
-# --- period parts ------------------------------------------------------------------------------------
+# --- period parts ---------------------------------------------------------------------------------
 # Parts of a period in a question: the first or last N days, weeks or months of a month or a year
 # ("أول ثلاثة أشهر من 2022", "الأشهر الثلاثة الأولى من 2022", "آخر 10 أيام من مارس 2025"), its Nth
 # week ("الأسبوع الأول من سبتمبر 2026"), its halves, its first or last ten days ("العشر الأواخر من
@@ -1060,7 +1047,7 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
     return DateSpan(start.isoformat(), end.isoformat(), label)
 
 
-# --- relative periods --------------------------------------------------------------------------------
+# --- relative periods -----------------------------------------------------------------------------
 # Periods named relative to the data's as-of date (never the clock) that the other date readers do
 # not reach: a month, quarter or half of a relative year ("الربع الأول من العام الماضي", "سبتمبر
 # الماضي", "شهر 9 من السنة الحالية"), the start of this month or year up to now ("منذ بداية الشهر"),
