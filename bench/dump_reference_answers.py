@@ -7,6 +7,8 @@ The questions: every case file (nabahan_pipeline/data, nabahan_pipeline_tests/da
 meaning-keeping variants (every perturbation, seeds 0 and 1), and every Arabic string literal in
 the reference agent's tests. For each: the agent's whole answer and the parser's reading (frame,
 what each part consumed, the words left over). Prints how many questions and the file's digest.
+Runs with PYTHONHASHSEED=0 (it re-executes itself so): the typo reader's choice between two forms
+of a region name follows set order, which string hashing otherwise varies from run to run.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -46,6 +49,8 @@ def questions() -> list[str]:
 
 def main() -> None:
     """Answer every question and write the answers, one entry per question."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     agent = default_agent()
     out = {}
     for question in questions():

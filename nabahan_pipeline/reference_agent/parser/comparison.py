@@ -120,7 +120,7 @@ def periods_compared(frame: QueryFrame, r: Reading) -> QueryFrame:
     return replace(frame, group_by=("year",), conditions=(*rest, Condition(dated[0].field, "year_in", tuple(years), label)))
 
 
-# --- difference --------------------------------------------------------------------------------------
+# --- difference -----------------------------------------------------------------------------------
 # The difference between two figures: "كم الفرق بين عدد المنافسات المرساة وعدد الملغاة", "بكم يزيد
 # عدد منافسات الرياض على منافسات مكة", "كم زاد عدد المنافسات في 2026 عن 2025", "الفرق بين القيمة
 # التقديرية وقيمة الترسية", "نسبة الوفر" (the estimated value less the awarded one, as a share of

@@ -73,7 +73,7 @@ def _bare(label: str) -> str:
     return label[3:] if label.startswith("في ") else label
 
 
-# --- date columns ------------------------------------------------------------------------------------
+# --- date columns ---------------------------------------------------------------------------------
 # Which date of a tender a question is about, when it is not the publish date: the deadline for
 # offers (last_offer_date), the last day for enquiries (last_enquiry_date) or the day offers are
 # opened (offers_opening_date); and what it says of that date: that it falls in the period the

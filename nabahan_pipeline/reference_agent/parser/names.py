@@ -88,7 +88,7 @@ class EnglishNames:
         return text, conditions
 
 
-# --- agency groups -----------------------------------------------------------------------------------
+# --- agency groups --------------------------------------------------------------------------------
 # Groups of agencies named by a plural: "الجامعات", "التجمعات الصحية", "أمانات المناطق",
 # "المستشفيات", "الوزارات", "الهيئات", read as one condition on every agency of the group.
 #
@@ -273,7 +273,7 @@ def _has_adjective(name: list[frozenset[str]], word: str) -> bool:
     return any(w & forms for w in name)
 
 
-# --- name choice -------------------------------------------------------------------------------------
+# --- name choice ----------------------------------------------------------------------------------
 # Which agencies a phrase shared by several names means: the word before it may pick them ("هيئة
 # المياه": the authority, not the ministry whose name also holds "المياه"); a phrase every name
 # begins with is a family of agencies ("أمانة", "الأمن العام"), as an analyst's LIKE would read it;
@@ -347,7 +347,7 @@ def asked_as_group(tokens: list[str], start: int, end: int) -> tuple[int, int] |
     return first, end
 
 
-# --- reference lookup --------------------------------------------------------------------------------
+# --- reference lookup -----------------------------------------------------------------------------
 # Questions about the reference tables themselves rather than the tenders: a name in English or in
 # Arabic ("ما الاسم الإنجليزي لمنطقة القصيم", "الاسم العربي لـ Two-stage tender"), an id ("ما رقم
 # نوع المنافسة المحدودة"), where an agency is ("في أي منطقة تقع جامعة طيبة", "الجهات اللي مقرها

@@ -20,7 +20,7 @@ from nabahan_pipeline.reference_agent import lexicon as lx
 
 T = TypeVar("T")
 
-# --- building patterns from lexicon fragments ------------------------------------------------------
+# --- building patterns from lexicon fragments -----------------------------------------------------
 
 # و/ف, then ب/ل/ك, then the article: "وبالرياض", "للرياض", "فالمناقصات".
 _CLITICS = r"(?:[وف])?(?:لل|[بلك]?ال|[بلك])?"
@@ -68,7 +68,7 @@ def _keyed_terms(table: Mapping[object, Iterable[str]]) -> tuple[re.Pattern[str]
     return re.compile(rf"(?<!\w)(?:{'|'.join(parts)})(?!\w)"), names
 
 
-# --- the vocabulary ----------------------------------------------------------------------------------
+# --- the vocabulary -------------------------------------------------------------------------------
 
 REGIONS, REGION_KEYS = _keyed_terms(lx.REGION_TERMS)
 REGION_PREFIX = re.compile(r"(?:(?<!\w)[وفبل]?(?:ال)?(?:منطقه|مدينه|محافظه)\s)$")
@@ -113,7 +113,7 @@ SQL_STATEMENT = re.compile(r"(?<![a-z])(?:select|insert|update|delete|drop|alter
 OFF_TASK = _terms(lx.OFF_TASK_TERMS)
 OFF_TOPIC = _terms(lx.OFF_TOPIC_TERMS)
 FILLERS = _terms(lx.FILLER_TERMS)
-# Words that change nothing asked, passed over where safe (``passed_over``).
+# Words that change nothing asked, passed over where safe (``reading.pass_over``).
 PASSED_OVER = _terms([term for terms in lx.PASSED_OVER_TERMS.values() for term in terms])
 LIST_WORDS = _terms(lx.LIST_TERMS)
 UNHELD, UNHELD_KEYS = _keyed_terms(lx.UNHELD_DATA)
@@ -173,7 +173,6 @@ KNOWN = re.compile(
     )
     + r"|\d+(?:[.,]\d+)*)(?!\w)"
 )
-# Words of agency and activity names too common to name one by themselves.
 _GENERIC_NAME_WORDS = frozenset(
     {
         "وزاره", "هيئه", "اداره", "عامه", "عام", "ديوان", "صحي", "انشطه", "نشاط", "الملك", "ملك", "امير",
@@ -253,7 +252,7 @@ def read_each(
     return text, found
 
 
-# --- typos -------------------------------------------------------------------------------------------
+# --- typos ----------------------------------------------------------------------------------------
 # One-letter typos in domain nouns and region names ("المنافسسات", "الرياص"), read back to the word
 # meant when one word of the vocabulary (or forms of one noun) is a single edit away and the word
 # has at least five letters. Used only on a question refused as not understood: the question is read
@@ -347,7 +346,7 @@ def corrected(
     return " ".join(words), tuple(corrections)
 
 
-# --- dialect negation --------------------------------------------------------------------------------
+# --- dialect negation -----------------------------------------------------------------------------
 # Negations said between a subject and its predicate, as Saudi speech and written Arabic put them:
 # "كم منافسة في جازان ما هي شراء مباشر", "ماهي ملغاة", "مب نشطة", "مو في جدة", "ليست في منطقة عسير".
 # "ما هي" / "ما هو" also ask ("ما هي المنافسات ...", "ابي اعرف ما هي الملغاة"), so they negate only
@@ -483,7 +482,7 @@ def relative_ma(original: str) -> tuple[str, ...]:
     return tuple(w for m in _RELATIVE_MA.finditer(original) for w in m.group(0).split()[-2:])
 
 
-# --- disjunction -------------------------------------------------------------------------------------
+# --- disjunction ----------------------------------------------------------------------------------
 # "أو" between conditions of different kinds: "كم منافسة ملغاة أو في الرياض", "عامة أو في 2024",
 # "قيمتها أكثر من مليون أو عروضها أقل من 3". A frame ANDs its conditions, so such a question would
 # be answered as its "and"; the "أو" is named instead and the question refused. A list of one kind

@@ -284,7 +284,7 @@ def read_ordinal(text: str) -> tuple[str, tuple[int, int] | None, tuple[str, ...
     return text, None, ()
 
 
-# --- having ------------------------------------------------------------------------------------------
+# --- having ---------------------------------------------------------------------------------------
 # A threshold on each group's total or count ("المناطق التي يتجاوز إجمالي القيمة التقديرية
 # لمنافساتها 5 مليارات", "الجهات التي طرحت أكثر من 100 منافسة"): the groups named first, then a
 # relative ("التي", "اللي"), a comparator and a figure. The threshold is taken out and the rest
@@ -397,7 +397,7 @@ def with_threshold(frame: QueryFrame, threshold: Threshold) -> QueryFrame | None
     return replace(frame, having=threshold.having)
 
 
-# --- column comparison -------------------------------------------------------------------------------
+# --- column comparison ----------------------------------------------------------------------------
 # A tender's awarded value compared with its own estimated value: "رُسّيت بقيمة أعلى من قيمتها
 # التقديرية", "قيمة ترسيتها أقل من التقديرية", "نزلت قيمة ترسيتها عن التقديرية بأكثر من 20%"; and a
 # tender with none ("انتهت بدون ترسية").
@@ -479,7 +479,7 @@ def read_column_comparisons(text: str) -> tuple[str, list[Condition]]:
     return text, conditions
 
 
-# --- durations ---------------------------------------------------------------------------------------
+# --- durations ------------------------------------------------------------------------------------
 # A future project's duration compared with a span said in years or months: "مدته سنة أو أقل",
 # "مدتها أكثر من سنتين", "مدة تنفيذه لا تتجاوز 18 شهراً"; read as a condition in months.
 #

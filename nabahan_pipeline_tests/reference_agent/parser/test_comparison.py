@@ -109,7 +109,7 @@ def test_two_years_asked_each_are_one_figure_per_year(agent: ReferenceAgent) -> 
     assert [c.values for c in frame.conditions if c.field == "date"] == [(2023, 2024)]
 
 
-# --- difference --------------------------------------------------------------------------------------
+# --- difference -----------------------------------------------------------------------------------
 # The difference between two figures: two places, statuses, periods or types, or the estimated and
 # the awarded value, each side measured and the second subtracted from the first; a difference with
 # no two sides to it is refused.

@@ -58,7 +58,7 @@ def test_what_no_reader_places_is_reported() -> None:
     assert _read("في كل يوم").ungrouped == ("في كل يوم",)
 
 
-# --- date columns ------------------------------------------------------------------------------------
+# --- date columns ---------------------------------------------------------------------------------
 # Questions about a tender's other dates: the deadline, the last day for enquiries and the day
 # offers are opened, in a named period, passed or not by the as-of date, or asked for themselves.
 

@@ -229,7 +229,7 @@ def test_the_next_quarter() -> None:
     ]
 
 
-# --- hijri dates -------------------------------------------------------------------------------------
+# --- hijri dates ----------------------------------------------------------------------------------
 # Hijri months, days and ranges of months read into Gregorian spans by the Umm al-Qura table, months
 # named with no year counted from the as-of date, and Hijri dates outside the table refused by name.
 
@@ -387,7 +387,7 @@ def test_a_hijri_day_a_month_does_not_have_is_not_read() -> None:
     assert _read("بتاريخ 1446/09/30")[1] == []  # Ramadan 1446 had 29 days
 
 
-# --- day bounds --------------------------------------------------------------------------------------
+# --- day bounds -----------------------------------------------------------------------------------
 # Days and months as open bounds and ranges: before, after, since and until a day or a month (its
 # start or end), ranges of ISO or day/month/year dates, and ranges of days within one month.
 
@@ -484,7 +484,7 @@ def test_open_bounds_said_together_are_one_span() -> None:
     assert intersect_bounds([DateSpan("2026-01-01", None, "a"), DateSpan(None, "2023-01-01", "b")])[0].start == "2026-01-01"
 
 
-# --- period parts ------------------------------------------------------------------------------------
+# --- period parts ---------------------------------------------------------------------------------
 # Parts of a period: the first or last N days, weeks or months of a named or relative month or year,
 # and the Nth week of one, each read into a half-open span; a part longer than its period is not
 # read.
@@ -574,7 +574,7 @@ def test_halves_tens_and_single_days_of_a_period(phrase: str, start: str, end: s
     assert _part_spans(phrase) == [(start, end)]
 
 
-# --- relative periods --------------------------------------------------------------------------------
+# --- relative periods -----------------------------------------------------------------------------
 # Periods relative to the as-of date: parts of a relative year, a month named "last" or "next",
 # since the start of this month or year, the same month last year, today and yesterday; read by the
 # whole parser, since the relative year is resolved before the other date readers run.

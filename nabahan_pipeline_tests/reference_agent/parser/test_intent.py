@@ -58,7 +58,7 @@ def test_what_a_part_makes_of_the_whole_is_a_share(agent: ReferenceAgent) -> Non
     assert isinstance(frame, QueryFrame) and frame.measure == "share"
 
 
-# --- accounting --------------------------------------------------------------------------------------
+# --- accounting -----------------------------------------------------------------------------------
 # Every word of a question accounted for: what each part of the parse consumed, the content words
 # left over, the refusal that names them, data the schema lacks refused by name, and, over every
 # question set in the repository, no question answered with a word left over.
@@ -180,14 +180,14 @@ def test_no_question_of_any_set_is_answered_with_a_word_left_over(agent: Referen
         # "ما" past the first word negates ("ما وصلها ولا عرض" is read: no bids).
         ("كم منافسة ما الغيت في جدة؟", "ما"),
         # A comparator with no figure after it compares with something the parser cannot read.
-        # (The awarded value against the estimated one is read now: ``column_comparison``.)
+        # (The awarded value against the estimated one is read now: ``values.read_column_comparisons``.)
         ("كم منافسة رسيت بقيمة أعلى من سعر كراستها؟", "اعلي"),
         # Two tables joined: a frame reads one, the other would go unanswered.
         ("كم مناقصة ومشروع في الرياض؟", "ومشروع"),
         ("عدد المشاريع القادمة والمنافسات النشطة", "والمنافسات"),
         ("كم مناقصة أو مشروع في جدة", "مشروع"),
         # A dimension noun nothing is grouped by, counted by or filtered on.
-        # ("رتب لي المناطق حسب ... من الأكثر للأقل" is read now: ``parser.ordering``.)
+        # ("رتب لي المناطق حسب ... من الأكثر للأقل" is read now: ``parser.reading``.)
         ("كم عدد المنافسات في المناطق", "المناطق"),
         # An order phrase a count has no place for, or one against the ranking's own order.
         ("كم منافسة في الرياض من الأكثر للأقل", "الاكثر"),
@@ -217,7 +217,7 @@ def test_words_the_frame_uses_are_no_reason_to_refuse(agent: ReferenceAgent, que
     assert parse.leftover == ()
 
 
-# --- unused words ------------------------------------------------------------------------------------
+# --- unused words ---------------------------------------------------------------------------------
 # Words read and left unused by the frame refuse the question (issue 15): a count under an average,
 # the deadline beside a measure of another column, a threshold on a number of rows.
 

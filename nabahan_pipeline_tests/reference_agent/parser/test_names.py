@@ -58,7 +58,7 @@ def test_an_english_name_is_a_condition(agent: ReferenceAgent, question: str, fi
     assert any(c.field == field and c.values == ids for c in frame.conditions), frame.conditions
 
 
-# --- agency groups -----------------------------------------------------------------------------------
+# --- agency groups --------------------------------------------------------------------------------
 # Groups of agencies named by a plural, their members derived from the agencies' names, and what is
 # asked of a group (a count, a total, a ranking among its members, a distribution).
 
@@ -202,7 +202,7 @@ def test_a_plural_with_words_of_one_member_only_is_not_that_member(agent: Refere
     assert "agency_id = 73" not in (answer["sql"] or "")
 
 
-# --- name choice -------------------------------------------------------------------------------------
+# --- name choice ----------------------------------------------------------------------------------
 # Agency names matched as whole names (issue 30): a name that is a proper part of another agency's
 # name selects only the agency whose full name it is, unless the question asks for every agency that
 # holds it; a phrase several names share and none is whole is refused with the candidates named; an
@@ -261,7 +261,7 @@ def test_a_family_of_names_summed_names_each_agency(agent: ReferenceAgent, db: s
     assert all(name in answer["insights"] for name in names)
 
 
-# --- reference lookup --------------------------------------------------------------------------------
+# --- reference lookup -----------------------------------------------------------------------------
 # Questions about the reference tables: English and Arabic names, ids, where an agency is, the
 # agencies of a region, the names that contain a word; and lookups the tables cannot answer refused.
 

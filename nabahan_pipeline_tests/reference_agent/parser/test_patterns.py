@@ -35,7 +35,7 @@ def test_baladiya_alone_names_no_agency() -> None:
     assert {"بلديه", "البلديه"} <= GENERIC_WORDS
 
 
-# --- phrasing as data (phrasing.json) --------------------------------------------------------------
+# --- phrasing as data (phrasing.json) -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -83,7 +83,7 @@ def test_the_one_with_the_most_and_still_open(text: str, reads: str) -> None:
     assert " ".join(rephrased(text).split()) == " ".join(reads.split())
 
 
-# --- typos -------------------------------------------------------------------------------------------
+# --- typos ----------------------------------------------------------------------------------------
 # One-letter typos of domain nouns and region names (issue 30): read back when one noun of the
 # vocabulary is one edit away and the word has five letters or more, never otherwise; a question the
 # agent understood is never changed; the insight shows each word as understood.
@@ -157,7 +157,7 @@ def test_a_names_word_is_read_back_only_after_another_word_of_that_name() -> Non
     assert corrected("كم الفرق في المنافسات", words, neighbours) == ("كم الفرق في المنافسات", ())
 
 
-# --- dialect negation --------------------------------------------------------------------------------
+# --- dialect negation -----------------------------------------------------------------------------
 # Negations between a subject and its predicate ("ما هي شراء مباشر", "مب ملغاة", "مو في جدة") read
 # as negations, "ما هي" still read as a question where it asks, and such a negation no pass reads
 # refused rather than answered with its positive (issue 15).
@@ -342,7 +342,7 @@ def test_every_negation_before_every_filter_is_read_or_refused(agent: ReferenceA
     assert answered >= 3, "the negation is read, not only refused"
 
 
-# --- disjunction -------------------------------------------------------------------------------------
+# --- disjunction ----------------------------------------------------------------------------------
 # "أو" between conditions of different kinds refuses the question rather than answer its "and"
 # (issue 15); a list of one kind stays one condition and is answered.
 

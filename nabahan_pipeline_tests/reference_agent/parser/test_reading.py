@@ -56,7 +56,7 @@ def test_rows_sorted_by_a_column_their_table_lacks_are_refused(agent: ReferenceA
     assert agent.ask("رتب المشاريع حسب عدد العروض")["status"] == "out_of_scope"
 
 
-# --- value groups ------------------------------------------------------------------------------------
+# --- value groups ---------------------------------------------------------------------------------
 # A distribution over a column's own values: the booklet prices, the numbers of bids.
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_a_table_without_the_column_is_refused(agent: ReferenceAgent, question: 
     assert agent.ask(question)["status"] == "out_of_scope"
 
 
-# --- awards ------------------------------------------------------------------------------------------
+# --- awards ---------------------------------------------------------------------------------------
 # Awards as a noun are the awarded tenders; dated awards are read on the publish date, and the
 # answer's wording of the date says so (the data holds no award date).
 
@@ -148,7 +148,7 @@ def test_an_award_date_asked_for_is_read_on_the_publish_date_and_said_so(parser:
     assert "لا تحوي البيانات تاريخ الترسية" in dates[0].label
 
 
-# --- passed over -------------------------------------------------------------------------------------
+# --- passed over ----------------------------------------------------------------------------------
 # Words that change nothing a question asks (issue 30): each word of the lexicon, asked with and
 # without, gets the same SQL; next to a number, a negation or a comparator, or as a word of a name,
 # it is not passed over and the question is refused naming it, as any word not understood.

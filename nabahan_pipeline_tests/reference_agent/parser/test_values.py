@@ -292,7 +292,7 @@ def test_an_ordinal_beside_no_group_nor_superlative_is_no_rank(phrase: str) -> N
     assert read_ordinal(phrase) == (phrase, None, ())
 
 
-# --- having ------------------------------------------------------------------------------------------
+# --- having ---------------------------------------------------------------------------------------
 # A threshold on each group's count or total (issue 30): the groups named first, then "التي" and a
 # comparator with a figure, answered with HAVING and the same rows as an analyst's query; a
 # threshold on each row's value, or a count of the groups, is no HAVING.
@@ -393,7 +393,7 @@ def test_a_small_number_word_alone_is_no_threshold() -> None:
     assert read_threshold("المناطق التي فيها اكثر من خمس") is None
 
 
-# --- column comparison -------------------------------------------------------------------------------
+# --- column comparison ----------------------------------------------------------------------------
 # A tender's awarded value against its own estimated value, in either word order, turned around when
 # the estimated value is the subject, with a margin ("بأكثر من 30%") read only when it says "at
 # least".
@@ -452,7 +452,7 @@ def test_no_award_is_an_empty_awarded_value(question: str) -> None:
     assert [(c.field, c.op) for c in conditions] == [("awarded", "is_null")]
 
 
-# --- durations ---------------------------------------------------------------------------------------
+# --- durations ------------------------------------------------------------------------------------
 # A duration said in years or months, read in months right after a duration word.
 
 @pytest.mark.parametrize(
