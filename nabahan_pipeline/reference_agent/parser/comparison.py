@@ -121,16 +121,9 @@ def periods_compared(frame: QueryFrame, r: Reading) -> QueryFrame:
 
 
 # --- difference -----------------------------------------------------------------------------------
-# The difference between two figures: "كم الفرق بين عدد المنافسات المرساة وعدد الملغاة", "بكم يزيد
-# عدد منافسات الرياض على منافسات مكة", "كم زاد عدد المنافسات في 2026 عن 2025", "الفرق بين القيمة
-# التقديرية وقيمة الترسية", "نسبة الوفر" (the estimated value less the awarded one, as a share of
-# the estimated).
-#
-# The cue is read after the filter passes; the frame the rest of the question makes is then split
-# into two sides: a condition that names two values (two places, statuses, types, names), two
-# periods, or two columns (estimated and awarded value). The measure (count, total, average) is
-# taken on each side and the second subtracted from the first. Anything else (no two sides, or
-# several ways to split) is refused rather than answered as another question.
+# The difference between two figures ("كم الفرق بين ...", "بكم يزيد ... على", "نسبة الوفر"): the frame
+# the rest makes is split into two sides (two values of one condition, two periods or two columns),
+# each measured, the second subtracted; no two sides, or several ways to split: refused.
 
 # "الفرق (الإجمالي) بين", "بكم يزيد ... على", "كم زاد ... عن", "زيادة ... مقارنة بـ", "بكم يقل".
 _CUE = re.compile(

@@ -74,13 +74,9 @@ def _bare(label: str) -> str:
 
 
 # --- date columns ---------------------------------------------------------------------------------
-# Which date of a tender a question is about, when it is not the publish date: the deadline for
-# offers (last_offer_date), the last day for enquiries (last_enquiry_date) or the day offers are
-# opened (offers_opening_date); and what it says of that date: that it falls in the period the
-# question names ("تنتهي مهلة الاستفسارات فيها خلال سبتمبر 2026", "تقفل بعد 15 نوفمبر", "ينتهي خلال
-# 7 أيام" from the as-of date on), that it has passed or not by the data's as-of date ("المنافسات
-# التي انتهى موعد تقديم عروضها"), or asks for the date itself ("أقرب موعد نهائي لتقديم العروض": the
-# soonest still to come; "أقرب 5 منافسات ...": those tenders in that date's order).
+# Which date of a tender a question is about when not the publish date (deadline, enquiries, opening)
+# and what it says of it: in a period, passed or not by the as-of date, or the date itself asked for
+# ("أقرب موعد نهائي لتقديم العروض": the soonest still to come).
 
 _PASSED = alternation(lx.DATE_PASSED_VERBS)
 _PENDING = alternation(lx.DATE_PENDING_VERBS)

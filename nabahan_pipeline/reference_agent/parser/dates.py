@@ -437,13 +437,9 @@ def _plain_years(text: str, spans: list[DateSpan]) -> str:
 
 
 # --- hijri dates ----------------------------------------------------------------------------------
-# Hijri dates in a question read into DateSpans of Gregorian days by the Umm al-Qura calendar
-# (``arabic.hijri_calendar``): months and days ("رمضان 1446هـ", "محرم ١٤٤٨", "15 شوال 1445",
-# "1446/09/15"), ranges and pairs of months ("من محرم إلى جمادى الآخرة 1446", "رمضان وشوال 1446"),
-# bounds ("قبل رمضان 1446", "منذ بداية 1447هـ"), ranges, halves and relative Hijri years, and a
-# month counted from the as-of date ("رمضان الماضي"). Read before the Hijri years of ``dates``,
-# which would take the year alone. What the calendar cannot place (a year outside it, a month with
-# no year) is reported by ``unread_hijri`` and refused by name, never answered for other dates.
+# Hijri dates read into DateSpans of Gregorian days by the Umm al-Qura calendar; read before the Hijri
+# years of the Gregorian readers, which would take the year alone. What the calendar cannot place is
+# reported by ``unread_hijri`` and refused by name, never answered for other dates.
 
 # Month names as normalize_arabic leaves them, each with its common spellings.
 _MONTH_FORMS = lx.HIJRI_MONTHS
@@ -901,12 +897,9 @@ def intersect_bounds(spans: list[DateSpan]) -> list[DateSpan]:
 
 
 # --- period parts ---------------------------------------------------------------------------------
-# Parts of a period in a question: the first or last N days, weeks or months of a month or a year
-# ("أول ثلاثة أشهر من 2022", "الأشهر الثلاثة الأولى من 2022", "آخر 10 أيام من مارس 2025"), its Nth
-# week ("الأسبوع الأول من سبتمبر 2026"), its halves, its first or last ten days ("العشر الأواخر من
-# رمضان 1446") and its first or last day. The period is a named month (Gregorian or Hijri) or year,
-# or one counted from the as-of date. Read before the other date phrases, which would take the month
-# or the year alone (or "آخر 3 أشهر" as the months up to the as-of date).
+# Parts of a period: its first or last N days, weeks or months, its Nth week, halves, first or last ten
+# days or day ("أول ثلاثة أشهر من 2022", "العشر الأواخر من رمضان 1446"); read before the other date
+# phrases, which would take the month or the year alone.
 
 _SMALL = alternation(lx.SMALL_NUMBERS)
 # Unit words -> (unit, count the word itself says: the dual "شهرين" is two).
@@ -1048,16 +1041,9 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
 
 
 # --- relative periods -----------------------------------------------------------------------------
-# Periods named relative to the data's as-of date (never the clock) that the other date readers do
-# not reach: a month, quarter or half of a relative year ("الربع الأول من العام الماضي", "سبتمبر
-# الماضي", "شهر 9 من السنة الحالية"), the start of this month or year up to now ("منذ بداية الشهر"),
-# the same month last year, the N days, weeks, months or years to come ("الأشهر الستة القادمة"), and
-# today or yesterday ("طرحت اليوم", "أمس").
-#
-# A relative year after a part of a year is written over with the year it means, space-padded to the
-# same length, so that the readers of "الربع الأول من 2025" read it and every other offset stays;
-# the words written over are accounted as read by the date pass, and the answer words the period as
-# the question did (``reword_anchored``).
+# Periods relative to the data's as-of date (never the clock) the other readers do not reach. A relative
+# year after a part of a year is written over with the year it means, space-padded to the same length,
+# so that every other offset stays; the answer words the period as the question did (``reword_anchored``).
 
 _ORDINALS = alternation(lx.ORDINALS)
 _REL_LAST = r"(?:ال)?(?:ماضي(?:ه)?|سابق(?:ه)?|فايت(?:ه)?|منصرم(?:ه)?)|اللي فات(?:ت)?"

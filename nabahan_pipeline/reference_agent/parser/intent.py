@@ -441,15 +441,9 @@ def two_tables(question: str) -> tuple[str, ...]:
 
 
 # --- unused words ---------------------------------------------------------------------------------
-# Words of a question read and then left unused by its frame, beyond ``ignored_words``: a
-# count averaged or totalled ("متوسط عدد المنافسات لكل جهة": an average of counts, not of values),
-# the deadline beside a measure of another column, both ends of a ranking ("أعلى وأقل منطقة"), a
-# second dimension beside a grouping by another, "from the ..." under a one-row pick ("من الأحدث
-# للأقدم": every row newest first, not the oldest one), two places of one region set against each
-# other ("نسبة منافسات جدة من منافسات مكة": the data holds regions, not cities), and a threshold on
-# the number of rows ("كم جهة طرحت أكثر من 100"; ``values.read_threshold`` reads those that name their groups
-# first). One SELECT of the frame holds none of them, so the agent names the words and refuses
-# rather than answer another question.
+# Words read and then left unused by the frame, beyond ``ignored_words`` (a count averaged, the
+# deadline beside another measure, both ends of a ranking, a threshold on a number of rows): one SELECT
+# holds none of them, so the agent names the words and refuses rather than answer another question.
 
 # The column words a measure may be of; with none, an average or a total is of the value.
 _COLUMN_PARTS = ("column:any", "column:value", "column:awarded", "column:bids", "column:booklet", "column:duration")

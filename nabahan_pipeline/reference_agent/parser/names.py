@@ -89,15 +89,9 @@ class EnglishNames:
 
 
 # --- agency groups --------------------------------------------------------------------------------
-# Groups of agencies named by a plural: "الجامعات", "التجمعات الصحية", "أمانات المناطق",
-# "المستشفيات", "الوزارات", "الهيئات", read as one condition on every agency of the group.
-#
-# Who belongs is derived from the agencies' names in the database (a university is an agency whose
-# name has the word جامعة, a municipality one whose name begins with أمانة, ...), so the group
-# follows the reference data. The plural is left in the text as "الجهات" so that what is asked of it
-# still reads after a superlative, a number or "أي" ("أكثر الجامعات طرحاً": the agencies ranked,
-# among the universities); elsewhere it is blanked out (a distribution of the universities' tenders
-# by region is not one by agency).
+# Groups of agencies named by a plural ("الجامعات", "الوزارات"), members derived from the agencies' names
+# so the group follows the reference data. The plural is left as "الجهات" where what is asked of it still
+# reads after it ("أكثر الجامعات طرحاً"); elsewhere it is blanked out.
 
 def _any_word(form: str) -> Callable[[list[frozenset[str]]], bool]:
     return lambda name: any(form in w for w in name)
@@ -274,14 +268,9 @@ def _has_adjective(name: list[frozenset[str]], word: str) -> bool:
 
 
 # --- name choice ----------------------------------------------------------------------------------
-# Which agencies a phrase shared by several names means: the word before it may pick them ("هيئة
-# المياه": the authority, not the ministry whose name also holds "المياه"); a phrase every name
-# begins with is a family of agencies ("أمانة", "الأمن العام"), as an analyst's LIKE would read it;
-# one agency's whole name inside the names of others selects that agency alone ("جامعة الملك سعود",
-# not also "جامعة الملك سعود بن عبدالعزيز ..."), unless the question asks for every agency that
-# holds it ("كل جهات الحرس الوطني"); any other phrase found inside the names of different agencies
-# is ambiguous, and the question is refused with the candidates named rather than answered for one
-# of them or for all.
+# Which agencies a phrase several names share means: the word before it may pick them; a phrase every
+# name begins with is a family; one agency's whole name inside others' is that agency alone unless all
+# are asked for ("كل جهات الحرس الوطني"); anything else is ambiguous and refused with the candidates named.
 
 # Words that stand before a name without being part of it.
 _NOT_NAME_WORDS = frozenset({"في", "من", "او", "و", "لدي", "عند", "ل", "ب", "طرحتها", "طرحها", "طرحت"})
@@ -348,14 +337,9 @@ def asked_as_group(tokens: list[str], start: int, end: int) -> tuple[int, int] |
 
 
 # --- reference lookup -----------------------------------------------------------------------------
-# Questions about the reference tables themselves rather than the tenders: a name in English or in
-# Arabic ("ما الاسم الإنجليزي لمنطقة القصيم", "الاسم العربي لـ Two-stage tender"), an id ("ما رقم
-# نوع المنافسة المحدودة"), where an agency is ("في أي منطقة تقع جامعة طيبة", "الجهات اللي مقرها
-# حائل"), and the names that contain a word ("كم نشاط اسمه فيه كلمة تجارة").
-#
-# The cue is read after the filter passes; the table is the one the question's dimension noun names,
-# or else the one its single name condition is on. A lookup whose conditions the table cannot hold
-# (a year, a value, a second kind of name) is refused.
+# Questions about the reference tables themselves (a name in English or Arabic, an id, an agency's
+# region, names holding a word); the table is the one the dimension noun or the single name condition
+# names, and conditions it cannot hold refuse the lookup.
 
 _CUES = (
     (

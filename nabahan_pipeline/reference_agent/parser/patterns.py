@@ -347,15 +347,9 @@ def corrected(
 
 
 # --- dialect negation -----------------------------------------------------------------------------
-# Negations said between a subject and its predicate, as Saudi speech and written Arabic put them:
-# "كم منافسة في جازان ما هي شراء مباشر", "ماهي ملغاة", "مب نشطة", "مو في جدة", "ليست في منطقة عسير".
-# "ما هي" / "ما هو" also ask ("ما هي المنافسات ...", "ابي اعرف ما هي الملغاة"), so they negate only
-# past the question's first words, not right after a request, and before a predicate without the
-# article (a negated predicate is indefinite: "ما هي ملغاة", "ما هي في الرياض"); such a negation
-# that no filter pass read (before a date, a figure, a group of agencies) is named, so that the
-# question is refused rather than answered with its positive. A negation also carries over a list:
-# "ما عدا الملغاة والمنتهية", "خارج الرياض وجدة", "غير ملغاة أو منتهية" negate both members, not the
-# first alone.
+# Negations between a subject and its predicate ("ما هي شراء مباشر", "مب نشطة", "مو في جدة"). "ما هي"
+# also asks, so it negates only past the first words and before an indefinite predicate; one no pass
+# read is named, so the question is refused rather than answered with its positive.
 
 # The negation words of the family; "ما هي" and its kin also ask a question.
 _ASKING = r"و?(?:ما هي|ما هو|ماهي|ماهو)|مهي|مهو"  # "وما هي ملغاة": and not cancelled
@@ -483,11 +477,8 @@ def relative_ma(original: str) -> tuple[str, ...]:
 
 
 # --- disjunction ----------------------------------------------------------------------------------
-# "أو" between conditions of different kinds: "كم منافسة ملغاة أو في الرياض", "عامة أو في 2024",
-# "قيمتها أكثر من مليون أو عروضها أقل من 3". A frame ANDs its conditions, so such a question would
-# be answered as its "and"; the "أو" is named instead and the question refused. A list of one kind
-# ("الرياض أو جدة", "ملغاة أو منتهية", "وزارة الصحة أو وزارة التعليم") is read by its own pass as
-# one condition, and stays answered.
+# "أو" between conditions of different kinds ("ملغاة أو في الرياض"): a frame ANDs its conditions, so
+# the "أو" is named and the question refused; a list of one kind is one condition and stays answered.
 
 _OR = re.compile(r"(?<!\w)(?:او|ولا)(?!\w)")
 # Passes that read only one kind of condition, each a list of its own; two comparisons of figures

@@ -175,11 +175,8 @@ def read_awards(r: Reading, status_label: str) -> None:
 
 
 # --- passed over ----------------------------------------------------------------------------------
-# Words that change nothing a question asks (``lexicon.PASSED_OVER_TERMS``: a tender is there,
-# listed, someone's, put out), blanked out after the other passes so that they no longer refuse the
-# question. A word next to a number, a negation or a comparator is never passed over ("المدرجة ضمن
-# أعلى 5" ranks; "غير المسجلة" negates), nor one that is a word of an agency's or activity's name
-# (it may be part of a name the name pass did not read).
+# Words that change nothing asked (``lexicon.PASSED_OVER_TERMS``), blanked out after the other passes;
+# never next to a number, a negation or a comparator, nor a word of a name the name pass did not read.
 
 # What a word passed over must not stand next to.
 _NUMBER = re.compile(r"\d[\d.,]*|(?:[وب]?ال)?(?:" + "|".join(lx.SMALL_NUMBERS) + r"|الف|الاف|مليون|ملايين|مليار|مليارات)")

@@ -285,13 +285,8 @@ def read_ordinal(text: str) -> tuple[str, tuple[int, int] | None, tuple[str, ...
 
 
 # --- having ---------------------------------------------------------------------------------------
-# A threshold on each group's total or count ("المناطق التي يتجاوز إجمالي القيمة التقديرية
-# لمنافساتها 5 مليارات", "الجهات التي طرحت أكثر من 100 منافسة"): the groups named first, then a
-# relative ("التي", "اللي"), a comparator and a figure. The threshold is taken out and the rest
-# asked of every group ("... حسب المنطقة"); the caller keeps the groups whose figure passes it
-# (HAVING). A count when the figure is followed by the rows' noun or the rest asks for a number of
-# rows, a total (or average) when the rest names one; a value with neither is each row's, and no
-# HAVING.
+# A threshold on each group's total or count ("الجهات التي طرحت أكثر من 100 منافسة"): taken out, the rest
+# asked of every group, and the groups whose figure passes kept (HAVING).
 
 # The groups named first -> (dimension, the grouping the rest is asked by, an agency group's words).
 _HEADS: dict[str, tuple[str, str, str]] = {
@@ -398,13 +393,9 @@ def with_threshold(frame: QueryFrame, threshold: Threshold) -> QueryFrame | None
 
 
 # --- column comparison ----------------------------------------------------------------------------
-# A tender's awarded value compared with its own estimated value: "رُسّيت بقيمة أعلى من قيمتها
-# التقديرية", "قيمة ترسيتها أقل من التقديرية", "نزلت قيمة ترسيتها عن التقديرية بأكثر من 20%"; and a
-# tender with none ("انتهت بدون ترسية").
-#
-# Read as one condition on the awarded column against the estimated column of the same row (op
-# ``column>`` / ``column<``, values: the other field and the factor that scales it), before the
-# figures pass, which would otherwise take the comparator for one before a number.
+# A tender's awarded value against its own estimated value ("رُسّيت بقيمة أعلى من قيمتها التقديرية"), or
+# none ("انتهت بدون ترسية"): one condition on two columns of a row, read before the figures pass, which
+# would take the comparator for one before a number.
 
 _PREFIX = r"(?:[وف]?(?:[بل]?ال|[بل]))?"
 _AWARD = rf"{_PREFIX}(?:ترسي(?:ه|تها|ته)|مرسي|مرساه)"
