@@ -2,9 +2,10 @@
 
 A rule-based semantic parser. The question is normalized (``normalize_arabic``) and refused
 outright when it is SQL, not Arabic, a request to change data or a task that is no question; then
-it is read in passes over a working copy in which every phrase a pass understands is blanked out,
-so that later passes do not read it again: agency and activity names (from the database), dates,
-figures, top-N, places, statuses and tender types; what is left says what is asked (``intent``).
+READERS walk a working copy in order, each blanking out the phrases it understands so that later
+ones do not read them again; what is left says what is asked (``intent.frame_of``), and SHAPERS
+adjust that frame in order. Both are tables: a new kind of phrase is a line in one, not an edit of
+the walk.
 """
 
 from __future__ import annotations
