@@ -1,5 +1,6 @@
-"""The reference agent's answers to every question in the repository, dumped to one JSON file, so
-that a change to the parser can be checked byte-identical (issue 37).
+"""The reference agent's answers to every question in the repository, in one JSON file.
+
+A change to the parser is checked byte-identical (issue 37) by dumping both trees and comparing.
 
     python bench/dump_reference_answers.py OUT.json [--questions EARLIER.json]
 
