@@ -9,9 +9,11 @@ millions or billions from the exact value.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from importlib.resources import files
 from typing import Any
 
 from nabahan_pipeline.arabic import hijri_calendar as hc
@@ -22,33 +24,14 @@ from nabahan_pipeline.reference_agent.parser.frame import Condition
 from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, TABLES
 
 SHOWN_ITEMS = 3
+# The nouns an answer names dimensions, lookup tables, columns and unheld data by: package data,
+# read once (wording.json, one key per table below).
+_WORDING: dict = json.loads(files("nabahan_pipeline.reference_agent").joinpath("wording.json").read_text(encoding="utf-8"))
 
 # Each grouping dimension: its noun, its plural, and the unit a count of its values takes (singular, plural).
-_DIMENSION_NOUNS = {
-    "region": ("المنطقة", "المناطق", "منطقة", "مناطق"),
-    "status": ("الحالة", "الحالات", "حالة", "حالات"),
-    "type": ("نوع المناقصة", "أنواع المناقصات", "نوع", "أنواع"),
-    "activity": ("النشاط", "الأنشطة", "نشاط", "أنشطة"),
-    "agency": ("الجهة", "الجهات", "جهة", "جهات"),
-    "year": ("السنة", "السنوات", "سنة", "سنوات"),
-    "month": ("الشهر", "الأشهر", "شهر", "أشهر"),
-    "quarter": ("الربع", "الأرباع", "ربع", "أرباع"),
-    "booklet": ("سعر الكراسة", "أسعار الكراسات", "سعر", "أسعار"),
-    "bids": ("عدد العروض", "أعداد العروض", "عدد", "أعداد"),
-    "duration": ("مدة التنفيذ", "المدد", "مدة", "مدد"),
-}
-_LOOKUP_NOUNS = {
-    "regions": ("المناطق", "منطقة", "name_ar"),
-    "tender_types": ("أنواع المناقصات", "نوعاً", "name_ar"),
-    "tender_statuses": ("حالات المناقصات", "حالة", "name_ar"),
-    "activities": ("الأنشطة", "نشاطاً", "name_ar"),
-    "agencies": ("الجهات الحكومية", "جهة", "name_ar"),
-}
-_COLUMN_NOUNS = {
-    "value": "القيمة التقديرية", "awarded": "قيمة الترسية", "bids": "عدد العروض", "booklet": "سعر الكراسة",
-    "duration": "مدة التنفيذ", "date": "تاريخ النشر", "deadline": "آخر موعد لتقديم العروض",
-    "enquiry": "آخر موعد للاستفسارات", "opening": "موعد فتح العروض",
-}
+_DIMENSION_NOUNS: dict[str, tuple[str, ...]] = {key: tuple(words) for key, words in _WORDING["DIMENSION_NOUNS"].items()}
+_LOOKUP_NOUNS: dict[str, tuple[str, ...]] = {key: tuple(words) for key, words in _WORDING["LOOKUP_NOUNS"].items()}
+_COLUMN_NOUNS: dict[str, str] = _WORDING["COLUMN_NOUNS"]
 _MONEY = {"value", "awarded", "booklet"}
 # A row's columns by field: the figures a row is shown with, and a tender's dates other than its publish date
 # (rows ranked by one show it).
@@ -83,17 +66,7 @@ APOLOGIES = {
     "المناقصات والمشاريع المستقبلية: أعدادها وقيمها وحالاتها وأنواعها وجهاتها ومناطقها.",
 }
 # What each topic of ``lexicon.UNHELD_DATA`` is called in the apology.
-UNHELD_NAMES = {
-    "suppliers": "الموردين والشركات",
-    "winners": "الفائزين بالمنافسات",
-    "bidders": "المتقدمين وعروضهم",
-    "local_content": "المحتوى المحلي والتفضيل السعري",
-    "contract_terms": "الضمانات والعقود الموقعة وتقييم الأداء",
-    "people": "الأشخاص والموظفين ورواتبهم وبيانات التواصل",
-    "credentials": "كلمات المرور وبيانات الدخول والمفاتيح",
-    "weather": "الطقس",
-    "sports": "الرياضة",
-}
+UNHELD_NAMES: dict[str, str] = _WORDING["UNHELD_NAMES"]
 
 
 def understood_note(understood: tuple[tuple[str, str], ...]) -> str:

@@ -2,7 +2,7 @@
 set's kinds and categories, gold SQL that is one read-only SELECT with an answer on the default
 database and runs on the test-suite databases, no question repeated from the agent's suite or
 the fresh set. Written to find confident wrong answers; the agent's figures on it are measured by
-bench/bench_agent.py --suite, and every-set accounting (parser/test_accounting.py) asserts that
+bench/bench_agent.py --suite, and every-set accounting (parser/test_intent.py) asserts that
 its out-of-scope questions are refused."""
 
 from __future__ import annotations

@@ -1,21 +1,25 @@
-"""Dates in a question: years (Gregorian and Hijri), ranges and open bounds of years, months,
+"""Dates: Gregorian and Hijri years, months and days, bounds and ranges, parts of periods and
+periods relative to the as-of date, each read into a DateSpan.
+
+Dates in a question: years (Gregorian and Hijri), ranges and open bounds of years, months,
 quarters, relative periods ("العام الماضي") and rolling ones ("آخر 3 أشهر"), each read into a
 DateSpan: a half-open range of ISO dates, or months of any year when no year is given."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
-
 from dateutil.relativedelta import relativedelta
 
+from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.patterns import SMALL_NUMBER, alternation, blank, read_each
 from nabahan_pipeline.reference_agent.parser.values import comparator_before
 
-# --- the phrases -----------------------------------------------------------------------------------
+
+# --- the phrases ----------------------------------------------------------------------------------
 
 _YEAR_WORD = r"(?:(?:[وفبل]?ال|[لب])?(?:عام|سنه)\s?)"
 _GREG = r"(?P<{n}>20[0-4]\d)(?:\s?(?:م|ميلادي(?:ه)?)(?!\w))?"
@@ -430,3 +434,792 @@ def _plain_years(text: str, spans: list[DateSpan]) -> str:
         era = re.match(r"\s?(?:م|ميلادي(?:ه)?)(?!\w)", text[end:])  # "سنة 2024 ميلادي"
         text = blank(text, start - (len(word.group(0)) if word else 0), end + (era.end() if era else 0))
     return text
+
+
+# --- hijri dates ----------------------------------------------------------------------------------
+# Hijri dates read into DateSpans of Gregorian days by the Umm al-Qura calendar; read before the Hijri
+# years of the Gregorian readers, which would take the year alone. What the calendar cannot place is
+# reported by ``unread_hijri`` and refused by name, never answered for other dates.
+
+# Month names as normalize_arabic leaves them, each with its common spellings.
+_MONTH_FORMS = lx.HIJRI_MONTHS
+_HIJRI_MONTH = "|".join(f"(?P<h{n}{{k}}>{form})" for n, form in _MONTH_FORMS.items())
+# Any Hijri month name, for the other readers ("أول أسبوعين من رمضان 1446").
+HIJRI_MONTH = "|".join(f"(?:{form})" for form in _MONTH_FORMS.values())
+
+
+def hijri_month_number(name: str) -> int | None:
+    """The number (1-12) of a Hijri month name as ``HIJRI_MONTH`` matched it."""
+    return next((n for n, form in _MONTH_FORMS.items() if re.fullmatch(form, name)), None)
+# "شهر", with the clitics a question glues to it, or a clitic on the name itself ("برمضان").
+_MONTH_WORD = r"(?:(?:[وفب]?ال|[بل])?شهر\s)?(?:[وفبل](?=\S))?"
+# The year after a month: "1446", "1446هـ", "من عام 1446 هجري", "لعام 1445".
+_YEAR = (
+    r"(?:\s(?:من\s|في\s)?(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?(?:(?:ال)?هجري(?:ه)?\s)?)?)?\s?"
+    r"(?P<y{k}>14\d\d)(?:\s?(?:ه|هجري(?:ه)?|للهجره))?"
+)
+_HIJRI_DAY = r"(?P<d{k}>[12]\d|30|0?[1-9])\s(?:من\s)?"
+# "رمضان الماضي", "رمضان هذا العام", "شوال القادم": a month counted from the as-of date.
+_HIJRI_RELATIVE = (
+    r"\s(?:(?P<last{k}>(?:ال)?(?:ماضي|سابق|فايت|منصرم)|اللي فات)"
+    r"|(?P<next{k}>(?:ال)?(?:قادم|مقبل|جاي)|اللي جاي)"
+    r"|(?P<this{k}>(?:ال)?(?:حالي|جاري)|(?:من )?(?:هذا (?:ال)?عام|هذه (?:ال)?سنه|هذي (?:ال)?سنه|ه(?:ال)?سنه|العام (?:ال)?حالي|السنه (?:ال)?حاليه)))"
+)
+
+
+def _one(k: str, day: str = "", year_required: bool = True) -> str:
+    """One Hijri month phrase (with a day before it when ``day`` is "required" or "optional"),
+    its named groups suffixed by ``k``."""
+    day_part = {"required": _HIJRI_DAY.format(k=k), "optional": f"(?:{_HIJRI_DAY.format(k=k)})?", "": ""}[day]
+    year = f"(?:{_YEAR.format(k=k)})"
+    return day_part + _MONTH_WORD + f"(?:{_HIJRI_MONTH.format(k=k)})" + (year if year_required else year + "?")
+
+
+_END = r"(?!\w)"
+_RANGE = re.compile(
+    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?:فتره\s)?(?:ما\s)?(?:بين|من)\s(?:بدايه\s)?"
+    rf"{_one('a', day='optional', year_required=False)}"
+    rf"\s?(?:و|الي|حتي|لين|لغايه|لحد|-)\s?(?:نهايه\s)?"
+    rf"{_one('b', day='optional')}{_END}"
+)
+_DAY_ONE = re.compile(rf"(?<!\w)(?:(?:يوم|بتاريخ|تاريخ)\s)?{_one('c', day='required')}{_END}")
+_MONTH_ONE = re.compile(rf"(?<!\w){_one('e')}{_END}")
+_MONTH_RELATIVE = re.compile(rf"(?<!\w){_MONTH_WORD}(?:{_HIJRI_MONTH.format(k='r')}){_HIJRI_RELATIVE.format(k='r')}{_END}")
+
+
+# A Hijri year: "1446هـ", "عام 1446", "العام الهجري 1446"; ``hm`` marks it Hijri in so many words.
+_HY = (
+    r"(?P<hw{k}>(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?(?:(?:ال)?هجري(?:ه)?\s)?))?(?P<hy{k}>14\d\d)"
+    r"(?P<hm{k}>\s?(?:ه|هجري(?:ه)?|للهجره))?(?![\d.,]|\s?(?:ريال|الف|مليون))"
+)
+# "شهر 9 من 1446 هجري": a Hijri month by its number.
+_MONTH_NUMBER = re.compile(
+    rf"(?<!\w)(?:[وفب]?ال|[بل])?شهر\s(?P<n>1[0-2]|0?[1-9])\s(?:من\s)?{_HY.format(k='n')}(?!\w)"
+)
+# "رمضان وشوال 1446", "شهري رجب وشعبان 1447": two months in a row.
+_PAIR = re.compile(
+    rf"(?<!\w)(?:(?:[وفب]?ال|[بل])?شهري?\s)?(?:[وفبل](?=\S))?(?:{_HIJRI_MONTH.format(k='p')})\s?و\s?(?:شهر\s)?{_one('q')}{_END}"
+)
+# "قبل رمضان 1446", "بعد نهاية شوال 1446", "منذ بداية 1447هـ", "حتى محرم 1448".
+_BOUND_WORDS = r"(?P<w>قبل|بعد نهايه|بعد|منذ بدايه|من بدايه|منذ|ابتداء من|اعتبارا من|حتي نهايه|حتي|لغايه)"
+_BOUND_MONTH = re.compile(rf"(?<!\w){_BOUND_WORDS}\s{_one('m')}{_END}")
+_BOUND_YEAR = re.compile(rf"(?<!\w){_BOUND_WORDS}\s{_HY.format(k='y')}(?!\w)")
+# "بين 1445 و 1446 هجري", "من عام 1444 إلى 1446هـ", "الأعوام الهجرية 1445 و1446".
+_HIJRI_YEAR_RANGE = re.compile(
+    rf"(?<!\w)(?:(?:[وفبل]?ال)?(?:اعوام|سنوات|سنين)\s(?:(?:ال)?هجريه\s)?)?(?:(?:من|بين)\s)?{_HY.format(k='a')}"
+    rf"\s?(?P<sep>و|الي|حتي|لين|-)\s?{_HY.format(k='b')}(?!\w)"
+)
+# "العام الهجري الماضي", "السنة الهجرية القادمة".
+_RELATIVE_YEAR = re.compile(
+    r"(?<!\w)(?:[وفبل]?ال)?(?:عام|سنه) (?:ال)?هجري(?:ه)? (?:(?P<last>(?:ال)?(?:ماضي|سابق|فايت|منصرم)(?:ه)?)|(?P<next>(?:ال)?(?:قادم|مقبل|جاي)(?:ه)?))(?!\w)"
+)
+# "النصف الأول من 1446هـ".
+_HIJRI_HALF = re.compile(rf"(?<!\w)(?:ال)?نصف (?:ال)?(?P<h>اول|ثاني)\s(?:من|لل|ل)\s?{_HY.format(k='h')}(?!\w)")
+
+
+# Hijri dates in figures: "1446/09/15", "15/9/1446هـ", "1446-09" (a month).
+_NUMERIC = re.compile(
+    r"(?<![\w/-])(?:(?:يوم|بتاريخ|تاريخ)\s)?(?:"
+    r"(?P<y1>14\d\d)[/-](?P<m1>1[0-2]|0?[1-9])(?:[/-](?P<d1>[12]\d|30|0?[1-9]))?"
+    r"|(?:(?P<d2>[12]\d|30|0?[1-9])[/-])?(?P<m2>1[0-2]|0?[1-9])[/-](?P<y2>14\d\d))"
+    r"(?:\s?(?:ه|هجري(?:ه)?))?(?![\d/-])"
+)
+
+
+def _numeric(m: re.Match[str], as_of: date) -> DateSpan | None:
+    year, month = int(m.group("y1") or m.group("y2")), int(m.group("m1") or m.group("m2"))
+    day_text = m.group("d1") or m.group("d2")
+    return _hijri_day(year, month, int(day_text)) if day_text else _hijri_month(year, month)
+
+
+def _marked(m: re.Match[str], k: str) -> bool:
+    """Whether a year of ``_HY`` is Hijri in so many words ("هـ", "هجري", "عام")."""
+    return bool(m.group(f"hm{k}") or m.group(f"hw{k}"))
+
+
+def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """The Hijri month and day phrases of ``text`` (normalized): the text with those read blanked
+    out, and their spans. ``as_of`` anchors "رمضان الماضي"."""
+    spans: list[DateSpan] = []
+    for pattern, read in (
+        (_NUMERIC, _numeric),
+        (_RANGE, _range),
+        (_BOUND_MONTH, _bound_month),
+        (_BOUND_YEAR, _bound_year),
+        (_HIJRI_YEAR_RANGE, _year_range),
+        (_PAIR, _pair),
+        (_HIJRI_HALF, _half),
+        (_MONTH_NUMBER, _month_number),
+        (_DAY_ONE, _day),
+        (_MONTH_ONE, _month),
+        (_MONTH_RELATIVE, _hijri_relative),
+        (_RELATIVE_YEAR, _relative_year),
+    ):
+        text, found = read_each(pattern, text, lambda m, _: read(m, as_of))
+        spans += found
+    return text, spans
+
+
+def _month_of(m: re.Match[str], k: str) -> int | None:
+    return next((n for n in _MONTH_FORMS if m.group(f"h{n}{k}")), None)
+
+
+def _label(month: int, year: int, day: int | None = None, stated: bool = True) -> str:
+    """A Hijri month (or day) in words, its year only when the question stated it."""
+    return (f"{day} " if day else "") + hc.MONTH_NAMES[month] + (f" {year}هـ" if stated else "")
+
+
+def _hijri_month(year: int, month: int | None) -> DateSpan | None:
+    """The days of a Hijri month ("شهر رمضان 1446هـ"); None when the calendar cannot place it."""
+    span = hc.month_range(year, month) if month else None
+    return _span(*span, f"شهر {_label(month, year)}") if span and month else None
+
+
+def _hijri_day(year: int, month: int | None, day: int) -> DateSpan | None:
+    """One Hijri day ("يوم 15 رمضان 1446هـ"); None when the calendar cannot place it."""
+    found = hc.day_of(year, month, day) if month else None
+    if found is None or month is None:
+        return None
+    return _span(found, found + timedelta(days=1), f"يوم {_label(month, year, day)}")
+
+
+def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
+    if re.search(r"\d\s(?:من\s)?$", m.string[: m.start()]):
+        return None  # a day the day reader did not take ("30 رمضان" of a 29-day month): no month
+    return _hijri_month(int(m.group("ye")), _month_of(m, "e"))
+
+
+def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
+    return _hijri_day(int(m.group("yc")), _month_of(m, "c"), int(m.group("dc")))
+
+
+def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
+    first_month, last_month = _month_of(m, "a"), _month_of(m, "b")
+    if first_month is None or last_month is None:
+        return None
+    last_year = int(m.group("yb"))
+    first_year = int(m.group("ya")) if m.group("ya") else last_year - (first_month > last_month)
+    first_day, last_day = m.group("da"), m.group("db")
+    if first_day:
+        first = hc.day_of(first_year, first_month, int(first_day))
+    else:
+        first = hc.month_start(first_year, first_month)
+    if last_day:
+        last = hc.day_of(last_year, last_month, int(last_day))
+        end = last + timedelta(days=1) if last else None
+    else:
+        last_span = hc.month_range(last_year, last_month)
+        end = last_span[1] if last_span else None
+    if first is None or end is None or first >= end:
+        return None
+    label = (
+        f"من {_label(first_month, first_year, int(first_day) if first_day else None, stated=bool(m.group('ya')))}"
+        f" إلى {_label(last_month, last_year, int(last_day) if last_day else None)}"
+    )
+    return DateSpan(first.isoformat(), end.isoformat(), label)
+
+
+def _hijri_relative(m: re.Match[str], as_of: date) -> DateSpan | None:
+    """A month named with no year, counted from ``as_of``: the last one that began before this
+    month, the next one after it, or the one of this Hijri year."""
+    month = _month_of(m, "r")
+    today = hc.hijri_date(as_of)
+    if month is None or today is None:
+        return None
+    year, current, _ = today
+    if m.group("lastr"):
+        year -= month >= current
+        word = "الماضي"
+    elif m.group("nextr"):
+        year += month <= current
+        word = "القادم"
+    else:
+        word = "من العام الهجري الحالي"
+    span = hc.month_range(year, month)
+    if span is None:
+        return None
+    return _span(*span, f"شهر {hc.MONTH_NAMES[month]} {word}")
+
+
+# What is left of Hijri dates once every reader has run: a month named after "في"/"شهر" or with
+# a year, or a year marked Hijri. The calendar could not place them (a year outside the table, a
+# month with no year): the agent says so rather than answer for other dates.
+_UNREAD = re.compile(
+    rf"(?<!\w)(?:(?:(?:في|خلال|من|الي|حتي|منذ|قبل|بعد)\s)(?:(?:[وفب]?ال|[بل])?شهر\s)?|(?:[وفب]?ال|[بل])?شهر\s|[بل])"
+    rf"(?:{_HIJRI_MONTH.format(k='u')})(?:\s(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?\d{{4}}(?:\s?ه)?)?(?!\w)"
+    rf"|(?<!\w)(?:{_HIJRI_MONTH.format(k='v')})\s(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?\d{{4}}(?:\s?ه)?(?!\w)"
+    r"|(?<!\w)(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?(?:ال)?(?:هجري(?:ه)?\s)?)?1[3-5]\d\d\s?(?:ه|هجري(?:ه)?|للهجره)(?!\w)"
+)
+
+
+def unread_hijri(text: str) -> tuple[str, ...]:
+    """The Hijri dates left in ``text`` after the date passes: phrases the calendar cannot place."""
+    return tuple(
+        m.group(0).strip()
+        for m in _UNREAD.finditer(text)
+        # "صفر" alone is zero ("بصفر ريال"): the month only after "شهر" or before a year.
+        if not (re.search(r"صفر", m.group(0)) and not re.search(r"شهر|\d", m.group(0)))
+    )
+
+
+def _span(first: date, end: date, label: str) -> DateSpan:
+    return DateSpan(first.isoformat(), end.isoformat(), label)
+
+
+def _month_number(m: re.Match[str], as_of: date) -> DateSpan | None:
+    return _hijri_month(int(m.group("hyn")), int(m.group("n")))
+
+
+def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:
+    first, second, year = _month_of(m, "p"), _month_of(m, "q"), int(m.group("yq"))
+    if first is None or second is None or second != first + 1:
+        return None  # two months apart: no one span
+    a, b = hc.month_range(year, first), hc.month_range(year, second)
+    if a is None or b is None:
+        return None
+    return _span(a[0], b[1], f"شهري {hc.MONTH_NAMES[first]} و{hc.MONTH_NAMES[second]} {year}هـ")
+
+
+def _bounded(word: str, first: date, end: date, name: str) -> DateSpan:
+    """A bound before, after, since or until a Hijri month or year of days ``[first, end)``."""
+    if word == "قبل":
+        return DateSpan(None, first.isoformat(), f"قبل {name}")
+    if word.startswith("بعد"):
+        return DateSpan(end.isoformat(), None, f"بعد {name}")
+    if word.startswith("حتي") or word == "لغايه":
+        return DateSpan(None, end.isoformat(), f"حتى نهاية {name}")
+    return DateSpan(first.isoformat(), None, f"منذ {name}")
+
+
+def _bound_month(m: re.Match[str], as_of: date) -> DateSpan | None:
+    month, year = _month_of(m, "m"), int(m.group("ym"))
+    span = hc.month_range(year, month) if month else None
+    if span is None or month is None:
+        return None
+    return _bounded(m.group("w"), *span, f"شهر {_label(month, year)}")
+
+
+def _bound_year(m: re.Match[str], as_of: date) -> DateSpan | None:
+    year = int(m.group("hyy"))
+    span = hc.year_range(year)
+    if span is None or not _marked(m, "y"):
+        return None
+    return _bounded(m.group("w"), *span, f"عام {year}هـ")
+
+
+def _year_range(m: re.Match[str], as_of: date) -> DateSpan | None:
+    first_year, last_year = int(m.group("hya")), int(m.group("hyb"))
+    if not (_marked(m, "a") or _marked(m, "b") or "هجري" in m.group(0)):
+        return None
+    if m.group("sep") == "و" and last_year != first_year + 1 and not re.match(r"(?:من|بين)", m.group(0).split()[0]):
+        return None  # "1444 و1446": two years apart, no one span
+    first, last = hc.year_range(min(first_year, last_year)), hc.year_range(max(first_year, last_year))
+    if first is None or last is None:
+        return None
+    low, high = sorted((first_year, last_year))
+    return _span(first[0], last[1], f"من عام {low}هـ إلى عام {high}هـ")
+
+
+def _relative_year(m: re.Match[str], as_of: date) -> DateSpan | None:
+    today = hc.hijri_date(as_of)
+    if today is None:
+        return None
+    year = today[0] + (1 if m.group("next") else -1)
+    span = hc.year_range(year)
+    word = "القادم" if m.group("next") else "الماضي"
+    return _span(*span, f"في العام الهجري {word}") if span else None
+
+
+def _half(m: re.Match[str], as_of: date) -> DateSpan | None:
+    year = int(m.group("hyh"))
+    first_month = 1 if m.group("h") == "اول" else 7
+    a, b = hc.month_range(year, first_month), hc.month_range(year, first_month + 5)
+    if a is None or b is None or not _marked(m, "h"):
+        return None
+    return _span(a[0], b[1], f"{'النصف الأول' if first_month == 1 else 'النصف الثاني'} من عام {year}هـ")
+
+
+# --- day bounds -----------------------------------------------------------------------------------
+# Days and months as bounds and ranges of a period: "قبل 15 مارس 2025", "بعد 2026/09/01", "منذ بداية
+# يونيو 2026", "بعد نهاية يونيو 2026", "حتى 31 مارس 2024", "من 2025/03/01 إلى 2025/04/15", "بين
+# 2024-01-15 و 2024-02-15", "من 1 إلى 15 مارس 2025". Read before the other date readers, which would
+# take the month or the year alone and leave the bound word unread.
+
+_MONTHS = alternation(lx.MONTHS)
+_YEAR_WORDS = r"(?:(?:من\s)?(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?)"
+
+
+def _point(k: str) -> str:
+    """One day or month, its named groups suffixed by ``k``: an ISO or d/m/y date, a day and a
+    month name (the year may come with the other bound), or a month with its year, maybe its start
+    or end ("نهاية يونيو 2026")."""
+    return (
+        rf"(?:(?P<iy{k}>20[0-4]\d)[/-](?P<im{k}>1[0-2]|0?[1-9])[/-](?P<id{k}>[12]\d|3[01]|0?[1-9])"
+        rf"|(?P<dd{k}>[12]\d|3[01]|0?[1-9])[/-](?P<dm{k}>1[0-2]|0?[1-9])[/-](?P<dy{k}>20[0-4]\d)"
+        rf"|(?P<nd{k}>[12]\d|3[01]|0?[1-9])\s(?:من\s)?(?:شهر\s)?(?P<nm{k}>{_MONTHS})(?:\s{_YEAR_WORDS}(?P<ny{k}>20[0-4]\d))?"
+        rf"|(?:(?P<edge{k}>بدايه|مطلع|اول|نهايه|اخر|ختام)\s)?(?:(?:[بل]?ال)?شهر\s)?(?P<mm{k}>{_MONTHS})\s{_YEAR_WORDS}(?P<my{k}>20[0-4]\d)"
+        rf"|(?P<ye{k}>بدايه|مطلع|نهايه|ختام)\s(?:(?:ال)?(?:عام|سنه)\s?)?(?P<yy{k}>20[0-4]\d))"
+    )
+
+
+_AFTER = r"(?![\w/-])"
+_BOUND = re.compile(
+    rf"(?<!\w)و?(?P<w>قبل|بعد|من بعد|منذ|حتي|لغايه|لحد|ابتداء من|اعتبارا من|بدءا من)\s(?:(?:تاريخ|يوم)\s)?{_point('a')}{_AFTER}"
+)
+_BOUNDS_RANGE = re.compile(
+    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?:فتره\s)?(?:ما\s)?(?:بين|من)\s(?:(?:تاريخ|يوم)\s)?{_point('a')}"
+    rf"\s?(?:و|الي|حتي|لين|لغايه|لحد|-)\s?(?:(?:تاريخ|يوم)\s)?{_point('b')}{_AFTER}"
+)
+# "من 1 إلى 15 مارس 2025", "بين 10 و 20 يونيو 2024": days of one month.
+_DAYS_OF_MONTH = re.compile(
+    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?:فتره\s)?(?:ما\s)?(?:بين|من)\s(?:يوم\s)?(?P<d1>[12]\d|3[01]|0?[1-9])"
+    rf"\s?(?:و|الي|حتي|لين|لغايه|-)\s?(?:يوم\s)?(?P<d2>[12]\d|3[01]|0?[1-9])\s(?:من\s)?(?:شهر\s)?(?P<m>{_MONTHS})\s{_YEAR_WORDS}(?P<y>20[0-4]\d){_AFTER}"
+)
+
+
+# "2024 وما بعدها", "من 2024 فما بعد", "2023 فما قبل": a year and every year after (or before) it.
+_YEAR_ONWARD = re.compile(
+    r"(?<!\w)(?:(?:من|في|منذ)\s)?(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<y>20[0-4]\d)\s"
+    r"(?:(?P<on>وما بعد(?:ها|ه)?|فما بعد(?:ها|ه)?|وبعدها|فصاعدا|وما يليها)|(?P<back>وما قبل(?:ها|ه)?|فما قبل(?:ها|ه)?|وقبلها))(?!\w)"
+)
+
+
+def _bounds_days(m: re.Match[str], k: str, year: int | None) -> tuple[date, date, str] | None:
+    """The first day and the day after the last of point ``k``, and its wording; None when it
+    names no day (no year, or no such day)."""
+    try:
+        if m.group(f"iy{k}"):
+            day = date(int(m.group(f"iy{k}")), int(m.group(f"im{k}")), int(m.group(f"id{k}")))
+        elif m.group(f"dd{k}"):
+            day = date(int(m.group(f"dy{k}")), int(m.group(f"dm{k}")), int(m.group(f"dd{k}")))
+        elif m.group(f"nd{k}"):
+            named_year = int(m.group(f"ny{k}")) if m.group(f"ny{k}") else year
+            if named_year is None:
+                return None
+            day = date(named_year, lx.MONTHS[m.group(f"nm{k}")], int(m.group(f"nd{k}")))
+            # Worded as the question wrote it: "1 سبتمبر 2026" (its ISO form states a "09" it did not).
+            return day, day + timedelta(days=1), f"{day.day} {MONTH_LABELS[day.month]} {day.year}"
+        elif m.group(f"yy{k}"):
+            year_of_edge = int(m.group(f"yy{k}"))
+            if m.group(f"ye{k}") in ("نهايه", "ختام"):
+                return date(year_of_edge, 12, 31), date(year_of_edge + 1, 1, 1), f"نهاية عام {year_of_edge}"
+            return date(year_of_edge, 1, 1), date(year_of_edge, 1, 2), f"بداية عام {year_of_edge}"
+        else:
+            month, month_year = lx.MONTHS[m.group(f"mm{k}")], int(m.group(f"my{k}"))
+            first, after = (date.fromisoformat(d) for d in month_span(month_year, month))
+            edge = m.group(f"edge{k}")
+            name = f"{MONTH_LABELS[month]} {month_year}"
+            if edge in ("بدايه", "مطلع", "اول"):
+                return first, first + timedelta(days=1), f"بداية {name}"
+            if edge in ("نهايه", "اخر", "ختام"):
+                return after - timedelta(days=1), after, f"نهاية {name}"
+            return first, after, name
+    except ValueError:
+        return None  # no such day: "31 فبراير"
+    return day, day + timedelta(days=1), day.isoformat()
+
+
+def _year_of(m: re.Match[str], k: str) -> int | None:
+    text = m.group(f"iy{k}") or m.group(f"dy{k}") or m.group(f"ny{k}") or m.group(f"my{k}") or m.group(f"yy{k}")
+    return int(text) if text else None
+
+
+def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """The bounds and ranges of days and months in ``text`` (normalized): the text with them
+    blanked out, and their spans."""
+    spans: list[DateSpan] = []
+    for m in list(_DAYS_OF_MONTH.finditer(text)):
+        year, month = int(m.group("y")), lx.MONTHS[m.group("m")]
+        try:
+            first, last = date(year, month, int(m.group("d1"))), date(year, month, int(m.group("d2")))
+        except ValueError:
+            continue
+        if last < first:
+            continue
+        label = f"من {first.day} إلى {last.day} {MONTH_LABELS[month]} {year}"
+        spans.append(DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label))
+        text = blank(text, m.start(), m.end())
+    for m in list(_BOUNDS_RANGE.finditer(text)):
+        if not any(m.group(g) for g in ("iya", "dda", "iyb", "ddb")):
+            continue  # named days and months: the day and month range readers' (same reading)
+        last_year = _year_of(m, "b")
+        first = _bounds_days(m, "a", last_year)
+        last = _bounds_days(m, "b", _year_of(m, "a"))
+        if first is None or last is None or last[1] <= first[0]:
+            continue
+        spans.append(DateSpan(first[0].isoformat(), last[1].isoformat(), f"من {first[2]} إلى {last[2]}"))
+        text = blank(text, m.start(), m.end())
+    for m in list(_YEAR_ONWARD.finditer(text)):
+        year = int(m.group("y"))
+        if m.group("on"):
+            spans.append(DateSpan(f"{year}-01-01", None, f"منذ عام {year}"))
+        else:
+            spans.append(DateSpan(None, f"{year + 1}-01-01", f"حتى نهاية عام {year}"))
+        text = blank(text, m.start(), m.end())
+    for m in list(_BOUND.finditer(text)):
+        point = _bounds_days(m, "a", None)
+        if point is None:
+            continue
+        first, after, name = point
+        word = m.group("w")
+        edge = m.group("edgea") or m.group("yea") or ""
+        if word == "قبل" and edge in ("نهايه", "اخر", "ختام"):
+            word = "حتي"  # "قبل نهاية 2026": by its end, its last day included
+        elif word in ("بعد", "من بعد") and edge in ("بدايه", "مطلع", "اول"):
+            word = "منذ"  # "بعد بداية 2024": from its start on
+        if word == "قبل":
+            span = DateSpan(None, first.isoformat(), f"قبل {name}")
+        elif word in ("بعد", "من بعد"):
+            span = DateSpan(after.isoformat(), None, f"بعد {name}")
+        elif word in ("حتي", "لغايه", "لحد"):
+            span = DateSpan(None, after.isoformat(), f"حتى {name}")
+        else:
+            span = DateSpan(first.isoformat(), None, f"منذ {name}")
+        spans.append(span)
+        text = blank(text, m.start(), m.end())
+    return text, spans
+
+
+def intersect_bounds(spans: list[DateSpan]) -> list[DateSpan]:
+    """Open bounds said together ("بعد 2022 وقبل 2025", "منذ مارس 2024 وحتى نهاية 2025") as the one
+    span they bound; any other set of spans is returned as it is (two closed periods, ANDed, would
+    hold no day: the parser refuses them)."""
+    if len(spans) < 2 or any(s.month_of_year or s.years for s in spans):
+        return spans
+    if sum(1 for s in spans if s.start and s.end) > 1:
+        return spans
+    starts = [s.start for s in spans if s.start]
+    ends = [s.end for s in spans if s.end]
+    start, end = (max(starts) if starts else None), (min(ends) if ends else None)
+    if start and end and start >= end:
+        return spans
+    return [DateSpan(start, end, " و".join(s.label for s in spans))]
+
+
+# --- period parts ---------------------------------------------------------------------------------
+# Parts of a period: its first or last N days, weeks or months, its Nth week, halves, first or last ten
+# days or day ("أول ثلاثة أشهر من 2022", "العشر الأواخر من رمضان 1446"); read before the other date
+# phrases, which would take the month or the year alone.
+
+_SMALL = alternation(lx.SMALL_NUMBERS)
+# Unit words -> (unit, count the word itself says: the dual "شهرين" is two).
+_UNIT_WORDS = {
+    "يوم": ("day", 1), "ايام": ("day", 0), "يومين": ("day", 2),
+    "اسبوع": ("week", 1), "اسابيع": ("week", 0), "اسبوعين": ("week", 2),
+    "شهر": ("month", 1), "اشهر": ("month", 0), "شهور": ("month", 0), "شهرين": ("month", 2),
+}  # fmt: skip
+_UNIT = alternation(_UNIT_WORDS)
+_ORDINAL_WEEKS = {"اول": 1, "ثاني": 2, "ثالث": 3, "رابع": 4, "خامس": 5, "اخير": -1, "اخر": -1}
+_FIRST = r"(?:اول|اولي)"
+_PART_LAST = r"(?:اخر|اخير|اخيره|اواخر)"
+
+# The period: a named month with its year, a year, or one counted from the as-of date.
+_PERIOD = (
+    rf"\s(?:من|في)\s(?:"
+    rf"(?:(?:[بل]?ال)?شهر\s)?(?P<m>{alternation(lx.MONTHS)})\s(?:(?:من\s)?(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<my>20[0-4]\d)"
+    rf"|(?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<y>20[0-4]\d)"
+    rf"|(?:(?:[بل]?ال)?شهر\s)?(?P<hm>{HIJRI_MONTH})\s(?:(?:من\s)?(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<hy>14\d\d)(?:\s?ه(?:جري)?)?"
+    rf"|(?P<this_month>هذا (?:ال)?شهر|الشهر (?:ال)?(?:حالي|جاري))|(?P<last_month>الشهر (?:ال)?(?:ماضي|سابق|فايت|اللي فات))"
+    rf"|(?P<this_year>هذا (?:ال)?عام|هذه (?:ال)?سنه|العام (?:ال)?(?:حالي|جاري)|السنه (?:ال)?(?:حاليه|جاريه))"
+    rf"|(?P<last_year>العام (?:ال)?(?:ماضي|سابق|فايت|اللي فات)|السنه (?:ال)?(?:ماضيه|سابقه|فايته|اللي فاتت))"
+    rf")(?:\s?م)?(?!\w)"
+)
+_COUNT = rf"(?P<n>\d{{1,3}}|{_SMALL})"
+_PARTS = re.compile(
+    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?:"
+    # "أول ثلاثة أشهر من 2022", "آخر أسبوعين من مارس 2025", "أول شهر من 2024"
+    rf"(?P<edge>{_FIRST}|{_PART_LAST})\s(?:{_COUNT}\s)?(?:ال)?(?P<u>{_UNIT})"
+    # "الأشهر الثلاثة الأولى من 2022", "الأيام العشرة الأخيرة من مارس 2025"
+    rf"|(?P<u2>{_UNIT})\s(?:ال)?(?P<n2>\d{{1,3}}|{_SMALL})\s(?:ال)?(?P<edge2>{_FIRST}|{_PART_LAST})"
+    # "الأسبوع الأول من سبتمبر 2026", "ثاني أسبوع من الشهر الماضي", "آخر أسبوع من 2025"
+    rf"|اسبوع\s(?:ال)?(?P<k>{alternation(_ORDINAL_WEEKS)})|(?P<k2>{alternation(_ORDINAL_WEEKS)})\sاسبوع"
+    # "النصف الأول من مارس 2025", "العشر الأواخر من رمضان 1446", "اليوم الأخير من 2025"
+    rf"|نصف\s(?:ال)?(?P<half>اول|ثاني)|(?P<ten>عشر|عشره)\s(?:ال)?(?P<edge3>اواخر|اوايل|اولي)"
+    rf"|يوم\s(?:ال)?(?P<kd>اول|اخير)"
+    rf"){_PERIOD}"
+)
+_EDGE_LABELS = {"first": "أول", "last": "آخر"}
+_LAST_WORD = {"أول": "الأولى", "آخر": "الأخيرة"}
+# Counts of a masculine noun in words ("ثلاثة أشهر"), as an answer writes them back.
+COUNT_WORDS = {3: "ثلاثة", 4: "أربعة", 5: "خمسة", 6: "ستة", 7: "سبعة", 8: "ثمانية", 9: "تسعة", 10: "عشرة"}
+_UNIT_LABELS = {"day": ("يوم", "يومين", "أيام"), "week": ("أسبوع", "أسبوعين", "أسابيع"), "month": ("شهر", "شهرين", "أشهر")}
+_WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني", 3: "الأسبوع الثالث", 4: "الأسبوع الرابع", 5: "الأسبوع الخامس", -1: "الأسبوع الأخير"}
+
+
+def read_period_parts(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """The parts of periods in ``text`` (normalized): the text with those read blanked out, and
+    their spans. A part longer than its period ("أول 13 شهراً من 2024") is left unread."""
+    return read_each(_PARTS, text, lambda m, _: _part(m, as_of))
+
+
+def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
+    """The period a part is taken from: its first day, the day after it, its Arabic name."""
+    if m.group("m"):
+        month, year = lx.MONTHS[m.group("m")], int(m.group("my"))
+        start, end = month_span(year, month)
+        label = f"شهر {MONTH_LABELS[month]} {year}"
+    elif m.group("y"):
+        year = int(m.group("y"))
+        start, end = year_span(year)
+        label = f"عام {year}"
+    elif m.group("hm"):
+        month, year = hijri_month_number(m.group("hm")), int(m.group("hy"))
+        span = hc.month_range(year, month) if month else None
+        if span is None or month is None:
+            return None
+        return span[0], span[1], f"شهر {hc.MONTH_NAMES[month]} {year}هـ"
+    elif m.group("this_month") or m.group("last_month"):
+        first = add_months(as_of.replace(day=1), -1 if m.group("last_month") else 0)
+        start, end = month_span(first.year, first.month)
+        label = "الشهر الماضي" if m.group("last_month") else "هذا الشهر"
+    else:
+        year = as_of.year - (1 if m.group("last_year") else 0)
+        start, end = year_span(year)
+        label = "العام الماضي" if m.group("last_year") else "هذا العام"
+    return date.fromisoformat(start), date.fromisoformat(end), label
+
+
+def _count(text: str | None, unit_word: str) -> int | None:
+    said = _UNIT_WORDS[unit_word][1]
+    if text is None:
+        return said or None
+    value = int(text) if text.isdigit() else lx.SMALL_NUMBERS.get(text)
+    return value if value and value > 0 else None
+
+
+def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
+    period = _period(m, as_of)
+    if period is None:
+        return None
+    first, after, period_label = period
+    week_word = m.group("k") or m.group("k2")
+    if m.group("half"):
+        # A year halves at July; a month after its fifteenth day.
+        middle = add_months(first, 6) if (after - first).days > 300 else first + timedelta(days=15)
+        start, end = (first, middle) if m.group("half") == "اول" else (middle, after)
+        label = f"{'النصف الأول' if m.group('half') == 'اول' else 'النصف الثاني'} من {period_label}"
+    elif m.group("ten"):
+        from_start = m.group("edge3") != "اواخر"
+        start, end = (first, first + timedelta(days=10)) if from_start else (after - timedelta(days=10), after)
+        label = f"{'الأيام العشرة الأولى' if from_start else 'الأيام العشرة الأخيرة'} من {period_label}"
+    elif m.group("kd"):
+        start = first if m.group("kd") == "اول" else after - timedelta(days=1)
+        end = start + timedelta(days=1)
+        label = f"{'اليوم الأول' if m.group('kd') == 'اول' else 'اليوم الأخير'} من {period_label}"
+    elif week_word:
+        k = _ORDINAL_WEEKS[week_word]
+        start = after - timedelta(days=7) if k == -1 else first + timedelta(days=7 * (k - 1))
+        end = min(start + timedelta(days=7), after)
+        label = f"{_WEEK_LABELS[k]} من {period_label}"
+    else:
+        unit_word = m.group("u") or m.group("u2")
+        unit = _UNIT_WORDS[unit_word][0]
+        count = _count(m.group("n") or m.group("n2"), unit_word)
+        if count is None:
+            return None
+        from_start = re.fullmatch(_FIRST, m.group("edge") or m.group("edge2")) is not None
+        if from_start:
+            start, end = first, shift(first, unit, count)
+        else:
+            start, end = shift(after, unit, -count), after
+        singular, dual, plural = _UNIT_LABELS[unit]
+        edge = _EDGE_LABELS["first" if from_start else "last"]
+        count_text = m.group("n") or m.group("n2")
+        if count in (1, 2) and not (count_text and count_text.isdigit()):
+            label = f"{edge} {singular if count == 1 else dual} من {period_label}"
+        elif count_text and count_text.isdigit():
+            label = f"{edge} {count} {plural if count <= 10 else singular} من {period_label}"
+        elif count in COUNT_WORDS:
+            # The count in words with the article ("الأشهر الثلاثة الأولى"): the answer states no
+            # figure the question did not ("الستة" is no number to the grounding check).
+            label = f"ال{plural} ال{COUNT_WORDS[count]} {_LAST_WORD[edge]} من {period_label}"
+        else:
+            return None
+    if start < first or end > after or start >= end:
+        return None
+    return DateSpan(start.isoformat(), end.isoformat(), label)
+
+
+# --- relative periods -----------------------------------------------------------------------------
+# Periods relative to the data's as-of date (never the clock) the other readers do not reach. A relative
+# year after a part of a year is written over with the year it means, space-padded to the same length,
+# so that every other offset stays; the answer words the period as the question did (``reword_anchored``).
+
+_ORDINALS = alternation(lx.ORDINALS)
+_REL_LAST = r"(?:ال)?(?:ماضي(?:ه)?|سابق(?:ه)?|فايت(?:ه)?|منصرم(?:ه)?)|اللي فات(?:ت)?"
+_REL_THIS = r"(?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?)"
+_REL_NEXT = r"(?:ال)?(?:قادم(?:ه)?|مقبل(?:ه)?|جاي(?:ه)?)|اللي جاي"
+# A part of a year before its relative year.
+_YEAR_PART = (
+    rf"(?:{_MONTHS}|شهر \d{{1,2}}|(?:ال)?ربع (?:ال)?(?:{_ORDINALS})|(?:ال)?نصف (?:ال)?(?:اول|ثاني)"
+    rf"|(?:ال)?(?:اشهر|شهور|ايام|اسابيع) (?:ال)?\S+ (?:ال)?(?:اولي|اخيره))"
+)
+_REL_RELATIVE_YEAR = re.compile(
+    rf"(?<!\w)(?:{_YEAR_PART})\s(?P<rel>(?:من|في|ل|لل|خلال)\s?(?:"
+    rf"(?:ال)?(?:عام|سنه) (?:(?P<last>{_REL_LAST})|(?P<this>{_REL_THIS})|(?P<next>{_REL_NEXT}))"
+    rf"|(?P<this2>هذا (?:ال)?عام|هذه (?:ال)?سنه|هذي (?:ال)?سنه|ه(?:ال)?سنه)))(?!\w)"
+)
+# "سبتمبر الماضي", "شهر مارس الجاي": the last one before the as-of month, or the next one after it.
+_REL_MONTH_RELATIVE = re.compile(
+    rf"(?<!\w)(?:(?:[وفب]?ال|[بل])?شهر\s)?(?:[وفب]?(?:ال)?)?(?P<m>{_MONTHS})\s(?P<rel>(?P<last>{_REL_LAST})|(?P<next>{_REL_NEXT}))(?!\w)"
+)
+# "منذ بداية الشهر", "من بداية السنة لين الحين", "من أول هذا الشهر".
+_SINCE_START = re.compile(
+    r"(?<!\w)(?:من|منذ) (?:بدايه|اول|مطلع) (?:(?:هذا |هذه |هذي )?(?:ال)?(?P<u>شهر|سنه|عام)(?: (?:ال)?(?:حالي(?:ه)?|جاري(?:ه)?))?)"
+    rf"(?!\w| (?:{_MONTHS}|\d))"  # "من بداية شهر أغسطس 2026" names its own month
+    r"(?: (?:حتي|لين|الي|لغايه|لحد) (?:ال)?(?:ان|يوم|حين|لحين|وقت (?:ال)?حالي))?(?!\w)"
+)
+# "في مثل هذا الشهر من العام الماضي", "نفس الشهر من السنة الماضية".
+_SAME_MONTH = re.compile(
+    r"(?<!\w)(?:في )?(?:مثل|نفس) (?:هذا (?:ال)?شهر|الشهر(?: (?:ال)?حالي)?|هذا الشهر) (?:من|في) (?:ال)?(?:عام|سنه) (?:ال)?(?:ماضي(?:ه)?|سابق(?:ه)?|فايت(?:ه)?)(?!\w)"
+)
+# "من 2024 حتى اليوم": a year up to the as-of date (the data ends there).
+_YEAR_TO_NOW = re.compile(
+    r"(?<!\w)(?P<w>من|منذ) (?:(?:[لب]?ال|[لب])?(?:عام|سنه)\s?)?(?P<y>20[0-4]\d)\s"
+    r"(?P<now>(?:حتي|لين|الي|لغايه|لحد|ل) (?:ال)?(?:ان|يوم|حين|لحين|وقت (?:ال)?حالي))(?!\w)"
+)
+# Today and yesterday: the as-of day and the one before. "اليوم" after "حتى"/"لين" was read with its
+# period already.
+_REL_DAY = re.compile(r"(?<!\w)(?:(?P<today>[وفب]?اليوم|هذا اليوم|هاليوم)|(?P<yesterday>امس|البارحه|امبارح|يوم امس))(?!\w)")
+
+
+def anchor_relative_years(text: str, as_of: date) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with each relative year after a part of a year, each month named "الماضي" or
+    "القادم", and "حتى اليوم" after a year written over with the year meant (same length); and
+    what was written, (words written, the question's wording) for ``reword_anchored``."""
+    written: list[tuple[str, str]] = []
+    for m in list(_REL_RELATIVE_YEAR.finditer(text)):
+        year = as_of.year - 1 if m.group("last") else as_of.year + 1 if m.group("next") else as_of.year
+        wording = "العام الماضي" if m.group("last") else "العام القادم" if m.group("next") else "العام الحالي"
+        text = _write(text, *m.span("rel"), f"من {year}", written, (f"عام {year}", wording))
+    for m in list(_REL_MONTH_RELATIVE.finditer(text)):
+        month = lx.MONTHS[m.group("m")]
+        if m.group("m") in ("اب", "ماي") and "شهر" not in m.group(0):
+            continue  # also ordinary words
+        if m.group("last"):
+            year = as_of.year if month < as_of.month else as_of.year - 1
+        else:
+            year = as_of.year if month > as_of.month else as_of.year + 1
+        wording = "الماضي" if m.group("last") else "القادم"
+        text = _write(text, *m.span("rel"), str(year), written, (f"{MONTH_LABELS[month]} {year}", f"{MONTH_LABELS[month]} {wording}"))
+    for m in list(_YEAR_TO_NOW.finditer(text)):
+        if int(m.group("y")) <= as_of.year:
+            # "منذ 2023" is open already; "من 2024" alone would be that year only.
+            now = "" if m.group("w") == "منذ" else f"الي {as_of.year}"
+            text = _write(text, *m.span("now"), now, written, (f"إلى عام {as_of.year}", "حتى آخر البيانات"))
+    return text, written
+
+
+def reword_anchored(spans: list[DateSpan], written: list[tuple[str, str]]) -> list[DateSpan]:
+    """``spans`` with the years ``anchor_relative_years`` wrote worded back as the question said
+    them ("الربع الأول من العام الماضي"): an answer states no year the question did not."""
+    for words, wording in written:
+        spans = [replace(s, label=s.label.replace(words, wording)) if words in s.label else s for s in spans]
+    return spans
+
+
+def _write(
+    text: str, start: int, end: int, words: str, written: list[tuple[str, str]], label: tuple[str, str]
+) -> str:
+    """``text`` with ``[start, end)`` written over by ``words``, space-padded to the same length
+    (a phrase shorter than the words is left as it is); ``label`` noted in ``written``."""
+    if len(words) > end - start:
+        return text  # no room ("جاي"): left for the other readers, or refused
+    written.append(label)
+    return text[:start] + words.ljust(end - start) + text[end:]
+
+
+# "الأشهر الستة القادمة", "خلال الـ 12 شهر الجاية", "السنتين القادمتين": the days after the as-of
+# date (for future projects and deadlines; tenders published then are none).
+_FORWARD_UNITS = {
+    "يوم": ("day", 0), "ايام": ("day", 0), "يومين": ("day", 2), "اسبوع": ("week", 0), "اسابيع": ("week", 0),
+    "اسبوعين": ("week", 2), "شهر": ("month", 0), "اشهر": ("month", 0), "شهور": ("month", 0), "شهرا": ("month", 0),
+    "شهرين": ("month", 2), "سنه": ("year", 0), "سنوات": ("year", 0), "عام": ("year", 0), "اعوام": ("year", 0),
+    "سنتين": ("year", 2), "عامين": ("year", 2),
+}  # fmt: skip
+_NEXT_WORD = r"(?:ال)?(?:قادم|جاي|مقبل)(?:ه|ين|تين)?"
+_FORWARD = re.compile(
+    rf"(?<!\w)(?:(?:خلال|في)\s)?(?:ال)?(?:"
+    rf"(?P<n>\d{{1,3}}|{_SMALL})\s(?:ال)?(?P<u>{alternation(_FORWARD_UNITS)})"
+    rf"|(?P<u2>{alternation(_FORWARD_UNITS)})\s(?:ال)?(?P<n2>\d{{1,3}}|{_SMALL})"
+    rf"|(?P<dual>يومين|اسبوعين|شهرين|سنتين|عامين))\s{_NEXT_WORD}(?!\w)"
+)
+
+
+def _forward(m: re.Match[str], as_of: date) -> DateSpan | None:
+    unit, said = _FORWARD_UNITS[m.group("u") or m.group("u2") or m.group("dual")]
+    count_text = m.group("n") or m.group("n2")
+    count = said or (int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 0))
+    if not count:
+        return None
+    last = shift(as_of, unit, count)
+    start = as_of + timedelta(days=1)
+    return DateSpan(start.isoformat(), (last + timedelta(days=1)).isoformat(), _forward_label(unit, count, count_text))
+
+
+# How an answer words the days to come: as the question counted them, with no other figure.
+_FORWARD_WORDS = {
+    "day": ("اليوم القادم", "اليومين القادمين", "الأيام"), "week": ("الأسبوع القادم", "الأسبوعين القادمين", "الأسابيع"),
+    "month": ("الشهر القادم", "الشهرين القادمين", "الأشهر"), "year": ("العام القادم", "العامين القادمين", "السنوات"),
+}  # fmt: skip
+
+
+_ACCUSATIVE = {"day": "يوماً", "week": "أسبوعاً", "month": "شهراً", "year": "عاماً"}
+
+
+def _forward_label(unit: str, count: int, count_text: str | None) -> str:
+    one, two, plural = _FORWARD_WORDS[unit]
+    if count_text and count_text.isdigit():
+        counted = plural.removeprefix("ال") if count <= 10 else _ACCUSATIVE[unit]
+        return f"خلال {count_text} {counted} قادمة"
+    if count in (1, 2):
+        return f"خلال {one if count == 1 else two}"
+    word = COUNT_WORDS.get(count, "")
+    if unit == "year" and word.endswith("ة"):
+        word = word[:-1]  # "السنوات الخمس": the number agrees with a feminine noun
+    return f"خلال {plural} ال{word} القادمة" if word else f"خلال {plural} القادمة"
+
+
+def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """Since the start of this month or year, the same month last year, and the N days, weeks,
+    months or years to come: the text with them blanked out, and their spans."""
+    text, spans = read_each(_FORWARD, text, lambda m, _: _forward(m, as_of))
+    this_month = DateSpan(month_span(as_of.year, as_of.month)[0], None, "منذ بداية الشهر الحالي")
+    this_year = DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي")
+    text, since = read_each(_SINCE_START, text, lambda m, _: this_month if m["u"] == "شهر" else this_year)
+    same_month = DateSpan(*month_span(as_of.year - 1, as_of.month), "في الشهر نفسه من العام الماضي")
+    text, same = read_each(_SAME_MONTH, text, lambda m, _: same_month)
+    return text, spans + since + same
+
+
+# "اليوم" dates an event only beside a verb or noun of one: published, closing, opened.
+_DATED_EVENT = re.compile(
+    r"(?<!\w)[وف]?(?:ال)?(?:طرح|انطرح|نشر|انشر|نزل|اعلن|مطروح|منشور|معلن|تنتهي|ينتهي|تقفل|يقفل|تغلق|يغلق|تفتح|يفتح|فتحت|انتهت|رست|ترست)\w*"
+)
+
+
+def read_relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+    """Today and yesterday, read after the other date phrases (which take "حتى اليوم")."""
+    spans: list[DateSpan] = []
+    for m in list(_REL_DAY.finditer(text)):
+        if m.group("today") and re.search(r"(?<!\w)(?:حتي|لين|الي|لغايه|لحد)\s$", text[: m.start()]):
+            # "طرحت حتى اليوم": every day up to the as-of date, which is all the data holds.
+            text = blank(text, m.start() - len(text[: m.start()].split()[-1]) - 1, m.end())
+            continue
+        if m.group("today") and not _DATED_EVENT.search(text):
+            continue  # "المنافسات المتاحة اليوم": open now, not published today ("اليوم" stays a filler)
+        day = as_of if m.group("today") else as_of - timedelta(days=1)
+        label = "في آخر أيام البيانات (اليوم)" if m.group("today") else "في اليوم السابق لآخر أيام البيانات (أمس)"
+        spans.append(DateSpan(day.isoformat(), (day + timedelta(days=1)).isoformat(), label))
+        text = blank(text, m.start(), m.end())
+    return text, spans
+
+
+# "في كل يوم", "لكل أسبوع": a figure per day or week, which no frame groups by ("يوم" alone is a
+# filler word, so the question would be answered as one total).
+_PER_DAY = re.compile(r"(?<!\w)(?:في |ل|ب)?كل (?:يوم|اسبوع|ساعه)(?!\w)")
+
+
+def per_day_phrases(text: str) -> tuple[str, ...]:
+    """The phrases of ``text`` asking for a figure per day or week."""
+    return tuple(m.group(0) for m in _PER_DAY.finditer(text))

@@ -2,49 +2,50 @@
 
 A rule-based semantic parser. The question is normalized (``normalize_arabic``) and refused
 outright when it is SQL, not Arabic, a request to change data or a task that is no question; then
-it is read in passes over a working copy in which every phrase a pass understands is blanked out,
-so that later passes do not read it again: agency and activity names (from the database), dates,
-figures, top-N, places, statuses and tender types; what is left says what is asked (``intent``).
+READERS walk a working copy in order, each blanking out the phrases it understands so that later
+ones do not read them again; what is left says what is asked (``intent.frame_of``), and SHAPERS
+adjust that frame in order. Both are tables: a new kind of phrase is a line in one, not an edit of
+the walk.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from datetime import date
+from typing import Any, NamedTuple
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog, join_compound_names, word_variants, words
-from nabahan_pipeline.reference_agent.parser.awards import AWARDED_STATUS, read_awards
-from nabahan_pipeline.reference_agent.parser.date_columns import apply_date_extreme, read_date_columns
-from nabahan_pipeline.reference_agent.parser.date_reading import read_all_dates
-from nabahan_pipeline.reference_agent.parser.agency_groups import AgencyGroups
-from nabahan_pipeline.reference_agent.parser.column_comparison import read_column_comparisons
-from nabahan_pipeline.reference_agent.parser.durations import read_durations
-from nabahan_pipeline.reference_agent.parser.dialect_negation import dialect_negation, negated_conjunct, relative_ma, unread_negations
-from nabahan_pipeline.reference_agent.parser.difference import difference_frame, read_difference
-from nabahan_pipeline.reference_agent.parser.disjunction import blanked_by, elided_names, modified_groups, or_across_kinds
-from nabahan_pipeline.reference_agent.parser.english_names import EnglishNames
-from nabahan_pipeline.reference_agent.parser.reference_lookup import lookup_frame, names_rows, read_lookup_cue
-from nabahan_pipeline.reference_agent.parser.accounting import account_intent, consumed_words, ignored_words, two_tables
-from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
-from nabahan_pipeline.reference_agent.parser.intent import frame_of
-from nabahan_pipeline.reference_agent.parser.per_value import group_each, periods_compared
-from nabahan_pipeline.reference_agent.parser.patterns import (
-    COMPARE, COUNTRY, FILLERS, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION, NEGATION,
-    NEGATION_GOES_ON, NEITHER, FIRST_NEGATION, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGION_KEYS,
-    REGION_PREFIX, REGIONS, SQL, SQL_STATEMENT, rephrased, STATUS_KEYS, STATUSES, TYPE_KEYS, TYPES, UNHELD, UNHELD_KEYS,
+from nabahan_pipeline.reference_agent.parser.comparison import (
+    difference_frame, group_each, periods_compared, read_difference,
 )
-from nabahan_pipeline.reference_agent.parser.name_choice import asked_as_group, is_family, narrow_by_word_before, whole_name
-from nabahan_pipeline.reference_agent.parser.passed_over import pass_over
-from nabahan_pipeline.reference_agent.parser.having import read_threshold, with_threshold
-from nabahan_pipeline.reference_agent.parser.typos import corrected, name_neighbours, name_words
-from nabahan_pipeline.reference_agent.parser.ordering import read_order, sort_column
-from nabahan_pipeline.reference_agent.parser.reading import Reading
-from nabahan_pipeline.reference_agent.parser.value_groups import read_value_group
-from nabahan_pipeline.reference_agent.parser.unused_words import unused_words
-from nabahan_pipeline.reference_agent.parser.values import read_ordinal, read_top_n, read_values
+from nabahan_pipeline.reference_agent.parser.date_reading import apply_date_extreme, read_all_dates, read_date_columns
+from nabahan_pipeline.reference_agent.parser.dates import year_span
+from nabahan_pipeline.reference_agent.parser.frame import Condition, Parse, QueryFrame, Refusal
+from nabahan_pipeline.reference_agent.parser.intent import (
+    account_intent, consumed_words, frame_of, ignored_words, two_tables, unused_words,
+)
+from nabahan_pipeline.reference_agent.parser.names import (
+    AgencyGroups, EnglishNames, asked_as_group, is_family, lookup_frame, names_rows, narrow_by_word_before,
+    read_lookup_cue, whole_name,
+)
+from nabahan_pipeline.reference_agent.parser.patterns import (
+    COMPARE, COUNTRY, FILLERS, FIRST_NEGATION, GENERIC_WORDS, IMPERATIVE_CHANGE, KNOWN, LOOSE_SEPARATORS, MUTATION,
+    NEGATION, NEGATION_GOES_ON, NEITHER, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGIONS, REGION_KEYS,
+    REGION_PREFIX, SQL, SQL_STATEMENT, STATUSES, STATUS_KEYS, TYPES, TYPE_KEYS, UNHELD, UNHELD_KEYS, blanked_by,
+    corrected, dialect_negation, elided_names, modified_groups, name_neighbours, name_words, negated_conjunct,
+    or_across_kinds, relative_ma, rephrased, unread_negations,
+)
+from nabahan_pipeline.reference_agent.parser.reading import (
+    AWARDED_STATUS, Reading, pass_over, read_awards, read_order, read_value_group, sort_column,
+)
+from nabahan_pipeline.reference_agent.parser.values import (
+    read_column_comparisons, read_durations, read_ordinal, read_threshold, read_top_n, read_values, with_threshold,
+)
+
 
 MAX_QUESTION_CHARS = 1000
 
@@ -79,7 +80,7 @@ class QuestionParser:
         """``question`` read: its frame or refusal, what each part consumed, the words left over.
         A content word left over refuses the question (``not_understood``): answering without it
         would answer a different question. A question refused so is read once more with its
-        one-letter typos of domain nouns and region names read back (``typos``)."""
+        one-letter typos of domain nouns and region names read back (``patterns.corrected``)."""
         if not isinstance(question, str) or len(question) > MAX_QUESTION_CHARS:
             return self._read(question)
         text = _cleaned(rephrased(normalize_arabic(question)))
@@ -182,47 +183,16 @@ class QuestionParser:
         r = Reading(text=norm, original=norm, question=question)
         consumed: list[tuple[str, tuple[str, ...]]] = []
         owners: dict[int, str] = {}  # which pass read each offset (for "أو" between kinds)
-        for part, read_part in (
-            ("tender_name", self._tender_names),
-            ("duration", self._durations),
-            ("english_name", self._english_names),
-            ("agency_group", self._agency_groups),
-            ("name", self._names),
-            ("date", self._dates),
-            # The deadline, enquiry or opening date the question is about, and what it says of it.
-            ("date_column", lambda r: read_date_columns(r, self.as_of)),
-            ("column_comparison", self._column_comparisons),
-            ("value", self._values),
-            ("top_n", self._top_n),
-            ("region", self._places),
-            ("status_type", self._statuses_and_types),
-            ("award", lambda r: read_awards(r, self.catalog.phrase("status", [AWARDED_STATUS]))),
-            # Words that change nothing asked ("المسجلة"، "تعود إلى"), where safe to pass over.
-            ("passed_over", lambda r: pass_over(r, self.catalog.names)),
-        ):
+        found: dict[str, Found] = {}
+        for reader in READERS:
             before = r.text
-            read_part(r)
+            result = reader.read(self, r)
             words = consumed_words(before, r.text)
-            if words:
-                consumed.append((part, words))
-                owners.update(blanked_by(before, r.text, part))
-        before = r.text
-        value_group = read_value_group(r)
-        group_words = consumed_words(before, r.text)
-        if value_group:
-            consumed.append(("grouping", group_words))
-        before = r.text
-        order = read_order(r)
-        if order:
-            consumed.append(("order", consumed_words(before, r.text)))
-        before = r.text
-        lookup = read_lookup_cue(r)
-        if lookup:
-            consumed.append(("lookup", consumed_words(before, r.text)))
-        before = r.text
-        difference = read_difference(r)
-        if consumed_words(before, r.text):
-            consumed.append(("difference", consumed_words(before, r.text)))
+            found[reader.part] = Found(result, words)
+            if result if reader.filed_when_found else words:
+                consumed.append((reader.part, words))
+                if reader.owns:
+                    owners.update(blanked_by(before, r.text, reader.part))
         unread = unread_negations(r.text, r.original) + or_across_kinds(r.text, r.original, owners) + relative_ma(r.original)
         unread += elided_names(r.original, owners, {c.field for c in r.conditions}) + modified_groups(r.original, owners)
         intent, leftover = account_intent(r.text)
@@ -239,38 +209,11 @@ class QuestionParser:
             return Parse(Refusal("unplaced_date", tuple(r.unplaced_dates)), tuple(consumed), leftover)
         if r.ungrouped_periods:
             return Parse(Refusal("not_understood", tuple(r.ungrouped_periods)), tuple(consumed), tuple(r.ungrouped_periods))
-        if not difference:
-            # (A difference takes two names as its two sides.)
-            r.conditions = _union_of_names(r.conditions)
-        if lookup and lookup.kind == "located" and names_rows(r):
-            # "المنافسات التابعة لوزارة الصحة": of the agency, said of tenders, is no lookup.
-            lookup = None
-        if lookup:
-            frame = lookup_frame(r, lookup) if not difference else Refusal("not_understood", lookup.words)
-        else:
-            frame = apply_date_extreme(frame_of(r), r, self.as_of)
-        if difference and isinstance(frame, QueryFrame):
-            frame = difference_frame(frame, difference, r, self.catalog)
-        if isinstance(frame, QueryFrame):
-            frame = periods_compared(frame, r)
-        frame = group_each(frame, r.original)
-        if value_group and isinstance(frame, QueryFrame):
-            frame = _grouped_by_value(frame, value_group, group_words)
-        sort = sort_column(r.original)
-        if sort and isinstance(frame, QueryFrame) and frame.measure == "rows" and not frame.ranked and not frame.group_by:
-            # "رتب المنافسات حسب القيمة": every row, sorted by that column.
-            column, sort_words = sort
-            held = column in _SORTABLE_COLUMNS.get(frame.entity, ())
-            frame = replace(frame, ranked=True, column=column, order=order or "desc") if held else Refusal("not_understood", sort_words)
-        if order and isinstance(frame, QueryFrame) and frame.group_by and not frame.ranked:
-            # "من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows:
-            # "أعلى 5 ... تصاعدياً" is refused below rather than read as the lowest five.)
-            frame = replace(frame, order=order)
-        if r.rank and isinstance(frame, QueryFrame):
-            # "رابع منطقة": the ranking's rows from that rank on; an ordinal nothing ranks is unread.
-            first, count = r.rank
-            ranked = frame.ranked and frame.limit is not None and not r.top_n
-            frame = replace(frame, offset=first - 1, limit=count) if ranked else Refusal("not_understood", r.rank_words)
+        frame = self._frame(r, found)
+        for shape in SHAPERS:
+            if isinstance(frame, QueryFrame):
+                frame = shape(self, frame, r, found)
+        order = found["order"].result
         if isinstance(frame, Refusal):
             frame = Refusal(frame.reason, leftover or frame.words)
         elif leftover:
@@ -293,6 +236,20 @@ class QuestionParser:
                 leftover = ignored
         return Parse(frame, tuple(consumed), leftover)
 
+    def _frame(self, r: Reading, found: dict[str, Found]) -> QueryFrame | Refusal:
+        """The frame the walk read, before the shapers: a reference table looked up, or what the
+        words left ask for (``intent.frame_of``), a date asked for itself read in."""
+        difference, lookup = found["difference"].result, found["lookup"].result
+        if not difference:
+            # (A difference takes two names as its two sides.)
+            r.conditions = _union_of_names(r.conditions)
+        if lookup and lookup.kind == "located" and names_rows(r):
+            # "المنافسات التابعة لوزارة الصحة": of the agency, said of tenders, is no lookup.
+            lookup = None
+        if lookup:
+            return lookup_frame(r, lookup) if not difference else Refusal("not_understood", lookup.words)
+        return apply_date_extreme(frame_of(r), r, self.as_of)
+
     # -- passes --
 
     def _tender_names(self, r: Reading) -> None:
@@ -308,16 +265,6 @@ class QuestionParser:
                     naming = cue.group("naming")
                     r.blank(cue.start("naming") if naming else start, end)
                     break
-
-    def _durations(self, r: Reading) -> None:
-        """A duration said in years or months ("مدته سنة أو أقل"), before "سنة" is read as a date."""
-        r.text, conditions = read_durations(r.text)
-        r.add(conditions, strong=False)
-
-    def _english_names(self, r: Reading) -> None:
-        """Names written in English, and agencies' initials ("KSU")."""
-        r.text, conditions = self.english_names.read(r.text, r.question)
-        r.add(conditions, strong=True)
 
     def _agency_groups(self, r: Reading) -> None:
         """Groups of agencies named by a plural ("الجامعات", "التجمعات الصحية")."""
@@ -387,11 +334,6 @@ class QuestionParser:
         r.dates += reading.spans
         if reading.spans:
             r.weak = True
-
-    def _column_comparisons(self, r: Reading) -> None:
-        """The awarded value against the estimated value of the same tender."""
-        r.text, conditions = read_column_comparisons(r.text)
-        r.add(conditions, strong=True)
 
     def _values(self, r: Reading) -> None:
         """Reference numbers and figures compared with a threshold or a range."""
@@ -474,6 +416,107 @@ class QuestionParser:
             r.add([Condition("type", "not_in", tuple(other_types), label)], strong=True)
 
 
+class Found(NamedTuple):
+    """What one reader of the walk returned, and the words it consumed."""
+
+    result: Any
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One pass of the walk over the working copy: ``read`` blanks out what it understands and
+    returns what the steps after the walk need (or None); its consumed words are filed under
+    ``part`` when it consumed any (or, with ``filed_when_found``, when it returned something), and
+    with ``owns`` the offsets it blanked count as its own (for "أو" between kinds)."""
+
+    part: str
+    read: Callable[[QuestionParser, Reading], Any]
+    filed_when_found: bool = False
+    owns: bool = True
+
+
+# The walk, in order: each reader sees only what the readers before it left. A new kind of phrase
+# is a reader function and its line here (and, when it changes the frame, a shaper below).
+READERS: tuple[Reader, ...] = (
+    Reader("tender_name", QuestionParser._tender_names),
+    # A duration said in years or months, before "سنة" is read as a date.
+    Reader("duration", lambda parser, r: r.take(read_durations(r.text), strong=False)),
+    # Names written in English, and agencies' initials ("KSU").
+    Reader("english_name", lambda parser, r: r.take(parser.english_names.read(r.text, r.question), strong=True)),
+    Reader("agency_group", QuestionParser._agency_groups),
+    Reader("name", QuestionParser._names),
+    Reader("date", QuestionParser._dates),
+    # The deadline, enquiry or opening date the question is about, and what it says of it.
+    Reader("date_column", lambda parser, r: read_date_columns(r, parser.as_of)),
+    # The awarded value against the estimated value of the same tender.
+    Reader("column_comparison", lambda parser, r: r.take(read_column_comparisons(r.text), strong=True)),
+    Reader("value", QuestionParser._values),
+    Reader("top_n", QuestionParser._top_n),
+    Reader("region", QuestionParser._places),
+    Reader("status_type", QuestionParser._statuses_and_types),
+    Reader("award", lambda parser, r: read_awards(r, parser.catalog.phrase("status", [AWARDED_STATUS]))),
+    # Words that change nothing asked ("المسجلة"، "تعود إلى"), where safe to pass over.
+    Reader("passed_over", lambda parser, r: pass_over(r, parser.catalog.names)),
+    # After every filter: a grouping by a column's values, the order, a lookup cue, a difference.
+    Reader("grouping", lambda parser, r: read_value_group(r), filed_when_found=True, owns=False),
+    Reader("order", lambda parser, r: read_order(r), filed_when_found=True, owns=False),
+    Reader("lookup", lambda parser, r: read_lookup_cue(r), filed_when_found=True, owns=False),
+    Reader("difference", lambda parser, r: read_difference(r), owns=False),
+)
+
+Shaper = Callable[[QuestionParser, QueryFrame, Reading, dict[str, Found]], "QueryFrame | Refusal"]
+
+
+def _difference(parser: QuestionParser, frame: QueryFrame, r: Reading, found: dict[str, Found]) -> QueryFrame | Refusal:
+    difference = found["difference"].result
+    return difference_frame(frame, difference, r, parser.catalog) if difference else frame
+
+
+def _value_grouped(parser: QuestionParser, frame: QueryFrame, r: Reading, found: dict[str, Found]) -> QueryFrame | Refusal:
+    column, cue = found["grouping"]
+    return _grouped_by_value(frame, column, cue) if column else frame
+
+
+def _sorted(parser: QuestionParser, frame: QueryFrame, r: Reading, found: dict[str, Found]) -> QueryFrame | Refusal:
+    """"رتب المنافسات حسب القيمة": every row, sorted by that column."""
+    sort = sort_column(r.original)
+    if not (sort and frame.measure == "rows" and not frame.ranked and not frame.group_by):
+        return frame
+    column, sort_words = sort
+    if column not in _SORTABLE_COLUMNS.get(frame.entity, ()):
+        return Refusal("not_understood", sort_words)
+    return replace(frame, ranked=True, column=column, order=found["order"].result or "desc")
+
+
+def _groups_ordered(parser: QuestionParser, frame: QueryFrame, r: Reading, found: dict[str, Found]) -> QueryFrame | Refusal:
+    """"من الأقل للأكثر": every group, in that order. (A ranking's order picks its rows: "أعلى 5
+    ... تصاعدياً" is refused after the shapers rather than read as the lowest five.)"""
+    order = found["order"].result
+    return replace(frame, order=order) if order and frame.group_by and not frame.ranked else frame
+
+
+def _from_rank(parser: QuestionParser, frame: QueryFrame, r: Reading, found: dict[str, Found]) -> QueryFrame | Refusal:
+    """"رابع منطقة": the ranking's rows from that rank on; an ordinal nothing ranks is unread."""
+    if not r.rank:
+        return frame
+    first, count = r.rank
+    ranked = frame.ranked and frame.limit is not None and not r.top_n
+    return replace(frame, offset=first - 1, limit=count) if ranked else Refusal("not_understood", r.rank_words)
+
+
+# What the walk read, applied in order to the frame while it is one (a refusal stops them).
+SHAPERS: tuple[Shaper, ...] = (
+    _difference,
+    lambda parser, frame, r, found: periods_compared(frame, r),
+    lambda parser, frame, r, found: group_each(frame, r.original),
+    _value_grouped,
+    _sorted,
+    _groups_ordered,
+    _from_rank,
+)
+
+
 def _cleaned(norm: str) -> str:
     """A normalized question with punctuation and loose separators out, one space between words
     and each compound name in one word: the text every pass reads."""
@@ -554,3 +597,79 @@ def _negation(r: Reading, start: int) -> re.Match[str] | None:
         return neither
     # "في جازان ما هي شراء مباشر", "مب ملغاة", "مو في جدة"; "ما عدا الملغاة والمنتهية".
     return dialect_negation(r.text, r.original, start) or negated_conjunct(r.text, r.original, start)
+
+
+# --- filters --------------------------------------------------------------------------------------
+# Filters sent with a question (region, year, status, type: names or ids) as conditions that narrow
+# the question's frame.
+
+def apply_filters(frame: QueryFrame, filters: Mapping[str, object], parser: QuestionParser) -> QueryFrame:
+    """``frame`` narrowed by the caller's ``filters`` (region, year, status, type: names or ids);
+    raises ValueError naming a filter it cannot read."""
+    extra: list[Condition] = []
+    catalog = parser.catalog
+    for key, raw in filters.items():
+        if raw is None or raw == "":
+            continue
+        key_norm = str(key).strip().lower()
+        if key_norm in ("region", "region_id", "المنطقه", "منطقه"):
+            ids = _resolve(raw, catalog.regions, REGIONS, REGION_KEYS, "region")
+            extra.append(Condition("region", "in", ids, "في " + catalog.label("region", ids)))
+        elif key_norm in ("status", "status_id", "الحاله", "حاله"):
+            ids = _resolve(raw, catalog.statuses, STATUSES, STATUS_KEYS, "status")
+            extra.append(Condition("status", "in", ids, "ذات الحالة " + catalog.label("status", ids)))
+        elif key_norm in ("type", "tender_type", "tender_type_id", "النوع", "نوع"):
+            ids = _resolve(raw, catalog.types, TYPES, TYPE_KEYS, "type")
+            extra.append(Condition("type", "in", ids, "من نوع " + catalog.label("type", ids)))
+        elif key_norm in ("year", "السنه", "سنه", "عام"):
+            if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+                raise ValueError(f"filter 'year' must be a year such as 2024, got {raw!r}")
+            text = normalize_arabic(str(raw)).strip()
+            hijri = re.fullmatch(r"(14\d\d)\s?(?:ه|هـ|هجري)?", text)
+            if hijri and int(hijri.group(1)) in lx.HIJRI_NEW_YEAR and int(hijri.group(1)) + 1 in lx.HIJRI_NEW_YEAR:
+                year = int(hijri.group(1))
+                span = (lx.HIJRI_NEW_YEAR[year], lx.HIJRI_NEW_YEAR[year + 1])
+            elif re.fullmatch(r"\d{4}", text) and 1900 <= int(text) <= 2100:
+                span = year_span(int(text))
+            else:
+                raise ValueError(f"filter 'year' must be a year such as 2024, got {raw!r}")
+            extra.append(Condition("date", "date_range", span, "في السنة المحددة"))
+    if not extra:
+        return frame
+    if frame.entity in ("tenders", "projects"):
+        usable = [c for c in extra if not (frame.entity == "projects" and c.field == "status")]
+    elif frame.entity == "agencies":
+        usable = [c for c in extra if c.field == "region"]
+    else:
+        usable = []
+    return replace(frame, conditions=frame.conditions + tuple(usable))
+
+
+def _resolve(
+    raw: object, table: Mapping[int, str], pattern: re.Pattern[str], keys: Mapping[str, object], name: str
+) -> tuple[int, ...]:
+    """Ids for a filter value given as an id, a list of ids, or an Arabic name."""
+    if isinstance(raw, bool):
+        raise ValueError(f"filter {name!r} must be a name or an id, got {raw!r}")
+    if isinstance(raw, (list, tuple)):
+        ids: list[int] = []
+        for item in raw:
+            ids.extend(_resolve(item, table, pattern, keys, name))
+        if not ids:
+            raise ValueError(f"filter {name!r} is empty")
+        return tuple(dict.fromkeys(ids))
+    if isinstance(raw, int) or (isinstance(raw, str) and normalize_arabic(raw).strip().isdigit()):
+        value = int(normalize_arabic(str(raw)).strip())
+        if value in table:
+            return (value,)
+        raise ValueError(f"filter {name!r}: no {name} with id {value}")
+    if isinstance(raw, str):
+        text = normalize_arabic(raw)
+        for entity_id, label in table.items():
+            if normalize_arabic(label) == text:
+                return (entity_id,)
+        found = [int(keys[m.lastgroup]) for m in pattern.finditer(text) if m.lastgroup]  # type: ignore[call-overload]
+        if found:
+            return tuple(dict.fromkeys(found))
+        raise ValueError(f"filter {name!r}: unknown {name} {raw!r}")
+    raise ValueError(f"filter {name!r} must be a name or an id, got {type(raw).__name__}")

@@ -1,15 +1,19 @@
-"""Figures in a question: amounts compared with a threshold or a range ("أكثر من مليون",
+"""Figures and the conditions on them: amounts, thresholds on groups, an awarded value against
+its estimate, a project's duration.
+
+Figures in a question: amounts compared with a threshold or a range ("أكثر من مليون",
 "بين 100 ألف و500 ألف"), the column each is about (estimated or awarded value, bids, booklet
 price, duration), reference numbers, and the N of a top-N ("أعلى 5 مناقصات")."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.reference_agent import lexicon as lx
-from nabahan_pipeline.reference_agent.parser.frame import Condition
+from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame
 from nabahan_pipeline.reference_agent.parser.patterns import (
     AWARD, BIDS, BOOKLET, DURATION, SMALL_NUMBER, TOP_WORDS, alternation, blank, read_each,
 )
@@ -278,3 +282,267 @@ def read_ordinal(text: str) -> tuple[str, tuple[int, int] | None, tuple[str, ...
         text = text[:start] + word + " " * (end - start - len(word)) + text[end:]
         return text, (first, last - first + 1), tuple(m.group(0)[m.start("first") - m.start() : end - m.start()].split())
     return text, None, ()
+
+
+# --- having ---------------------------------------------------------------------------------------
+# A threshold on each group's total or count ("الجهات التي طرحت أكثر من 100 منافسة"): taken out, the rest
+# asked of every group, and the groups whose figure passes kept (HAVING).
+
+# The groups named first -> (dimension, the grouping the rest is asked by, an agency group's words).
+_HEADS: dict[str, tuple[str, str, str]] = {
+    "مناطق": ("region", "حسب المنطقه", ""),
+    "جهات": ("agency", "حسب الجهه", ""),
+    "انشطه": ("activity", "حسب النشاط", ""),
+    "انواع ال?(?:منافسات|مناقصات)": ("type", "حسب النوع", ""),
+    "انواع": ("type", "حسب النوع", ""),
+    "حالات": ("status", "حسب الحاله", ""),
+    "جامعات": ("agency", "حسب الجهه", "للجامعات"),
+    "وزارات": ("agency", "حسب الجهه", "للوزارات"),
+    "مستشفيات": ("agency", "حسب الجهه", "للمستشفيات"),
+    "امانات": ("agency", "حسب الجهه", "للامانات"),
+}
+_HEAD = re.compile(
+    r"^(?:(?:ما|ماهي|ما هي|وش|ايش|اذكر|اعرض|حدد|هات|ايش هي|وش هي)\s|(?P<which>اي)\s)?(?:ال)?(?P<head>"
+    + "|".join(f"(?:{h})" for h in _HEADS)
+    # "أي المناطق متوسط ... فيها أكثر من": after "أي" the relative may go unsaid.
+    + r")\s(?:(?:التي|اللي|الي|الذي|الذين)\s|(?(which)|(?!)))(?P<rest>.+)$"
+)
+_COMPARATOR = re.compile(
+    r"(?<!\w)(?:(?P<gt>اكثر من|اكبر من|اعلي من|ازيد من|فوق|يتجاوز|تتجاوز|تتعدي|يتعدي|يزيد|تزيد)"
+    r"|(?P<lt>اقل من|ادني من|اصغر من|دون|تحت|يقل|تقل))(?!\w)"
+)
+_SCALES = {
+    "الف": 1e3, "الاف": 1e3, "مليون": 1e6, "ملايين": 1e6, "مليار": 1e9, "مليارات": 1e9,
+    # The dual: "أكثر من مليوني ريال", "ألفين منافسة".
+    "الفين": 2e3, "مليونين": 2e6, "مليوني": 2e6, "مليارين": 2e9, "ملياري": 2e9,
+}
+# A figure in digits or in words ("خمسة مليارات"), with its scale.
+_FIGURE = re.compile(
+    rf"(?<!\w)(?:(?:علي|عن|من)\s)?(?:(?P<n>\d+(?:\.\d+)?|{alternation(lx.SMALL_NUMBERS)})\s?)?"
+    r"(?P<scale>الفين|الف|الاف|مليونين|مليوني|مليون|ملايين|مليارين|ملياري|مليار|مليارات)?"
+    r"(?:\s(?:ريال|ر\.?س))?(?!\w)"
+)
+# "أعلى من المتوسط العام", "أكثر من متوسط الأنشطة": the groups' average as the threshold.
+_AVERAGE = re.compile(r"\s(?:من\s|عن\s)?(?:ال)?متوسط(?:\s(?:ال)?(?:عام|كلي|انشطه|مناطق|جهات|انواع|حالات))?(?!\w)")
+_ROWS_NOUN = re.compile(r"^\s(?P<noun>(?:[بل]?ال)?(?:منافس|مناقص|مشروع|مشاريع)\w*)(?!\w)")
+_PROJECT = re.compile(r"(?<!\w)(?:[وبل]?ال|[بل])?(?:مشروع|مشاريع)")
+_COUNTED = re.compile(r"(?<!\w)(?:عدد|عددها)(?!\w)")
+_ROWS = re.compile(r"(?<!\w)(?:[وبل]?ال|[بل])?(?:منافسات|مناقصات|مشاريع|مشروعات)(?!\w)")
+_VALUE = re.compile(r"قيم|ترسي|كراس|عروض|مبلغ|سعر|اسعار")
+_TOTAL = re.compile(r"(?<!\w)(?:[وبل]?ال)?(?:اجمالي|اجماليه|مجموع|متوسط)(?!\w)")
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A threshold read from a question: the rest of the question asked of every group, the
+    grouping dimension, and the condition on each group's figure."""
+
+    question: str
+    dimension: str
+    counted: bool
+    having: Condition
+
+
+def read_threshold(norm: str) -> Threshold | None:
+    """The threshold of ``norm`` (normalized), or None when it asks for none."""
+    head = _HEAD.match(norm)
+    if not head:
+        return None
+    dimension, grouping, group_words = next(v for k, v in _HEADS.items() if re.fullmatch(k, head.group("head")))
+    rest = head.group("rest")
+    comparator = _COMPARATOR.search(rest)
+    if not comparator:
+        return None
+    average = _AVERAGE.match(rest, comparator.end())
+    figure = average or next((f for f in _FIGURE.finditer(rest, comparator.end()) if f.group("n") or f.group("scale")), None)
+    if not figure:
+        return None
+    number = "0" if average else figure.group("n") or "1"
+    if not number[0].isdigit():
+        if not figure.group("scale"):
+            return None  # "أكثر من خمس": a small word alone is no threshold
+        number = str(lx.SMALL_NUMBERS[number])
+    value: float | str = AVERAGE if average else float(number) * _SCALES.get(figure.group("scale") or "", 1.0)
+    between = rest[comparator.end() : figure.start()]
+    end = figure.end()
+    rows_noun = _ROWS_NOUN.match(rest[end:])
+    if rows_noun:
+        end += rows_noun.end()
+    left = rest[: comparator.start()] + between + rest[end:]
+    # "... أكثر من 600 منافسة", "عدد منافساتها ...", "لديها منافسات ملغاة أكثر من 50": rows counted.
+    counted = bool(rows_noun) or bool(_COUNTED.search(left)) or bool(_ROWS.search(left) and not _VALUE.search(left))
+    if not counted and not _TOTAL.search(left):
+        # "أنواع المنافسات التي قيمتها فوق مليون": each tender's value, not a group's total.
+        return None
+    noun = "المشاريع" if _PROJECT.search(rest) else "المنافسات"
+    asked = left if not counted or _COUNTED.search(left) else f"عدد {noun} {left}"
+    question = " ".join(f"{group_words} {asked} {grouping}".split())
+    op = ">" if comparator.group("gt") else "<"
+    words = rest[comparator.start() : figure.end()]
+    return Threshold(question, dimension, counted, Condition("count" if counted else "total", op, (value,), words))
+
+
+def with_threshold(frame: QueryFrame, threshold: Threshold) -> QueryFrame | None:
+    """``frame`` (the rest of the question, asked of every group) keeping the groups that pass
+    ``threshold``; None when the rest was read as something else."""
+    if frame.group_by != (threshold.dimension,) or frame.ranked or frame.limit or frame.sides or frame.share_of:
+        return None
+    if threshold.counted != (frame.measure == "count") or frame.measure not in ("count", "sum", "avg"):
+        return None
+    return replace(frame, having=threshold.having)
+
+
+# --- column comparison ----------------------------------------------------------------------------
+# A tender's awarded value against its own estimated value ("رُسّيت بقيمة أعلى من قيمتها التقديرية"), or
+# none ("انتهت بدون ترسية"): one condition on two columns of a row, read before the figures pass, which
+# would take the comparator for one before a number.
+
+_PREFIX = r"(?:[وف]?(?:[بل]?ال|[بل]))?"
+_AWARD = rf"{_PREFIX}(?:ترسي(?:ه|تها|ته)|مرسي|مرساه)"
+_ESTIMATED = rf"{_PREFIX}تقديري(?:ه|ا)?"
+_CMP_VALUE = rf"{_PREFIX}(?:قيم(?:ه|ت|تها|ته)?|مبلغ(?:ها)?)"
+_MORE = r"اعلي|اكثر|اكبر|ازيد|يزيد|تزيد|زادت|زاد|تجاوزت|تتجاوز|يتجاوز|تفوق|فاقت|يفوق|تخطت|تتخطي|ارتفعت|فوق"
+_LESS = r"اقل|ادني|اصغر|تقل|يقل|قلت|نزلت|تنزل|انخفضت|تنخفض|نقصت|تنقص|دون|تحت"
+_SUBJECT = rf"(?:(?:{_CMP_VALUE}\s)?(?P<s_aw>{_AWARD})|{_CMP_VALUE}\s(?P<s_est>{_ESTIMATED})|(?P<s_bare>{_CMP_VALUE}))"
+_CMP_COMPARATOR = rf"(?:(?P<more>{_MORE})|(?P<less>{_LESS}))"
+# Transitive verbs and prepositions take the other value with no "من"/"عن" ("فاقت التقديرية", "دون القيمة").
+_DIRECT = frozenset({"تجاوزت", "تتجاوز", "يتجاوز", "تفوق", "فاقت", "يفوق", "تخطت", "تتخطي", "دون", "تحت", "فوق"})
+_OBJECT = rf"(?:(?P<prep>من|عن|علي)\s)?(?:{_CMP_VALUE}\s)?(?:(?P<o_est>{_ESTIMATED})|(?P<o_aw>{_AWARD}))"
+# "بأكثر من 20%", "بنسبة تزيد عن 20 %": how far apart the two values are at least (a bare
+# "بـ 20%" could mean exactly that much: not read).
+_MARGIN = r"(?:\s(?:ب(?:اكثر|ازيد) من|بنسبه (?:اكثر من|تزيد عن|تتجاوز))\s?(?P<pct>\d+(?:\.\d+)?)\s?%)?"
+# The subject first ("قيمة ترسيتها أقل من"), or the verb first ("نزلت قيمة ترسيتها عن"), or
+# none after an award verb ("رست بأقل من قيمتها التقديرية": the awarded value).
+_COLUMN_COMPARISONS = (
+    re.compile(rf"(?<!\w){_SUBJECT}\s{_CMP_COMPARATOR}\s{_OBJECT}{_MARGIN}(?!\w)"),
+    re.compile(rf"(?<!\w){_CMP_COMPARATOR}\s{_SUBJECT}\s{_OBJECT}{_MARGIN}(?!\w)"),
+    re.compile(rf"(?<!\w)(?P<s_aw>ب){_CMP_COMPARATOR}\s{_OBJECT}{_MARGIN}(?!\w)"),
+)
+_AWARD_VERB = re.compile(r"(?<!\w)(?:رست|رسيت|ترست|اترست|مرساه|مرسيه)\s$")
+_WORDS = {">": "أعلى من", "<": "أقل من"}
+
+
+# "انتهت بدون ترسية", "الملغاة من غير ترسية": no awarded value.
+_NO_AWARD = re.compile(r"(?<!\w)(?:بدون|بلا|من غير|دون) (?:ال)?ترسي(?:ه|تها)?(?!\w)")
+
+
+def read_column_comparisons(text: str) -> tuple[str, list[Condition]]:
+    """The awarded-against-estimated comparisons of ``text`` (normalized): the text with them
+    blanked out, and each as a condition on the awarded column. A comparison of the estimated
+    value with the awarded one is turned around; one with a margin is read only when the awarded
+    value is its subject (the margin is a share of the estimated value)."""
+    conditions: list[Condition] = []
+    matches = [(form, m) for form, pattern in enumerate(_COLUMN_COMPARISONS) for m in pattern.finditer(text)]
+    for form, m in matches:
+        verb_first = form == 1
+        if form == 2 and not _AWARD_VERB.search(text[: m.start()]):
+            continue
+        if not text[m.start() : m.end()].strip() or text[m.start() : m.end()] != m.group(0):
+            continue  # a phrase the other word order read already
+        if not m.group("prep") and (m.group("more") or m.group("less")) not in _DIRECT:
+            continue  # "أعلى قيمة تقديرية": a superlative before a noun, no comparison
+        if verb_first and m.group("s_bare") and not m.group("prep"):
+            continue  # "تتجاوز قيمتها التقديرية مليون": one value, compared with a figure
+        subject = "awarded" if m.group("s_aw") else "value" if m.group("s_est") else None
+        target = "value" if m.group("o_est") else "awarded"
+        subject = subject or ("awarded" if target == "value" else "value")
+        if subject == target:
+            continue
+        op = ">" if m.group("more") else "<"
+        factor = 1.0
+        if m.group("pct"):
+            if subject != "awarded":
+                continue
+            share = float(m.group("pct")) / 100.0
+            factor = round(1.0 + share if op == ">" else 1.0 - share, 10)
+            if factor <= 0:
+                continue
+        if subject == "value":
+            op = "<" if op == ">" else ">"
+        label = f"بقيمة ترسية {_WORDS[op]} قيمتها التقديرية"
+        if factor != 1.0:
+            label += f" بأكثر من {m.group('pct')}%"
+        conditions.append(Condition("awarded", "column" + op, ("value", factor), label))
+        text = blank(text, m.start(), m.end())
+    for m in list(_NO_AWARD.finditer(text)):
+        conditions.append(Condition("awarded", "is_null", (), "بدون ترسية"))
+        text = blank(text, m.start(), m.end())
+    return text, conditions
+
+
+# --- durations ------------------------------------------------------------------------------------
+# A future project's duration compared with a span said in years or months: "مدته سنة أو أقل",
+# "مدتها أكثر من سنتين", "مدة تنفيذه لا تتجاوز 18 شهراً"; read as a condition in months.
+#
+# Read only right after a duration word (مدة، مدته، مدتها), so that "سنة" elsewhere stays a date.
+
+_DURATION_WORD = r"(?:[وفبل]?ال)?مد(?:ه|ته|تها|ت)(?:\s(?:ال)?تنفيذ(?:ه|ها)?)?"
+_BEFORE = (
+    (r"(?:لا|ما) (?:تتجاوز|يتجاوز|تزيد|يزيد)(?: عن| علي)?", "<="),
+    (r"(?:لا|ما) (?:تقل|يقل)(?: عن)?", ">="),
+    (r"(?:اكثر|اطول|ازيد) من|تتجاوز|تزيد عن|تزيد علي|فوق", ">"),
+    (r"(?:اقل|اقصر) من|تقل عن|دون", "<"),
+)
+_AFTER = ((r"(?:او|و|ف)\s?(?:اقل|اقصر|ما دون)", "<="), (r"(?:او|و|ف)\s?(?:اكثر|اطول|ما فوق)", ">="))
+# The span: its count and its unit in months.
+_SPAN = (
+    rf"(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?"
+    r"(?P<unit>سنه|سنتين|سنوات|سنين|عام|عامين|اعوام|شهر|شهرين|اشهر|شهور|شهرا)"
+)
+# The verb before the duration word: "تزيد مدته عن سنتين", "لا تتجاوز مدتها سنة".
+_VERBS = (
+    (r"(?:لا|ما) (?:تزيد|يزيد|تتجاوز|يتجاوز)", "<="),
+    (r"(?:لا|ما) (?:تقل|يقل)", ">="),
+    (r"تزيد|يزيد|تتجاوز|يتجاوز|تفوق|يفوق", ">"),
+    (r"تقل|يقل", "<"),
+)
+_PHRASE = re.compile(
+    rf"(?<!\w)(?:(?P<verb>{'|'.join(p for p, _ in _VERBS)})\s)?{_DURATION_WORD}\s"
+    rf"(?:(?P<before>{'|'.join(p for p, _ in _BEFORE)})\s|(?:عن|علي)\s)?{_SPAN}"
+    rf"(?:\s(?P<after>{'|'.join(p for p, _ in _AFTER)}))?(?!\w)"
+)
+_MONTHS = {"سنه": 12, "عام": 12, "سنوات": 12, "سنين": 12, "اعوام": 12, "سنتين": 24, "عامين": 24, "شهرين": 2}
+# The units as written with their hamza and ta marbuta, for the answer.
+_SPELLED = {"سنه": "سنة", "اعوام": "أعوام", "اشهر": "أشهر", "شهرا": "شهراً"}
+_DUR_WORDS = {"<=": "لا تتجاوز", ">=": "لا تقل عن", ">": "أكثر من", "<": "أقل من", "=": ""}
+
+
+def read_durations(text: str) -> tuple[str, list[Condition]]:
+    """The duration comparisons of ``text`` (normalized) as conditions in months, and the text
+    with them blanked out. A bare span ("مدته سنة") is an equality."""
+    conditions: list[Condition] = []
+    for m in list(_PHRASE.finditer(text)):
+        unit = m.group("unit")
+        per = _MONTHS.get(unit, 1)
+        count = m.group("n")
+        if unit in ("سنتين", "عامين", "شهرين"):
+            if count:
+                continue  # "3 سنتين" says two counts
+            n = 1
+        elif count:
+            n = int(count) if count.isdigit() else lx.SMALL_NUMBERS[count]
+        else:
+            n = 1
+        op = "="
+        for pattern, candidate in _BEFORE:
+            if m.group("before") and re.fullmatch(pattern, m.group("before")):
+                op = candidate
+                break
+        for pattern, candidate in _VERBS:
+            if m.group("verb") and re.fullmatch(pattern, m.group("verb")):
+                if m.group("before"):
+                    op = ""  # two comparators
+                else:
+                    op = candidate
+                break
+        if not op:
+            continue
+        if m.group("after"):
+            if m.group("before") or m.group("verb"):
+                continue  # two comparators: not a reading we can trust
+            op = next(candidate for pattern, candidate in _AFTER if re.fullmatch(pattern, m.group("after")))
+        span = f"{count + ' ' if count else ''}{_SPELLED.get(unit, unit)}"
+        label = f"بمدة {_DUR_WORDS[op]} {span}".replace("  ", " ")
+        conditions.append(Condition("duration", op, (float(n * per),), label))
+        text = blank(text, m.start(), m.end())
+    return text, conditions

@@ -3,19 +3,19 @@ reference numbers and the N of a top-N."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
+import re
+import sqlite3
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.evaluation.execution_match import execution_match, expected_result
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.parser.values import read_column_comparisons
+from nabahan_pipeline.reference_agent.parser.values import read_durations
 from nabahan_pipeline.reference_agent.parser.frame import Condition
+from nabahan_pipeline.reference_agent.parser.values import read_threshold
 from nabahan_pipeline.reference_agent.parser.values import (
-    Comparison,
-    comparator_before,
-    read_ordinal,
-    read_top_n,
-    read_values,
-    value_field,
+    Comparison, comparator_before, read_ordinal, read_top_n, read_values, value_field,
 )
 
 
@@ -290,3 +290,199 @@ def test_an_ordinal_rank_is_read(phrase: str, rank: tuple, words: tuple) -> None
 @pytest.mark.parametrize("phrase", ["الربع الثاني من 2025", "كم منافسه في المرحله الثانيه"])
 def test_an_ordinal_beside_no_group_nor_superlative_is_no_rank(phrase: str) -> None:
     assert read_ordinal(phrase) == (phrase, None, ())
+
+
+# --- having ---------------------------------------------------------------------------------------
+# A threshold on each group's count or total (issue 30): the groups named first, then "التي" and a
+# comparator with a figure, answered with HAVING and the same rows as an analyst's query; a
+# threshold on each row's value, or a count of the groups, is no HAVING.
+
+T = "tenders_full_details"
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        (
+            "ما الأنشطة التي تتجاوز مجموع قيمها التقديرية 3 مليارات ريال؟",
+            f"SELECT activity_name, SUM(estimated_value) FROM {T} GROUP BY activity_id HAVING SUM(estimated_value) > 3000000000",
+        ),
+        (
+            "المناطق اللي فيها أقل من 300 منافسة",
+            f"SELECT region_name, COUNT(*) FROM {T} WHERE region_id IS NOT NULL GROUP BY region_id HAVING COUNT(*) < 300",
+        ),
+        (
+            "الجهات اللي طرحت أكثر من 500 منافسة في منطقة الرياض",
+            f"SELECT agency_name, COUNT(*) FROM {T} WHERE region_id = 1 GROUP BY agency_id HAVING COUNT(*) > 500",
+        ),
+        (
+            "الوزارات التي طرحت أكثر من 100 منافسة",
+            f"SELECT agency_name, COUNT(*) FROM {T} WHERE agency_name LIKE 'وزارة%' GROUP BY agency_id HAVING COUNT(*) > 100",
+        ),
+        (
+            "المناطق التي عدد منافساتها الملغاة أكثر من 300",
+            f"SELECT region_name, COUNT(*) FROM {T} WHERE status_id = 5 AND region_id IS NOT NULL GROUP BY region_id HAVING COUNT(*) > 300",
+        ),
+        (
+            # The rows' noun before the comparator: still a count (once read as each row's value > 50).
+            "الجهات اللي عندها منافسات ملغاة أكثر من 50",
+            f"SELECT agency_name, COUNT(*) FROM {T} WHERE status_id = 5 GROUP BY agency_id HAVING COUNT(*) > 50",
+        ),
+        (
+            "ما المناطق التي يزيد عدد مشاريعها المستقبلية على 200",
+            "SELECT region_name, COUNT(*) FROM future_projects WHERE region_id IS NOT NULL GROUP BY region_id HAVING COUNT(*) > 200",
+        ),
+    ],
+)
+def test_a_threshold_on_each_group_is_a_having(agent: ReferenceAgent, default_db, question: str, gold: str) -> None:
+    answer = agent.ask(question)
+    assert answer["status"] == "success", answer["insights"]
+    assert " HAVING " in answer["sql"]
+    assert execution_match(answer["rows"], expected_result(default_db, gold), gold)
+
+
+def test_the_insight_says_the_threshold_and_names_the_groups(agent: ReferenceAgent, db: sqlite3.Connection) -> None:
+    answer = agent.ask("المناطق التي لديها أكثر من 2000 منافسة")
+    names = [r[0] for r in db.execute(f"SELECT region_name FROM {T} WHERE region_id IS NOT NULL GROUP BY region_id HAVING COUNT(*) > 2000")]
+    assert len(names) == 3
+    assert "أكثر من 2,000" in answer["insights"] and "أخرى" not in answer["insights"]
+    assert all(name in answer["insights"] for name in names)
+
+
+def test_no_group_passing_says_so(agent: ReferenceAgent) -> None:
+    answer = agent.ask("الأنشطة التي يتجاوز عدد منافساتها 90000")
+    assert answer["status"] == "success" and answer["rows"] == []
+    assert answer["insights"].startswith("لم أجد") and "90,000" in answer["insights"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "اعرض أنواع المنافسات التي قيمتها فوق مليون",  # each tender's value
+        "كم جهة طرحت أكثر من 100 منافسة",  # a count of the groups
+        "المناطق التي في شمال المملكة",  # no threshold
+    ],
+)
+def test_what_is_no_threshold_on_a_group_is_not_read_as_one(agent: ReferenceAgent, question: str) -> None:
+    answer = agent.ask(question)
+    assert "HAVING" not in (answer["sql"] or "")
+
+
+def test_the_threshold_is_read_with_its_scale() -> None:
+    threshold = read_threshold("المناطق التي يتجاوز اجمالي القيمه التقديريه لمنافساتها 2.5 مليار ريال")
+    assert threshold is not None and not threshold.counted
+    assert threshold.having.op == ">" and threshold.having.values == (2.5e9,)
+    assert threshold.dimension == "region" and threshold.question.endswith("حسب المنطقه")
+
+
+@pytest.mark.parametrize(
+    ("text", "op", "value", "counted"),
+    [
+        ("المناطق اللي مجموع قيم منافساتها اكثر من خمسه مليارات", ">", 5e9, False),
+        ("اي المناطق متوسط قيمه المنافسات فيها اكثر من مليوني ريال", ">", 2e6, False),
+        ("ما انواع المنافسات التي طرح منها اكثر من الفين منافسه", ">", 2e3, True),
+    ],
+)
+def test_a_threshold_in_words_or_the_dual_and_after_which(text: str, op: str, value: float, counted: bool) -> None:
+    threshold = read_threshold(text)
+    assert threshold is not None and threshold.counted == counted
+    assert threshold.having.op == op and threshold.having.values == (value,)
+
+
+def test_a_small_number_word_alone_is_no_threshold() -> None:
+    assert read_threshold("المناطق التي فيها اكثر من خمس") is None
+
+
+# --- column comparison ----------------------------------------------------------------------------
+# A tender's awarded value against its own estimated value, in either word order, turned around when
+# the estimated value is the subject, with a margin ("بأكثر من 30%") read only when it says "at
+# least".
+
+def _read(question: str) -> tuple[str, list[Condition]]:
+    return read_column_comparisons(normalize_arabic(question))
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "factor"),
+    [
+        ("كم مناقصة في جدة قيمة ترسيتها تزيد على قيمتها التقديرية", "column>", 1.0),
+        ("عدد المنافسات التي انخفضت قيمة ترسيتها عن التقديرية بأكثر من 30%", "column<", 0.7),
+        ("المنافسات اللي ترسيتها فاقت التقديرية بنسبة تزيد عن 5 %", "column>", 1.05),
+        # The estimated value as the subject: the comparison is turned around.
+        ("كم منافسة قيمتها التقديرية أقل من قيمة الترسية", "column>", 1.0),
+        ("وش عدد العقود المرساة بمبلغ دون القيمة التقديرية", "column<", 1.0),
+        # No subject after an award verb: the awarded value.
+        ("متوسط قيمة الترسية للمنافسات التي رست بأقل من قيمتها التقديرية", "column<", 1.0),
+    ],
+)
+def test_awarded_against_estimated_is_one_condition(question: str, op: str, factor: float) -> None:
+    text, conditions = _read(question)
+    assert [(c.field, c.op, c.values) for c in conditions] == [("awarded", op, ("value", factor))]
+    assert "تقديري" not in text  # the phrase is read whole
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # A figure, not the other column.
+        "كم منافسة قيمة ترسيتها أعلى من مليون",
+        # "أعلى قيمة تقديرية": a superlative, no comparison of two columns.
+        "ما أعلى قيمة تقديرية لمنافسة في تبوك",
+        # One value (its estimated one) against a figure.
+        "كم منافسة تتخطى قيمتها التقديرية نصف مليون",
+    ],
+)
+def test_other_phrases_are_left_to_other_passes(question: str) -> None:
+    text, conditions = _read(question)
+    assert conditions == []
+    assert text == normalize_arabic(question)
+
+
+def test_a_margin_that_may_be_exact_is_left_unread() -> None:
+    # "بـ 10%" could be exactly 10%: the comparison is read without it, and the figure is left
+    # in the text for the accounting to refuse.
+    text, conditions = _read("كم منافسة تجاوزت قيمة ترسيتها القيمة التقديرية بـ 10%")
+    assert [c.values for c in conditions] == [("value", 1.0)]
+    assert "10%" in text
+
+
+@pytest.mark.parametrize("question", ["كم منافسة انتهت بدون ترسية", "المنافسات الملغاة من غير ترسيتها في جدة"])
+def test_no_award_is_an_empty_awarded_value(question: str) -> None:
+    _, conditions = _read(question)
+    assert [(c.field, c.op) for c in conditions] == [("awarded", "is_null")]
+
+
+# --- durations ------------------------------------------------------------------------------------
+# A duration said in years or months, read in months right after a duration word.
+
+@pytest.mark.parametrize(
+    ("text", "op", "months"),
+    [
+        ("المشاريع التي مدتها سنتين فأكثر", ">=", 24.0),
+        ("مشاريع مدة تنفيذها أقل من 6 أشهر", "<", 6.0),
+        ("كم مشروع مدته لا تزيد عن ثلاث سنوات", "<=", 36.0),
+        ("مشروع مدته عام", "=", 12.0),
+        ("المشاريع اللي مدتها أطول من 18 شهرا", ">", 18.0),
+        # The verb before the duration word.
+        ("كم مشروع تزيد مدته عن سنتين", ">", 24.0),
+        ("مشاريع لا تتجاوز مدتها 9 أشهر", "<=", 9.0),
+    ],
+)
+def test_a_duration_is_a_condition_in_months(text: str, op: str, months: float) -> None:
+    rest, conditions = read_durations(normalize_arabic(text))
+    assert [(c.field, c.op, c.values) for c in conditions] == [("duration", op, (months,))]
+    assert not any(w in rest for w in ("سن", "شهر", "عام"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # No duration word: "سنة" is a date.
+        "كم مشروع في سنة 2027",
+        # Two comparators around one span.
+        "مشاريع مدتها أكثر من سنة أو أقل",
+    ],
+)
+def test_other_spans_are_left_alone(text: str) -> None:
+    rest, conditions = read_durations(normalize_arabic(text))
+    assert conditions == [] and rest == normalize_arabic(text)
