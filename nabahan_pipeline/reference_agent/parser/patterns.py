@@ -278,7 +278,7 @@ def _vocabulary() -> dict[str, int]:
     for region in REFERENCE_REGIONS:
         n += 1
         short = normalize_arabic(region.short_ar)
-        for form in {short, short.removeprefix("ال")}:
+        for form in dict.fromkeys((short, short.removeprefix("ال"))):  # in order: a set's changes per run
             if " " not in form:
                 nouns.setdefault(form, n)
     nouns.setdefault("المنوره", n + 1)

@@ -449,3 +449,20 @@ def test_a_group_then_a_name_joined_or_negated_is_answered(agent: ReferenceAgent
     answer = agent.ask(question)
     assert answer["status"] == "success", answer["insights"]
     assert condition in answer["sql"]
+
+
+def test_a_typo_reads_back_the_same_way_whatever_the_interpreters_hash_seed() -> None:
+    # The forms of a region's name were walked as a set: "كم عدد مناقصات اشرقية" read the typo as
+    # "شرقيه" or "الشرقيه" as PYTHONHASHSEED changed, so two runs of one suite could differ.
+    import os
+    import subprocess
+    import sys
+
+    script = ("from nabahan_pipeline.reference_agent.parser.patterns import VOCABULARY, corrected\n"
+              "print(list(VOCABULARY.items()), corrected('كم عدد مناقصات اشرقية'))")
+    outputs = {
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+        for seed in (0, 1, 2, 3, 4, 5)
+    }
+    assert len(outputs) == 1
