@@ -214,22 +214,12 @@ def matrix_report(matrix: pd.DataFrame) -> pd.DataFrame:
     return table.rename(columns=MATRIX_COLUMNS)
 
 
-def comparison_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:
-    """Where the comparison's CSV files stamped ``stamp`` go (``_2`` and on when the name is taken)."""
-    out = Path(output_dir)
-    suffix = f"_{attempt}" if attempt > 1 else ""
-    return {
-        "comparison_csv": out / f"agent_comparison_{stamp}{suffix}.csv",
-        "matrix_csv": out / f"agent_matrix_{stamp}{suffix}.csv",
-        "pairs_csv": out / f"agent_pairs_{stamp}{suffix}.csv",
-    }
-
-
 def write_comparison(comparison: AgentComparison, output_dir: str | Path, stamp: str) -> dict[str, Path]:
     """Write the agents, matrix and pairs CSV files atomically, under names no other run holds."""
-    tables = {"comparison_csv": agents_report(comparison.agents), "matrix_csv": matrix_report(comparison.matrix),
-              "pairs_csv": pairs_report(comparison.pairs)}
-    return write_tables(tables, lambda attempt: comparison_paths(output_dir, stamp, attempt))
+    tables = {"comparison_csv": ("agent_comparison", agents_report(comparison.agents)),
+              "matrix_csv": ("agent_matrix", matrix_report(comparison.matrix)),
+              "pairs_csv": ("agent_pairs", pairs_report(comparison.pairs))}
+    return write_tables(tables, output_dir, stamp)
 
 
 def _plain(value: object) -> object:
