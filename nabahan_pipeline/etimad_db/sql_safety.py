@@ -1,17 +1,8 @@
-"""Untrusted SQL from an agent: parse it, accept one read-only query, list its tables, run it with
-a time limit on a read-only connection.
-
-Three layers, each enough on its own for the usual cases: the parse check here (sqlglot, which also
-refuses load_extension), SQLite's ``query_only`` pragma on a ``mode=ro`` connection, and an
-authorizer that allows nothing but reading.
-
-What a query may cost is bounded too: wall-clock time (a progress handler interrupts it), the rows,
-values and characters of its result that are kept (past a cap the result is cut and marked
-``truncated``, with ``cap`` naming the cap), the size of any one value SQLite builds
-(MAX_VALUE_BYTES, so ``zeroblob(1e9)`` fails instead of allocating a gigabyte) and the columns of
-a result (MAX_COLUMNS): SQLite's own limits, so that no row larger than MAX_COLUMNS x
-MAX_VALUE_BYTES is ever built, before any cap on the rows kept is looked at.
-"""
+"""Untrusted SQL from an agent: parsed, accepted only as one read-only query, run on a read-only
+connection. Three layers, each enough alone: the sqlglot parse check, SQLite's ``query_only`` on a
+``mode=ro`` connection, an authorizer that allows only reading. Its cost is bounded: time, the
+rows, values and characters kept (``truncated``), and SQLite's own limits on a value's bytes and a
+result's columns, so no huge row is ever built."""
 
 from __future__ import annotations
 
