@@ -1,10 +1,6 @@
-"""The terminal of `nabahan eval`: the seed's layout, each case printed as its answer arrives, and
-on a terminal a progress line (done/total, rate, time left) under them.
-
-The seed's lines come first and read as the seed's (its Pass Rate with its interval after it); ours
-follow them (the Correct verdict, execution and test-suite accuracy, errors, unsafe SQL, cached
-answers, tokens), each rate with its 95 % interval: ``Correct Rate: 85.0% (62.1-94.8)``.
-"""
+"""The terminal of `nabahan eval`: the seed's layout and lines first, ours after them, each rate
+with its 95 % interval (``Correct Rate: 85.0% (62.1-94.8)``); each case printed as its answer
+arrives, with a progress line under them on a terminal."""
 
 from __future__ import annotations
 

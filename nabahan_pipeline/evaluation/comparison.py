@@ -1,10 +1,6 @@
-"""Agents side by side, from each agent's case_scores and evaluation_summary on the same cases:
-four tables (``AgentComparison``), three of them written as CSV files as the reports are.
-
-An agent's verdict on a case is the share of its answers (repeats) that are Correct; agents
-disagree on a case when their shares differ. In a pair, a case is right for an agent when every
-one of its answers is Correct.
-"""
+"""Agents side by side on the same cases (``AgentComparison``). An agent's verdict on a case is the
+share of its answers that are Correct; agents disagree where the shares differ; in a pair, a case
+is right for an agent when every one of its answers is Correct."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The CSV reports: the seed's two, in its names, columns and labels (the console is ``console``),
-and ours of wrong answers counted by where they go wrong (``error_location``).
-
-CSV files are UTF-8 with a byte-order mark so that Excel shows Arabic, are written atomically,
-never over another run's files, and hold no cell a spreadsheet would run as a formula.
-"""
+"""The CSV reports: the seed's two in its names, columns and labels, and the error locations'
+counts. UTF-8 with a BOM (Excel shows Arabic), written atomically, never over another run's
+files, no cell a spreadsheet would run as a formula."""
 
 from __future__ import annotations
 

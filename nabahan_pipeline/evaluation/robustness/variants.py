@@ -1,8 +1,6 @@
-"""An agent's robustness to perturbed questions, as tables: the variant cases of a suite (each case
-once per perturbation that applies to it, its gold SQL and rules unchanged), each variant's verdict
-beside its original's, and per perturbation Correct on the originals, on the variants, the drop
-and the cases that broke. The agent is asked and the answers scored by the caller, through the
-runner and ``score_responses`` as any run's."""
+"""An agent's robustness to perturbed questions as tables: a suite's variant cases (gold and rules
+unchanged), each variant's verdict beside its original's, and per perturbation the drop and the
+cases that broke. The caller asks and scores them as any run's answers."""
 
 from __future__ import annotations
 
