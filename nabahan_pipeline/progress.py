@@ -1,6 +1,7 @@
-"""A run's progress told to whoever watches it (the ``progress`` resource, a ``Watcher``: `nabahan
-eval`'s console, else ``silent``). Events: ``asking`` (``cases``, ``answers``), ``answer``
-(``case`` with its 1-based ``number``, ``row``), ``stage`` (``name``), ``written`` (``files``)."""
+"""A run's progress told to whoever watches it (the ``progress`` resource, a ``Watcher``: what the
+API's caller passes, else ``silent``). The assets tell ``asking`` (``cases``, ``answers``),
+``answer`` (``case`` with its 1-based ``number``, ``row``), ``stage`` (``name``) and ``written``
+(``files``); the API adds its own around each run (``api.NabahanEvaluationPipeline.run``)."""
 
 from __future__ import annotations
 
