@@ -38,7 +38,7 @@ from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.etimad_db.sql_safety import run_read_only
 from nabahan_pipeline.etimad_db.store import connect_readonly, ensure_database
 from nabahan_fixtures.claims_labelled import load_items, score_items
-from nabahan_pipeline.reference_agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAIMS_SET = ROOT / "nabahan_pipeline_tests" / "data" / "claims_labelled.json"

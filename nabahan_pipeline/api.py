@@ -1,16 +1,6 @@
-"""The Python API: run the evaluation job of the code location on a persistent Dagster instance.
-
-    from nabahan_pipeline import NabahanEvaluationPipeline
-    result = NabahanEvaluationPipeline(output_dir="evaluation/results").run_complete_pipeline()
-    result["summary"]["pass_rate"]  # a fraction
-
-    both = NabahanEvaluationPipeline(agent=["embedded", "mine=python:my_agent:answer"]).run_complete_pipeline()
-    both["comparison"]["agents"], both["files"]["comparison_csv"]  # side by side
-
-There is no second code path: this runs the same assets as `dagster dev` and `dagster asset
-materialize`, and keeps run history and Parquet between runs (see ``settings``). An option not
-given here comes from its environment variable, else its default, as everywhere (``settings``).
-"""
+"""The Python API: `NabahanEvaluationPipeline(...).run_complete_pipeline()` runs the same Dagster
+assets as the CLI and `dagster dev`, on the home's persistent instance, and returns the results;
+it prints nothing (``run``'s ``progress`` is told the run's events when a caller asks)."""
 
 from __future__ import annotations
 
@@ -19,10 +9,9 @@ import json
 import sqlite3
 import uuid
 from contextlib import ExitStack
-from datetime import datetime
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Optional, TextIO
+from typing import Any, NamedTuple, Optional
 
 import dagster as dg
 import pandas as pd
@@ -32,33 +21,16 @@ from nabahan_pipeline.agents.labels import LabelledAgent, resolve_run
 from nabahan_pipeline.agents.response_cache import ResponseCache
 from nabahan_pipeline.agents.secrets import scrub, scrubbed_output
 from nabahan_pipeline.errors import EvaluationInputError, NabahanError, StorageError
-from nabahan_pipeline.console import (
-    LiveConsole,
-    comparison_text,
-    files_text,
-    footer,
-    header,
-    interrupted_text,
-    summary_text,
-)
-from nabahan_pipeline.console import robustness_text
-from nabahan_pipeline.evaluation.robustness.variants import robustness_summary
-from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.evaluation.cases import suite_fingerprint
-from nabahan_pipeline.evaluation.not_correct import not_correct_answers
+from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.files import atomic_open, file_lock, storage_problem
-from nabahan_pipeline.orchestration.assets import CHARTS_FOLDER, CheckedCases, check_output_folder, checked_test_cases
+from nabahan_pipeline.orchestration.assets import CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import LOCATION_TAGS, comparison_job, evaluation_job, settings_run_config
 from nabahan_pipeline.orchestration import resources
-from nabahan_pipeline.orchestration.partitions import (
-    partition_settings,
-    partition_run_tags,
-    register_agents,
-    registered_text,
-)
+from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents
 from nabahan_pipeline.orchestration.resources import built_agent
 from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags, record_interrupted
-from nabahan_pipeline.progress import one_at_a_time, silent
+from nabahan_pipeline.progress import Watcher, one_at_a_time, silent
 from nabahan_pipeline.settings import (
     RUN_OPTIONS, RunSettings, dagster_home, nabahan_home, parquet_dir, response_cache_path,
 )
@@ -141,6 +113,22 @@ _OPTIONS = tuple(setting.name for setting in RUN_OPTIONS)
 _EMPTY_IS_UNSET = ("test_file", "database")
 
 
+def options_signature() -> inspect.Signature:
+    """NabahanEvaluationPipeline's signature as help() and editors show it: ``output_dir``, then
+    every run option of settings.py (``RUN_OPTIONS``) as a keyword, ``agent``, ``fail_under`` and
+    ``dagster_home``: the keywords ``__init__`` takes as ``**options``."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Signature([
+        inspect.Parameter("output_dir", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                          annotation=Optional[str | Path]),
+        *(inspect.Parameter(setting.name, keyword, default=None, annotation=Optional[setting.argument_type])
+          for setting in RUN_OPTIONS if setting.name not in ("output_dir", "agent")),
+        inspect.Parameter("agent", keyword, default=None, annotation=Optional[str | Sequence[str]]),
+        inspect.Parameter("fail_under", keyword, default=None, annotation=Optional[float | str]),
+        inspect.Parameter("dagster_home", keyword, default=None, annotation=Optional[str | Path]),
+    ], return_annotation=None)
+
+
 class NabahanEvaluationPipeline:
     """One evaluation's options; ``run_complete_pipeline`` materializes the evaluation group for
     each agent (its partition), then, for several agents, compares them.
@@ -149,7 +137,9 @@ class NabahanEvaluationPipeline:
     else its default, when the options are resolved (``settings()``; a run resolves them once as it
     starts). ``agent`` is one spec, or a list of them for a comparison; each may be named,
     ``NAME=SPEC`` (else the spec is its label). ``fail_under`` is ``pass_threshold``'s other name.
-    The keyword arguments are settings.py's run options (the signature is made from them)."""
+    The keyword arguments are settings.py's run options (``options_signature``)."""
+
+    __signature__ = options_signature()  # what inspect.signature, help() and editors show
 
     def __init__(
         self,
@@ -252,7 +242,7 @@ class NabahanEvaluationPipeline:
             **LOCATION_TAGS,
         }
 
-    def run_complete_pipeline(self, console: TextIO | None = None) -> dict[str, Any]:
+    def run_complete_pipeline(self, progress: Watcher | None = None) -> dict[str, Any]:
         """Evaluate each agent (its partition of the evaluation group), then compare them when
         there are several.
 
@@ -261,48 +251,52 @@ class NabahanEvaluationPipeline:
         ``comparison`` (``agents``, ``cases``, ``disagreements``, ``run_id``) and ``files`` (the
         comparison's). Raises ``EvaluationInputError`` (one readable line) for a bad case file,
         agent spec or label, database or option, before a run starts: no state is written, no
-        report touched.
+        report touched. Nothing is printed; ``progress`` is told the run's events (``run``).
         """
-        return self.run(console).as_dict()
+        return self.run(progress).as_dict()
 
-    def run(self, console: TextIO | None = None) -> EvaluationRun | ComparedRuns:
+    def run(self, progress: Watcher | None = None) -> EvaluationRun | ComparedRuns:
         """``run_complete_pipeline`` with the tables as they are, not as records (which, for
         100,000 answers, hold a third of a gigabyte): what `nabahan eval` needs. One agent: its
-        EvaluationRun; several: ComparedRuns."""
+        EvaluationRun; several: ComparedRuns.
+
+        ``progress`` (``progress.Watcher``, e.g. `nabahan eval`'s ``console.RunConsole``) is told,
+        one event at a time, besides a run's own (``progress``): ``registered`` (``agents``),
+        ``run`` (``settings``, ``cases``: an agent's run starts), ``evaluated`` (``run``, the
+        EvaluationRun; ``responses``, ``cases``, ``golds``, ``robustness``: what its console shows),
+        ``interrupted`` (Ctrl-C) and ``compared`` (``comparison``, the ComparedRuns)."""
+        tell = one_at_a_time(progress) if progress is not None else silent
         with ExitStack() as stack:  # each agent closed once every run is done
             checked = self._check(stack)
             several = len(checked.agents) > 1
             with open_instance(self.dagster_home) as instance:
                 # Each run has its agent's partition; the schedule and the sensor get it only when asked.
                 register_agents(instance, checked.agents, scheduled=checked.settings.register_agents)
-                if checked.settings.register_agents and console is not None:
-                    print(registered_text(checked.agents), file=console, flush=True)
-                runs = {agent.label: self._evaluate(instance, checked, agent, several, console)
+                if checked.settings.register_agents:
+                    tell("registered", {"agents": checked.agents})
+                runs = {agent.label: self._evaluate(instance, checked, agent, several, tell)
                         for agent in checked.agents}
                 if not several:
                     return runs[checked.agents[0].label]
-                return self._compare(instance, checked, runs, console)
+                compared = self._compare(instance, checked, runs)
+                tell("compared", {"comparison": compared})
+                return compared
 
     def _evaluate(
         self, instance: dg.DagsterInstance, checked: CheckedInputs, agent: LabelledAgent, several: bool,
-        console: TextIO | None,
+        tell: Watcher,
     ) -> EvaluationRun:
         """One agent's run: its partition of the evaluation job, in this process, with the agent and
         the cases checked before it."""
         settings = partition_settings(checked.settings, agent, several=several)
-        live = LiveConsole(console, repeat=settings.repeat) if console is not None else None
-        if console is not None:
-            print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=len(checked.case_file.cases),
-                         output_dir=settings.output_path(), agent=settings.agent,
-                         label=settings.run_label(), repeat=settings.repeat), file=console, flush=True)
+        tell("run", {"settings": settings, "cases": len(checked.case_file.cases)})
         run_id = str(uuid.uuid4())  # known before the run, to record it canceled after Ctrl-C
         try:
             job = _definitions().resolve_job_def(evaluation_job.name)
             result = job.execute_in_process(
                 run_config=_run_config(settings), instance=instance, partition_key=agent.label,
                 tags=self.run_tags(checked, agent), run_id=run_id,
-                resources={"agent": checked.built[agent.label], "checked_cases": checked.case_file,
-                           "progress": one_at_a_time(live) if live is not None else silent},
+                resources={"agent": checked.built[agent.label], "checked_cases": checked.case_file, "progress": tell},
             )
         except NabahanError as exc:  # execute_in_process raises the step's own exception
             raise EvaluationInputError(str(exc)) from None
@@ -310,40 +304,25 @@ class NabahanEvaluationPipeline:
             raise EvaluationInputError(f"invalid options: {exc}") from None
         except (dg.DagsterExecutionInterruptedError, KeyboardInterrupt):  # the first is Dagster's form of Ctrl-C
             record_interrupted(instance, run_id)
-            if live is not None:
-                live.close()
-                print(interrupted_text(live.written), file=console, flush=True)
+            tell("interrupted", {})
             raise KeyboardInterrupt from None
-        finally:
-            if live is not None:
-                live.close()
-        scores: pd.DataFrame = result.asset_value("case_scores")
-        summary: pd.DataFrame = result.asset_value("evaluation_summary")
         files = _materialized_paths(result, "evaluation_reports")
         charts = _materialized_paths(result, "evaluation_charts")  # this run's own, as its metadata names them
-        files.update(charts)
-        files.update(_materialized_paths(result, "evaluation_report_page"))
-        files.update(_materialized_paths(result, "robustness"))
-        checks = {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()}
-        if console is not None:
-            not_correct = not_correct_answers(scores, result.asset_value("agent_responses"),
-                                              result.asset_value("test_cases"), golds=checked.case_file.golds)
-            print(summary_text(scores, summary, not_correct), file=console)
-            # The console names the charts through the output folder's link, as the seed did.
-            link = settings.output_path().absolute() / CHARTS_FOLDER
-            print(files_text({**files, **{name: str(link / name) for name in charts}}, settings.output_path()),
-                  file=console)
-            if settings.robustness:
-                print(robustness_text(robustness_summary(result.asset_value("robustness")), files), file=console)
-            print(footer(summary), file=console)
-            failed = [name for name, passed in checks.items() if not passed]
-            if failed:
-                print(f"checks not passed: {', '.join(failed)}", file=console)
-        return EvaluationRun(scores, summary, files, checks, result.run_id, settings.as_config(), agent.label)
+        for node in ("evaluation_charts", "evaluation_report_page", "robustness"):
+            files.update(_materialized_paths(result, node))
+        run = EvaluationRun(
+            result.asset_value("case_scores"), result.asset_value("evaluation_summary"), files,
+            {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()},
+            result.run_id, settings.as_config(), agent.label, tuple(charts),
+        )
+        if tell is not silent:
+            tell("evaluated", {"run": run, "responses": result.asset_value("agent_responses"),
+                               "cases": result.asset_value("test_cases"), "golds": checked.case_file.golds,
+                               "robustness": result.asset_value("robustness") if settings.robustness else None})
+        return run
 
     def _compare(
-        self, instance: dg.DagsterInstance, checked: CheckedInputs, runs: dict[str, EvaluationRun],
-        console: TextIO | None,
+        self, instance: dg.DagsterInstance, checked: CheckedInputs, runs: dict[str, EvaluationRun]
     ) -> ComparedRuns:
         """The comparison of the agents just evaluated: the agent_comparison asset, in this process."""
         labels = [agent.label for agent in checked.agents]
@@ -361,20 +340,15 @@ class NabahanEvaluationPipeline:
         except (dg.DagsterExecutionInterruptedError, KeyboardInterrupt):
             record_interrupted(instance, run_id)
             raise KeyboardInterrupt from None
-        agents: pd.DataFrame = result.asset_value("agent_comparison")
         metadata = _metadata(result, "agent_comparison")
-        files = _materialized_paths(result, "agent_comparison")
-        pairs = list(metadata.get("pairs") or [])
-        if console is not None:
-            print(comparison_text(agents, cases=int(metadata["cases"]), disagreements=int(metadata["disagreements"]),
-                                  files=files, pairs=pd.DataFrame(pairs)), file=console)
-        return ComparedRuns(runs, agents, int(metadata["cases"]), int(metadata["disagreements"]), files, result.run_id,
-                            pairs)
+        return ComparedRuns(runs, result.asset_value("agent_comparison"), int(metadata["cases"]),
+                            int(metadata["disagreements"]), _materialized_paths(result, "agent_comparison"),
+                            result.run_id, list(metadata.get("pairs") or []))
 
 
 class EvaluationRun(NamedTuple):
     """A finished run: its case_scores and evaluation_summary tables, the files written, the
-    checks' verdicts, its run id, the options it ran with and its agent's label."""
+    checks' verdicts, its run id, the options it ran with, its agent's label and its charts."""
 
     scores: pd.DataFrame
     summary: pd.DataFrame
@@ -383,6 +357,7 @@ class EvaluationRun(NamedTuple):
     run_id: str
     settings: dict[str, Any]
     agent_label: str
+    charts: tuple[str, ...] = ()  # the names of ``files`` that are charts of the set
 
     def as_dict(self) -> dict[str, Any]:
         """What ``run_complete_pipeline`` returns for one agent: the overall figures (``summary``,
@@ -430,26 +405,6 @@ def _run_config(settings: RunSettings) -> dict[str, Any]:
     """The run config of a run of ``settings``; our own console report replaces Dagster's event log
     on the terminal."""
     return {**settings_run_config(**settings.as_config()), "loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-
-
-def _signature() -> inspect.Signature:
-    """NabahanEvaluationPipeline's signature as help() and editors show it: ``output_dir``, then
-    every run option (settings.py) as a keyword, ``fail_under`` and ``dagster_home``."""
-    keyword = inspect.Parameter.KEYWORD_ONLY
-    parameters = [
-        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-        inspect.Parameter("output_dir", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
-                          annotation=Optional[str | Path]),
-        *(inspect.Parameter(setting.name, keyword, default=None, annotation=Optional[setting.argument_type])
-          for setting in RUN_OPTIONS if setting.name not in ("output_dir", "agent")),
-        inspect.Parameter("agent", keyword, default=None, annotation=Optional[str | Sequence[str]]),
-        inspect.Parameter("fail_under", keyword, default=None, annotation=Optional[float | str]),
-        inspect.Parameter("dagster_home", keyword, default=None, annotation=Optional[str | Path]),
-    ]
-    return inspect.Signature(parameters, return_annotation=None)
-
-
-NabahanEvaluationPipeline.__init__.__signature__ = _signature()  # type: ignore[attr-defined]
 
 
 def _definitions() -> dg.Definitions:

@@ -1,11 +1,6 @@
-"""The `nabahan` command: `db build`, `cases schema`, `agent ask|serve`, `agents add|list|remove`, `eval`,
-`ui`, `materialize`; `--version`.
-
-Every subcommand reports a user mistake (a ``NabahanError``, see ``errors``) as one line on
-stderr and exit code 2; only a bug shows a stack trace. An `eval` flag not given is None: the
-option then comes from its environment variable, else its default (``settings``), as in the
-Python API and Dagster.
-"""
+"""The `nabahan` command. A user mistake (``errors.NabahanError``) is one line on stderr and exit
+code 2; only a bug shows a traceback. An `eval` flag not given is None: its variable, else its
+default (``settings``), as in the API and Dagster."""
 
 from __future__ import annotations
 
@@ -345,9 +340,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     settings, agents = eval_run(args)  # a bad flag, label or variable stops here, before Dagster loads
     note_project_home()
     from nabahan_pipeline.api import ComparedRuns, NabahanEvaluationPipeline
+    from nabahan_pipeline.console import RunConsole
     from nabahan_pipeline.evaluation.summary import summary_dict
 
-    result = NabahanEvaluationPipeline.resolved(settings, agents).run(console=sys.stdout)
+    console = RunConsole(sys.stdout)  # the run's events printed as they come
+    try:
+        result = NabahanEvaluationPipeline.resolved(settings, agents).run(progress=console)
+    finally:
+        console.close()
     several = isinstance(result, ComparedRuns)
     runs = list(result.runs.values()) if several else [result]
     gated = settings.gated_figure()

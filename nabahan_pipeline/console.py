@@ -1,16 +1,13 @@
-"""The terminal of `nabahan eval`: the seed's layout, each case printed as its answer arrives, and
-on a terminal a progress line (done/total, rate, time left) under them.
-
-The seed's lines come first and read as the seed's (its Pass Rate with its interval after it); ours
-follow them (the Correct verdict, execution and test-suite accuracy, errors, unsafe SQL, cached
-answers, tokens), each rate with its 95 % interval: ``Correct Rate: 85.0% (62.1-94.8)``.
-"""
+"""The terminal of `nabahan eval`: the seed's layout and lines first, ours after them, each rate
+with its 95 % interval (``Correct Rate: 85.0% (62.1-94.8)``); each case printed as its answer
+arrives, with a progress line under them on a terminal."""
 
 from __future__ import annotations
 
 import io
 import os
 import threading
+from datetime import datetime
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
@@ -21,6 +18,7 @@ from nabahan_pipeline.evaluation.comparison import paired_lines
 from nabahan_pipeline.evaluation.formats import format_interval, format_pct, format_rate, format_seconds, interval_text
 from nabahan_pipeline.evaluation.headline import count_of
 from nabahan_pipeline.evaluation.scoring import seed_verdict
+from nabahan_pipeline.evaluation.summary import FIGURE
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 
 RULE = "=" * 70
@@ -94,9 +92,9 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
         "right result, grounded numbers, safe SQL)",
         # Each accuracy counts only the answers its check could run on: its own denominator.
         f"Execution Accuracy: {_rate(overall, 'execution_accuracy')} "
-        f"{count_of(overall, 'execution_accuracy', 'execution_cases', 'with gold SQL')}",
+        f"{count_of(overall, FIGURE['execution_accuracy'], 'with gold SQL')}",
         f"Test Suite Accuracy: {_rate(overall, 'test_suite_accuracy')} "
-        f"{count_of(overall, 'test_suite_accuracy', 'test_suite_cases', 'also run on the test-suite databases')}",
+        f"{count_of(overall, FIGURE['test_suite_accuracy'], 'also run on the test-suite databases')}",
         f"Errors: {int(overall['errors'])} | Unsafe SQL: {int(overall['unsafe_sql'])} "
         f"| Rows not verified: {int(overall['rows_not_verified'])} "
         f"| False refusals: {int(overall['false_refusals'])} | False answers: {int(overall['false_answers'])}",
@@ -248,6 +246,28 @@ def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, fil
     return "\n".join(lines)
 
 
+def run_text(settings: Any, *, run: Any, responses: pd.DataFrame, cases: pd.DataFrame,
+             golds: Mapping[str, Any], robustness: pd.DataFrame | None) -> str:
+    """What closes an agent's run (``api.EvaluationRun``): the summary (the answers not Correct
+    with their rows), the files written, robustness when asked, the footer, the checks not passed."""
+    from nabahan_pipeline.evaluation.not_correct import not_correct_answers
+    from nabahan_pipeline.evaluation.robustness.variants import robustness_summary
+    from nabahan_pipeline.orchestration.assets import CHARTS_FOLDER
+
+    not_correct = not_correct_answers(run.scores, responses, cases, golds=golds)
+    # The console names the charts through the output folder's link, as the seed did.
+    link = settings.output_path().absolute() / CHARTS_FOLDER
+    files = {**run.files, **{name: str(link / name) for name in run.charts}}
+    parts = [summary_text(run.scores, run.summary, not_correct), files_text(files, settings.output_path())]
+    if robustness is not None:
+        parts.append(robustness_text(robustness_summary(robustness), run.files))
+    parts.append(footer(run.summary))
+    failed = [name for name, passed in run.checks.items() if not passed]
+    if failed:
+        parts.append(f"checks not passed: {', '.join(failed)}")
+    return "\n".join(parts)
+
+
 def _shown(path: str | Path, base: Path) -> str:
     try:
         return str(Path(path).relative_to(base.absolute()))
@@ -255,18 +275,18 @@ def _shown(path: str | Path, base: Path) -> str:
         return str(path)
 
 
-class LiveConsole:
-    """Watches a run (its ``progress`` resource): prints each case block as its answer
-    arrives; on a terminal, a progress line under them naming the stage (asking the agent, then
-    scoring, writing reports, drawing charts); keeps the files written (``written``)."""
+class RunConsole:
+    """`nabahan eval`'s watcher of its runs (``api.NabahanEvaluationPipeline.run``'s ``progress``):
+    an agent's run opens with the seed's header; each case block printed as its answer arrives; on
+    a terminal, a progress line under them naming the stage (asking the agent, then scoring, writing
+    reports, drawing charts); the run closes with its summary, files and footer (or, after Ctrl-C,
+    what it wrote); several agents' comparison last."""
 
-    def __init__(self, stream: TextIO, *, repeat: int = 1) -> None:
-        # Made before the run starts: while a step runs, Dagster sends the process's stdout
-        # through its compute-log capture, which is no terminal and keeps a copy of everything.
-        self.terminal = _is_terminal(stream)
-        self.stream = _own_handle(stream)
-        self._given = stream
-        self.repeat = repeat
+    def __init__(self, stream: TextIO) -> None:
+        self._given = self.stream = stream
+        self.terminal = False
+        self.repeat = 1
+        self._settings: Any = None
         self._total = 0
         self._progress: Any = None
         self._task: Any = None
@@ -274,7 +294,9 @@ class LiveConsole:
         self.written: dict[str, str] = {}
 
     def __call__(self, event: str, data: Mapping[str, Any]) -> None:
-        if event == "written":
+        if event == "run":
+            self._open(data["settings"], int(data["cases"]))
+        elif event == "written":
             self.written.update(data["files"])
         elif event == "stage":
             with self._lock:
@@ -294,9 +316,34 @@ class LiveConsole:
                     self._progress.advance(self._task)
                 else:
                     print(text, file=self.stream, flush=True)
+        elif event == "evaluated":
+            self.close()
+            print(run_text(self._settings, **data), file=self.stream)
+        elif event == "interrupted":
+            self.close()
+            print(interrupted_text(self.written), file=self.stream, flush=True)
+        elif event == "registered":
+            from nabahan_pipeline.orchestration.partitions import registered_text
+
+            print(registered_text(data["agents"]), file=self.stream, flush=True)
+        elif event == "compared":
+            compared = data["comparison"]
+            print(comparison_text(compared.agents, cases=compared.cases, disagreements=compared.disagreements,
+                                  files=compared.files, pairs=pd.DataFrame(compared.pairs)), file=self.stream)
+
+    def _open(self, settings: Any, cases: int) -> None:
+        """An agent's run starts: its header, and a handle of our own on the stream, made before the
+        run: while a step runs, Dagster sends the process's stdout through its compute-log capture,
+        which is no terminal and keeps a copy of everything."""
+        self._settings, self.repeat, self.written = settings, settings.repeat, {}
+        print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=cases,
+                     output_dir=settings.output_path(), agent=settings.agent, label=settings.run_label(),
+                     repeat=settings.repeat), file=self._given, flush=True)
+        self.terminal = _is_terminal(self._given)
+        self.stream = _own_handle(self._given)
 
     def close(self) -> None:
-        """Take the progress line away (the blocks above it stay)."""
+        """Take the progress line away (the blocks above it stay), and our own handle."""
         with self._lock:
             if self._progress is not None:
                 self._progress.stop()

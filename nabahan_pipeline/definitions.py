@@ -1,17 +1,6 @@
-"""The Dagster code location: `nabahan ui` and `nabahan materialize` (`dagster dev` and `dagster asset
-materialize -m nabahan_pipeline.definitions` on the home's instance).
-
-The evaluation assets are partitioned by agent (``orchestration.partitions``): materialize one with
-`--partition LABEL`, a label `nabahan eval` evaluated or `nabahan agents add` registered. Dagster's
-tools load the location through ``code_location``, which first makes sure the location's own agent
-(``NABAHAN_AGENT``, default ``embedded``) has its partition in the instance at $DAGSTER_HOME: so
-`--partition embedded` and the UI's launch of it work on a fresh home. Our own entry points use
-``defs`` (they add the partitions of the agents they run).
-
-Options come from run config (`resources.evaluation.config`, see run_config.yaml); those it leaves
-out come from their environment variables when a run starts, else from their defaults (settings.py).
-The run's agent is built once by the ``agent`` resource (``orchestration.resources``).
-"""
+"""The Dagster code location (`dagster dev`, `dagster asset materialize`, `nabahan ui`). Dagster's
+tools load ``code_location``, which first gives the location's own agent ($NABAHAN_AGENT) its
+partition, so a fresh home can launch it; our entry points use ``defs``."""
 
 from __future__ import annotations
 

@@ -1,17 +1,6 @@
-"""The pipeline's exceptions, in two families that the entry points treat differently.
-
-``NabahanError``: the user's mistake (a bad case file, agent spec, database, option or argument),
-or a folder or file of the run's that cannot be written or read (a full disk, a corrupt cache).
-The entry points (`nabahan`, `nabahan-eval`, the Python API) report it as one line, exit code 2,
-before any run starts; never as a stack trace.
-
-``AgentAnswerError``: something wrong with what an agent answered or how (transport, a result
-outside the contract, SQL that is not one safe read-only query). Such an answer becomes an
-``error`` row and the run goes on; it never ends a run. Where the same check guards the user's own
-input (a case file's gold SQL), the caller turns it into the user error.
-
-Anything else that escapes is a bug, and shows its stack trace.
-"""
+"""The pipeline's exceptions, two families: ``NabahanError``, the user's mistake or an unwritable
+file of the run's (one line, exit 2, before any run starts), and ``AgentAnswerError``, an
+answer's problem (an error row; the run goes on). Anything else is a bug and shows its traceback."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""Writing files so that a reader never sees half of one, and a killed writer leaves nothing behind.
-
-Every file is written under a temporary name beside its target, ``.<name>.<pid>.<random>.tmp``,
-then renamed into place in one step. The writer's process id in the name lets the next run tell
-the leftovers of a killed process from the files of a run still writing
-(``remove_stale_temporaries``). A set of files that belong together (the charts of a run) is
-written into a folder of its own and switched into place whole (``atomic_folder``).
-"""
+"""Writing files so that a reader never sees half of one: each written under a temporary name
+(``.<name>.<pid>.<random>.tmp``, the pid telling a killed writer's leftovers apart) and renamed
+into place; a set of files written into a folder of its own and switched in whole."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""JSON we did not write, measured on its text before it is parsed: how deep it nests and how many
-values it holds, so that a deep or huge document is refused by its measure, never by a
-RecursionError or by the memory its objects would take.
-
-Python's parser recurses once per level (a RecursionError past about a thousand, from whatever
-depth the caller's stack already has), and a value of JSON text becomes an object several times
-its size. The measures here are made with the ``bytes`` and ``re`` methods, at C speed, on the
-text's skeleton: its brackets and commas outside strings; nothing of it is parsed.
-"""
+"""JSON we did not write, measured on its bytes before it is parsed (depth, values), so that a deep
+or huge document is refused by its measure, never by a RecursionError or the memory it would take."""
 
 from __future__ import annotations
 

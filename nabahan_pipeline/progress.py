@@ -1,12 +1,7 @@
-"""A run's progress, told to whoever watches it: the run's ``progress`` resource (a ``Watcher``),
-which our entry points set to the console of `nabahan eval` and the code location leaves ``silent``
-(the Dagster UI, `dagster asset materialize`: telling costs nothing).
-
-Events: ``asking`` (``cases``, ``answers``: how many calls are coming), ``answer`` (``case``: the
-case's record with its 1-based ``number``; ``row``: the agent_responses row), ``stage`` (``name``:
-scoring, writing reports, drawing charts), ``written`` (``files``: name -> path of each file just
-switched into place).
-"""
+"""A run's progress told to whoever watches it (the ``progress`` resource, a ``Watcher``: what the
+API's caller passes, else ``silent``). The assets tell ``asking`` (``cases``, ``answers``),
+``answer`` (``case`` with its 1-based ``number``, ``row``), ``stage`` (``name``) and ``written``
+(``files``); the API adds its own around each run (``api.NabahanEvaluationPipeline.run``)."""
 
 from __future__ import annotations
 

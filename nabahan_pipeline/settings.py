@@ -40,17 +40,23 @@ _REDACTED = "***"
 Convert = Callable[[Any], Any]
 
 
+def _number(value: Any, parse: Callable[[str], Any], kinds: tuple[type, ...], what: str) -> Any:
+    """``value`` as a number of ``kinds``: text read by ``parse``; a bool is none."""
+    if isinstance(value, str):
+        try:
+            value = parse(value.strip())
+        except ValueError:
+            raise ValueError(f"not {what}") from None
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise ValueError(f"not {what}")
+    return value
+
+
 def whole_number(minimum: int, maximum: int | None = None) -> Convert:
     """A whole number from ``minimum`` (to ``maximum``)."""
 
     def convert(value: Any) -> int:
-        if isinstance(value, str):
-            try:
-                value = int(value.strip())
-            except ValueError:
-                raise ValueError("not a whole number") from None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError("not a whole number")
+        value = _number(value, int, (int,), "a whole number")
         if maximum is not None and not minimum <= value <= maximum:
             raise ValueError(f"must be {minimum} to {maximum}")
         if value < minimum:
@@ -62,13 +68,7 @@ def whole_number(minimum: int, maximum: int | None = None) -> Convert:
 
 def seconds(value: Any) -> float:
     """A time in seconds, greater than 0."""
-    if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            raise ValueError("not a number of seconds") from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError("not a number of seconds")
+    value = _number(value, float, (int, float), "a number of seconds")
     if not math.isfinite(value) or value <= 0:
         raise ValueError("must be greater than 0")
     return float(value)

@@ -54,8 +54,12 @@ def count_cases(n: int) -> list[dict]:
     ]
 
 
-def test_embedded_agent_on_the_shipped_suite(workspace: Path):
-    result = NabahanEvaluationPipeline(output_dir=workspace / "out").run_complete_pipeline()
+def test_embedded_agent_on_the_shipped_suite(workspace: Path, capsys: pytest.CaptureFixture[str]):
+    events: list[str] = []
+    result = NabahanEvaluationPipeline(output_dir=workspace / "out").run_complete_pipeline(
+        progress=lambda event, data: events.append(event))
+    assert capsys.readouterr().out == "", "the API prints nothing; its caller is told the events"
+    assert events[0] == "run" and events[-1] == "evaluated" and events.count("answer") == 20
     summary = result["summary"]
     assert summary["total"] == 20 and len(result["results"]) == 20
     assert 0 <= summary["pass_rate"] <= 1 and summary["pass_rate"] >= 0.8

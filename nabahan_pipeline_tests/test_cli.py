@@ -513,7 +513,7 @@ def test_an_in_process_eval_leaves_the_callers_collector_alone(monkeypatch: pyte
     # asserted is that the run adds none.
     frozen = gc.get_freeze_count()
 
-    def fail(self, console=None):
+    def fail(self, progress=None):
         assert gc.get_freeze_count() == frozen and gc.isenabled(), "no gc.freeze, no collector turned off"
         raise EvaluationInputError("no run here")
 
@@ -539,7 +539,7 @@ def test_a_disk_that_fills_during_the_run_is_one_line_naming_the_file(monkeypatc
     # later (a report written after the answers) was a traceback.
     from nabahan_pipeline import api, cli
 
-    def fill(self, console=None):
+    def fill(self, progress=None):
         raise OSError(code, reason, "/reports/evaluation_results_1.csv")
 
     monkeypatch.setattr(api.NabahanEvaluationPipeline, "run", fill)

@@ -214,3 +214,22 @@ def test_robustness_text_gives_each_perturbation_and_the_files():
     text = robustness_text(summary, {"robustness_summary_csv": str(Path.cwd() / "out" / "s.csv")})
     assert "typo                       4    100.0%     75.0%   25.0%      1" in text.splitlines()
     assert text.splitlines()[-1] == f"Robustness summary: {Path('out') / 's.csv'}"
+
+
+def test_the_run_console_prints_what_each_event_of_a_run_says():
+    import io
+
+    from nabahan_pipeline.agents.labels import LabelledAgent
+    from nabahan_pipeline.console import RunConsole
+    from nabahan_pipeline.settings import RunSettings
+
+    stream = io.StringIO()
+    console = RunConsole(stream)
+    console("registered", {"agents": [LabelledAgent("mine", "embedded")]})
+    console("run", {"settings": RunSettings(), "cases": 2})
+    console("written", {"files": {"results_csv": "/r/results.csv"}})
+    console("interrupted", {})
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("registered for the nightly schedule and the sensor: mine (embedded)")
+    assert lines[1:4] == [RULE, "NABAHAN AGENT - EVALUATION PIPELINE", RULE] and "Test Cases: 2" in lines
+    assert lines[-2:] == ["Interrupted; written before it:", "  /r/results.csv"]

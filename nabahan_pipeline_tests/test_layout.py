@@ -26,7 +26,7 @@ DAGSTER_LAYER = ("orchestration", "definitions", "api", "cli", "console")
 ENTRY_POINTS = ("", "__main__")
 # Everything else is the core; these are the core modules and packages the layout names.
 CORE = ("arabic", "etimad_db", "reference_agent", "agents", "evaluation", "files", "escaping", "errors",
-        "settings", "version", "progress", "locations", "exports",
+        "settings", "version", "progress", "locations",
         "json_bounds", "reader_may_leave")
 
 

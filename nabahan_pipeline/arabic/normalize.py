@@ -1,16 +1,6 @@
-"""Arabic text normalization: one place for every rule, shared by the agent and the metrics.
-
-Two levels:
-
-- ``normalize_digits`` only rewrites numerals (Arabic-Indic and Persian digits, the Arabic decimal
-  and thousands separators) so that numbers can be read; the letters stay as written.
-- ``normalize_arabic`` folds the spelling variants people type interchangeably (alef and hamza
-  forms, alef maqsura, Persian yeh and kaf, ta marbuta), drops tashkeel, tatweel and bidi control
-  marks, unifies Arabic punctuation, and collapses white space. Use it to *compare* text, never to
-  display it.
-
-Numbers in text are read by ``arabic_numbers``.
-"""
+"""Arabic text normalization, one place for every rule: ``normalize_digits`` rewrites numerals only
+(so numbers can be read); ``normalize_arabic`` also folds the spelling variants people type
+interchangeably and drops marks, to *compare* text, never to display it."""
 
 from __future__ import annotations
 

@@ -1,17 +1,8 @@
-"""Untrusted SQL from an agent: parse it, accept one read-only query, list its tables, run it with
-a time limit on a read-only connection.
-
-Three layers, each enough on its own for the usual cases: the parse check here (sqlglot, which also
-refuses load_extension), SQLite's ``query_only`` pragma on a ``mode=ro`` connection, and an
-authorizer that allows nothing but reading.
-
-What a query may cost is bounded too: wall-clock time (a progress handler interrupts it), the rows,
-values and characters of its result that are kept (past a cap the result is cut and marked
-``truncated``, with ``cap`` naming the cap), the size of any one value SQLite builds
-(MAX_VALUE_BYTES, so ``zeroblob(1e9)`` fails instead of allocating a gigabyte) and the columns of
-a result (MAX_COLUMNS): SQLite's own limits, so that no row larger than MAX_COLUMNS x
-MAX_VALUE_BYTES is ever built, before any cap on the rows kept is looked at.
-"""
+"""Untrusted SQL from an agent: parsed, accepted only as one read-only query, run on a read-only
+connection. Three layers, each enough alone: the sqlglot parse check, SQLite's ``query_only`` on a
+``mode=ro`` connection, an authorizer that allows only reading. Its cost is bounded: time, the
+rows, values and characters kept (``truncated``), and SQLite's own limits on a value's bytes and a
+result's columns, so no huge row is ever built."""
 
 from __future__ import annotations
 
@@ -21,6 +12,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sqlglot
 from sqlglot import exp
@@ -371,34 +363,20 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, _db: str | None,
     return sqlite3.SQLITE_OK
 
 
-def run_read_only(
-    database: str | Path,
-    sql: str,
-    *,
-    timeout_s: float = 5.0,
-    max_rows: int = DEFAULT_MAX_ROWS,
-    max_cells: int = DEFAULT_MAX_CELLS,
-    max_text: int = DEFAULT_MAX_TEXT,
-) -> QueryResult:
-    """Check ``sql`` with check_read_only_select (its kept reading, ``read_sql``), then run it on a
-    read-only connection to the SQLite file ``database``, interrupted after ``timeout_s`` seconds
-    (QueryTimeoutError).
-
-    The result keeps at most ``max_rows`` rows, ``max_cells`` values and ``max_text`` characters
-    of text and bytes of blobs; the row that would pass a cap is dropped and the result marked
-    truncated (at least one more row exists), so a cut result never holds more than the caps.
-    """
-    to_sqlite(sql)  # refused before the database is opened
+def run_read_only(database: str | Path, sql: str, **limits: Any) -> QueryResult:
+    """``sql`` run once on a read-only connection of its own to the SQLite file ``database``, as
+    ``ReadOnlyConnection.run`` runs it (``limits``: its ``timeout_s``, ``max_rows``, ``max_cells``,
+    ``max_text``); refused before the database is opened when it is not one read-only SELECT."""
+    to_sqlite(sql)
     connection = ReadOnlyConnection(database)
     try:
-        return connection.run(sql, timeout_s=timeout_s, max_rows=max_rows, max_cells=max_cells, max_text=max_text)
+        return connection.run(sql, **limits)
     finally:
         connection.close()
 
 
 class ReadOnlyConnection:
-    """A read-only connection to the SQLite file ``database`` for many queries, one at a time, each
-    as ``run_read_only`` runs it: its layers (``mode=ro``, ``query_only``, the authorizer, the
+    """A read-only connection to the SQLite file ``database`` for many queries, one at a time: its layers (``mode=ro``, ``query_only``, the authorizer, the
     value-size limit, the clock) are set up once, and SQLite reads the schema once, instead of for
     every query (a tenth of a millisecond and more each)."""
 
@@ -434,7 +412,11 @@ class ReadOnlyConnection:
         max_cells: int = DEFAULT_MAX_CELLS,
         max_text: int = DEFAULT_MAX_TEXT,
     ) -> QueryResult:
-        """``sql``, checked, run within ``timeout_s`` seconds and the caps (see ``run_read_only``)."""
+        """Check ``sql`` with check_read_only_select (its kept reading, ``read_sql``), then run it,
+        interrupted after ``timeout_s`` seconds (QueryTimeoutError). The result keeps at most
+        ``max_rows`` rows, ``max_cells`` values and ``max_text`` characters of text and bytes of
+        blobs; the row that would pass a cap is dropped and the result marked truncated (at least
+        one more row exists), so a cut result never holds more than the caps."""
         to_sqlite(sql)
         with self._lock:
             self._deadline = deadline = time.monotonic() + timeout_s

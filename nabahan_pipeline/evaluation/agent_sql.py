@@ -1,12 +1,6 @@
-"""The agent's SQL, judged by running it ourselves.
-
-The SQL an agent reports is untrusted. It is parsed in the agent's dialect (SQLite unless the
-answer names another); unless it is exactly one read-only query it is unsafe and never run. A safe
-query is transpiled to SQLite and run read-only, with a time limit and a row cap, on the
-evaluation database (its rows verify the rows the agent reported) and on the test-suite databases.
-The gold SQL of each case runs on the same databases. ``case_scores`` runs each distinct query once
-per database and passes its results on.
-"""
+"""The agent's SQL, untrusted, judged by running it ourselves: parsed in its dialect, never run
+unless one read-only query, then transpiled and run read-only with limits on the evaluation and
+test-suite databases, where the gold SQL runs too."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""The case file's schema, stated once as pydantic models: a case (``Case``) and the file (a
-non-empty list of cases, ``CASE_FILE``). They validate each case (``validate_case``), publish the
-JSON Schema editors check a suite against as it is typed (``case_file_schema``; `nabahan cases
-schema`), and pydantic's errors become the one-line form users know: the field and what is wrong
-with it. Keys the schema does not know are tolerated (suites carry notes of their
-own), except a near miss of a known key (difflib), taken as a misspelling.
-"""
+"""What a case holds, stated once as pydantic models (``Case``, ``CASE_FILE``): each case validated,
+pydantic's errors in the one-line form users know, the JSON Schema editors use (`nabahan cases
+schema`); unknown keys tolerated (suites carry notes), a near miss of a known one refused as a typo."""
 
 from __future__ import annotations
 

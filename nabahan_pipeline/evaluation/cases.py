@@ -1,13 +1,7 @@
-"""Load and validate the JSON test-case file into the ``test_cases`` table (``tables.TEST_CASES``).
-
-A bad file stops the run before any agent call, with an error naming the file, the case by its
-1-based number in the file (and its id where the file gives one) and the field. The file is read
-once (it may be a pipe: ``--test-file <(jq . cases.json)``) and measured before it is parsed: a
-document nested deeper than ``MAX_DEPTH``, a number longer than ``MAX_NUMBER_CHARS`` and a key given
-twice in one object are errors, not a traceback or a silently kept second value. With a database,
-every gold SQL must run on it and every expected_table must be one of its tables
-(``check_against_database``). What a case holds is stated once, by the models of ``case_file``.
-"""
+"""The JSON case file -> ``test_cases``. A bad file stops the run before any agent call with one
+line naming the file, the 1-based case and the field. Read once (it may be a pipe) and measured
+before it is parsed (depth, long numbers, keys given twice); gold SQL and expected tables checked
+against the database."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""Agents side by side, from each agent's case_scores and evaluation_summary on the same cases:
-four tables (``AgentComparison``), three of them written as CSV files as the reports are.
-
-An agent's verdict on a case is the share of its answers (repeats) that are Correct; agents
-disagree on a case when their shares differ. In a pair, a case is right for an agent when every
-one of its answers is Correct.
-"""
+"""Agents side by side on the same cases (``AgentComparison``). An agent's verdict on a case is the
+share of its answers that are Correct; agents disagree where the shares differ; in a pair, a case
+is right for an agent when every one of its answers is Correct."""
 
 from __future__ import annotations
 
@@ -214,22 +210,12 @@ def matrix_report(matrix: pd.DataFrame) -> pd.DataFrame:
     return table.rename(columns=MATRIX_COLUMNS)
 
 
-def comparison_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:
-    """Where the comparison's CSV files stamped ``stamp`` go (``_2`` and on when the name is taken)."""
-    out = Path(output_dir)
-    suffix = f"_{attempt}" if attempt > 1 else ""
-    return {
-        "comparison_csv": out / f"agent_comparison_{stamp}{suffix}.csv",
-        "matrix_csv": out / f"agent_matrix_{stamp}{suffix}.csv",
-        "pairs_csv": out / f"agent_pairs_{stamp}{suffix}.csv",
-    }
-
-
 def write_comparison(comparison: AgentComparison, output_dir: str | Path, stamp: str) -> dict[str, Path]:
     """Write the agents, matrix and pairs CSV files atomically, under names no other run holds."""
-    tables = {"comparison_csv": agents_report(comparison.agents), "matrix_csv": matrix_report(comparison.matrix),
-              "pairs_csv": pairs_report(comparison.pairs)}
-    return write_tables(tables, lambda attempt: comparison_paths(output_dir, stamp, attempt))
+    tables = {"comparison_csv": ("agent_comparison", agents_report(comparison.agents)),
+              "matrix_csv": ("agent_matrix", matrix_report(comparison.matrix)),
+              "pairs_csv": ("agent_pairs", pairs_report(comparison.pairs))}
+    return write_tables(tables, output_dir, stamp)
 
 
 def _plain(value: object) -> object:

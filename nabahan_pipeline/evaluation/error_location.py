@@ -1,11 +1,6 @@
-"""Where a wrong answer goes wrong: the agent's SQL and the gold's compared clause by clause on
-their sqlglot parse trees (tables, selected columns, DISTINCT, aggregation, WHERE conditions, a
-literal value, the date window, GROUP BY, HAVING, ORDER BY, LIMIT, joins), or the insight when
-the SQL's result is right (the first claim the rows contradict).
-
-A location is one line, ``"clause: detail; clause: detail"``, the clauses in ``CLAUSES``; the
-details quote the agent's SQL, so whoever writes it out escapes it as any agent text.
-"""
+"""Where a wrong answer goes wrong: its SQL against the gold's clause by clause on sqlglot trees, or
+the insight when the result is right; one line, ``"clause: detail; ..."``, quoting the agent's SQL
+(whoever writes it out escapes it)."""
 
 from __future__ import annotations
 

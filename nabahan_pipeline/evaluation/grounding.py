@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from nabahan_pipeline.evaluation.claims import SUPPORTED, ClaimCheck, check_insight
+from nabahan_pipeline.evaluation.claims.checking import SUPPORTED, ClaimCheck, check_insight
 
 
 def ungrounded_numbers(

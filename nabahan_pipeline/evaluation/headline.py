@@ -1,11 +1,7 @@
 """A run's verdict in one line, Correct first (the figure the gate reads), the seed's pass rate
-beside it, then execution and test-suite accuracy each with its own denominator: the Dagster log's
-last line of a materialization, the evaluation_summary's first metadata entry, the report's head.
-
-Each rate says what it counts ("4 of 20 cases"): with --repeat the answers and the cases are
-counted apart ("12 of 60 answers: 20 cases x 3"), and the accuracies count only the answers their
-check could run on (gold SQL; the test-suite databases), which differ from run to run.
-"""
+beside it, each rate with what it counts as its figure declares (``Figure.denominator``): the
+Dagster log's last line of a materialization, the evaluation_summary's first metadata entry, the
+report's head. With --repeat the answers and the cases are counted apart."""
 
 from __future__ import annotations
 
@@ -14,10 +10,8 @@ from typing import Any
 import pandas as pd
 
 from nabahan_pipeline.evaluation.formats import format_pct
-
-# What each headline rate counts: the summary column of its denominator ("6 of 17").
-DENOMINATORS = {"correct_rate": "total", "pass_rate": "total", "execution_accuracy": "execution_cases",
-                "test_suite_accuracy": "test_suite_cases"}
+from nabahan_pipeline.evaluation.scoring.declare import Figure
+from nabahan_pipeline.evaluation.summary import FIGURE
 
 
 def answers_counted(overall: pd.Series | dict[str, Any]) -> str:
@@ -28,17 +22,19 @@ def answers_counted(overall: pd.Series | dict[str, Any]) -> str:
     return f"{answers} answers: {cases} cases x {int(overall['repeats'])}"
 
 
-def count_of(overall: pd.Series | dict[str, Any], rate: str, denominator: str, counted: str = "") -> str:
-    """What ``rate`` counts: "(6 of 17 with gold SQL)"; "(none counted)" when its denominator is 0."""
-    of = 0 if pd.isna(overall[denominator]) else int(overall[denominator])
-    if of == 0 or pd.isna(overall[rate]):
+def count_of(overall: pd.Series | dict[str, Any], rate: Figure, counted: str = "") -> str:
+    """What ``rate`` counts, over its denominator: "(6 of 17 with gold SQL)"; "(none counted)"
+    when its denominator is 0."""
+    denominator = overall[rate.denominator]
+    of = 0 if pd.isna(denominator) else int(denominator)
+    if of == 0 or pd.isna(overall[rate.key]):
         return "(none counted)"
-    return f"({round(float(overall[rate]) * of)} of {of}{' ' + counted if counted else ''})"
+    return f"({round(float(overall[rate.key]) * of)} of {of}{' ' + counted if counted else ''})"
 
 
-def share(overall: pd.Series | dict[str, Any], rate: str, denominator: str, counted: str = "") -> str:
-    """``rate`` with what it counts: "35.3% (6 of 17 with gold SQL)"; "n/a (none counted)"."""
-    return f"{format_pct(overall[rate])} {count_of(overall, rate, denominator, counted)}"
+def share(overall: pd.Series | dict[str, Any], rate: Figure) -> str:
+    """``rate`` with what it counts, in its own words: "35.3% (6 of 17 with gold SQL)"; "n/a (none counted)"."""
+    return f"{format_pct(overall[rate.key])} {count_of(overall, rate, rate.counted)}"
 
 
 def verdict_line(summary: pd.DataFrame) -> str:
@@ -48,9 +44,9 @@ def verdict_line(summary: pd.DataFrame) -> str:
     accuracy 62.5% (5 of 8 run on the test-suite databases)"."""
     overall = summary.iloc[0]
     parts = [f"Correct {format_pct(overall['correct_rate'])} ({int(overall['correct'])} of {answers_counted(overall)})",
-             f"the seed's pass rate {share(overall, 'pass_rate', 'total')}",
-             f"execution accuracy {share(overall, 'execution_accuracy', 'execution_cases', 'with gold SQL')}",
-             f"test-suite accuracy {share(overall, 'test_suite_accuracy', 'test_suite_cases', 'run on the test-suite databases')}"]
+             f"the seed's pass rate {share(overall, FIGURE['pass_rate'])}",
+             f"execution accuracy {share(overall, FIGURE['execution_accuracy'])}",
+             f"test-suite accuracy {share(overall, FIGURE['test_suite_accuracy'])}"]
     if "pass_hat_n" in overall and not pd.isna(overall["pass_hat_n"]):
-        parts.append(f"pass^{int(overall['repeats'])} {share(overall, 'pass_hat_n', 'cases', 'cases')}")
+        parts.append(f"pass^{int(overall['repeats'])} {share(overall, FIGURE['pass_hat_n'])}")
     return " · ".join(parts)

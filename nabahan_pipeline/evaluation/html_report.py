@@ -1,14 +1,6 @@
-"""The report to click through: one self-contained HTML file beside the CSVs, for one agent's run
-or for several agents compared case by case.
-
-The page is a Jinja2 template (``templates/``: the page, its parts, one template per report) with
-autoescape on: every value the templates are given is text, escaped where it is put, attributes
-included, and the templates refuse to render with autoescape off (``autoescape_required``). This
-module only shapes the tables into what the templates show. Self-contained: the charts are PNGs in
-``data:`` URIs, the style and the script (``report.css``, ``report.js``) are inlined at render, and
-a Content-Security-Policy allows nothing else (no request leaves the file; only our own script and
-style, by hash, run). Arabic text is marked ``dir="rtl"``.
-"""
+"""The report to click through: one self-contained HTML page (Jinja2, autoescape on and required;
+charts as data: URIs; CSS and script inlined under a CSP allowing nothing else). This module
+shapes the tables into what the templates show."""
 
 from __future__ import annotations
 
@@ -27,11 +19,11 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, TemplateRuntimeE
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
-from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED
+from nabahan_pipeline.evaluation.claims.checking import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
 from nabahan_pipeline.evaluation.formats import format_rate, format_seconds
-from nabahan_pipeline.evaluation.headline import DENOMINATORS, count_of, verdict_line
+from nabahan_pipeline.evaluation.headline import count_of, verdict_line
 from nabahan_pipeline.evaluation.summary import KPI_FIGURES, report_rows
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 
@@ -83,15 +75,9 @@ def _cut(value: Any) -> str:
     return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
 
 
-TEMPLATES = Environment(
-    loader=PackageLoader("nabahan_pipeline.evaluation", "templates"),
-    autoescape=True,
-    undefined=StrictUndefined,
-    finalize=_text,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    keep_trailing_newline=True,
-)
+TEMPLATES = Environment(loader=PackageLoader("nabahan_pipeline.evaluation", "templates"), autoescape=True,
+                        undefined=StrictUndefined, finalize=_text, trim_blocks=True, lstrip_blocks=True,
+                        keep_trailing_newline=True)
 TEMPLATES.globals["autoescape_required"] = autoescape_required
 TEMPLATES.filters.update(slug=_slug, cut=_cut, direction=_direction)
 
@@ -146,8 +132,8 @@ def _png(png: bytes) -> str:
 def run_report_html(report: RunReport) -> str:
     """One agent's run as one HTML page: KPIs with intervals, charts, error locations, every case."""
     overall = report.summary.iloc[0].to_dict() if len(report.summary) else {}
-    kpis = [(row.label, row.rate_text(), count_of(overall, row.key, DENOMINATORS[row.key]) if overall else None)
-            for row in report_rows(overall, KPI_FIGURES)]
+    kpis = [(row.label, row.rate_text(), count_of(overall, figure) if overall else None)
+            for row, figure in zip(report_rows(overall, KPI_FIGURES), KPI_FIGURES)]
     if overall:
         kpis += [("Cases / answers", f"{int(overall['cases']):,} / {int(overall['total']):,}", None),
                  ("p50 / p95 latency (s)", f"{_seconds(overall, 'p50_latency')} / {_seconds(overall, 'p95_latency')}",

@@ -1,12 +1,6 @@
-"""The optional LLM judge (``--judge openai:MODEL``): an OpenAI-compatible chat model asked whether
-the rows support every claim of an insight, for what the claim rules cannot read. Its verdict is
-recorded beside Correct and never decides it.
-
-The question, the rows (a few, each cell cut) and the insight go to the model as one JSON object,
-data it is told not to obey; its reply is untrusted text, read as ``{"verdict", "reason"}`` and
-scrubbed of secrets. A failure (timeout, HTTP error, unparseable reply) is a verdict of None with
-the reason, never the run's end.
-"""
+"""The optional LLM judge (``--judge openai:MODEL``): asked whether the rows support every claim of
+an insight, beside Correct, never deciding it. Question, rows and insight go as data it must not
+obey; its reply is untrusted; a failure is a verdict of None with the reason, never raised."""
 
 from __future__ import annotations
 

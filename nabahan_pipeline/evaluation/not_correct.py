@@ -1,10 +1,5 @@
-"""The answers that are not Correct, told for people: which ones, failures first, why, and the
-agent's SQL and rows beside the gold's (a few rows each, cut), for the Dagster UI's table, the run
-log and the console; and the case_scores preview with its key columns first.
-
-"Failures first": answers that fail the seed's verdict (Overall Passed), then those that pass it
-but are not Correct, then the Correct ones; file order within each.
-"""
+"""The answers not Correct told for people, failures first (the seed's failures, then those it
+passes but we do not; file order within): why, and the agent's SQL and rows beside the gold's."""
 
 from __future__ import annotations
 

@@ -1,13 +1,10 @@
-"""The CSV reports: the seed's two, in its names, columns and labels (the console is ``console``),
-and ours of wrong answers counted by where they go wrong (``error_location``).
-
-CSV files are UTF-8 with a byte-order mark so that Excel shows Arabic, are written atomically,
-never over another run's files, and hold no cell a spreadsheet would run as a formula.
-"""
+"""The CSV reports: the seed's two in its names, columns and labels, and the error locations'
+counts. UTF-8 with a BOM (Excel shows Arabic), written atomically, never over another run's
+files, no cell a spreadsheet would run as a formula."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -17,7 +14,7 @@ from nabahan_pipeline.evaluation.error_location import location_counts
 from nabahan_pipeline.evaluation.formats import format_pct
 from nabahan_pipeline.evaluation.scoring.case_scores import CASE_SCORES, DECLARED
 from nabahan_pipeline.evaluation.scoring.claims import readable
-from nabahan_pipeline.evaluation.summary import FIGURES, ReportRow, report_rows
+from nabahan_pipeline.evaluation.summary import FIGURE, FIGURES, ReportRow, report_rows
 from nabahan_pipeline.files import NameTakenError, atomic_open, remove_stale_temporaries
 
 # The seed's columns, in its order; then, as earlier reports had them, ours that lead and ours that
@@ -80,9 +77,8 @@ _OURS: tuple[str, ...] = (
 CATEGORY_SUMMARY_ROWS: tuple[str, ...] = (
     "total", "passed", "pass_rate", "correct_rate", "execution_accuracy", "avg_latency",
 )
-_FIGURE = {figure.key: figure for figure in FIGURES}
-_OUR_FIGURES = tuple(_FIGURE[key] for key in (*_OURS, *(f.key for f in FIGURES if f.key not in (*_OURS, *SEED_SUMMARY_ROWS)))
-                     if _FIGURE[key].report)
+_OUR_FIGURES = tuple(FIGURE[key] for key in (*_OURS, *(f.key for f in FIGURES if f.key not in (*_OURS, *SEED_SUMMARY_ROWS)))
+                     if FIGURE[key].report)
 
 
 def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -91,14 +87,14 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     rate's 95 % interval follows it as "<Rate> Low" and "<Rate> High" (the seed's rates: after
     the seed's rows); an optional figure (the judge's, pass^N, tokens) only when it has a value."""
     overall = summary.iloc[0]
-    seed = report_rows(overall, [_FIGURE[key] for key in SEED_SUMMARY_ROWS])
+    seed = report_rows(overall, [FIGURE[key] for key in SEED_SUMMARY_ROWS])
     rows: list[tuple[str, str | int]] = [(row.label, row.text()) for row in seed]
     rows += [bound for row in seed for bound in _bound_rows(row, row.label)]
     for row, figure in zip(report_rows(overall, _OUR_FIGURES), _OUR_FIGURES):
         if not figure.left_out(row.value):
             rows += [(row.label, row.text()), *_bound_rows(row, figure.label)]
     for _, category in summary.iloc[1:].iterrows():
-        for row in report_rows(category, [_FIGURE[key] for key in CATEGORY_SUMMARY_ROWS]):
+        for row in report_rows(category, [FIGURE[key] for key in CATEGORY_SUMMARY_ROWS]):
             label = f"[{category['scope']}] {_short(row.label)}"
             rows += [(label, row.text()), *_bound_rows(row, label)]
     return pd.DataFrame(rows, columns=["Metric", "Value"])
@@ -117,50 +113,40 @@ def _bound_rows(row: ReportRow, label: str) -> list[tuple[str, str]]:
     return [(f"{label} Low", format_pct(row.low)), (f"{label} High", format_pct(row.high))]
 
 
-def report_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:
-    """Where the CSV files of a run stamped ``stamp`` (YYYYMMDD_HHMMSS) go: the seed's names (and
-    ours beside them), from the second ``attempt`` on with a suffix (``_2``) when another run took
-    the same second."""
-    out = Path(output_dir)
-    suffix = f"_{attempt}" if attempt > 1 else ""
-    return {
-        "results_csv": out / f"evaluation_results_{stamp}{suffix}.csv",
-        "summary_csv": out / f"evaluation_summary_{stamp}{suffix}.csv",
-        "error_locations_csv": out / f"evaluation_error_locations_{stamp}{suffix}.csv",
-    }
-
-
 def write_reports(
     scores: pd.DataFrame, summary: pd.DataFrame, output_dir: str | Path, stamp: str
 ) -> dict[str, Path]:
     """Write the results, summary and error-location CSV files atomically under names no earlier or
     concurrent run holds (an existing report is never overwritten); return their paths."""
-    tables = {"results_csv": results_table(scores), "summary_csv": summary_table(summary),
-              "error_locations_csv": error_locations_table(scores)}
-    return write_tables(tables, lambda attempt: report_paths(output_dir, stamp, attempt))
+    tables = {"results_csv": ("evaluation_results", results_table(scores)),
+              "summary_csv": ("evaluation_summary", summary_table(summary)),
+              "error_locations_csv": ("evaluation_error_locations", error_locations_table(scores))}
+    return write_tables(tables, output_dir, stamp)
 
 
 def write_tables(
-    tables: Mapping[str, pd.DataFrame], paths: Callable[[int], Mapping[str, Path]]
+    tables: Mapping[str, tuple[str, pd.DataFrame]], output_dir: str | Path, stamp: str
 ) -> dict[str, Path]:
-    """Write each table as CSV (UTF-8 with BOM, CRLF rows, no formula cells), atomically, at
-    ``paths(attempt)[key]``: from the first attempt on, until every name of a set is free (an
-    existing file is never overwritten); return the paths written."""
-    for folder in {path.parent for path in paths(1).values()}:
-        remove_stale_temporaries(folder)
-    safe = {key: csv_safe(table) for key, table in tables.items()}
+    """Write each table (key -> (name, table)) as CSV (UTF-8 with BOM, CRLF rows, no formula
+    cells), atomically, at ``<output_dir>/<name>_<stamp>.csv`` (stamp: YYYYMMDD_HHMMSS, the seed's
+    names), from the second attempt on with a suffix (``_2``) until every name of the set is free
+    (an existing file is never overwritten); return the paths written by key."""
+    out = Path(output_dir)
+    remove_stale_temporaries(out)
+    safe = {key: (name, csv_safe(table)) for key, (name, table) in tables.items()}
     attempt = 1
     while True:
-        chosen = paths(attempt)
-        written: list[Path] = []
+        suffix = f"_{attempt}" if attempt > 1 else ""
+        written: dict[str, Path] = {}
         try:
-            for key, table in safe.items():
-                with atomic_open(chosen[key], "w", replace=False, encoding="utf-8-sig", newline="") as handle:
+            for key, (name, table) in safe.items():
+                path = out / f"{name}_{stamp}{suffix}.csv"
+                with atomic_open(path, "w", replace=False, encoding="utf-8-sig", newline="") as handle:
                     # CRLF rows (RFC 4180): a cell holding a lone CR is quoted, not split in two.
                     table.to_csv(handle, index=False, lineterminator="\r\n")
-                written.append(chosen[key])
-            return dict(chosen)
+                written[key] = path
+            return written
         except NameTakenError:
-            for path in written:  # ours, claimed a moment ago: give the set a free name together
+            for path in written.values():  # ours, claimed a moment ago: give the set a free name together
                 path.unlink(missing_ok=True)
             attempt += 1

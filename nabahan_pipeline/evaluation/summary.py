@@ -1,16 +1,6 @@
-"""case_scores -> the ``evaluation_summary`` table: one row for all answers, then one per category.
-
-Every answer (case x repeat) counts once; each figure is declared once, by the scorer whose columns
-it reads (``scoring.declare.Figure``), or here when it reads the answers themselves. Latency
-percentiles interpolate linearly between answers (pandas quantile, as numpy.percentile's default);
-execution accuracy is over the answers whose case has gold SQL only, test-suite accuracy over those
-that also ran on the test-suite databases, each NaN when there are none. ``pass_rate`` is the
-seed's (Overall Passed), ``correct_rate`` ours (Correct), the one the gate uses by default.
-
-Every rate R of a share of answers (or of cases, for pass^N) has its 95 % interval beside it,
-``R_low`` and ``R_high`` (``intervals.rate_interval``: Wilson's, clustered by case with repeats);
-the mean latency score is a score, not a share, and has none.
-"""
+"""case_scores -> ``evaluation_summary``: an overall row, then one per category, each figure as its
+scorer declares it (``scoring.declare.Figure``); every answer counts once, and every rate has
+its 95 % interval beside it (``intervals``)."""
 
 from __future__ import annotations
 
@@ -61,8 +51,9 @@ LAYOUT: tuple[str, ...] = (
 )
 _DECLARED = {figure.key: figure for figure in (
     *ANSWER_FIGURES, *(figure for one in SCORERS for figure in one.figures), *consistency.FIGURES)}
-# Every figure, in the summary's order.
+# Every figure, in the summary's order, and by its key.
 FIGURES: tuple[Figure, ...] = tuple(_DECLARED[key] for key in (*LAYOUT, *(k for k in _DECLARED if k not in LAYOUT)))
+FIGURE: Mapping[str, Figure] = {figure.key: figure for figure in FIGURES}
 # The figure the gate reads, first among the KPIs.
 GATE_FIGURE = "correct_rate"
 KPI_FIGURES: tuple[Figure, ...] = tuple(sorted((figure for figure in FIGURES if figure.kpi),

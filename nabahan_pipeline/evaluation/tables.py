@@ -1,16 +1,5 @@
-"""The tables between the assets, as pandera schemas (docs/internals.md), gathered here.
-
-    test_cases -> agent_responses -> case_scores -> evaluation_summary   (per agent)
-    agent_comparison                                                      (the agents side by side)
-
-Each column has its dtype, whether it may be missing, the values the contract allows and a
-description (the Dagster UI shows them on each asset's type); the Dagster layer checks every table
-against its schema at the step that makes it. Each is declared by what makes it: ``test_cases``
-with the case file (``case_table``), ``agent_responses`` with the agents, ``case_scores`` and
-``evaluation_summary`` from the columns and figures each scorer declares (``scoring.declare``),
-``agent_comparison`` here. JSON-valued fields are JSON text, so that Parquet keeps one type per
-column.
-"""
+"""The tables between the assets as pandera schemas (docs/internals.md), gathered here; each
+declared by what makes it. The Dagster layer checks every table at the step that makes it."""
 
 from __future__ import annotations
 

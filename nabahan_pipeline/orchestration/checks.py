@@ -1,11 +1,5 @@
-"""Asset checks: a valid case file, scores in range, the pass-rate threshold (or its interval's lower
-bound), no significant regression and every must_pass case right.
-
-Each check is partitioned as its asset is (one result per agent in the UI); Dagster marks
-partitioned checks as a preview, a warning we keep off every command's stderr. The UI plots a
-check's numeric metadata over all its executions, every partition's together: so each number is
-named with its agent (``correct_rate [embedded]``), and each agent's history is a plot of its own.
-"""
+"""The asset checks, partitioned as their assets; each number in their metadata is named with its
+agent (``correct_rate [embedded]``), since the UI plots a name over every partition's runs."""
 
 import warnings
 from pathlib import Path

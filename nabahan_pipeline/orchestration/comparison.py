@@ -1,10 +1,6 @@
-"""The agent_comparison asset: the agents' latest evaluations on the same cases, side by side.
-
-Unpartitioned, downstream of every agent's partition of case_scores and evaluation_summary. It
-reads each agent's newest evaluation on one suite (the newest evaluation's) from the instance and
-calls the core (``evaluation.comparison``). After the agents' runs (however they spread over
-machines) the automation sensor brings it up to date once none of them is still in progress.
-"""
+"""The agent_comparison asset (unpartitioned): each agent's newest evaluation on one suite, side by
+side (``evaluation.comparison``); the automation sensor brings it up to date once no agent's run
+is in progress."""
 
 import warnings
 from datetime import datetime

@@ -1,10 +1,6 @@
-"""Past runs, read from the Dagster instance's materialization records.
-
-Runs are compared only with runs of the same series: within an agent's partition, the runs on the
-same suite (its cases); across partitions, the same suite and the same agent (its spec), as
-recorded in the metadata of case_scores and evaluation_summary. Or with a baseline the user names
-(a run id, or its prefix, or a run's label), looked for in the partition first, then anywhere.
-"""
+"""Past runs from the instance's materialization records, compared only within a series (an agent's
+partition on the same suite; across partitions, the same suite and spec), or with a baseline the
+user names (a run id, its prefix, or a label)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""Parquet materializations through pyarrow, with the metadata the Dagster UI shows.
-
-Each run writes its own copy, ``<base_dir>/history/<asset>/<run_id>.parquet``, and downstream
-assets of the same run read that copy: two runs at once never read each other's tables. The
-newest copy (of whichever agent ran last) is also published as ``<base_dir>/<asset>.parquet`` for
-people and notebooks. The history keeps each agent's newest ``keep_history`` copies, and every
-copy of a run given a label. An asset not materialized in the run is read from its latest
-materialization's copy (the path in its metadata; for an agent's partition, that agent's), so that
-a partial run (``--select case_scores+``) starts from the last results.
-"""
+"""Parquet through pyarrow, a copy per run (``history/<asset>/<run_id>.parquet``, read back by the
+run's own downstream steps, so two runs never read each other's), the newest published beside it,
+with the metadata the UI shows."""
 
 from __future__ import annotations
 

@@ -1,15 +1,6 @@
-"""Agents as Dagster dynamic partitions of the evaluation assets, and the registry of what each
-label stands for.
-
-The partition key is the agent's label. Every agent evaluated has its partition (its history); an
-observation of the ``agent`` asset (the agent outside Dagster) for that partition records its spec,
-version, token variable and, for a ``python:`` agent, the folder its module was found in, and
-whether it is registered for the nightly schedule and the sensor (``scheduled``: `nabahan agents
-add`, `nabahan eval --register`). So the instance (SQLite, or PostgreSQL in production) keeps the
-registry, and every entry point, the sensor and the schedule read it from there. A partition added
-another way (the UI's "Add partition") with no observation stands for the spec its label names; a
-run of one that names none fails before any step (``agent_of_run``).
-"""
+"""Agents as the evaluation assets' dynamic partitions (key: the label), and the registry of what a
+label stands for, kept by the instance as observations of the ``agent`` asset, so that every
+entry point, the sensor and the schedule read one registry."""
 
 from __future__ import annotations
 

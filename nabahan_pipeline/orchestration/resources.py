@@ -1,18 +1,12 @@
-"""The run's resources: its options (``evaluation``, settable from run config, `-c run_config.yaml`)
-and its agent (``agent``), each made once per run.
-
-The ``evaluation`` resource's config is made from settings.py's declaration of the options (one
-field each, unset by default), so an option added there is in the launchpad too. The agent is
-built by the adapter its spec names (``agents.registry``), its secret read through ``dg.EnvVar``
-(never a plain config value), checked as the run starts and closed as it ends.
-"""
+"""The run's resources: its options (``evaluation``, from run config) and its agent (``agent``,
+built by ``agents.registry``, its secret through ``dg.EnvVar``), each made once per run."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
 import dagster as dg
-from pydantic import Field
+from pydantic import Field, create_model
 
 from nabahan_pipeline.agents.contract import Agent, AgentOptions, AnswerLimits
 from nabahan_pipeline.agents.registry import agent_kind, build_agent
@@ -53,16 +47,12 @@ class _Options(dg.ConfigurableResource):
         return settings
 
 
-# One config field per run option, unset by default; the launchpad shows its help, default and variable.
-EvaluationSettings: type[_Options] = type(
-    "EvaluationSettings",
-    (_Options,),
-    {
-        "__module__": __name__,
-        "__doc__": _Options.__doc__,
-        "__annotations__": {setting.name: Optional[setting.config_type] for setting in RUN_OPTIONS},
-        **{setting.name: Field(default=None, description=setting.describe()) for setting in RUN_OPTIONS},
-    },
+# The ``evaluation`` resource's config: one field per run option (settings.RUN_OPTIONS), unset by
+# default, with its help, default and variable for the launchpad; pydantic's create_model builds it.
+EvaluationSettings = create_model(
+    "EvaluationSettings", __base__=_Options, __module__=__name__, __doc__=_Options.__doc__,
+    **{setting.name: (Optional[setting.config_type], Field(default=None, description=setting.describe()))
+       for setting in RUN_OPTIONS},
 )
 
 

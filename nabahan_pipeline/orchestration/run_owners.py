@@ -1,18 +1,6 @@
-"""The process that owns a run: runs our entry points execute in their own process carry its host
-and process id as tags, and a run still in progress whose process is gone (killed with SIGKILL, its
-machine restarted) is marked failed the next time an entry point opens the instance, so nothing
-(the comparison's sensor, a look at the UI) waits on it for good.
-
-A run of another host is left alone (its process cannot be seen from here); a process id reused
-since only keeps its run waiting until that other process ends too.
-
-A run interrupted in its process (Ctrl-C, SIGINT) is recorded canceled, not failed: Dagster records
-an interrupted run canceled when it is marked canceling as the interrupt lands (as the UI's
-"Terminate" does before it signals the run's process), which ``canceled_if_interrupted`` does where
-a run waits on its agent; an interrupt that lands elsewhere (Dagster holds one that lands in its own
-code and raises it as it next enters ours, before any of our code runs) leaves it failed, which our
-entry points then record canceled (``record_interrupted``).
-"""
+"""The process that owns a run (host and pid tags): a run in progress whose process is gone is
+marked failed when an entry point next opens the instance, so nothing waits on it for good; a
+run interrupted by Ctrl-C is recorded canceled, not failed."""
 
 from __future__ import annotations
 

@@ -34,3 +34,11 @@ def test_an_accuracy_with_nothing_to_count_says_so():
     line = verdict_line(summary(execution_cases=0, execution_accuracy=math.nan, cases=1, total=1, correct=0,
                                 correct_rate=0.0, passed=0, pass_rate=0.0))
     assert line.startswith("Correct 0.0% (0 of 1 case) · ") and "execution accuracy n/a (none counted)" in line
+
+
+def test_each_kpi_rate_owns_its_denominator_a_summary_count():
+    from nabahan_pipeline.evaluation.summary import EVALUATION_SUMMARY, FIGURE, KPI_FIGURES
+
+    for figure in (*KPI_FIGURES, FIGURE["pass_hat_n"]):
+        assert figure.kind == "rate" and figure.denominator in EVALUATION_SUMMARY.columns, figure.key
+        assert FIGURE[figure.denominator].kind == "count", figure.key

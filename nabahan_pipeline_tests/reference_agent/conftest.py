@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nabahan_pipeline.reference_agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QuestionParser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from nabahan_pipeline.reference_agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.reference_agent.lookup_catalog import join_compound_names, words
 
 

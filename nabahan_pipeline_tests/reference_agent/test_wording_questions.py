@@ -20,7 +20,7 @@ from nabahan_pipeline.etimad_db.store import suite_databases
 from nabahan_pipeline.evaluation.cases import check_against_database, load_test_cases
 from nabahan_pipeline.evaluation.execution_match import execution_match, expected_result
 from nabahan_pipeline.evaluation.tables import CATEGORIES, OUT_OF_SCOPE
-from nabahan_pipeline.reference_agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.settings import SETTINGS
 
 DATA = Path(__file__).parents[1] / "data"

@@ -1,8 +1,6 @@
-"""An agent's robustness to perturbed questions, as tables: the variant cases of a suite (each case
-once per perturbation that applies to it, its gold SQL and rules unchanged), each variant's verdict
-beside its original's, and per perturbation Correct on the originals, on the variants, the drop
-and the cases that broke. The agent is asked and the answers scored by the caller, through the
-runner and ``score_responses`` as any run's."""
+"""An agent's robustness to perturbed questions as tables: a suite's variant cases (gold and rules
+unchanged), each variant's verdict beside its original's, and per perturbation the drop and the
+cases that broke. The caller asks and scores them as any run's answers."""
 
 from __future__ import annotations
 
@@ -81,17 +79,9 @@ def _summary_row(name: str, family: str, group: pd.DataFrame) -> dict:
     }
 
 
-def robustness_paths(output_dir: str | Path, stamp: str, attempt: int = 1) -> dict[str, Path]:
-    """Where the robustness CSV files stamped ``stamp`` go (``_2`` and on when the name is taken)."""
-    out = Path(output_dir)
-    suffix = f"_{attempt}" if attempt > 1 else ""
-    return {"robustness_results_csv": out / f"robustness_results_{stamp}{suffix}.csv",
-            "robustness_summary_csv": out / f"robustness_summary_{stamp}{suffix}.csv"}
-
-
 def write_robustness(results: pd.DataFrame, summary: pd.DataFrame, output_dir: str | Path,
                      stamp: str) -> dict[str, Path]:
     """Write the per-variant and per-perturbation CSV files atomically, under names no other run
     holds (no cell a formula: ``write_tables``)."""
-    return write_tables({"robustness_results_csv": results, "robustness_summary_csv": summary},
-                        lambda attempt: robustness_paths(output_dir, stamp, attempt))
+    return write_tables({"robustness_results_csv": ("robustness_results", results),
+                         "robustness_summary_csv": ("robustness_summary", summary)}, output_dir, stamp)

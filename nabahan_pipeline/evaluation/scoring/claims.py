@@ -1,11 +1,6 @@
-"""The insight's claims checked against the rows the agent's SQL returned (``evaluation.claims``):
-the coverage of each answer (claims read, verified, contradicted, and the numbers tied to no
-reading, ``Claims Unverified``), each claim with its verdict, and the run's share verified.
-
-The rows are the re-run's when the agent's SQL was run here (what the SQL really returns), else
-the rows the agent reported. The verdict ``correct`` reads these columns; the seed's Overall
-Passed does not.
-"""
+"""The insight's claims checked against the rows (``evaluation.claims``): each answer's coverage
+(read, verified, contradicted, unverified numbers) and each claim's verdict. The rows are the
+re-run's when the SQL ran here, else the reported ones. Correct reads these; the seed does not."""
 
 from __future__ import annotations
 
@@ -16,7 +11,7 @@ from typing import Any
 
 import pandera.pandas as pa
 
-from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
+from nabahan_pipeline.evaluation.claims.checking import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimCheck, check_insight
 from nabahan_pipeline.agents.responses_table import json_text
 from nabahan_pipeline.evaluation.scoring.answer import Answer
 from nabahan_pipeline.evaluation.scoring.declare import Column, Figure, count, scorer

@@ -51,7 +51,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("repeats", "Repeats", "count", "Answers per case.", repeats, at_least=1, report=False),
     Figure("pass_hat_n", "Pass^N", "rate", "Share of cases whose every repeat passed; NaN for single runs.",
            _pass_hat_n, _pass_hat_n_outcomes, long_label="Pass^N (all repeats passed)", trend=True, nullable=True,
-           optional=True),
+           optional=True, denominator="cases", counted="cases"),
 )
 
 

@@ -46,7 +46,8 @@ class Figure:
     ``label`` names it in the summary CSV (``long_label`` instead on the figure's own row, when the
     name needs a word more), ``kpi`` shows it among the HTML report's head figures, ``trend``
     follows it across runs in the Dagster UI; ``optional`` leaves its CSV rows out when it is NaN or
-    nothing was counted; ``report`` False keeps it out of the summary CSV.
+    nothing was counted; ``report`` False keeps it out of the summary CSV. A rate's ``denominator``
+    is the summary figure counting what it is over, ``counted`` that in words: "(6 of 17 with gold SQL)".
     """
 
     key: str
@@ -62,6 +63,8 @@ class Figure:
     optional: bool = False
     report: bool = True
     at_least: int = 0
+    denominator: str | None = None
+    counted: str = ""
 
     @property
     def has_interval(self) -> bool:

@@ -21,17 +21,20 @@ from nabahan_pipeline.evaluation.scoring.answer import Answer, text_or_none
 from nabahan_pipeline.evaluation.scoring.declare import MATCH, Column, Figure, by_case, scorer, sum_of
 
 
-def _mean_where_known(column: str):  # noqa: ANN202
-    # Over the answers where ``column`` is known (NaN: no gold SQL, or no test-suite run).
+def _accuracy(key: str, match: str, description: str, cases: str, cases_description: str,
+              counted: str) -> tuple[Figure, Figure]:
+    """The accuracy ``key``: the mean of ``match`` over the answers where it is known (NaN: no gold
+    SQL, or no test-suite run; NaN when none is); and ``cases``, their count, its denominator
+    (``counted`` says it in words: "6 of 17 with gold SQL")."""
     def value(scores: pd.DataFrame) -> float:
-        known = scores[column].astype(float).dropna()
+        known = scores[match].astype(float).dropna()
         return float(known.mean()) if len(known) else math.nan
 
-    return value
-
-
-def _known(column: str):  # noqa: ANN202
-    return lambda scores: len(scores[column].astype(float).dropna())
+    return (Figure(key, key.replace("_", " ").title(), "rate", description, value,
+                   by_case(lambda scores: scores[match]), kpi=True, trend=True, nullable=True,
+                   denominator=cases, counted=counted),
+            Figure(cases, cases.replace("_", " ").title(), "count", cases_description,
+                   lambda scores: len(scores[match].astype(float).dropna())))
 
 
 @scorer(
@@ -47,18 +50,12 @@ def _known(column: str):  # noqa: ANN202
         description="Right on every test-suite database too: 1.0/0.0 (0.0 when it fails on one), NaN without gold SQL, suite or SQL that ran here.",
     ), "Test Suite Match"),
     figures=[
-        Figure("execution_accuracy", "Execution Accuracy", "rate",
-               "Execution match over the answers with gold SQL; NaN when no case has gold SQL.",
-               _mean_where_known("execution_match"), by_case(lambda scores: scores["execution_match"]),
-               kpi=True, trend=True, nullable=True),
-        Figure("execution_cases", "Execution Cases", "count", "Answers whose case has gold SQL.",
-               _known("execution_match")),
-        Figure("test_suite_accuracy", "Test Suite Accuracy", "rate",
-               "Test-suite match over the answers run there; NaN when none ran on the test-suite databases.",
-               _mean_where_known("test_suite_match"), by_case(lambda scores: scores["test_suite_match"]),
-               kpi=True, trend=True, nullable=True),
-        Figure("test_suite_cases", "Test Suite Cases", "count", "Answers run on the test-suite databases.",
-               _known("test_suite_match")),
+        *_accuracy("execution_accuracy", "execution_match",
+                   "Execution match over the answers with gold SQL; NaN when no case has gold SQL.",
+                   "execution_cases", "Answers whose case has gold SQL.", "with gold SQL"),
+        *_accuracy("test_suite_accuracy", "test_suite_match",
+                   "Test-suite match over the answers run there; NaN when none ran on the test-suite databases.",
+                   "test_suite_cases", "Answers run on the test-suite databases.", "run on the test-suite databases"),
         Figure("unsafe_sql", "Unsafe SQL", "count", "Answers whose SQL is not one read-only SELECT.",
                sum_of("unsafe_sql"), trend=True),
         Figure("rows_not_verified", "Rows Not Verified", "count", "Answers reporting rows their SQL does not return.",

@@ -1,11 +1,5 @@
-"""The optional LLM judge's verdict of an insight (``evaluation.judge``), beside Correct: never
-read by the verdicts, which run before it. Off (no judge), its columns are None.
-
-The judge sees what the claims scorer checks: the question, the rows the agent's SQL really
-returns and the insight; it is asked once per distinct answer of a run (repeats that say the same
-thing over the same rows share one call). A refusal or an error makes no claims about rows and is
-not judged.
-"""
+"""The optional LLM judge's verdict (``evaluation.judge``): asked once per distinct answer, beside
+Correct and read by no verdict; off, its columns are None."""
 
 from __future__ import annotations
 

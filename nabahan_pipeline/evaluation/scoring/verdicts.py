@@ -1,16 +1,6 @@
-"""The two verdicts on an answer.
-
-``overall_passed`` is the seed's formula (retrieval and fidelity both pass) with two hardenings
-of ours: an ``error`` answer, and an answer whose SQL is not one read-only SELECT, never pass.
-``correct`` (the gate's) reads none of the seed's heuristics (an insight's length, its digits,
-the fidelity points): it wants the gold's result where the case has gold SQL (on the evaluation
-database and every test-suite database), an insight whose claims the rows do not contradict and
-whose every number is tied to a reading the rows verify (``scoring.claims``; an unverified one is
-named in its context), safe SQL whose re-run returns the rows the agent reported, an Arabic
-insight that does not hedge (no stock disclaimer, no template placeholder), and a refusal (an
-apology) for an out-of-scope case;
-``not_correct_because`` says what failed. Both read the scores of every scorer before them.
-"""
+"""The two verdicts: ``overall_passed``, the seed's formula with two hardenings (an error or unsafe
+SQL never passes), and ``correct`` (the gate's), which reads none of the seed's heuristics;
+``not_correct_because`` says what failed."""
 
 from __future__ import annotations
 
@@ -39,7 +29,7 @@ from nabahan_pipeline.evaluation.scoring.claims import contradictions, unsupport
                lambda scores: len(scores) - int(scores["overall_passed"].astype(bool).sum()), trend=True),
         Figure("pass_rate", "Pass Rate", "rate", "The seed's pass rate (Overall Passed), a fraction 0..1.",
                share_of("overall_passed"), by_case(lambda scores: scores["overall_passed"].astype(bool)),
-               kpi=True, trend=True),
+               kpi=True, trend=True, denominator="total"),
     ],
 )
 def overall_passed(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
@@ -61,7 +51,8 @@ def overall_passed(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:
     figures=[
         Figure("correct", "Correct", "count", "Correct answers (ours).", sum_of("correct")),
         Figure("correct_rate", "Correct Rate", "rate", "Correct answers, a fraction 0..1 (the gate's).",
-               share_of("correct"), by_case(lambda scores: scores["correct"].astype(bool)), kpi=True, trend=True),
+               share_of("correct"), by_case(lambda scores: scores["correct"].astype(bool)), kpi=True, trend=True,
+               denominator="total"),
     ],
 )
 def correct(answer: Answer, scores: Mapping[str, Any]) -> dict[str, Any]:

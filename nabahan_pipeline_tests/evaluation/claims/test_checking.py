@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from nabahan_pipeline.evaluation.claims import CONTRADICTED, SUPPORTED, UNSUPPORTED, check_insight
+from nabahan_pipeline.evaluation.claims.checking import CONTRADICTED, SUPPORTED, UNSUPPORTED, check_insight
 
 BY_REGION_SQL = "SELECT region_name, COUNT(*) AS tender_count FROM t GROUP BY region_id ORDER BY tender_count DESC"
 BY_REGION = (["region_name", "tender_count"],

@@ -3,7 +3,7 @@ attached to; none, yes/no, directions and superlatives found where they are said
 
 from __future__ import annotations
 
-from nabahan_pipeline.evaluation.claims import read_claims
+from nabahan_pipeline.evaluation.claims.reading import read_claims
 from nabahan_pipeline.evaluation.claims.labels import RowLabels
 
 LABELS = RowLabels.of(["status_name", "tenders"], [["تمت الترسية", 11605], ["منتهية", 2614], ["ملغاة", 2359]])

@@ -13,7 +13,7 @@ import pytest
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.evaluation.robustness.perturbations import BY_NAME, PERTURBATIONS, perturb
-from nabahan_pipeline.reference_agent import ReferenceAgent
+from nabahan_pipeline.reference_agent.agent import ReferenceAgent
 from nabahan_pipeline.settings import SHIPPED_TEST_CASES
 
 FRESH = Path(__file__).parents[2] / "data" / "fresh_questions.json"
