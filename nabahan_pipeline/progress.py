@@ -3,7 +3,8 @@ which our entry points set to the console of `nabahan eval` and the code locatio
 (the Dagster UI, `dagster asset materialize`: telling costs nothing).
 
 Events: ``asking`` (``cases``, ``answers``: how many calls are coming), ``answer`` (``case``: the
-case's record with its 1-based ``number``; ``row``: the agent_responses row), ``stage`` (``name``:
+case's record with its 1-based ``number``; ``row``: the agent_responses row; ``scores``: its scores,
+the case's, or None when scoring it failed), ``stage`` (``name``:
 scoring, writing reports, drawing charts), ``written`` (``files``: name -> path of each file just
 switched into place).
 """
