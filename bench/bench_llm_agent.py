@@ -1,7 +1,7 @@
 """An LLM-like agent: `nabahan eval` over HTTP against a loopback agent that answers after 1 s.
 
     .venv/bin/python bench/bench_llm_agent.py [--cases 2000] [--latency-ms 1000] [--concurrency 32]
-        [--repeat 1] [--trees TREE ...]
+        [--repeat 1] [--trees TREE ...] [--warm-home]
 
 With an LLM agent (about a second a call) the calls are the run: N cases at C in flight take at
 least the ideal N*L/C (2,000 x 1 s / 32 = 62.5 s), and whatever we do besides (start-up, the case
@@ -14,6 +14,8 @@ the distinct suite with gold SQL). Printed per run and as medians: the wall, ide
 alone as the agent saw them (first call in to last answer out), the time before the first call and
 after the last answer, and the stages of the median run. ``--trees`` runs each tree's code
 (a checkout, or ``git archive REV | tar -x -C DIR``), runs alternating so that they share the load.
+``--warm-home``: each run's home has checked the same case file before (a user's second run of a
+suite: the case-file check is run once in it, in a process of its own, before the run is timed).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import argparse
 import os
 import shutil
 import statistics
+import subprocess
+import sys
 from pathlib import Path
 
 from bench_side_by_side import LoopbackAgent, call_window_s, check_complete
@@ -34,14 +38,27 @@ from eval_runs import (
     responses_table,
     run_timeline,
     scratch_folder,
+    user_environment,
     write_cases,
 )
 
 IDEAL_RATIO_TARGET = 0.95
 
 
-def one_run(tree: Path, folder: Path, cases: Path, agent: LoopbackAgent, concurrency: int) -> dict:
+_CHECK = ("from nabahan_pipeline.orchestration.assets import checked_test_cases; "
+          "from nabahan_pipeline.settings import resolve_run_settings; checked_test_cases(resolve_run_settings())")
+
+
+def warm_home(tree: Path, folder: Path, cases: Path) -> None:
+    """Check ``cases`` once in the home of ``folder`` with ``tree``'s code, as an earlier run did."""
+    env = user_environment(folder, PYTHONPATH=f"{tree}{os.pathsep}{BENCH}", NABAHAN_TEST_FILE=str(cases))
+    subprocess.run([sys.executable, "-c", _CHECK], cwd=folder, env=env, check=True, stdin=subprocess.DEVNULL)
+
+
+def one_run(tree: Path, folder: Path, cases: Path, agent: LoopbackAgent, concurrency: int, warm: bool = False) -> dict:
     """One `nabahan eval` with ``tree``'s code against ``agent``: its figures."""
+    if warm:
+        warm_home(tree, folder, cases)
     agent.reset()
     run = nabahan_eval(folder, "--agent", agent.url, "--test-file", str(cases), "--concurrency", str(concurrency),
                        PYTHONPATH=f"{tree}{os.pathsep}{BENCH}")
@@ -63,6 +80,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32, help="C, calls in flight (default 32)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each tree, alternating (default 1)")
     parser.add_argument("--trees", type=Path, nargs="+", default=[REPO], help="the trees of the code (default: this one)")
+    parser.add_argument("--warm-home", action="store_true", help="each run's home has checked the case file before")
     args = parser.parse_args()
     node = shutil.which("node")
     if node is None:
@@ -83,7 +101,7 @@ def main() -> None:
             for index, tree in enumerate(trees):
                 work = folder / f"run-{index}-{round_}"
                 work.mkdir()
-                result = one_run(tree, work, cases, agent, concurrency)
+                result = one_run(tree, work, cases, agent, concurrency, args.warm_home)
                 runs[tree].append(result)
                 print(f"  {tree}: wall {result['wall']:.2f} s, ideal/wall {ideal / result['wall']:.3f}, "
                       f"calls alone {result['calls']:.2f} s, around them {result['around']:.2f} s")
