@@ -86,8 +86,9 @@ def store_golds(path: str | Path, golds: Mapping[str, list[ExpectedResult]]) -> 
     path = Path(path)
     data = {"format": FORMAT, "golds": {sql: [_plain(result) for result in results] for sql, results in golds.items()}}
     try:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # json.dump: Python's slow encoder
         with atomic_open(path, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
+            handle.write(text)
         _prune(path.parent)
     except OSError:
         return

@@ -8,6 +8,8 @@ import json
 import os
 import shutil
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -128,11 +130,16 @@ def test_a_crash_while_writing_leaves_no_half_written_file(
     target = tmp_path / "home" / f"key{SUFFIX}"
     golds = {GOLDS[0]: [ExpectedResult.unordered(["n"], [(3,)])]}
 
-    def dies(data: object, handle: object, **options: object) -> None:
-        handle.write('{"format": 1, "golds": {"SELECT')  # type: ignore[attr-defined]
-        raise KeyboardInterrupt
+    real = gold_cache.atomic_open
 
-    monkeypatch.setattr(gold_cache.json, "dump", dies)
+    @contextmanager
+    def dies(path: Path, *args: object, **kwargs: object) -> Iterator[object]:
+        with real(path, *args, **kwargs) as handle:
+            handle.write('{"format": 1, "golds": {"SELECT')
+            yield handle
+            raise KeyboardInterrupt  # the process ends half way through the file
+
+    monkeypatch.setattr(gold_cache, "atomic_open", dies)
     with pytest.raises(KeyboardInterrupt):
         store_golds(target, golds)
     assert list(target.parent.iterdir()) == [], "neither the file nor its temporary survives"
