@@ -45,8 +45,16 @@ from eval_runs import (
 IDEAL_RATIO_TARGET = 0.95
 
 
-_CHECK = ("from nabahan_pipeline.orchestration.assets import checked_test_cases; "
-          "from nabahan_pipeline.settings import resolve_run_settings; checked_test_cases(resolve_run_settings())")
+# The case file checked and its gold results kept, as a run's test_cases step keeps them (a tree
+# without the gold cache, before issue 40, only checks).
+_CHECK = """
+from nabahan_pipeline.orchestration.assets import checked_test_cases
+from nabahan_pipeline.settings import resolve_run_settings
+checked = checked_test_cases(resolve_run_settings())
+if getattr(checked, "unkept_golds", None) is not None:
+    from nabahan_pipeline.evaluation.gold_cache import store_golds
+    store_golds(checked.unkept_golds, checked.golds)
+"""
 
 
 def warm_home(tree: Path, folder: Path, cases: Path) -> None:

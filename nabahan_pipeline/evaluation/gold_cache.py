@@ -10,7 +10,8 @@ file as always but runs no gold SQL; any change makes a new key, and the gold SQ
 
 The file is written atomically (``files.atomic_open``: a temporary file, fsync, one rename), so a
 crash leaves the old version or none, never half of one; a file that does not read as a cache of
-this format is a miss, run again and written over. JSON, not pickle: what the home holds is read
+this format is a miss, run again and written over. The results are kept once the run starts
+(the ``test_cases`` step), never by a run refused for bad input. JSON, not pickle: what the home holds is read
 as data, never run. The newest ``KEEP`` files are kept.
 """
 
@@ -21,7 +22,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -46,6 +47,15 @@ def gold_key(case_file_sha256: str, databases: Sequence[str | Path], *, timeout_
     return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()
 
 
+class CheckedGolds(NamedTuple):
+    """The case file's gold results, and where to keep them when they were run, not read (None:
+    read from there): kept once the run starts (``store_golds``), so that a run refused for bad
+    input writes nothing in the home."""
+
+    golds: Golds
+    unkept: Path | None
+
+
 def checked_golds(
     cases: pd.DataFrame,
     file: str | Path,
@@ -56,17 +66,15 @@ def checked_golds(
     timeout_s: float,
     max_rows: int,
     folder: str | Path,
-) -> Golds:
+) -> CheckedGolds:
     """``check_against_database`` of the case file, its gold SQL's results read from ``folder``
     when this version of the file and databases was checked before (no gold SQL runs), else run
-    and kept there. Raises what the check raises."""
+    (and the path to keep them at). Raises what the check raises."""
     key = gold_key(case_file_sha256, [database, *suite], timeout_s=timeout_s, max_rows=max_rows)
     path = Path(folder) / f"{key}{SUFFIX}"
     known = load_golds(path)
     golds = check_against_database(cases, file, database, suite, timeout_s=timeout_s, max_rows=max_rows, known=known)
-    if known is None:
-        store_golds(path, golds)
-    return golds
+    return CheckedGolds(golds, path if known is None else None)
 
 
 def load_golds(path: str | Path) -> Golds | None:

@@ -32,7 +32,7 @@ from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.agents.secrets import scrubbed_output
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
-from nabahan_pipeline.evaluation.gold_cache import checked_golds
+from nabahan_pipeline.evaluation.gold_cache import checked_golds, store_golds
 from nabahan_pipeline.evaluation.judge import Judge
 from nabahan_pipeline.evaluation.html_report import (
     REPORT_CHARTS,
@@ -110,6 +110,7 @@ class CheckedCases(NamedTuple):
     in_file: int
     cases: pd.DataFrame
     golds: Mapping[str, list[ExpectedResult]]
+    unkept_golds: Optional[Path] = None  # where to keep the golds the check ran (none: read from the cache)
 
 
 def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
@@ -121,10 +122,10 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     sha256 = hashlib.sha256(data).hexdigest()
     cases = parse_test_cases(data, path)
     database = ensure_database(evaluation.database_path())
-    golds = checked_golds(cases, path, sha256, database, suite_databases(evaluation.test_suite_size()),
-                          timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows,
-                          folder=gold_cache_folder())
-    return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds)
+    golds, unkept = checked_golds(cases, path, sha256, database, suite_databases(evaluation.test_suite_size()),
+                                  timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows,
+                                  folder=gold_cache_folder())
+    return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds, unkept)
 
 
 def check_output_folder(evaluation: RunSettings) -> None:
@@ -149,6 +150,8 @@ def test_cases(
     table stops the run here, before any agent call."""
     checked = checked_cases or checked_test_cases(evaluation)
     check_output_folder(evaluation)
+    if checked.unkept_golds is not None:  # the run has started: the gold results kept for the next
+        store_golds(checked.unkept_golds, checked.golds)
     context.add_output_metadata(
         {
             "file": dg.MetadataValue.path(str(checked.path)),

@@ -66,8 +66,11 @@ def gold_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 def check(path: Path, database: Path, suite: list[Path], folder: Path, *, timeout_s: float = 5.0,
           max_rows: int = 1000) -> dict[str, list[ExpectedResult]]:
     data = read_case_file(path)
-    return checked_golds(parse_test_cases(data, path), path, hashlib.sha256(data).hexdigest(), database, suite,
-                         timeout_s=timeout_s, max_rows=max_rows, folder=folder)
+    golds, unkept = checked_golds(parse_test_cases(data, path), path, hashlib.sha256(data).hexdigest(), database,
+                                  suite, timeout_s=timeout_s, max_rows=max_rows, folder=folder)
+    if unkept is not None:  # as the run's test_cases step does
+        store_golds(unkept, golds)
+    return golds
 
 
 def test_a_second_check_of_the_same_file_and_databases_runs_no_gold_sql(
@@ -111,6 +114,18 @@ def test_a_changed_database_or_limit_runs_the_gold_sql_again(
     gold_runs.clear()
     check(path, database, [], home, max_rows=10)
     assert len(gold_runs) == 2, "another row cap: another key"
+
+
+def test_the_check_keeps_nothing_itself(tmp_path: Path, database: Path) -> None:
+    path, home = case_file(tmp_path, GOLDS), tmp_path / "home"
+    data = read_case_file(path)
+    golds, unkept = checked_golds(parse_test_cases(data, path), path, hashlib.sha256(data).hexdigest(), database, [],
+                                  timeout_s=5.0, max_rows=1000, folder=home)
+    assert not home.exists(), "a run refused later (a bad agent) leaves the home as it was"
+    assert unkept is not None and unkept.parent == home
+    store_golds(unkept, golds)
+    assert checked_golds(parse_test_cases(data, path), path, hashlib.sha256(data).hexdigest(), database, [],
+                         timeout_s=5.0, max_rows=1000, folder=home) == (golds, None)
 
 
 def test_the_check_still_runs_on_a_kept_version(tmp_path: Path, database: Path) -> None:
