@@ -6,10 +6,12 @@ gold's results (the case file's check's, else each distinct gold SQL run once) a
 on every database. The console's live line shows that score; ``case_scores`` assembles the table
 from the scores held (``score_responses(scored=...)``) and scores only what they lack.
 
-One thread, not a process pool: the scorers are Python (the GIL), the runner's thread is idle while
-an agent thinks, and a process pool on a 2-core machine costs more in pickling the answers, the
-gold results and the workers' start (each opening the databases) than it wins (bench/README.md,
-"Scoring on arrival"). SQLite releases the GIL while a query runs, so the re-runs overlap the calls.
+One thread, not a process pool: the scorers are Python (the GIL), and with a slow agent the
+runner's threads are idle, so one thread scores in the gaps and its work hides behind the calls
+(bench/README.md, issue 40). A process pool would pickle every answer and its gold results to
+workers that each open the databases, on the same two cores; with an instant agent, where this
+thread is the bottleneck, it is the next thing to measure. SQLite releases the GIL while a query
+runs, so the re-runs overlap the calls.
 """
 
 from __future__ import annotations
