@@ -46,9 +46,11 @@ def header(*, timestamp: str, cases: int, output_dir: str | Path, agent: str, la
     return "\n".join([*lines, RULE, ""])
 
 
-def case_block(case: Mapping[str, Any], row: Mapping[str, Any], total: int, repeat: int = 1) -> str:
-    """One case as the seed prints it, the moment its answer arrives (numbered 1-based)."""
-    verdict = seed_verdict(case, row)
+def case_block(case: Mapping[str, Any], row: Mapping[str, Any], total: int, repeat: int = 1,
+               scores: Mapping[str, Any] | None = None) -> str:
+    """One case as the seed prints it, the moment its answer is scored (numbered 1-based): its
+    ``scores`` (the case's, ``scoring.on_arrival``), else the seed's verdict of the row alone."""
+    verdict = scores if scores is not None else seed_verdict(case, row)
     question = " ".join(str(case["question"]).split())
     again = f" (repeat {int(row['repeat']) + 1}/{repeat})" if repeat > 1 else ""
     lines = [
@@ -309,7 +311,7 @@ class RunConsole:
             if self.terminal:
                 self._start_progress(int(data["answers"]))
         elif event == "answer":
-            text = case_block(data["case"], data["row"], self._total, self.repeat)
+            text = case_block(data["case"], data["row"], self._total, self.repeat, data.get("scores"))
             with self._lock:
                 if self._progress is not None:
                     self._progress.console.print(text, markup=False, highlight=False, soft_wrap=True)

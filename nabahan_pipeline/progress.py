@@ -1,7 +1,8 @@
 """A run's progress told to whoever watches it (the ``progress`` resource, a ``Watcher``: what the
 API's caller passes, else ``silent``). The assets tell ``asking`` (``cases``, ``answers``),
-``answer`` (``case`` with its 1-based ``number``, ``row``), ``stage`` (``name``) and ``written``
-(``files``); the API adds its own around each run (``api.NabahanEvaluationPipeline.run``)."""
+``answer`` (``case`` with its 1-based ``number``, ``row``, ``scores``: the case's scores, or None
+when scoring it failed), ``stage`` (``name``) and ``written`` (``files``); the API adds its own
+around each run (``api.NabahanEvaluationPipeline.run``)."""
 
 from __future__ import annotations
 

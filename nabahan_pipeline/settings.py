@@ -440,6 +440,11 @@ def response_cache_path() -> Path:
     return nabahan_home() / "response_cache.sqlite"
 
 
+def gold_cache_folder() -> Path:
+    """Where the gold SQL's results are kept per version of the case file and the databases."""
+    return nabahan_home() / "gold_results"
+
+
 def cache_dir() -> Path:
     """Where generated databases are cached: $NABAHAN_CACHE_DIR, else $XDG_CACHE_HOME/nabahan."""
     return resolve("cache_dir")

@@ -113,6 +113,18 @@ def test_repeats_are_told_apart_from_cases():
     assert "Report to click through: " in files_text({"report_html": "out/evaluation_report_1.html"}, "out")
 
 
+def test_the_live_line_shows_the_cases_own_scores_when_given():
+    """The answer's score from scoring on arrival, the case's, not the seed's verdict of the row
+    alone (an answer whose reported rows are not what its SQL returns passes the one, not the other)."""
+    case = {"number": 1, "category": "count", "question": "كم؟"}
+    row = {"repeat": 0, "latency_s": 0.5, "status": "success", "error": None, "sql": "SELECT 1", "columns": "[]",
+           "rows": "[]", "insights": "", "data_rows": 0}
+    scores = {"retrieval_accuracy": 1, "generation_fidelity": 1, "latency_tier": "Excellent", "overall_passed": True}
+    assert case_block(case, row, total=1, scores=scores).splitlines()[2] == \
+        "    Retrieval: 100% | Fidelity: 100% | Latency: 0.50s | [PASS]"
+    assert case_block(case, row, total=1).splitlines()[2].endswith("[FAIL]"), "without scores: the seed's verdict"
+
+
 def test_on_a_terminal_a_progress_line_sits_under_the_cases(tmp_path: Path):
     """Run under a pseudo-terminal: the progress line (done/total, rate, ETA) is drawn; the case
     blocks are printed above it all the same."""

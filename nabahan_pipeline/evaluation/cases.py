@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,12 +111,14 @@ def check_against_database(
     *,
     timeout_s: float = DEFAULT_SQL_TIMEOUT_S,
     max_rows: int = DEFAULT_MAX_ROWS,
+    known: Mapping[str, list[ExpectedResult]] | None = None,
 ) -> dict[str, list[ExpectedResult]]:
     """Check a whole case file (in file order) against the evaluation database before any agent
     call: every expected_table is a table of it, every gold SQL runs on it and on the test-suite
-    databases ``suite`` under the run's time limit and row cap. Returns each distinct gold SQL's
-    results (evaluation database first), for scoring to use rather than run again. Raises
-    TestCaseError naming the case by number and id, and the database's message."""
+    databases ``suite`` under the run's time limit and row cap, but those whose results ``known``
+    holds (``gold_cache``: this file's, on these databases, under these limits). Returns each
+    distinct gold SQL's results (evaluation database first), for scoring to use rather than run
+    again. Raises TestCaseError naming the case by number and id, and the database's message."""
     tables = _table_names(database)
     names = Path(database).name
     first: dict[str, int] = {}  # each distinct gold SQL, by the number of its first case
@@ -132,7 +134,10 @@ def check_against_database(
         problem = None
     # The gold queries before the first bad table, each on every database; the first that fails
     # (in file order) is reported if it comes before that table.
-    failures, results = _run_gold(list(first), database, suite, timeout_s=timeout_s, max_rows=max_rows)
+    known = known or {}
+    failures, results = _run_gold([sql for sql in first if sql not in known], database, suite,
+                                  timeout_s=timeout_s, max_rows=max_rows)
+    results.update((sql, known[sql]) for sql in first if sql in known)
     for sql, number in first.items():
         failure = failures.get(sql)
         if failure is None:

@@ -32,6 +32,7 @@ from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.agents.secrets import scrubbed_output
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
+from nabahan_pipeline.evaluation.gold_cache import checked_golds, store_golds
 from nabahan_pipeline.evaluation.judge import Judge
 from nabahan_pipeline.evaluation.html_report import (
     REPORT_CHARTS,
@@ -44,6 +45,7 @@ from nabahan_pipeline.evaluation.headline import verdict_line
 from nabahan_pipeline.evaluation.not_correct import SHOWN, log_lines, not_correct_answers, not_correct_markdown
 from nabahan_pipeline.evaluation.reports import write_reports
 from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.on_arrival import ScoringOnArrival
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.tables import (
     AGENT_RESPONSES,
@@ -53,7 +55,6 @@ from nabahan_pipeline.evaluation.tables import (
     TREND_FIGURES,
 )
 from nabahan_pipeline.evaluation.cases import (
-    check_against_database,
     numbered_cases,
     parse_test_cases,
     read_case_file,
@@ -66,7 +67,7 @@ from nabahan_pipeline.orchestration.history import latest_materializations, seri
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
 from nabahan_pipeline.orchestration.run_owners import canceled_if_interrupted
-from nabahan_pipeline.settings import RunSettings, response_cache_path
+from nabahan_pipeline.settings import RunSettings, gold_cache_folder, response_cache_path
 from nabahan_pipeline.progress import Watcher
 
 GROUP = "evaluation"
@@ -109,6 +110,7 @@ class CheckedCases(NamedTuple):
     in_file: int
     cases: pd.DataFrame
     golds: Mapping[str, list[ExpectedResult]]
+    unkept_golds: Optional[Path] = None  # where to keep the golds the check ran (none: read from the cache)
 
 
 def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
@@ -120,9 +122,10 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     sha256 = hashlib.sha256(data).hexdigest()
     cases = parse_test_cases(data, path)
     database = ensure_database(evaluation.database_path())
-    golds = check_against_database(cases, path, database, suite_databases(evaluation.test_suite_size()),
-                                   timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows)
-    return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds)
+    golds, unkept = checked_golds(cases, path, sha256, database, suite_databases(evaluation.test_suite_size()),
+                                  timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows,
+                                  folder=gold_cache_folder())
+    return CheckedCases(path, sha256, len(cases), select_quick(cases) if evaluation.quick else cases, golds, unkept)
 
 
 def check_output_folder(evaluation: RunSettings) -> None:
@@ -147,6 +150,8 @@ def test_cases(
     table stops the run here, before any agent call."""
     checked = checked_cases or checked_test_cases(evaluation)
     check_output_folder(evaluation)
+    if checked.unkept_golds is not None:  # the run has started: the gold results kept for the next
+        store_golds(checked.unkept_golds, checked.golds)
     context.add_output_metadata(
         {
             "file": dg.MetadataValue.path(str(checked.path)),
@@ -165,20 +170,32 @@ def agent_responses(
     progress: dg.ResourceParam[Watcher],
     evaluation: dg.ResourceParam[RunSettings],
     agent: dg.ResourceParam[Agent],
+    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+    answer_scores: dg.ResourceParam[dict],
     test_cases: pd.DataFrame,
 ) -> pd.DataFrame:
     """Every case asked of the run's agent (built and checked once for the run, ``resources``),
     concurrently, each call timed alone; failures and answers over a cap become error rows;
-    secrets are scrubbed from every answer."""
+    secrets are scrubbed from every answer. Each answer is scored as it arrives, beside the calls
+    (``scoring.on_arrival``): the console shows that score, and case_scores assembles them."""
     database = ensure_database(evaluation.database_path())
     fingerprint = agent.fingerprint()
     db_hash = database_hash(database)
     cache = ResponseCache(response_cache_path()) if evaluation.use_cache else None
     numbered = numbered_cases(test_cases)
+    judge = run_judge(evaluation)
     progress("asking", {"cases": len(test_cases), "answers": len(test_cases) * evaluation.repeat})
+
+    def scored(row: Mapping, scores: Optional[Mapping]) -> None:
+        progress("answer", {"case": numbered(row["case_id"]), "row": row, "scores": scores})
+
     try:
         # what an in-process agent prints reaches the compute log scrubbed; Ctrl-C cancels the run
-        with scrubbed_output(), canceled_if_interrupted(context.instance, context.run):
+        with scrubbed_output(), canceled_if_interrupted(context.instance, context.run), ScoringOnArrival(
+            test_cases, database, suite_databases(evaluation.test_suite_size()),
+            sql_timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows,
+            golds=checked_cases.golds if checked_cases is not None else None, judge=judge, on_scored=scored,
+        ) as scoring:
             responses = run_agent(
                 test_cases,
                 agent,
@@ -188,11 +205,14 @@ def agent_responses(
                 cache=cache,
                 cache_key=lambda case, repeat: response_key(case, repeat, fingerprint, db_hash),
                 limits=answer_limits(evaluation),
-                on_answer=lambda row: progress("answer", {"case": numbered(row["case_id"]), "row": row}),
+                on_answer=scoring.submit,
             )
+            answer_scores.update(scoring.results())
     finally:
         if cache is not None:
             cache.close()
+        if judge is not None:
+            judge.close()
     context.add_output_metadata(
         {
             "agent_spec": agent.spec,
@@ -213,17 +233,18 @@ def case_scores(
     progress: dg.ResourceParam[Watcher],
     evaluation: dg.ResourceParam[RunSettings],
     checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+    answer_scores: dg.ResourceParam[dict],
     test_cases: pd.DataFrame,
     agent_responses: pd.DataFrame,
 ) -> pd.DataFrame:
     """Each answer scored: the seed's retrieval, fidelity and latency, and whether it is right: its
     SQL re-run read-only, execution match here and on the test-suite databases (the gold's results
-    as the case file's check found them, when the run was handed that check), the insight's claims."""
+    as the case file's check found them, when the run was handed that check), the insight's claims.
+    The answers scored as they arrived (``answer_scores``) are assembled, not scored again."""
     progress("stage", {"name": "scoring"})
     database = ensure_database(evaluation.database_path())
     suite = suite_databases(evaluation.test_suite_size())
-    judge = Judge(evaluation.judge, timeout_s=evaluation.timeout_s,
-                  max_answer_bytes=evaluation.max_answer_bytes) if evaluation.judge else None
+    judge = run_judge(evaluation) if len(answer_scores) < len(agent_responses) else None
     try:
         scores = score_responses(
             test_cases,
@@ -235,8 +256,10 @@ def case_scores(
             max_rows=evaluation.sql_max_rows,
             golds=checked_cases.golds if checked_cases is not None else None,
             judge=judge,
+            scored=answer_scores,
         )
     finally:
+        answer_scores.clear()  # assembled: not held for the rest of the run
         if judge is not None:
             judge.close()
     context.add_output_metadata(
@@ -250,6 +273,13 @@ def case_scores(
         }
     )
     return scores
+
+
+def run_judge(evaluation: RunSettings) -> Optional[Judge]:
+    """The run's LLM judge (``--judge``), None when off; its caller closes it."""
+    if not evaluation.judge:
+        return None
+    return Judge(evaluation.judge, timeout_s=evaluation.timeout_s, max_answer_bytes=evaluation.max_answer_bytes)
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=EVALUATION_SUMMARY_TYPE)

@@ -163,12 +163,21 @@ NO_CHECKED_CASES = dg.ResourceDefinition.none_resource(
 SILENT_PROGRESS = dg.ResourceDefinition.hardcoded_resource(silent, "Who is told of a run's progress: nobody here.")
 
 
+# A run's ``answer_scores``: each answer's scores as it arrived (``scoring.on_arrival``), keyed by case
+# id and repeat; a new, empty store for each run, filled by agent_responses and read by case_scores
+# (which scores what it lacks: a run that re-executes case_scores alone).
+ANSWER_SCORES = dg.ResourceDefinition(
+    resource_fn=lambda _: {}, description="The answers' scores as they arrived, for case_scores to assemble."
+)
+
+
 def run_resources(evaluation: Any = None) -> dict[str, Any]:
     """The resources of an evaluation run: the options (``evaluation``, default: configured at
-    launch), the agent they name, no case file checked before it and nobody told its progress."""
+    launch), the agent they name, no case file checked before it, nobody told its progress and an
+    empty store of the answers' scores."""
     evaluation = evaluation if evaluation is not None else evaluation_resource()
     return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES,
-            "progress": SILENT_PROGRESS}
+            "progress": SILENT_PROGRESS, "answer_scores": ANSWER_SCORES}
 
 
 def run_tags(settings: RunSettings) -> dict[str, str]:

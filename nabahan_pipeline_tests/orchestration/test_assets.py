@@ -262,3 +262,41 @@ def test_a_partitions_metadata_names_its_own_runs_files_not_another_agents(home:
     scores = pd.read_parquet(first[("case_scores", "path")])
     assert scores["sql"].tolist() == runs["counting"].asset_value("case_scores")["sql"].tolist()
     assert scores["sql"].tolist() != runs["embedded"].asset_value("case_scores")["sql"].tolist()
+
+
+def test_a_second_run_of_the_same_case_file_and_database_runs_no_gold_sql(home: Path, monkeypatch: pytest.MonkeyPatch):
+    import nabahan_pipeline.evaluation.agent_sql as agent_sql
+
+    ran: list[str] = []
+    real = agent_sql.expected_result
+    monkeypatch.setattr(agent_sql, "expected_result",
+                        lambda database, sql, **options: ran.append(sql) or real(database, sql, **options))
+    gold = "SELECT COUNT(*) AS n FROM tenders_full_details"
+    cases = [{"id": f"c{i}", "question": f"كم عدد المناقصات رقم {i}؟", "category": "count",
+              "expected_table": "tenders_full_details", "expected_sql": gold} for i in range(3)]
+    path = home / "cases.json"
+    path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    settings = EvaluationSettings(test_file=str(path), output_dir=str(home / "out"), test_suite_databases=1)
+
+    def run() -> pd.DataFrame:
+        # as our entry points run it: the case file checked first, the check handed to the run
+        checked = assets.checked_test_cases(settings.resolved())
+        with dg.instance_for_test() as instance:
+            register_agents(instance, [LabelledAgent("counting", COUNTING)])
+            result = dg.materialize(
+                [table for table, _ in TABLES.values()],
+                resources={**run_resources(settings), "checked_cases": checked,
+                           "io_manager": ParquetIOManager(base_dir=str(home / "parquet"))},
+                instance=instance, partition_key="counting",
+            )
+        return result.asset_value("case_scores")
+
+    first = run()
+    assert ran == [gold, gold], "the first run: the gold SQL once on each database, by the check alone"
+    ran.clear()
+    second = run()
+    assert ran == [], "the same case file and database: no gold SQL runs"
+    assert list(second["execution_match"]) == list(first["execution_match"])
+    path.write_text(json.dumps(cases[:2], ensure_ascii=False), encoding="utf-8")
+    run()
+    assert ran == [gold, gold], "a changed case file: its gold SQL runs again"

@@ -95,6 +95,8 @@ REPEAT_COLUMNS: tuple[str, ...] = consistency.COLUMNS
 CASE_SCORE_COLUMNS: tuple[str, ...] = (*LAYOUT, *(name for name in _SCORED if name not in LAYOUT))
 # What score_answer returns, in the table's order.
 SCORE_COLUMNS: tuple[str, ...] = tuple(column for column in CASE_SCORE_COLUMNS if column in _SCORED)
+# What scored_row returns, in this order: an answer's scores and the columns read from its result.
+ROW_SCORE_COLUMNS: tuple[str, ...] = (*SCORE_COLUMNS, "data_rows", "result_digest")
 
 
 CASE_SCORES = pa.DataFrameSchema(
@@ -157,9 +159,12 @@ def score_responses(
     max_rows: int = DEFAULT_MAX_ROWS,
     golds: Mapping[str, list[ExpectedResult]] | None = None,
     judge: Judge | None = None,
+    scored: Mapping[tuple[str, int], Sequence[Any]] | None = None,
 ) -> pd.DataFrame:
     """The case_scores table: every response (case x repeat) scored against its case, in file
-    order. The agent's SQL and each gold SQL run on ``database`` and on the test-suite databases
+    order. An answer whose scores ``scored`` holds (keyed by case id and repeat, in
+    ``ROW_SCORE_COLUMNS`` order: scored as it arrived, ``scoring.on_arrival``) is assembled, not
+    scored again. The others' SQL and gold SQL run on ``database`` and on the test-suite databases
     ``suite``, each distinct query once per database; a gold SQL whose results ``golds`` holds
     (the case file's check ran it under the same limits) is not run again; ``judge`` (none: off)
     is asked about each distinct answer once. A gold SQL that fails raises."""
@@ -180,19 +185,23 @@ def score_responses(
     )
     # Each distinct gold SQL and agent SQL runs once here; its results are held until its last answer.
     agent_sql = list(zip(map(text_or_none, _values(ordered, "sql")), map(text_or_none, _values(ordered, "dialect"))))
+    done = scored or {}
+    keys = list(zip(_values(ordered, "case_id"), (int(repeat) for repeat in _values(ordered, "repeat"))))
+    unscored = [key not in done for key in keys]
     checked_golds = golds or {}
-    gold_runs = _UntilLastUse(gold_sql[index] for index in ordered["_position"])
-    agent_runs = _UntilLastUse(agent_sql)
+    gold_runs = _UntilLastUse(gold_sql[index] for index, left in zip(ordered["_position"], unscored) if left)
+    agent_runs = _UntilLastUse(sql for sql, left in zip(agent_sql, unscored) if left)
     scorers = None if judge is None else tuple(judge_scorer(judge) if one is judge_off else one for one in SCORERS)
     batches = []
-    runner_or_none = QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows) if database else None
+    runner_or_none = (QueryRunner(database, suite, timeout_s=sql_timeout_s, max_rows=max_rows)
+                      if database and any(unscored) else None)
     with runner_or_none or nullcontext() as runner:
 
         def gold_of(index: int) -> list[ExpectedResult]:
             sql = gold_sql[index]
             if sql is not None and sql in checked_golds:
                 return checked_golds[sql]
-            return gold_runs.take(sql, lambda: _gold_results(first_case[sql], sql, runner) if runner else [])
+            return gold_runs.take(sql, lambda: gold_results(first_case[sql], sql, runner) if runner else [])
 
         def runs_of(sql: tuple[str | None, str | None]) -> list[SQLRun]:
             return agent_runs.take(sql, lambda: runner.agent_runs(check_agent_sql(*sql)) if runner else [])
@@ -200,12 +209,14 @@ def score_responses(
         for start in range(0, len(ordered), BATCH_ROWS):  # what scoring holds besides the table stays flat
             batch = ordered.iloc[start : start + BATCH_ROWS].reset_index(drop=True)
             positions, sql_of = batch["_position"].tolist(), agent_sql[start : start + BATCH_ROWS]
-            scored = [
-                _scored_row({name: values[index] for name, values in case_values.items()}, response,
-                            gold_of(index), runs_of(sql), scorers)
-                for response, index, sql in zip(batch.to_dict("records"), positions, sql_of)
+            rows = [
+                dict(zip(ROW_SCORE_COLUMNS, done[key])) if key in done else
+                scored_row({name: values[index] for name, values in case_values.items()}, response,
+                           gold_of(index), runs_of(sql), scorers)
+                for response, index, sql, key in zip(batch.to_dict("records"), positions, sql_of,
+                                                     keys[start : start + BATCH_ROWS])
             ]
-            batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), scored))
+            batches.append(_scores_frame(_answer_table(batch, case_values, timestamp), rows))
     table = pd.concat(batches, ignore_index=True) if batches else _scores_frame(_answer_table(ordered, {}, timestamp), [])
     return consistency.add_repeat_consistency(table)[list(CASE_SCORES.columns)]
 
@@ -227,12 +238,13 @@ class _UntilLastUse:
         return value
 
 
-def _scored_row(
+def scored_row(
     case: Mapping[str, Any], response: Mapping[str, Any], gold: list[ExpectedResult], runs: list[SQLRun],
-    scorers: Sequence[Scorer] | None,
+    scorers: Sequence[Scorer] | None = None,
 ) -> dict[str, Any]:
     """One response's scores (``score_answer``'s) against the gold's results and its SQL's runs
-    (evaluation database first), and the columns read from its result (data_rows, result_digest)."""
+    (evaluation database first), and the columns read from its result (data_rows, result_digest):
+    ``ROW_SCORE_COLUMNS``."""
     answer = _stored_answer(response)
     scores = score_answer(case, answer, float(response["latency_s"]), gold[0] if gold else None,
                           replay=runs[0] if runs else None, suite=list(zip(gold[1:], runs[1:])), scorers=scorers)
@@ -240,7 +252,7 @@ def _scored_row(
             "result_digest": consistency.result_digest(answer["rows"])}
 
 
-def _gold_results(case_id: str, sql: str | None, runner: QueryRunner) -> list[ExpectedResult]:
+def gold_results(case_id: str, sql: str | None, runner: QueryRunner) -> list[ExpectedResult]:
     """The gold SQL's result on every database (the evaluation database first); [] without gold."""
     if sql is None:
         return []
