@@ -46,6 +46,7 @@ from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
+from nabahan_pipeline.evaluation.claims.windows import window_contradictions
 
 SUPPORTED, CONTRADICTED, UNSUPPORTED = "supported", "contradicted", "unsupported"
 # How near a value on a bound's wrong side must be to be the value it rounds (a tenth of it).
@@ -149,7 +150,7 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = _dates(result) + _named_periods(result) + _excluded_entities(result)
+    dates = _dates(result) + _named_periods(result) + _excluded_entities(result) + _windows(result)
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -298,7 +299,8 @@ def _turned_filter(claim: Claim, mention: NumberMention, sql: str | None) -> str
         return None
     values = {r.value for r in mention.readings}
     found = [(op, float(number)) for op, number in _SQL_BOUND.findall(sql) if float(number) in values]
-    if not found or re.search(r"\bcase\b|\bnot\b", sql, re.IGNORECASE):
+    # "IS NOT NULL" turns no comparison
+    if not found or re.search(r"\bcase\b|(?<!\bis\s)\bnot\b(?!\s+null\b)", sql, re.IGNORECASE):
         return None  # a CASE splits the rows both ways; a NOT turns the comparison
     upward = claim.comparator in (">", ">=")
     if all((op in (">", ">=")) != upward for op, _ in found):
@@ -605,6 +607,9 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
         return outside
     label = claim.labels[0]
     columns = _measure_columns(result, claim)
+    sorted_by = _sort_column(result)
+    if sorted_by in columns:  # the SQL ranks by this column: its extreme is the one the list ranks by
+        columns = [sorted_by]
     extreme_rows: set[int] = set()
     for j in columns:
         cells = [(i, float(row[j])) for i, row in enumerate(rows) if j < len(row) and is_number(row[j])]
@@ -698,6 +703,14 @@ def _sorts_a_measure(result: Result) -> bool:
         return True
     columns = [j for j, name in enumerate(result.values.columns) if name.lower() == key]
     return any(j in result.measures or column_kind(result, j) in ("money", "count") for j in columns)
+
+
+def _sort_column(result: Result) -> int | None:
+    """The result column the SQL's ORDER BY sorts a measure by, when it names one of its columns."""
+    if not _sorts_a_measure(result):
+        return None
+    _, key = _order_key(result.sql)
+    return next((j for j, name in enumerate(result.values.columns) if name.lower() == key), None)
 
 
 def _check_ranking(claim: Claim, result: Result) -> ClaimCheck | None:
@@ -992,7 +1005,9 @@ _KIND_NOUNS = frozenset(fold(word) for word in (
 
 def _excluded_entities(result: Result) -> list[ClaimCheck]:
     """An entity named as left out ("من غير نوع شراء مباشر"، "غير منتهية") must be one the SQL
-    leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind."""
+    leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind. And the
+    converse: an entity named as what the rows are ("من نوع شراء مباشر"، "داخل منطقة الرياض") must
+    not be one the SQL only leaves out (its <> or NOT IN, and no = or IN naming it)."""
     kept: dict[str, set[int]] = {}
     dropped: dict[str, set[int]] = {}
     for column, relation, ids in _ID_COMPARISON.findall(result.sql or ""):
@@ -1004,19 +1019,34 @@ def _excluded_entities(result: Result) -> list[ClaimCheck]:
     if not kept and not dropped:
         return []
     checks = []
+    previous: tuple[int, bool] | None = None  # the entity before: its end, and whether named as left out
     for entity in result.entities:
         kind, name = entity.entity
-        before = re.findall(r"\w+", fold(result.insight.original[max(0, entity.start - 30) : entity.start]))
-        while before and before[-1] in _KIND_NOUNS:
-            before.pop()  # "غير نوع شراء مباشر": the kind's noun between
-        if not before or not (before[-1] in _EXCLUDED or before[-1][1:] in _EXCLUDED):
-            continue
-        # left out by a "<>" even where an IN list of the same kind also names it ("الوزارات عدا الصحة")
-        wrong = name not in dropped.get(kind, set()) and (kind in dropped or name in kept.get(kind, set()))
-        if wrong:
-            claim = Claim("entity", entity.text, entity.start, clause=(entity.start, entity.end))
-            checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
+        excluded = _named_as_left_out(result, entity.start, previous)
+        previous = (entity.end, excluded)
+        claim = Claim("entity", entity.text, entity.start, clause=(entity.start, entity.end))
+        if excluded:
+            # left out by a "<>" even where an IN list of the same kind also names it ("الوزارات عدا الصحة")
+            if name not in dropped.get(kind, set()) and (kind in dropped or name in kept.get(kind, set())):
+                checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
+        elif name in dropped.get(kind, set()) and name not in kept.get(kind, set()):
+            checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL leaves it out"))
     return checks
+
+
+def _named_as_left_out(result: Result, start: int, previous: tuple[int, bool] | None) -> bool:
+    """True when the words before an entity name it as left out ("غير نوع"، "خارج منطقة"، "ما عدا"),
+    or it continues a list ("و"، "،") whose entity before was."""
+    text = result.insight.original
+    if previous is not None and previous[1]:
+        between = re.findall(r"\w+", fold(text[previous[0] : start]))
+        if len(between) <= 2 and all(w == "و" or w in _KIND_NOUNS or w[1:] in _KIND_NOUNS for w in between) \
+                and re.fullmatch(r"[\s،,\-–]*(?:و\w*)?[\s\w]*", text[previous[0] : start]):
+            return True
+    before = re.findall(r"\w+", fold(text[max(0, start - 30) : start]))
+    while before and (before[-1] in _KIND_NOUNS or before[-1][1:] in _KIND_NOUNS):
+        before.pop()  # "غير نوع شراء مباشر": the kind's noun between
+    return bool(before) and (before[-1] in _EXCLUDED or before[-1][1:] in _EXCLUDED)
 
 
 _DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -1058,6 +1088,13 @@ def _dates(result: Result) -> list[ClaimCheck]:
             says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in cells[:3])
             checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
     return checks
+
+
+def _windows(result: Result) -> list[ClaimCheck]:
+    """A period said by its days ("من 1 أغسطس إلى 30 سبتمبر"، "في شهر شعبان 1446هـ") that is not
+    the SQL's window of dates (``windows``)."""
+    return [ClaimCheck(Claim("date", text, start, clause=(start, end)), CONTRADICTED, says)
+            for start, end, text, says in window_contradictions(result.insight, result.sql)]
 
 
 _PERIOD = re.compile(r"(?<!\w)(?:ف|ب|و)?(?:ال)?(ربع|نصف)\s+(الاول|الثاني|الثالث|الرابع)(?:\s+من)?(?:\s+(?:عام|سنه|العام))?\s+(\d{4})")
