@@ -47,6 +47,8 @@ from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
 from nabahan_pipeline.evaluation.claims.windows import window_contradictions
+from nabahan_pipeline.evaluation.claims.comparisons import comparison_contradictions
+from nabahan_pipeline.evaluation.claims.arithmetic import arithmetic_contradictions
 
 SUPPORTED, CONTRADICTED, UNSUPPORTED = "supported", "contradicted", "unsupported"
 # How near a value on a bound's wrong side must be to be the value it rounds (a tenth of it).
@@ -150,7 +152,8 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = _dates(result) + _named_periods(result) + _excluded_entities(result) + _windows(result)
+    dates = (_dates(result) + _named_periods(result) + _excluded_entities(result) + _windows(result)
+             + _comparisons(result) + _arithmetic(result))
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -1088,6 +1091,19 @@ def _dates(result: Result) -> list[ClaimCheck]:
             says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in cells[:3])
             checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
     return checks
+
+
+def _arithmetic(result: Result) -> list[ClaimCheck]:
+    """A part, whole and share, or two figures and their difference, that do not add up (``arithmetic``)."""
+    return [ClaimCheck(Claim("arithmetic", text, start, clause=(start, end)), CONTRADICTED, says)
+            for start, end, text, says in arithmetic_contradictions(result.insight.original)]
+
+
+def _comparisons(result: Result) -> list[ClaimCheck]:
+    """A comparison with no number ("أقل من قيمتها التقديرية"، "أعلى من متوسطها") told the other way
+    round than the SQL's filter (``comparisons``)."""
+    return [ClaimCheck(Claim("comparison", text, start, clause=(start, end)), CONTRADICTED, says)
+            for start, end, text, says in comparison_contradictions(result.insight, result.sql)]
 
 
 def _windows(result: Result) -> list[ClaimCheck]:

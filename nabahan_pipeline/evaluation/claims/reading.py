@@ -357,7 +357,9 @@ def _comparators(
 
 
 def _year_like(mention: NumberMention) -> bool:
-    return not (mention.percent or mention.scaled) and mention.value.is_integer() and 1900 <= mention.value <= 2100
+    # "2,000" with its thousands separator is a figure, never a year
+    return (not (mention.percent or mention.scaled) and mention.value.is_integer() and 1900 <= mention.value <= 2100
+            and not re.search(r"[,٬]", mention.text))
 
 
 def _approximated_after(insight: str, mention: NumberMention) -> bool:
