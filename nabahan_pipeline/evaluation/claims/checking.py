@@ -153,7 +153,7 @@ def check_insight(
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
     dates = (_dates(result) + _named_periods(result) + _excluded_entities(result) + _windows(result)
-             + _comparisons(result) + _arithmetic(result))
+             + _comparisons(result) + _arithmetic(result) + _ranked_by(result))
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -317,6 +317,11 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     column of its own, is quoted for the wrong measure."""
     measure = claim.measure
     derivable = measure == "avg" and {"sum", "count"} <= set(result.measures.values())
+    if measure in _OTHER_AGGREGATE and not mention.percent and measure not in result.measures.values():
+        # "إجمالي" of a figure the rows hold only as an average (or "متوسط" of a sum's)
+        held = {result.measures.get(j) for j in _matching_columns(result, mention, rows)}
+        if held and held <= _OTHER_AGGREGATE[measure] and not derivable:
+            return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as {'/'.join(sorted(held))}, not {measure}")
     if measure is None or (measure not in result.measures.values() and not derivable) or mention.percent:
         return ClaimCheck(claim, SUPPORTED)
     indices = range(len(result.values.rows)) if rows is None else rows
@@ -339,6 +344,35 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     if average is not None:
         return ClaimCheck(claim, CONTRADICTED, f"sum / count says {format_number(average)}")
     return ClaimCheck(claim, SUPPORTED)
+
+
+def _matching_columns(result: Result, mention: NumberMention, rows: frozenset[int] | None) -> set[int]:
+    """The columns with a cell (of ``rows``, or any) that the figure says, within its last digit."""
+    indices = range(len(result.values.rows)) if rows is None else rows
+    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
+    return {j for _, j, value in result.values.cells(indices)
+            if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)}
+
+
+def _ranked_by(result: Result) -> list[ClaimCheck]:
+    """"أعلى مناقصة من حيث قيمة الترسية" over rows the SQL sorts by another value (or by the sum
+    where the insight says the average): the ranking's measure is the SQL's sort key."""
+    column = _sort_column(result)
+    if column is None:
+        return []
+    name = result.values.columns[column].lower()
+    value = next((v for v in _VALUE_COLUMN_WORDS if v in name), None)
+    aggregate = result.measures.get(column)
+    checks = []
+    for start, end, match in result.insight.find(_RANKED_BY):
+        said_aggregate = _AGGREGATE_WORDS.get(match.group(1) or "")
+        said_value = _VALUE_MEASURES[match.group(2)]
+        wrong = (value is not None and said_value != value) or (
+            said_aggregate is not None and aggregate in _OTHER_AGGREGATE.get(said_aggregate, set()))
+        if wrong:
+            checks.append(ClaimCheck(Claim("measure", result.insight.original[start:end], start, clause=(start, end)), CONTRADICTED,
+                                     f"the SQL ranks by {result.values.columns[column]}"))
+    return checks
 
 
 def _average_of_row(result: Result, row: int) -> float | None:
@@ -918,13 +952,44 @@ def _unit_mismatch(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     held = {next((v for v in _VALUE_COLUMN_WORDS if v in result.values.columns[j].lower()), None) for j in columns}
     if named is not None and held and named not in held and None not in held:
         return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as the {'/'.join(sorted(held))} value, not the {named}")
+    if named is None and claim.measure is None and unit != "count" and columns:
+        # the measure a heading or an earlier sentence names for the figures that follow it
+        # ("متوسط القيمة التقديرية حسب النوع: ... (75,960,209.35 ريال)")
+        aggregate, value = _measure_named_before(result, mention.start)
+        aggregates = {result.measures.get(j) for j in columns}
+        if value is not None and held and value not in held and None not in held:
+            return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as the {'/'.join(sorted(held))} value, not the {value}")
+        if aggregate is not None and aggregates <= _OTHER_AGGREGATE.get(aggregate, set()):
+            return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as {'/'.join(sorted(aggregates))}, not {aggregate}")
     return None
+
+
+# An average and a sum are never each other; a count may be told as a total ("إجمالي المناقصات").
+_OTHER_AGGREGATE = {"avg": {"sum"}, "sum": {"avg"}}
+_AGGREGATE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items() if measure in ("avg", "sum")}
+
+
+def _measure_named_before(result: Result, position: int) -> tuple[str | None, str | None]:
+    """The last value phrase before ``position`` within its paragraph ("متوسط القيمة التقديرية"):
+    the aggregate said right before it (avg, sum, or None) and the value (estimated, awarded ...)."""
+    original = result.insight.original
+    start = original.rfind("\n\n", 0, position) + 1
+    folded = fold(original[start:position])
+    found = list(_VALUE_PHRASE.finditer(folded))
+    if not found:
+        return None, None
+    last = found[-1]
+    before = re.findall(r"\w+", folded[max(0, last.start() - 16) : last.start()])[-1:]
+    aggregate = next((_AGGREGATE_WORDS.get(word, _AGGREGATE_WORDS.get(word[1:])) for word in before), None)
+    return aggregate, _VALUE_MEASURES[last.group(1)]
 
 
 _VALUE_MEASURES = {fold(phrase): column for phrase, column in words.VALUE_MEASURES.items()}
 _VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True)))
                            + r")(?!\w)")
 _VALUE_COLUMN_WORDS = tuple(sorted(set(words.VALUE_MEASURES.values())))
+_RANKED_BY = re.compile(r"(?<!\w)(?:من حيث|بحسب)\s+(?:(متوسط|اجمالي|مجموع)\s+)?(?:[وبل]|ال)?("
+                        + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True))) + r")(?!\w)")
 
 
 def _value_named(result: Result, claim: Claim) -> str | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.evaluation.claims import words
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold, phrase_pattern
-from nabahan_pipeline.evaluation.claims.labels import Label, RowLabels
+from nabahan_pipeline.evaluation.claims.labels import Label, RowLabels, entity_pattern
 
 
 @dataclass(frozen=True)
@@ -254,6 +254,8 @@ def _boundaries(
             sentences.add(match.end())
             clauses.add(match.end())
     label_spans = [(label.start, label.end) for label in labels]
+    # a name of the reference data with a dash in it ("وزارة الصحة - الديوان العام") is one name
+    label_spans += [(start, end) for start, end, match in Folded.of(insight).find(entity_pattern()) if "-" in match.group(0)]
     for match in _CLAUSE_END.finditer(insight):  # not inside a number or a name ("(الانشاء، الإصلاح)")
         if not in_number(match.start()) and not any(start <= match.start() < end for start, end in label_spans):
             clauses.add(match.end())
