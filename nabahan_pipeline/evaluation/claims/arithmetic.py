@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
-from nabahan_pipeline.evaluation.claims.folding import fold
+from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 
 _SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
 # Between a part and its whole: up to two words (its noun, its status), then "من" (أصل، إجمالي).
@@ -21,7 +21,7 @@ _PART_OF = re.compile(r"\s*(?:[^\W\d]+\s+){0,2}?من(?:\s+(?:اصل|اجمالي
 _FROM_TO = re.compile(r"^\s*(?:[^\W\d]+\s+)?(?:الي|حتي|to)(?!\w)")
 # The word right before a difference: "بمقدار 72"، "بفارق 14"، "الفرق 500".
 _DIFFERENCE = re.compile(r"(?<!\w)(?:ب|و)?(?:مقدار|فارق|الفارق|الفرق|فرق)\s*(?:قدره\s+|يبلغ\s+|بلغ\s+)?$")
-_APPROXIMATE = re.compile(r"(?<!\w)(?:نحو|حوالي|قرابه|تقريبا|يقارب|ما يقارب|زهاء)\s*$")
+_APPROXIMATE = re.compile(r"(?<!\w)(?:نحو|حوالي|قرابه|تقريبا|يقارب|ما يقارب|زهاء)[\s*_]*$")
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -50,7 +50,9 @@ def arithmetic_contradictions(insight: str) -> list[tuple[int, int, str, str]]:
     mentions = find_numbers(insight)
     for start, end in _sentences(insight):
         inside = [m for m in mentions if start <= m.start and m.end <= end]
-        found += _parts(insight, inside) + _differences(insight, inside) + _restated(insight, inside)
+        before = [m for m in mentions if m.end <= start]
+        found += (_parts(insight, inside) + _differences(insight, inside) + _restated(insight, inside)
+                  + _ordinal_comparisons(insight, start, end, inside, before))
     return found
 
 
@@ -76,6 +78,21 @@ def _parts(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int, 
     return found
 
 
+def _sides(insight: str, mentions: list[NumberMention]) -> list[NumberMention]:
+    """The figures a comparison or a difference may be between: not percentages, years, or a
+    rounding restating the figure before it ("(نحو 28.23 مليار)")."""
+    restated = {b.start for a, b in zip(mentions, mentions[1:])
+                if a.percent == b.percent and _RESTATED.fullmatch(fold(insight[a.end : b.start]))}
+    return [m for m in mentions if not (m.percent or _year_like(m) or m.start in restated)]
+
+
+def _slack(insight: str, mention: NumberMention) -> float:
+    """How far a side may be from what it rounds: half its last digit, the whole of it when said
+    as about ("نحو 3,560")."""
+    unit = mention.readings[0].unit
+    return unit if _approximate(insight, mention) else unit / 2
+
+
 def _differences(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int, str, str]]:
     """"بمقدار D"، "بفارق D" after two figures: D is the difference of two figures before it."""
     found = []
@@ -84,10 +101,11 @@ def _differences(insight: str, mentions: list[NumberMention]) -> list[tuple[int,
             continue
         if _approximate(insight, difference) or re.match(r"\s*(?:نقط|نقاط)", fold(insight[difference.end : difference.end + 8])):
             continue
-        sides = [m for m in mentions[:k] if not (m.percent or _year_like(m) or _approximate(insight, m))]
+        sides = _sides(insight, mentions[:k])
         if len(sides) < 2:
             continue
-        if any(_within(a.value - b.value, difference) for i, a in enumerate(sides) for b in sides[i + 1 :]):
+        if any(abs(abs(a.value - b.value) - r.value) <= r.unit + _slack(insight, a) + _slack(insight, b)
+               + 1e-9 * max(1.0, r.value) for i, a in enumerate(sides) for b in sides[i + 1 :] for r in difference.readings):
             continue
         found.append((difference.start, difference.end, difference.text,
                       "no two figures before it differ by it"))
@@ -95,7 +113,7 @@ def _differences(insight: str, mentions: list[NumberMention]) -> list[tuple[int,
 
 
 # A figure restated rounded right after it: "25,569,081,486.42 ريال (نحو 25.57 مليار ريال)".
-_RESTATED = re.compile(r"\s*(?:[^\W\d]+\s*)?[(،,]\s*(?:اي\s+)?(?:نحو|حوالي|قرابه|تقريبا|ما يقارب|يقارب)\s*")
+_RESTATED = re.compile(r"[\s*_]*(?:[^\W\d]+[\s*_]*)?[(،,][\s*_]*(?:اي\s+)?(?:نحو|حوالي|قرابه|تقريبا|ما يقارب|يقارب)[\s*_]*")
 
 
 def _restated(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int, str, str]]:
@@ -109,4 +127,40 @@ def _restated(insight: str, mentions: list[NumberMention]) -> list[tuple[int, in
         if any(abs(exact.value - r.value) <= r.unit * 0.5 + 1e-9 * max(1.0, r.value) for r in rounded.readings):
             continue
         found.append((rounded.start, rounded.end, rounded.text, f"it restates {exact.text}"))
+    return found
+
+
+_PLACES = {"الاول": 1, "الاولي": 1, "الثاني": 2, "الثانيه": 2, "الثالث": 3, "الثالثه": 3, "الرابع": 4,
+           "الرابعه": 4, "الخامس": 5, "الخامسه": 5}
+_MORE = ("يزيد", "تزيد", "يفوق", "تفوق", "اكثر", "اعلي", "اكبر")
+_LESS = ("يقل", "تقل", "اقل", "ادني", "اصغر")
+_PLACE = "|".join(_PLACES)
+_VERB = "|".join((*_MORE, *_LESS))
+# "يزيد الأول على الثاني"، "الأولى أكثر من الثانية": two figures said before, named by their places.
+_BY_PLACE = re.compile(rf"(?<!\w)(?:[وف]?(?P<verb1>{_VERB})\s+(?P<first1>{_PLACE})|(?P<first2>{_PLACE})\s+(?P<verb2>{_VERB}))"
+                       rf"\s+(?:علي|عن|من)\s+(?P<second>{_PLACE})(?!\w)")
+
+
+def _ordinal_comparisons(insight: str, start: int, end: int, mentions: list[NumberMention],
+                         before: list[NumberMention]) -> list[tuple[int, int, str, str]]:
+    """"يزيد الأول على الثاني": the figures the sentence said before it, in order, are the first and
+    the second (those of the text before, when the sentence says fewer than two); one compared with
+    itself, a place past the figures said, or the comparison the wrong way round is contradicted."""
+    found = []
+    for at, until, match in Folded.of(insight[start:end]).find(_BY_PLACE):
+        verb = match.group("verb1") or match.group("verb2")
+        first = _PLACES[match.group("first1") or match.group("first2")]
+        second = _PLACES[match.group("second")]
+        at, until = start + at, start + until
+        sides = _sides(insight, [m for m in mentions if m.end <= at])
+        if len(sides) < 2:  # the figures are in the lines before ("- ...؛\n- يزيد الأول على الثاني")
+            sides = _sides(insight, before + [m for m in mentions if m.end <= at])
+        text = insight[at:until]
+        if first == second:
+            found.append((at, until, text, "it compares a figure with itself"))
+        elif max(first, second) > len(sides):
+            found.append((at, until, text, f"the sentence says {len(sides)} figures before it"))
+        elif (sides[first - 1].value > sides[second - 1].value) != (verb in _MORE) \
+                and sides[first - 1].value != sides[second - 1].value:
+            found.append((at, until, text, f"{sides[first - 1].text} and {sides[second - 1].text}"))
     return found

@@ -803,11 +803,14 @@ def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
         if float(rows[row][ranks[0]]) == place:
             return ClaimCheck(claim, SUPPORTED)
         return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {format_number(float(rows[row][ranks[0]]))}")
-    if len(rows) < 2:
+    offset = _offset(result.sql)
+    if len(rows) < 2 and not (offset and result.order != 0):
         return None
     if result.order != 0:
-        if row == place - 1:
+        if row + offset == place - 1:
             return ClaimCheck(claim, SUPPORTED)
+        if offset:
+            return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {row + offset + 1}")
         says = _row_name(result, place - 1) if place - 1 < len(rows) else f"{len(rows)} rows"
         return ClaimCheck(claim, CONTRADICTED, f"place {place} is {says}")
     columns = _measure_columns(result, claim)
@@ -823,6 +826,16 @@ def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
     if above < place <= above + ties:
         return ClaimCheck(claim, SUPPORTED)
     return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {above + 1}")
+
+
+_OFFSET = re.compile(r"\blimit\s+(?:\d+\s+offset\s+(\d+)|(\d+)\s*,\s*\d+)\s*;?\s*$", re.IGNORECASE)
+
+
+def _offset(sql: str | None) -> int:
+    """The rows the SQL's outer LIMIT skips ("LIMIT 1 OFFSET 3", "LIMIT 3, 1"): its first row's place
+    less one."""
+    match = _OFFSET.search(sql or "")
+    return int(match.group(1) or match.group(2)) if match else 0
 
 
 # The kinds of row a reference entity names, and the SQL columns that filter by them.

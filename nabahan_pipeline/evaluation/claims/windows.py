@@ -8,6 +8,7 @@ quarter's window, nor a Hijri month from the next one: this reads both sides as 
 - a range "من M1 إلى M2" (حتى، لغاية، "-"; each with its day or not, the year once or twice, in
   either calendar) must start where the window starts (its day, or within its month) and end
   where the window ends;
+- a week of a month ("الأسبوع الثالث من شهر سبتمبر 2026") must be the window's days;
 - a single Hijri month named as the figures' period ("في شهر شعبان 1446هـ") must cover most of
   the window (a Hijri month falls across two Gregorian months, so ``sql_months`` cannot say it).
 """
@@ -27,6 +28,9 @@ _SQL_DATE = re.compile(r"(<=|>=|<|>|=|\bbetween\b|\band\b)?\s*'(\d{4})-(\d{2})-(
 _RANGE_JOINS = re.compile(r"\s*(?:الي|حتي|لغايه|وحتي|والي|-|–|to|until)\s*(?:نهايه\s+)?(?:شهر\s+)?")
 _RANGE_OPENS = re.compile(r"(?<!\w)(?:من|منذ|بين|from)(?:\s+بدايه)?(?:\s+شهر)?\s*$")
 _PERIOD_BEFORE = re.compile(r"(?<!\w)(?:في|خلال|طوال)(?:\s+شهر)?\s*$")
+# "الأسبوع الثالث من شهر سبتمبر 2026": a week of a month, 0 the last.
+_WEEK = re.compile(r"(?<!\w)الاسبوع\s+(الاول|الثاني|الثالث|الرابع|الاخير)\s+من(?:\s+شهر)?\s*$")
+_WEEK_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الرابع": 4, "الاخير": 0}
 # Days a Hijri month may be off by where the SQL's dates were worked out another way (a sighting).
 HIJRI_SLACK = 2
 
@@ -120,6 +124,15 @@ def window_contradictions(insight: Folded, sql: str | None) -> list[tuple[int, i
         if False in ends:
             found.append((first.start, last.end, original[first.start : last.end], says))
     for k, month in enumerate(months):
+        week = _WEEK.search(fold(original[max(0, month.start - 30) : month.start]))
+        if week and month.year is not None and month.calendar == "gregorian" and k not in in_range:
+            last = calendar.monthrange(month.year, month.month)[1]
+            place = _WEEK_PLACES[week.group(1)]
+            first_day = last - 6 if place == 0 else 1 + 7 * (place - 1)
+            days = (date(month.year, month.month, first_day), date(month.year, month.month, min(last, first_day + 6)))
+            if abs(days[0] - window[0]).days > 1 or abs(days[1] - window[1]).days > 1:
+                found.append((month.start, month.end, original[month.start : month.end], says))
+            continue
         if k in in_range or month.calendar != "hijri" or month.year is None or month.day is not None:
             continue
         if not _PERIOD_BEFORE.search(fold(original[max(0, month.start - 12) : month.start])):
