@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
+from nabahan_pipeline.evaluation.claims.evidence import significant_unit
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 
 _SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
@@ -90,7 +91,7 @@ def _slack(insight: str, mention: NumberMention) -> float:
     """How far a side may be from what it rounds: half its last digit, the whole of it when said
     as about ("نحو 3,560")."""
     unit = mention.readings[0].unit
-    return unit if _approximate(insight, mention) else unit / 2
+    return max(unit, significant_unit(mention.value)) if _approximate(insight, mention) else unit / 2
 
 
 def _differences(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int, str, str]]:

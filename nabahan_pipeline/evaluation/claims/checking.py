@@ -153,7 +153,7 @@ def check_insight(
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
     dates = (_dates(result) + _named_periods(result) + _excluded_entities(result) + _windows(result)
-             + _comparisons(result) + _arithmetic(result) + _ranked_by(result))
+             + _comparisons(result) + _arithmetic(result) + _ranked_by(result) + _existence(result))
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -438,6 +438,24 @@ def _check_none(claim: Claim, result: Result) -> ClaimCheck | None:
     if not result.values.numeric_columns:
         return ClaimCheck(claim, CONTRADICTED, f"the result has {len(rows):,} rows")
     return None
+
+
+# A sentence that opens by saying the rows exist ("توجد منافسات ..."، "نعم، يوجد ...").
+_EXISTS = re.compile(r"(?:^|[.!؟?\n]\s*)(?:نعم\s*[،,]?\s*)?[وف]?(?:توجد|يوجد|هناك|فيه)\s+(?!\d)")
+
+
+def _existence(result: Result) -> list[ClaimCheck]:
+    """"توجد منافسات من نوع مسابقة في الجوف" over one row whose counts are all zero: the converse of
+    "لا توجد"."""
+    rows = result.values.rows
+    if len(rows) != 1 or not any(m == "count" for m in result.measures.values()):
+        return []
+    cells = _count_cells(result, [0])
+    if not cells or any(value != 0 for _, _, value in cells):
+        return []
+    return [ClaimCheck(Claim("none", result.insight.original[start:end].strip(), start, clause=(start, end)),
+                       CONTRADICTED, "the count is 0")
+            for start, end, _ in result.insight.find(_EXISTS)][:1]
 
 
 def _count_cells(result: Result, rows: Any) -> list[tuple[int, int, float]]:

@@ -321,6 +321,8 @@ def _following_label(
 PREPOSITION_REACH, VERB_REACH, APPROXIMATOR_REACH = 1, 3, 6
 _PREPOSITION_ENDS = ("من", "عن", "علي", "than")
 _NEGATIONS = frozenset(fold(word) for word in ("لا", "لم", "ما", "لن", "ليس", "ليست", "مو", "مب", "not"))
+# "ما فيها أكثر من": a negated "there is in it" before a comparator negates it.
+_IN_IT = frozenset(fold(word) for word in ("فيها", "فيه", "فيهم", "بها", "به"))
 _NEGATED = {">": "<=", "<": ">=", ">=": "<", "<=": ">"}
 # Comparators that are prepositions of place too: right before their number, with no proclitic.
 _ADJACENT = frozenset(fold(word) for word in ("دون", "تحت", "فوق", "over", "under"))
@@ -335,9 +337,10 @@ def _comparators(
     for start, end, match in found:
         word = _strip_proclitic(match.group(0), _COMPARATORS) or match.group(0)
         relation = _COMPARATORS[word]
-        before = fold(insight[max(0, start - 8) : start]).split()
-        if before and before[-1] in _NEGATIONS and relation in _NEGATED:
-            relation = _NEGATED[relation]  # "ما تعدّت المليار": not above it
+        before = fold(insight[max(0, start - 10) : start]).split()
+        if relation in _NEGATED and (before and before[-1] in _NEGATIONS or len(before) > 1 and before[-2] in _NEGATIONS
+                                     and before[-1] in _IN_IT):
+            relation = _NEGATED[relation]  # "ما تعدّت المليار", "ما فيها أكثر من 200": not above it
         if word in _ADJACENT and word != match.group(0):
             continue  # "بدون ترسية" is "without"
         reach = (APPROXIMATOR_REACH if relation == "~" else 0 if word in _ADJACENT else
