@@ -193,8 +193,11 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
         values = result.values.of_rows(attachment.rows, own=True) if labelled else result.values.near
         return _check_bound(claim, mention, values, result, own=labelled)
     if attachment is not None:
-        values = result.values.of_rows(attachment.rows)
-        if values.supports(mention, approximate):
+        # A figure on its row is that row's own (a cell, its share, what the row derives) or the
+        # whole result's; a difference or ratio against another row only where its clause compares.
+        strict = attachment.strong and not _COMPARING.search(fold(result.insight.original[slice(*claim.clause)]))
+        values = result.values.of_rows(attachment.rows, own=strict)
+        if values.supports(mention, approximate) or strict and result.values.whole.supports(mention, approximate):
             return _check_measure(claim, mention, attachment.rows, result)
         elsewhere = not attachment.strong and not _other_row(result, attachment.rows, mention, approximate)
         if elsewhere and _unattached_supports(result, mention, approximate):
@@ -204,6 +207,14 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     if _unattached_supports(result, mention, approximate):
         return _check_measure(claim, mention, None, result)
     return _unsupported(claim)
+
+
+# Words of a clause that compares its row with another: its figure may be a difference, a ratio
+# or a change between them.
+_COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:" + "|".join(sorted({
+    *(fold(word) for word in words.DIRECTIONS), "فرق", "فارق", "زياده", "نقص", "يزيد", "تزيد", "يقل", "تقل",
+    "اكثر", "اقل", "اعلي", "ادني", "اكبر", "اصغر", "ضعف", "ضعفي", "اضعاف", "مقارنه", "مقابل", "مقدار", "بمقدار",
+    "مره", "مرات", "تغير", "التغير", "يفوق", "تفوق", "يتجاوز", "تتجاوز", "عن", "من"}, key=len, reverse=True)) + r")(?!\w)")
 
 
 # Rows looked at one by one for a figure of another row: a ranking's, not a listing's.
