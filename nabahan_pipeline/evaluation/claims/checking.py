@@ -195,11 +195,14 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     if attachment is not None:
         # A figure on its row is that row's own (a cell, its share, what the row derives) or the
         # whole result's; a difference or ratio against another row only where its clause compares.
-        strict = attachment.strong and not _COMPARING.search(fold(result.insight.original[slice(*claim.clause)]))
+        # A percentage in its row's parentheses ("منطقة جازان (64 مناقصة، 86.5%)") is that row's share.
+        after_label = max((label.end for label in attachment.labels), default=mention.start)
+        bracketed = mention.percent and bool(re.fullmatch(r"\s*\([^()]*", result.insight.original[after_label : mention.start]))
+        strict = (attachment.strong or bracketed) and not _COMPARING.search(fold(result.insight.original[slice(*claim.clause)]))
         values = result.values.of_rows(attachment.rows, own=strict)
         if values.supports(mention, approximate) or strict and result.values.whole.supports(mention, approximate):
             return _check_measure(claim, mention, attachment.rows, result)
-        elsewhere = not attachment.strong and not _other_row(result, attachment.rows, mention, approximate)
+        elsewhere = not (attachment.strong or strict) and not _other_row(result, attachment.rows, mention, approximate)
         if elsewhere and _unattached_supports(result, mention, approximate):
             return _check_measure(claim, mention, None, result)
         labelled = replace(claim, text=f"{attachment.text} {claim.text}") if not attachment.strong else claim
@@ -214,7 +217,7 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
 _COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:" + "|".join(sorted({
     *(fold(word) for word in words.DIRECTIONS), "فرق", "فارق", "زياده", "نقص", "يزيد", "تزيد", "يقل", "تقل",
     "اكثر", "اقل", "اعلي", "ادني", "اكبر", "اصغر", "ضعف", "ضعفي", "اضعاف", "مقارنه", "مقابل", "مقدار", "بمقدار",
-    "مره", "مرات", "تغير", "التغير", "يفوق", "تفوق", "يتجاوز", "تتجاوز", "عن", "من"}, key=len, reverse=True)) + r")(?!\w)")
+    "مره", "مرات", "تغير", "التغير", "يفوق", "تفوق", "يتجاوز", "تتجاوز"}, key=len, reverse=True)) + r")(?!\w)")
 
 
 # Rows looked at one by one for a figure of another row: a ranking's, not a listing's.

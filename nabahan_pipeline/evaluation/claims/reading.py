@@ -262,8 +262,8 @@ def _boundaries(
     for start, _, _ in clause_words:
         clauses.add(start)
     # "و" glued to a label or a number opens a clause: "جدة 1,204 ومكة 860".
-    for label in labels:
-        if label.text.startswith("و"):
+    for label in labels:  # a proclitic "و" the label was read without (not the و of "وزارة")
+        if insight[label.start : label.start + 1] == "و" and insight[label.start : label.end] != label.text:
             clauses.add(label.start)
     for mention in mentions:
         for width in (1, 2):  # "و300", "و 300"; not "هو 300"
