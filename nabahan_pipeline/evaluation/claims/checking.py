@@ -248,10 +248,19 @@ def _unattached_supports(result: Result, mention: NumberMention, approximate: bo
     return result.values.unattached.supports(widened(mention) if approximate else mention)
 
 
+_SQL_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:\.\d+)?)\s+and\s+(\d+(?:\.\d+)?)(?![\d'])", re.IGNORECASE)
+
+
 def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCheck:
     """"بين X و Y": a figure of its row (or, unlabelled, of the result) lies in the range; a figure
     of the range's scale outside it, and none inside, contradicts it."""
     low, high = claim.numbers
+    between = _SQL_BETWEEN.findall(result.sql or "")
+    for first, last in between:  # the SQL's own range restated: both its ends, not one
+        ends = (float(first), float(last))
+        said = ({r.value for r in low.readings}, {r.value for r in high.readings})
+        if (ends[0] in said[0]) != (ends[1] in said[1]):
+            return ClaimCheck(claim, CONTRADICTED, f"the SQL filters between {format_number(ends[0])} and {format_number(ends[1])}")
     values = values or result.values.near
     percent = low.percent or high.percent
     pool = [abs(v) for v in (values.percent if percent else values.plain) if math.isfinite(v)]
@@ -290,6 +299,13 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     if bound <= 0 or not pool:
         return _unsupported(claim)
     near = BOUND_NEAR * bound
+    # A cell of the rows just across the bound, and none just inside it: the bound rounds that cell
+    # ("أقل من 3,700 مناقصة" for 3,753), whatever a derivation (a ratio of two cells) lands inside.
+    cells = [abs(value) for _, _, value in result.values.cells(range(min(len(result.values.rows), OTHER_ROWS_MAX)))
+             if abs(value) not in stated] if not mention.percent else []
+    cells_wrong = [v for v in cells if not relation(v, bound) and abs(v - bound) <= near]
+    if cells_wrong and not any(relation(v, bound) and abs(v - bound) <= near for v in cells):
+        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(min(cells_wrong, key=lambda v: abs(v - bound)))}")
     holding = [v for v in pool if relation(v, bound) and bound / 10 <= v <= bound * 10]
     reach = (math.inf if mention.percent else 10.0) if own else 2.0
     wrong = [v for v in pool if not relation(v, bound) and bound / reach <= v <= bound * reach]
