@@ -1160,7 +1160,20 @@ def _excluded_entities(result: Result) -> list[ClaimCheck]:
                 checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
         elif name in dropped.get(kind, set()) and name not in kept.get(kind, set()):
             checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL leaves it out"))
+        elif (kind in kept and name not in kept[kind] and kind not in dropped and entity.entity not in result.row_entities
+              and not _quoted(result.insight.original, entity.start)):
+            # the SQL keeps only its = / IN list of this kind: another one named is not what the rows are
+            checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows are for {', '.join(sorted(kept[kind]))}"))
     return checks
+
+
+def _quoted(text: str, position: int) -> bool:
+    """Inside «...» or "...": a tender's or a project's name, whose words name no filter."""
+    before = text[:position]
+    return before.count("«") > before.count("»") or before.count('"') % 2 == 1
+
+
+_LIST_JOINS = frozenset(fold(word) for word in ("و", "أو", "ولا", "لا", "or", "nor", "and"))
 
 
 def _named_as_left_out(result: Result, start: int, previous: tuple[int, bool] | None) -> bool:
@@ -1169,8 +1182,7 @@ def _named_as_left_out(result: Result, start: int, previous: tuple[int, bool] | 
     text = result.insight.original
     if previous is not None and previous[1]:
         between = re.findall(r"\w+", fold(text[previous[0] : start]))
-        if len(between) <= 2 and all(w == "و" or w in _KIND_NOUNS or w[1:] in _KIND_NOUNS for w in between) \
-                and re.fullmatch(r"[\s،,\-–]*(?:و\w*)?[\s\w]*", text[previous[0] : start]):
+        if len(between) <= 2 and all(w in _LIST_JOINS or w in _KIND_NOUNS or w[1:] in _KIND_NOUNS for w in between):
             return True
     before = re.findall(r"\w+", fold(text[max(0, start - 30) : start]))
     while before and (before[-1] in _KIND_NOUNS or before[-1][1:] in _KIND_NOUNS):
