@@ -14,6 +14,7 @@ import re
 
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.evaluation.claims.evidence import significant_unit
+from nabahan_pipeline.evaluation.claims.words import DIRECTIONS
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 
 _SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
@@ -53,6 +54,7 @@ def arithmetic_contradictions(insight: str) -> list[tuple[int, int, str, str]]:
         inside = [m for m in mentions if start <= m.start and m.end <= end]
         before = [m for m in mentions if m.end <= start]
         found += (_parts(insight, inside) + _differences(insight, inside) + _restated(insight, inside)
+                  + _exactly(insight, inside) + _moves(insight, start, end, inside)
                   + _ordinal_comparisons(insight, start, end, inside, before))
     return found
 
@@ -164,4 +166,50 @@ def _ordinal_comparisons(insight: str, start: int, end: int, mentions: list[Numb
         elif (sides[first - 1].value > sides[second - 1].value) != (verb in _MORE) \
                 and sides[first - 1].value != sides[second - 1].value:
             found.append((at, until, text, f"{sides[first - 1].text} and {sides[second - 1].text}"))
+    return found
+
+
+# "قرابة ثلاثة عشر ألف منافسة (بالضبط 12,862)": the exact figure of the approximation before it.
+_EXACTLY = re.compile(r"[\s\w]*\(\s*(?:بالضبط|تحديدا|بالتحديد|علي وجه الدقه|وبالضبط)\s*")
+# How far "about" reaches: the approximation's last digit, or this share of it.
+ABOUT = 0.15
+
+
+def _exactly(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int, str, str]]:
+    """An exact figure given for an approximation right before it must be what it approximates."""
+    found = []
+    for rough, exact in zip(mentions, mentions[1:]):
+        if rough.percent != exact.percent or not _EXACTLY.fullmatch(fold(insight[rough.end : exact.start])):
+            continue
+        reach = max(significant_unit(rough.value), ABOUT * rough.value)
+        if abs(exact.value - rough.value) > reach:
+            found.append((exact.start, exact.end, exact.text, f"it is not about {rough.text}"))
+    return found
+
+
+_RISES = {fold(word): sign for word, sign in DIRECTIONS.items()}
+_MOVE = re.compile(r"(?<!\w)[وف]?(?:ثم\s+)?(" + "|".join(sorted(map(re.escape, _RISES), key=len, reverse=True)) + r")(?!\w)")
+_TO = re.compile(r"(?<!\w)(?:الي|لتصل الي|ليصل الي|ليبلغ|لتبلغ)\s*$")
+_FROM = re.compile(r"(?<!\w)من\s*$")
+
+
+def _moves(insight: str, start: int, end: int, mentions: list[NumberMention]) -> list[tuple[int, int, str, str]]:
+    """"انخفض ... من 709 إلى 671": a rise or fall with the figure it went to (after "إلى") and the
+    one it came from ("من", else the figure said last before the word) goes that way."""
+    found = []
+    sides = _sides(insight, mentions)
+    for at, until, match in Folded.of(insight[start:end]).find(_MOVE):
+        at, until = start + at, start + until
+        sign = _RISES[match.group(1)]
+        after = [m for m in sides if m.start >= until]
+        to = next((m for m in after if _TO.search(fold(insight[max(until, m.start - 14) : m.start]))), None)
+        if to is None or _MOVE.search(fold(insight[until : to.start])):
+            continue  # another rise or fall between: the figure is that one's
+        origin = next((m for m in after if m.start < to.start and _FROM.search(fold(insight[max(until, m.start - 6) : m.start]))), None)
+        before = [m for m in sides if m.end <= at]
+        origin = origin or (before[-1] if before else None)
+        if origin is None or origin.percent != to.percent or origin.value == to.value:
+            continue
+        if (to.value > origin.value) != (sign > 0):
+            found.append((at, to.end, insight[at : to.end], f"from {origin.text} to {to.text}"))
     return found

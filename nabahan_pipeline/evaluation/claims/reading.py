@@ -128,6 +128,10 @@ class _Spans:
         return bisect.bisect_right(self.clauses, position)
 
 
+# A measure noun with a pronoun ("قيمتها"، "عددها") opening a clause: its figure is the row named before.
+_PRONOUN = re.compile(r"(?<!\w)[وف]?(?:قيمتها|قيمته|عددها|عدده|حصتها|حصته|نسبتها|نسبته|متوسطها|متوسطه|مجموعها|اجماليها)(?!\w)")
+
+
 def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -> list[Claim]:
     """The claims ``insight`` makes about the rows whose labels are ``labels``, in order
     (``folded``: the insight folded, when the caller has it)."""
@@ -173,6 +177,12 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
                 pass  # "500 في 2022 إلى 3,852": the label closed the number before
             elif same_clause or _continues(insight[clause_start : mention.start], clause_start in clause_word_starts):
                 attachment = Attachment(previous[1].rows, previous[1].labels, strong=same_clause and previous[1].strong)
+        if attachment is None and not numbering and _PRONOUN.search(fold(insight[clause_start : mention.start])):
+            # "أعلى سنة 2026، قيمتها قرابة 15 مليار": "ها" is the row the sentence named before
+            sentence_start = spans.sentences[spans.sentence(mention.start) - 1]
+            earlier = [l for l in found if sentence_start <= l.start and l.end <= clause_start]
+            if earlier and len(earlier[-1].rows) == 1:
+                attachment = Attachment(earlier[-1].rows, (earlier[-1],), strong=False)
         previous = (spans.sentence(mention.start), attachment, spans.clause(mention.start), mention.end)
         comparator, span = comparators.get(k, (None, None))
         if comparator is None and _approximated_after(insight, mention):
