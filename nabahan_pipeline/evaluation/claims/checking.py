@@ -1310,7 +1310,13 @@ def sql_months(sql: str | None) -> list[tuple[int, int]]:
     return [(y0 + (m0 - 1 + k) // 12, (m0 - 1 + k) % 12 + 1) for k in range(span + 1)]
 
 
+def _check_pairing(claim: Claim, result: Result) -> ClaimCheck:
+    """Two labels of one figure that are of no one row ("«X» لدى Y" where X is another agency's)."""
+    return ClaimCheck(claim, CONTRADICTED, "no row of the result has both")
+
+
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
+    "pairing": _check_pairing,
     "ratio": _check_ratio,
     "ordinal": _check_ordinal,
     "ranking": _check_ranking,

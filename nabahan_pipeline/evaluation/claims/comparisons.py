@@ -66,13 +66,42 @@ def sql_directions(sql: str | None) -> dict[str, set[bool]]:
     return directions
 
 
+# A duration bound in words ("أكثر من سنتين"، "لا تقل عن سنة") against the SQL's months.
+_DURATION_WORDS = {"شهر": 1, "شهرا": 1, "شهرين": 2, "سنه": 12, "عام": 12, "سنتين": 24, "عامين": 24}
+_DURATION = re.compile(rf"(?<!\w)(?:[وب]?(?:ال)?)?({_COMPARATOR})\s+(?:(\d+)\s+(سنوات|اعوام|سنه|عاما|اشهر|شهور|شهرا)|"
+                       rf"({'|'.join(_DURATION_WORDS)}))(?!\w)")
+_SQL_MONTHS = re.compile(r"\w*months?\w*\s*(<=|>=|<|>)\s*(\d+)", re.IGNORECASE)
+
+
+def _durations(insight: Folded, sql: str | None) -> list[tuple[int, int, str, str]]:
+    """"بمدة أقل من سنتين" over ``duration_months > 24``: told the other way round."""
+    filters = [(relation, int(months)) for relation, months in _SQL_MONTHS.findall(sql or "")]
+    if not filters or re.search(r"\bcase\b", sql or "", re.IGNORECASE):
+        return []
+    found = []
+    for start, end, match in insight.find(_DURATION):
+        if match.group(2):
+            months = int(match.group(2)) * (12 if match.group(3) in ("سنوات", "اعوام", "سنه", "عاما") else 1)
+        else:
+            months = _DURATION_WORDS[match.group(4)]
+        above = match.group(1) in _GREATER
+        before = fold(insight.original[max(0, start - 8) : start]).split()
+        if before and before[-1] in _NEGATIONS:
+            above = not above
+        matching = [relation for relation, number in filters if number == months]
+        said = {relation.startswith(">") for relation in matching}
+        if len(said) == 1 and above not in said:
+            found.append((start, end, insight.original[start:end], f"the SQL filters {matching[0]} {months} months"))
+    return found
+
+
 def comparison_contradictions(insight: Folded, sql: str | None) -> list[tuple[int, int, str, str]]:
     """The comparisons ``insight`` states the other way round than its SQL's filter: each as
     (start, end, the words as written, what the SQL says)."""
     directions = sql_directions(sql)
+    found = _durations(insight, sql)
     if not directions:
-        return []
-    found = []
+        return found
     for start, end, match in insight.find(_STATED):
         kind = _OBJECTS[match.group(2)]
         said = directions.get(kind)

@@ -164,8 +164,11 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         if attachment is not None:
             taken |= {label.start for label in attachment.labels}
         if attachment is None and not numbering:
-            attachment = _group([l for l in found if l.start not in taken and before_end <= l.start
-                                 and l.end <= mention.start])
+            before_it = [l for l in found if l.start not in taken and before_end <= l.start and l.end <= mention.start]
+            attachment = _group(before_it)
+            apart = _apart(before_it) if attachment is None else None
+            if apart is not None:
+                claims.append(Claim("pairing", " / ".join(label.text for label in apart), apart[0].start, labels=apart))
         in_sentence = previous is not None and previous[0] == spans.sentence(mention.start) and previous[1]
         if attachment is None and not numbering and in_sentence:
             # The label of the number before: its own in one clause ("المنتهية 2,614 (11.8%)"), weakly
@@ -288,6 +291,20 @@ def _bounds(starts: tuple[int, ...], position: int, length: int) -> tuple[int, i
     """The span of the sentence or clause (``starts``: where each starts) ``position`` is in."""
     i = bisect.bisect_right(starts, position)
     return (starts[i - 1] if i else 0), (starts[i] if i < len(starts) else length)
+
+
+def _apart(labels: Sequence[Label]) -> tuple[Label, ...] | None:
+    """Labels of two columns said of one figure ("«توريد أسرة طبية» لدى مستشفى تبوك") that name no
+    common row: the pairing is not one of the result's; None when they share a row or are one column."""
+    by_column: dict[int | None, list[Label]] = {}
+    for label in labels:
+        by_column.setdefault(label.column, []).append(label)
+    if len(by_column) < 2 or None in by_column or any(len({l.rows for l in group}) > 1 for group in by_column.values()):
+        return None
+    chosen = tuple(group[-1] for group in by_column.values())
+    if frozenset.intersection(*(frozenset(label.rows) for label in chosen)):
+        return None
+    return tuple(sorted(chosen, key=lambda label: label.start))
 
 
 def _group(labels: Sequence[Label]) -> Attachment | None:
