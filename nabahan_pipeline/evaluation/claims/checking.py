@@ -152,13 +152,22 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = (_dates(result) + _named_periods(result) + _excluded_entities(result) + _windows(result)
-             + _comparisons(result) + _arithmetic(result) + _ranked_by(result) + _existence(result))
+    dates = _dates(result) + _named_periods(result) + _windows(result)
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
-              or not any(s <= check.claim.start < e for s, e in spans)]
-    return sorted(checks + dates, key=lambda check: check.claim.start)
+              or not any(s <= check.claim.start < e for s, e in spans)] + dates
+    # Claims read across a sentence (its figures together, a comparison with no figure): each
+    # said once, not again where a claim of its words is already contradicted.
+    told = [check.claim for check in checks if check.verdict == CONTRADICTED]
+    checks += [check for check in _excluded_entities(result) + _comparisons(result) + _arithmetic(result) + _ranked_by(result) + _existence(result)
+               if not any(_overlaps(check.claim, claim) for claim in told)]
+    return sorted(checks, key=lambda check: check.claim.start)
+
+
+def _overlaps(one: Claim, other: Claim) -> bool:
+    """Either claim starts within the other's clause."""
+    return one.clause[0] <= other.start < one.clause[1] or other.clause[0] <= one.start < other.clause[1]
 
 
 # Words either side of an unverified number that its reason quotes.
