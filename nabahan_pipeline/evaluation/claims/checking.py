@@ -92,9 +92,10 @@ class Result:
 
     @functools.cached_property
     def entities(self) -> list[Label]:
-        """The reference entities the insight names, of every kind, in order."""
-        return sorted((label for kind in _ENTITY_KINDS for label in find_entities(self.insight, kind)),
-                      key=lambda label: label.start)
+        """The reference entities the insight names, of every kind, in order; not those inside a
+        quoted name («صيانة المباني الملغاة سابقاً» is a tender's name, not a status)."""
+        return sorted((label for kind in _ENTITY_KINDS for label in find_entities(self.insight, kind)
+                       if not _quoted(self.insight.original, label.start, label.end)), key=lambda label: label.start)
 
     @functools.cached_property
     def row_entities(self) -> set[tuple[str, str]]:
@@ -1169,17 +1170,23 @@ def _excluded_entities(result: Result) -> list[ClaimCheck]:
                 checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
         elif name in dropped.get(kind, set()) and name not in kept.get(kind, set()):
             checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL leaves it out"))
-        elif (kind in kept and name not in kept[kind] and kind not in dropped and entity.entity not in result.row_entities
-              and not _quoted(result.insight.original, entity.start)):
+        elif kind in kept and name not in kept[kind] and kind not in dropped and entity.entity not in result.row_entities:
             # the SQL keeps only its = / IN list of this kind: another one named is not what the rows are
             checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows are for {', '.join(sorted(kept[kind]))}"))
     return checks
 
 
-def _quoted(text: str, position: int) -> bool:
-    """Inside «...» or "...": a tender's or a project's name, whose words name no filter."""
-    before = text[:position]
-    return before.count("«") > before.count("»") or before.count('"') % 2 == 1
+def _quoted(text: str, start: int, end: int) -> bool:
+    """Part of a longer «...» or "...": a tender's or a project's name, whose words name no filter
+    (the entity alone in quotes, «منافسة محدودة», is that entity named)."""
+    before, after = text[:start], text[end:]
+    if before.count("«") > before.count("»"):
+        opening, closing = before.rfind("«"), after.find("»")
+    elif before.count('"') % 2 == 1:
+        opening, closing = before.rfind('"'), after.find('"')
+    else:
+        return False
+    return bool(before[opening + 1 :].strip() or (after[:closing] if closing >= 0 else after).strip())
 
 
 _LIST_JOINS = frozenset(fold(word) for word in ("و", "أو", "ولا", "لا", "or", "nor", "and"))
