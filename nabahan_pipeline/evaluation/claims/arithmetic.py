@@ -16,6 +16,7 @@ from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.evaluation.claims.evidence import significant_unit
 from nabahan_pipeline.evaluation.claims.words import DIRECTIONS
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
+from nabahan_pipeline.evaluation.claims.reading import year_like
 
 _SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
 # Between a part and its whole: up to two words (its noun, its status), then "من" (أصل، إجمالي).
@@ -29,11 +30,6 @@ _APPROXIMATE = re.compile(r"(?<!\w)(?:نحو|حوالي|قرابه|تقريبا|
 def _sentences(text: str) -> list[tuple[int, int]]:
     starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
     return [(a, b) for a, b in zip(starts, starts[1:] + [len(text)]) if b > a]
-
-
-def _year_like(mention: NumberMention) -> bool:
-    return (not (mention.percent or mention.scaled) and mention.value.is_integer()
-            and 1900 <= mention.value <= 2100 and not re.search(r"[,٬]", mention.text))
 
 
 def _approximate(text: str, mention: NumberMention) -> bool:
@@ -66,7 +62,7 @@ def _parts(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int, 
         return []
     found = []
     for part, whole in zip(mentions, mentions[1:]):
-        if part.percent or whole.percent or _year_like(part) or _year_like(whole) or whole.value <= 0:
+        if part.percent or whole.percent or year_like(part) or year_like(whole) or whole.value <= 0:
             continue
         if not _PART_OF.fullmatch(fold(insight[part.end : whole.start])):
             continue
@@ -86,7 +82,7 @@ def _sides(insight: str, mentions: list[NumberMention]) -> list[NumberMention]:
     rounding restating the figure before it ("(نحو 28.23 مليار)")."""
     restated = {b.start for a, b in zip(mentions, mentions[1:])
                 if a.percent == b.percent and _RESTATED.fullmatch(fold(insight[a.end : b.start]))}
-    return [m for m in mentions if not (m.percent or _year_like(m) or m.start in restated)]
+    return [m for m in mentions if not (m.percent or year_like(m) or m.start in restated)]
 
 
 def _slack(insight: str, mention: NumberMention) -> float:
@@ -123,7 +119,7 @@ def _restated(insight: str, mentions: list[NumberMention]) -> list[tuple[int, in
     """A figure and its rounding in the words right after it: the rounding is of that figure."""
     found = []
     for exact, rounded in zip(mentions, mentions[1:]):
-        if exact.percent != rounded.percent or _approximate(insight, exact) or _year_like(exact):
+        if exact.percent != rounded.percent or _approximate(insight, exact) or year_like(exact):
             continue
         if not _RESTATED.fullmatch(fold(insight[exact.end : rounded.start])):
             continue

@@ -376,11 +376,11 @@ def _comparators(
             if mention.start < end or spans.clause(mention.start) != spans.clause(start):
                 continue
             between = insight[end : mention.start]
-            years = sum(_year_like(m) for m in mentions[:k] if m.start >= end)
+            years = sum(year_like(m) for m in mentions[:k] if m.start >= end)
             if len(between.split()) - years > reach or re.search(r"[:()]", between):
                 break
             more = any(spans.clause(m.start) == spans.clause(start) for m in mentions[k + 1 :])
-            if _year_like(mention) and more:
+            if year_like(mention) and more:
                 continue
             if k not in taken:
                 taken[k] = (relation, (start, end))
@@ -388,8 +388,8 @@ def _comparators(
     return taken
 
 
-def _year_like(mention: NumberMention) -> bool:
-    # "2,000" with its thousands separator is a figure, never a year
+def year_like(mention: NumberMention) -> bool:
+    """A whole number 1900..2100 written without a thousands separator ("2,000" is a figure)."""
     return (not (mention.percent or mention.scaled) and mention.value.is_integer() and 1900 <= mention.value <= 2100
             and not re.search(r"[,٬]", mention.text))
 
