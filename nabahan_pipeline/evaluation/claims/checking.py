@@ -23,7 +23,11 @@ The rules, one function per kind of claim:
   row's place; a month or an entity before a figure must be a row of the result (or what the
   question and the SQL's filter ask); bids words need bids; a denied figure ("لم يبلغ 2,614" for
   2,614) and a negated superlative are contradicted when the rows say what they deny; a date with
-  its month's name against the rows' dates, Gregorian or Hijri.
+  its month's name against the rows' dates, Gregorian or Hijri;
+- across a sentence, said once: a period by day against the SQL's window (``windows``), a
+  comparison with no figure against the SQL's filter (``comparisons``), figures the sentence relates
+  (``arithmetic``), an entity the SQL leaves out or does not ask, two labels of no one row, the
+  measure a ranking names against the SQL's sort key, existence over a zero count.
 """
 
 from __future__ import annotations
