@@ -23,7 +23,11 @@ The rules, one function per kind of claim:
   row's place; a month or an entity before a figure must be a row of the result (or what the
   question and the SQL's filter ask); bids words need bids; a denied figure ("لم يبلغ 2,614" for
   2,614) and a negated superlative are contradicted when the rows say what they deny; a date with
-  its month's name against the rows' dates, Gregorian or Hijri.
+  its month's name against the rows' dates, Gregorian or Hijri;
+- across a sentence, said once: a period by day against the SQL's window (``windows``), a
+  comparison with no figure against the SQL's filter (``comparisons``), figures the sentence relates
+  (``arithmetic``), an entity the SQL leaves out or does not ask, two labels of no one row, the
+  measure a ranking names against the SQL's sort key, existence over a zero count.
 """
 
 from __future__ import annotations
@@ -46,6 +50,9 @@ from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
+from nabahan_pipeline.evaluation.claims.windows import window_contradictions
+from nabahan_pipeline.evaluation.claims.comparisons import comparison_contradictions
+from nabahan_pipeline.evaluation.claims.arithmetic import arithmetic_contradictions
 
 SUPPORTED, CONTRADICTED, UNSUPPORTED = "supported", "contradicted", "unsupported"
 # How near a value on a bound's wrong side must be to be the value it rounds (a tenth of it).
@@ -89,9 +96,10 @@ class Result:
 
     @functools.cached_property
     def entities(self) -> list[Label]:
-        """The reference entities the insight names, of every kind, in order."""
-        return sorted((label for kind in _ENTITY_KINDS for label in find_entities(self.insight, kind)),
-                      key=lambda label: label.start)
+        """The reference entities the insight names, of every kind, in order; not those inside a
+        quoted name («صيانة المباني الملغاة سابقاً» is a tender's name, not a status)."""
+        return sorted((label for kind in _ENTITY_KINDS for label in find_entities(self.insight, kind)
+                       if not _quoted(self.insight.original, label.start, label.end)), key=lambda label: label.start)
 
     @functools.cached_property
     def row_entities(self) -> set[tuple[str, str]]:
@@ -149,12 +157,22 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = _dates(result) + _named_periods(result) + _excluded_entities(result)
+    dates = _dates(result) + _named_periods(result) + _windows(result)
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
-              or not any(s <= check.claim.start < e for s, e in spans)]
-    return sorted(checks + dates, key=lambda check: check.claim.start)
+              or not any(s <= check.claim.start < e for s, e in spans)] + dates
+    # Claims read across a sentence (its figures together, a comparison with no figure): each
+    # said once, not again where a claim of its words is already contradicted.
+    told = [check.claim for check in checks if check.verdict == CONTRADICTED]
+    checks += [check for check in _excluded_entities(result) + _comparisons(result) + _arithmetic(result) + _ranked_by(result) + _existence(result)
+               if not any(_overlaps(check.claim, claim) for claim in told)]
+    return sorted(checks, key=lambda check: check.claim.start)
+
+
+def _overlaps(one: Claim, other: Claim) -> bool:
+    """Either claim starts within the other's clause."""
+    return one.clause[0] <= other.start < one.clause[1] or other.clause[0] <= one.start < other.clause[1]
 
 
 # Words either side of an unverified number that its reason quotes.
@@ -189,10 +207,16 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
         values = result.values.of_rows(attachment.rows, own=True) if labelled else result.values.near
         return _check_bound(claim, mention, values, result, own=labelled)
     if attachment is not None:
-        values = result.values.of_rows(attachment.rows)
-        if values.supports(mention, approximate):
+        # A figure on its row is that row's own (a cell, its share, what the row derives) or the
+        # whole result's; a difference or ratio against another row only where its clause compares.
+        # A percentage in its row's parentheses ("منطقة جازان (64 مناقصة، 86.5%)") is that row's share.
+        after_label = max((label.end for label in attachment.labels), default=mention.start)
+        bracketed = mention.percent and bool(re.fullmatch(r"\s*\([^()]*", result.insight.original[after_label : mention.start]))
+        strict = (attachment.strong or bracketed) and not _COMPARING.search(fold(result.insight.original[slice(*claim.clause)]))
+        values = result.values.of_rows(attachment.rows, own=strict)
+        if values.supports(mention, approximate) or strict and result.values.whole.supports(mention, approximate):
             return _check_measure(claim, mention, attachment.rows, result)
-        elsewhere = not attachment.strong and not _other_row(result, attachment.rows, mention, approximate)
+        elsewhere = not (attachment.strong or strict) and not _other_row(result, attachment.rows, mention, approximate)
         if elsewhere and _unattached_supports(result, mention, approximate):
             return _check_measure(claim, mention, None, result)
         labelled = replace(claim, text=f"{attachment.text} {claim.text}") if not attachment.strong else claim
@@ -200,6 +224,14 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     if _unattached_supports(result, mention, approximate):
         return _check_measure(claim, mention, None, result)
     return _unsupported(claim)
+
+
+# Words of a clause that compares its row with another: its figure may be a difference, a ratio
+# or a change between them.
+_COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:" + "|".join(sorted({
+    *(fold(word) for word in words.DIRECTIONS), "فرق", "فارق", "زياده", "نقص", "يزيد", "تزيد", "يقل", "تقل",
+    "اكثر", "اقل", "اعلي", "ادني", "اكبر", "اصغر", "ضعف", "ضعفي", "اضعاف", "مقارنه", "مقابل", "مقدار", "بمقدار",
+    "مره", "مرات", "تغير", "التغير", "يفوق", "تفوق", "يتجاوز", "تتجاوز"}, key=len, reverse=True)) + r")(?!\w)")
 
 
 # Rows looked at one by one for a figure of another row: a ranking's, not a listing's.
@@ -230,10 +262,19 @@ def _unattached_supports(result: Result, mention: NumberMention, approximate: bo
     return result.values.unattached.supports(widened(mention) if approximate else mention)
 
 
+_SQL_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:\.\d+)?)\s+and\s+(\d+(?:\.\d+)?)(?![\d'])", re.IGNORECASE)
+
+
 def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCheck:
     """"بين X و Y": a figure of its row (or, unlabelled, of the result) lies in the range; a figure
     of the range's scale outside it, and none inside, contradicts it."""
     low, high = claim.numbers
+    between = _SQL_BETWEEN.findall(result.sql or "")
+    for first, last in between:  # the SQL's own range restated: both its ends, not one
+        ends = (float(first), float(last))
+        said = ({r.value for r in low.readings}, {r.value for r in high.readings})
+        if (ends[0] in said[0]) != (ends[1] in said[1]):
+            return ClaimCheck(claim, CONTRADICTED, f"the SQL filters between {format_number(ends[0])} and {format_number(ends[1])}")
     values = values or result.values.near
     percent = low.percent or high.percent
     pool = [abs(v) for v in (values.percent if percent else values.plain) if math.isfinite(v)]
@@ -272,6 +313,13 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     if bound <= 0 or not pool:
         return _unsupported(claim)
     near = BOUND_NEAR * bound
+    # A cell of the rows just across the bound, and none just inside it: the bound rounds that cell
+    # ("أقل من 3,700 مناقصة" for 3,753), whatever a derivation (a ratio of two cells) lands inside.
+    cells = [abs(value) for _, _, value in result.values.cells(range(min(len(result.values.rows), OTHER_ROWS_MAX)))
+             if abs(value) not in stated] if not mention.percent else []
+    cells_wrong = [v for v in cells if not relation(v, bound) and abs(v - bound) <= near]
+    if cells_wrong and not any(relation(v, bound) and abs(v - bound) <= near for v in cells):
+        return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(min(cells_wrong, key=lambda v: abs(v - bound)))}")
     holding = [v for v in pool if relation(v, bound) and bound / 10 <= v <= bound * 10]
     reach = (math.inf if mention.percent else 10.0) if own else 2.0
     wrong = [v for v in pool if not relation(v, bound) and bound / reach <= v <= bound * reach]
@@ -298,7 +346,8 @@ def _turned_filter(claim: Claim, mention: NumberMention, sql: str | None) -> str
         return None
     values = {r.value for r in mention.readings}
     found = [(op, float(number)) for op, number in _SQL_BOUND.findall(sql) if float(number) in values]
-    if not found or re.search(r"\bcase\b|\bnot\b", sql, re.IGNORECASE):
+    # "IS NOT NULL" turns no comparison
+    if not found or re.search(r"\bcase\b|(?<!\bis\s)\bnot\b(?!\s+null\b)", sql, re.IGNORECASE):
         return None  # a CASE splits the rows both ways; a NOT turns the comparison
     upward = claim.comparator in (">", ">=")
     if all((op in (">", ">=")) != upward for op, _ in found):
@@ -312,6 +361,11 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     column of its own, is quoted for the wrong measure."""
     measure = claim.measure
     derivable = measure == "avg" and {"sum", "count"} <= set(result.measures.values())
+    if measure in _OTHER_AGGREGATE and not mention.percent and measure not in result.measures.values():
+        # "إجمالي" of a figure the rows hold only as an average (or "متوسط" of a sum's)
+        held = {result.measures.get(j) for j in _matching_columns(result, mention, rows)}
+        if held and held <= _OTHER_AGGREGATE[measure] and not derivable:
+            return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as {'/'.join(sorted(held))}, not {measure}")
     if measure is None or (measure not in result.measures.values() and not derivable) or mention.percent:
         return ClaimCheck(claim, SUPPORTED)
     indices = range(len(result.values.rows)) if rows is None else rows
@@ -334,6 +388,35 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     if average is not None:
         return ClaimCheck(claim, CONTRADICTED, f"sum / count says {format_number(average)}")
     return ClaimCheck(claim, SUPPORTED)
+
+
+def _matching_columns(result: Result, mention: NumberMention, rows: frozenset[int] | None) -> set[int]:
+    """The columns with a cell (of ``rows``, or any) that the figure says, within its last digit."""
+    indices = range(len(result.values.rows)) if rows is None else rows
+    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
+    return {j for _, j, value in result.values.cells(indices)
+            if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)}
+
+
+def _ranked_by(result: Result) -> list[ClaimCheck]:
+    """"أعلى مناقصة من حيث قيمة الترسية" over rows the SQL sorts by another value (or by the sum
+    where the insight says the average): the ranking's measure is the SQL's sort key."""
+    column = _sort_column(result)
+    if column is None:
+        return []
+    name = result.values.columns[column].lower()
+    value = next((v for v in _VALUE_COLUMN_WORDS if v in name), None)
+    aggregate = result.measures.get(column)
+    checks = []
+    for start, end, match in result.insight.find(_RANKED_BY):
+        said_aggregate = _AGGREGATE_WORDS.get(match.group(1) or "")
+        said_value = _VALUE_MEASURES[match.group(2)]
+        wrong = (value is not None and said_value != value) or (
+            said_aggregate is not None and aggregate in _OTHER_AGGREGATE.get(said_aggregate, set()))
+        if wrong:
+            checks.append(ClaimCheck(Claim("measure", result.insight.original[start:end], start, clause=(start, end)), CONTRADICTED,
+                                     f"the SQL ranks by {result.values.columns[column]}"))
+    return checks
 
 
 def _average_of_row(result: Result, row: int) -> float | None:
@@ -399,6 +482,24 @@ def _check_none(claim: Claim, result: Result) -> ClaimCheck | None:
     if not result.values.numeric_columns:
         return ClaimCheck(claim, CONTRADICTED, f"the result has {len(rows):,} rows")
     return None
+
+
+# A sentence that opens by saying the rows exist ("توجد منافسات ..."، "نعم، يوجد ...").
+_EXISTS = re.compile(r"(?:^|[.!؟?\n]\s*)(?:نعم\s*[،,]?\s*)?[وف]?(?:توجد|يوجد|هناك|فيه)\s+(?!\d)")
+
+
+def _existence(result: Result) -> list[ClaimCheck]:
+    """"توجد منافسات من نوع مسابقة في الجوف" over one row whose counts are all zero: the converse of
+    "لا توجد"."""
+    rows = result.values.rows
+    if len(rows) != 1 or not any(m == "count" for m in result.measures.values()):
+        return []
+    cells = _count_cells(result, [0])
+    if not cells or any(value != 0 for _, _, value in cells):
+        return []
+    return [ClaimCheck(Claim("none", result.insight.original[start:end].strip(), start, clause=(start, end)),
+                       CONTRADICTED, "the count is 0")
+            for start, end, _ in result.insight.find(_EXISTS)][:1]
 
 
 def _count_cells(result: Result, rows: Any) -> list[tuple[int, int, float]]:
@@ -605,6 +706,9 @@ def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
         return outside
     label = claim.labels[0]
     columns = _measure_columns(result, claim)
+    sorted_by = _sort_column(result)
+    if sorted_by in columns:  # the SQL ranks by this column: its extreme is the one the list ranks by
+        columns = [sorted_by]
     extreme_rows: set[int] = set()
     for j in columns:
         cells = [(i, float(row[j])) for i, row in enumerate(rows) if j < len(row) and is_number(row[j])]
@@ -700,6 +804,14 @@ def _sorts_a_measure(result: Result) -> bool:
     return any(j in result.measures or column_kind(result, j) in ("money", "count") for j in columns)
 
 
+def _sort_column(result: Result) -> int | None:
+    """The result column the SQL's ORDER BY sorts a measure by, when it names one of its columns."""
+    if not _sorts_a_measure(result):
+        return None
+    _, key = _order_key(result.sql)
+    return next((j for j, name in enumerate(result.values.columns) if name.lower() == key), None)
+
+
 def _check_ranking(claim: Claim, result: Result) -> ClaimCheck | None:
     """A numbered list of rows ranks them as a result ordered by a measure does."""
     if result.order == 0 or any(len(label.rows) != 1 for label in claim.labels):
@@ -753,11 +865,14 @@ def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
         if float(rows[row][ranks[0]]) == place:
             return ClaimCheck(claim, SUPPORTED)
         return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {format_number(float(rows[row][ranks[0]]))}")
-    if len(rows) < 2:
+    offset = _offset(result.sql)
+    if len(rows) < 2 and not (offset and result.order != 0):
         return None
     if result.order != 0:
-        if row == place - 1:
+        if row + offset == place - 1:
             return ClaimCheck(claim, SUPPORTED)
+        if offset:
+            return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {row + offset + 1}")
         says = _row_name(result, place - 1) if place - 1 < len(rows) else f"{len(rows)} rows"
         return ClaimCheck(claim, CONTRADICTED, f"place {place} is {says}")
     columns = _measure_columns(result, claim)
@@ -773,6 +888,16 @@ def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
     if above < place <= above + ties:
         return ClaimCheck(claim, SUPPORTED)
     return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {above + 1}")
+
+
+_OFFSET = re.compile(r"\blimit\s+(?:\d+\s+offset\s+(\d+)|(\d+)\s*,\s*\d+)\s*;?\s*$", re.IGNORECASE)
+
+
+def _offset(sql: str | None) -> int:
+    """The rows the SQL's outer LIMIT skips ("LIMIT 1 OFFSET 3", "LIMIT 3, 1"): its first row's place
+    less one."""
+    match = _OFFSET.search(sql or "")
+    return int(match.group(1) or match.group(2)) if match else 0
 
 
 # The kinds of row a reference entity names, and the SQL columns that filter by them.
@@ -902,13 +1027,44 @@ def _unit_mismatch(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     held = {next((v for v in _VALUE_COLUMN_WORDS if v in result.values.columns[j].lower()), None) for j in columns}
     if named is not None and held and named not in held and None not in held:
         return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as the {'/'.join(sorted(held))} value, not the {named}")
+    if named is None and claim.measure is None and unit != "count" and columns:
+        # the measure a heading or an earlier sentence names for the figures that follow it
+        # ("متوسط القيمة التقديرية حسب النوع: ... (75,960,209.35 ريال)")
+        aggregate, value = _measure_named_before(result, mention.start)
+        aggregates = {result.measures.get(j) for j in columns}
+        if value is not None and held and value not in held and None not in held:
+            return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as the {'/'.join(sorted(held))} value, not the {value}")
+        if aggregate is not None and aggregates <= _OTHER_AGGREGATE.get(aggregate, set()):
+            return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as {'/'.join(sorted(aggregates))}, not {aggregate}")
     return None
+
+
+# An average and a sum are never each other; a count may be told as a total ("إجمالي المناقصات").
+_OTHER_AGGREGATE = {"avg": {"sum"}, "sum": {"avg"}}
+_AGGREGATE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items() if measure in ("avg", "sum")}
+
+
+def _measure_named_before(result: Result, position: int) -> tuple[str | None, str | None]:
+    """The last value phrase before ``position`` within its paragraph ("متوسط القيمة التقديرية"):
+    the aggregate said right before it (avg, sum, or None) and the value (estimated, awarded ...)."""
+    original = result.insight.original
+    start = original.rfind("\n\n", 0, position) + 1
+    folded = fold(original[start:position])
+    found = list(_VALUE_PHRASE.finditer(folded))
+    if not found:
+        return None, None
+    last = found[-1]
+    before = re.findall(r"\w+", folded[max(0, last.start() - 16) : last.start()])[-1:]
+    aggregate = next((_AGGREGATE_WORDS.get(word, _AGGREGATE_WORDS.get(word[1:])) for word in before), None)
+    return aggregate, _VALUE_MEASURES[last.group(1)]
 
 
 _VALUE_MEASURES = {fold(phrase): column for phrase, column in words.VALUE_MEASURES.items()}
 _VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True)))
                            + r")(?!\w)")
 _VALUE_COLUMN_WORDS = tuple(sorted(set(words.VALUE_MEASURES.values())))
+_RANKED_BY = re.compile(r"(?<!\w)(?:من حيث|بحسب)\s+(?:(متوسط|اجمالي|مجموع)\s+)?(?:[وبل]|ال)?("
+                        + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True))) + r")(?!\w)")
 
 
 def _value_named(result: Result, claim: Claim) -> str | None:
@@ -992,7 +1148,9 @@ _KIND_NOUNS = frozenset(fold(word) for word in (
 
 def _excluded_entities(result: Result) -> list[ClaimCheck]:
     """An entity named as left out ("من غير نوع شراء مباشر"، "غير منتهية") must be one the SQL
-    leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind."""
+    leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind. And the
+    converse: an entity named as what the rows are ("من نوع شراء مباشر"، "داخل منطقة الرياض") must
+    not be one the SQL only leaves out (its <> or NOT IN, and no = or IN naming it)."""
     kept: dict[str, set[int]] = {}
     dropped: dict[str, set[int]] = {}
     for column, relation, ids in _ID_COMPARISON.findall(result.sql or ""):
@@ -1004,19 +1162,52 @@ def _excluded_entities(result: Result) -> list[ClaimCheck]:
     if not kept and not dropped:
         return []
     checks = []
+    previous: tuple[int, bool] | None = None  # the entity before: its end, and whether named as left out
     for entity in result.entities:
         kind, name = entity.entity
-        before = re.findall(r"\w+", fold(result.insight.original[max(0, entity.start - 30) : entity.start]))
-        while before and before[-1] in _KIND_NOUNS:
-            before.pop()  # "غير نوع شراء مباشر": the kind's noun between
-        if not before or not (before[-1] in _EXCLUDED or before[-1][1:] in _EXCLUDED):
-            continue
-        # left out by a "<>" even where an IN list of the same kind also names it ("الوزارات عدا الصحة")
-        wrong = name not in dropped.get(kind, set()) and (kind in dropped or name in kept.get(kind, set()))
-        if wrong:
-            claim = Claim("entity", entity.text, entity.start, clause=(entity.start, entity.end))
-            checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
+        excluded = _named_as_left_out(result, entity.start, previous)
+        previous = (entity.end, excluded)
+        claim = Claim("entity", entity.text, entity.start, clause=(entity.start, entity.end))
+        if excluded:
+            # left out by a "<>" even where an IN list of the same kind also names it ("الوزارات عدا الصحة")
+            if name not in dropped.get(kind, set()) and (kind in dropped or name in kept.get(kind, set())):
+                checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
+        elif name in dropped.get(kind, set()) and name not in kept.get(kind, set()):
+            checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL leaves it out"))
+        elif kind in kept and name not in kept[kind] and kind not in dropped and entity.entity not in result.row_entities:
+            # the SQL keeps only its = / IN list of this kind: another one named is not what the rows are
+            checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows are for {', '.join(sorted(kept[kind]))}"))
     return checks
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    """Part of a longer «...» or "...": a tender's or a project's name, whose words name no filter
+    (the entity alone in quotes, «منافسة محدودة», is that entity named)."""
+    before, after = text[:start], text[end:]
+    if before.count("«") > before.count("»"):
+        opening, closing = before.rfind("«"), after.find("»")
+    elif before.count('"') % 2 == 1:
+        opening, closing = before.rfind('"'), after.find('"')
+    else:
+        return False
+    return bool(before[opening + 1 :].strip() or (after[:closing] if closing >= 0 else after).strip())
+
+
+_LIST_JOINS = frozenset(fold(word) for word in ("و", "أو", "ولا", "لا", "or", "nor", "and"))
+
+
+def _named_as_left_out(result: Result, start: int, previous: tuple[int, bool] | None) -> bool:
+    """True when the words before an entity name it as left out ("غير نوع"، "خارج منطقة"، "ما عدا"),
+    or it continues a list ("و"، "،") whose entity before was."""
+    text = result.insight.original
+    if previous is not None and previous[1]:
+        between = re.findall(r"\w+", fold(text[previous[0] : start]))
+        if len(between) <= 2 and all(w in _LIST_JOINS or w in _KIND_NOUNS or w[1:] in _KIND_NOUNS for w in between):
+            return True
+    before = re.findall(r"\w+", fold(text[max(0, start - 30) : start]))
+    while before and (before[-1] in _KIND_NOUNS or before[-1][1:] in _KIND_NOUNS):
+        before.pop()  # "غير نوع شراء مباشر": the kind's noun between
+    return bool(before) and (before[-1] in _EXCLUDED or before[-1][1:] in _EXCLUDED)
 
 
 _DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -1058,6 +1249,26 @@ def _dates(result: Result) -> list[ClaimCheck]:
             says = ", ".join(f"{y}-{m:02d}-{d:02d}" for y, m, d in cells[:3])
             checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows' dates are {says}"))
     return checks
+
+
+def _arithmetic(result: Result) -> list[ClaimCheck]:
+    """A part, whole and share, or two figures and their difference, that do not add up (``arithmetic``)."""
+    return [ClaimCheck(Claim("arithmetic", text, start, clause=(start, end)), CONTRADICTED, says)
+            for start, end, text, says in arithmetic_contradictions(result.insight.original)]
+
+
+def _comparisons(result: Result) -> list[ClaimCheck]:
+    """A comparison with no number ("أقل من قيمتها التقديرية"، "أعلى من متوسطها") told the other way
+    round than the SQL's filter (``comparisons``)."""
+    return [ClaimCheck(Claim("comparison", text, start, clause=(start, end)), CONTRADICTED, says)
+            for start, end, text, says in comparison_contradictions(result.insight, result.sql)]
+
+
+def _windows(result: Result) -> list[ClaimCheck]:
+    """A period said by its days ("من 1 أغسطس إلى 30 سبتمبر"، "في شهر شعبان 1446هـ") that is not
+    the SQL's window of dates (``windows``)."""
+    return [ClaimCheck(Claim("date", text, start, clause=(start, end)), CONTRADICTED, says)
+            for start, end, text, says in window_contradictions(result.insight, result.sql)]
 
 
 _PERIOD = re.compile(r"(?<!\w)(?:ف|ب|و)?(?:ال)?(ربع|نصف)\s+(الاول|الثاني|الثالث|الرابع)(?:\s+من)?(?:\s+(?:عام|سنه|العام))?\s+(\d{4})")
@@ -1119,7 +1330,13 @@ def sql_months(sql: str | None) -> list[tuple[int, int]]:
     return [(y0 + (m0 - 1 + k) // 12, (m0 - 1 + k) % 12 + 1) for k in range(span + 1)]
 
 
+def _check_pairing(claim: Claim, result: Result) -> ClaimCheck:
+    """Two labels of one figure that are of no one row ("«X» لدى Y" where X is another agency's)."""
+    return ClaimCheck(claim, CONTRADICTED, "no row of the result has both")
+
+
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
+    "pairing": _check_pairing,
     "ratio": _check_ratio,
     "ordinal": _check_ordinal,
     "ranking": _check_ranking,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.evaluation.claims import words
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold, phrase_pattern
-from nabahan_pipeline.evaluation.claims.labels import Label, RowLabels
+from nabahan_pipeline.evaluation.claims.labels import Label, RowLabels, entity_pattern
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,10 @@ class _Spans:
         return bisect.bisect_right(self.clauses, position)
 
 
+# A measure noun with a pronoun ("قيمتها"، "عددها") opening a clause: its figure is the row named before.
+_PRONOUN = re.compile(r"(?<!\w)[وف]?(?:قيمتها|قيمته|عددها|عدده|حصتها|حصته|نسبتها|نسبته|متوسطها|متوسطه|مجموعها|اجماليها)(?!\w)")
+
+
 def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -> list[Claim]:
     """The claims ``insight`` makes about the rows whose labels are ``labels``, in order
     (``folded``: the insight folded, when the caller has it)."""
@@ -160,8 +164,11 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         if attachment is not None:
             taken |= {label.start for label in attachment.labels}
         if attachment is None and not numbering:
-            attachment = _group([l for l in found if l.start not in taken and before_end <= l.start
-                                 and l.end <= mention.start])
+            before_it = [l for l in found if l.start not in taken and before_end <= l.start and l.end <= mention.start]
+            attachment = _group(before_it)
+            apart = _apart(before_it) if attachment is None else None
+            if apart is not None:
+                claims.append(Claim("pairing", " / ".join(label.text for label in apart), apart[0].start, labels=apart))
         in_sentence = previous is not None and previous[0] == spans.sentence(mention.start) and previous[1]
         if attachment is None and not numbering and in_sentence:
             # The label of the number before: its own in one clause ("المنتهية 2,614 (11.8%)"), weakly
@@ -173,6 +180,12 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
                 pass  # "500 في 2022 إلى 3,852": the label closed the number before
             elif same_clause or _continues(insight[clause_start : mention.start], clause_start in clause_word_starts):
                 attachment = Attachment(previous[1].rows, previous[1].labels, strong=same_clause and previous[1].strong)
+        if attachment is None and not numbering and _PRONOUN.search(fold(insight[clause_start : mention.start])):
+            # "أعلى سنة 2026، قيمتها قرابة 15 مليار": "ها" is the row the sentence named before
+            sentence_start = spans.sentences[spans.sentence(mention.start) - 1]
+            earlier = [l for l in found if sentence_start <= l.start and l.end <= clause_start]
+            if earlier and len(earlier[-1].rows) == 1:
+                attachment = Attachment(earlier[-1].rows, (earlier[-1],), strong=False)
         previous = (spans.sentence(mention.start), attachment, spans.clause(mention.start), mention.end)
         comparator, span = comparators.get(k, (None, None))
         if comparator is None and _approximated_after(insight, mention):
@@ -254,14 +267,16 @@ def _boundaries(
             sentences.add(match.end())
             clauses.add(match.end())
     label_spans = [(label.start, label.end) for label in labels]
+    # a name of the reference data with a dash in it ("وزارة الصحة - الديوان العام") is one name
+    label_spans += [(start, end) for start, end, match in Folded.of(insight).find(entity_pattern()) if "-" in match.group(0)]
     for match in _CLAUSE_END.finditer(insight):  # not inside a number or a name ("(الانشاء، الإصلاح)")
         if not in_number(match.start()) and not any(start <= match.start() < end for start, end in label_spans):
             clauses.add(match.end())
     for start, _, _ in clause_words:
         clauses.add(start)
     # "و" glued to a label or a number opens a clause: "جدة 1,204 ومكة 860".
-    for label in labels:
-        if label.text.startswith("و"):
+    for label in labels:  # a proclitic "و" the label was read without (not the و of "وزارة")
+        if insight[label.start : label.start + 1] == "و" and insight[label.start : label.end] != label.text:
             clauses.add(label.start)
     for mention in mentions:
         for width in (1, 2):  # "و300", "و 300"; not "هو 300"
@@ -276,6 +291,20 @@ def _bounds(starts: tuple[int, ...], position: int, length: int) -> tuple[int, i
     """The span of the sentence or clause (``starts``: where each starts) ``position`` is in."""
     i = bisect.bisect_right(starts, position)
     return (starts[i - 1] if i else 0), (starts[i] if i < len(starts) else length)
+
+
+def _apart(labels: Sequence[Label]) -> tuple[Label, ...] | None:
+    """Labels of two columns said of one figure ("«توريد أسرة طبية» لدى مستشفى تبوك") that name no
+    common row: the pairing is not one of the result's; None when they share a row or are one column."""
+    by_column: dict[int | None, list[Label]] = {}
+    for label in labels:
+        by_column.setdefault(label.column, []).append(label)
+    if len(by_column) < 2 or None in by_column or any(len({l.rows for l in group}) > 1 for group in by_column.values()):
+        return None
+    chosen = tuple(group[-1] for group in by_column.values())
+    if frozenset.intersection(*(frozenset(label.rows) for label in chosen)):
+        return None
+    return tuple(sorted(chosen, key=lambda label: label.start))
 
 
 def _group(labels: Sequence[Label]) -> Attachment | None:
@@ -319,6 +348,8 @@ def _following_label(
 PREPOSITION_REACH, VERB_REACH, APPROXIMATOR_REACH = 1, 3, 6
 _PREPOSITION_ENDS = ("من", "عن", "علي", "than")
 _NEGATIONS = frozenset(fold(word) for word in ("لا", "لم", "ما", "لن", "ليس", "ليست", "مو", "مب", "not"))
+# "ما فيها أكثر من": a negated "there is in it" before a comparator negates it.
+_IN_IT = frozenset(fold(word) for word in ("فيها", "فيه", "فيهم", "بها", "به"))
 _NEGATED = {">": "<=", "<": ">=", ">=": "<", "<=": ">"}
 # Comparators that are prepositions of place too: right before their number, with no proclitic.
 _ADJACENT = frozenset(fold(word) for word in ("دون", "تحت", "فوق", "over", "under"))
@@ -333,9 +364,10 @@ def _comparators(
     for start, end, match in found:
         word = _strip_proclitic(match.group(0), _COMPARATORS) or match.group(0)
         relation = _COMPARATORS[word]
-        before = fold(insight[max(0, start - 8) : start]).split()
-        if before and before[-1] in _NEGATIONS and relation in _NEGATED:
-            relation = _NEGATED[relation]  # "ما تعدّت المليار": not above it
+        before = fold(insight[max(0, start - 10) : start]).split()
+        if relation in _NEGATED and (before and before[-1] in _NEGATIONS or len(before) > 1 and before[-2] in _NEGATIONS
+                                     and before[-1] in _IN_IT):
+            relation = _NEGATED[relation]  # "ما تعدّت المليار", "ما فيها أكثر من 200": not above it
         if word in _ADJACENT and word != match.group(0):
             continue  # "بدون ترسية" is "without"
         reach = (APPROXIMATOR_REACH if relation == "~" else 0 if word in _ADJACENT else
@@ -344,11 +376,11 @@ def _comparators(
             if mention.start < end or spans.clause(mention.start) != spans.clause(start):
                 continue
             between = insight[end : mention.start]
-            years = sum(_year_like(m) for m in mentions[:k] if m.start >= end)
+            years = sum(year_like(m) for m in mentions[:k] if m.start >= end)
             if len(between.split()) - years > reach or re.search(r"[:()]", between):
                 break
             more = any(spans.clause(m.start) == spans.clause(start) for m in mentions[k + 1 :])
-            if _year_like(mention) and more:
+            if year_like(mention) and more:
                 continue
             if k not in taken:
                 taken[k] = (relation, (start, end))
@@ -356,8 +388,10 @@ def _comparators(
     return taken
 
 
-def _year_like(mention: NumberMention) -> bool:
-    return not (mention.percent or mention.scaled) and mention.value.is_integer() and 1900 <= mention.value <= 2100
+def year_like(mention: NumberMention) -> bool:
+    """A whole number 1900..2100 written without a thousands separator ("2,000" is a figure)."""
+    return (not (mention.percent or mention.scaled) and mention.value.is_integer() and 1900 <= mention.value <= 2100
+            and not re.search(r"[,٬]", mention.text))
 
 
 def _approximated_after(insight: str, mention: NumberMention) -> bool:

@@ -65,7 +65,7 @@ SUPERLATIVES: dict[str, int] = {
     ), 1),
     **dict.fromkeys((
         "الاقل", "اقل", "الادني", "ادني", "الاصغر", "اصغر", "المرتبه الاخيره", "المركز الاخير", "least",
-        "lowest", "smallest", "fewest", "اقلهم", "اقلها", "ادناها", "ادناهم", "اصغرها", "اصغرهم",
+        "lowest", "smallest", "fewest", "تتذيل", "يتذيل", "تذيلت", "تذيل", "اقلهم", "اقلها", "ادناها", "ادناهم", "اصغرها", "اصغرهم",
     ), -1),
 }
 # Words after which a superlative is no claim about a row ("أكثر من", "أقل مما").
@@ -124,6 +124,7 @@ COLUMN_KINDS: dict[str, tuple[str, ...]] = {
     "share": ("pct", "percent", "share", "ratio", "rate", "نسبه", "حصه"),
     "money": ("value", "amount", "price", "قيمه", "سعر"),
     "count": ("count", "cnt", "num", "number", "عدد", "tenders", "projects", "bids"),
+    "rank": ("rank", "ترتيب", "مرتبه"),  # a place, never a count or a value
 }
 # The phrase that names which value a riyal figure is, and the word of the columns that hold it
 # ("القيمة التقديرية 882 مليون" is an estimated_value's, never an awarded_value's).

@@ -561,3 +561,116 @@ def test_the_seeds_grounding_and_the_claims_read_a_number_the_same_way(default_d
         not_verified = [check.claim.mention.text for check in checks
                         if check.claim.kind == "number" and check.verdict != SUPPORTED]
         assert ungrounded_numbers(insight, rows, Q_ASIR, ASIR_CANCELLED_SQL) == not_verified == unverified, insight
+
+
+# --- issue 36, the mutation run's misses --------------------------------------------------------
+
+
+def test_an_entity_the_sql_leaves_out_told_as_what_the_rows_are_is_contradicted() -> None:
+    sql = "SELECT COUNT(*) AS tenders FROM t WHERE region_id <> 4 AND tender_type_id NOT IN (2, 12)"
+    table = (["tenders"], [[4_210]])
+    assert contradicted("خارج منطقة القصيم ومن غير نوع شراء مباشر أو مسابقة: 4,210 منافسة.", "كم", table, sql) == []
+    assert contradicted("داخل منطقة القصيم: 4,210 منافسة.", "كم", table, sql) == [
+        "منطقة القصيم: the SQL leaves it out"]
+
+
+def test_an_entity_beside_the_sqls_list_of_its_kind_is_contradicted_unless_quoted() -> None:
+    sql = "SELECT COUNT(*) AS tenders FROM t WHERE status_id = 2 AND region_id = 8"
+    table = (["tenders"], [[37]])
+    assert contradicted("في حائل 37 منافسة قيد الفحص.", "كم", table, sql) == []
+    assert contradicted("في حائل 37 منافسة ملغاة.", "كم", table, sql) != []
+    assert contradicted("أبرزها «صيانة المباني الملغاة سابقاً» من 37 منافسة قيد الفحص.", "كم", table, sql) == []
+
+
+def test_two_labels_of_one_figure_that_share_no_row_are_contradicted() -> None:
+    table = (["tender_name", "agency_name", "estimated_value"],
+             [["توريد أدوية", "مستشفى حائل", 910_000.0], ["صيانة مصاعد", "أمانة حائل", 640_000.0]])
+    sql = "SELECT tender_name, agency_name, estimated_value FROM t ORDER BY estimated_value DESC"
+    assert contradicted("«توريد أدوية» لدى مستشفى حائل بقيمة 910,000 ريال.", "ما أعلى المناقصات؟", table, sql) == []
+    assert contradicted("«صيانة مصاعد» لدى مستشفى حائل بقيمة 910,000 ريال.", "ما أعلى المناقصات؟", table, sql) == [
+        "صيانة مصاعد / مستشفى حائل: no row of the result has both"]
+
+
+def test_the_measure_a_ranking_or_a_heading_names_is_the_sqls() -> None:
+    sql = ("SELECT agency_name, SUM(estimated_value) AS total_estimated_value FROM t GROUP BY agency_id "
+           "ORDER BY total_estimated_value DESC")
+    table = (["agency_name", "total_estimated_value"], [["أمانة حائل", 52_000_000.0], ["مستشفى حائل", 31_000_000.0]])
+    right = "الجهات الأعلى من حيث إجمالي القيمة التقديرية: أمانة حائل (52,000,000 ريال)، مستشفى حائل (31,000,000 ريال)."
+    assert contradicted(right, "الجهات حسب القيمة", table, sql) == []
+    wrong = right.replace("إجمالي القيمة التقديرية", "متوسط القيمة التقديرية")
+    assert contradicted(wrong, "الجهات حسب القيمة", table, sql) != []
+    # said once for the ranking where no figure follows it
+    ranking = "أعلى جهة من حيث متوسط القيمة التقديرية هي أمانة حائل."
+    assert contradicted(ranking, "الجهات حسب القيمة", table, sql) == [
+        "من حيث متوسط القيمة التقديرية: the SQL ranks by total_estimated_value"]
+    awarded = right.replace("إجمالي القيمة التقديرية", "إجمالي قيمة الترسية")
+    assert contradicted(awarded, "الجهات حسب القيمة", table, sql) != []
+
+
+def test_a_sum_told_of_an_average_column_is_contradicted() -> None:
+    sql = "SELECT AVG(duration_months) AS avg_months, COUNT(*) AS projects FROM p"
+    table = (["avg_months", "projects"], [[21.4, 830]])
+    assert contradicted("متوسط المدة 21.4 شهراً على 830 مشروعاً.", "كم", table, sql) == []
+    assert contradicted("إجمالي المدة 21.4 شهراً على 830 مشروعاً.", "كم", table, sql) != []
+
+
+def test_existence_said_over_a_zero_count_is_contradicted() -> None:
+    table, sql = (["tenders"], [[0]]), "SELECT COUNT(*) AS tenders FROM t WHERE region_id = 12"
+    assert contradicted("لا توجد منافسات في الباحة.", "كم", table, sql) == []
+    assert contradicted("توجد منافسات في الباحة، عددها 0.", "كم", table, sql) != []
+
+
+def test_an_ordinal_of_a_row_past_an_offset_counts_the_rows_skipped() -> None:
+    sql = "SELECT region_name, COUNT(*) AS tenders FROM t GROUP BY region_id ORDER BY tenders DESC LIMIT 1 OFFSET 2"
+    table = (["region_name", "tenders"], [["منطقة عسير", 415]])
+    assert contradicted("في المرتبة الثالثة: منطقة عسير (415 منافسة).", "كم", table, sql) == []
+    assert contradicted("في المرتبة الثانية: منطقة عسير (415 منافسة).", "كم", table, sql) == [
+        "الثانية منطقة عسير: منطقة عسير ranks 3"]
+
+
+def test_a_bound_just_across_a_cell_is_that_cells_rounding() -> None:
+    sql = "SELECT AVG(v) AS avg_value, COUNT(*) AS tenders FROM t WHERE v > 1000000"
+    table = (["avg_value", "tenders"], [[9_870_000.0, 2_214]])
+    assert contradicted("المتوسط 9.87 مليون ريال على أكثر من 2,200 منافسة.", "كم", table, sql) == []
+    assert contradicted("المتوسط 9.87 مليون ريال على أقل من 2,200 منافسة.", "كم", table, sql) == [
+        "أقل من 2,200: the rows say 2,214"]
+
+
+def test_a_range_restating_the_sqls_between_keeps_both_its_ends() -> None:
+    sql = "SELECT COUNT(*) AS tenders FROM t WHERE v BETWEEN 50000 AND 250000"
+    table = (["tenders"], [[3_020]])
+    assert contradicted("بقيمة بين 50 ألف و250 ألف ريال: 3,020 منافسة.", "كم", table, sql) == []
+    assert contradicted("بقيمة بين 50 ألف و250 مليون ريال: 3,020 منافسة.", "كم", table, sql) != []
+
+
+def test_a_share_in_its_rows_brackets_is_that_rows_share() -> None:
+    # 2,310 of 4,200 is 55.0 %; 1,475 of it 35.1 %; 2,310 / 1,475 is 156.6 %.
+    assert contradicted("منطقة مكة المكرمة (2,310 منافسة، 55.0%)", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    assert contradicted("منطقة مكة المكرمة (2,310 منافسة، 156.6%)", QUESTION, BY_REGION, BY_REGION_SQL) != []
+
+
+def test_a_figure_on_its_row_is_no_difference_with_another_row_unless_the_clause_compares() -> None:
+    # 2,310 - 1,475 = 835
+    assert contradicted("منطقة مكة المكرمة 835 منافسة.", QUESTION, BY_REGION, BY_REGION_SQL) != []
+    assert contradicted("تزيد منطقة مكة المكرمة على الرياض بـ835 منافسة.", QUESTION, BY_REGION, BY_REGION_SQL) == []
+
+
+def test_a_pronoun_ties_a_figure_to_the_row_named_before() -> None:
+    assert contradicted("أعلى سنة 2024، قيمتها نحو 4.45 مليار ريال.", "كم", BY_YEAR, BY_YEAR_SQL) == []
+    assert contradicted("أعلى سنة 2024، قيمتها نحو 3.1 مليار ريال.", "كم", BY_YEAR, BY_YEAR_SQL) != []
+
+
+def test_the_last_row_and_the_sort_column_decide_a_superlative() -> None:
+    assert contradicted("تتذيل منطقة عسير القائمة بـ415 منافسة.", QUESTION, BY_REGION, BY_REGION_SQL) == []
+    assert contradicted("تتذيل منطقة مكة المكرمة القائمة بـ2,310 منافسة.", QUESTION, BY_REGION, BY_REGION_SQL) != []
+
+
+def test_a_negated_there_is_before_a_bound_turns_it() -> None:
+    sql = ("SELECT region_name, COUNT(*) AS tenders FROM t WHERE region_id IS NOT NULL GROUP BY region_id "
+           "HAVING COUNT(*) > 1,000".replace("1,000", "1000"))
+    table = (["region_name", "tenders"], [["منطقة مكة المكرمة", 2310], ["منطقة الرياض", 1475]])
+    question = "المناطق التي فيها أكثر من 1000 منافسة"
+    assert contradicted("المناطق التي فيها أكثر من 1,000 منافسة: مكة المكرمة (2,310) والرياض (1,475).",
+                        question, table, sql) == []
+    assert contradicted("المناطق التي ما فيها أكثر من 1,000 منافسة: مكة المكرمة (2,310) والرياض (1,475).",
+                        question, table, sql) != []
