@@ -234,18 +234,16 @@ def _count_values(values: int, max_values: int | None) -> None:
 
 
 def _json_rows(rows: list[list], max_chars: int) -> list[list]:
-    """``rows`` with each value JSON-safe (``json_safe``), converted a row at a time and the text
-    counted as it goes: over ``max_chars`` characters (the answer's byte cap, less its insight and
-    SQL) the answer is refused before more is copied."""
+    """``rows`` (``result_table``'s own copies) with each value made JSON-safe (``json_safe``) in
+    place, a row at a time, the text counted as it goes: over ``max_chars`` characters (the
+    answer's byte cap, less its insight and SQL) the answer is refused before more is converted."""
     chars = 0
-    safe: list[list] = []
     for row in rows:
-        values = [json_safe(value) for value in row]
-        chars += sum(len(value) for value in values if isinstance(value, str))
+        row[:] = [json_safe(value) for value in row]
+        chars += sum(len(value) for value in row if isinstance(value, str))
         if chars > max_chars:
             raise _OverTheCap(f"more than {max_chars:,} characters of text in the rows (max_answer_bytes)")
-        safe.append(values)
-    return safe
+    return rows
 
 
 def _type_name(value: Any) -> str:
