@@ -53,6 +53,10 @@ def main(requests_fd: int, answers_fd: int, lifeline_fd: int) -> None:
     while (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
         number, payload = request
         threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
+    # The requests end when the pipeline closes them or dies, often a moment before the lifeline:
+    # returning would end this interpreter (the agent's threads are daemons, as the calls' are)
+    # before the watchdog ends the group, and what the agent started would outlive the run.
+    _end_group()
 
 
 def _watchdog(lifeline_fd: int) -> None:
@@ -62,6 +66,11 @@ def _watchdog(lifeline_fd: int) -> None:
             pass
     except OSError:
         pass
+    _end_group()
+
+
+def _end_group() -> None:
+    """End this process's group (this process and all the agent started), what it printed flushed."""
     for stream in (sys.stdout, sys.stderr):  # what the agent printed, for the pipeline's relay
         try:
             stream.flush()
