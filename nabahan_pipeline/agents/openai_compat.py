@@ -248,9 +248,8 @@ class OpenAICompatibleAgent:
         insight = self._chat(request, usage, deadline).strip()
         if not insight:
             raise _Failure("the model returned an empty insight", sql)
-        # columns + rows keep two result columns of one name apart; ``data`` would merge them. The
-        # rows go as the query returned them: normalize_answer makes its one copy of them.
-        return {"status": "success", "sql": sql, "columns": list(columns), "rows": rows,
+        # columns + rows keep two result columns of one name apart; ``data`` would merge them.
+        return {"status": "success", "sql": sql, "columns": list(columns), "rows": [list(row) for row in rows],
                 "insights": insight, "error": None}
 
     def _run(self, reply: str) -> tuple[str | None, list[str], list[tuple]]:
