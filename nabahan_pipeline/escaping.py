@@ -74,8 +74,16 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
 
 def one_line(value: object, chars: int) -> str:
     """``value`` as one line (every run of whitespace a space), cut to ``chars`` characters with "…"
-    where it is cut: agent text quoted in a message, a reason or a table cell."""
-    text = " ".join(str(value).split())
+    where it is cut: agent text quoted in a message, a reason or a table cell. Only as much of the
+    start as the line needs is split (a 30 MiB result would be millions of words, for 80 characters)."""
+    text = str(value)
+    size = 4 * chars + 64
+    while size < len(text):
+        start = " ".join(text[:size].split())  # the start of the whole line: it is longer still
+        if len(start) > chars:
+            return start[: chars - 1] + "…"
+        size *= 4
+    text = " ".join(text.split())
     return text if len(text) <= chars else text[: chars - 1] + "…"
 
 

@@ -3,13 +3,19 @@ or huge document is refused by its measure, never by a RecursionError or the mem
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 _NOT_STRUCTURE = bytes(byte for byte in range(256) if byte not in b'"[]{},')
 # An innermost pair of brackets: each pass that removes them all takes one level off.
 _INNERMOST = re.compile(rb"[\[{][\]}]")
 _NOT_A_BRACKET = bytes(byte for byte in range(256) if byte not in b"[]{}")
+# What may stand between the items of a list (JSON's whitespace).
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
 # A token of the walk that finds where a document is too deep: a string, or punctuation.
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},:]', re.DOTALL)
 
@@ -79,3 +85,31 @@ def too_deep_at(data: bytes | str, depth_limit: int) -> tuple[int, str | None] |
             key = last_string[1:-1].decode("utf-8", errors="replace")
         last_string = None
     return None
+
+
+def json_list_items(text: str) -> Iterator[Any]:
+    """Each item of the JSON list ``text``, parsed one at a time (``JSONDecoder.raw_decode`` at its
+    offset, the text never copied): a stored result of 30 MiB is checked, counted or shown a few
+    rows at a time, never held whole as objects. ValueError (``json.JSONDecodeError``) as soon as
+    the text is not a JSON list."""
+    end = len(text)
+    at = _SPACE.match(text).end()
+    if at >= end or text[at] != "[":
+        raise json.JSONDecodeError("Expecting a JSON list", text, at)
+    at = _SPACE.match(text, at + 1).end()
+    if at < end and text[at] == "]":
+        at += 1
+    else:
+        while True:
+            item, at = _DECODER.raw_decode(text, at)
+            yield item
+            at = _SPACE.match(text, at).end()
+            if at < end and text[at] == ",":
+                at = _SPACE.match(text, at + 1).end()
+                continue
+            if at < end and text[at] == "]":
+                at += 1
+                break
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
+    if _SPACE.match(text, at).end() != end:
+        raise json.JSONDecodeError("Extra data", text, at)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import pandas as pd
 import pytest
 
-from nabahan_pipeline.escaping import csv_cell, markdown_table, markdown_text
+from nabahan_pipeline.escaping import csv_cell, markdown_table, markdown_text, one_line
 from nabahan_pipeline.orchestration.io_manager import markdown_preview
 
 # Part of the fault matrix (README, "Reliability and security"): pytest -m faults
@@ -65,3 +67,24 @@ def test_right_to_left_cells_are_isolated_and_lose_their_bidi_controls():
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells == ["c1", "\u2068كم عدد المناقصات في 2024؟\u2069", "SELECT 1", "\u2068بلغ 7 مناقصة\u2069"]
     assert markdown_text("SELECT 1 -- \u202e") == "SELECT 1 -- ", "no Arabic: not isolated, still cleaned"
+
+
+@pytest.mark.parametrize("chars", [1, 2, 5, 80])
+@pytest.mark.parametrize("text", ["", "a", " a  b\n c ", "x" * 500, " \n\t" * 400 + "a b", ("ن " + " " * 30) * 200,
+                                  "a" * 79 + "  \n  ", "word " * 100])
+def test_one_line_reads_only_the_start_it_needs_and_says_what_the_whole_would(text: str, chars: int) -> None:
+    whole = " ".join(text.split())
+    assert one_line(text, chars) == (whole if len(whole) <= chars else whole[: chars - 1] + "…")
+
+
+def test_a_cell_of_a_huge_text_is_cut_without_splitting_all_of_it():
+    # A 30 MiB result once became millions of words (hundreds of MiB) for an 80-character cell.
+    text = "قيمة نصية من عشرين حرفا " * 200_000
+    tracemalloc.start()
+    try:
+        line = one_line(text, 80)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(line) == 80 and line.endswith("…")
+    assert peak < 100_000, peak

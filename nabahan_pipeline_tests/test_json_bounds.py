@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+import tracemalloc
 
 import pytest
 
-from nabahan_pipeline.json_bounds import measure_json, too_deep_at
+from nabahan_pipeline.json_bounds import json_list_items, measure_json, too_deep_at
 
 
 @pytest.mark.parametrize(
@@ -60,3 +61,28 @@ def test_where_a_document_is_too_deep_names_the_element_and_the_key() -> None:
     assert too_deep_at("[[1], [2]]", 16) is None
     assert sys.getrecursionlimit() < 100_000  # a walk, not a recursion: too_deep_at takes any depth
     assert too_deep_at("[" * 200_000 + "]" * 200_000, 16) == (1, None)
+
+
+@pytest.mark.parametrize("text", ["[]", " [ ] ", "[1, 2 ,3]", '[[1, "a"], [2, "ن"]]', ' [\n{"a": [1]}\n]\n', "[NaN, null]"])
+def test_a_list_is_read_item_by_item_as_json_reads_it_whole(text: str) -> None:
+    assert list(json_list_items(text)) == json.loads(text) or text == "[NaN, null]"
+    assert len(list(json_list_items(text))) == len(json.loads(text))
+
+
+@pytest.mark.parametrize("text", ["", "{}", "1", "[1,]", "[1 2]", "[", "[1", "[1]x", '"[1]"', "[1]]"])
+def test_anything_but_one_json_list_is_refused_as_json_refuses_it(text: str) -> None:
+    with pytest.raises(ValueError):
+        list(json_list_items(text))
+
+
+def test_a_list_read_item_by_item_holds_one_item_at_a_time() -> None:
+    # 20,000 rows of text: reading them whole makes tens of MiB of objects; one at a time, one row's.
+    text = json.dumps([["قيمة نصية من عشرين حرفا"] * 12] * 20_000, ensure_ascii=False)
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in json_list_items(text))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == 20_000
+    assert peak < 100_000, peak  # json.loads: about 30 MB

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from typing import Any, BinaryIO
 
 from nabahan_pipeline.agents.contract import Agent, AgentOptions
-from nabahan_pipeline.agents.frames import FrameError, Oversized, frame, parse, read_frame, too_deep
+from nabahan_pipeline.agents.frames import FrameError, Oversized, decoded, frame, parse, read_frame, too_deep
 from nabahan_pipeline.agents.python_callable import PythonCallableAgent, parse_python_spec, python_fingerprint
 from nabahan_pipeline.agents.secrets import is_secret, scrub, secret_values
 from nabahan_pipeline.errors import AgentSpecError
@@ -209,7 +209,7 @@ class _Child:
                 self._start = (f"agent spec {self._spec!r}: its module {self._module!r} did not finish importing "
                                f"within {limit_s:g} s (--agent-start-timeout)")
             else:
-                reply = self._decode(first.outcome)
+                reply = self._decode(first, take=False)  # every caller may read it
                 if isinstance(reply, str):
                     self._start = f"agent spec {self._spec!r}: {reply}"
                 elif "error" in reply:
@@ -238,7 +238,7 @@ class _Child:
             with self._lock:
                 self._pending.pop(number, None)
             raise TimeoutError(f"no answer within {wait_s:g} s")
-        reply = self._decode(pending.outcome)
+        reply = self._decode(pending)
         if isinstance(reply, str):
             return _failure(reply)
         if "answer" in reply:
@@ -253,8 +253,13 @@ class _Child:
             self._requests.write(data)
             self._requests.flush()
 
-    def _decode(self, outcome: bytes | Oversized | str | None) -> dict | str:
-        """A reply frame as its JSON object, or the text of what was wrong with it."""
+    def _decode(self, pending: _Pending, *, take: bool = True) -> dict | str:
+        """A call's reply frame as its JSON object, or the text of what was wrong with it. Taken
+        (``take``), the frame's bytes are let go of once decoded, before its objects are made: a
+        30 MiB answer is never held as bytes, text and objects at once."""
+        outcome = pending.outcome
+        if take:
+            pending.outcome = None
         if isinstance(outcome, str):
             return outcome
         if isinstance(outcome, Oversized):
@@ -264,7 +269,9 @@ class _Child:
         if too_deep(outcome):
             return "malformed answer: nested deeper than the pipeline reads"
         try:
-            reply = parse(outcome)
+            text = decoded(outcome)
+            outcome = None
+            reply = parse(text)
         except (ValueError, RecursionError) as exc:
             return f"malformed answer: not JSON ({type(exc).__name__})"
         return reply if isinstance(reply, dict) else "malformed answer: not a reply of the agent's process"
@@ -282,6 +289,8 @@ class _Child:
                 if pending is not None:
                     pending.outcome = outcome
                     pending.done.set()
+                # The call holds the frame now: not this loop too while it waits for the next one.
+                reply = outcome = pending = None
         except FrameError as exc:
             why = f"the agent's process broke the protocol ({exc})"
         except (OSError, ValueError):

@@ -202,7 +202,8 @@ def result_table(answer: Mapping[str, Any], max_values: int | None = None) -> tu
     has ``rows``, else from ``data`` (row objects; columns in order of first appearance, a value a
     row lacks is None). Raises ContractError for a result in neither form, and (given
     ``max_values``, as an answer is read) ``_OverTheCap`` for one of more values, counted before
-    the rows are copied."""
+    the rows are read. Rows that are lists are handed back as they are, not copied (scoring reads
+    a 30 MiB result that was just parsed): a caller that changes them copies them first."""
     if answer.get("rows") is not None:
         columns, rows = answer.get("columns"), answer["rows"]
         if not isinstance(columns, list) or not all(isinstance(name, str) for name in columns):
@@ -212,7 +213,7 @@ def result_table(answer: Mapping[str, Any], max_values: int | None = None) -> tu
         if any(len(row) != len(columns) for row in rows):
             raise ContractError(f"every row must have {len(columns)} values, one per column")
         _count_values(len(rows) * len(columns), max_values)
-        return list(columns), [list(row) for row in rows]
+        return list(columns), [row if isinstance(row, list) else list(row) for row in rows]
     data = answer.get("data")
     if data is None:
         return [], []
@@ -234,9 +235,10 @@ def _count_values(values: int, max_values: int | None) -> None:
 
 
 def _json_rows(rows: list[list], max_chars: int) -> list[list]:
-    """``rows`` with each value JSON-safe (``json_safe``), converted a row at a time and the text
-    counted as it goes: over ``max_chars`` characters (the answer's byte cap, less its insight and
-    SQL) the answer is refused before more is copied."""
+    """``rows`` with each value JSON-safe (``json_safe``): the answer's one copy of its rows (the
+    agent's own lists are never changed), made a row at a time and the text counted as it goes:
+    over ``max_chars`` characters (the answer's byte cap, less its insight and SQL) the answer is
+    refused before more is copied."""
     chars = 0
     safe: list[list] = []
     for row in rows:

@@ -72,6 +72,12 @@ def too_deep(payload: bytes, max_depth: int = MAX_DEPTH) -> bool:
     return measure_json(payload, max_depth).depth > max_depth
 
 
-def parse(payload: bytes) -> Any:
-    """The JSON of a frame (ValueError for anything else; lone surrogates decoded as they were sent)."""
-    return json.loads(payload.decode("utf-8", "surrogatepass"))
+def decoded(payload: bytes) -> str:
+    """A frame's bytes as the text of its JSON (lone surrogates decoded as they were sent); a
+    reader that lets go of the bytes before ``parse`` never holds them beside the objects."""
+    return payload.decode("utf-8", "surrogatepass")
+
+
+def parse(payload: bytes | str) -> Any:
+    """The JSON of a frame, given as its bytes or as its ``decoded`` text (ValueError for anything else)."""
+    return json.loads(decoded(payload) if isinstance(payload, bytes) else payload)

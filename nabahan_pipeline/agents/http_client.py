@@ -160,21 +160,30 @@ class HttpClient:
             body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
             all_headers["Content-Type"] = "application/json; charset=utf-8"
         response = self.request(method, body=body, headers=all_headers, timeout_s=timeout_s)
+        content_type = response.headers.get("Content-Type", "no content type")
         measure = measure_json(response.body, max_depth)
         if measure.depth > max_depth:
             raise MalformedResponseError(f"response from {self.url} nested deeper than {max_depth} levels")
         if max_values is not None and measure.values > max_values:
             raise BodyTooLargeError(f"answer over the cap: {measure.values:,} values from {self.url} > the cap of "
                                     f"{max_values:,} values (rows x columns)")
+        # Decoded once, as json.loads decodes bytes, and the bytes let go of before the objects are
+        # made: a 30 MiB body is never held beside both its text and its objects.
+        data, response = response.body, None
         try:
-            return json.loads(response.body)
-        except (UnicodeDecodeError, ValueError) as exc:
-            content_type = response.headers.get("Content-Type", "no content type")
-            detail = str(exc).split(":")[0] if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
-            body_text = excerpt(self._scrub(_text(response.body)))
-            raise MalformedResponseError(
-                self._scrub(f"response is not JSON ({detail}; {content_type}; body: {body_text!r})")
-            ) from None
+            text = data.decode(json.detect_encoding(data), "surrogatepass")
+        except UnicodeDecodeError:
+            raise self._not_json("not UTF-8", content_type, _text(data)) from None
+        data = None
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise self._not_json(str(exc).split(":")[0], content_type, text) from None
+
+    def _not_json(self, detail: str, content_type: str, text: str) -> MalformedResponseError:
+        """The error of a body that is not JSON: why, its content type and the start of it, scrubbed."""
+        body_text = excerpt(self._scrub(text))
+        return MalformedResponseError(self._scrub(f"response is not JSON ({detail}; {content_type}; body: {body_text!r})"))
 
     def check_reachable(self, timeout_s: float = 5.0) -> None:
         """Ask the URL's server for a HEAD, once: any answer, whatever its status, or a connection

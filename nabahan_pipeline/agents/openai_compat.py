@@ -243,9 +243,8 @@ class OpenAICompatibleAgent:
                 raise _Failure(f"SQL failed after one repair: {again}", again.sql) from None
         if sql is None:
             return {"status": "out_of_scope", "sql": None, "data": [], "insights": APOLOGY, "error": None}
-        data = [dict(zip(columns, row)) for row in rows]  # what the insight prompt shows the model
         request = [{"role": "system", "content": INSIGHT_INSTRUCTIONS},
-                   {"role": "user", "content": _insight_request(question, sql, data)}]
+                   {"role": "user", "content": _insight_request(question, sql, columns, rows)}]
         insight = self._chat(request, usage, deadline).strip()
         if not insight:
             raise _Failure("the model returned an empty insight", sql)
@@ -345,13 +344,14 @@ def _examples() -> str:
     return "\n".join(lines)
 
 
-def _insight_request(question: str, sql: str, data: list[dict[str, Any]]) -> str:
-    shown = data[:INSIGHT_ROWS]
-    rows = json.dumps(shown, ensure_ascii=False, default=str)
-    count = f"عدد الصفوف: {len(data)}"
-    if len(data) > len(shown):
+def _insight_request(question: str, sql: str, columns: list[str], rows: list[tuple]) -> str:
+    # The rows the model is shown, as objects: only these are copied, however many the query returned.
+    shown = [dict(zip(columns, row)) for row in rows[:INSIGHT_ROWS]]
+    text = json.dumps(shown, ensure_ascii=False, default=str)
+    count = f"عدد الصفوف: {len(rows)}"
+    if len(rows) > len(shown):
         count += f" (أول {len(shown)} صفاً أدناه)"
-    return f"السؤال: {question}\n\nSQL: {sql}\n\n{count}\nالصفوف (JSON):\n{rows}"
+    return f"السؤال: {question}\n\nSQL: {sql}\n\n{count}\nالصفوف (JSON):\n{text}"
 
 
 def build(options: AgentOptions) -> OpenAICompatibleAgent:

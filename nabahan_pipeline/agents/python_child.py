@@ -5,15 +5,14 @@ and checked, then each question asked on a thread of its own, each answer sent b
 
 The first request frame names the spec, the parent's import path and the agent's folders (where it
 was registered from, looked in after the working directory); the child answers frame 0
-with the module's file, or the one-line error of an agent that cannot be loaded. When its requests
-end (the pipeline closed them, or died) it ends its own process group, what the agent started with
-it: left to the interpreter's exit, the agent's threads are daemons (they were started from the
-daemon thread of a call) and a process it started would outlive a pipeline that died.
+with the module's file, or the one-line error of an agent that cannot be loaded. It returns when its
+requests end (the pipeline closed them, or died) and the interpreter exits as usual; a thread the
+agent left running is ended by the pipeline's ``close`` (its process group: SIGTERM, then SIGKILL).
 
-The pipeline may die without a word (SIGKILL, a crash) while a call or the import hangs: a watchdog
-thread reads the lifeline, a pipe only the pipeline holds open for writing, from the start; at its
-end of file it ends the group too. Linux's parent-death signal has no public route in Python's
-standard library; this does the same.
+The pipeline may die without a word (SIGKILL, a crash): a watchdog thread reads the lifeline, a
+pipe only the pipeline holds open for writing, from the start (an import that never returns
+included); at its end of file it ends this process's group, the agent's own processes with it.
+Linux's parent-death signal has no public route in Python's standard library; this does the same.
 """
 
 from __future__ import annotations
@@ -45,14 +44,19 @@ def main(requests_fd: int, answers_fd: int, lifeline_fd: int) -> None:
             answers.write(data)
             answers.flush()
 
-    try:
-        first = read_frame(requests, MAX_REQUEST_BYTES)
-        agent = None if first is None else _load(first[1], send)
-        while agent is not None and (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
-            number, payload = request
-            threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
-    finally:
-        _end_own_group()
+    first = read_frame(requests, MAX_REQUEST_BYTES)
+    if first is None:
+        return
+    agent = _load(first[1], send)
+    if agent is None:
+        return
+    while (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
+        number, payload = request
+        threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
+    # The requests end when the pipeline closes them or dies, often a moment before the lifeline:
+    # returning would end this interpreter (the agent's threads are daemons, as the calls' are)
+    # before the watchdog ends the group, and what the agent started would outlive the run.
+    _end_group()
 
 
 def _watchdog(lifeline_fd: int) -> None:
@@ -62,11 +66,11 @@ def _watchdog(lifeline_fd: int) -> None:
             pass
     except OSError:
         pass
-    _end_own_group()
+    _end_group()
 
 
-def _end_own_group() -> None:
-    """Flush what the agent printed, then end this process's group: it and all the agent started."""
+def _end_group() -> None:
+    """End this process's group (this process and all the agent started), what it printed flushed."""
     for stream in (sys.stdout, sys.stderr):  # what the agent printed, for the pipeline's relay
         try:
             stream.flush()

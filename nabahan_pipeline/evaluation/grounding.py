@@ -43,7 +43,8 @@ def as_table(
     if rows and all(isinstance(row, Mapping) for row in rows):
         names = list(dict.fromkeys(name for row in rows for name in row))
         return [str(name) for name in names], [[row.get(name) for name in names] for row in rows]
-    table = [list(row) if isinstance(row, (list, tuple)) else [row] for row in rows]
+    # Lists as they are (read, never changed): a 30 MiB result is not copied for its numbers.
+    table = [row if isinstance(row, list) else list(row) if isinstance(row, tuple) else [row] for row in rows]
     width = max((len(row) for row in table), default=0)
     names = list(columns or [])[:width] if columns else []
     return names + [str(j) for j in range(len(names), width)], table

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from nabahan_pipeline.evaluation.formats import format_rate, format_seconds
 from nabahan_pipeline.evaluation.headline import count_of, verdict_line
 from nabahan_pipeline.evaluation.summary import KPI_FIGURES, report_rows
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
+from nabahan_pipeline.json_bounds import json_list_items
 
 # The charts of the run the page embeds, read from the files the charts asset wrote: the overview,
 # the verdicts, the error locations.
@@ -196,15 +198,21 @@ def run_report_path(results_csv: Path) -> Path:
 
 def stored_result(columns: Any, rows: Any) -> Result:
     """A stored response's result (its ``columns`` and ``rows`` JSON texts) as the report shows it;
-    an unreadable one as empty."""
+    an unreadable one as empty. The rows are read one at a time (``json_list_items``): the few
+    shown are kept, the rest only counted, so that a 30 MiB result is never held as objects."""
     try:
         names = json.loads(columns) if isinstance(columns, str) else list(columns or [])
-        values = json.loads(rows) if isinstance(rows, str) else list(rows or [])
+        if not isinstance(rows, str):
+            values = list(rows or [])
+            return Result([str(name) for name in names], values[:SHOWN_ROWS], len(values))
+        items = json_list_items(rows)
+        shown = list(islice(items, SHOWN_ROWS))
+        total = len(shown) + sum(1 for _ in items)
     except (TypeError, ValueError):
         return Result([], [], 0)
-    if not isinstance(names, list) or not isinstance(values, list):
+    if not isinstance(names, list):
         return Result([], [], 0)
-    return Result([str(name) for name in names], values[:SHOWN_ROWS], len(values))
+    return Result([str(name) for name in names], shown, total)
 
 
 def _seconds(overall: Mapping[str, Any], key: str) -> str:

@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import tempfile
+import tracemalloc
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -39,6 +40,7 @@ from nabahan_pipeline.evaluation.html_report import (
     gathered_run_report,
     run_report_html,
     run_report_path,
+    stored_result,
     write_html,
 )
 from nabahan_pipeline.evaluation.summary import summarize
@@ -419,3 +421,19 @@ if __name__ == "__main__":
         target = Path(__file__).resolve().parents[2] / "docs" / "images" / "evaluation_report.png"
         screenshot(target)
         print(f"wrote {target}")
+
+
+def test_a_stored_result_shows_its_first_rows_and_counts_the_rest_without_holding_them() -> None:
+    rows = [[f"صف {number}", number] for number in range(40_000)]
+    text = json.dumps(rows, ensure_ascii=False)
+    tracemalloc.start()
+    try:
+        result = stored_result('["a", "b"]', text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result == Result(["a", "b"], rows[:5], 40_000)
+    assert peak < 100_000, peak  # json.loads of it: several MB
+    assert stored_result('["a"]', "[[1], [2]") == Result([], [], 0)
+    assert stored_result('["a"]', '{"rows": []}') == Result([], [], 0)
+    assert stored_result(["a"], [[1], [2]]) == Result(["a"], [[1], [2]], 2)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
@@ -60,10 +60,7 @@ class Evidence:
         percent_only: list[float] = list(extra_percent)
         non_percent: list[float] = []
         text_numbers: dict[str, list[float]] = {}
-        rows = [row if isinstance(row, Mapping) else dict(enumerate(_as_sequence(row))) for row in rows]
-        names = list(dict.fromkeys(name for row in rows for name in row))
-        for name in names:
-            cells = [row.get(name) for row in rows]
+        for cells in _columns(rows):
             numbers = [float(cell) for cell in cells if _is_number(cell)]
             for cell in cells:
                 if isinstance(cell, str):
@@ -127,6 +124,19 @@ def _any_within(candidates: list[float], value: float, margin: float) -> bool:
 
 def _sorted_magnitudes(values: Iterable[float]) -> list[float]:
     return sorted(abs(value) for value in values if math.isfinite(value))
+
+
+def _columns(rows: Sequence[Any]) -> Iterator[list[Any]]:
+    """Each column's cells (None where a row lacks it), one column at a time: rows of values read
+    by position, not copied into a mapping each (a 30 MiB result would be tens of MiB of dicts)."""
+    if not any(isinstance(row, Mapping) for row in rows):
+        sequences = [_as_sequence(row) for row in rows]
+        for j in range(max((len(row) for row in sequences), default=0)):
+            yield [row[j] if j < len(row) else None for row in sequences]
+        return
+    mappings = [row if isinstance(row, Mapping) else dict(enumerate(_as_sequence(row))) for row in rows]
+    for name in dict.fromkeys(name for row in mappings for name in row):
+        yield [row.get(name) for row in mappings]
 
 
 def _as_sequence(row: Any) -> Sequence[Any]:

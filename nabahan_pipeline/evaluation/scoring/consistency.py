@@ -56,9 +56,14 @@ FIGURES: tuple[Figure, ...] = (
 
 
 def result_digest(rows: Sequence[Any]) -> str:
-    """A short digest of a result set, blind to row order, to count distinct results across repeats."""
-    canonical = sorted(json.dumps(row, ensure_ascii=False, sort_keys=True, default=str) for row in rows)
-    return hashlib.sha256("\n".join(canonical).encode("utf-8")).hexdigest()[:16]
+    """A short digest of a result set, blind to row order, to count distinct results across repeats.
+    Each row's JSON is kept as UTF-8 (half the size of the text for Arabic; sorted the same: UTF-8
+    keeps the order of code points) and hashed a row at a time, never joined into one copy."""
+    canonical = sorted(json.dumps(row, ensure_ascii=False, sort_keys=True, default=str).encode("utf-8") for row in rows)
+    digest = hashlib.sha256()
+    for number, line in enumerate(canonical):
+        digest.update(b"\n" + line if number else line)
+    return digest.hexdigest()[:16]
 
 
 def add_repeat_consistency(scores: pd.DataFrame) -> pd.DataFrame:

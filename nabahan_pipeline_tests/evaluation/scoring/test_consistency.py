@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import tracemalloc
 
 import pandas as pd
 
 from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.consistency import result_digest
 from nabahan_pipeline.evaluation.summary import summarize
 
 INSIGHT = "بلغ عدد المناقصات المطابقة {n} مناقصة في البيانات المتاحة حالياً."
@@ -62,3 +65,19 @@ def test_single_runs_have_no_pass_hat_n_and_tokens_are_summed():
     overall = summarize(score_responses(cases(), responses, None)).iloc[0]
     assert overall["repeats"] == 1 and math.isnan(overall["pass_hat_n"])
     assert overall["total_tokens"] == 26
+
+
+def test_a_result_digest_is_blind_to_row_order_and_hashes_rows_without_joining_them() -> None:
+    rows = [["ن" * 20, number, None, 2.5] for number in range(20_000)]
+    canonical = sorted(json.dumps(row, ensure_ascii=False, sort_keys=True) for row in rows)
+    expected = hashlib.sha256("\n".join(canonical).encode("utf-8")).hexdigest()[:16]  # the digest as it always was
+    tracemalloc.start()
+    try:
+        digest = result_digest(rows[::-1])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert digest == expected == result_digest(rows)
+    assert result_digest([["a"], ["😀"]]) == result_digest([["😀"], ["a"]]) != result_digest([["a"]])
+    utf8 = sum(len(line.encode("utf-8")) for line in canonical)
+    assert peak < 3 * utf8, (peak, utf8)  # the rows' UTF-8 lines (1.7x); joined and encoded again: 6x
