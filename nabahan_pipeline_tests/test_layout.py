@@ -313,7 +313,10 @@ def test_only_the_database_generator_turns_sqlites_syncing_off(tmp_path: Path) -
 
 
 # Modules that start processes or call C by hand; os functions that fork.
-NO_PROCESSES = ("multiprocessing", "ctypes", "_ctypes")
+NO_PROCESSES = ("ctypes", "_ctypes")
+# A process pool is stock concurrent.futures on a forkserver or spawn context, never a fork.
+START_METHODS = {"forkserver", "spawn"}
+NO_MULTIPROCESSING = ("Process", "Pool", "set_start_method")
 NO_FORK = ("fork", "forkpty", "register_at_fork")
 # A PNG is written by Pillow (savefig), not chunk by chunk.
 PNG_CHUNKS = (b"IHDR", b"IDAT", b"IEND")
@@ -323,10 +326,18 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
+def _start_methods(node: ast.expr) -> set:
+    """The start methods an argument can name: its constants (a conditional's two branches)."""
+    if isinstance(node, ast.IfExp):
+        return _start_methods(node.body) | _start_methods(node.orelse)
+    return {node.value} if isinstance(node, ast.Constant) else {None}
+
+
 def stock_library_offences(source: str) -> list[str]:
     """What ``source`` does of: a private matplotlib name (imported, read as an attribute of a
     matplotlib module or class, through getattr & co, or defined in a subclass of a matplotlib
-    class), a fork (``os``'s fork functions, ``multiprocessing``, a ``ProcessPoolExecutor``),
+    class), a fork (``os``'s fork functions, ``multiprocessing``'s processes and pools, a
+    ``ProcessPoolExecutor`` not on a forkserver or spawn context),
     ``ctypes``, or PNG chunks of its own (the chunk names as bytes)."""
     tree = ast.parse(source)
     found: list[str] = []
@@ -349,8 +360,8 @@ def stock_library_offences(source: str) -> list[str]:
             names = [alias.name for alias in node.names]
             if top in NO_PROCESSES:
                 found.append(f"from {node.module} import")
-            if "ProcessPoolExecutor" in names:
-                found.append(f"from {node.module} import ProcessPoolExecutor")
+            if top == "multiprocessing" and set(names) & set(NO_MULTIPROCESSING):
+                found.append(f"from {node.module} import {', '.join(names)}")
             if node.module == "os":
                 found += [f"from os import {name}" for name in names if name in NO_FORK]
             if top == "matplotlib":
@@ -368,8 +379,8 @@ def stock_library_offences(source: str) -> list[str]:
                     found.append(f"{root.id}.{'.'.join(reversed(chain))}")
                 if root.id in os_names and node.attr in NO_FORK:
                     found.append(f"{root.id}.{node.attr}")
-                if node.attr == "ProcessPoolExecutor":
-                    found.append(f"{root.id}.ProcessPoolExecutor")
+                if root.id == "multiprocessing" and node.attr in NO_MULTIPROCESSING:
+                    found.append(f"multiprocessing.{node.attr}")
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in ("getattr", "hasattr", "setattr", "delattr") and len(node.args) >= 2
               and isinstance(node.args[0], ast.Name) and node.args[0].id in mpl
@@ -382,6 +393,13 @@ def stock_library_offences(source: str) -> list[str]:
         elif isinstance(node, ast.Constant) and isinstance(node.value, bytes) and any(
                 chunk in node.value for chunk in PNG_CHUNKS):
             found.append(f"PNG bytes {node.value[:8]!r}")
+        if isinstance(node, ast.Call):
+            callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            keywords = {keyword.arg for keyword in node.keywords}
+            if callee == "ProcessPoolExecutor" and "mp_context" not in keywords:
+                found.append("ProcessPoolExecutor without a forkserver or spawn mp_context")
+            if callee == "get_context" and not (node.args and _start_methods(node.args[0]) <= START_METHODS):
+                found.append("get_context of a start method other than forkserver or spawn")
     return found
 
 
@@ -394,16 +412,22 @@ def test_the_package_uses_stock_libraries_only_and_never_forks() -> None:
 def test_the_stock_library_rule_catches_offences() -> None:
     source = '''
 import ctypes
-import multiprocessing.connection
+import multiprocessing
 import os as system
 import matplotlib as mpl
 import matplotlib._api
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import Pool, get_context
 from os import register_at_fork
 from matplotlib import _pylab_helpers, text as mpl_text
 from matplotlib.backends.backend_agg import RendererAgg, backend_agg
 
 system.fork()
+multiprocessing.Process(target=print)
+ProcessPoolExecutor(2)
+ProcessPoolExecutor(2, mp_context=get_context("spawn"))  # stock, no fork
+get_context("forkserver" if fast else "spawn")  # stock
+get_context("fork")
 mpl.__version__, mpl.rcParams  # public
 mpl_text._get_text_metrics_with_cache
 backend_agg._RendererAgg
@@ -418,9 +442,11 @@ handle.write(b"IHDR" + header)
 '''
     assert sorted(stock_library_offences(source)) == sorted([
         "import ctypes",
-        "import multiprocessing.connection",
         "import matplotlib._api",
-        "from concurrent.futures import ProcessPoolExecutor",
+        "from multiprocessing import Pool, get_context",
+        "multiprocessing.Process",
+        "ProcessPoolExecutor without a forkserver or spawn mp_context",
+        "get_context of a start method other than forkserver or spawn",
         "from os import register_at_fork",
         "from matplotlib import _pylab_helpers, text",
         "system.fork",
