@@ -109,7 +109,10 @@ def test_a_reply_of_megabytes_is_read_in_bounded_time_not_searched_for_hours(llm
     worker.join(60)
     assert outcome, "the judge's reply was still being searched after 60 s"
     found, reason = outcome[0]
-    assert found is None and reason.startswith("judge failed: unparseable judge reply"), reason[:300]
+    # Either way the failure is recorded within the budget: the search gave up on the reply, or the
+    # budget ended it first (Python 3.13's JSON scanner recurses deeper before it gives up).
+    bounded = ("judge failed: unparseable judge reply", "judge failed: judge reply not read within the time budget")
+    assert found is None and reason.startswith(bounded), reason[:300]
 
 
 def test_the_first_object_holding_a_verdict_is_read() -> None:
