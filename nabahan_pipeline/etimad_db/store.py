@@ -120,22 +120,5 @@ def connect_readonly(path: str | Path) -> sqlite3.Connection:
 
 
 def database_hash(path: str | Path) -> str:
-    """SHA-256 (hex) of the database file, to key caches and results to the data they saw; read
-    once per version of the file in this process (a run keys its gold results, responses and
-    metadata by it: one read of the file, not three)."""
-    resolved = Path(path).expanduser().resolve()
-    stat = resolved.stat()
-    version = (str(resolved), stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
-    with _hash_lock:
-        known = _hashes.get(version)
-    if known is None:
-        known = file_sha256(resolved)
-        with _hash_lock:
-            _hashes[version] = known
-    return known
-
-
-# The databases' hashes by (path, device, inode, size, modification time): a file written again is
-# another version.
-_hashes: dict[tuple, str] = {}
-_hash_lock = threading.Lock()
+    """SHA-256 (hex) of the database file, to key caches and results to the data they saw."""
+    return file_sha256(Path(path).expanduser().resolve())
