@@ -1,17 +1,8 @@
-"""All eight charts of a run, drawn and switched into the run folder as one set.
-
-With ``workers`` > 1 the charts are drawn in a stock process pool (``concurrent.futures`` on the
-``forkserver`` start method, which imports this module once, in its server, and forks each worker
-from it): the charts split into that many groups of about equal cost (``CHART_COST``), each group
-drawn by one worker into the same staged folder. The PNGs are byte for byte those drawn in this
-process (the same code, rcParams and fonts). Where forkserver is not offered, spawn.
-"""
+"""All eight charts of a run, drawn and switched into the run folder as one set."""
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -39,18 +30,6 @@ CHART_FILES: tuple[str, ...] = (
     "pass_rate_trend.png",
     "error_locations.png",
 )
-# Each chart's share of the drawing (wall, bench/bench_charts.py, 2,000 answers), to split them
-# into groups of about equal cost for the workers.
-CHART_COST: dict[str, float] = {
-    "metrics_overview.png": 0.30,
-    "pass_fail_distribution.png": 0.20,
-    "latency_analysis.png": 0.45,
-    "category_breakdown.png": 0.35,
-    "detailed_results.png": 0.60,
-    "evaluation_dashboard.png": 1.00,
-    "pass_rate_trend.png": 0.30,
-    "error_locations.png": 0.30,
-}
 
 
 def save_figure(fig: Figure, path: str | Path) -> Path:
@@ -84,7 +63,6 @@ def render_charts(
     history: pd.DataFrame | None = None,
     pass_threshold: float = 0.8,
     gated: str | None = None,
-    workers: int = 1,
 ) -> dict[str, Path]:
     """Write the eight PNG charts as one set: drawn into a folder of their own, then ``out_dir``
     (a symbolic link, see ``files.atomic_folder``) is switched to it whole, so a reader never sees
@@ -93,7 +71,6 @@ def render_charts(
     ``history``: one row per run, oldest first, the current run last (run_label, timestamp,
     pass_rate, execution_accuracy, p95_latency). ``None`` means this is the first run. ``gated``:
     the summary column the threshold judges on the dashboard (default: the Correct rate).
-    ``workers``: processes that draw them (1: this one, one chart after another).
     Returns ``{file name: path}`` in :data:`CHART_FILES` order, the paths in this run's own
     folder (``out_dir`` may point at a later run's by the time they are read).
     """
@@ -106,46 +83,11 @@ def render_charts(
         require_history(history)
     out = Path(out_dir)
     remove_stale_temporaries(out.with_name(f".{out.name}_runs"))
-    with atomic_folder(out) as folder:
-        if workers > 1:
-            _draw_in_pool(workers, scores, summary, history, threshold, gated, folder.path)
-        else:
-            _draw(CHART_FILES, scores, summary, history, threshold, gated, folder.path)
-    return {name: folder.final / name for name in CHART_FILES}
-
-
-def chart_groups(workers: int) -> list[list[str]]:
-    """The charts split into ``workers`` groups of about equal cost (the costliest first, each to
-    the group with least so far), each group in ``CHART_FILES`` order."""
-    groups: list[list[str]] = [[] for _ in range(max(1, min(workers, len(CHART_FILES))))]
-    loads = [0.0] * len(groups)
-    for name in sorted(CHART_FILES, key=lambda name: -CHART_COST[name]):
-        least = loads.index(min(loads))
-        groups[least].append(name)
-        loads[least] += CHART_COST[name]
-    return [sorted(group, key=CHART_FILES.index) for group in groups]
-
-
-def _draw_in_pool(workers: int, scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame,
-                  threshold: float, gated: str | None, folder: Path) -> None:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if context.get_start_method() == "forkserver":
-        # matplotlib and the chart modules imported once, in the server; each worker forks from it
-        context.set_forkserver_preload([__name__])
-    groups = chart_groups(workers)
-    with ProcessPoolExecutor(max_workers=len(groups), mp_context=context) as pool:
-        drawn = [pool.submit(_draw, group, scores, summary, history, threshold, gated, folder) for group in groups]
-        for future in drawn:
-            future.result()  # a chart's error is raised here, and the set is not switched in
-
-
-def _draw(names: Sequence[str], scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame,
-          threshold: float, gated: str | None, folder: Path) -> None:
-    """Draw the charts ``names`` into ``folder``, one figure in memory at a time."""
     charts = chart_builders(scores, summary, history, threshold, gated)
-    for name in names:
-        save_figure(charts[name](), folder / name)
+    with atomic_folder(out) as folder:
+        for name in CHART_FILES:
+            save_figure(charts[name](), folder.path / name)
+    return {name: folder.final / name for name in CHART_FILES}
 
 
 def chart_builders(scores: pd.DataFrame, summary: pd.DataFrame, history: pd.DataFrame,

@@ -86,12 +86,12 @@ def pixel_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def render_digests(inputs: Inputs, out: Path, workers: int = 1) -> dict[str, str]:
+def render_digests(inputs: Inputs, out: Path) -> dict[str, str]:
     """render_charts into ``out`` (warnings as errors); every file it leaves -> its pixel digest."""
     scores, summary, history, threshold = inputs
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        render_charts(scores, summary, out, history=history, pass_threshold=threshold, workers=workers)
+        render_charts(scores, summary, out, history=history, pass_threshold=threshold)
     return {p.name: pixel_digest(p) for p in sorted(out.iterdir())}
 
 
@@ -119,23 +119,6 @@ def test_render_charts_draws_the_reference_pixels(case, tmp_path):
     assert sorted(got) == sorted(CHART_FILES)
     changed = [name for name in CHART_FILES if got[name] != expected["charts"][name]]
     assert not changed, f"{case}: pixels differ from the reference in {changed}"
-
-
-@pytest.mark.parametrize("case", ["20 cases, 14 runs", "60 cases x 2 repeats, 30 runs, threshold 90%"])
-def test_charts_drawn_in_a_process_pool_are_the_reference_pixels(case, tmp_path):
-    got = render_digests(CASES[case][0](), tmp_path / "charts", workers=3)
-    assert got == _reference()[case]["charts"]
-
-
-def test_the_pool_splits_the_charts_into_groups_of_about_equal_cost():
-    from nabahan_pipeline.evaluation.charts.render import CHART_COST, chart_groups
-
-    for workers in (1, 2, 3, 8, 20):
-        groups = chart_groups(workers)
-        assert sorted(name for group in groups for name in group) == sorted(CHART_FILES)
-        assert len(groups) == min(workers, len(CHART_FILES)) and all(groups)
-    costs = [sum(CHART_COST[name] for name in group) for group in chart_groups(2)]
-    assert max(costs) - min(costs) <= max(CHART_COST.values())
 
 
 def test_the_digest_sees_a_one_unit_colour_change(tmp_path, monkeypatch):
