@@ -1,4 +1,5 @@
-"""Running our commands as a user types them, in a private home, with the test agents importable."""
+"""Running our commands as a user types them, in a private home, with the test agents importable;
+whether a process they started has ended."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from nabahan_pipeline.settings import ENVIRONMENT_VARIABLES
@@ -36,3 +38,18 @@ def cases_file(path: Path, n: int = 3) -> Path:
     ]
     path.write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+def gone(pid: int, within_s: float = 10.0) -> bool:
+    """Whether process ``pid`` ends within ``within_s`` (a zombie, dead but not yet reaped by
+    whoever inherited it, counts as ended)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.1)
+    return False

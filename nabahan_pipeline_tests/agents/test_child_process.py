@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nabahan_pipeline_tests.commands import REPO, cases_file, nabahan
+from nabahan_pipeline_tests.commands import REPO, cases_file, gone, nabahan
 
 # Part of the fault matrix (README, "Reliability and security"): pytest -m faults
 pytestmark = pytest.mark.faults
@@ -35,18 +35,6 @@ def results(tmp_path: Path) -> pd.DataFrame:
     (path,) = (tmp_path / "out").glob("evaluation_results_*.csv")
     return pd.read_csv(path, encoding="utf-8-sig")
 
-
-def gone(pid: int, within_s: float = 10.0) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            return True
-        if state == "Z":  # dead, not yet reaped by whoever inherited it
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def test_an_agent_that_exits_costs_its_own_question_and_the_run_reports(tmp_path: Path):

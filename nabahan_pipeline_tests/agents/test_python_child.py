@@ -11,23 +11,11 @@ from pathlib import Path
 import pytest
 
 from nabahan_pipeline.agents.frames import frame
-from nabahan_pipeline_tests.commands import REPO
+from nabahan_pipeline_tests.commands import REPO, gone
 
 # Part of the fault matrix (README, "Reliability and security"): pytest -m faults
 pytestmark = pytest.mark.faults
 
-
-def gone(pid: int, within_s: float = 10.0) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            return True
-        if state == "Z":  # dead, not yet reaped
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def test_when_its_requests_end_before_its_lifeline_what_the_agent_started_ends_too(tmp_path: Path):
