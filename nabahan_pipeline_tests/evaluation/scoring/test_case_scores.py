@@ -49,6 +49,22 @@ def test_overall_needs_both() -> None:
 
 
 @pytest.fixture
+def queries_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every query a read-only connection runs from here on, in order (on every database)."""
+    import nabahan_pipeline.evaluation.agent_sql as agent_sql
+
+    ran: list[str] = []
+
+    class Counted(agent_sql.ReadOnlyConnection):
+        def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
+            ran.append(sql)
+            return super().run(sql, **limits)
+
+    monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
+    return ran
+
+
+@pytest.fixture
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "procurement.sqlite"
     conn = sqlite3.connect(path)
@@ -137,17 +153,8 @@ def test_each_gold_sql_runs_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert calls == [gold]
 
 
-def test_each_agent_sql_runs_once_per_database(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import nabahan_pipeline.evaluation.agent_sql as agent_sql
-
-    ran: list[str] = []
-
-    class Counted(agent_sql.ReadOnlyConnection):
-        def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
-            ran.append(sql)
-            return super().run(sql, **limits)
-
-    monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
+def test_each_agent_sql_runs_once_per_database(db: Path, queries_run: list[str]) -> None:
+    ran = queries_run
     shared, other = response("a")["sql"], "SELECT COUNT(*) AS n FROM tenders_full_details"
     # a's two repeats and c share one SQL; b's differs; a's SQL comes back after b's, at c.
     responses = pd.DataFrame([response("a"), response("a", repeat=1), response("b", sql=other), response("c")])

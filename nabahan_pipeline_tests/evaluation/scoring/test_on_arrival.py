@@ -14,7 +14,7 @@ from nabahan_pipeline.evaluation.scoring import case_scores, score_responses
 from nabahan_pipeline.evaluation.scoring.case_scores import ROW_SCORE_COLUMNS
 from nabahan_pipeline.evaluation.scoring.on_arrival import ScoringOnArrival
 from nabahan_pipeline_tests.evaluation.scoring.answers import REFUSAL
-from nabahan_pipeline_tests.evaluation.scoring.test_case_scores import cases_frame, db, response  # noqa: F401
+from nabahan_pipeline_tests.evaluation.scoring.test_case_scores import cases_frame, db, queries_run, response  # noqa: F401
 
 GOLD = "SELECT COUNT(*) FROM tenders_full_details WHERE region_id = 1"
 TIMESTAMP = "2026-01-01T02:00:00+03:00"
@@ -92,17 +92,8 @@ def test_an_answer_whose_scoring_fails_is_told_without_scores_and_case_scores_ra
         score_responses(cases, pd.DataFrame([response("c")]), db, scored=held)
 
 
-def test_an_agent_query_answered_again_runs_once_per_database(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
-    import nabahan_pipeline.evaluation.agent_sql as agent_sql
-
-    ran: list[str] = []
-
-    class Counted(agent_sql.ReadOnlyConnection):
-        def run(self, sql: str, **limits: object) -> agent_sql.QueryResult:
-            ran.append(sql)
-            return super().run(sql, **limits)
-
-    monkeypatch.setattr(agent_sql, "ReadOnlyConnection", Counted)
+def test_an_agent_query_answered_again_runs_once_per_database(db: Path, queries_run: list[str]) -> None:  # noqa: F811
+    ran = queries_run
     with ScoringOnArrival(cases_frame(), db, [db]) as on:
         for row in (response("a"), response("a", 1), response("c")):
             on.submit(row)
