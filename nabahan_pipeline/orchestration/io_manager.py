@@ -4,8 +4,9 @@ with the metadata the UI shows."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import dagster as dg
 import pandas as pd
@@ -18,6 +19,11 @@ from nabahan_pipeline.settings import parquet_dir
 
 PREVIEW_ROWS = 10
 PREVIEW_CELL_CHARS = 60
+# A column holding a text this long (an answer's rows near the byte cap) is written plain, without
+# min/max statistics: its dictionary page and its statistics would each hold another copy of the
+# text while it is written, and the dictionary another while it is read (a 28 MiB text: the write's
+# Arrow memory 144 -> 116 MiB, a read's 112 -> 56 MiB, bench/README.md, issue 38).
+LONG_TEXT_CHARS = 1 << 20
 
 
 class ParquetIOManager(dg.ConfigurableIOManager):
@@ -46,9 +52,9 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         for folder in (path.parent, archive.parent):
             remove_stale_temporaries(folder)
         with atomic_path(archive) as tmp:
-            obj.to_parquet(tmp, engine="pyarrow", index=False)
+            obj.to_parquet(tmp, engine="pyarrow", index=False, **parquet_options(obj))
         with atomic_path(path) as tmp:
-            tmp.write_bytes(archive.read_bytes())
+            shutil.copyfile(archive, tmp)  # streamed: the file is never held whole
         partition = _partition(context)
         if partition is None:
             self._prune(archive.parent)
@@ -109,6 +115,22 @@ class ParquetIOManager(dg.ConfigurableIOManager):
 
 def _partition(context: dg.OutputContext | dg.InputContext) -> Optional[str]:
     return context.asset_partition_key if context.has_asset_partitions else None
+
+
+def parquet_options(frame: pd.DataFrame) -> dict[str, Any]:
+    """``pyarrow.parquet.write_table``'s options for ``frame``: its columns holding a text of
+    ``LONG_TEXT_CHARS`` or more written with no dictionary and no statistics, the others as pyarrow
+    writes them by default; {} when no column holds such a text."""
+    long = {name for name in frame.columns
+            if frame[name].dtype == object and _longest_text(frame[name]) >= LONG_TEXT_CHARS}
+    if not long:
+        return {}
+    others = [str(name) for name in frame.columns if name not in long]
+    return {"use_dictionary": others, "write_statistics": others}
+
+
+def _longest_text(column: pd.Series) -> int:
+    return max((len(value) for value in column if isinstance(value, str)), default=0)
 
 
 def table_schema(frame: pd.DataFrame, dagster_type: Optional[dg.DagsterType] = None) -> dg.TableSchema:
