@@ -70,7 +70,7 @@ def one_round(n: int, offset: int, figures: dict[str, list[tuple[float, float]]]
     agent = resolve_agent(INSTANT_AGENT, database=database)
     numbered = numbered_cases(cases)
     with open(os.devnull, "w", encoding="utf-8") as sink:
-        def show(row: dict) -> None:
+        def show(row: dict, _result: object) -> None:
             sink.write(console.case_block(numbered(row["case_id"]), row, n))
 
         responses = timed(figures, "agent asked, console blocks", lambda: run_agent(cases, agent, on_answer=show))

@@ -176,6 +176,7 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
         error = str(error) if isinstance(error, (int, float)) else f"(an error given as {_type_name(error)})"
     try:
         columns, rows = result_table(raw, limits.max_values)
+        columns = [str.__str__(name) for name in columns]  # a str subclass's text, as json_safe's values
         rows = _json_rows(rows, max(0, limits.max_answer_bytes - len(insights) - len(sql or "")))
     except ContractError as exc:
         return AgentAnswer.failure(f"malformed answer: {exc}")
@@ -278,13 +279,20 @@ def _over_a_cap(raw: Mapping[str, Any], insights: str, limits: AnswerLimits) -> 
 
 def json_safe(value: Any) -> Any:
     """One cell's value as JSON keeps it: NaN and infinities as None, bytes as text (``base64:`` when
-    not UTF-8), dates as ISO text, Decimal and other numbers as floats; TypeError for anything else."""
+    not UTF-8), dates as ISO text, Decimal and other numbers as floats; TypeError for anything else.
+    Always of JSON's own types, a subclass's value as ``json`` writes it (an IntEnum's number, not
+    its name), so that the value is the one its JSON text reads back as (scoring reads either)."""
     if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
         raise TypeError("a number of more than 100 digits")
-    if value is None or isinstance(value, (bool, int, str)):
+    if value is None or type(value) in (bool, int, str):
         return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
+        number = float.__float__(value)
+        return number if math.isfinite(number) else None
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
         try:

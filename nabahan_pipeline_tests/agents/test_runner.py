@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import threading
 import time
@@ -113,6 +114,54 @@ class CountingAgent:
 
     def fingerprint(self) -> str:
         return self.spec
+
+
+class _Kind(enum.IntEnum):
+    ONE = 1
+
+
+class _Shouting(str):
+    def __str__(self) -> str:
+        return self.upper()
+
+
+class _Tenth(float):
+    def __repr__(self) -> str:
+        return "a tenth"
+
+
+def test_a_cells_value_is_of_jsons_own_types_the_value_its_text_reads_back_as():
+    # Scoring reads the result either as the runner read it or parsed from its JSON text: one value.
+    raw = {**GOOD, "data": None, "columns": [_Shouting("n"), "b"],
+           "rows": [[_Kind.ONE, _Shouting("riyadh")], [_Tenth(0.1), True], [2**70, None]]}
+    answer = normalize_answer(raw)
+    assert answer.status == "success"
+    read_back = json.loads(json.dumps(answer.rows)), json.loads(json.dumps(answer.columns))
+    assert (answer.rows, answer.columns) == read_back == ([[1, "riyadh"], [0.1, True], [2**70, None]], ["n", "b"])
+    assert [type(value) for row in answer.rows for value in row] == [int, str, float, bool, int, type(None)]
+    assert [type(name) for name in answer.columns] == [str, str]
+
+
+class _Store(dict):
+    def get(self, key: str) -> dict | None:  # type: ignore[override]
+        return super().get(key)
+
+    def put(self, key: str, record: dict) -> None:
+        self[key] = record
+
+
+def test_on_answer_is_told_each_row_with_its_result_as_read_and_a_cached_row_without():
+    told: list[tuple[dict, tuple | None]] = []
+    store = _Store()
+    run = run_agent(cases(2), CountingAgent(), cache=store, cache_key=lambda case, r: case["case_id"],
+                    on_answer=lambda row, result: told.append((row, result)))
+    assert [row["case_id"] for row, _ in told] == ["c0", "c1"] and run["case_id"].tolist() == ["c0", "c1"]
+    for row, result in told:
+        assert result == (json.loads(row["columns"]), json.loads(row["rows"])) == (["n"], [[1]])
+    told.clear()
+    run_agent(cases(2), CountingAgent(), cache=store, cache_key=lambda case, r: case["case_id"],
+              on_answer=lambda row, result: told.append((row, result)))
+    assert [(row["case_id"], row["cached"], result) for row, result in told] == [("c0", True, None), ("c1", True, None)]
 
 
 def test_calls_are_queued_a_bounded_way_ahead_and_stop_when_the_batches_are_no_longer_wanted(monkeypatch):

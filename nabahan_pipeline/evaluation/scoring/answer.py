@@ -98,7 +98,7 @@ def present(value: Any) -> bool:
     """False for None and for the NaN/NA that pandas puts in place of a missing value."""
     if value is None:
         return False
-    if isinstance(value, (str, int)):  # the usual cells, answered without pandas
+    if isinstance(value, (str, int, list)):  # the usual cells and a result's rows, answered without pandas
         return True
     if isinstance(value, float):
         return not math.isnan(value)

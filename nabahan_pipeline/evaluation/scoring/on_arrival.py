@@ -83,9 +83,11 @@ class ScoringOnArrival:
         self._runner: QueryRunner | None = None  # opened on the worker's first query
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nabahan-scoring")
 
-    def submit(self, row: Mapping[str, Any]) -> None:
-        """Score ``row`` (an agent_responses row) on the worker, after those submitted before it."""
-        self._executor.submit(self._score, dict(row))
+    def submit(self, row: Mapping[str, Any], result: tuple[list[str], list[list]] | None = None) -> None:
+        """Score ``row`` (an agent_responses row) on the worker, after those submitted before it;
+        ``result``, the (columns, rows) its ``columns`` and ``rows`` JSON texts were made from
+        (``runner.Answered``), is scored as it is rather than parsed again from those texts."""
+        self._executor.submit(self._score, dict(row), result)
 
     def results(self) -> dict[tuple[str, int], tuple]:
         """Every answer submitted scored (waits for the worker), keyed by (case id, repeat); an
@@ -104,12 +106,14 @@ class ScoringOnArrival:
 
     # --- on the worker thread --------------------------------------------------------------------
 
-    def _score(self, row: dict[str, Any]) -> None:
+    def _score(self, row: dict[str, Any], result: tuple[list[str], list[list]] | None) -> None:
         scores: dict[str, Any] | None
         try:
             case = self._cases[row["case_id"]]
             sql = text_or_none(case.get("expected_sql"))
-            scores = scored_row(case, row, self._gold(row["case_id"], sql), self._runs(row), self._scorers)
+            # scored_row reads a result given as lists as it is (the row itself is what is told)
+            answer = row if result is None else {**row, "columns": result[0], "rows": result[1]}
+            scores = scored_row(case, answer, self._gold(row["case_id"], sql), self._runs(row), self._scorers)
         except Exception:  # case_scores scores it again, and its error stops that step with its own words
             scores = None
         else:

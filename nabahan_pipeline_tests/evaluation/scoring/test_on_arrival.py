@@ -3,6 +3,7 @@ score_responses would give, and case_scores assembled from them scores nothing a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from nabahan_pipeline.agents.contract import result_table
 from nabahan_pipeline.evaluation.scoring import case_scores, score_responses
 from nabahan_pipeline.evaluation.scoring.case_scores import ROW_SCORE_COLUMNS
 from nabahan_pipeline.evaluation.scoring.on_arrival import ScoringOnArrival
@@ -65,6 +67,22 @@ def test_scores_on_arrival_are_the_case_scores_and_nothing_is_scored_twice(
     by_case = {case_id: scores for case_id, scores in told if case_id != "a"}
     assert by_case["c"]["rows_verified"] is False and by_case["c"]["correct"] is False
     assert bool(expected.loc[expected["case_id"] == "c", "correct"].item()) is False
+
+
+def test_a_result_handed_with_its_row_is_scored_as_it_is_not_parsed_again(db: Path) -> None:  # noqa: F811
+    cases = cases_frame(a=GOLD, c=GOLD)
+    with ScoringOnArrival(cases, db, [db]) as on:
+        for row in answers():
+            on.submit(row)
+        from_text = on.results()
+    told: list[Mapping[str, Any]] = []
+    with ScoringOnArrival(cases, db, [db], on_scored=lambda row, scores: told.append(row)) as on:
+        for row in answers():
+            # the row's own text is not JSON: parsing it would fail the scoring (and leave it out)
+            on.submit({**row, "data": "not JSON"}, result_table({"data": json.loads(row["data"])}))
+        from_result = on.results()
+    assert from_result == from_text and len(from_result) == 4
+    assert [row["data"] for row in told] == ["not JSON"] * 4, "the row is told as it was submitted"
 
 
 def test_an_answer_missing_from_the_scores_held_is_scored_in_case_scores(
