@@ -26,8 +26,8 @@ from pathlib import Path
 # (label, a function's file ending and name, as pstats keys them); the cumulative CPU of each.
 PARTS: tuple[tuple[str, str, str], ...] = (
     ("imports before the run (nabahan_pipeline.api)", "nabahan_pipeline/api.py", "<module>"),
-    ("case file and agent checked (api._check)", "nabahan_pipeline/api.py", "_check"),
     ("the run (api.run)", "nabahan_pipeline/api.py", "run"),
+    ("  case file and agent checked (api._check)", "nabahan_pipeline/api.py", "_check"),
     ("  Dagster's job in process", "dagster/_core/definitions/job_definition.py", "execute_in_process"),
     ("    step test_cases", "orchestration/assets.py", "test_cases"),
     ("    step agent_responses", "orchestration/assets.py", "agent_responses"),
