@@ -21,6 +21,7 @@ import matplotlib.image as mpimg
 import numpy as np
 import pytest
 from matplotlib.colors import to_rgba
+from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
@@ -36,6 +37,7 @@ from nabahan_pipeline.evaluation.charts.latency import plot_latency_analysis
 from nabahan_pipeline.evaluation.charts.markdown import dashboard_markdown
 from nabahan_pipeline.evaluation.charts.overview import plot_metrics_overview
 from nabahan_pipeline.evaluation.charts.pass_fail import plot_pass_fail_distribution
+from nabahan_pipeline.evaluation.charts import render
 from nabahan_pipeline.evaluation.charts.render import CHART_FILES, render_charts, save_figure
 from nabahan_pipeline.evaluation.charts.text import safe_text, truncate_text
 from nabahan_pipeline.evaluation.charts.trend import plot_pass_rate_trend
@@ -637,11 +639,28 @@ def test_save_figure_is_atomic(tmp_path, monkeypatch):
         handle.write(PNG_MAGIC)  # half a file, then the disk is full
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(fig, "savefig", boom)
+    monkeypatch.setattr(mpimg, "imsave", boom)
     with pytest.raises(RuntimeError):
         save_figure(fig, target)
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["metrics_overview.png"]
+
+
+@pytest.mark.parametrize("name", CHART_FILES)
+def test_save_figure_draws_once_and_writes_what_savefig_writes(tmp_path, monkeypatch, name):
+    """One draw (the layout inside it), not savefig's layout pass and then its draw; the same bytes."""
+    scores = make_scores(40, seed=3)
+    summary = summarize(scores)
+    build = render.chart_builders(scores, summary, make_history(3), 0.8)[name]
+    expected = io.BytesIO()
+    with chart_style():
+        build().savefig(expected, format="png", dpi="figure")
+    draws = []
+    original = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda fig, renderer: draws.append(fig) or original(fig, renderer))
+    save_figure(build(), tmp_path / name)
+    assert len(draws) == 1
+    assert (tmp_path / name).read_bytes() == expected.getvalue()
 
 
 def test_empty_run_renders(tmp_path):
