@@ -1,13 +1,9 @@
-"""The embedded evaluation database's generator: the whole database from the reference data and a random seed.
+"""The embedded evaluation database (shared/docs/schema.md) from the reference data and a random seed.
 
-The data is synthetic, shaped after the real Etimad platform (shared/reference/etimad_facts.md),
-and follows the contract of shared/docs/schema.md. The generator draws from one
-``random.Random(random_seed)`` in a fixed order, fills an in-memory SQLite database, creates the indexes
-and writes it out with ``VACUUM INTO``: the same random seed and sizes give a byte-identical file (with
-the same SQLite library), a compact one, and never a half-written one (temporary file in the
-target directory, then ``os.replace``).
-
-Shape of the data, in short:
+One ``random.Random(random_seed)`` drawn in a fixed order fills an in-memory SQLite database, written
+out by ``VACUUM INTO`` and ``os.replace``: the same random seed and sizes give a byte-identical file
+(with the same SQLite library), never a half-written one. The data is shaped after Etimad
+(shared/reference/etimad_facts.md):
 
 - region: NULL for 10 %, else weighted by Etimad's awarded tenders per region (Riyadh, then
   Makkah, then the Eastern Province);
@@ -379,30 +375,26 @@ class _Generator:
         national = [a for a in AGENCIES if a.national]
         self.national_picker = _Picker(national, [weight(a) for a in national])
         self.all_picker = _Picker(AGENCIES, [weight(a) for a in AGENCIES])
-        self.local_pickers: dict[int, _Picker[Agency]] = {}
-        for region in REGIONS:
-            local = [a for a in AGENCIES if not a.national and a.region_id == region.region_id]
-            self.local_pickers[region.region_id] = _Picker(local, [weight(a) for a in local])
-        self.activity_pickers: dict[int, _Picker[Activity]] = {}
-        for agency in AGENCIES:
-            factors = KIND_SECTOR_FACTORS.get(agency.kind, {})
-            self.activity_pickers[agency.agency_id] = _Picker(
-                ACTIVITIES, [ACTIVITY_COUNTS[a.activity_id] * factors.get(a.sector, 1.0) for a in ACTIVITIES]
-            )
-        self.cities: dict[int, _Picker[str]] = {}
-        for region in REGIONS:
-            names = [c.name_ar for c in CITIES if c.region_id == region.region_id]
-            # The region's seat (listed first) is named most often.
-            self.cities[region.region_id] = _Picker(names, [4.0] + [1.0] * (len(names) - 1))
+        local = {r.region_id: [a for a in AGENCIES if not a.national and a.region_id == r.region_id] for r in REGIONS}
+        self.local_pickers = {region: _Picker(agencies, [weight(a) for a in agencies])
+                              for region, agencies in local.items()}
+
+        def activity_weights(kind: str) -> list[float]:
+            factors = KIND_SECTOR_FACTORS.get(kind, {})
+            return [ACTIVITY_COUNTS[a.activity_id] * factors.get(a.sector, 1.0) for a in ACTIVITIES]
+
+        self.activity_pickers = {a.agency_id: _Picker(ACTIVITIES, activity_weights(a.kind)) for a in AGENCIES}
+        cities = {r.region_id: [c.name_ar for c in CITIES if c.region_id == r.region_id] for r in REGIONS}
+        # The region's seat (listed first) is named most often.
+        self.cities = {region: _Picker(names, [4.0] + [1.0] * (len(names) - 1)) for region, names in cities.items()}
         self.iso_cache: dict[int, str] = {}
 
     # -- shared draws
 
     def iso(self, ordinal: int) -> str:
-        text = self.iso_cache.get(ordinal)
-        if text is None:
-            text = self.iso_cache[ordinal] = date.fromordinal(ordinal).isoformat()
-        return text
+        if ordinal not in self.iso_cache:
+            self.iso_cache[ordinal] = date.fromordinal(ordinal).isoformat()
+        return self.iso_cache[ordinal]
 
     def region_and_agency(self, null_share: float) -> tuple[int | None, Agency]:
         rng = self.rng
