@@ -368,7 +368,7 @@ def screenshot(path: Path) -> None:
     from nabahan_pipeline.evaluation.cases import load_test_cases
     from nabahan_pipeline.evaluation.charts.render import render_charts
     from nabahan_pipeline.evaluation.html_report import REPORT_CHARTS
-    from nabahan_pipeline.evaluation.scoring import score_responses
+    from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
     from nabahan_pipeline.settings import RunSettings
 
     cases = load_test_cases(RunSettings().case_file())

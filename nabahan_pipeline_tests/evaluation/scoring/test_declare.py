@@ -7,7 +7,8 @@ import pytest
 
 from nabahan_pipeline.evaluation.html_report import KPI_RATES
 from nabahan_pipeline.evaluation.reports import RESULT_COLUMNS, SEED_COLUMNS, summary_table
-from nabahan_pipeline.evaluation.scoring import SCORERS, consistency
+from nabahan_pipeline.evaluation.scoring import consistency
+from nabahan_pipeline.evaluation.scoring.case_scores import SCORERS
 from nabahan_pipeline.evaluation.scoring.case_scores import ANSWER_COLUMNS, CASE_SCORE_COLUMNS, DECLARED
 from nabahan_pipeline.evaluation.summary import FIGURES, KPI_FIGURES, summarize
 from nabahan_fixtures.synthetic import drawn_table, make_scores

@@ -10,7 +10,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from nabahan_pipeline.evaluation.scoring import case_scores, score_responses
+from nabahan_pipeline.evaluation.scoring import case_scores
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline.evaluation.scoring.case_scores import ROW_SCORE_COLUMNS
 from nabahan_pipeline.evaluation.scoring.on_arrival import ScoringOnArrival
 from nabahan_pipeline_tests.evaluation.scoring.answers import REFUSAL
