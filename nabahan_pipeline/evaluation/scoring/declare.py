@@ -39,16 +39,12 @@ class Column:
 
 @dataclass(frozen=True)
 class Figure:
-    """One evaluation_summary figure of a scope's answers (all, or one category's).
-
-    ``value`` makes it from the scope's case_scores rows; ``outcomes`` (rates only) gives what its
-    95 % interval is over, which adds the ``<key>_low`` and ``<key>_high`` columns right after it.
-    ``label`` names it in the summary CSV (``long_label`` instead on the figure's own row, when the
-    name needs a word more), ``kpi`` shows it among the HTML report's head figures, ``trend``
-    follows it across runs in the Dagster UI; ``optional`` leaves its CSV rows out when it is NaN or
-    nothing was counted; ``report`` False keeps it out of the summary CSV. A rate's ``denominator``
-    is the summary figure counting what it is over, ``counted`` that in words: "(6 of 17 with gold SQL)".
-    """
+    """One evaluation_summary figure of a scope's answers (all, or one category's): ``value`` makes
+    it from the scope's rows; ``outcomes`` (rates) what its 95 % interval is over (``<key>_low``,
+    ``<key>_high``). ``label`` (``long_label`` on its own row) names it in the summary CSV, ``kpi``
+    puts it in the HTML report's head, ``trend`` follows it across runs; ``optional`` leaves its
+    rows out when NaN or none, ``report`` False keeps it out of the CSV. A rate's ``denominator``
+    is the figure counting what it is over, ``counted`` that in words: "(6 of 17 with gold SQL)"."""
 
     key: str
     label: str
