@@ -188,17 +188,11 @@ def _run_gold(
         return failures, results
 
     try:
-        if len(runners) == 1:
-            return run(runners[0], queries)
+        shares = [queries[index :: len(runners)] for index in range(len(runners))]
         with ThreadPoolExecutor(len(runners)) as pool:
-            shares = [pool.submit(run, runner, queries[index :: len(runners)]) for index, runner in enumerate(runners)]
-            failures: dict[str, Exception | int] = {}
-            results: dict[str, list[ExpectedResult]] = {}
-            for share in shares:
-                share_failures, share_results = share.result()
-                failures.update(share_failures)
-                results.update(share_results)
-            return failures, results
+            done = list(pool.map(run, runners, shares))
+        return ({sql: failure for failures, _ in done for sql, failure in failures.items()},
+                {sql: result for _, results in done for sql, result in results.items()})
     finally:
         for runner in runners:
             runner.close()
