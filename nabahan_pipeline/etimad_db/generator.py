@@ -352,11 +352,6 @@ def _li(text: str) -> str:
     return "لل" + text[2:] if text.startswith("ال") else "ل" + text
 
 
-def _hijri_year(day: date) -> int:
-    """The (Umm al-Qura) Hijri year of a day the tenders span."""
-    return hijri_date(day)[0]
-
-
 class _Generator:
     """Draws rows in a fixed order from one Random; the same random seed gives the same rows."""
 
@@ -434,7 +429,7 @@ class _Generator:
         elif r < 0.48:
             base += " " + _li(agency.name_ar)
         elif r < 0.60:
-            base += f" لعام {_hijri_year(day)}هـ"
+            base += f" لعام {hijri_date(day)[0]}هـ"
         elif r < 0.70 and sector in SERVICE_SECTORS:
             base += rng.choice(DURATIONS)
         if type_id == 6:
@@ -534,7 +529,7 @@ class _Generator:
         if rng.random() < 0.12:
             return None
         n = rng.randint(1, 999)
-        hijri = _hijri_year(day)
+        hijri = hijri_date(day)[0]
         styles = (f"{hijri}/{n}", f"{n}-{hijri}", f"T{day.year}{n:04d}",
                   f"{'م ع' if type_id == 1 else 'ش م'}/{n}/{hijri}", f"{day.year}-{n:03d}")
         return styles[rng.randrange(5)]

@@ -72,17 +72,12 @@ class Figure:
 
     def schema(self) -> dict[str, pa.Column]:
         """The summary table's column(s) of this figure: itself, then its interval's bounds."""
-        metadata = {"trend": True} if self.trend else None
-        if self.kind == "count":
-            columns = {self.key: pa.Column(int, pa.Check.ge(self.at_least), description=self.description,
-                                           metadata=metadata)}
-        elif self.kind == "seconds":
-            columns = {self.key: pa.Column(float, NON_NEGATIVE, description=self.description, metadata=metadata)}
-        elif self.kind == "tokens":
-            columns = {self.key: pa.Column(float, nullable=True, description=self.description, metadata=metadata)}
-        else:
-            columns = {self.key: pa.Column(float, RATE, nullable=self.nullable, description=self.description,
-                                           metadata=metadata)}
+        # (type, check, nullable) by kind; a rate's and a score's are the else.
+        typed = {"count": (int, pa.Check.ge(self.at_least), False), "seconds": (float, NON_NEGATIVE, False),
+                 "tokens": (float, None, True)}.get(self.kind, (float, RATE, self.nullable))
+        dtype, check, nullable = typed
+        columns = {self.key: pa.Column(dtype, check, nullable=nullable, description=self.description,
+                                       metadata={"trend": True} if self.trend else None)}
         if self.has_interval:
             columns.update(bounds(self.key))
         return columns
