@@ -370,7 +370,8 @@ class _Generator:
         national = [a for a in AGENCIES if a.national]
         self.national_picker = _Picker(national, [weight(a) for a in national])
         self.all_picker = _Picker(AGENCIES, [weight(a) for a in AGENCIES])
-        local = {r.region_id: [a for a in AGENCIES if not a.national and a.region_id == r.region_id] for r in REGIONS}
+        local = {r.region_id: [a for a in AGENCIES if not a.national and a.region_id == r.region_id]
+                 for r in REGIONS}
         self.local_pickers = {region: _Picker(agencies, [weight(a) for a in agencies])
                               for region, agencies in local.items()}
 
@@ -381,7 +382,8 @@ class _Generator:
         self.activity_pickers = {a.agency_id: _Picker(ACTIVITIES, activity_weights(a.kind)) for a in AGENCIES}
         cities = {r.region_id: [c.name_ar for c in CITIES if c.region_id == r.region_id] for r in REGIONS}
         # The region's seat (listed first) is named most often.
-        self.cities = {region: _Picker(names, [4.0] + [1.0] * (len(names) - 1)) for region, names in cities.items()}
+        self.cities = {region: _Picker(names, [4.0] + [1.0] * (len(names) - 1))
+                       for region, names in cities.items()}
         self.iso_cache: dict[int, str] = {}
 
     # -- shared draws
