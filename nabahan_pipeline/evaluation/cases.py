@@ -6,6 +6,7 @@ against the database."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -95,11 +96,8 @@ def select_quick(cases: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
         [position for position, category in enumerate(categories) if category == wanted]
         for wanted in dict.fromkeys(categories)
     ]
-    chosen: list[int] = []
-    while len(chosen) < min(n, len(cases)):
-        for queue in queues:
-            if queue and len(chosen) < n:
-                chosen.append(queue.pop(0))
+    rounds = itertools.zip_longest(*queues)  # the first case of each category, then the second ...
+    chosen = [position for taken in rounds for position in taken if position is not None][:n]
     return cases.iloc[sorted(chosen)].reset_index(drop=True)
 
 
