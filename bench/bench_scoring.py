@@ -17,7 +17,7 @@ import pandas as pd
 
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.store import ensure_database, suite_databases
-from nabahan_pipeline.evaluation.scoring import score_responses, seed_verdict
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses, seed_verdict
 from nabahan_pipeline.evaluation.tables import AGENT_RESPONSES, CASE_SCORES
 
 SIZES = (1_000, 10_000)

@@ -104,7 +104,7 @@ def produce(cases_file: Path, responses_file: Path, out: Path) -> None:
     from nabahan_pipeline.etimad_db.store import ensure_database, suite_databases
     from nabahan_pipeline.evaluation.cases import load_test_cases, numbered_cases
     from nabahan_pipeline.evaluation.reports import write_reports
-    from nabahan_pipeline.evaluation.scoring import score_responses
+    from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
     from nabahan_pipeline.evaluation.summary import summarize
     from nabahan_pipeline.evaluation.tables import AGENT_RESPONSES, CASE_SCORES, EVALUATION_SUMMARY, TEST_CASES
 

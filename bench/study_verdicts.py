@@ -232,7 +232,7 @@ def main() -> None:
     print("\nCost of K: scoring the shipped suite's answers (gold and agent SQL on 1 + K databases)")
     from nabahan_pipeline.agents.runner import run_agent
     from nabahan_pipeline.agents.registry import resolve_agent
-    from nabahan_pipeline.evaluation.scoring import score_responses
+    from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
     from nabahan_pipeline.evaluation.cases import load_test_cases
 
     cases = load_test_cases(SHIPPED_TEST_CASES)

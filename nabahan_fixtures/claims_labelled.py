@@ -20,7 +20,7 @@ import pandas as pd
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult, referenced_tables, run_read_only
 from nabahan_pipeline.etimad_db.store import ensure_database
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 
 __all__ = ["LABELS", "ITEM_COLUMNS", "load_items", "run_item_sql", "score_items"]
 

@@ -11,17 +11,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from nabahan_pipeline.evaluation.scoring import (
-    CASE_SCORE_COLUMNS,
-    REPEAT_COLUMNS,
-    add_repeat_consistency,
-    hallucination_markers,
-    latency_tier,
-    not_correct_reasons,
-    result_digest,
-)
+from nabahan_pipeline.evaluation.scoring.case_scores import CASE_SCORE_COLUMNS, DECLARED, REPEAT_COLUMNS
+from nabahan_pipeline.evaluation.scoring.consistency import add_repeat_consistency, result_digest
+from nabahan_pipeline.evaluation.scoring.hallucination import hallucination_markers
+from nabahan_pipeline.evaluation.scoring.latency import latency_tier
+from nabahan_pipeline.evaluation.scoring.verdicts import not_correct_reasons
 from nabahan_pipeline.evaluation.intervals import wilson
-from nabahan_pipeline.evaluation.scoring.case_scores import DECLARED
 from nabahan_pipeline.evaluation.case_table import CATEGORIES, OUT_OF_SCOPE
 from nabahan_pipeline.evaluation.summary import SUMMARY_COLUMNS
 

@@ -17,7 +17,7 @@ import pandas as pd
 from nabahan_pipeline.evaluation.comparison import paired_lines
 from nabahan_pipeline.evaluation.formats import format_interval, format_pct, format_rate, format_seconds, interval_text
 from nabahan_pipeline.evaluation.headline import count_of
-from nabahan_pipeline.evaluation.scoring import seed_verdict
+from nabahan_pipeline.evaluation.scoring.case_scores import seed_verdict
 from nabahan_pipeline.evaluation.summary import FIGURE
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 

@@ -45,7 +45,7 @@ def test_each_error_is_still_importable_where_it_is_raised() -> None:
     from nabahan_pipeline.agents.registry import AgentSpecError
     from nabahan_pipeline.api import EvaluationInputError as ApiEvaluationInputError
     from nabahan_pipeline.cli import UsageError
-    from nabahan_pipeline.etimad_db import DatabaseBuildError
+    from nabahan_pipeline.etimad_db.generator import DatabaseBuildError
     from nabahan_pipeline.etimad_db.sql_safety import QueryTimeoutError, UnsafeSQLError
     from nabahan_pipeline.evaluation.cases import TestCaseError
 

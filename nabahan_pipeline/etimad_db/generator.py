@@ -1,13 +1,9 @@
-"""The embedded evaluation database's generator: the whole database from the reference data and a random seed.
+"""The embedded evaluation database (shared/docs/schema.md) from the reference data and a random seed.
 
-The data is synthetic, shaped after the real Etimad platform (shared/reference/etimad_facts.md),
-and follows the contract of shared/docs/schema.md. The generator draws from one
-``random.Random(random_seed)`` in a fixed order, fills an in-memory SQLite database, creates the indexes
-and writes it out with ``VACUUM INTO``: the same random seed and sizes give a byte-identical file (with
-the same SQLite library), a compact one, and never a half-written one (temporary file in the
-target directory, then ``os.replace``).
-
-Shape of the data, in short:
+One ``random.Random(random_seed)`` drawn in a fixed order fills an in-memory SQLite database, written
+out by ``VACUUM INTO`` and ``os.replace``: the same random seed and sizes give a byte-identical file
+(with the same SQLite library), never a half-written one. The data is shaped after Etimad
+(shared/reference/etimad_facts.md):
 
 - region: NULL for 10 %, else weighted by Etimad's awarded tenders per region (Riyadh, then
   Makkah, then the Eastern Province);
@@ -33,6 +29,7 @@ are NULL.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import random
@@ -210,90 +207,19 @@ KIND_SECTOR_FACTORS: dict[str, dict[str, float]] = {
                  "drugs": 0.01, "medsupplies": 0.05},
 }  # fmt: skip
 
-# What is bought in each sector; a tender name is one of these plus, often, a place or a period.
-SECTOR_OBJECTS: dict[str, tuple[str, ...]] = {
-    "medical": ("توريد أجهزة طبية", "توريد وتركيب أجهزة أشعة", "توريد مستلزمات غسيل الكلى",
-                "صيانة الأجهزة الطبية", "توريد أجهزة مختبرات طبية", "تشغيل خدمات التعقيم المركزي",
-                "توريد أسرة طبية وملحقاتها", "تشغيل خدمات الرعاية المنزلية"),
-    "parts": ("توريد قطع غيار للمركبات", "توريد قطع غيار لأجهزة التكييف",
-              "توريد قطع غيار للمعدات الثقيلة", "توريد إطارات وبطاريات للمركبات",
-              "توريد قطع غيار للمولدات الكهربائية", "توريد قطع غيار للأجهزة الطبية"),
-    "equipment": ("توريد أدوات ومعدات ورش", "توريد أجهزة كهربائية", "توريد معدات مطابخ",
-                  "توريد أجهزة قياس ومعايرة", "توريد عدد وأدوات يدوية"),
-    "it": ("توريد أجهزة حاسب آلي وملحقاتها", "تجديد تراخيص البرمجيات",
-           "تطوير وتشغيل المنصة الإلكترونية", "توريد وتركيب خوادم ومعدات شبكات",
-           "تقديم خدمات الحوسبة السحابية", "تشغيل وصيانة مركز البيانات", "توريد طابعات وأحبار",
-           "تطوير نظام تخطيط الموارد المؤسسية"),
-    "building": ("مشروع إنشاء مبنى إداري", "مشروع إنشاء مدرسة", "ترميم وتأهيل المباني",
-                 "مشروع إنشاء مركز صحي", "أعمال الإصلاح والترميم", "مشروع توسعة المبنى الرئيسي",
-                 "هدم وإعادة بناء المستودعات", "مشروع إنشاء سكن للموظفين"),
-    "materials": ("توريد مواد بناء", "توريد أدوات كهربائية وصحية", "توريد مواد سباكة",
-                  "توريد كابلات ولوحات كهربائية", "توريد دهانات ومواد عزل"),
-    "om": ("صيانة وتشغيل المباني والمرافق", "النظافة العامة للمنشآت",
-           "صيانة وتشغيل أنظمة التكييف", "التشغيل والصيانة الشاملة للمقر",
-           "صيانة المصاعد والسلالم المتحركة"),
-    "supplies": ("توريد هدايا ودروع تذكارية", "توريد مستلزمات مكتبية", "توريد أدوات الضيافة",
-                 "توريد مستلزمات المناسبات"),
-    "furniture": ("توريد أثاث مكتبي", "توريد مفروشات وستائر", "توريد سجاد وموكيت",
-                  "تأثيث مباني السكن"),
-    "medsupplies": ("توريد مستلزمات طبية", "توريد مستهلكات طبية",
-                    "توريد محاليل ومستلزمات المختبرات", "توريد مستلزمات العمليات الجراحية"),
-    "media": ("تصميم وطباعة المطبوعات", "تنفيذ حملة توعوية", "خدمات الدعاية والإعلان",
-              "إنتاج أفلام تعريفية", "طباعة الكتب والمصاحف"),
-    "vehicles": ("توريد سيارات", "توريد حافلات لنقل الطلاب", "توريد معدات ثقيلة",
-                 "توريد رافعات شوكية", "توريد سيارات إسعاف"),
-    "drugs": ("توريد أدوية", "توريد أدوية ولقاحات", "توريد أدوية الأمراض المزمنة",
-              "توريد مستحضرات صيدلانية"),
-    "utilities": ("توريد وتركيب وحدات تكييف", "توريد مولدات كهربائية", "تنفيذ شبكات المياه",
-                  "توريد وتركيب محطة تحلية", "تمديد شبكة الكهرباء"),
-    "vehicle_maint": ("صيانة وإصلاح المركبات", "صيانة أسطول السيارات", "صيانة المعدات الثقيلة"),
-    "security": ("توريد وتركيب كاميرات المراقبة", "خدمات الحراسات الأمنية",
-                 "توريد أنظمة إنذار ومكافحة الحريق", "توريد معدات الأمن والسلامة"),
-    "telecom": ("تقديم خدمات الاتصالات والإنترنت", "توريد أجهزة اتصالات لاسلكية",
-                "تنفيذ شبكة الألياف البصرية"),
-    "equip_maint": ("صيانة الأجهزة والمعدات", "صيانة المولدات الكهربائية", "صيانة أجهزة التكييف",
-                    "صيانة الأجهزة الطبية والمخبرية"),
-    "roads": ("مشروع إنشاء طرق", "سفلتة وإنارة الشوارع", "مشروع تنفيذ الجسور والتقاطعات",
-              "إنشاء ممرات المشاة", "مشروع تصريف مياه الأمطار"),
-    "events": ("تنظيم معرض", "تنظيم مؤتمر", "تنظيم ملتقى", "تنفيذ فعاليات اليوم الوطني"),
-    "clothing": ("توريد ملابس عسكرية", "توريد زي موحد", "توريد أقمشة وبطانيات",
-                 "توريد نظارات طبية"),
-    "road_om": ("صيانة الطرق", "تشغيل وصيانة الطرق", "صيانة وإنارة الطرق",
-                "ترقيع وصيانة الشوارع"),
-    "food": ("توريد مواد غذائية", "تقديم خدمات الإعاشة", "توريد وجبات غذائية",
-             "توريد مياه شرب معبأة"),
-    "transport": ("خدمات النقل", "نقل الطلاب والطالبات", "خدمات التخزين والنقل",
-                  "نقل الأثاث والمعدات"),
-    "rental": ("استئجار سيارات", "استئجار معدات", "استئجار مبنى", "استئجار حافلات"),
-    "training": ("تقديم برامج تدريبية", "تدريب الموظفين", "تنفيذ دورات تدريبية متخصصة"),
-    "fuel": ("توريد وقود", "تشغيل محطة وقود", "خدمات غسيل وتشحيم المركبات"),
-    "education": ("تشغيل مدارس", "تقديم خدمات تعليمية", "توريد وسائل تعليمية"),
-    "chemicals": ("توريد مواد كيميائية", "توريد مواد كيميائية لمعالجة المياه",
-                  "توريد مبيدات حشرية", "توريد مواد التعقيم والتطهير"),
-    "agriculture": ("تشجير وزراعة", "صيانة الحدائق والمسطحات الخضراء", "توريد شتلات وأشجار",
-                    "ري وصيانة الحدائق"),
-}  # fmt: skip
-
-ENGLISH_NAMES: dict[str, tuple[str, ...]] = {
-    "medical": ("Supply of Medical Equipment", "Radiology Equipment Maintenance"),
-    "medsupplies": ("Supply of Medical Consumables",),
-    "drugs": ("Supply of Pharmaceuticals",),
-    "it": ("IT Infrastructure Upgrade", "Software Licenses Renewal", "Data Center Operation"),
-    "building": ("Construction of Administrative Building",),
-    "om": ("Operation and Maintenance Services", "Facility Management Services"),
-    "telecom": ("Telecommunication Services",),
-    "events": ("Organizing an International Conference",),
-    "training": ("Professional Training Program",),
-}
-ENGLISH_FALLBACK = ("Supply and Installation Works", "Consultancy Services", "General Services Contract")
+# What is bought in each sector, and the other words of a tender's name (package data, read once):
+# a tender name is one of these objects plus, often, a place or a period.
+_NAMES = json.loads(Path(__file__).with_name("tender_names.json").read_text(encoding="utf-8"))
+SECTOR_OBJECTS: dict[str, list[str]] = _NAMES["sector_objects"]
+CONTEST_OBJECTS: list[str] = _NAMES["contest_objects"]
+ENGLISH_NAMES: dict[str, list[str]] = _NAMES["english_names"]
+ENGLISH_FALLBACK: list[str] = _NAMES["english_fallback"]
+DURATIONS: list[str] = _NAMES["durations"]
+PHASES: list[str] = _NAMES["phases"]
 
 SERVICE_SECTORS = frozenset(
     {"om", "security", "food", "transport", "rental", "it", "road_om", "equip_maint", "vehicle_maint", "telecom"}
 )
-DURATIONS = (" لمدة سنة", " لمدة سنتين", " لمدة ثلاث سنوات", " لمدة خمس سنوات")
-PHASES = (" - المرحلة الأولى", " - المرحلة الثانية", " - المرحلة الثالثة")
-CONTEST_OBJECTS = ("مسابقة التصميم المعماري", "مسابقة أفضل فكرة مبتكرة", "مسابقة تصميم الهوية البصرية",
-                   "مسابقة تصميم الواجهات العمرانية")  # fmt: skip
 
 
 # --- building -------------------------------------------------------------------------------------
@@ -426,11 +352,6 @@ def _li(text: str) -> str:
     return "لل" + text[2:] if text.startswith("ال") else "ل" + text
 
 
-def _hijri_year(day: date) -> int:
-    """The (Umm al-Qura) Hijri year of a day the tenders span."""
-    return hijri_date(day)[0]
-
-
 class _Generator:
     """Draws rows in a fixed order from one Random; the same random seed gives the same rows."""
 
@@ -449,30 +370,28 @@ class _Generator:
         national = [a for a in AGENCIES if a.national]
         self.national_picker = _Picker(national, [weight(a) for a in national])
         self.all_picker = _Picker(AGENCIES, [weight(a) for a in AGENCIES])
-        self.local_pickers: dict[int, _Picker[Agency]] = {}
-        for region in REGIONS:
-            local = [a for a in AGENCIES if not a.national and a.region_id == region.region_id]
-            self.local_pickers[region.region_id] = _Picker(local, [weight(a) for a in local])
-        self.activity_pickers: dict[int, _Picker[Activity]] = {}
-        for agency in AGENCIES:
-            factors = KIND_SECTOR_FACTORS.get(agency.kind, {})
-            self.activity_pickers[agency.agency_id] = _Picker(
-                ACTIVITIES, [ACTIVITY_COUNTS[a.activity_id] * factors.get(a.sector, 1.0) for a in ACTIVITIES]
-            )
-        self.cities: dict[int, _Picker[str]] = {}
-        for region in REGIONS:
-            names = [c.name_ar for c in CITIES if c.region_id == region.region_id]
-            # The region's seat (listed first) is named most often.
-            self.cities[region.region_id] = _Picker(names, [4.0] + [1.0] * (len(names) - 1))
+        local = {r.region_id: [a for a in AGENCIES if not a.national and a.region_id == r.region_id]
+                 for r in REGIONS}
+        self.local_pickers = {region: _Picker(agencies, [weight(a) for a in agencies])
+                              for region, agencies in local.items()}
+
+        def activity_weights(kind: str) -> list[float]:
+            factors = KIND_SECTOR_FACTORS.get(kind, {})
+            return [ACTIVITY_COUNTS[a.activity_id] * factors.get(a.sector, 1.0) for a in ACTIVITIES]
+
+        self.activity_pickers = {a.agency_id: _Picker(ACTIVITIES, activity_weights(a.kind)) for a in AGENCIES}
+        cities = {r.region_id: [c.name_ar for c in CITIES if c.region_id == r.region_id] for r in REGIONS}
+        # The region's seat (listed first) is named most often.
+        self.cities = {region: _Picker(names, [4.0] + [1.0] * (len(names) - 1))
+                       for region, names in cities.items()}
         self.iso_cache: dict[int, str] = {}
 
     # -- shared draws
 
     def iso(self, ordinal: int) -> str:
-        text = self.iso_cache.get(ordinal)
-        if text is None:
-            text = self.iso_cache[ordinal] = date.fromordinal(ordinal).isoformat()
-        return text
+        if ordinal not in self.iso_cache:
+            self.iso_cache[ordinal] = date.fromordinal(ordinal).isoformat()
+        return self.iso_cache[ordinal]
 
     def region_and_agency(self, null_share: float) -> tuple[int | None, Agency]:
         rng = self.rng
@@ -512,7 +431,7 @@ class _Generator:
         elif r < 0.48:
             base += " " + _li(agency.name_ar)
         elif r < 0.60:
-            base += f" لعام {_hijri_year(day)}هـ"
+            base += f" لعام {hijri_date(day)[0]}هـ"
         elif r < 0.70 and sector in SERVICE_SECTORS:
             base += rng.choice(DURATIONS)
         if type_id == 6:
@@ -612,7 +531,7 @@ class _Generator:
         if rng.random() < 0.12:
             return None
         n = rng.randint(1, 999)
-        hijri = _hijri_year(day)
+        hijri = hijri_date(day)[0]
         styles = (f"{hijri}/{n}", f"{n}-{hijri}", f"T{day.year}{n:04d}",
                   f"{'م ع' if type_id == 1 else 'ش م'}/{n}/{hijri}", f"{day.year}-{n:03d}")
         return styles[rng.randrange(5)]

@@ -1,14 +1,8 @@
-"""Etimad reference data (regions, types, statuses, activities, agencies, places), shaped after the
-real platform (shared/reference/etimad_facts.md): the generator's lookup tables and the agent's
-vocabulary. Names keep the platform's quirks; compare them only after ``normalize_arabic``. The
-rows live in reference_data.json (package data, read once at import), one list per table.
-
-Agencies 1..40 are the ones with the most awarded tenders (facts file), names verbatim; the rest are
-real bodies of the same kinds, so that every region has its municipality, health cluster,
-university and hospitals. Tender types are named as in schema.md (the platform also writes
-'منافسة إتفاقية إطارية' and 'الالكترونية'). Activities are the 32 with the most tenders, in that
-order, spelled as the platform spells them: tabs included, and 'خدمات التأجير ' with a trailing
-space. The first city of each region is its seat.
+"""Etimad reference data (shared/reference/etimad_facts.md): the generator's lookup tables and the
+agent's vocabulary, rows in reference_data.json (read once), one list per table. Names keep the
+platform's quirks (tabs, a trailing space, 'إتفاقية'); compare them only after ``normalize_arabic``.
+Agencies 1..40 have the most awarded tenders; the rest give each region its municipality, health
+cluster, university and hospitals. The first city of each region is its seat.
 """
 
 from __future__ import annotations

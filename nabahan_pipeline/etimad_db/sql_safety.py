@@ -37,22 +37,19 @@ _ALLOWED_ACTIONS = frozenset({
     getattr(sqlite3, "SQLITE_RECURSIVE", 33),
 })
 _DENIED_FUNCTIONS = frozenset({"load_extension", "fts3_tokenizer"})
-# VM instructions between two looks at the clock: a fraction of a millisecond, fine enough for a
-# 0.1 s limit. Each look takes the interpreter's lock, which a second thread running Python may
-# hold, so the queries of two threads slow each other when the clock is looked at more often.
+# VM instructions between two looks at the clock (a fraction of a millisecond): each look takes the
+# interpreter's lock, so looking more often slows a second thread's queries.
 _PROGRESS_STEPS = 10_000
 
-# What a result may hold before it is cut (truncated). Rows alone do not bound memory: 100,000
-# rows of a 44-column cross join are 4.4 million Python objects (~280 MB); a million values of
-# this database's text are ~65 MB.
+# What a result may hold before it is cut (truncated): rows alone do not bound memory (a cross
+# join's 100,000 rows of 44 columns are 4.4 million objects).
 DEFAULT_MAX_ROWS: int = SETTINGS["sql_max_rows"].default
 DEFAULT_MAX_CELLS = 1_000_000  # values: rows x columns
 DEFAULT_MAX_TEXT = 16_000_000  # characters of text plus bytes of blobs, over the result
 # The largest string or blob SQLite may build or read (SQLITE_LIMIT_LENGTH), per value.
 MAX_VALUE_BYTES = 1_000_000
-# The most columns of a result, a table or an index (SQLITE_LIMIT_COLUMN; SQLite's default is
-# 2,000): a row is built whole, so this times MAX_VALUE_BYTES bounds one row. The widest table
-# has 22 columns; four of them joined by SELECT * fit.
+# The most columns of a result (SQLITE_LIMIT_COLUMN): times MAX_VALUE_BYTES, it bounds one row
+# (built whole); four of the widest table (22 columns) joined by SELECT * fit.
 MAX_COLUMNS = 100
 # The page cache of a read-only connection, in KiB (filled only as far as the database's size).
 CACHE_KIB = 65_536
@@ -82,10 +79,8 @@ class SQLReading:
     aggregates: tuple[str | None, ...] | None = None
 
 
-# Texts read last, kept: _reading is pure (sqlglot's parse of a text never changes), and the bounds on
-# entries and on text length cap what a long-lived process holds whatever an agent sends. A query
-# is read when checked and again before each database it runs on; the bound spans a batch of
-# case_scores (its gold and agent SQL, read when run and again when scored).
+# Texts read last, kept (_reading is pure; the bounds cap what a long-lived process holds, whatever
+# an agent sends): a query is read when checked, run and scored; the bound spans a batch.
 READINGS_KEPT = 16_384
 READING_KEPT_CHARS = 2_000
 
@@ -156,9 +151,8 @@ def _as_sqlite(tree: exp.Expression) -> str:
         raise UnsafeSQLError(f"SQL cannot be written for SQLite: {error}") from error
 
 
-# What SQLite writes for a part of a date, or a date cut to the start of a period, from ``?`` (the
-# date): sqlglot writes EXTRACT, YEAR(), DATE_PART() and DATE_TRUNC() for SQLite as they are, and
-# SQLite has none of them. Dates here are ISO text, which STRFTIME reads.
+# SQLite's form of a date part or a date cut to a period's start, of ``?`` (an ISO text date): sqlglot
+# leaves EXTRACT, YEAR(), DATE_PART() and DATE_TRUNC() as they are, and SQLite has none of them.
 _DATE_PARTS = {
     "YEAR": "CAST(STRFTIME('%Y', ?) AS INTEGER)",
     "MONTH": "CAST(STRFTIME('%m', ?) AS INTEGER)",
@@ -376,9 +370,9 @@ def run_read_only(database: str | Path, sql: str, **limits: Any) -> QueryResult:
 
 
 class ReadOnlyConnection:
-    """A read-only connection to the SQLite file ``database`` for many queries, one at a time: its layers (``mode=ro``, ``query_only``, the authorizer, the
-    value-size limit, the clock) are set up once, and SQLite reads the schema once, instead of for
-    every query (a tenth of a millisecond and more each)."""
+    """A read-only connection to the SQLite file ``database`` for many queries, one at a time: its
+    layers (``mode=ro``, ``query_only``, the authorizer, the limits, the clock) set up and the
+    schema read once, not for every query."""
 
     def __init__(self, database: str | Path) -> None:
         path = Path(database)
@@ -391,8 +385,7 @@ class ReadOnlyConnection:
             self._conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
             self._conn.setlimit(sqlite3.SQLITE_LIMIT_COLUMN, MAX_COLUMNS)
             self._conn.execute("PRAGMA query_only = ON")
-            # A page cache that holds a whole evaluation database (9.6 MB at 20,000 tenders; SQLite's
-            # default is 2 MB): every query after the first reads no page twice from the file.
+            # A page cache that holds a whole evaluation database: no page read twice from the file.
             self._conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             self._conn.set_authorizer(_authorize)
             self._conn.set_progress_handler(self._past_deadline, _PROGRESS_STEPS)

@@ -25,12 +25,10 @@ def default_database_path() -> Path:
 
 _ensure_lock = threading.Lock()
 
-# Test-suite execution match (Zhong, Yu and Klein 2020): more databases from the same generator
-# with other seeds, in several sizes, so that a query right by chance on one database is caught
-# on another (small ones leave groups empty and break ties differently). In each, the money of
-# every ROUND_EVERY-th row is rounded to one or two significant digits, as real estimates often
-# are: a threshold asked in words ("more than a million") then meets values on its boundary.
-# See docs/verdict_study.md.
+# Test-suite execution match (Zhong, Yu and Klein 2020; docs/verdict_study.md): databases of other
+# random seeds and sizes catch a query right by chance on one. In each, every ROUND_EVERY-th row's
+# money is rounded to one or two significant digits, as real estimates are: a threshold asked in
+# words ("more than a million") then meets values on its boundary.
 SUITE_SIZES: tuple[int, ...] = (1_000, 300, 3_000)
 ROUND_EVERY = 5
 

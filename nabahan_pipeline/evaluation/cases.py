@@ -6,6 +6,7 @@ against the database."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -95,11 +96,8 @@ def select_quick(cases: pd.DataFrame, n: int | None = None) -> pd.DataFrame:
         [position for position, category in enumerate(categories) if category == wanted]
         for wanted in dict.fromkeys(categories)
     ]
-    chosen: list[int] = []
-    while len(chosen) < min(n, len(cases)):
-        for queue in queues:
-            if queue and len(chosen) < n:
-                chosen.append(queue.pop(0))
+    rounds = itertools.zip_longest(*queues)  # the first case of each category, then the second ...
+    chosen = [position for taken in rounds for position in taken if position is not None][:n]
     return cases.iloc[sorted(chosen)].reset_index(drop=True)
 
 
@@ -188,17 +186,11 @@ def _run_gold(
         return failures, results
 
     try:
-        if len(runners) == 1:
-            return run(runners[0], queries)
+        shares = [queries[index :: len(runners)] for index in range(len(runners))]
         with ThreadPoolExecutor(len(runners)) as pool:
-            shares = [pool.submit(run, runner, queries[index :: len(runners)]) for index, runner in enumerate(runners)]
-            failures: dict[str, Exception | int] = {}
-            results: dict[str, list[ExpectedResult]] = {}
-            for share in shares:
-                share_failures, share_results = share.result()
-                failures.update(share_failures)
-                results.update(share_results)
-            return failures, results
+            done = list(pool.map(run, runners, shares))
+        return ({sql: failure for failures, _ in done for sql, failure in failures.items()},
+                {sql: result for _, results in done for sql, result in results.items()})
     finally:
         for runner in runners:
             runner.close()

@@ -236,11 +236,10 @@ def _conditions(clause: str, agent: exp.Expression | None, gold: exp.Expression 
             found.append(f"{_condition_clause(clause, node)}: extra condition {_quote(text)}")
             continue
         left_theirs.remove(partner)
-        dated = _dated(node) or _dated(partner[0])
-        if _shape(node) == _shape(partner[0]):
-            kind = "date window" if dated and clause == "where" else "literal"
+        if clause == "where" and (_dated(node) or _dated(partner[0])):
+            kind = "date window"
         else:
-            kind = "date window" if dated and clause == "where" else clause
+            kind = "literal" if _shape(node) == _shape(partner[0]) else clause
         found.append(f"{kind}: {_quote(text)} where the gold has {_quote(partner[1])}")
     for node, text in left_theirs:
         found.append(f"{_condition_clause(clause, node)}: missing condition {_quote(text)}")

@@ -15,10 +15,8 @@ Cell equality:
 - numbers: two ints exactly; otherwise equal within REL_TOL relative, or, when one of the two is
   written with at most two decimals, equal once the other is rounded to two decimals (|a-b| <= 0.005);
   booleans are the integers 0/1, as SQLite stores them; an int never equals a rounded figure.
-  Why these figures (docs/verdict_study.md): summing this data in another order moves a sum by at
-  most 5.7e-15 of it (every group-by sum of the embedded database), so 1e-12 leaves a wide
-  margin, while a filter that drops the smallest tender (300 SAR) from Riyadh's 2.0e10 moves the
-  sum by 5.8e-9: a wrong filter never hides inside the tolerance, as it did inside the old 1e-6;
+  REL_TOL is far above the 5.7e-15 another summing order moves a sum, far below the 5.8e-9 a
+  dropped tender moves Riyadh's total (docs/verdict_study.md);
 - numeric text equals a number when the text is a plain decimal literal of that number ("12",
   "-3.5", "1e3"), not when it has leading zeros, separators or units ("012", "1,200", "12 SAR");
   so a CAST in the agent's SQL or a JSON round trip through strings does not fail a right answer;
@@ -31,6 +29,7 @@ differ anyway, and the search would cost more than it could find).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -63,12 +62,9 @@ Rows = Sequence[Mapping[str, Any]] | Sequence[Sequence[Any]]
 
 @dataclass(frozen=True)
 class ExpectedResult:
-    """The gold rows with what their order means.
-
-    ``groups`` numbers each row's tie group in order (None: the rows are a multiset); when the
-    last group continues past the gold's LIMIT, ``alternates`` holds its rows beyond the cut, any
-    of which may stand in for the group's rows.
-    """
+    """The gold rows with what their order means: ``groups`` numbers each row's tie group (None:
+    a multiset); ``alternates``, the last group's rows past the gold's LIMIT, any of which may
+    stand in for that group's rows."""
 
     columns: list[str]
     rows: list[tuple]
@@ -77,14 +73,9 @@ class ExpectedResult:
     truncated: bool = False
 
     @classmethod
-    def unordered(cls, columns: list[str], rows: list[tuple]) -> ExpectedResult:
-        """A result whose rows are a multiset."""
-        return cls(columns=list(columns), rows=list(rows))
-
-    @classmethod
-    def sequence(cls, columns: list[str], rows: list[tuple]) -> ExpectedResult:
-        """A result whose every row has its own place (no ties known)."""
-        return cls(columns=list(columns), rows=list(rows), groups=list(range(len(rows))))
+    def of(cls, columns: list[str], rows: list[tuple], *, ordered: bool) -> ExpectedResult:
+        """A result whose rows are a multiset, or with ``ordered`` each in its own place (no ties known)."""
+        return cls(list(columns), list(rows), groups=list(range(len(rows))) if ordered else None)
 
 
 def gold_is_ordered(sql: str) -> bool:
@@ -134,16 +125,14 @@ def expected_result(
     plan = query.plan
     if plan is None:
         result = run(sql, timeout_s=timeout_s, max_rows=max_rows)
-        maker = ExpectedResult.sequence if query.ordered else ExpectedResult.unordered
-        return replace(maker(result.columns, result.rows), truncated=result.truncated)
+        expected = ExpectedResult.of(result.columns, result.rows, ordered=query.ordered)
+        return replace(expected, truncated=result.truncated)
     instrumented, width, limit = plan
     result = run(instrumented, timeout_s=timeout_s, max_rows=max_rows + TIE_LOOKAHEAD)
     keyed = [(tuple(row[:width]), tuple(_cell_key(value) for value in row[width:])) for row in result.rows]
     kept = min(len(keyed), max_rows if limit is None else min(limit, max_rows))
-    groups: list[int] = []
-    for index in range(kept):
-        tied = index > 0 and keyed[index][1] == keyed[index - 1][1]
-        groups.append(groups[-1] if tied else (groups[-1] + 1 if groups else 0))
+    # A row's group: how many rows before it start a new one (their keys differ from the last row's).
+    groups = list(itertools.accumulate(int(i > 0 and keyed[i][1] != keyed[i - 1][1]) for i in range(kept)))
     alternates = []
     if limit is not None and 0 < kept < len(keyed):
         last_key = keyed[kept - 1][1]
@@ -168,8 +157,7 @@ def rows_match(
     """True when the agent's rows hold the gold rows: same number of rows, and a one-to-one mapping
     of gold columns onto agent columns under which the rows are equal (as a sequence when
     ``ordered``, else as a multiset)."""
-    maker = ExpectedResult.sequence if ordered else ExpectedResult.unordered
-    return result_matches(agent_rows, maker(gold_columns, gold_rows))
+    return result_matches(agent_rows, ExpectedResult.of(gold_columns, gold_rows, ordered=ordered))
 
 
 def result_matches(agent_rows: Rows, expected: ExpectedResult) -> bool:
@@ -207,8 +195,7 @@ def execution_match(agent_rows: Rows, gold: QueryResult | ExpectedResult, gold_s
     """The agent's rows against a gold result; a plain QueryResult is ordered exactly when the
     gold SQL orders its rows (each row its own place), an ExpectedResult knows its ties."""
     if isinstance(gold, QueryResult):
-        maker = ExpectedResult.sequence if gold_is_ordered(gold_sql) else ExpectedResult.unordered
-        gold = maker(gold.columns, gold.rows)
+        gold = ExpectedResult.of(gold.columns, gold.rows, ordered=gold_is_ordered(gold_sql))
     return result_matches(agent_rows, gold)
 
 
@@ -366,13 +353,8 @@ def _partition(expected: ExpectedResult) -> list[range]:
     """The positions of each tie group, in order (one group of all rows for a multiset)."""
     if expected.groups is None:
         return [range(len(expected.rows))]
-    spans: list[range] = []
-    start = 0
-    for index in range(1, len(expected.groups) + 1):
-        if index == len(expected.groups) or expected.groups[index] != expected.groups[start]:
-            spans.append(range(start, index))
-            start = index
-    return spans
+    starts = [index for index, group in enumerate(expected.groups) if index == 0 or group != expected.groups[index - 1]]
+    return [range(start, end) for start, end in zip(starts, [*starts[1:], len(expected.groups)])]
 
 
 class _ColumnMatcher:

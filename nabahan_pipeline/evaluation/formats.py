@@ -9,10 +9,6 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["format_count", "format_interval", "format_pct", "format_rate", "format_seconds", "format_value",
-           "interval_text", "seconds_tick_label"]
-
-
 def _missing(value: Any) -> bool:
     return value is None or bool(pd.isna(value))
 

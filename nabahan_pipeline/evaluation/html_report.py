@@ -23,9 +23,10 @@ from markupsafe import Markup
 from nabahan_pipeline.evaluation.claims.checking import CONTRADICTED, SUPPORTED, UNSUPPORTED
 from nabahan_pipeline.evaluation.scoring.claims import judge_disagreement
 from nabahan_pipeline.evaluation.error_location import CLAUSES, location_clauses, location_counts
-from nabahan_pipeline.evaluation.formats import format_rate, format_seconds
+from nabahan_pipeline.evaluation.formats import format_seconds
 from nabahan_pipeline.evaluation.headline import count_of, verdict_line
-from nabahan_pipeline.evaluation.summary import KPI_FIGURES, report_rows
+from nabahan_pipeline.evaluation.scoring.declare import Figure
+from nabahan_pipeline.evaluation.summary import FIGURE, KPI_FIGURES, report_rows
 from nabahan_pipeline.files import atomic_open, remove_stale_temporaries
 from nabahan_pipeline.json_bounds import json_list_items
 
@@ -37,9 +38,6 @@ SHOWN_ROWS = 5
 CELL_CHARS = 80
 # SQL longer than this is shown cut, and diffed as cut (difflib is quadratic at worst).
 SQL_CHARS = 4_000
-# The rates shown as KPIs (those declared so, the gate's first), with their intervals when the
-# summary has them.
-KPI_RATES: tuple[tuple[str, str], ...] = tuple((figure.key, figure.label) for figure in KPI_FIGURES)
 _CLAIM_MARKS = {SUPPORTED: ("supported", "✓"), CONTRADICTED: ("contradicted", "✗"), UNSUPPORTED: ("unsupported", "?")}
 _ARABIC = re.compile("[\u0600-\u06ff]")
 # SQL read into words, quoted strings, spaces and single characters, to mark what differs.
@@ -122,11 +120,6 @@ class RunReport:
     gold_rows: Mapping[str, Result] = field(default_factory=dict)  # case_id ->
 
 
-def _rate(overall: Mapping[str, Any], column: str) -> str:
-    """A rate with its interval when the summary has one: "85.0% (62.1-94.8)"."""
-    return format_rate(overall.get(column), overall.get(f"{column}_low"), overall.get(f"{column}_high"))
-
-
 def _png(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
@@ -162,8 +155,8 @@ def comparison_report_html(title: str, scores: Mapping[str, pd.DataFrame], agent
     every case with each agent's answer side by side: with repeats, the first that is not Correct
     (else the first), and on how many repeats the agent was Correct (the McNemar rule's "right":
     all of them)."""
-    table = {"head": ["Agent", "Cases", *(label for _, label in KPI_RATES)],
-             "rows": [[row["agent"], f"{int(row['cases']):,}", *(_rate(row, column) for column, _ in KPI_RATES)]
+    table = {"head": ["Agent", "Cases", *(figure.label for figure in KPI_FIGURES)],
+             "rows": [[row["agent"], f"{int(row['cases']):,}", *_rates(row, KPI_FIGURES)]
                       for row in agents.to_dict("records")]}
     first = {label: _shown_answers(answers) for label, answers in scores.items()}
     order = list(dict.fromkeys(case for answers in first.values() for case in answers.index))
@@ -222,10 +215,15 @@ def _seconds(overall: Mapping[str, Any], key: str) -> str:
 def _category_table(summary: pd.DataFrame) -> dict[str, list] | None:
     if len(summary) < 2:
         return None
-    rates = ("correct_rate", "pass_rate", "execution_accuracy")
-    return {"head": ["Category", "Answers", "Correct Rate", "Pass Rate", "Execution Accuracy"],
-            "rows": [[row["scope"], f"{int(row['total']):,}", *(_rate(row, rate) for rate in rates)]
+    rates = [FIGURE[key] for key in ("correct_rate", "pass_rate", "execution_accuracy")]
+    return {"head": ["Category", "Answers", *(figure.label for figure in rates)],
+            "rows": [[row["scope"], f"{int(row['total']):,}", *_rates(row, rates)]
                      for row in summary.iloc[1:].to_dict("records")]}
+
+
+def _rates(row: Mapping[str, Any], figures: Sequence[Figure]) -> list[str]:
+    """The rates ``figures`` of a summary or agents row, each with its interval: "85.0% (62.1-94.8)"."""
+    return [shown.rate_text() for shown in report_rows(row, figures)]
 
 
 def _locations_table(scores: pd.DataFrame) -> dict[str, list] | None:

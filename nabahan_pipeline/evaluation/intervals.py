@@ -1,11 +1,7 @@
-"""95 % intervals for the rates of a run: Wilson's for a proportion, and with ``--repeat`` the same
-interval on a design-effect-adjusted sample size, clustered by case.
-
-Why Wilson: it stays inside 0..1 and keeps its coverage at 0/n and n/n and for small n, where the
-normal ("Wald") interval collapses to a point. Why a design effect rather than a bootstrap: the
-repeats of one case are not independent (an agent that answers a case right tends to answer it
-right again), and the ratio-estimator variance over cases says by how much, in closed form, with
-no random draw to seed.
+"""95 % intervals for the rates of a run: Wilson's for a proportion (inside 0..1, and its coverage
+kept at 0/n, n/n and small n, where Wald's collapses), and with ``--repeat`` Wilson's on a
+design-effect-adjusted size clustered by case: a case's repeats are not independent, and the
+ratio estimator's variance over cases says by how much in closed form, with no random draw.
 """
 
 from __future__ import annotations

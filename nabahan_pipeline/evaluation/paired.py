@@ -1,9 +1,6 @@
-"""Two evaluations of the same cases compared case by case: which cases flipped each way, and
-whether the flips are more than noise (the exact McNemar test on the discordant cases).
-
-A case counts as right for an evaluation when every one of its answers (repeats) is right by the
-verdict column compared (Correct by default). Only cases both evaluations hold are compared.
-"""
+"""Two evaluations of the same cases compared case by case: the cases flipped each way, and whether
+the flips are more than noise (the exact McNemar test). A case is right when every one of its
+answers is, by the verdict compared (Correct by default); only cases both hold are compared."""
 
 from __future__ import annotations
 

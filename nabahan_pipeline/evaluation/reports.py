@@ -95,14 +95,10 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
             rows += [(row.label, row.text()), *_bound_rows(row, figure.label)]
     for _, category in summary.iloc[1:].iterrows():
         for row in report_rows(category, [FIGURE[key] for key in CATEGORY_SUMMARY_ROWS]):
-            label = f"[{category['scope']}] {_short(row.label)}"
+            # A category's block names its answers "Total", not "Total Answers".
+            label = f"[{category['scope']}] {'Total' if row.label == 'Total Answers' else row.label}"
             rows += [(label, row.text()), *_bound_rows(row, label)]
     return pd.DataFrame(rows, columns=["Metric", "Value"])
-
-
-def _short(label: str) -> str:
-    # A category's block names its answers "Total", not "Total Answers".
-    return "Total" if label == "Total Answers" else label
 
 
 def _bound_rows(row: ReportRow, label: str) -> list[tuple[str, str]]:

@@ -102,14 +102,8 @@ def summary_dict(summary: pd.DataFrame) -> dict[str, Any]:
     """The overall figures as plain Python numbers (NaN -> None), with ``categories`` mapping each
     category to its own figures: for JSON, the Python API and the console."""
     records = [{key: _plain(value) for key, value in row.items()} for row in summary.to_dict("records")]
-    overall = next(record for record in records if record["scope"] == "overall")
-    result = {key: value for key, value in overall.items() if key != "scope"}
-    result["categories"] = {
-        record["scope"]: {key: value for key, value in record.items() if key != "scope"}
-        for record in records
-        if record["scope"] != "overall"
-    }
-    return result
+    scopes = {record.pop("scope"): record for record in records}
+    return {**scopes.pop("overall"), "categories": scopes}
 
 
 @dataclass(frozen=True)

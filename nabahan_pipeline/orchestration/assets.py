@@ -44,7 +44,7 @@ from nabahan_pipeline.evaluation.html_report import (
 from nabahan_pipeline.evaluation.headline import verdict_line
 from nabahan_pipeline.evaluation.not_correct import SHOWN, log_lines, not_correct_answers, not_correct_markdown
 from nabahan_pipeline.evaluation.reports import write_reports
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline.evaluation.scoring.on_arrival import ScoringOnArrival
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.tables import (

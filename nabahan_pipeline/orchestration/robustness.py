@@ -19,7 +19,7 @@ from nabahan_pipeline.evaluation.robustness.variants import (
     variant_cases,
     write_robustness,
 )
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline.orchestration.assets import GROUP, CheckedCases, report_stamp
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits

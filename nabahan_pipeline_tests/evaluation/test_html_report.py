@@ -247,7 +247,7 @@ def test_a_run_report_gathers_gold_sql_and_both_rows_from_the_tables() -> None:
     responses = pd.DataFrame({"case_id": ids, "repeat": [0, 0], "columns": ['["n"]', "not json"],
                               "rows": ["[[1], [2]]", "[]"]})
     gathered = gathered_run_report("t", scores, summarize(scores), cases=cases, responses=responses,
-                                   golds={GOLD_SQL: [ExpectedResult.unordered(["c"], [(5,)] * 8)]}, charts={})
+                                   golds={GOLD_SQL: [ExpectedResult(["c"], [(5,)] * 8)]}, charts={})
     assert gathered.gold_sql == {ids[0]: GOLD_SQL}
     assert gathered.gold_rows[ids[0]] == Result(["c"], [(5,)] * 5, 8)
     assert gathered.agent_rows[(ids[0], 0)] == Result(["n"], [[1], [2]], 2)
@@ -368,7 +368,7 @@ def screenshot(path: Path) -> None:
     from nabahan_pipeline.evaluation.cases import load_test_cases
     from nabahan_pipeline.evaluation.charts.render import render_charts
     from nabahan_pipeline.evaluation.html_report import REPORT_CHARTS
-    from nabahan_pipeline.evaluation.scoring import score_responses
+    from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
     from nabahan_pipeline.settings import RunSettings
 
     cases = load_test_cases(RunSettings().case_file())

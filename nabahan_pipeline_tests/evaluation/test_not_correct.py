@@ -58,7 +58,7 @@ def test_the_agents_rows_beside_the_golds_from_the_check_or_run_here(tmp_path: P
     scores = _scores()
     cases = pd.DataFrame({"case_id": ["a", "b", "c", "d"], "expected_sql": [None, GOLD, GOLD, None]})
     responses = _responses({"a": [], "b": [["<b>x</b>", 7]], "c": [], "d": []})
-    checked = {GOLD: [ExpectedResult.unordered(["n"], [(20000,)])]}
+    checked = {GOLD: [ExpectedResult(["n"], [(20000,)])]}
     table = not_correct_answers(scores, responses, cases, golds=checked)
     assert table["case_id"].tolist() == ["c", "b"]
     assert table.set_index("case_id")["why"].to_dict() == {"c": "error: boom", "b": "wrong result"}

@@ -9,7 +9,7 @@ import math
 import pandas as pd
 
 from nabahan_pipeline.evaluation.score_checks import out_of_range, regression
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 
 
 def scores() -> pd.DataFrame:

@@ -12,7 +12,7 @@ import pytest
 
 from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.evaluation.cases import load_test_cases
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.tables import (
     AGENT_COMPARISON,

@@ -47,18 +47,12 @@ class _Tile:
 
 
 def _headline_tiles(overall: pd.Series, threshold: float, gated: str | None = None) -> list[_Tile]:
-    """The dashboard's big numbers, in order: the Correct rate (the gate's figure, judged against
-    the threshold) and the seed's pass rate first, then execution accuracy, P95 latency and
-    errors. Summaries from before the Correct verdict show the pass rate first, judged.
-
-    Five at most, so that each is wide enough for its number at TILE_VALUE_PT and its notes at
-    TILE_TEXT_PT. The number of cases is in the title and the donut; average retrieval and
-    fidelity are in the metrics panel right below. The gated rate's and execution accuracy's 95 %
-    intervals follow their first note (the seed's pass rate beside Correct has no room for a
-    third line when its counts break in two; its interval is in the summary CSV and the console).
-
-    ``gated``: the summary column the run's gate judges (``RunSettings.gated_figure``: a rate or its
-    lower bound); by default the Correct rate, else the pass rate."""
+    """The dashboard's big numbers, five at most (each wide enough for its number): the Correct
+    rate and the seed's pass rate (a summary without Correct: the pass rate alone), then execution
+    accuracy, P95 latency and errors; the gated rate judged against the threshold. ``gated``: the
+    summary column the run's gate judges (``RunSettings.gated_figure``), by default the Correct
+    rate, else the pass rate. The gated rate's and execution accuracy's intervals follow their
+    first note (the pass rate beside Correct has no room for its own)."""
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
     has_correct = pd.notna(overall.get("correct_rate"))
     if gated is None or gated not in overall.index or pd.isna(overall[gated]):

@@ -1,9 +1,5 @@
-"""The tables the charts read: the columns each must have, and the views the figures take of them.
-
-``case_scores`` and ``evaluation_summary`` are described in docs/internals.md; ``history`` is one
-row per run, oldest first (orchestration/history.py). The charts need only the columns below and
-read the newer ones (``correct``, ``correct_rate``, ...) where present.
-"""
+"""The tables the charts read (``history``: one row per run, oldest first): the columns each must
+have, and the views the figures take of them; newer columns (``correct_rate``...) where present."""
 
 from __future__ import annotations
 

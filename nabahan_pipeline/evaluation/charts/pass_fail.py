@@ -77,16 +77,13 @@ def draw_pass_fail(ax: Axes, overall: pd.Series, *, legend_fontsize: float = 9.5
                 bbox={"boxstyle": "round,pad=0.15", "facecolor": s[4], "edgecolor": "none"})
     unit = _unit(overall)
     # Stacked in points from the centre, so that they keep apart however small the donut is.
-    if _has_correct(overall):  # the gate's figure in the hole; the count of answers in the title
-        ax.annotate(format_pct(overall["correct_rate"]), (0, 0), xytext=(0, 1), textcoords="offset points",
-                    ha="center", va="bottom", fontsize=17, fontweight="bold", color=INK)
-        ax.annotate("correct\nصحيح", (0, 0), xytext=(0, -1), textcoords="offset points", ha="center",
-                    va="top", fontsize=10, color=MUTED, linespacing=1.3)
-    else:
-        ax.annotate(format_count(total), (0, 0), xytext=(0, 1), textcoords="offset points", ha="center",
-                    va="bottom", fontsize=17, fontweight="bold", color=INK)
-        ax.annotate("cases\nحالة", (0, 0), xytext=(0, -1), textcoords="offset points", ha="center",
-                    va="top", fontsize=10, color=MUTED, linespacing=1.3)
+    # The gate's figure in the hole (the count of answers is in the title), else the count of cases.
+    value, words = ((format_pct(overall["correct_rate"]), "correct\nصحيح") if _has_correct(overall)
+                    else (format_count(total), "cases\nحالة"))
+    ax.annotate(value, (0, 0), xytext=(0, 1), textcoords="offset points", ha="center", va="bottom",
+                fontsize=17, fontweight="bold", color=INK)
+    ax.annotate(words, (0, 0), xytext=(0, -1), textcoords="offset points", ha="center", va="top",
+                fontsize=10, color=MUTED, linespacing=1.3)
     ax.set_aspect("equal")
     labels = [f"{en} — {ar}\n{format_count(n)} {unit if n != 1 else unit[:-1]} · {pct}"
               for en, ar, n, pct, _, _ in slices]

@@ -1,13 +1,7 @@
-"""Text on the charts: Arabic labels, and text from the data made safe to draw.
-
-Arabic text is passed to matplotlib in logical order, as written. Matplotlib 3.11 shapes and
-orders it itself (libraqm); pre-shaping it with a reshaper or a bidi library would render it
-reversed. A "Glyph missing" warning is a bug: text from the data (questions, categories, run
-labels) goes through :func:`safe_text`, which replaces characters the font cannot draw.
-
-Bidi rule followed by every label: a string that mixes scripts is "English — عربي", with any
-digits in the English part, or the Arabic on a line of its own. Digits written right after Arabic
-in a left-to-right string are reordered into the Arabic run by the Unicode bidi algorithm.
+"""Text on the charts: Arabic labels, and text from the data made safe to draw (``safe_text``: a
+"Glyph missing" warning is a bug). Arabic goes to matplotlib as written: 3.11 shapes and orders it
+itself (libraqm), so pre-shaping would reverse it. A label mixing scripts is "English — عربي",
+any digits in the English part (after Arabic, the bidi algorithm would move them into it).
 """
 
 from __future__ import annotations
@@ -44,24 +38,15 @@ def _font_charmap() -> frozenset[int]:
 
 
 def text_width_px(fig: Figure, text: str, prop: font_manager.FontProperties) -> float:
-    """The width in pixels of one line of ``text`` drawn in ``prop`` on ``fig``'s Agg canvas.
-
-    Measured as matplotlib measures a text it lays out (``Text.get_window_extent``), which keeps
-    each measure for the figure's renderer: a label measured to fit is not measured again when
-    drawn, nor a cell text met twice.
-    """
+    """The width in pixels of one line of ``text`` drawn in ``prop`` on ``fig``'s Agg canvas, as
+    matplotlib measures a text it lays out (kept for the renderer: not measured again when drawn)."""
     label = Text(0, 0, text, fontproperties=prop, figure=fig, parse_math=False)
     return label.get_window_extent(fig.canvas.get_renderer()).width
 
 
 def safe_text(value: object) -> str:
-    """Display form of a value from the data: one line, only characters DejaVu Sans can draw.
-
-    White space (newlines included) collapses to single spaces; a character the font lacks
-    (an emoji, a CJK ideograph, a rare Arabic letter) becomes U+FFFD (one per run of them)
-    rather than a "Glyph missing" warning and an empty box. Invisible format characters
-    (ZWNJ, RLM, ...) pass.
-    """
+    """A value from the data on one line (white space collapsed), each run of characters the font
+    lacks (an emoji, a CJK ideograph) as one U+FFFD; invisible format characters (ZWNJ, RLM) pass."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     text = " ".join(str(value).split())
@@ -76,13 +61,9 @@ _TRAILING_JUNK = " \t,.;:!?\u060c\u061b\u061f-\u2013\u2014(["
 
 
 def truncate_text(text: object, max_chars: int = QUESTION_MAX_CHARS, *, ellipsis: str = ELLIPSIS) -> str:
-    """Shorten ``text`` to at most ``max_chars`` characters, ellipsis included, on a word boundary.
-
-    Works on the logical (typed) order, so for Arabic the ellipsis ends up at the left end, where
-    the sentence stops. Cuts at the last space that keeps the result within bounds; only a
-    single word longer than half the budget is cut inside the word. Trailing punctuation before
-    the ellipsis is dropped.
-    """
+    """``text`` cut to ``max_chars`` characters, ellipsis included, at the last space that fits (in
+    a word only when that word is over half the budget), trailing punctuation dropped; in typed
+    order, so an Arabic text's ellipsis shows at its left end."""
     if max_chars <= len(ellipsis):
         raise ValueError(f"max_chars must exceed the ellipsis length, got {max_chars}")
     s = " ".join(str(text).split())

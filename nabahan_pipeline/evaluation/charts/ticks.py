@@ -12,16 +12,10 @@ LATENCY_FLOOR = 0.001  # cached answers can take ~0 s; a log axis needs a floor
 
 
 class SpacedLogLocator(Locator):
-    """Ticks for a log latency axis: round values, as many as fit without their labels touching.
-
-    Chosen when the axis is drawn, from the axes' real length, so the same code serves a wide
-    chart and a narrow dashboard panel. 1 s and 10 s come first, then the tier boundaries 2 s
-    and 5 s, the other decades, then the other 2s, 5s and whole minutes; a value is kept only if
-    its label clears every label already kept by ``gap_em`` (label sizes estimated from the font
-    size, a little generously). No tick above ``upper`` seconds (the headroom kept for a legend
-    gets none); with ``fill=False`` no 2s and 5s other than the tier boundaries once the axis
-    spans more than 2.5 decades (on a short one they are needed for any tick below 1 s).
-    """
+    """Round values for a log latency axis, as many as fit its real length when drawn: in
+    _PRIORITY's order (1 s, 10 s, the tier bounds, the decades, ...), each kept when its label
+    (sized from the font) clears those kept by ``gap_em``. None above ``upper`` (a legend's
+    headroom); with ``fill=False``, no _FILL values once the axis spans over 2.5 decades."""
 
     _PRIORITY = (1.0, 10.0, 2.0, 5.0, 0.1, 0.01, 0.001, 100.0, 1000.0, 0.5, 0.2, 0.05, 0.02,
                  0.005, 0.002, 30.0, 20.0, 60.0, 300.0, 600.0, 3600.0)

@@ -1,8 +1,5 @@
-"""The seed's latency tiers as the charts draw them: names, bounds, colours, counts.
-
-The tiers themselves are declared once, by the latency scorer (scoring.latency.LATENCY_BOUNDS);
-this module adds what a chart needs: Arabic names, each band's bounds and colour.
-"""
+"""The seed's latency tiers (declared by scoring.latency.LATENCY_BOUNDS) as the charts draw them:
+Arabic names, each band's bounds and colour, counts."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ cases that broke. The caller asks and scores them as any run's answers."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -70,11 +71,11 @@ def _summary_row(name: str, family: str, group: pd.DataFrame) -> dict:
     cases = len(group)
     before, after = int(group["original_correct"].sum()), int(group["variant_correct"].sum())
     broken = group[group["broke"]]
+    rate = (lambda count: count / cases) if cases else (lambda count: math.nan)
     return {
         "perturbation": name, "family": family, "cases": cases, "correct_original": before,
-        "correct_variant": after, "original_rate": before / cases if cases else float("nan"),
-        "variant_rate": after / cases if cases else float("nan"),
-        "drop": (before - after) / cases if cases else float("nan"), "broken": len(broken),
+        "correct_variant": after, "original_rate": rate(before), "variant_rate": rate(after),
+        "drop": rate(before - after), "broken": len(broken),
         "broken_cases": "; ".join(f"{row.case_id}: {row.variant}" for row in broken.itertuples()),
     }
 

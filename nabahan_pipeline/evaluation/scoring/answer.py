@@ -18,13 +18,9 @@ from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 
 @dataclass(frozen=True)
 class Answer:
-    """One answer to one case, read once for every scorer.
-
-    ``sql`` is the agent's SQL and ``checked`` its safety check; ``columns`` and ``rows`` the
-    result it reported; ``gold`` the result of the case's expected_sql on the evaluation database,
-    ``replay`` the agent's SQL re-run there, ``suite`` the gold's and the agent's results paired
-    on each test-suite database.
-    """
+    """One answer to one case, read once for every scorer: ``checked`` is its SQL's safety check,
+    ``columns`` and ``rows`` the result it reported, ``gold`` the gold SQL's result on the evaluation
+    database, ``replay`` its SQL re-run there, ``suite`` both results on each test-suite database."""
 
     case: Mapping[str, Any]
     status: Any

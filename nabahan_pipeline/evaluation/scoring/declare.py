@@ -39,16 +39,12 @@ class Column:
 
 @dataclass(frozen=True)
 class Figure:
-    """One evaluation_summary figure of a scope's answers (all, or one category's).
-
-    ``value`` makes it from the scope's case_scores rows; ``outcomes`` (rates only) gives what its
-    95 % interval is over, which adds the ``<key>_low`` and ``<key>_high`` columns right after it.
-    ``label`` names it in the summary CSV (``long_label`` instead on the figure's own row, when the
-    name needs a word more), ``kpi`` shows it among the HTML report's head figures, ``trend``
-    follows it across runs in the Dagster UI; ``optional`` leaves its CSV rows out when it is NaN or
-    nothing was counted; ``report`` False keeps it out of the summary CSV. A rate's ``denominator``
-    is the summary figure counting what it is over, ``counted`` that in words: "(6 of 17 with gold SQL)".
-    """
+    """One evaluation_summary figure of a scope's answers (all, or one category's): ``value`` makes
+    it from the scope's rows; ``outcomes`` (rates) what its 95 % interval is over (``<key>_low``,
+    ``<key>_high``). ``label`` (``long_label`` on its own row) names it in the summary CSV, ``kpi``
+    puts it in the HTML report's head, ``trend`` follows it across runs; ``optional`` leaves its
+    rows out when NaN or none, ``report`` False keeps it out of the CSV. A rate's ``denominator``
+    is the figure counting what it is over, ``counted`` that in words: "(6 of 17 with gold SQL)"."""
 
     key: str
     label: str
@@ -76,17 +72,12 @@ class Figure:
 
     def schema(self) -> dict[str, pa.Column]:
         """The summary table's column(s) of this figure: itself, then its interval's bounds."""
-        metadata = {"trend": True} if self.trend else None
-        if self.kind == "count":
-            columns = {self.key: pa.Column(int, pa.Check.ge(self.at_least), description=self.description,
-                                           metadata=metadata)}
-        elif self.kind == "seconds":
-            columns = {self.key: pa.Column(float, NON_NEGATIVE, description=self.description, metadata=metadata)}
-        elif self.kind == "tokens":
-            columns = {self.key: pa.Column(float, nullable=True, description=self.description, metadata=metadata)}
-        else:
-            columns = {self.key: pa.Column(float, RATE, nullable=self.nullable, description=self.description,
-                                           metadata=metadata)}
+        # (type, check, nullable) by kind; a rate's and a score's are the else.
+        typed = {"count": (int, pa.Check.ge(self.at_least), False), "seconds": (float, NON_NEGATIVE, False),
+                 "tokens": (float, None, True)}.get(self.kind, (float, RATE, self.nullable))
+        dtype, check, nullable = typed
+        columns = {self.key: pa.Column(dtype, check, nullable=nullable, description=self.description,
+                                       metadata={"trend": True} if self.trend else None)}
         if self.has_interval:
             columns.update(bounds(self.key))
         return columns

@@ -1,9 +1,6 @@
 """The agent's SQL judged by running it here (``agent_sql``): unsafe or not, execution match on the
-evaluation database and on the test-suite databases, and whether it returns the rows reported.
-
-SQL that is unsafe, fails here (a table we lack) or runs past the time limit scores 0, whatever
-rows the agent reported beside it: the agent must answer over the evaluation database.
-"""
+evaluation and test-suite databases, and whether it returns the rows reported. SQL that is unsafe,
+fails here or runs out of time scores 0, whatever rows the agent reported beside it."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """What marks a hallucination in an insight: stock AI disclaimers, template placeholders, and
-numbers traced neither to the retrieved rows nor to the question (``grounding``).
-
-Grounding reads the insight against the reported rows, what the agent saw when it wrote it, with
-the claims' reading of each number: where those are the rows the claims were checked against,
-the claims scorer's verdicts are read, so the two columns never disagree on a row.
-"""
+numbers traced neither to the reported rows nor to the question (``grounding``; where the claims
+were checked against those same rows, their verdicts are read, so the two columns agree)."""
 
 from __future__ import annotations
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
-import math
-
-import pandas as pd
 import pandera.pandas as pa
 
 from nabahan_pipeline.agents.responses_table import NON_NEGATIVE
@@ -39,19 +37,11 @@ def _quantile(share: float):  # noqa: ANN202
     return lambda scores: float(scores["latency_s"].astype(float).quantile(share)) if len(scores) else math.nan
 
 
-def _known_tier(tier: pd.Series) -> pd.Series:
-    return tier.isin([name for name, _ in TIERS])
-
-
-def _known_score(score: pd.Series) -> pd.Series:
-    return score.isin([value for _, value in TIERS])
-
-
 @scorer(
-    Column("latency_tier", pa.Column(str, pa.Check(_known_tier, name="latency_tier", description="a tier of TIERS"),
+    Column("latency_tier", pa.Column(str, pa.Check.isin([name for name, _ in TIERS], name="latency_tier"),
                                      description="The seed's latency tier, Excellent to Poor (TIERS)."),
            "Latency Tier"),
-    Column("latency_score", pa.Column(float, pa.Check(_known_score, name="latency_score", description="a score of TIERS"),
+    Column("latency_score", pa.Column(float, pa.Check.isin([score for _, score in TIERS], name="latency_score"),
                                       description="The latency tier's score, 1.0 (Excellent) to 0.2 (Poor)."),
            "Latency Score"),
     figures=[

@@ -1,10 +1,6 @@
 """The seed's retrieval accuracy: three points (valid SQL, the expected table, rows), 2 of 3 pass.
-
-Out-of-scope cases: retrieval accuracy is 1 exactly when the agent refused (status out_of_scope
-and no SQL). Their three points still record the same checks on whatever the agent did (a refusal
-scores 0 on all three), so a report shows what an answered out-of-scope case ran;
-retrieval_points sums them and does not decide the out-of-scope pass.
-"""
+An out-of-scope case passes exactly when the agent refused (out_of_scope, no SQL); its points
+still record what the agent ran, and decide nothing."""
 
 from __future__ import annotations
 

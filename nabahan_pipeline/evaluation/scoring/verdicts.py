@@ -5,7 +5,6 @@ SQL never passes), and ``correct`` (the gate's), which reads none of the seed's 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,7 +12,7 @@ import pandera.pandas as pa
 
 from nabahan_pipeline.escaping import one_line
 from nabahan_pipeline.evaluation.agent_sql import lost_in_transpiling
-from nabahan_pipeline.evaluation.scoring.answer import Answer
+from nabahan_pipeline.evaluation.scoring.answer import Answer, present
 from nabahan_pipeline.evaluation.scoring.declare import Column, Figure, by_case, scorer, share_of, sum_of
 from nabahan_pipeline.evaluation.scoring.execution import suite_failure
 from nabahan_pipeline.evaluation.scoring.claims import contradictions, unsupported
@@ -106,7 +105,7 @@ def not_correct_reasons(
     elif scores["test_suite_match"] == 0.0 and status == "success":
         reasons.append(f"test suite: {suite_problem}" if suite_problem
                        else "right on the evaluation database only (test suite)")
-    elif status == "success" and in_scope and not scores["retrieval_accuracy"] and _absent(scores["execution_match"]):
+    elif status == "success" and in_scope and not scores["retrieval_accuracy"] and not present(scores["execution_match"]):
         # No gold SQL to run: the expected table and its rows are the only test of the result.
         reasons.append(f"not the expected table, or no rows (retrieval {scores['retrieval_points']}/3)")
     if scores["rows_verified"] is False:
@@ -124,10 +123,3 @@ def not_correct_reasons(
     if ungrounded:
         reasons.append("unverified: " + "; ".join(ungrounded[:3]) + (" …" if len(ungrounded) > 3 else ""))
     return reasons
-
-
-
-
-def _absent(value: Any) -> bool:
-    """No score: None or NaN (a case without gold SQL has no execution match)."""
-    return value is None or (isinstance(value, float) and math.isnan(value))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nabahan_pipeline.evaluation.scoring import score_answer
+from nabahan_pipeline.evaluation.scoring.case_scores import score_answer
 
 COUNT_CASE = {
     "case_id": "riyadh-count",

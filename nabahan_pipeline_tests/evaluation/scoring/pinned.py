@@ -187,7 +187,7 @@ def scored(folder: Path) -> dict[str, Any]:
     """The pinned evaluation scored now: case_scores and evaluation_summary (dtypes and values),
     and the two CSV reports as text."""
     from nabahan_pipeline.evaluation.reports import write_reports
-    from nabahan_pipeline.evaluation.scoring import score_responses
+    from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
     from nabahan_pipeline.evaluation.summary import summarize
 
     database, suite = build_databases(folder)

@@ -12,17 +12,12 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from nabahan_pipeline.evaluation.scoring import (
-    CASE_SCORE_COLUMNS,
-    REPEAT_COLUMNS,
-    SCORE_COLUMNS,
-    SCORERS,
-    Answer,
-    case_scores,
-    score_responses,
-    scorer,
+from nabahan_pipeline.evaluation.scoring import case_scores
+from nabahan_pipeline.evaluation.scoring.answer import Answer
+from nabahan_pipeline.evaluation.scoring.case_scores import (
+    CASE_SCORE_COLUMNS, DECLARED, REPEAT_COLUMNS, SCORE_COLUMNS, SCORERS, score_responses,
 )
-from nabahan_pipeline.evaluation.scoring.case_scores import DECLARED
+from nabahan_pipeline.evaluation.scoring.declare import scorer
 from nabahan_pipeline.evaluation.tables import CASE_SCORES
 from nabahan_pipeline_tests.evaluation.scoring.answers import COUNT_CASE, OUT_OF_SCOPE_CASE, REFUSAL, answer, score
 
@@ -228,7 +223,7 @@ def test_the_pinned_evaluation_scores_as_it_did(tmp_path: Path, monkeypatch: pyt
 def test_the_seed_verdict_the_console_shows_is_the_one_the_table_holds(tmp_path: Path) -> None:
     # seed_verdict runs only the scorers the seed's verdict reads; every answer of the pinned
     # evaluation gets from it what score_answer, with every scorer, gives it (without a database).
-    from nabahan_pipeline.evaluation.scoring import SEED_VERDICT_COLUMNS, score_answer, seed_verdict
+    from nabahan_pipeline.evaluation.scoring.case_scores import SEED_VERDICT_COLUMNS, score_answer, seed_verdict
     from nabahan_pipeline.evaluation.scoring.case_scores import _stored_result
     from nabahan_pipeline_tests.evaluation.scoring import pinned
 

@@ -11,7 +11,7 @@ import pandas as pd
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult
 from nabahan_pipeline.evaluation.agent_sql import SQLRun
 from nabahan_pipeline.evaluation.reports import results_table
-from nabahan_pipeline.evaluation.scoring import score_answer
+from nabahan_pipeline.evaluation.scoring.case_scores import score_answer
 from nabahan_pipeline.evaluation.scoring.claims import contradictions, readable, unsupported
 from nabahan_pipeline_tests.evaluation.scoring.answers import COUNT_CASE, answer
 

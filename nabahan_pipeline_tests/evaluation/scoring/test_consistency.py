@@ -9,7 +9,7 @@ import tracemalloc
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline.evaluation.scoring.consistency import result_digest
 from nabahan_pipeline.evaluation.summary import summarize
 

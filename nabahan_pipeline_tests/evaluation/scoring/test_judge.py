@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from nabahan_pipeline.evaluation.judge import Judge
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.tables import CASE_SCORES
 from nabahan_pipeline_tests.evaluation.scoring.answers import COUNT_CASE, OUT_OF_SCOPE_CASE, REFUSAL

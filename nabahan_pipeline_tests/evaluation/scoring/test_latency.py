@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from nabahan_pipeline.evaluation.scoring import LATENCY_BOUNDS, latency_tier
+from nabahan_pipeline.evaluation.scoring.latency import LATENCY_BOUNDS, latency_tier
 from nabahan_pipeline.evaluation.scoring.latency import POOR
 from nabahan_pipeline.evaluation.tables import CASE_SCORES
 from nabahan_pipeline_tests.evaluation.scoring.answers import score

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline_tests.evaluation.scoring.test_case_scores import cases_frame, db, response  # noqa: F401
 
 GOLD = "SELECT COUNT(*) FROM tenders_full_details WHERE region_id = 1"

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from nabahan_pipeline.agents.contract import result_table
-from nabahan_pipeline.evaluation.scoring import case_scores, score_responses
-from nabahan_pipeline.evaluation.scoring.case_scores import ROW_SCORE_COLUMNS
+from nabahan_pipeline.evaluation.scoring import case_scores
+from nabahan_pipeline.evaluation.scoring.case_scores import ROW_SCORE_COLUMNS, score_responses
 from nabahan_pipeline.evaluation.scoring.on_arrival import ScoringOnArrival
 from nabahan_pipeline_tests.evaluation.scoring.answers import REFUSAL
 from nabahan_pipeline_tests.evaluation.scoring.test_case_scores import cases_frame, db, queries_run, response  # noqa: F401

@@ -21,7 +21,7 @@ from nabahan_pipeline.agents.runner import CallResult, _response_row
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.agent_sql import QueryRunner, check_agent_sql, rows_verified
 from nabahan_pipeline.evaluation.execution_match import expected_result, result_matches
-from nabahan_pipeline.evaluation.scoring import score_responses
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline.evaluation.summary import summarize
 from nabahan_pipeline.evaluation.cases import TestCaseError, check_against_database, load_test_cases
 from nabahan_pipeline.settings import SHIPPED_TEST_CASES
@@ -374,7 +374,7 @@ def test_order_by_a_key_not_in_the_output_and_by_position(tied: Path) -> None:
 
 
 def test_two_result_columns_of_one_name_are_both_compared(db: Path) -> None:
-    from nabahan_pipeline.evaluation.scoring import score_answer
+    from nabahan_pipeline.evaluation.scoring.case_scores import score_answer
 
     gold = ("SELECT g.name_ar, r.name_ar FROM government_agencies g JOIN regions r ON r.region_id = g.region_id "
             "WHERE g.region_id IN (1, 5)")
