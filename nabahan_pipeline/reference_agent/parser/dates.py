@@ -1,9 +1,6 @@
-"""Dates: Gregorian and Hijri years, months and days, bounds and ranges, parts of periods and
-periods relative to the as-of date, each read into a DateSpan.
-
-Dates in a question: years (Gregorian and Hijri), ranges and open bounds of years, months,
-quarters, relative periods ("العام الماضي") and rolling ones ("آخر 3 أشهر"), each read into a
-DateSpan: a half-open range of ISO dates, or months of any year when no year is given."""
+"""Dates in a question, each read into a DateSpan (a half-open range of ISO dates, or months of any
+year when no year is given): Gregorian and Hijri years, months and days, bounds and ranges, parts
+of periods, and periods relative to the as-of date ("العام الماضي", "آخر 3 أشهر")."""
 
 from __future__ import annotations
 
@@ -134,11 +131,8 @@ def shift(day: date, unit: str, count: int) -> date:
     return add_months(day, count * (12 if unit == "year" else 1))
 
 
-# The Arabic name of each month, as answers write it (the other date readers' too).
-MONTH_LABELS = {
-    1: "يناير", 2: "فبراير", 3: "مارس", 4: "أبريل", 5: "مايو", 6: "يونيو",
-    7: "يوليو", 8: "أغسطس", 9: "سبتمبر", 10: "أكتوبر", 11: "نوفمبر", 12: "ديسمبر",
-}
+# The Arabic name of each month, as answers write it.
+MONTH_LABELS: dict[int, str] = dict(enumerate(lx.package_data("wording.json")["GREGORIAN_MONTHS"], 1))
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
 
@@ -393,20 +387,11 @@ def _year_bounds(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         return None  # "قيمتها من 2000": a figure
     if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
         return None  # "أكثر من 2024 ريال" is an amount, not a year
-    year = int(m.group("y"))
-    word = m.group("w")
-    if word == "بعد":
-        span = DateSpan(year_span(year + 1)[0], None, f"بعد عام {year}")
-    elif word in ("قبل",):
-        span = DateSpan(None, year_span(year)[0], f"قبل عام {year}")
-    elif word in ("حتي", "لغايه", "الي", "لين"):
-        span = DateSpan(None, year_span(year)[1], f"حتى نهاية عام {year}")
-    else:
-        # "من 2024" alone is the year 2024 unless the sentence goes on to another bound.
-        span = DateSpan(year_span(year)[0], None, f"منذ عام {year}")
-        if word == "من":
-            span = DateSpan(*year_span(year), f"عام {year}")
-    return span
+    year, word = int(m.group("y")), m.group("w")
+    if word == "من":
+        return DateSpan(*year_span(year), f"عام {year}")  # "من 2024" alone is that year
+    first, end = (date.fromisoformat(day) for day in year_span(year))
+    return _bounded(word, first, end, f"عام {year}")
 
 
 def _plain_years(text: str, spans: list[DateSpan]) -> str:
@@ -680,14 +665,14 @@ def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _span(a[0], b[1], f"شهري {hc.MONTH_NAMES[first]} و{hc.MONTH_NAMES[second]} {year}هـ")
 
 
-def _bounded(word: str, first: date, end: date, name: str) -> DateSpan:
-    """A bound before, after, since or until a Hijri month or year of days ``[first, end)``."""
+def _bounded(word: str, first: date, end: date, name: str, until: str = "حتى نهاية") -> DateSpan:
+    """A bound before, after, since or until (worded ``until``) the days ``[first, end)``."""
     if word == "قبل":
         return DateSpan(None, first.isoformat(), f"قبل {name}")
-    if word.startswith("بعد"):
+    if word.startswith("بعد") or word == "من بعد":
         return DateSpan(end.isoformat(), None, f"بعد {name}")
-    if word.startswith("حتي") or word == "لغايه":
-        return DateSpan(None, end.isoformat(), f"حتى نهاية {name}")
+    if word.startswith(("حتي", "الي", "لين")) or word in ("لغايه", "لحد"):
+        return DateSpan(None, end.isoformat(), f"{until} {name}")
     return DateSpan(first.isoformat(), None, f"منذ {name}")
 
 
@@ -867,15 +852,7 @@ def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
             word = "حتي"  # "قبل نهاية 2026": by its end, its last day included
         elif word in ("بعد", "من بعد") and edge in ("بدايه", "مطلع", "اول"):
             word = "منذ"  # "بعد بداية 2024": from its start on
-        if word == "قبل":
-            span = DateSpan(None, first.isoformat(), f"قبل {name}")
-        elif word in ("بعد", "من بعد"):
-            span = DateSpan(after.isoformat(), None, f"بعد {name}")
-        elif word in ("حتي", "لغايه", "لحد"):
-            span = DateSpan(None, after.isoformat(), f"حتى {name}")
-        else:
-            span = DateSpan(first.isoformat(), None, f"منذ {name}")
-        spans.append(span)
+        spans.append(_bounded(word, first, after, name, until="حتى"))
         text = blank(text, m.start(), m.end())
     return text, spans
 
