@@ -166,7 +166,7 @@ _Entry = tuple[_Kind, float]
 
 # The number words by kind (UNIT ... FRACTION: word -> value), and the parts of the hundreds and
 # scale words the lexicon composes: package data, read once.
-_NUMBER_WORDS: dict = json.loads(files("nabahan_pipeline.arabic").joinpath("number_words.json").read_text(encoding="utf-8"))
+_NUMBER_WORDS: dict = json.loads(files(__package__).joinpath("number_words.json").read_text(encoding="utf-8"))
 _HUNDRED_WORDS: tuple[str, ...] = tuple(_NUMBER_WORDS["HUNDRED_WORDS"])  # مئة/مية, مائة
 _SCALES: dict[str, float] = _NUMBER_WORDS["SCALES"]
 # Scale letters glued to digits, as figures are written in reports: 10M, 500K, 1.2B.

@@ -1,15 +1,14 @@
 """Result rows -> a short Arabic answer that states the figures of the result.
 
-Every number written here is a cell of the rows, the number of rows, a column's sum, a share of a
-column's total computed from the rows, or a number the question stated (years, thresholds, top-N),
-so that each can be traced back; nothing is estimated or invented. Amounts are written with
-thousands separators (two decimals when there are halalas), large amounts also rounded in
-millions or billions from the exact value.
-"""
+Every number written is a cell of the rows, the number of rows, a column's sum, a share of a
+column's total computed from the rows, or a number the question stated, so that each can be traced
+back. Amounts take thousands separators (two decimals with halalas), large ones also in millions or
+billions."""
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -334,22 +333,18 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
 
         items = "، ".join(f"{i}) {dated(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
         return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
-    if frame.ranked and frame.column in ("date", "deadline"):
-        if entity == "projects":
-            word = "أقرب" if frame.order == "asc" else "أبعد"
-        else:
-            word = "أحدث" if frame.order == "desc" else "أقدم"
-        if len(rows) == 1:
-            return f"{word} {scope.unit} من {scope.definite}: {describe(rows[0], 'value')}."
-        items = "، ".join(f"{i}) {describe(row, 'value')}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
-        return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
     if frame.ranked:
-        word = _rank_word(frame)
-        noun = _COLUMN_NOUNS[column]
+        word, among, key = _rank_word(frame), f"من حيث {_COLUMN_NOUNS[column]} بين", column
+        if frame.column in ("date", "deadline"):
+            among, key = "من", "value"
+            if entity == "projects":
+                word = "أقرب" if frame.order == "asc" else "أبعد"
+            else:
+                word = "أحدث" if frame.order == "desc" else "أقدم"
         if len(rows) == 1:
-            return f"{word} {scope.unit} من حيث {noun} بين {scope.definite}: {describe(rows[0])}."
-        items = "، ".join(f"{i}) {describe(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
-        return f"{word} {counted(len(rows), scope.unit, scope.units)} من حيث {noun} بين {scope.definite}: {items}."
+            return f"{word} {scope.unit} {among} {scope.definite}: {describe(rows[0], key)}."
+        items = "، ".join(f"{i}) {describe(row, key)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        return f"{word} {counted(len(rows), scope.unit, scope.units)} {among} {scope.definite}: {items}."
     # A plain list: how many, their total value, and the largest.
     total = sum(float(row.get("estimated_value") or 0) for row in rows)
     if len(rows) == 1:
@@ -372,6 +367,10 @@ def _rank_word(frame: QueryFrame) -> str:
 
 
 _NAME_COLUMNS = {dimension: name for dimension, (_, name) in DIMENSIONS.items()}
+# A group of a period in words, from its columns; of a column's values, with the words for none.
+_PERIOD_LABELS = {"year": "عام {year}", "month": "شهر {year_month}", "quarter": "الربع {quarter} من عام {year}"}
+_UNSTATED = {"booklet": "سعر غير محدد", "duration": "مدة غير محددة", "bids": "عدد عروض غير محدد"}
+_VALUE_HEADS = {"booklet": "كراسة بسعر "}
 
 
 def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
@@ -389,21 +388,11 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
             if dim in _NAME_COLUMNS:
                 name = row.get(_NAME_COLUMNS[dim])
                 parts.append(display(name) if name is not None else "غير محدد")
-            elif dim == "year":
-                parts.append(f"عام {row.get('year')}")
-            elif dim == "month":
-                parts.append(f"شهر {row.get('year_month')}")
-            elif dim == "quarter":
-                parts.append(f"الربع {row.get('quarter')} من عام {row.get('year')}")
-            elif dim == "booklet":
-                price = row.get("booklet")
-                parts.append(f"كراسة بسعر {money(price)} ريال" if price is not None else "سعر غير محدد")
-            elif dim == "duration":
-                months = row.get("duration")
-                parts.append(_amount("duration", months) if months is not None else "مدة غير محددة")
-            elif dim == "bids":
-                bids = row.get("bids")
-                parts.append(_amount("bids", bids) if bids is not None else "عدد عروض غير محدد")
+            elif dim in _PERIOD_LABELS:
+                parts.append(_PERIOD_LABELS[dim].format_map(defaultdict(lambda: None, row)))
+            elif dim in _UNSTATED:
+                value = row.get(dim)
+                parts.append(_VALUE_HEADS.get(dim, "") + _amount(dim, value) if value is not None else _UNSTATED[dim])
         return " - ".join(parts)
 
     def figure(row: dict[str, Any]) -> str:
@@ -423,10 +412,8 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
         head = f"{plural_noun} التي {metric} فيها {_threshold_phrase(frame.having)}"
         return f"{head}: {counted(len(rows), unit, units)}: {shown}{more}."
     if frame.ranked:
-        if frame.measure == "count":
-            word = "الأكثر" if frame.order != "asc" else "الأقل"
-        else:
-            word = "الأعلى" if frame.order != "asc" else "الأدنى"
+        most, least = ("الأكثر", "الأقل") if frame.measure == "count" else ("الأعلى", "الأدنى")
+        word = least if frame.order == "asc" else most
         if frame.offset:
             # "رابع منطقة": the rank said, never "the top one".
             # The ranks in words: a digit the rows do not hold would read as an ungrounded figure.

@@ -180,6 +180,9 @@ REWRITE_TERMS: tuple[tuple[str, str], ...] = tuple((pattern, meaning) for patter
 UNHELD_DATA: dict[str, tuple[str, ...]] = _by_key("UNHELD_DATA")
 # Topics of UNHELD_DATA that are no procurement data at all: refused as off topic, still by name.
 OFF_TOPIC_SUBJECTS = frozenset({"weather", "sports"})
+# Words too common in agencies' and activities' names to name one alone ("بلديه": "البلدية" alone is a
+# town's municipality, not the ministry of municipal affairs).
+GENERIC_NAME_WORDS = _terms("GENERIC_NAME_WORDS")
 # Words that change nothing asked ("المنافسات المسجلة لجهة ..."), passed over only where they cannot
 # carry a condition (``parser.reading``). Not here: "المتاحة" (a status), "الحالية", "الجديدة"
 # (dates), nor a word another list reads ("المطروحة": a tender word; "موجودة": a filler).

@@ -1,9 +1,6 @@
-"""Questions asked of each of several values, and the difference between two figures.
-
-A question asked of each of several values rather than of all of them together: "في كل من
-الرياض وجدة", "كم منافسة في كل من 2023 و2024", "قارن عدد المنافسات بين 2023 و2024"; and years
-compared ("مقارنة عدد المنافسات في 2023 وفي 2025": ANDed, two years would ask for no day at all).
-Its answer is one figure per value (grouped by that field), not one total over them."""
+"""Questions asked of each of several values ("في كل من الرياض وجدة", "قارن عدد المنافسات بين
+2023 و2024": one figure per value, grouped by that field, never one total), years compared (ANDed,
+two years would hold no day), and the difference between two figures."""
 
 from __future__ import annotations
 

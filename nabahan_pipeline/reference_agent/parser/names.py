@@ -1,12 +1,6 @@
-"""Names: written in English, groups of agencies named by a plural, which agencies a shared
-phrase means, and questions about the reference tables themselves.
-
-Names written in English in an Arabic question: the lookup tables' English names ("Two-stage
-tender", "King Saud University", "Riyadh") and the initials of an agency's English name ("KSU"),
-read as the same conditions their Arabic names make.
-
-Initials are taken from the reference data (the capitalized words of ``name_en``) and kept only
-when no other agency has the same ones, so that "KSU" names King Saud University and nothing else."""
+"""Names: written in English (the lookup tables' English names, and an agency's initials, "KSU",
+kept only when no other agency has the same), groups of agencies named by a plural, which agencies
+a shared phrase means, and questions about the reference tables themselves."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The working state of one parse, and the small passes over it: the order asked, a grouping by
-a column's values, awards as a noun, and the words passed over.
-
-The working state of one parse: the question with every phrase already understood blanked out,
-and what the passes have read from it so far."""
+"""The working state of one parse (the question with every phrase understood blanked out, and what
+the readers have read from it), and the small readers over it: the order asked, a grouping by a
+column's values, awards as a noun, the words passed over."""
 
 from __future__ import annotations
 
