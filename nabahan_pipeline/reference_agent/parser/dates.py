@@ -133,6 +133,7 @@ def shift(day: date, unit: str, count: int) -> date:
 
 # The Arabic name of each month, as answers write it.
 MONTH_LABELS: dict[int, str] = dict(enumerate(lx.package_data("wording.json")["GREGORIAN_MONTHS"], 1))
+_HALVES = {"اول": "النصف الأول", "ثاني": "النصف الثاني"}
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
 
@@ -263,12 +264,11 @@ def _since_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 def _halves(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Halves of a year: "النصف الأول من 2025", "النصف الثاني لعام 2023", "النصف الأول من السنة الحالية"."""
     year = as_of.year if m.group("this") else int(m.group("y"))
-    half = 1 if m.group("h") == "اول" else 2
-    first = 1 if half == 1 else 7
+    first = 1 if m.group("h") == "اول" else 7
     start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
     # "من السنة الحالية" stays as the question said it: the answer states no year it did not.
     of_year = "من العام الحالي" if m.group("this") else f"من عام {year}"
-    return DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} {of_year}")
+    return DateSpan(start, end, f"{_HALVES[m.group('h')]} {of_year}")
 
 
 def _relative_quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -721,7 +721,7 @@ def _half(m: re.Match[str], as_of: date) -> DateSpan | None:
     a, b = hc.month_range(year, first_month), hc.month_range(year, first_month + 5)
     if a is None or b is None or not _marked(m, "h"):
         return None
-    return _span(a[0], b[1], f"{'النصف الأول' if first_month == 1 else 'النصف الثاني'} من عام {year}هـ")
+    return _span(a[0], b[1], f"{_HALVES[m.group('h')]} من عام {year}هـ")
 
 
 # --- day bounds -----------------------------------------------------------------------------------
@@ -974,7 +974,7 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
         # A year halves at July; a month after its fifteenth day.
         middle = add_months(first, 6) if (after - first).days > 300 else first + timedelta(days=15)
         start, end = (first, middle) if m.group("half") == "اول" else (middle, after)
-        label = f"{'النصف الأول' if m.group('half') == 'اول' else 'النصف الثاني'} من {period_label}"
+        label = f"{_HALVES[m.group('half')]} من {period_label}"
     elif m.group("ten"):
         from_start = m.group("edge3") != "اواخر"
         start, end = (first, first + timedelta(days=10)) if from_start else (after - timedelta(days=10), after)

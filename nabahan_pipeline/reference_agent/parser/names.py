@@ -83,9 +83,8 @@ class EnglishNames:
 
 
 # --- agency groups --------------------------------------------------------------------------------
-# Groups of agencies named by a plural ("الجامعات", "الوزارات"), members derived from the agencies' names
-# so the group follows the reference data. The plural is left as "الجهات" where what is asked of it still
-# reads after it ("أكثر الجامعات طرحاً"); elsewhere it is blanked out.
+# Groups of agencies named by a plural ("الجامعات"), members derived from the agencies' names so the
+# group follows the reference data.
 
 def _any_word(form: str) -> Callable[[list[frozenset[str]]], bool]:
     return lambda name: any(form in w for w in name)

@@ -242,10 +242,9 @@ def read_each(
 
 
 # --- typos ----------------------------------------------------------------------------------------
-# One-letter typos in domain nouns and region names ("المنافسسات", "الرياص"), read back to the word
-# meant when one word of the vocabulary (or forms of one noun) is a single edit away and the word
-# has at least five letters. Used only on a question refused as not understood: the question is read
-# again with the words replaced, and the insight shows each word as understood.
+# One-letter typos ("المنافسسات", "الرياص") read back when one noun of the vocabulary is a single edit
+# away and the word has five letters or more; only for a question refused as not understood, which
+# is read again, the insight showing each word as understood.
 
 MIN_LETTERS = 5
 # A conjunction or preposition glued to the word; the article stays part of it.
@@ -253,8 +252,7 @@ _CLITIC = re.compile(r"^(?:[وف]?(?:لل|[بلك](?=ال)|[بلك](?!ال))?)")
 
 
 def _vocabulary() -> dict[str, int]:
-    """Each word of the vocabulary -> the noun it is a form of (the region names' last word of
-        "المدينة المنورة" among them)."""
+    """Each word of the vocabulary -> the noun it is a form of ("المنوره" of the regions among them)."""
     nouns: dict[str, int] = {}
     # A noun with its article and without is one noun ("التقديريه", "تقديريه"): a typo between
     # the two ("اتقديريه") still means it.

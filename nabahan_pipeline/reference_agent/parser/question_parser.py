@@ -319,8 +319,7 @@ class QuestionParser:
             r.blank(start, spans[end - 1][1])
 
     def _dates(self, r: Reading) -> None:
-        """Years, months, quarters and periods, Gregorian and Hijri, relative ones counted from
-        ``as_of`` (``date_reading``)."""
+        """Every date phrase, Gregorian and Hijri, relative ones counted from ``as_of``."""
         reading = read_all_dates(r.text, self.as_of)
         r.text = reading.text
         r.unplaced_dates += reading.unplaced
@@ -594,8 +593,6 @@ def _negation(r: Reading, start: int) -> re.Match[str] | None:
 
 
 # --- filters --------------------------------------------------------------------------------------
-# Filters sent with a question (region, year, status, type: names or ids) as conditions that narrow
-# the question's frame.
 
 def apply_filters(frame: QueryFrame, filters: Mapping[str, object], parser: QuestionParser) -> QueryFrame:
     """``frame`` narrowed by the caller's ``filters`` (region, year, status, type: names or ids);
