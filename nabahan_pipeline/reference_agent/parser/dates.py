@@ -940,11 +940,8 @@ def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
         start, end = year_span(year)
         label = f"عام {year}"
     elif m.group("hm"):
-        month, year = hijri_month_number(m.group("hm")), int(m.group("hy"))
-        span = hc.month_range(year, month) if month else None
-        if span is None or month is None:
-            return None
-        return span[0], span[1], f"شهر {hc.MONTH_NAMES[month]} {year}هـ"
+        span = _hijri_month(int(m.group("hy")), hijri_month_number(m.group("hm")))
+        return (date.fromisoformat(span.start), date.fromisoformat(span.end), span.label) if span else None
     elif m.group("this_month") or m.group("last_month"):
         first = add_months(as_of.replace(day=1), -1 if m.group("last_month") else 0)
         start, end = month_span(first.year, first.month)
