@@ -358,12 +358,8 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
 
 
 def _rank_word(frame: QueryFrame) -> str:
-    column = frame.column or "value"
-    if column == "bids":
-        return "أكثر" if frame.order == "desc" else "أقل"
-    if column == "duration":
-        return "أطول" if frame.order == "desc" else "أقصر"
-    return "أعلى" if frame.order == "desc" else "أدنى"
+    most, least = {"bids": ("أكثر", "أقل"), "duration": ("أطول", "أقصر")}.get(frame.column or "value", ("أعلى", "أدنى"))
+    return most if frame.order == "desc" else least
 
 
 _NAME_COLUMNS = {dimension: name for dimension, (_, name) in DIMENSIONS.items()}
