@@ -312,28 +312,28 @@ def _months(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     return DateSpan(None, None, f"شهر {MONTH_LABELS[month]}", (month,))
 
 
+# This, last, the one before last and next year, month and week in words.
+_RELATIVE_LABELS = {
+    0: ("هذا العام", "هذا الشهر", "هذا الأسبوع"),
+    -1: ("العام الماضي", "الشهر الماضي", "الأسبوع الماضي"),
+    -2: ("العام قبل الماضي", "الشهر قبل الماضي", "الأسبوع قبل الماضي"),
+    1: ("العام القادم", "الشهر القادم", "الأسبوع القادم"),
+}
+
+
 def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """This, last, next or the one before last year or month: "العام الماضي", "هذا الشهر"."""
     unit = m.group("u1") or m.group("u2") or "عام"
-    if m.group("this1") or m.group("this2"):
-        shift, label = 0, {"شهر": "هذا الشهر"}.get(unit, "هذا العام")
-    elif m.group("before"):
-        shift, label = -2, {"شهر": "الشهر قبل الماضي"}.get(unit, "العام قبل الماضي")
-    elif m.group("last"):
-        shift, label = -1, {"شهر": "الشهر الماضي"}.get(unit, "العام الماضي")
-    else:
-        shift, label = 1, {"شهر": "الشهر القادم"}.get(unit, "العام القادم")
+    shift = 0 if m.group("this1") or m.group("this2") else -2 if m.group("before") else -1 if m.group("last") else 1
+    year_label, month_label, week_label = _RELATIVE_LABELS[shift]
     if unit == "اسبوع":
         # A calendar week, Sunday to Saturday as the Saudi week runs, never a rolling seven days.
         first = week_start(as_of) + timedelta(days=7 * shift)
-        label = {0: "هذا الأسبوع", -1: "الأسبوع الماضي", -2: "الأسبوع قبل الماضي"}.get(shift, "الأسبوع القادم")
-        return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{label} (من الأحد إلى السبت)")
+        return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{week_label} (من الأحد إلى السبت)")
     if unit == "شهر":
         first = add_months(as_of.replace(day=1), shift)
-        start, end = month_span(first.year, first.month)
-    else:
-        start, end = year_span(as_of.year + shift)
-    return DateSpan(start, end, label)
+        return DateSpan(*month_span(first.year, first.month), month_label)
+    return DateSpan(*year_span(as_of.year + shift), year_label)
 
 
 def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
