@@ -275,10 +275,8 @@ def _relative_quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | N
     """This quarter, the last one and the next, counted from ``as_of``: "الربع الماضي", "هذا الربع"."""
     shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 1 if m.group("w") in ("قادم", "جاي", "مقبل") else 0
     first = add_months(as_of.replace(day=1), -((as_of.month - 1) % 3) + 3 * shift)
-    start = month_span(first.year, first.month)[0]
-    last = add_months(first, 2)
-    end = month_span(last.year, last.month)[1]
-    return DateSpan(start, end, {-1: "الربع الماضي", 0: "الربع الحالي", 1: "الربع القادم"}[shift])
+    label = {-1: "الربع الماضي", 0: "الربع الحالي", 1: "الربع القادم"}[shift]
+    return DateSpan(first.isoformat(), add_months(first, 3).isoformat(), label)
 
 
 def _quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -288,10 +286,8 @@ def _quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year_text = m.group("y") or m.group("y2")
     months = tuple(range(3 * quarter - 2, 3 * quarter + 1))
     if year_text:
-        year = int(year_text)
-        start = month_span(year, months[0])[0]
-        end = month_span(year, months[-1])[1]
-        return DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year}")
+        start, end = month_span(int(year_text), months[0])[0], month_span(int(year_text), months[-1])[1]
+        return DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year_text}")
     return DateSpan(None, None, _QUARTER_LABELS[quarter], months)
 
 
