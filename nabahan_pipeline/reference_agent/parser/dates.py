@@ -831,11 +831,8 @@ def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
         spans.append(DateSpan(first[0].isoformat(), last[1].isoformat(), f"من {first[2]} إلى {last[2]}"))
         text = blank(text, m.start(), m.end())
     for m in list(_YEAR_ONWARD.finditer(text)):
-        year = int(m.group("y"))
-        if m.group("on"):
-            spans.append(DateSpan(f"{year}-01-01", None, f"منذ عام {year}"))
-        else:
-            spans.append(DateSpan(None, f"{year + 1}-01-01", f"حتى نهاية عام {year}"))
+        first, end = (date.fromisoformat(day) for day in year_span(int(m.group("y"))))
+        spans.append(_bounded("منذ" if m.group("on") else "حتي", first, end, f"عام {m.group('y')}"))
         text = blank(text, m.start(), m.end())
     for m in list(_BOUND.finditer(text)):
         point = _bounds_days(m, "a", None)
