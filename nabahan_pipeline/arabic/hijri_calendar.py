@@ -34,8 +34,7 @@ def _gregorian(day: Hijri) -> date:
 
 def month_start(year: int, month: int) -> date | None:
     """1 ``month`` ``year`` (Hijri) as a Gregorian date, or None outside the calendar."""
-    first = _hijri(year, month, 1)
-    return None if first is None else _gregorian(first)
+    return day_of(year, month, 1)
 
 
 def month_range(year: int, month: int) -> tuple[date, date] | None:

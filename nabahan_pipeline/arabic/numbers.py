@@ -1,43 +1,35 @@
 """The one reader of numbers in Arabic (and mixed Arabic/Latin) text, for grounding and for the
 reference agent's question parser.
 
-What it reads:
+It reads digits (Western, Arabic-Indic, Persian) with thousands and decimal separators
+(``1,234``, ``1 234``, ``١٬٢٣٤``, ``1،250،000``, ``٫``), percent signs and words, and scale words
+after them (``٢٫٥ مليون``); and written numbers: units in either gender and case, teens (also
+definite and ordinal: الحادي عشر), tens, hundreds (مئة/مائة/مية, مئتان, ثلاثمئة), ألف/مليون/مليار/
+تريليون with their duals and plurals, parts joined by و in any order within a group, fractions of a
+scale (نصف/ربع/ثلث، ثلاثة أرباع مليون، مليون ونص), a spoken decimal point (فاصلة) and the " , " of
+number-to-words writers, Saudi colloquial forms (حدعش، خمسطعش، ميتين، خمسمية), digits mixed with
+words (``مليون و200 ألف``).
 
-- digits, Western, Arabic-Indic or Persian, with a thousands separator (``1,234``, ``1.234``,
-  ``1 234`` with any space, ``1’234``, ``1'234``, ``١٬٢٣٤``, ``1،250،000``) and a decimal separator
-  (``.``, ``,``, ``٫``), percent signs and percent words (بالمئة، في المائة), and scale words after
-  them (``٢٫٥ مليون``, ``12.5 ألف``, ``3 آلاف``);
-- written numbers: units in either gender and case, teens (أحد عشر … تسعة عشر, اثنا/اثني عشر),
-  definite and ordinal teens (الاثنا عشر، الخمسة عشر، الحادي عشر، الثالثة عشرة: their value),
-  tens, hundreds (مئة/مائة/مية, مئتان/مائتين/ميتين, ثلاثمئة/ثلاث مئة …), ألف/مليون/مليار/تريليون with
-  their duals (ألفان/ألفين/ألفا/ألفي …) and plurals (آلاف، ملايين، مليارات), parts joined by و in any
-  order within a group of hundreds, tens and units, fractions of a scale (نصف/نص، ربع، ثلث، ثلاثة
-  أرباع مليون؛ مليون ونص), a spoken decimal point (فاصلة) and the " , " of number-to-words
-  writers, Saudi colloquial forms (حدعش، خمسطعش، ميتين، خمسمية، الفين), and digits mixed with words
-  (``مليون و200 ألف``).
-
-A written form can have more than one reading: ``20.000`` is 20000 or 20.0, ``1,234`` is 1234 or
-1.234. A mention carries every reading, each with the place value of its last stated digit
-(``Reading.unit``), so that a caller can accept the mention when any reading fits. Word numbers
-are stated at the unit of their last part's scale word, or of that part's own magnitude when
-smaller: "عشرة آلاف" at 1,000, "مليونين وخمسمائة ألف" at 1,000, "نصف مليون" and "مليون ونص"
-at 100,000.
-
-Words that are vague alone are not numbers: a plural scale (آلاف، ملايين), a fraction without a
-scale (نصف المناقصات), أحد/إحدى outside a teen or a number with tens (إحدى وسبعون), a definite
-scale (بالمليون), the month صفر. A digit run glued to Latin letters on
-its left is an identifier (Q3, H1), not a quantity.
+A written form can have several readings (``20.000`` is 20000 or 20.0): a mention carries each,
+with the place value of its last stated digit (``Reading.unit``), so that a caller accepts it when
+any reading fits. Word numbers are stated at the unit of their last part's scale word, or of that
+part's own magnitude when smaller ("عشرة آلاف" at 1,000, "نصف مليون" at 100,000). Words vague
+alone are no numbers: a plural scale (آلاف), a fraction without a scale (نصف المناقصات), أحد/إحدى
+outside a teen or tens, a definite scale (بالمليون), the month صفر; digits glued to Latin letters on
+their left are an identifier (Q3, H1).
 """
 
 from __future__ import annotations
 
 import enum
 import functools
+import json
 import math
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from importlib.resources import files
 from itertools import product
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
@@ -172,59 +164,26 @@ class _Kind(enum.Enum):
 
 _Entry = tuple[_Kind, float]
 
-_UNITS = {
-    "واحد": 1, "واحده": 1,
-    "اثنان": 2, "اثنين": 2, "اثنتان": 2, "اثنتين": 2, "ثنتين": 2, "ثنتان": 2, "ثنين": 2,
-    "ثلاث": 3, "ثلاثه": 3, "اربع": 4, "اربعه": 4, "خمس": 5, "خمسه": 5, "ست": 6, "سته": 6,
-    "سبع": 7, "سبعه": 7, "ثمان": 8, "ثماني": 8, "ثمانيه": 8, "ثمنيه": 8, "تسع": 9, "تسعه": 9,
-}  # fmt: skip
-_TEEN_HEADS = {"احد": 1, "احدي": 1, "اثنا": 2, "اثني": 2, "اثنتا": 2, "اثنتي": 2}
-_ORDINAL_HEADS = {"حادي": 1, "ثاني": 2, "ثالث": 3, "رابع": 4, "خامس": 5, "سادس": 6, "سابع": 7, "ثامن": 8, "تاسع": 9}
-_ORDINAL_HEADS |= {masculine + "ه": n for masculine, n in _ORDINAL_HEADS.items()}  # الحادية، الرابعة …
-_TENS = {
-    "عشرون": 20, "عشرين": 20, "ثلاثون": 30, "ثلاثين": 30, "اربعون": 40, "اربعين": 40,
-    "خمسون": 50, "خمسين": 50, "ستون": 60, "ستين": 60, "سبعون": 70, "سبعين": 70,
-    "ثمانون": 80, "ثمانين": 80, "تسعون": 90, "تسعين": 90,
-}  # fmt: skip
-_COLLOQUIAL_TEENS = {
-    "حدعش": 11, "احدعش": 11, "حداعش": 11, "احداعش": 11,
-    "اطنعش": 12, "اثنعش": 12, "ثنعش": 12, "اثناعش": 12,
-    "ثلطعش": 13, "ثلاثطعش": 13, "ثلتعش": 13, "ثلاثتعش": 13,
-    "اربعطعش": 14, "اربعتعش": 14, "خمسطعش": 15, "خمستعش": 15,
-    "ستطعش": 16, "سطعش": 16, "ستعش": 16, "سبعطعش": 17, "سبعتعش": 17,
-    "ثمنطعش": 18, "ثمانطعش": 18, "ثمنتعش": 18, "ثمانتعش": 18, "تسعطعش": 19, "تسعتعش": 19,
-}  # fmt: skip
-_HUNDRED_WORDS = ("ميه", "مايه")  # مئة/مية, مائة
-_HUNDRED_PREFIXES = {
-    "ثلاث": 3, "ثلث": 3, "اربع": 4, "خمس": 5, "ست": 6, "سبع": 7, "ثمان": 8, "ثماني": 8, "ثمن": 8, "تسع": 9,
-}  # fmt: skip
-_TWO_HUNDRED = ("ميتان", "ميتين", "ميتا", "ميتي", "مايتان", "مايتين", "مايتا", "مايتي")
-_SCALES = {"الف": 1e3, "مليون": 1e6, "مليار": 1e9, "بليون": 1e9, "تريليون": 1e12, "ترليون": 1e12}
-_PLURALS = {
-    "الاف": 1e3, "الوف": 1e3, "ملايين": 1e6, "ملاين": 1e6, "مليارات": 1e9, "بلايين": 1e9,
-    "تريليونات": 1e12, "ترليونات": 1e12,
-}  # fmt: skip
+# The number words by kind (UNIT ... FRACTION: word -> value), and the parts of the hundreds and
+# scale words the lexicon composes: package data, read once.
+_NUMBER_WORDS: dict = json.loads(files(__package__).joinpath("number_words.json").read_text(encoding="utf-8"))
+_HUNDRED_WORDS: tuple[str, ...] = tuple(_NUMBER_WORDS["HUNDRED_WORDS"])  # مئة/مية, مائة
+_SCALES: dict[str, float] = _NUMBER_WORDS["SCALES"]
 # Scale letters glued to digits, as figures are written in reports: 10M, 500K, 1.2B.
 _LATIN_SCALES = {"k": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "b": 1e9, "bn": 1e9}
-_FRACTIONS = {"نصف": 0.5, "نص": 0.5, "ربع": 0.25, "ثلث": 1 / 3, "ثلثي": 2 / 3, "ثلثا": 2 / 3}
+_KINDS = ("UNIT", "TEEN_HEAD", "ORDINAL_HEAD", "TEEN", "TENS", "PLURAL", "FRACTION")
 
 
 def _lexicon() -> dict[str, _Entry]:
     words: dict[str, _Entry] = {}
-    for kind, table in (
-        (_Kind.UNIT, _UNITS),
-        (_Kind.TEEN_HEAD, _TEEN_HEADS),
-        (_Kind.ORDINAL_HEAD, _ORDINAL_HEADS),
-        (_Kind.TEEN, _COLLOQUIAL_TEENS),
-        (_Kind.TENS, _TENS),
-        (_Kind.PLURAL, _PLURALS),
-        (_Kind.FRACTION, _FRACTIONS),
-    ):
-        words.update({word: (kind, value) for word, value in table.items()})
+    for kind in _KINDS:
+        words.update({word: (_Kind[kind], value) for word, value in _NUMBER_WORDS[kind].items()})
+        if kind == "ORDINAL_HEAD":  # الحادية، الرابعة …
+            words.update({word + "ه": (_Kind[kind], value) for word, value in _NUMBER_WORDS[kind].items()})
     words.update({"عشر": (_Kind.TEN, 10), "عشره": (_Kind.TEN, 10), "ميت": (_Kind.HUNDRED_CONSTRUCT, 100)})
     words.update({word: (_Kind.HUNDRED, 100) for word in _HUNDRED_WORDS})
-    words.update({word: (_Kind.HUNDREDS, 200) for word in _TWO_HUNDRED})
-    for prefix, n in _HUNDRED_PREFIXES.items():
+    words.update({word: (_Kind.HUNDREDS, 200) for word in _NUMBER_WORDS["TWO_HUNDRED"]})
+    for prefix, n in _NUMBER_WORDS["HUNDRED_PREFIXES"].items():
         words.update({prefix + hundred: (_Kind.HUNDREDS, n * 100) for hundred in _HUNDRED_WORDS})
     for word, size in _SCALES.items():
         words[word] = (_Kind.SCALE, size)

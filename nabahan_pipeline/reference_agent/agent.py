@@ -2,12 +2,9 @@
 
     nabahan_agent(question, filters=None) -> {"status", "sql", "data", "columns", "rows", "insights", "error"}
 
-The baseline users compare their own agents against. Deterministic and offline: a rule-based
-parser (``parser``) reads the question into a QueryFrame, ``sql_builder`` turns the frame
-into one SELECT, the SELECT runs on a read-only connection, and ``insights`` words the rows.
-It never raises: a question it does not take is refused (``out_of_scope``, an apology starting
-with "عذراً"), and anything that goes wrong becomes ``status="error"`` with a message.
-"""
+The baseline users compare their own agents against: deterministic and offline. It never raises:
+a question it does not take is refused (``out_of_scope``, an apology starting with "عذراً"), and
+anything that goes wrong becomes ``status="error"`` with a message."""
 
 from __future__ import annotations
 

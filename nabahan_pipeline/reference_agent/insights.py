@@ -1,22 +1,20 @@
 """Result rows -> a short Arabic answer that states the figures of the result.
 
-Every number written here is a cell of the rows, the number of rows, a column's sum, a share of a
-column's total computed from the rows, or a number the question stated (years, thresholds, top-N),
-so that each can be traced back; nothing is estimated or invented. Amounts are written with
-thousands separators (two decimals when there are halalas), large amounts also rounded in
-millions or billions from the exact value.
-"""
+Every number written is a cell of the rows, the number of rows, a column's sum, a share of a
+column's total computed from the rows, or a number the question stated, so that each can be traced
+back. Amounts take thousands separators (two decimals with halalas), large ones also in millions or
+billions."""
 
 from __future__ import annotations
 
-import json
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from importlib.resources import files
 from typing import Any
 
 from nabahan_pipeline.arabic import hijri_calendar as hc
+from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.values import AVERAGE
@@ -24,9 +22,7 @@ from nabahan_pipeline.reference_agent.parser.frame import Condition
 from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, TABLES
 
 SHOWN_ITEMS = 3
-# The nouns an answer names dimensions, lookup tables, columns and unheld data by: package data,
-# read once (wording.json, one key per table below).
-_WORDING: dict = json.loads(files("nabahan_pipeline.reference_agent").joinpath("wording.json").read_text(encoding="utf-8"))
+_WORDING = lx.package_data("wording.json")  # the nouns and sentences answers are worded with
 
 # Each grouping dimension: its noun, its plural, and the unit a count of its values takes (singular, plural).
 _DIMENSION_NOUNS: dict[str, tuple[str, ...]] = {key: tuple(words) for key, words in _WORDING["DIMENSION_NOUNS"].items()}
@@ -39,33 +35,8 @@ _COLUMNS = {**TABLES["projects"].columns, **TABLES["tenders"].columns}
 _ROW_FIGURES = ("value", "awarded", "bids", "booklet", "duration")
 _DATE_FIELDS = ("deadline", "enquiry", "opening")
 
-APOLOGIES = {
-    "empty": "عذراً، لم أستلم سؤالاً. اسألني عن المناقصات الحكومية أو المشاريع المستقبلية، مثل: كم عدد المناقصات في منطقة الرياض؟",
-    "too_long": "عذراً، السؤال أطول مما أستطيع قراءته. اكتب سؤالاً قصيراً عن المناقصات الحكومية أو المشاريع المستقبلية.",
-    "not_arabic": "عذراً، أجيب عن الأسئلة المكتوبة بالعربية حول المناقصات الحكومية والمشاريع المستقبلية في منصة اعتماد.",
-    "sql": "عذراً، لا أنفذ استعلامات SQL مكتوبة في السؤال. اسألني بالعربية عن المناقصات أو المشاريع المستقبلية وسأكتب الاستعلام بنفسي.",
-    "mutation": "عذراً، لا أستطيع تعديل البيانات أو حذفها أو إضافتها؛ صلاحيتي قراءة فقط. أستطيع الإجابة عن أسئلة حول المناقصات والمشاريع المستقبلية والجهات والمناطق.",
-    "off_task": "عذراً، هذا الطلب خارج نطاق عملي. أستطيع الإجابة عن أسئلة حول بيانات المناقصات الحكومية والمشاريع المستقبلية: أعدادها وقيمها وتوزيعها حسب المنطقة والجهة والحالة والنوع.",
-    "off_topic": "عذراً، هذا السؤال خارج نطاق بيانات المشتريات الحكومية. أستطيع الإجابة عن أسئلة المناقصات والمشاريع المستقبلية والجهات الحكومية والمناطق.",
-    "unknown": "عذراً، لم أفهم السؤال على أنه سؤال عن بيانات المشتريات الحكومية. أستطيع الإجابة عن أسئلة مثل: كم عدد المناقصات النشطة في الرياض؟ أو ما توزيع المناقصات حسب النوع؟",
-    "not_understood": "عذراً، لم أفهم من السؤال: {words}، ولا أجيب عن سؤال لم أفهمه كله كي لا أجيب عن سؤال آخر. "
-    "أستطيع الإجابة عن أعداد المناقصات والمشاريع المستقبلية وقيمها التقديرية وقيم ترسيتها وعدد عروضها وأسعار "
-    "كراساتها، مصفاة بالمنطقة والجهة والنشاط والحالة والنوع والسنة أو الشهر، أو موزعة حسب أحدها.",
-    "ambiguous": "عذراً، الاسم في سؤالك يطابق أكثر من جهة: {words}، ولا أختار إحداها عنك كي لا أجيب عن جهة لم تقصدها. "
-    "أعد السؤال باسم الجهة كاملاً.",
-    "no_column": "عذراً، لا أستطيع تطبيق الشرط {words} على هذه البيانات (المشاريع المستقبلية مثلاً لا حالة لها ولا "
-    "موعد لتقديم العروض)، ولا أجيب دونه كي لا أجيب عن سؤال آخر.",
-    "off_topic_named": "عذراً، لا أملك بيانات عن {topic} (سألت عن: {words})؛ هذا خارج نطاق بيانات المشتريات "
-    "الحكومية. أستطيع الإجابة عن أسئلة المناقصات والمشاريع المستقبلية والجهات الحكومية والمناطق.",
-    "unplaced_date": "عذراً، لا أستطيع تحويل {words} إلى تواريخ ميلادية: أحتاج الشهر الهجري مع سنته (مثل: رمضان "
-    f"1446هـ) ضمن الأعوام {hc.FIRST_YEAR}–{hc.LAST_YEAR}هـ التي يغطيها تقويم أم القرى لدي، ولا أخمّن التواريخ كي لا أجيب عن "
-    "فترة أخرى.",
-    "two_questions": "عذراً، في سؤالك سؤالان (بعد {words})، ولا أجمع جوابيهما في رقم واحد كي لا أجيب عن سؤال آخر. "
-    "اسأل كل سؤال وحده، أو اسأل عن قيمتين من نوع واحد (مثل: كم منافسة نشطة وكم ملغاة؟) فأعطيك كل رقم وحده.",
-    "unheld": "عذراً، لا تحتوي بيانات منصة اعتماد المتاحة لي على {topic} (سألت عن: {words}). أستطيع الإجابة عن "
-    "المناقصات والمشاريع المستقبلية: أعدادها وقيمها وحالاتها وأنواعها وجهاتها ومناطقها.",
-}
-# What each topic of ``lexicon.UNHELD_DATA`` is called in the apology.
+# The apologies by refusal reason; and what each topic of ``lexicon.UNHELD_DATA`` is called in one.
+APOLOGIES: dict[str, str] = _WORDING["APOLOGIES"]
 UNHELD_NAMES: dict[str, str] = _WORDING["UNHELD_NAMES"]
 
 
@@ -76,10 +47,7 @@ def understood_note(understood: tuple[tuple[str, str], ...]) -> str:
 
 
 # The ranks an ordinal question asks for, as the insight says them ("في المرتبة الرابعة").
-_RANK_WORDS = {
-    2: "الثانية", 3: "الثالثة", 4: "الرابعة", 5: "الخامسة", 6: "السادسة", 7: "السابعة", 8: "الثامنة", 9: "التاسعة",
-    10: "العاشرة", 11: "الحادية عشرة",
-}
+_RANK_WORDS = {int(rank): word for rank, word in _WORDING["RANK_WORDS"].items()}
 
 
 def unused_note(unused: tuple[str, ...]) -> str:
@@ -93,7 +61,8 @@ def apology(refusal: Refusal) -> str:
     reason = "off_topic_named" if refusal.reason == "off_topic" and refusal.topic else refusal.reason
     text = APOLOGIES.get(reason, APOLOGIES["unknown"])
     words = "، ".join(f"«{w}»" for w in refusal.words)
-    return text.format(words=words, topic=UNHELD_NAMES.get(refusal.topic, "هذه البيانات"))
+    topic = UNHELD_NAMES.get(refusal.topic, "هذه البيانات")
+    return text.format(words=words, topic=topic, first=hc.FIRST_YEAR, last=hc.LAST_YEAR)
 
 
 def write_insight(frame: QueryFrame, rows: Sequence[dict[str, Any]], catalog: Catalog) -> str:
@@ -177,6 +146,14 @@ def _status_wording(name: str | None) -> tuple[str, str]:
     return (name if " " in name else "ال" + name), name
 
 
+# How a condition on each field qualifies the rows ("{label}" when not here).
+_QUALIFIERS = {
+    "activity": "في نشاط {name}", "agency": "لدى {name}", "date": "{time}",
+    "deadline": "التي يحل آخر موعد لتقديم عروضها {time}", "enquiry": "التي تنتهي مهلة الاستفسارات فيها {time}",
+    "opening": "التي يحل موعد فتح عروضها {time}",
+}
+
+
 class _Scope:
     """The rows a question is about, in words: "المناقصات النشطة في منطقة الرياض"."""
 
@@ -203,22 +180,11 @@ class _Scope:
                     qualifiers.append(" أو ".join(definite for definite, _ in wordings))
                     indefinite.append(" أو ".join(plain for _, plain in wordings))
                     continue
-                if field == "activity":
-                    text = f"في نشاط {display(c.label)}"
-                elif field == "agency":
-                    text = f"لدى {display(c.label)}"
-                elif field == "date":
-                    text = _time_phrase(c.label)
-                elif field in ("deadline", "enquiry", "opening") and c.op in ("<", ">="):
+                if field in _DATE_FIELDS and c.op in ("<", ">="):
                     text = c.label  # passed or not by the as-of date, worded by the parser
-                elif field == "deadline":
-                    text = f"التي يحل آخر موعد لتقديم عروضها {_time_phrase(c.label)}"
-                elif field == "enquiry":
-                    text = f"التي تنتهي مهلة الاستفسارات فيها {_time_phrase(c.label)}"
-                elif field == "opening":
-                    text = f"التي يحل موعد فتح عروضها {_time_phrase(c.label)}"
                 else:
-                    text = c.label
+                    wording = _QUALIFIERS.get(field, "{label}")
+                    text = wording.format(label=c.label, name=display(c.label), time=_time_phrase(c.label))
                 qualifiers.append(text)
                 indefinite.append(text)
         if frame.entity == "projects":
@@ -367,22 +333,18 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
 
         items = "، ".join(f"{i}) {dated(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
         return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
-    if frame.ranked and frame.column in ("date", "deadline"):
-        if entity == "projects":
-            word = "أقرب" if frame.order == "asc" else "أبعد"
-        else:
-            word = "أحدث" if frame.order == "desc" else "أقدم"
-        if len(rows) == 1:
-            return f"{word} {scope.unit} من {scope.definite}: {describe(rows[0], 'value')}."
-        items = "، ".join(f"{i}) {describe(row, 'value')}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
-        return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
     if frame.ranked:
-        word = _rank_word(frame)
-        noun = _COLUMN_NOUNS[column]
+        word, among, key = _rank_word(frame), f"من حيث {_COLUMN_NOUNS[column]} بين", column
+        if frame.column in ("date", "deadline"):
+            among, key = "من", "value"
+            if entity == "projects":
+                word = "أقرب" if frame.order == "asc" else "أبعد"
+            else:
+                word = "أحدث" if frame.order == "desc" else "أقدم"
         if len(rows) == 1:
-            return f"{word} {scope.unit} من حيث {noun} بين {scope.definite}: {describe(rows[0])}."
-        items = "، ".join(f"{i}) {describe(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
-        return f"{word} {counted(len(rows), scope.unit, scope.units)} من حيث {noun} بين {scope.definite}: {items}."
+            return f"{word} {scope.unit} {among} {scope.definite}: {describe(rows[0], key)}."
+        items = "، ".join(f"{i}) {describe(row, key)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        return f"{word} {counted(len(rows), scope.unit, scope.units)} {among} {scope.definite}: {items}."
     # A plain list: how many, their total value, and the largest.
     total = sum(float(row.get("estimated_value") or 0) for row in rows)
     if len(rows) == 1:
@@ -396,15 +358,15 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
 
 
 def _rank_word(frame: QueryFrame) -> str:
-    column = frame.column or "value"
-    if column == "bids":
-        return "أكثر" if frame.order == "desc" else "أقل"
-    if column == "duration":
-        return "أطول" if frame.order == "desc" else "أقصر"
-    return "أعلى" if frame.order == "desc" else "أدنى"
+    most, least = {"bids": ("أكثر", "أقل"), "duration": ("أطول", "أقصر")}.get(frame.column or "value", ("أعلى", "أدنى"))
+    return most if frame.order == "desc" else least
 
 
 _NAME_COLUMNS = {dimension: name for dimension, (_, name) in DIMENSIONS.items()}
+# A group of a period in words, from its columns; of a column's values, with the words for none.
+_PERIOD_LABELS = {"year": "عام {year}", "month": "شهر {year_month}", "quarter": "الربع {quarter} من عام {year}"}
+_UNSTATED = {"booklet": "سعر غير محدد", "duration": "مدة غير محددة", "bids": "عدد عروض غير محدد"}
+_VALUE_HEADS = {"booklet": "كراسة بسعر "}
 
 
 def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> str:
@@ -422,21 +384,11 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
             if dim in _NAME_COLUMNS:
                 name = row.get(_NAME_COLUMNS[dim])
                 parts.append(display(name) if name is not None else "غير محدد")
-            elif dim == "year":
-                parts.append(f"عام {row.get('year')}")
-            elif dim == "month":
-                parts.append(f"شهر {row.get('year_month')}")
-            elif dim == "quarter":
-                parts.append(f"الربع {row.get('quarter')} من عام {row.get('year')}")
-            elif dim == "booklet":
-                price = row.get("booklet")
-                parts.append(f"كراسة بسعر {money(price)} ريال" if price is not None else "سعر غير محدد")
-            elif dim == "duration":
-                months = row.get("duration")
-                parts.append(_amount("duration", months) if months is not None else "مدة غير محددة")
-            elif dim == "bids":
-                bids = row.get("bids")
-                parts.append(_amount("bids", bids) if bids is not None else "عدد عروض غير محدد")
+            elif dim in _PERIOD_LABELS:
+                parts.append(_PERIOD_LABELS[dim].format_map(defaultdict(lambda: None, row)))
+            elif dim in _UNSTATED:
+                value = row.get(dim)
+                parts.append(_VALUE_HEADS.get(dim, "") + _amount(dim, value) if value is not None else _UNSTATED[dim])
         return " - ".join(parts)
 
     def figure(row: dict[str, Any]) -> str:
@@ -456,10 +408,8 @@ def _groups(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) ->
         head = f"{plural_noun} التي {metric} فيها {_threshold_phrase(frame.having)}"
         return f"{head}: {counted(len(rows), unit, units)}: {shown}{more}."
     if frame.ranked:
-        if frame.measure == "count":
-            word = "الأكثر" if frame.order != "asc" else "الأقل"
-        else:
-            word = "الأعلى" if frame.order != "asc" else "الأدنى"
+        most, least = ("الأكثر", "الأقل") if frame.measure == "count" else ("الأعلى", "الأدنى")
+        word = least if frame.order == "asc" else most
         if frame.offset:
             # "رابع منطقة": the rank said, never "the top one".
             # The ranks in words: a digit the rows do not hold would read as an ungrounded figure.

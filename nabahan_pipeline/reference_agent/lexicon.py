@@ -1,20 +1,16 @@
 """The reference agent's Arabic vocabulary, MSA and Saudi dialect, in normalized spelling.
 
-Every entry is written as ``normalize_arabic`` leaves text (أ/إ/آ → ا, ة → ه, ى → ي, ئ → ي, ؤ → و)
-and is a regular-expression fragment for one word or phrase *without* its clitics: the parser adds
-the conjunctions و/ف, the prepositions ب/ل/ك and the article ال in front of the first word
-("بالرياض", "والشرقية", "للرياض" all match ``رياض``). ``ال?`` inside a phrase marks an optional
-article on a later word. Keep entries specific: a word listed here is taken as meaning what its
-section says wherever it appears in a question.
-
-The lists themselves are package data (``lexicon.json``, one key per constant below; the ways of
-phrasing a question in ``phrasing.json``); this module names and types them. Region, city and
-status names come from the reference data the database is generated from
-(``etimad_db.reference_data``); the lists add only the other ways people say them.
+Every entry is written as ``normalize_arabic`` leaves text and is a regex fragment for one word or
+phrase *without* its clitics: the parser adds و/ف, ب/ل/ك and the article ("بالرياض" matches
+``رياض``); ``ال?`` inside a phrase marks an optional article on a later word. A word listed here is
+taken as meaning what its section says wherever it appears. The lists are package data
+(lexicon.json, one key per constant; phrasing.json); region, city and status names come from
+``etimad_db.reference_data``, the lists add only the other ways people say them.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from importlib.resources import files
@@ -23,11 +19,16 @@ from nabahan_pipeline.arabic import hijri_calendar as hc
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.etimad_db.reference_data import CITIES, REGIONS, STATUSES
 
-# The ways of phrasing a question beyond the words it asks with (fillers, greetings, wrappers,
-# dialect and English words, typo nouns): package data, read once when the lexicon is imported.
-PHRASING: dict = json.loads(files("nabahan_pipeline.reference_agent").joinpath("phrasing.json").read_text(encoding="utf-8"))
-# The word lists below (each named as its constant here): package data, read once as well.
-_WORDS: dict = json.loads(files("nabahan_pipeline.reference_agent").joinpath("lexicon.json").read_text(encoding="utf-8"))
+
+@functools.cache
+def package_data(name: str) -> dict:
+    """One of the reference agent's JSON package data files, read once."""
+    return json.loads(files("nabahan_pipeline.reference_agent").joinpath(name).read_text(encoding="utf-8"))
+
+
+# The ways of phrasing a question (fillers, wrappers, rewrites, typo nouns) and the word lists below.
+PHRASING: dict = package_data("phrasing.json")
+_WORDS: dict = package_data("lexicon.json")
 
 
 def _terms(name: str) -> tuple[str, ...]:
@@ -48,22 +49,22 @@ def _pairs(name: str) -> tuple[tuple[str, str], ...]:
 
 # --- places -------------------------------------------------------------------------------------
 
-# Spoken names of a region beyond the names the reference data gives it (its short name and its
-# cities): bare city names without their article, other spellings, governorates the data omits.
+# Spoken names of a region beyond its short name and cities: bare city names, other spellings,
+# governorates the data omits.
 REGION_VARIANTS: dict[int, tuple[str, ...]] = _by_id("REGION_VARIANTS")
 
 
 def _name_term(name: str, article: bool = True) -> str:
-    """A name from the reference data as a lexicon entry: normalized, and without the article of
-    its first word unless ``article`` (the parser adds the article itself)."""
+    """A reference data name as a lexicon entry: normalized, without its first word's article
+    unless ``article`` (the parser adds the article itself)."""
     term = normalize_arabic(name)
     if not re.fullmatch(r"[\u0621-\u064a ]+", term):
         raise ValueError(f"reference name {name!r} is not plain Arabic words")
     return term if article or not term.startswith("ال") else term[2:]
 
 
-# Region id -> its short name, its cities (as written: a city's bare name can be an ordinary word,
-# "الوجه" / "وجه"), and its spoken variants.
+# Region id -> its short name, its cities (with their article: a bare city name can be an ordinary
+# word, "الوجه" / "وجه") and its spoken variants.
 REGION_TERMS: dict[int, tuple[str, ...]] = {
     region.region_id: (
         _name_term(region.short_ar, article=False),
@@ -72,62 +73,49 @@ REGION_TERMS: dict[int, tuple[str, ...]] = {
     )
     for region in REGIONS
 }
-
 # Words for the whole country: no region filter.
 COUNTRY_TERMS = _terms("COUNTRY_TERMS")
 
 # --- statuses and tender types (ids as in tender_statuses / tender_types) ------------------------
 
-# Spoken forms of each status beyond its name in the reference data.
 STATUS_VARIANTS: dict[int, tuple[str, ...]] = _by_id("STATUS_VARIANTS")
 # Status id -> its name and its spoken forms.
 STATUS_TERMS: dict[int, tuple[str, ...]] = {
     status.status_id: (_name_term(status.name_ar, article=False), *STATUS_VARIANTS.get(status.status_id, ()))
     for status in STATUSES
 }
-
 TYPE_TERMS: dict[int, tuple[str, ...]] = _by_id("TYPE_TERMS")
-
-# Groups of agencies named by a plural ("الجامعات"): group -> the words that name it. Who belongs
-# is derived from the agencies' names (``parser.names``), never listed here.
+# Groups of agencies named by a plural ("الجامعات"); who belongs is derived from the agencies'
+# names (``parser.names``), never listed here.
 AGENCY_GROUP_TERMS: dict[str, tuple[str, ...]] = _by_key("AGENCY_GROUP_TERMS")
-# The singular of each group, read as the group only after a grouping word ("لكل جامعة": the
-# universities, each one); elsewhere a singular is a name's first word ("جامعة القصيم").
+# Each group's singular: the group only after a grouping word ("لكل جامعة"); elsewhere it is a
+# name's first word ("جامعة القصيم").
 AGENCY_GROUP_SINGULARS: dict[str, tuple[str, ...]] = _by_key("AGENCY_GROUP_SINGULARS")
 
 # --- what the question is about -----------------------------------------------------------------
 
 TENDER_TERMS = _terms("TENDER_TERMS")
 PROJECT_TERMS = _terms("PROJECT_TERMS")
-# Adjectives that confirm the future_projects table ("المشاريع القادمة").
-PROJECT_ADJECTIVES = _terms("PROJECT_ADJECTIVES")
-
-# Column words.
+PROJECT_ADJECTIVES = _terms("PROJECT_ADJECTIVES")  # confirm future_projects ("المشاريع القادمة")
 VALUE_TERMS = _terms("VALUE_TERMS")
-# Words that name the estimated value against the awarded one ("القيمة التقديرية").
-ESTIMATED_TERMS = _terms("ESTIMATED_TERMS")
+ESTIMATED_TERMS = _terms("ESTIMATED_TERMS")  # the estimated value against the awarded one
 AWARD_TERMS = _terms("AWARD_TERMS")
 BIDS_TERMS = _terms("BIDS_TERMS")
 BOOKLET_TERMS = _terms("BOOKLET_TERMS")
 DURATION_TERMS = _terms("DURATION_TERMS")
 DEADLINE_TERMS = _terms("DEADLINE_TERMS")
-# The other dates of a tender's calendar: the last day for enquiries (last_enquiry_date) and the day
-# its offers are opened (offers_opening_date).
-ENQUIRY_TERMS = _terms("ENQUIRY_TERMS")
-OPENING_TERMS = _terms("OPENING_TERMS")
+ENQUIRY_TERMS = _terms("ENQUIRY_TERMS")  # last_enquiry_date
+OPENING_TERMS = _terms("OPENING_TERMS")  # offers_opening_date
 # Verbs of a date column: its day has passed ("انتهت مهلة الاستفسارات"), has not ("لم ينته موعد
 # تقديم العروض"), or falls on a date the question names ("تنتهي ... في سبتمبر").
 DATE_PASSED_VERBS = _terms("DATE_PASSED_VERBS")
 DATE_PENDING_VERBS = _terms("DATE_PENDING_VERBS")
 DATE_ON_VERBS = _terms("DATE_ON_VERBS")
-# A superlative before a date column asks for that date itself: the soonest one still to come,
-# the earliest or the latest in the data.
+# A superlative before a date column asks for the date itself: the soonest to come, the earliest
+# or the latest in the data.
 DATE_EXTREME_TERMS = _WORDS["DATE_EXTREME_TERMS"]
-
 # The unit an answer is asked in ("بالأشهر"): read before the dimension nouns it looks like.
 UNIT_TERMS = _terms("UNIT_TERMS")
-
-# Group-by dimensions: word -> dimension.
 DIMENSION_TERMS: dict[str, tuple[str, ...]] = _by_key("DIMENSION_TERMS")
 
 # --- what is asked ----------------------------------------------------------------------------
@@ -136,30 +124,26 @@ COUNT_TERMS = _terms("COUNT_TERMS")
 LIST_TERMS = _terms("LIST_TERMS")
 SUM_TERMS = _terms("SUM_TERMS")
 AVG_TERMS = _terms("AVG_TERMS")
-# Superlatives: word -> direction. "اكثر"/"اقل" are also comparators ("اكثر من مليون"); the
-# parser reads comparators first and only the words left over are superlatives.
+# Superlative -> direction. "اكثر"/"اقل" are also comparators ("اكثر من مليون"): comparators are
+# read first, and only the words left over are superlatives.
 SUPERLATIVE_TERMS: dict[str, str] = _WORDS["SUPERLATIVE_TERMS"]
-# Words that order by date: newest first or oldest first.
-RECENT_TERMS = _terms("RECENT_TERMS")
+RECENT_TERMS = _terms("RECENT_TERMS")  # newest first
 # "أول 5 منافسات طرحت في 2024": the first published, not the five highest values.
 OLDEST_TERMS = _terms("OLDEST_TERMS")
 SOONEST_TERMS = _terms("SOONEST_TERMS")
-# Small cardinal words for top-N ("اعلى خمس مناقصات").
-SMALL_NUMBERS: dict[str, int] = _WORDS["SMALL_NUMBERS"]
+SMALL_NUMBERS: dict[str, int] = _WORDS["SMALL_NUMBERS"]  # a top-N in words ("اعلى خمس مناقصات")
 # Plural superlatives without a number ("أكثر الجهات") return this many rows.
 DEFAULT_TOP_N = 5
-
-# Comparators before a number: pattern -> operator. Checked in order; the first that fits wins.
+# Comparators before a number (pattern -> operator; the first that fits wins) and after it
+# ("مليون فأكثر", "1000 أو أقل").
 COMPARATOR_TERMS: tuple[tuple[str, str], ...] = _pairs("COMPARATOR_TERMS")
-# After a number: "مليون فأكثر", "1000 أو أقل".
 TRAILING_COMPARATORS: tuple[tuple[str, str], ...] = _pairs("TRAILING_COMPARATORS")
 
 # --- time ---------------------------------------------------------------------------------------
 
 MONTHS: dict[str, int] = _WORDS["MONTHS"]
 ORDINALS: dict[str, int] = _WORDS["ORDINALS"]
-# Ordinal ranks ("رابع منطقة", "المنطقة الخامسة"): word -> rank, read beside a group noun or a
-# superlative (``parser.values.read_ordinal``); "الأول" is the top itself.
+# Ordinal ranks ("رابع منطقة"), read beside a group noun or a superlative; "الأول" is the top itself.
 RANK_ORDINALS: dict[str, int] = _WORDS["RANK_ORDINALS"]
 # Hijri month number -> its name as a regex fragment with its common spellings.
 HIJRI_MONTHS: dict[int, str] = {int(month): form for month, form in _WORDS["HIJRI_MONTHS"].items()}
@@ -173,44 +157,36 @@ HIJRI_NEW_YEAR: dict[int, str] = {
 
 # --- refusals -------------------------------------------------------------------------------------
 
-# Requests to change data: imperative verbs (with an object pronoun or not).
-MUTATION_TERMS = _terms("MUTATION_TERMS")
-# Raw SQL keywords (Latin, lower case after normalization).
+MUTATION_TERMS = _terms("MUTATION_TERMS")  # imperative verbs that change data
 SQL_KEYWORDS = _terms("SQL_KEYWORDS")
-# Tasks that are not data questions even when they mention tenders ("اكتب قصيدة عن المناقصات").
+# Tasks that are no data question even when they mention tenders ("اكتب قصيدة عن المناقصات").
 OFF_TASK_TERMS = _terms("OFF_TASK_TERMS")
 # Topics outside procurement; they refuse a question that names no tender or project.
 OFF_TOPIC_TERMS = _terms("OFF_TOPIC_TERMS")
-# Question forms: with a place or a name but no tender word, a question form still asks about tenders.
+# With a place or a name but no tender word, a question form still asks about tenders.
 QUESTION_FORMS = COUNT_TERMS + LIST_TERMS + AVG_TERMS + SUM_TERMS + ("كم فيه", "في كم", "عندك", "عندكم", "ايش فيه", "وش فيه")
-
-# The stop and filler words: words the parser understands without a lexicon entry of their own
-# (particles, polite words and greetings, dialect particles, units, words that only carry the
-# question). The parser's accounting (``parser.intent``) takes them as understood; any other
-# word it cannot place refuses the question. Add a word only when it changes nothing a question
-# asks. They live in phrasing.json with the other ways of phrasing a question.
+# Words the parser takes as understood without an entry of their own (particles, greetings, dialect
+# particles, units); any other word it cannot place refuses the question (``parser.intent``). Add a
+# word only when it changes nothing a question asks.
 FILLER_TERMS: tuple[str, ...] = tuple(PHRASING["fillers"])
 # Prefaces that announce a question ("أكتب عرضاً للإدارة وأريد أن أعرف ..."): dropped whole.
 WRAPPER_TERMS: tuple[str, ...] = tuple(PHRASING["wrappers"])
 # Phrases read as the plain Arabic they mean: dialect verbs and negation ("اتلغت": ملغاة، "مش":
-# غير), colloquial percent ("في المية": نسبة), English words in an Arabic question ("budget": قيمة).
+# غير), colloquial percent ("في المية": نسبة), English words ("budget": قيمة).
 REWRITE_TERMS: tuple[tuple[str, str], ...] = tuple((pattern, meaning) for pattern, meaning in PHRASING["rewrites"])
-
-# Data the database does not hold, asked for by name: topic -> the words that ask for it (the
-# apology names the topic: ``insights.UNHELD_NAMES``). A question that names one is refused
-# whatever else it names, so that "كلمة المرور لحساب أمانة الرياض" is not read as a question
-# about that agency's tenders.
+# Data the database does not hold, asked for by name: topic -> its words (``insights`` names the
+# topic). Refused whatever else the question names, so that "كلمة المرور لحساب أمانة الرياض" is not
+# read as a question about that agency's tenders.
 UNHELD_DATA: dict[str, tuple[str, ...]] = _by_key("UNHELD_DATA")
 # Topics of UNHELD_DATA that are no procurement data at all: refused as off topic, still by name.
 OFF_TOPIC_SUBJECTS = frozenset({"weather", "sports"})
-
-# Words that change nothing a question asks, by what they say: a tender is there, listed, someone's,
-# or put out ("المنافسات المسجلة لجهة ..." asks for that agency's tenders). Passed over only where
-# they cannot carry a condition (``parser.reading``). Not here: "المتاحة" (open for bids: a
-# status), "الحالية", "الجديدة" (dates), nor a word another list already reads ("المطروحة": a
-# tender word; "موجودة", "نشرها": fillers).
+# Words too common in agencies' and activities' names to name one alone ("بلديه": "البلدية" alone is a
+# town's municipality, not the ministry of municipal affairs).
+GENERIC_NAME_WORDS = _terms("GENERIC_NAME_WORDS")
+# Words that change nothing asked ("المنافسات المسجلة لجهة ..."), passed over only where they cannot
+# carry a condition (``parser.reading``). Not here: "المتاحة" (a status), "الحالية", "الجديدة"
+# (dates), nor a word another list reads ("المطروحة": a tender word; "موجودة": a filler).
 PASSED_OVER_TERMS: dict[str, tuple[str, ...]] = _by_key("PASSED_OVER_TERMS")
-
-# Domain nouns a one-letter typo is read back to (``parser.patterns``), each with its other forms:
-# a typo between two forms of one noun ("المناقصت": المناقصات or المناقصة) still means that noun.
+# Domain nouns a one-letter typo is read back to (``parser.patterns``), each with its other forms: a
+# typo between two forms of one noun ("المناقصت") still means that noun.
 TYPO_NOUNS: tuple[tuple[str, ...], ...] = tuple(tuple(forms) for forms in PHRASING["typo_nouns"])

@@ -1,11 +1,7 @@
 """The database's lookup tables, loaded once per database, and an index for finding agency and
-activity names in a question.
-
-Names are matched on normalized words, with the clitics a question glues to them (و، ف، ب، ل، ال)
-ignored, so "لوزارة الصحة" finds "وزارة الصحة - الديوان العام" and "الصیانة" (Persian yeh) finds
-"\\tالتشغيل والصيانة ..." (tab-padded). A phrase names every entity whose name contains it, as an
-analyst's ``LIKE '%phrase%'`` would.
-"""
+activity names in a question: on normalized words, clitics ignored ("لوزارة الصحة" finds "وزارة
+الصحة - الديوان العام"); a phrase names every entity whose name contains it, as ``LIKE '%phrase%'``
+would."""
 
 from __future__ import annotations
 

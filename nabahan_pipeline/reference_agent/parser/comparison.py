@@ -1,9 +1,6 @@
-"""Questions asked of each of several values, and the difference between two figures.
-
-A question asked of each of several values rather than of all of them together: "في كل من
-الرياض وجدة", "كم منافسة في كل من 2023 و2024", "قارن عدد المنافسات بين 2023 و2024"; and years
-compared ("مقارنة عدد المنافسات في 2023 وفي 2025": ANDed, two years would ask for no day at all).
-Its answer is one figure per value (grouped by that field), not one total over them."""
+"""Questions asked of each of several values ("في كل من الرياض وجدة", "قارن عدد المنافسات بين
+2023 و2024": one figure per value, grouped by that field, never one total), years compared (ANDed,
+two years would hold no day), and the difference between two figures."""
 
 from __future__ import annotations
 
@@ -121,9 +118,8 @@ def periods_compared(frame: QueryFrame, r: Reading) -> QueryFrame:
 
 
 # --- difference -----------------------------------------------------------------------------------
-# The difference between two figures ("كم الفرق بين ...", "بكم يزيد ... على", "نسبة الوفر"): the frame
-# the rest makes is split into two sides (two values of one condition, two periods or two columns),
-# each measured, the second subtracted; no two sides, or several ways to split: refused.
+# "كم الفرق بين ...", "بكم يزيد ... على", "نسبة الوفر": the frame split into two sides (two values of
+# one condition, two periods or two columns), the second subtracted; no way or several to split: refused.
 
 # "الفرق (الإجمالي) بين", "بكم يزيد ... على", "كم زاد ... عن", "زيادة ... مقارنة بـ", "بكم يقل".
 _CUE = re.compile(
@@ -166,21 +162,16 @@ def read_difference(r: Reading) -> DifferenceCue | None:
         if column not in columns:
             columns.append(column)
     words: list[str] = []
-    less = False
-    for m in list(_CUE.finditer(r.text)):
-        words.append(m.group(0).strip())
-        less = less or bool(m.group("less"))
-        r.blank(m.start(), m.end())
-    savings = False
-    for m in list(_SAVINGS.finditer(r.text)):
-        words.append(m.group(0).strip())
-        savings = True
-        r.blank(m.start(), m.end())
-    relative = False
-    for m in list(_RELATIVE.finditer(r.text)):
-        words.append(m.group(0).strip())
-        relative = True
-        r.blank(m.start(), m.end())
+
+    def take(pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        found = list(pattern.finditer(r.text))
+        for m in found:
+            words.append(m.group(0).strip())
+            r.blank(m.start(), m.end())
+        return found
+
+    less = any(m.group("less") for m in take(_CUE))
+    savings, relative = bool(take(_SAVINGS)), bool(take(_RELATIVE))
     if savings:
         # "نسبة الوفر", "معدل التوفير": the savings as a share of the estimated value.
         columns = ["value", "awarded"]
@@ -254,10 +245,8 @@ def difference_frame(frame: QueryFrame, cue: DifferenceCue, r: Reading, catalog:
 def _named_column(text: str) -> str | None:
     """The one column the words left in ``text`` name, if any: bids, booklet, duration, the
     awarded or the estimated value."""
-    for column, pattern in (("bids", BIDS), ("booklet", BOOKLET), ("duration", DURATION), ("awarded", AWARD), ("value", VALUE)):
-        if pattern.search(text):
-            return column
-    return None
+    named = (("bids", BIDS), ("booklet", BOOKLET), ("duration", DURATION), ("awarded", AWARD), ("value", VALUE))
+    return next((column for column, pattern in named if pattern.search(text)), None)
 
 
 def _split_values(c: Condition, catalog: Catalog) -> tuple[Condition, Condition]:

@@ -1,9 +1,6 @@
-"""Every date reader in order, and the tender date a question is about.
-
-Every date reader of the parser, in the order they must run: the relative years written over
-first, then parts of periods (of Hijri months too), Hijri dates, relative periods, bounds of days
-and months, the Gregorian readers (``dates``), today and yesterday; then the spans put together
-(bounds said together are one span, a negated span is marked) and what no reader could place."""
+"""Every date reader in the order they must run (docs/internals.md), the spans put together (bounds
+said together as one span, a negated span marked) and what no reader could place; and the tender
+date a question is about."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Dates: Gregorian and Hijri years, months and days, bounds and ranges, parts of periods and
-periods relative to the as-of date, each read into a DateSpan.
-
-Dates in a question: years (Gregorian and Hijri), ranges and open bounds of years, months,
-quarters, relative periods ("العام الماضي") and rolling ones ("آخر 3 أشهر"), each read into a
-DateSpan: a half-open range of ISO dates, or months of any year when no year is given."""
+"""Dates in a question, each read into a DateSpan (a half-open range of ISO dates, or months of any
+year when no year is given): Gregorian and Hijri years, months and days, bounds and ranges, parts
+of periods, and periods relative to the as-of date ("العام الماضي", "آخر 3 أشهر")."""
 
 from __future__ import annotations
 
@@ -134,11 +131,9 @@ def shift(day: date, unit: str, count: int) -> date:
     return add_months(day, count * (12 if unit == "year" else 1))
 
 
-# The Arabic name of each month, as answers write it (the other date readers' too).
-MONTH_LABELS = {
-    1: "يناير", 2: "فبراير", 3: "مارس", 4: "أبريل", 5: "مايو", 6: "يونيو",
-    7: "يوليو", 8: "أغسطس", 9: "سبتمبر", 10: "أكتوبر", 11: "نوفمبر", 12: "ديسمبر",
-}
+# The Arabic name of each month, as answers write it.
+MONTH_LABELS: dict[int, str] = dict(enumerate(lx.package_data("wording.json")["GREGORIAN_MONTHS"], 1))
+_HALVES = {"اول": "النصف الأول", "ثاني": "النصف الثاني"}
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
 
@@ -269,22 +264,19 @@ def _since_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 def _halves(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Halves of a year: "النصف الأول من 2025", "النصف الثاني لعام 2023", "النصف الأول من السنة الحالية"."""
     year = as_of.year if m.group("this") else int(m.group("y"))
-    half = 1 if m.group("h") == "اول" else 2
-    first = 1 if half == 1 else 7
+    first = 1 if m.group("h") == "اول" else 7
     start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
     # "من السنة الحالية" stays as the question said it: the answer states no year it did not.
     of_year = "من العام الحالي" if m.group("this") else f"من عام {year}"
-    return DateSpan(start, end, f"{'النصف الأول' if half == 1 else 'النصف الثاني'} {of_year}")
+    return DateSpan(start, end, f"{_HALVES[m.group('h')]} {of_year}")
 
 
 def _relative_quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """This quarter, the last one and the next, counted from ``as_of``: "الربع الماضي", "هذا الربع"."""
     shift = -1 if m.group("w") in ("ماضي", "سابق", "فايت") else 1 if m.group("w") in ("قادم", "جاي", "مقبل") else 0
     first = add_months(as_of.replace(day=1), -((as_of.month - 1) % 3) + 3 * shift)
-    start = month_span(first.year, first.month)[0]
-    last = add_months(first, 2)
-    end = month_span(last.year, last.month)[1]
-    return DateSpan(start, end, {-1: "الربع الماضي", 0: "الربع الحالي", 1: "الربع القادم"}[shift])
+    label = {-1: "الربع الماضي", 0: "الربع الحالي", 1: "الربع القادم"}[shift]
+    return DateSpan(first.isoformat(), add_months(first, 3).isoformat(), label)
 
 
 def _quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -294,10 +286,8 @@ def _quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year_text = m.group("y") or m.group("y2")
     months = tuple(range(3 * quarter - 2, 3 * quarter + 1))
     if year_text:
-        year = int(year_text)
-        start = month_span(year, months[0])[0]
-        end = month_span(year, months[-1])[1]
-        return DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year}")
+        start, end = month_span(int(year_text), months[0])[0], month_span(int(year_text), months[-1])[1]
+        return DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year_text}")
     return DateSpan(None, None, _QUARTER_LABELS[quarter], months)
 
 
@@ -318,28 +308,28 @@ def _months(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     return DateSpan(None, None, f"شهر {MONTH_LABELS[month]}", (month,))
 
 
+# This, last, the one before last and next year, month and week in words.
+_RELATIVE_LABELS = {
+    0: ("هذا العام", "هذا الشهر", "هذا الأسبوع"),
+    -1: ("العام الماضي", "الشهر الماضي", "الأسبوع الماضي"),
+    -2: ("العام قبل الماضي", "الشهر قبل الماضي", "الأسبوع قبل الماضي"),
+    1: ("العام القادم", "الشهر القادم", "الأسبوع القادم"),
+}
+
+
 def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """This, last, next or the one before last year or month: "العام الماضي", "هذا الشهر"."""
     unit = m.group("u1") or m.group("u2") or "عام"
-    if m.group("this1") or m.group("this2"):
-        shift, label = 0, {"شهر": "هذا الشهر"}.get(unit, "هذا العام")
-    elif m.group("before"):
-        shift, label = -2, {"شهر": "الشهر قبل الماضي"}.get(unit, "العام قبل الماضي")
-    elif m.group("last"):
-        shift, label = -1, {"شهر": "الشهر الماضي"}.get(unit, "العام الماضي")
-    else:
-        shift, label = 1, {"شهر": "الشهر القادم"}.get(unit, "العام القادم")
+    shift = 0 if m.group("this1") or m.group("this2") else -2 if m.group("before") else -1 if m.group("last") else 1
+    year_label, month_label, week_label = _RELATIVE_LABELS[shift]
     if unit == "اسبوع":
         # A calendar week, Sunday to Saturday as the Saudi week runs, never a rolling seven days.
         first = week_start(as_of) + timedelta(days=7 * shift)
-        label = {0: "هذا الأسبوع", -1: "الأسبوع الماضي", -2: "الأسبوع قبل الماضي"}.get(shift, "الأسبوع القادم")
-        return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{label} (من الأحد إلى السبت)")
+        return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{week_label} (من الأحد إلى السبت)")
     if unit == "شهر":
         first = add_months(as_of.replace(day=1), shift)
-        start, end = month_span(first.year, first.month)
-    else:
-        start, end = year_span(as_of.year + shift)
-    return DateSpan(start, end, label)
+        return DateSpan(*month_span(first.year, first.month), month_label)
+    return DateSpan(*year_span(as_of.year + shift), year_label)
 
 
 def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -393,20 +383,11 @@ def _year_bounds(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         return None  # "قيمتها من 2000": a figure
     if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
         return None  # "أكثر من 2024 ريال" is an amount, not a year
-    year = int(m.group("y"))
-    word = m.group("w")
-    if word == "بعد":
-        span = DateSpan(year_span(year + 1)[0], None, f"بعد عام {year}")
-    elif word in ("قبل",):
-        span = DateSpan(None, year_span(year)[0], f"قبل عام {year}")
-    elif word in ("حتي", "لغايه", "الي", "لين"):
-        span = DateSpan(None, year_span(year)[1], f"حتى نهاية عام {year}")
-    else:
-        # "من 2024" alone is the year 2024 unless the sentence goes on to another bound.
-        span = DateSpan(year_span(year)[0], None, f"منذ عام {year}")
-        if word == "من":
-            span = DateSpan(*year_span(year), f"عام {year}")
-    return span
+    year, word = int(m.group("y")), m.group("w")
+    if word == "من":
+        return DateSpan(*year_span(year), f"عام {year}")  # "من 2024" alone is that year
+    first, end = (date.fromisoformat(day) for day in year_span(year))
+    return _bounded(word, first, end, f"عام {year}")
 
 
 def _plain_years(text: str, spans: list[DateSpan]) -> str:
@@ -680,14 +661,14 @@ def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _span(a[0], b[1], f"شهري {hc.MONTH_NAMES[first]} و{hc.MONTH_NAMES[second]} {year}هـ")
 
 
-def _bounded(word: str, first: date, end: date, name: str) -> DateSpan:
-    """A bound before, after, since or until a Hijri month or year of days ``[first, end)``."""
+def _bounded(word: str, first: date, end: date, name: str, until: str = "حتى نهاية") -> DateSpan:
+    """A bound before, after, since or until (worded ``until``) the days ``[first, end)``."""
     if word == "قبل":
         return DateSpan(None, first.isoformat(), f"قبل {name}")
-    if word.startswith("بعد"):
+    if word.startswith("بعد") or word == "من بعد":
         return DateSpan(end.isoformat(), None, f"بعد {name}")
-    if word.startswith("حتي") or word == "لغايه":
-        return DateSpan(None, end.isoformat(), f"حتى نهاية {name}")
+    if word.startswith(("حتي", "الي", "لين")) or word in ("لغايه", "لحد"):
+        return DateSpan(None, end.isoformat(), f"{until} {name}")
     return DateSpan(first.isoformat(), None, f"منذ {name}")
 
 
@@ -736,7 +717,7 @@ def _half(m: re.Match[str], as_of: date) -> DateSpan | None:
     a, b = hc.month_range(year, first_month), hc.month_range(year, first_month + 5)
     if a is None or b is None or not _marked(m, "h"):
         return None
-    return _span(a[0], b[1], f"{'النصف الأول' if first_month == 1 else 'النصف الثاني'} من عام {year}هـ")
+    return _span(a[0], b[1], f"{_HALVES[m.group('h')]} من عام {year}هـ")
 
 
 # --- day bounds -----------------------------------------------------------------------------------
@@ -850,11 +831,8 @@ def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
         spans.append(DateSpan(first[0].isoformat(), last[1].isoformat(), f"من {first[2]} إلى {last[2]}"))
         text = blank(text, m.start(), m.end())
     for m in list(_YEAR_ONWARD.finditer(text)):
-        year = int(m.group("y"))
-        if m.group("on"):
-            spans.append(DateSpan(f"{year}-01-01", None, f"منذ عام {year}"))
-        else:
-            spans.append(DateSpan(None, f"{year + 1}-01-01", f"حتى نهاية عام {year}"))
+        first, end = (date.fromisoformat(day) for day in year_span(int(m.group("y"))))
+        spans.append(_bounded("منذ" if m.group("on") else "حتي", first, end, f"عام {m.group('y')}"))
         text = blank(text, m.start(), m.end())
     for m in list(_BOUND.finditer(text)):
         point = _bounds_days(m, "a", None)
@@ -867,15 +845,7 @@ def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
             word = "حتي"  # "قبل نهاية 2026": by its end, its last day included
         elif word in ("بعد", "من بعد") and edge in ("بدايه", "مطلع", "اول"):
             word = "منذ"  # "بعد بداية 2024": from its start on
-        if word == "قبل":
-            span = DateSpan(None, first.isoformat(), f"قبل {name}")
-        elif word in ("بعد", "من بعد"):
-            span = DateSpan(after.isoformat(), None, f"بعد {name}")
-        elif word in ("حتي", "لغايه", "لحد"):
-            span = DateSpan(None, after.isoformat(), f"حتى {name}")
-        else:
-            span = DateSpan(first.isoformat(), None, f"منذ {name}")
-        spans.append(span)
+        spans.append(_bounded(word, first, after, name, until="حتى"))
         text = blank(text, m.start(), m.end())
     return text, spans
 
@@ -963,11 +933,8 @@ def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
         start, end = year_span(year)
         label = f"عام {year}"
     elif m.group("hm"):
-        month, year = hijri_month_number(m.group("hm")), int(m.group("hy"))
-        span = hc.month_range(year, month) if month else None
-        if span is None or month is None:
-            return None
-        return span[0], span[1], f"شهر {hc.MONTH_NAMES[month]} {year}هـ"
+        span = _hijri_month(int(m.group("hy")), hijri_month_number(m.group("hm")))
+        return (date.fromisoformat(span.start), date.fromisoformat(span.end), span.label) if span else None
     elif m.group("this_month") or m.group("last_month"):
         first = add_months(as_of.replace(day=1), -1 if m.group("last_month") else 0)
         start, end = month_span(first.year, first.month)
@@ -997,7 +964,7 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
         # A year halves at July; a month after its fifteenth day.
         middle = add_months(first, 6) if (after - first).days > 300 else first + timedelta(days=15)
         start, end = (first, middle) if m.group("half") == "اول" else (middle, after)
-        label = f"{'النصف الأول' if m.group('half') == 'اول' else 'النصف الثاني'} من {period_label}"
+        label = f"{_HALVES[m.group('half')]} من {period_label}"
     elif m.group("ten"):
         from_start = m.group("edge3") != "اواخر"
         start, end = (first, first + timedelta(days=10)) if from_start else (after - timedelta(days=10), after)

@@ -1,8 +1,5 @@
-"""What a question asks, and every word of it accounted for.
-
-What a question asks, once its filters are read: the table (tenders, future projects or a
-lookup table), the measure (rows, count, sum, average, share, distinct count), the dimensions to
-group by and the order and limit of a ranking, from the words the filter passes left in the text."""
+"""What a question asks once its filters are read (the table, the measure, the grouping, the order
+and limit of a ranking), from the words the readers left; and every word of it accounted for."""
 
 from __future__ import annotations
 
@@ -88,10 +85,9 @@ def _cues(r: Reading) -> _Cues:
 
 
 def frame_of(r: Reading) -> QueryFrame | Refusal:
-    """The frame of a reading whose filters are read: the table, the measure, the grouping and
-    the order the words left in the question ask for, or the refusal of a question not about the data.
-    In stages: the table (or a lookup, or a refusal), the dimensions grouped by, a share, a count
-    of distinct values, the measure, then the frame of groups or of rows."""
+    """The frame the words left in a reading ask for, or the refusal of a question not about the
+    data. In stages: the table (or a lookup, or a refusal), the dimensions grouped by, a share, a
+    count of distinct values, the measure, then the frame of groups or of rows."""
     c = _cues(r)
     entity = _entity(c, r)
     if not isinstance(entity, str):
@@ -247,12 +243,11 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
         else:
             op = "not_date_range" if span.negated else "date_range"
             conditions.append(Condition(date_field, op, (span.start, span.end), span.label))
-    for field_name, op, values, label in r.values:
-        if entity == "tenders" and field_name == "duration":
-            field_name = "value"
-        if entity == "projects" and field_name in ("awarded", "bids", "booklet"):
-            field_name = "value"
-        conditions.append(Condition(field_name, op, values, label))
+    # A column the table lacks is compared on the value.
+    lacks = ("duration",) if entity == "tenders" else ("awarded", "bids", "booklet") if entity == "projects" else ()
+    conditions += [
+        Condition("value" if name in lacks else name, op, values, label) for name, op, values, label in r.values
+    ]
     # A status or deadline of a future project stays: the agent refuses what its table cannot hold
     # (``sql_builder.unanswerable``) rather than answer without it.
     return conditions
@@ -275,15 +270,8 @@ def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) ->
 
 def _column(text: str, projects: bool) -> str:
     """The measured column named by the words left in the question."""
-    if BIDS.search(text):
-        return "bids"
-    if BOOKLET.search(text):
-        return "booklet"
-    if AWARD.search(text):
-        return "awarded"
-    if projects and DURATION.search(text):
-        return "duration"
-    return "value"
+    named = ((BIDS, "bids"), (BOOKLET, "booklet"), (AWARD, "awarded")) + (((DURATION, "duration"),) if projects else ())
+    return next((column for pattern, column in named if pattern.search(text)), "value")
 
 def _dimensions(text: str) -> list[_Dimension]:
     """The dimension nouns of ``text`` ("المنطقة", "الجهات"), each plural or not and cued by a group word or not."""
@@ -304,8 +292,7 @@ def _dimensions(text: str) -> list[_Dimension]:
 
 def _unexplained(text: str) -> list[str]:
     """Words left that the vocabulary does not explain (a sign the question is about something else)."""
-    rest = FILLERS.sub(" ", text)
-    rest = KNOWN.sub(" ", rest)
+    rest = KNOWN.sub(" ", FILLERS.sub(" ", text))
     return [w for w in rest.split() if len(w) > 1 and not w.isdigit()]
 
 
@@ -325,10 +312,8 @@ def _near(m: re.Match[str], d: _Dimension) -> bool:
 
 
 # --- accounting -----------------------------------------------------------------------------------
-# Every word of a question accounted for: the words each pass of the parser consumed (names, dates,
-# values, places, statuses and types), the words of what is asked (table, measure, column, grouping,
-# order) and the fillers, and the content words left over, which the parser did not understand and
-# which make the agent refuse rather than answer a different question.
+# Every word accounted for: consumed by a reader, read as what is asked, or a filler; a content word
+# left over makes the agent refuse rather than answer a different question.
 
 # The words left after the filter passes, read by what is asked (``intent``), part by part.
 INTENT_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -383,14 +368,19 @@ def account_intent(text: str) -> tuple[list[tuple[str, tuple[str, ...]]], tuple[
     return consumed, tuple(word for _, word in sorted(left + negations))
 
 
+def _by_part(consumed: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
+    parts: dict[str, tuple[str, ...]] = {}
+    for part, words in consumed:
+        parts[part] = parts.get(part, ()) + words
+    return parts
+
+
 def ignored_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, ...]:
     """Words a part of the reading consumed that ``frame`` does not use: a share that became a
     count, a superlative with nothing ranked, a column word (booklet, bids, award, duration) that
     neither a condition, the measure nor the grouping is about ("التقديرية" beside a sum of awards),
     a dimension noun ("المناطق") with nothing grouped or counted by it."""
-    parts: dict[str, tuple[str, ...]] = {}
-    for part, words in consumed:
-        parts[part] = parts.get(part, ()) + words
+    parts = _by_part(consumed)
     ignored: list[str] = []
     rows = frame.measure == "rows" and not frame.ranked  # the rows show every column
     if not (rows or frame.group_by or frame.distinct_of or frame.entity not in ("tenders", "projects")):
@@ -441,9 +431,8 @@ def two_tables(question: str) -> tuple[str, ...]:
 
 
 # --- unused words ---------------------------------------------------------------------------------
-# Words read and then left unused by the frame, beyond ``ignored_words`` (a count averaged, the
-# deadline beside another measure, both ends of a ranking, a threshold on a number of rows): one SELECT
-# holds none of them, so the agent names the words and refuses rather than answer another question.
+# Words read and left unused by the frame beyond ``ignored_words``: one SELECT holds none of them, so
+# the agent names them and refuses rather than answer another question.
 
 # The column words a measure may be of; with none, an average or a total is of the value.
 _COLUMN_PARTS = ("column:any", "column:value", "column:awarded", "column:bids", "column:booklet", "column:duration")
@@ -461,11 +450,10 @@ _FROM_END = re.compile(r"(?<!\w)من (?:ال)?(?:اقل|اكثر|اعلي|ادن
 
 
 def unused_words(frame: QueryFrame, consumed: tuple[tuple[str, tuple[str, ...]], ...], question: str) -> tuple[str, ...]:
-    """The words of ``question`` (normalized) that the parts in ``consumed`` read and ``frame``
-    leaves unused, as above; () when it uses them all."""
-    parts: dict[str, tuple[str, ...]] = {}
-    for part, words in consumed:
-        parts[part] = parts.get(part, ()) + words
+    """The words of ``question`` (normalized) the parts in ``consumed`` read and ``frame`` leaves
+    unused: a count averaged, the deadline beside another measure, both ends of a ranking, a
+    threshold on a number of rows."""
+    parts = _by_part(consumed)
     unused: list[str] = []
     if frame.measure in ("avg", "sum", "max", "min") and not frame.sides and not any(parts.get(p) for p in _COLUMN_PARTS):
         # "متوسط عدد المنافسات", "كم منافسة في المتوسط": the count is what is averaged.

@@ -1,12 +1,6 @@
-"""Names: written in English, groups of agencies named by a plural, which agencies a shared
-phrase means, and questions about the reference tables themselves.
-
-Names written in English in an Arabic question: the lookup tables' English names ("Two-stage
-tender", "King Saud University", "Riyadh") and the initials of an agency's English name ("KSU"),
-read as the same conditions their Arabic names make.
-
-Initials are taken from the reference data (the capitalized words of ``name_en``) and kept only
-when no other agency has the same ones, so that "KSU" names King Saud University and nothing else."""
+"""Names: written in English (the lookup tables' English names, and an agency's initials, "KSU",
+kept only when no other agency has the same), groups of agencies named by a plural, which agencies
+a shared phrase means, and questions about the reference tables themselves."""
 
 from __future__ import annotations
 
@@ -89,9 +83,8 @@ class EnglishNames:
 
 
 # --- agency groups --------------------------------------------------------------------------------
-# Groups of agencies named by a plural ("الجامعات", "الوزارات"), members derived from the agencies' names
-# so the group follows the reference data. The plural is left as "الجهات" where what is asked of it still
-# reads after it ("أكثر الجامعات طرحاً"); elsewhere it is blanked out.
+# Groups of agencies named by a plural ("الجامعات"), members derived from the agencies' names so the
+# group follows the reference data.
 
 def _any_word(form: str) -> Callable[[list[frozenset[str]]], bool]:
     return lambda name: any(form in w for w in name)

@@ -1,9 +1,6 @@
-"""The lexicon as regular expressions, and the readings of the text itself that come before any
-pass: one-letter typos read back, negations said in speech, and "أو" between kinds.
-
-The lexicon compiled into regular expressions: the clitics a question glues to a word, one
-pattern per group of terms (places, statuses, types, what is asked), and the cues the parser reads
-around them. Every pattern matches whole words of the normalized question."""
+"""The lexicon compiled into regular expressions (whole words of the normalized question, with
+the clitics a question glues to them), and the readings of the text that come before any reader:
+one-letter typos read back, negations said in speech, and "أو" between kinds."""
 
 from __future__ import annotations
 
@@ -173,16 +170,8 @@ KNOWN = re.compile(
     )
     + r"|\d+(?:[.,]\d+)*)(?!\w)"
 )
-_GENERIC_NAME_WORDS = frozenset(
-    {
-        "وزاره", "هيئه", "اداره", "عامه", "عام", "ديوان", "صحي", "انشطه", "نشاط", "الملك", "ملك", "امير",
-        "الاميره", "بن", "عبد", "سعودي", "سعوديه", "ملكيه", "اول", "الاول", "ثاني", "الثاني", "جديده",
-        "اخري", "منطقه", "محافظه", "مدينه", "مركزيه", "فنيه", "طبي",
-        "بلديه",  # "البلدية" alone is a town's municipality, not the ministry of municipal affairs
-    }
-)
-_EXTRA_GENERIC = frozenset(v for w in list(_GENERIC_NAME_WORDS) for v in (w, w[2:] if w.startswith("ال") else "ال" + w))
-GENERIC_WORDS = _GENERIC_NAME_WORDS | _EXTRA_GENERIC
+# A name's words that, alone or with the article, name no agency or activity of their own.
+GENERIC_WORDS = frozenset(v for w in lx.GENERIC_NAME_WORDS for v in (w, w[2:] if w.startswith("ال") else "ال" + w))
 
 # Cleaning the question: punctuation out, and separators that do not sit between digits.
 PUNCTUATION = re.compile(r"[^\w\s.,%\-/]")
@@ -253,10 +242,9 @@ def read_each(
 
 
 # --- typos ----------------------------------------------------------------------------------------
-# One-letter typos in domain nouns and region names ("المنافسسات", "الرياص"), read back to the word
-# meant when one word of the vocabulary (or forms of one noun) is a single edit away and the word
-# has at least five letters. Used only on a question refused as not understood: the question is read
-# again with the words replaced, and the insight shows each word as understood.
+# One-letter typos ("المنافسسات", "الرياص") read back when one noun of the vocabulary is a single edit
+# away and the word has five letters or more; only for a question refused as not understood, which
+# is read again, the insight showing each word as understood.
 
 MIN_LETTERS = 5
 # A conjunction or preposition glued to the word; the article stays part of it.
@@ -264,8 +252,7 @@ _CLITIC = re.compile(r"^(?:[وف]?(?:لل|[بلك](?=ال)|[بلك](?!ال))?)")
 
 
 def _vocabulary() -> dict[str, int]:
-    """Each word of the vocabulary -> the noun it is a form of (the region names' last word of
-        "المدينة المنورة" among them)."""
+    """Each word of the vocabulary -> the noun it is a form of ("المنوره" of the regions among them)."""
     nouns: dict[str, int] = {}
     # A noun with its article and without is one noun ("التقديريه", "تقديريه"): a typo between
     # the two ("اتقديريه") still means it.

@@ -1,12 +1,6 @@
-"""Arabic question -> QueryFrame: what table, what measure, grouped by what, under which filters.
-
-A rule-based semantic parser. The question is normalized (``normalize_arabic``) and refused
-outright when it is SQL, not Arabic, a request to change data or a task that is no question; then
-READERS walk a working copy in order, each blanking out the phrases it understands so that later
-ones do not read them again; what is left says what is asked (``intent.frame_of``), and SHAPERS
-adjust that frame in order. Both are tables: a new kind of phrase is a line in one, not an edit of
-the walk.
-"""
+"""Arabic question -> QueryFrame (or Refusal): a rule-based semantic parser. Its walk (READERS,
+then ``intent.frame_of``, then SHAPERS) is described in docs/internals.md; both are tables, so a
+new kind of phrase is a line in one, not an edit of the walk."""
 
 from __future__ import annotations
 
@@ -325,8 +319,7 @@ class QuestionParser:
             r.blank(start, spans[end - 1][1])
 
     def _dates(self, r: Reading) -> None:
-        """Years, months, quarters and periods, Gregorian and Hijri, relative ones counted from
-        ``as_of`` (``date_reading``)."""
+        """Every date phrase, Gregorian and Hijri, relative ones counted from ``as_of``."""
         reading = read_all_dates(r.text, self.as_of)
         r.text = reading.text
         r.unplaced_dates += reading.unplaced
@@ -600,8 +593,6 @@ def _negation(r: Reading, start: int) -> re.Match[str] | None:
 
 
 # --- filters --------------------------------------------------------------------------------------
-# Filters sent with a question (region, year, status, type: names or ids) as conditions that narrow
-# the question's frame.
 
 def apply_filters(frame: QueryFrame, filters: Mapping[str, object], parser: QuestionParser) -> QueryFrame:
     """``frame`` narrowed by the caller's ``filters`` (region, year, status, type: names or ids);

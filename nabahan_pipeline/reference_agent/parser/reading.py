@@ -1,8 +1,6 @@
-"""The working state of one parse, and the small passes over it: the order asked, a grouping by
-a column's values, awards as a noun, and the words passed over.
-
-The working state of one parse: the question with every phrase already understood blanked out,
-and what the passes have read from it so far."""
+"""The working state of one parse (the question with every phrase understood blanked out, and what
+the readers have read from it), and the small readers over it: the order asked, a grouping by a
+column's values, awards as a noun, the words passed over."""
 
 from __future__ import annotations
 
@@ -60,9 +58,8 @@ class Reading:
 
 
 # --- ordering -------------------------------------------------------------------------------------
-# The order a question asks its rows in, worded as a phrase rather than a superlative: "من الأكثر
-# للأقل", "تنازلياً" (the default, highest first), "من الأقل للأكثر", "تصاعدياً"; and the column
-# rows are sorted by ("رتب المنافسات حسب القيمة").
+# The order asked as a phrase ("من الأكثر للأقل", "تصاعدياً"), not a superlative; and the column rows
+# are sorted by ("رتب المنافسات حسب القيمة").
 
 _DESCENDING = re.compile(
     r"(?<!\w)(?:من (?:ال)?(?:اكثر|اعلي|اكبر) (?:لل|الي (?:ال)?|ل)(?:اقل|ادني|اصغر)|(?:[بو]?ال|ب)?(?:ترتيب )?(?:ال)?تنازلي(?:ا)?)(?!\w)"
@@ -108,9 +105,8 @@ def sort_column(question: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 # --- value groups ---------------------------------------------------------------------------------
-# A distribution over the values of a column with few distinct values: "كم منافسة لكل سعر من أسعار
-# كراسات الشروط", "توزيع المنافسات حسب عدد العروض", "المشاريع حسب المدة": grouped by the booklet
-# price, the number of bids or a project's duration itself.
+# Grouped by the values of a column with few of them: "كم منافسة لكل سعر من أسعار كراسات الشروط",
+# "توزيع المنافسات حسب عدد العروض", "المشاريع حسب المدة".
 
 _CUE = r"(?:لكل|حسب|بحسب|علي حسب|علي)"
 _GROUPS = (
@@ -140,9 +136,8 @@ def read_value_group(r: Reading) -> str | None:
 
 
 # --- awards ---------------------------------------------------------------------------------------
-# Awards as a noun ("عدد الترسيات", "كم ترسية تمت", "عمليات الترسية"): the awarded tenders; and when
-# awards are dated ("تمت ترسيتها خلال 2025", "الترسيات في النصف الأول من 2024"), the date read as
-# the publish date of the awarded tenders, said in the answer: the data holds no award date.
+# Awards as a noun ("عدد الترسيات", "عمليات الترسية"): the awarded tenders; dated ("تمت ترسيتها خلال
+# 2025"), on their publish date, which the answer says: the data holds no award date.
 
 AWARDED_STATUS = 4  # تمت الترسية (tender_statuses)
 

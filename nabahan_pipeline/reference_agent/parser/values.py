@@ -1,9 +1,6 @@
-"""Figures and the conditions on them: amounts, thresholds on groups, an awarded value against
-its estimate, a project's duration.
-
-Figures in a question: amounts compared with a threshold or a range ("أكثر من مليون",
-"بين 100 ألف و500 ألف"), the column each is about (estimated or awarded value, bids, booklet
-price, duration), reference numbers, and the N of a top-N ("أعلى 5 مناقصات")."""
+"""Figures and the conditions on them: amounts compared with a threshold or a range and the column
+each is about, reference numbers, the N of a top-N, ordinal ranks, thresholds on groups (HAVING),
+an awarded value against its estimate, a project's duration."""
 
 from __future__ import annotations
 
@@ -97,12 +94,9 @@ def _definite_spelling(word: str) -> str:
 
 
 _FIELD_LABELS = {
-    "value": "بقيمة تقديرية", "awarded": "بقيمة ترسية", "bids": "بعدد عروض", "booklet": "بسعر كراسة",
-    "duration": "بمدة",
+    "value": "بقيمة تقديرية", "awarded": "بقيمة ترسية", "bids": "بعدد عروض", "booklet": "بسعر كراسة", "duration": "بمدة",
 }
 _OP_LABELS = {">": "أكثر من", ">=": "لا تقل عن", "<": "أقل من", "<=": "لا تتجاوز", "=": "تساوي"}
-
-
 # The unit written after a compared figure of each field.
 _UNITS = {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": ""}
 
@@ -512,37 +506,17 @@ def read_durations(text: str) -> tuple[str, list[Condition]]:
     with them blanked out. A bare span ("مدته سنة") is an equality."""
     conditions: list[Condition] = []
     for m in list(_PHRASE.finditer(text)):
-        unit = m.group("unit")
-        per = _MONTHS.get(unit, 1)
-        count = m.group("n")
-        if unit in ("سنتين", "عامين", "شهرين"):
-            if count:
-                continue  # "3 سنتين" says two counts
-            n = 1
-        elif count:
-            n = int(count) if count.isdigit() else lx.SMALL_NUMBERS[count]
-        else:
-            n = 1
-        op = "="
-        for pattern, candidate in _BEFORE:
-            if m.group("before") and re.fullmatch(pattern, m.group("before")):
-                op = candidate
-                break
-        for pattern, candidate in _VERBS:
-            if m.group("verb") and re.fullmatch(pattern, m.group("verb")):
-                if m.group("before"):
-                    op = ""  # two comparators
-                else:
-                    op = candidate
-                break
-        if not op:
-            continue
-        if m.group("after"):
-            if m.group("before") or m.group("verb"):
-                continue  # two comparators: not a reading we can trust
-            op = next(candidate for pattern, candidate in _AFTER if re.fullmatch(pattern, m.group("after")))
+        unit, count = m.group("unit"), m.group("n")
+        if count and unit in ("سنتين", "عامين", "شهرين"):
+            continue  # "3 سنتين" says two counts
+        n = (int(count) if count.isdigit() else lx.SMALL_NUMBERS[count]) if count else 1
+        said = [(table, m.group(group)) for table, group in ((_BEFORE, "before"), (_VERBS, "verb"), (_AFTER, "after"))]
+        said = [(table, words) for table, words in said if words]
+        if len(said) > 1:
+            continue  # two comparators: not a reading we can trust
+        op = next((op for table, words in said for pattern, op in table if re.fullmatch(pattern, words)), "=")
         span = f"{count + ' ' if count else ''}{_SPELLED.get(unit, unit)}"
         label = f"بمدة {_DUR_WORDS[op]} {span}".replace("  ", " ")
-        conditions.append(Condition("duration", op, (float(n * per),), label))
+        conditions.append(Condition("duration", op, (float(n * _MONTHS.get(unit, 1)),), label))
         text = blank(text, m.start(), m.end())
     return text, conditions
