@@ -956,7 +956,7 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
             if kind in result.labels.column_kinds.values():
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the result has no row for {entity.text}")
-            asked = [e for e in result.asked if e[0] == kind]
+            asked = sorted(e for e in result.asked if e[0] == kind)  # a set: named in a fixed order
             if asked and entity.entity not in asked:
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the rows are for {asked[0][1]}")
