@@ -1,33 +1,7 @@
 """Each claim checked against the rows the agent's SQL returned: supported, contradicted (with what
-the rows say instead) or unsupported (an unattached number nothing derives).
-
-The rules, one function per kind of claim:
-
-- a labelled number comes from its label's rows (a cell, or what that row derives) or from the
-  whole result (a total, the row count); else it is contradicted, and the label's row is quoted;
-- a number after a measure word (عدد، متوسط، إجمالي، نسبة) that matches only a column of another
-  measure, where a column of its own measure is there, is contradicted ("المتوسط" quoting a sum);
-- a bound (أكثر من، أقل من، لا يقل عن ...) must hold for the value it rounds: the nearest value
-  on its wrong side within a tenth of it contradicts it ("أكثر من 2,000" for 1,996);
-- an approximation (حوالي، قرابة، نحو، تقريباً) holds within the precision of its significant digits;
-- "لا يوجد/لا توجد" is zero: a count above zero contradicts it;
-- yes/no agrees with the comparison the question asks, at its threshold;
-- a direction agrees with the sign of the change between the periods or places it names;
-- a superlative names the first row of an ordered result or the row with the extreme value, and a
-  numbered list of rows ranks them in the result's order;
-- an unattached number keeps the bag's rule (derivable from the rows or the question), widened to
-  the derivations within a row and the dates the question implies;
-- each claim by its own reading (issue 36): a labelled bound or range by its row's own figures; a
-  percentage one row exceeds another by on the other's base, a change between periods on the
-  earlier's; a ratio word ("ضعف", "ثلث") between the two rows it names; an ordinal word against the
-  row's place; a month or an entity before a figure must be a row of the result (or what the
-  question and the SQL's filter ask); bids words need bids; a denied figure ("لم يبلغ 2,614" for
-  2,614) and a negated superlative are contradicted when the rows say what they deny; a date with
-  its month's name against the rows' dates, Gregorian or Hijri;
-- across a sentence, said once: a period by day against the SQL's window (``windows``), a
-  comparison with no figure against the SQL's filter (``comparisons``), figures the sentence relates
-  (``arithmetic``), an entity the SQL leaves out or does not ask, two labels of no one row, the
-  measure a ranking names against the SQL's sort key, existence over a zero count.
+the rows say instead) or unsupported (an unattached number nothing derives). One rule per kind of
+claim (``_CHECKERS``), each by its own reading of the rows; then what a sentence says as a whole,
+each said once. The rules, with their examples: docs/claims.md, "The rules".
 """
 
 from __future__ import annotations
@@ -37,7 +11,7 @@ import math
 from datetime import date
 import operator
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -157,7 +131,8 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = _dates(result) + _named_periods(result) + _windows(result)
+    dates = (_dates(result) + _named_periods(result)
+             + _told("date", window_contradictions(result.insight, result.sql)))
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -165,8 +140,11 @@ def check_insight(
     # Claims read across a sentence (its figures together, a comparison with no figure): each
     # said once, not again where a claim of its words is already contradicted.
     told = [check.claim for check in checks if check.verdict == CONTRADICTED]
-    checks += [check for check in _excluded_entities(result) + _comparisons(result) + _arithmetic(result) + _ranked_by(result) + _existence(result)
-               if not any(_overlaps(check.claim, claim) for claim in told)]
+    across = (_excluded_entities(result)
+              + _told("comparison", comparison_contradictions(result.insight, result.sql))
+              + _told("arithmetic", arithmetic_contradictions(result.insight.original))
+              + _ranked_by(result) + _existence(result))
+    checks += [check for check in across if not any(_overlaps(check.claim, claim) for claim in told)]
     return sorted(checks, key=lambda check: check.claim.start)
 
 
@@ -363,17 +341,12 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     derivable = measure == "avg" and {"sum", "count"} <= set(result.measures.values())
     if measure in _OTHER_AGGREGATE and not mention.percent and measure not in result.measures.values():
         # "إجمالي" of a figure the rows hold only as an average (or "متوسط" of a sum's)
-        held = {result.measures.get(j) for j in _matching_columns(result, mention, rows)}
+        held = {result.measures.get(j) for _, j, _ in _cells_saying(result, mention, rows)}
         if held and held <= _OTHER_AGGREGATE[measure] and not derivable:
             return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as {'/'.join(sorted(held))}, not {measure}")
     if measure is None or (measure not in result.measures.values() and not derivable) or mention.percent:
         return ClaimCheck(claim, SUPPORTED)
-    indices = range(len(result.values.rows)) if rows is None else rows
-    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
-    matched = [
-        (i, j, value) for i, j, value in result.values.cells(indices)
-        if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)
-    ]
+    matched = _cells_saying(result, mention, rows)
     if not matched:
         return ClaimCheck(claim, SUPPORTED)  # a derivation: not a column's cell
     if any(result.measures.get(j) in (measure, None) for _, j, _ in matched):
@@ -390,12 +363,14 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     return ClaimCheck(claim, SUPPORTED)
 
 
-def _matching_columns(result: Result, mention: NumberMention, rows: frozenset[int] | None) -> set[int]:
-    """The columns with a cell (of ``rows``, or any) that the figure says, within its last digit."""
+def _cells_saying(
+    result: Result, mention: NumberMention, rows: Iterable[int] | None
+) -> list[tuple[int, int, float]]:
+    """The cells (of ``rows``, or any) that the figure says at the precision of its significant digits."""
     indices = range(len(result.values.rows)) if rows is None else rows
     bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
-    return {j for _, j, value in result.values.cells(indices)
-            if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)}
+    return [(i, j, value) for i, j, value in result.values.cells(indices)
+            if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)]
 
 
 def _ranked_by(result: Result) -> list[ClaimCheck]:
@@ -530,7 +505,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         probe = Claim("yes_no", "", 0, measure=_question_measure(question))
         columns = _measure_columns(result, probe)
         (first, _), (second, _) = named
-        years = _year_rows(result) if direction is not None else {}
+        years = result.values.periods if direction is not None else {}
         if years and first in years and second in years and years[first] > years[second]:
             first, second = second, first
         pairs = [(result.values.rows[first][j], result.values.rows[second][j]) for j in columns]
@@ -660,7 +635,7 @@ def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
     """The rows a change runs between: the two periods or places named (years in their order,
     else as written, the one after "مقارنة" first), or a named year and the year before it."""
     named = [row for row, _ in _distinct_rows([label for label in claim.labels if label.column is not None])]
-    years = _year_rows(result)
+    years = result.values.periods
     if len(named) >= 2:
         r1, r2 = named[:2]
         if r1 in years and r2 in years:
@@ -673,11 +648,6 @@ def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
         first, second = sorted(years, key=years.__getitem__)
         return first, second
     return None
-
-
-def _year_rows(result: Result) -> dict[int, float]:
-    """Rows whose label is a year or a month ("2024", "2025-03"): row -> its order."""
-    return result.values.periods
 
 
 def _measure_columns(result: Result, claim: Claim) -> list[int]:
@@ -907,8 +877,6 @@ _ID_COLUMNS = {
     "tender_type_id": ("type", ref.TENDER_TYPES, "tender_type_id"),
     "activity_id": ("activity", ref.ACTIVITIES, "activity_id"), "agency_id": ("agency", ref.AGENCIES, "agency_id"),
 }
-_ID_FILTER = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(=|in)\s*\(?([\d,\s]+)\)?",
-                        re.IGNORECASE)
 # Words that count bids (offers), not tenders; a result column or SQL that holds them.
 _BIDS_WORDS = frozenset(fold(word) for word in (
     "عرض", "عروض", "عرضا", "العروض", "العرض", "عطاء", "عطاءات", "العطاءات", "bids", "offers"))
@@ -961,17 +929,13 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the rows are for {asked[0][1]}")
     # Bids words of this figure: after the last figure before it in its clause ("بعدد عروض أكثر من 10
-    # ... 236 مناقصة": the bids are the filter's), or right after it.
+    # ... 236 مناقصة": the bids are the filter's), or right after it; or "عدد العروض" as the subject
+    # of its clause (not "بعدد عروض", a filter).
     previous = [m.end for m in find_numbers(result.insight.original[start : mention.start])]
     said = re.findall(r"\w+", fold(result.insight.original[start + (previous[-1] if previous else 0) : mention.end + 12]))
-    if (any(word.lstrip("وبل") in _BIDS_WORDS or word in _BIDS_WORDS for word in said) and check.verdict == SUPPORTED
-            and not claim.mention.percent and claim.comparator is None and result.sql):
-        bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
-        if not bids:
-            return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
-    # "عدد العروض" as the subject of the figure's clause (not "بعدد عروض", a filter) counts bids
     subject = re.search(r"(?<![\w])(?:[وف]?)عدد\s+(?:ال)?(?:عروض|عطاءات)(?!\w)", fold(result.insight.original[start : mention.start]))
-    if (subject and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None and result.sql
+    bids = any(word.lstrip("وبل") in _BIDS_WORDS or word in _BIDS_WORDS for word in said) or subject
+    if (bids and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None and result.sql
             and not any(_BIDS_COLUMN.search(name) for name in result.values.columns)
             and "bids" not in result.sql.lower()):
         return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
@@ -1014,10 +978,8 @@ def _unit_mismatch(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     if check.verdict != SUPPORTED or mention is None or mention.percent or claim.comparator not in (None, "~"):
         return None
     attachment = claim.attachment
-    rows = attachment.rows if attachment is not None and attachment.strong else range(len(result.values.rows))
-    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
-    columns = {j for _, j, value in result.values.cells(rows)
-               if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)}
+    rows = attachment.rows if attachment is not None and attachment.strong else None
+    columns = {j for _, j, _ in _cells_saying(result, mention, rows)}
     unit = _figure_unit(result, mention)
     kinds = {column_kind(result, j) for j in columns}
     if unit is not None and kinds and unit not in kinds and None not in kinds:
@@ -1126,16 +1088,22 @@ def asked_entities(sql: str | None) -> set[tuple[str, str]]:
     """The reference entities the SQL filters by (a name in a string literal, an id compared with
     ``=`` or ``IN``): what the rows are for. Not the question's words: a question names a city for
     its region, an agency by a short name; the SQL says what was asked."""
-    asked: set[tuple[str, str]] = set()
-    for literal in re.findall(r"'([^']{2,80})'", sql or ""):
-        entity = ENTITIES.get(fold(literal).strip())
-        if entity is not None:
-            asked.add(entity)
-    for column, _, ids in _ID_FILTER.findall(sql or ""):
+    named = {ENTITIES.get(fold(literal).strip()) for literal in re.findall(r"'([^']{2,80})'", sql or "")}
+    kept, _ = _id_filters(sql)
+    return {entity for entity in named if entity} | {(kind, name) for kind, names in kept.items() for name in names}
+
+
+def _id_filters(sql: str | None) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """The reference entities (kind -> folded names) the SQL's id filters keep (= or IN) and those
+    they leave out (<>, != or NOT IN)."""
+    kept: dict[str, set[str]] = {}
+    dropped: dict[str, set[str]] = {}
+    for column, relation, ids in _ID_COMPARISON.findall(sql or ""):
         kind, entities, key = _ID_COLUMNS[column.lower()]
         wanted = {int(i) for i in re.findall(r"\d+", ids)}
-        asked |= {(kind, fold(e.name_ar)) for e in entities if getattr(e, key) in wanted}
-    return asked
+        target = dropped if relation.lower().replace(" ", "") in ("<>", "!=", "notin") else kept
+        target.setdefault(kind, set()).update(fold(e.name_ar) for e in entities if getattr(e, key) in wanted)
+    return kept, dropped
 
 
 _ID_COMPARISON = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(<>|!=|=|not\s+in|in)\s*\(?([\d,\s]+)\)?",
@@ -1151,14 +1119,7 @@ def _excluded_entities(result: Result) -> list[ClaimCheck]:
     leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind. And the
     converse: an entity named as what the rows are ("من نوع شراء مباشر"، "داخل منطقة الرياض") must
     not be one the SQL only leaves out (its <> or NOT IN, and no = or IN naming it)."""
-    kept: dict[str, set[int]] = {}
-    dropped: dict[str, set[int]] = {}
-    for column, relation, ids in _ID_COMPARISON.findall(result.sql or ""):
-        kind, entities, key = _ID_COLUMNS[column.lower()]
-        wanted = {int(i) for i in re.findall(r"\d+", ids)}
-        target = dropped if relation.lower().replace(" ", "") in ("<>", "!=", "notin") else kept
-        target.setdefault(kind, set()).update(
-            fold(e.name_ar) for e in entities if getattr(e, key) in wanted)
+    kept, dropped = _id_filters(result.sql)
     if not kept and not dropped:
         return []
     checks = []
@@ -1232,9 +1193,7 @@ def _dates(result: Result) -> list[ClaimCheck]:
             claim = Claim("date", month.text, month.start, clause=(month.start, month.end))
             inside = any(m == month.month and (month.year is None or y == month.year) for y, m in window)
             if not inside and (month.year is not None or len(window) < 12):
-                first, last = min(window), max(window)
-                checks.append(ClaimCheck(claim, CONTRADICTED,
-                                         f"the SQL's window is {first[0]}-{first[1]:02d} to {last[0]}-{last[1]:02d}"))
+                checks.append(ClaimCheck(claim, CONTRADICTED, _window_says(window)))
             continue
         if month.year is None or not cells:
             continue
@@ -1251,24 +1210,12 @@ def _dates(result: Result) -> list[ClaimCheck]:
     return checks
 
 
-def _arithmetic(result: Result) -> list[ClaimCheck]:
-    """A part, whole and share, or two figures and their difference, that do not add up (``arithmetic``)."""
-    return [ClaimCheck(Claim("arithmetic", text, start, clause=(start, end)), CONTRADICTED, says)
-            for start, end, text, says in arithmetic_contradictions(result.insight.original)]
-
-
-def _comparisons(result: Result) -> list[ClaimCheck]:
-    """A comparison with no number ("أقل من قيمتها التقديرية"، "أعلى من متوسطها") told the other way
-    round than the SQL's filter (``comparisons``)."""
-    return [ClaimCheck(Claim("comparison", text, start, clause=(start, end)), CONTRADICTED, says)
-            for start, end, text, says in comparison_contradictions(result.insight, result.sql)]
-
-
-def _windows(result: Result) -> list[ClaimCheck]:
-    """A period said by its days ("من 1 أغسطس إلى 30 سبتمبر"، "في شهر شعبان 1446هـ") that is not
-    the SQL's window of dates (``windows``)."""
-    return [ClaimCheck(Claim("date", text, start, clause=(start, end)), CONTRADICTED, says)
-            for start, end, text, says in window_contradictions(result.insight, result.sql)]
+def _told(kind: str, found: list[tuple[int, int, str, str]]) -> list[ClaimCheck]:
+    """What a rule of a whole sentence found (``windows``: a period by day against the SQL's window;
+    ``comparisons``: a comparison with no figure against its filter; ``arithmetic``: figures that do
+    not add up), each (start, end, words, what is so instead) as a claim of ``kind`` contradicted."""
+    return [ClaimCheck(Claim(kind, text, start, clause=(start, end)), CONTRADICTED, says)
+            for start, end, text, says in found]
 
 
 _PERIOD = re.compile(r"(?<!\w)(?:ف|ب|و)?(?:ال)?(ربع|نصف)\s+(الاول|الثاني|الثالث|الرابع)(?:\s+من)?(?:\s+(?:عام|سنه|العام))?\s+(\d{4})")
@@ -1292,10 +1239,14 @@ def _named_periods(result: Result) -> list[ClaimCheck]:
         claim = Claim("date", folded.original[start:end], start, clause=(start, end))
         # only a contradiction is added: a right period is the question's, as a date the question names
         if not months & window and any(y == year for y, _ in window):
-            first, last = min(window), max(window)
-            checks.append(ClaimCheck(claim, CONTRADICTED,
-                                     f"the SQL's window is {first[0]}-{first[1]:02d} to {last[0]}-{last[1]:02d}"))
+            checks.append(ClaimCheck(claim, CONTRADICTED, _window_says(window)))
     return checks
+
+
+def _window_says(window: Collection[tuple[int, int]]) -> str:
+    """The SQL's window of (year, month)s as a reason says it."""
+    (y0, m0), (y1, m1) = min(window), max(window)
+    return f"the SQL's window is {y0}-{m0:02d} to {y1}-{m1:02d}"
 
 
 _SQL_DATE = re.compile(r"(<=?|>=?|=|\bbetween|\band)?\s*'(\d{4})-(\d{2})(?:-(\d{2}))?'", re.IGNORECASE)
@@ -1330,13 +1281,9 @@ def sql_months(sql: str | None) -> list[tuple[int, int]]:
     return [(y0 + (m0 - 1 + k) // 12, (m0 - 1 + k) % 12 + 1) for k in range(span + 1)]
 
 
-def _check_pairing(claim: Claim, result: Result) -> ClaimCheck:
-    """Two labels of one figure that are of no one row ("«X» لدى Y" where X is another agency's)."""
-    return ClaimCheck(claim, CONTRADICTED, "no row of the result has both")
-
-
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
-    "pairing": _check_pairing,
+    # two labels of one figure that are of no one row ("«X» لدى Y" where X is another agency's)
+    "pairing": lambda claim, result: ClaimCheck(claim, CONTRADICTED, "no row of the result has both"),
     "ratio": _check_ratio,
     "ordinal": _check_ordinal,
     "ranking": _check_ranking,
