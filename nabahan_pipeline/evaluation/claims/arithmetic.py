@@ -1,11 +1,8 @@
-"""Figures an insight relates to each other by arithmetic, checked against each other.
-
-A share said with its part and whole ("11.8% (2,359 من أصل 20,000 مناقصة)") is the part over the
-whole; a difference said with its two figures ("3,558 ... 3,486 ...؛ يزيد الأول على الثاني بمقدار
-72"، "من 66 إلى 52، بفارق 14") is the one minus the other. Each figure may be a cell of the rows on
-its own (so the row readings pass it) while the three together say something the rows do not:
-the part told as the whole, the difference told as one of its sides. These rules read the figures
-as the sentence relates them.
+"""Figures an insight relates by arithmetic, checked against each other: a share with its part and
+whole ("11.8% (2,359 من أصل 20,000)"), a difference with its two figures ("بفارق 14"), figures
+compared by their places ("يزيد الأول على الثاني"), a rounding or an exact figure beside the one it
+restates, a rise or fall with its two ends. Each figure may be a cell of the rows (so the row
+readings pass it) while together they say what the rows do not.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""A comparison the insight states between two quantities with no number said, against the
-comparison the SQL's filter makes between them.
-
-"بقيمة ترسية أقل من قيمتها التقديرية" and "أعلى من متوسطها" carry no figure to check; what they
-claim is which side of the other quantity the rows are on, and the SQL says it
-(``awarded_value < estimated_value``, ``estimated_value > (SELECT AVG(...))``). A comparison told the
-other way round than every comparison of the SQL with that quantity is contradicted; where the SQL
-compares with it both ways (a CASE, a NOT) or not at all, nothing is said.
+"""A comparison with no figure ("بقيمة ترسية أقل من قيمتها التقديرية"، "أعلى من متوسطها"، "أكثر من
+سنتين") against the comparison the SQL's filter makes (``awarded_value < estimated_value``): told
+the other way round than every comparison of the SQL with that quantity, it is contradicted; where
+the SQL compares both ways (a CASE, a NOT) or not at all, nothing is said.
 """
 
 from __future__ import annotations

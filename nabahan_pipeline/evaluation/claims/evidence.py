@@ -1,10 +1,8 @@
-"""What a result's rows say, as the claims are checked against it: each row's numbers and what one
-row derives (share of its column's total, ratio, difference, sum of two of its cells), what the
-whole result says (column totals and averages, the row count, the question's numbers and the
-dates it implies), and a claimed number matched at its precision.
-
-A labelled number must come from its label's rows (``RowValues.of_rows``) or from the whole
-result; an unattached number from anything the rows derive (``grounding.Evidence``, widened here).
+"""What a result's rows say, read once for every claim: each row's numbers and what one row derives
+(shares, ratios, differences, sums of its cells), what the whole result says (totals, averages, the
+row count, the question's numbers and the dates it implies), and a claimed number matched at its
+precision. A labelled number comes from its rows (``of_rows``) or the whole result; an unattached
+one from the bag (``bag.Evidence``, widened here).
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """The numbers a question implies without stating them: the first and last day (and the month
-numbers) of a quarter or month it names, the Hijri years of a Gregorian year it names, and how
-long each period is (an answer says "من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-1446 هـ",
-"خلال الاثني عشر شهراً", "بمعدل 307 منافسة شهرياً")."""
+numbers) of a quarter or month it names, the Hijri years of a Gregorian year, and how long each
+period is ("من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-1446 هـ", "بمعدل 307 منافسة شهرياً")."""
 
 from __future__ import annotations
 

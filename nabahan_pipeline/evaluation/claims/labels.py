@@ -1,10 +1,7 @@
 """Row labels: the names a result's rows hold (a region, agency, status, type, activity, year or
-month), in every spelling an answer may use, and where an insight names them.
-
-A label is a text cell (or a year in a year column); its spellings come from the reference data
-when the cell is one of its names (a region as "منطقة الرياض", "الرياض", "Riyadh"), with the
-definite and plural forms people write ("المنافسات العامة"). A spelling several rows share names
-all of them.
+month) in every spelling an answer may use (from the reference data: "منطقة الرياض", "الرياض",
+"Riyadh"; definite and plural forms), and where an insight names them. A spelling several rows
+share names all of them.
 """
 
 from __future__ import annotations

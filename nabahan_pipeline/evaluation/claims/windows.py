@@ -1,16 +1,11 @@
-"""The period an insight says its figures cover, against the SQL's window of dates, by day.
+"""The period an insight says its figures cover, against the SQL's window of dates, by day (a month
+read as a month cannot tell "من أغسطس" from "من يوليو" inside a quarter's window, nor a Hijri month
+from the next one):
 
-"من 1 يوليو إلى 30 سبتمبر 2025" and "في شهر رمضان 1446هـ" say which days the figures count. The
-SQL's date filter says which days they do count (``publish_date >= '2025-07-01' AND publish_date <
-'2025-10-01'``). A month read by month alone cannot tell "من أغسطس" from "من يوليو" inside a
-quarter's window, nor a Hijri month from the next one: this reads both sides as days.
-
-- a range "من M1 إلى M2" (حتى، لغاية، "-"; each with its day or not, the year once or twice, in
-  either calendar) must start where the window starts (its day, or within its month) and end
-  where the window ends;
+- a range "من M1 إلى M2" (حتى، لغاية، "-"; with or without days, either calendar) must start and
+  end where the window does (on its day, or within its month);
 - a week of a month ("الأسبوع الثالث من شهر سبتمبر 2026") must be the window's days;
-- a single Hijri month named as the figures' period ("في شهر شعبان 1446هـ") must cover most of
-  the window (a Hijri month falls across two Gregorian months, so ``sql_months`` cannot say it).
+- a Hijri month named as the figures' period ("في شهر شعبان 1446هـ") must cover most of the window.
 """
 
 from __future__ import annotations
