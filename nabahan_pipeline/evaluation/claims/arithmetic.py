@@ -180,8 +180,7 @@ def _exactly(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int
     return found
 
 
-_RISES = {fold(word): sign for word, sign in DIRECTIONS.items()}
-_MOVE = re.compile(r"(?<!\w)[وف]?(?:ثم\s+)?(" + "|".join(sorted(map(re.escape, _RISES), key=len, reverse=True)) + r")(?!\w)")
+_MOVE = re.compile(r"(?<!\w)[وف]?(?:ثم\s+)?(" + "|".join(sorted(map(re.escape, DIRECTIONS), key=len, reverse=True)) + r")(?!\w)")
 _TO = re.compile(r"(?<!\w)(?:الي|لتصل الي|ليصل الي|ليبلغ|لتبلغ)\s*$")
 _FROM = re.compile(r"(?<!\w)من\s*$")
 
@@ -193,7 +192,7 @@ def _moves(insight: str, start: int, end: int, mentions: list[NumberMention]) ->
     sides = _sides(insight, mentions)
     for at, until, match in Folded.of(insight[start:end]).find(_MOVE):
         at, until = start + at, start + until
-        sign = _RISES[match.group(1)]
+        sign = DIRECTIONS[match.group(1)]
         after = [m for m in sides if m.start >= until]
         to = next((m for m in after if _TO.search(fold(insight[max(until, m.start - 14) : m.start]))), None)
         if to is None or _MOVE.search(fold(insight[until : to.start])):

@@ -206,10 +206,8 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
 
 # Words of a clause that compares its row with another: its figure may be a difference, a ratio
 # or a change between them.
-_COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:" + "|".join(sorted({
-    *(fold(word) for word in words.DIRECTIONS), "فرق", "فارق", "زياده", "نقص", "يزيد", "تزيد", "يقل", "تقل",
-    "اكثر", "اقل", "اعلي", "ادني", "اكبر", "اصغر", "ضعف", "ضعفي", "اضعاف", "مقارنه", "مقابل", "مقدار", "بمقدار",
-    "مره", "مرات", "تغير", "التغير", "يفوق", "تفوق", "يتجاوز", "تتجاوز"}, key=len, reverse=True)) + r")(?!\w)")
+_COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:"
+                        + "|".join(sorted({*words.DIRECTIONS, *words.COMPARING}, key=len, reverse=True)) + r")(?!\w)")
 
 
 # Rows looked at one by one for a figure of another row: a ranking's, not a listing's.
@@ -385,7 +383,7 @@ def _ranked_by(result: Result) -> list[ClaimCheck]:
     checks = []
     for start, end, match in result.insight.find(_RANKED_BY):
         said_aggregate = _AGGREGATE_WORDS.get(match.group(1) or "")
-        said_value = _VALUE_MEASURES[match.group(2)]
+        said_value = words.VALUE_MEASURES[match.group(2)]
         wrong = (value is not None and said_value != value) or (
             said_aggregate is not None and aggregate in _OTHER_AGGREGATE.get(said_aggregate, set()))
         if wrong:
@@ -523,7 +521,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         side = "above" if value > threshold else "below" if value < threshold else "at"
         says = f"the rows say {format_number(value)}, {side} {format_number(threshold)}"
         return _RELATIONS[relation](value, threshold), says
-    existence = "|".join(map(fold, words.EXISTENCE))
+    existence = "|".join(words.EXISTENCE)
     if re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\s+(?:" + existence + r")\b", question.text):
         value = _compared_value(result, 0.0)
         if value is None:
@@ -543,16 +541,13 @@ def _distinct_rows(labels: Sequence[Any]) -> list[tuple[int, Any]]:
     return named
 
 
-_THRESHOLD_WORDS = {fold(word): value for word, value in words.DEFINITE_SCALES.items()}
-
-
 @functools.cache  # built once from the word table: a constant
 def _comparator_pattern() -> re.Pattern[str]:
-    forms = {fold(word) for word, relation in words.COMPARATORS.items() if relation != "~"}
-    return re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?!\w)")
+    forms = sorted(map(re.escape, _COMPARATOR_RELATIONS), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(" + "|".join(forms) + r")(?!\w)")
 
 
-_COMPARATOR_RELATIONS = {fold(word): relation for word, relation in words.COMPARATORS.items() if relation != "~"}
+_COMPARATOR_RELATIONS = {word: relation for word, relation in words.COMPARATORS.items() if relation != "~"}
 
 
 def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, float | None] | None:
@@ -567,8 +562,8 @@ def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, 
             return relation, after[0].value
         for word in question.text[match.end() :].split()[:6]:
             word = word.strip("?؟.,")
-            if word in _THRESHOLD_WORDS:
-                return relation, _THRESHOLD_WORDS[word]
+            if word in words.DEFINITE_SCALES:
+                return relation, words.DEFINITE_SCALES[word]
         return relation, None
     return None
 
@@ -576,18 +571,14 @@ def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, 
 def _question_direction(question: Folded) -> int | None:
     for word in question.text.split():
         for cut in (0, 1, 2):
-            sign = _DIRECTION_SIGNS.get(word[cut:].strip("?؟.,"))
+            sign = words.DIRECTIONS.get(word[cut:].strip("?؟.,"))
             if sign is not None:
                 return sign
     return None
 
 
-_DIRECTION_SIGNS = {fold(word): sign for word, sign in words.DIRECTIONS.items()}
-_MEASURE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items()}
-
-
 def _question_measure(question: Folded) -> str | None:
-    named = (_MEASURE_WORDS[word] for word in question.text.split() if word in _MEASURE_WORDS)
+    named = (words.MEASURES[word] for word in question.text.split() if word in words.MEASURES)
     return next(named, None) or sentence_measure(question.text)
 
 
@@ -877,9 +868,6 @@ _ID_COLUMNS = {
     "tender_type_id": ("type", ref.TENDER_TYPES, "tender_type_id"),
     "activity_id": ("activity", ref.ACTIVITIES, "activity_id"), "agency_id": ("agency", ref.AGENCIES, "agency_id"),
 }
-# Words that count bids (offers), not tenders; a result column or SQL that holds them.
-_BIDS_WORDS = frozenset(fold(word) for word in (
-    "عرض", "عروض", "عرضا", "العروض", "العرض", "عطاء", "عطاءات", "العطاءات", "bids", "offers"))
 _BIDS_COLUMN = re.compile(r"bid|offer|عرض|عروض|عطاء", re.IGNORECASE)
 
 
@@ -934,7 +922,7 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     previous = [m.end for m in find_numbers(result.insight.original[start : mention.start])]
     said = re.findall(r"\w+", fold(result.insight.original[start + (previous[-1] if previous else 0) : mention.end + 12]))
     subject = re.search(r"(?<![\w])(?:[وف]?)عدد\s+(?:ال)?(?:عروض|عطاءات)(?!\w)", fold(result.insight.original[start : mention.start]))
-    bids = any(word.lstrip("وبل") in _BIDS_WORDS or word in _BIDS_WORDS for word in said) or subject
+    bids = any(word.lstrip("وبل") in words.BIDS_WORDS or word in words.BIDS_WORDS for word in said) or subject
     if (bids and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None and result.sql
             and not any(_BIDS_COLUMN.search(name) for name in result.values.columns)
             and "bids" not in result.sql.lower()):
@@ -942,17 +930,13 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     return None
 
 
-_MONEY_UNITS = frozenset(fold(word) for word in words.MONEY_UNITS)
-_COUNT_UNITS = frozenset(fold(word) for word in words.COUNT_UNITS)
-
-
 def _figure_unit(result: Result, mention: NumberMention) -> str | None:
     """"money" or "count" as the noun right after the figure says ("1,551 ريال"، "87 مناقصة")."""
     after = re.findall(r"[\w.]+", fold(result.insight.original[mention.end : mention.end + 16]))[:1]
     word = after[0].rstrip(".") if after else ""
-    if word in _MONEY_UNITS or word + "." in _MONEY_UNITS:
+    if word in words.MONEY_UNITS or word + "." in words.MONEY_UNITS:
         return "money"
-    if word in _COUNT_UNITS or word[1:] in _COUNT_UNITS and word[:1] in "بل":
+    if word in words.COUNT_UNITS or word[1:] in words.COUNT_UNITS and word[:1] in "بل":
         return "count"
     return None
 
@@ -1003,7 +987,7 @@ def _unit_mismatch(check: ClaimCheck, result: Result) -> ClaimCheck | None:
 
 # An average and a sum are never each other; a count may be told as a total ("إجمالي المناقصات").
 _OTHER_AGGREGATE = {"avg": {"sum"}, "sum": {"avg"}}
-_AGGREGATE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items() if measure in ("avg", "sum")}
+_AGGREGATE_WORDS = {word: measure for word, measure in words.MEASURES.items() if measure in ("avg", "sum")}
 
 
 def _measure_named_before(result: Result, position: int) -> tuple[str | None, str | None]:
@@ -1018,15 +1002,14 @@ def _measure_named_before(result: Result, position: int) -> tuple[str | None, st
     last = found[-1]
     before = re.findall(r"\w+", folded[max(0, last.start() - 16) : last.start()])[-1:]
     aggregate = next((_AGGREGATE_WORDS.get(word, _AGGREGATE_WORDS.get(word[1:])) for word in before), None)
-    return aggregate, _VALUE_MEASURES[last.group(1)]
+    return aggregate, words.VALUE_MEASURES[last.group(1)]
 
 
-_VALUE_MEASURES = {fold(phrase): column for phrase, column in words.VALUE_MEASURES.items()}
-_VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True)))
+_VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + "|".join(map(re.escape, sorted(words.VALUE_MEASURES, key=len, reverse=True)))
                            + r")(?!\w)")
 _VALUE_COLUMN_WORDS = tuple(sorted(set(words.VALUE_MEASURES.values())))
 _RANKED_BY = re.compile(r"(?<!\w)(?:من حيث|بحسب)\s+(?:(متوسط|اجمالي|مجموع)\s+)?(?:[وبل]|ال)?("
-                        + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True))) + r")(?!\w)")
+                        + "|".join(map(re.escape, sorted(words.VALUE_MEASURES, key=len, reverse=True))) + r")(?!\w)")
 
 
 def _value_named(result: Result, claim: Claim) -> str | None:
@@ -1037,11 +1020,7 @@ def _value_named(result: Result, claim: Claim) -> str | None:
     text = result.insight.original[start : mention.start]
     previous = [m.end for m in find_numbers(text)]
     found = list(_VALUE_PHRASE.finditer(fold(text[previous[-1] if previous else 0 :])))
-    return _VALUE_MEASURES[found[-1].group(1)] if found else None
-
-
-_EXCEEDS = frozenset(fold(word) for word in (
-    "يزيد", "تزيد", "يفوق", "تفوق", "يتفوق", "تتفوق", "اكثر", "اعلي", "اكبر", "زاد", "زادت", "exceeds", "more"))
+    return words.VALUE_MEASURES[found[-1].group(1)] if found else None
 
 
 def _percent_base(check: ClaimCheck, result: Result) -> ClaimCheck | None:
@@ -1058,7 +1037,7 @@ def _percent_base(check: ClaimCheck, result: Result) -> ClaimCheck | None:
         return None
     first, second = distinct
     between = re.findall(r"\w+", fold(result.insight.original[start : second.start]))
-    if not any(word in _EXCEEDS or word[1:] in _EXCEEDS for word in between):
+    if not any(word in words.EXCEEDS or word[1:] in words.EXCEEDS for word in between):
         return None
     row_a, row_b = (result.values.rows[next(iter(label.rows))] for label in (first, second))
     pairs = [(float(row_a[j]), float(row_b[j])) for j in _measure_columns(result, claim)
@@ -1078,10 +1057,7 @@ def _outside(result: Result, start: int, label: Label) -> bool:
     """The entity is named as left out ("خارج منطقة الرياض", "من غير نوع الشراء المباشر ومسابقة"):
     a word that excludes stands before it in its clause (from ``start``)."""
     before = fold(result.insight.original[start : label.start]).split()
-    return any(word in _EXCLUDED or word[1:] in _EXCLUDED for word in before)
-
-
-_EXCLUDED = frozenset(fold(word) for word in words.EXCLUDING)
+    return any(word in words.EXCLUDING or word[1:] in words.EXCLUDING for word in before)
 
 
 def asked_entities(sql: str | None) -> set[tuple[str, str]]:
@@ -1108,10 +1084,6 @@ def _id_filters(sql: str | None) -> tuple[dict[str, set[str]], dict[str, set[str
 
 _ID_COMPARISON = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(<>|!=|=|not\s+in|in)\s*\(?([\d,\s]+)\)?",
                             re.IGNORECASE)
-
-
-_KIND_NOUNS = frozenset(fold(word) for word in (
-    "نوع", "النوع", "الجهة", "جهة", "حالة", "الحالة", "منطقة", "المنطقة", "نشاط", "النشاط"))
 
 
 def _excluded_entities(result: Result) -> list[ClaimCheck]:
@@ -1163,12 +1135,12 @@ def _named_as_left_out(result: Result, start: int, previous: tuple[int, bool] | 
     text = result.insight.original
     if previous is not None and previous[1]:
         between = re.findall(r"\w+", fold(text[previous[0] : start]))
-        if len(between) <= 2 and all(w in _LIST_JOINS or w in _KIND_NOUNS or w[1:] in _KIND_NOUNS for w in between):
+        if len(between) <= 2 and all(w in _LIST_JOINS or w in words.KIND_NOUNS or w[1:] in words.KIND_NOUNS for w in between):
             return True
     before = re.findall(r"\w+", fold(text[max(0, start - 30) : start]))
-    while before and (before[-1] in _KIND_NOUNS or before[-1][1:] in _KIND_NOUNS):
+    while before and (before[-1] in words.KIND_NOUNS or before[-1][1:] in words.KIND_NOUNS):
         before.pop()  # "غير نوع شراء مباشر": the kind's noun between
-    return bool(before) and (before[-1] in _EXCLUDED or before[-1][1:] in _EXCLUDED)
+    return bool(before) and (before[-1] in words.EXCLUDING or before[-1][1:] in words.EXCLUDING)
 
 
 _DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")

@@ -1,7 +1,8 @@
 """The words a claim is made of, by table: the tables live in words.json, loaded once. Each word is
-spelled as normalize_arabic leaves it (أ/إ/آ -> ا, ة -> ه, ى -> ي) and matched as a whole word, with
-its proclitics (و، ف، ب، ل) allowed. To teach the reader a new word, add it to its table in
-words.json; ``reading`` finds it and ``checking`` applies the rule of its kind.
+written as normalize_arabic leaves text (أ/إ/آ -> ا, ة -> ه, ى -> ي, ئ -> ي), so that it is looked up
+in the folded insight as it is, and matched as a whole word, with its proclitics (و، ف، ب، ل)
+allowed. To teach the reader a new word, add it to its table in words.json; ``reading`` finds it
+and ``checking`` applies the rule of its kind.
 """
 
 from __future__ import annotations
@@ -79,3 +80,24 @@ RANK_NOUNS: tuple[str, ...] = tuple(_TABLES["RANK_NOUNS"])
 NOT_RANK_BEFORE: tuple[str, ...] = tuple(_TABLES["NOT_RANK_BEFORE"])
 # A bulleted list claims an order when the sentence that opens it says it ranks.
 RANKING_CUES: tuple[str, ...] = tuple(_TABLES["RANKING_CUES"])
+# Words of a clause that compares its row with another (besides DIRECTIONS): its figure may be a
+# difference, a ratio or a change between them; and those by which one row exceeds another.
+COMPARING: tuple[str, ...] = tuple(_TABLES["COMPARING"])
+EXCEEDS: tuple[str, ...] = tuple(_TABLES["EXCEEDS"])
+# Words that count bids (offers), not tenders.
+BIDS_WORDS: tuple[str, ...] = tuple(_TABLES["BIDS_WORDS"])
+# The noun of an entity's kind, which may stand between an excluding word and the entity ("غير نوع").
+KIND_NOUNS: tuple[str, ...] = tuple(_TABLES["KIND_NOUNS"])
+# After a denial, words that make it a statement of none or of scope, or a bound's verb ("لا يقل
+# العدد عن ..."), not a figure denied.
+NOT_DENIED: tuple[str, ...] = tuple(_TABLES["NOT_DENIED"])
+# A comparison with no figure: its comparators, and the quantity compared with -> the SQL's side.
+GREATER_THAN: tuple[str, ...] = tuple(_TABLES["GREATER_THAN"])
+LESS_THAN: tuple[str, ...] = tuple(_TABLES["LESS_THAN"])
+COMPARED_QUANTITIES: dict[str, str] = _TABLES["COMPARED_QUANTITIES"]
+# The Gregorian months' names by number: both Arabic series and the English.
+GREGORIAN_MONTHS: dict[int, tuple[str, ...]] = {
+    int(month): tuple(names) for month, names in _TABLES["GREGORIAN_MONTHS"].items()
+}
+# Other spellings of the statuses people write, by the status's folded name.
+STATUS_SPELLINGS: dict[str, list[str]] = _TABLES["STATUS_SPELLINGS"]
