@@ -49,14 +49,15 @@ class Evidence:
         non_percent: list[float] = []
         text_numbers: dict[str, list[float]] = {}
         for cells in _columns(rows):
-            numbers = [float(cell) for cell in cells if _is_number(cell)]
+            numbers = [float(cell) for cell in cells if is_number(cell)]
             for cell in cells:
                 if isinstance(cell, str):
                     if cell not in text_numbers:
                         text_numbers[cell] = [r.value for mention in find_numbers(cell) for r in mention.readings]
                     plain += text_numbers[cell]
             plain += numbers
-            present = [cell for cell in cells if cell is not None and not _is_nan(cell)]
+            present = [cell for cell in cells
+                       if cell is not None and not (isinstance(cell, float) and math.isnan(cell))]
             frequencies = Counter(_hashable(cell) for cell in present).values()
             plain += [len(present), *frequencies]
             percent_only += (100.0 * count / len(rows) for count in frequencies)
@@ -132,12 +133,9 @@ def _as_sequence(row: Any) -> Sequence[Any]:
     return row if isinstance(row, (list, tuple)) else [row]
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """A finite int or float, not a bool: a cell that holds a figure."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
 
 
 def _hashable(value: Any) -> Any:

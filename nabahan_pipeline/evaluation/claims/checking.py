@@ -19,7 +19,8 @@ from nabahan_pipeline.arabic import hijri_calendar
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.etimad_db.sql_safety import read_sql
 from nabahan_pipeline.evaluation.claims import words
-from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, is_number, widened
+from nabahan_pipeline.evaluation.claims.bag import is_number
+from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, widened
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
@@ -100,7 +101,13 @@ class Result:
 
     @functools.cached_property
     def asked(self) -> set[tuple[str, str]]:
-        return asked_entities(self.sql)
+        """The reference entities the SQL filters by (a name in a string literal, an id compared with
+        ``=`` or ``IN``): what the rows are for. Not the question's words: a question names a city for
+        its region, an agency by a short name; the SQL says what was asked."""
+        literals = re.findall(r"'([^']{2,80})'", self.sql or "")
+        named = {entity for literal in literals if (entity := ENTITIES.get(fold(literal).strip()))}
+        kept, _ = _id_filters(self.sql)
+        return named | {(kind, name) for kind, names in kept.items() for name in names}
 
 
 def check_insight(
@@ -110,15 +117,8 @@ def check_insight(
     """Every claim of ``insight`` checked against ``rows`` (the agent's SQL's result); ``aggregates``
     as ``column_measures`` takes them."""
     values = ResultValues.of(columns, rows, question)
-    result = Result(
-        values,
-        RowLabels.of(columns, rows),
-        column_measures(sql, columns, aggregates),
-        _order(sql, values.columns, values.numeric_columns),
-        question,
-        Folded.of(insight or ""),
-        sql,
-    )
+    result = Result(values, RowLabels.of(columns, rows), column_measures(sql, columns, aggregates),
+                    _order(sql, values.columns, values.numeric_columns), question, Folded.of(insight or ""), sql)
     checks = []
     for claim in read_claims(insight, result.labels, result.insight):
         check = _CHECKERS[claim.kind](claim, result)
@@ -219,10 +219,8 @@ def _other_row(result: Result, rows: frozenset[int], mention: NumberMention, app
     claimed one: the sentence's label is the figure's wrong row."""
     if len(result.values.rows) > OTHER_ROWS_MAX:
         return False
-    return any(
-        result.values.of_rows([i], own=True).supports(mention, approximate)
-        for i in range(len(result.values.rows)) if i not in rows
-    )
+    return any(result.values.of_rows([i], own=True).supports(mention, approximate)
+               for i in range(len(result.values.rows)) if i not in rows)
 
 
 def _unsupported(claim: Claim) -> ClaimCheck:
@@ -233,9 +231,8 @@ def _unsupported(claim: Claim) -> ClaimCheck:
 def _unattached_supports(result: Result, mention: NumberMention, approximate: bool) -> bool:
     """Supported by a row's own figures or the whole result's, else by grounding's bag."""
     values = result.values
-    if values.cells_and_whole.supports(mention, approximate) or values.near.supports(mention, approximate):
-        return True
-    return result.values.unattached.supports(widened(mention) if approximate else mention)
+    return (values.cells_and_whole.supports(mention, approximate) or values.near.supports(mention, approximate)
+            or values.unattached.supports(widened(mention) if approximate else mention))
 
 
 _SQL_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:\.\d+)?)\s+and\s+(\d+(?:\.\d+)?)(?![\d'])", re.IGNORECASE)
@@ -245,8 +242,7 @@ def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCh
     """"بين X و Y": a figure of its row (or, unlabelled, of the result) lies in the range; a figure
     of the range's scale outside it, and none inside, contradicts it."""
     low, high = claim.numbers
-    between = _SQL_BETWEEN.findall(result.sql or "")
-    for first, last in between:  # the SQL's own range restated: both its ends, not one
+    for first, last in _SQL_BETWEEN.findall(result.sql or ""):  # the SQL's own range restated: both ends
         ends = (float(first), float(last))
         said = ({r.value for r in low.readings}, {r.value for r in high.readings})
         if (ends[0] in said[0]) != (ends[1] in said[1]):
@@ -254,8 +250,7 @@ def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCh
     values = values or result.values.near
     percent = low.percent or high.percent
     pool = [abs(v) for v in (values.percent if percent else values.plain) if math.isfinite(v)]
-    inside = [v for v in pool if low.value <= v <= high.value]
-    if inside:
+    if any(low.value <= v <= high.value for v in pool):
         return ClaimCheck(claim, SUPPORTED)
     near = [v for v in pool if low.value / 2 <= v <= high.value * 2]
     if near:
@@ -1058,15 +1053,6 @@ def _outside(result: Result, start: int, label: Label) -> bool:
     a word that excludes stands before it in its clause (from ``start``)."""
     before = fold(result.insight.original[start : label.start]).split()
     return any(word in words.EXCLUDING or word[1:] in words.EXCLUDING for word in before)
-
-
-def asked_entities(sql: str | None) -> set[tuple[str, str]]:
-    """The reference entities the SQL filters by (a name in a string literal, an id compared with
-    ``=`` or ``IN``): what the rows are for. Not the question's words: a question names a city for
-    its region, an agency by a short name; the SQL says what was asked."""
-    named = {ENTITIES.get(fold(literal).strip()) for literal in re.findall(r"'([^']{2,80})'", sql or "")}
-    kept, _ = _id_filters(sql)
-    return {entity for entity in named if entity} | {(kind, name) for kind, names in kept.items() for name in names}
 
 
 def _id_filters(sql: str | None) -> tuple[dict[str, set[str]], dict[str, set[str]]]:

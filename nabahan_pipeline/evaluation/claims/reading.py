@@ -100,10 +100,7 @@ def _is_numbering(insight: str, mention: NumberMention) -> bool:
 
 
 def _strip_proclitic(word: str, table: dict[str, object]) -> str | None:
-    for cut in (0, 1, 2):
-        if word[cut:] in table:
-            return word[cut:]
-    return None
+    return next((word[cut:] for cut in (0, 1, 2) if word[cut:] in table), None)
 
 
 @dataclass(frozen=True)
@@ -216,12 +213,9 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
 def _questions_to_the_user(insight: str, spans: _Spans) -> list[tuple[int, int]]:
     """The sentences that end in a question mark: a question put to the user ("هل ترغب في قائمة
     بأعلى 5 جهات؟") or the question restated; what they hold is no claim about the rows."""
-    asked = []
-    for i, start in enumerate(spans.sentences):
-        end = spans.sentences[i + 1] if i + 1 < len(spans.sentences) else len(insight)
-        if insight[start:end].rstrip()[-1:] in ("?", "؟"):
-            asked.append((start, end))
-    return asked
+    ends = (*spans.sentences[1:], len(insight))
+    return [(start, end) for start, end in zip(spans.sentences, ends)
+            if insight[start:end].rstrip()[-1:] in ("?", "؟")]
 
 
 _BETWEEN = re.compile(r"(?:(?<!\w)ما\s+)?(?<!\w)(?:بين|between)\s+$")
