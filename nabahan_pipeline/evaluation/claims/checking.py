@@ -204,8 +204,7 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     return _unsupported(claim)
 
 
-# Words of a clause that compares its row with another: its figure may be a difference, a ratio
-# or a change between them.
+# A clause that compares its row with another (words.COMPARING).
 _COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:"
                         + "|".join(sorted({*words.DIRECTIONS, *words.COMPARING}, key=len, reverse=True)) + r")(?!\w)")
 
@@ -272,7 +271,7 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     if any(r.value in stated for r in mention.readings) and not asks_yes_no:
         # The question's own filter restated ("بعدد عروض أكثر من 10"): its direction must be the question's.
         asked = _question_comparator(Folded.of(result.question), [])
-        denied = re.search(r"(?<!\w)(?:لا|لم|ما|ليس|ليست|مو)\s+" + _comparator_pattern().pattern, fold(result.question))
+        denied = re.search(r"(?<!\w)(?:لا|لم|ما|ليس|ليست|مو)\s+" + _COMPARATOR.pattern, fold(result.question))
         how_many = fold(result.question).split()[:1] in (["كم"], ["ما"], ["وش"], ["اعرض"], ["عطني"], ["اعطني"], ["how"], ["what"])
         if asked is not None and how_many and not denied and asked[1] in {r.value for r in mention.readings} and (
                 asked[0] in (">", ">=")) != (claim.comparator in (">", ">=")):
@@ -404,11 +403,9 @@ def _row_says(result: Result, rows: frozenset[int], mention: NumberMention, meas
     if not cells:
         return "its row holds no such figure"
     if mention.percent:
-        shares = []
-        for _, j, value in cells:
-            total = sum(v for _, _, v in result.values.cells(range(len(result.values.rows)), [j]))
-            if total > 0:
-                shares.append(100.0 * value / total)
+        totals = [(value, sum(v for *_, v in result.values.cells(range(len(result.values.rows)), [j])))
+                  for _, j, value in cells]
+        shares = [100.0 * value / total for value, total in totals if total > 0]
         if shares:
             nearest_share = min(shares, key=lambda share: _distance(share, mention.value))
             return f"row's share is {nearest_share:.1f}%"
@@ -480,9 +477,7 @@ def _check_yes_no(claim: Claim, result: Result) -> ClaimCheck | None:
     if asked is None:
         return None
     truth, says = asked
-    if truth == (claim.sign > 0):
-        return ClaimCheck(claim, SUPPORTED)
-    return ClaimCheck(claim, CONTRADICTED, says)
+    return ClaimCheck(claim, SUPPORTED) if truth == (claim.sign > 0) else ClaimCheck(claim, CONTRADICTED, says)
 
 
 def _question_truth(result: Result) -> tuple[bool, str] | None:
@@ -527,29 +522,23 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
 
 def _distinct_rows(labels: Sequence[Any]) -> list[tuple[int, Any]]:
     """Each row one of ``labels`` names alone, with the first label naming it, in order."""
-    named: list[tuple[int, Any]] = []
+    named: dict[int, Any] = {}
     for label in labels:
         if len(label.rows) == 1:
-            row = next(iter(label.rows))
-            if row not in [r for r, _ in named]:
-                named.append((row, label))
-    return named
-
-
-@functools.cache  # built once from the word table: a constant
-def _comparator_pattern() -> re.Pattern[str]:
-    forms = sorted(map(re.escape, _COMPARATOR_RELATIONS), key=len, reverse=True)
-    return re.compile(r"(?<!\w)(" + "|".join(forms) + r")(?!\w)")
+            named.setdefault(next(iter(label.rows)), label)
+    return list(named.items())
 
 
 _COMPARATOR_RELATIONS = {word: relation for word, relation in words.COMPARATORS.items() if relation != "~"}
+_COMPARATOR = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, _COMPARATOR_RELATIONS), key=len, reverse=True))
+                         + r")(?!\w)")
 
 
 def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, float | None] | None:
     """The comparator a question asks and the threshold after it (None when a row label, not a
     number, follows it: two rows compared)."""
     mentions = [m for m in find_numbers(question.original) if not any(l.start <= m.start < l.end for l in labels)]
-    for match in _comparator_pattern().finditer(question.text):
+    for match in _COMPARATOR.finditer(question.text):
         relation = _COMPARATOR_RELATIONS[match.group(1)]
         start = question.original_span(match.start(), match.end())[1]
         after = [m for m in mentions if m.start >= start]
@@ -564,12 +553,8 @@ def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, 
 
 
 def _question_direction(question: Folded) -> int | None:
-    for word in question.text.split():
-        for cut in (0, 1, 2):
-            sign = words.DIRECTIONS.get(word[cut:].strip("?؟.,"))
-            if sign is not None:
-                return sign
-    return None
+    signs = (words.DIRECTIONS.get(word[cut:].strip("?؟.,")) for word in question.text.split() for cut in (0, 1, 2))
+    return next((sign for sign in signs if sign is not None), None)
 
 
 def _question_measure(question: Folded) -> str | None:
@@ -701,10 +686,8 @@ def _superlative_outside(claim: Claim, result: Result) -> ClaimCheck | None:
 
 
 def _row_name(result: Result, row: int) -> str:
-    for cell in result.values.rows[row]:
-        if isinstance(cell, str) and cell.strip():
-            return " ".join(cell.split())
-    return f"row {row + 1}"
+    names = (" ".join(cell.split()) for cell in result.values.rows[row] if isinstance(cell, str) and cell.strip())
+    return next(names, f"row {row + 1}")
 
 
 def column_measures(

@@ -28,6 +28,9 @@ _WEEK = re.compile(r"(?<!\w)الاسبوع\s+(الاول|الثاني|الثال
 _WEEK_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الرابع": 4, "الاخير": 0}
 # Days a Hijri month may be off by where the SQL's dates were worked out another way (a sighting).
 HIJRI_SLACK = 2
+# A comparison with a date -> (days to add for the window's start, for its end); None: not that end.
+_WINDOW_ENDS = {">=": (0, None), "between": (0, None), ">": (1, None), "<": (None, -1), "<=": (None, 0),
+                "and": (None, 0), "=": (0, 0)}
 
 
 def sql_window(sql: str | None) -> tuple[date, date] | None:
@@ -40,19 +43,11 @@ def sql_window(sql: str | None) -> tuple[date, date] | None:
         except ValueError:
             return None
         relation = (match.group(1) or "").lower()
-        if relation in (">=", "between"):
-            starts.append(day)
-        elif relation == ">":
-            starts.append(day + timedelta(days=1))
-        elif relation == "<":
-            ends.append(day - timedelta(days=1))
-        elif relation in ("<=", "and"):
-            ends.append(day)
-        elif relation == "=":
-            starts.append(day)
-            ends.append(day)
-        else:
+        if relation not in _WINDOW_ENDS:
             return None  # a date in an IN list or a CASE: no single window
+        to_start, to_end = _WINDOW_ENDS[relation]
+        starts += [day + timedelta(days=to_start)] if to_start is not None else []
+        ends += [day + timedelta(days=to_end)] if to_end is not None else []
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
         return None
     return starts[0], ends[0]
