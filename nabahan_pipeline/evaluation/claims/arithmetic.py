@@ -180,7 +180,8 @@ def _exactly(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int
     return found
 
 
-_MOVE = re.compile(r"(?<!\w)[وف]?(?:ثم\s+)?(" + "|".join(sorted(map(re.escape, DIRECTIONS), key=len, reverse=True)) + r")(?!\w)")
+_MOVE = re.compile(r"(?<!\w)[وف]?(?:ثم\s+)?("
+                   + "|".join(sorted(map(re.escape, DIRECTIONS), key=len, reverse=True)) + r")(?!\w)")
 _TO = re.compile(r"(?<!\w)(?:الي|لتصل الي|ليصل الي|ليبلغ|لتبلغ)\s*$")
 _FROM = re.compile(r"(?<!\w)من\s*$")
 

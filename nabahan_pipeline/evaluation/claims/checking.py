@@ -118,7 +118,8 @@ def check_insight(
     as ``column_measures`` takes them."""
     values = ResultValues.of(columns, rows, question)
     result = Result(values, RowLabels.of(columns, rows), column_measures(sql, columns, aggregates),
-                    _order(sql, values.columns, values.numeric_columns), question, Folded.of(insight or ""), sql)
+                    _order(sql, values.columns, values.numeric_columns), question,
+                    Folded.of(insight or ""), sql)
     checks = []
     for claim in read_claims(insight, result.labels, result.insight):
         check = _CHECKERS[claim.kind](claim, result)
@@ -206,7 +207,8 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
 
 # A clause that compares its row with another (words.COMPARING).
 _COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:"
-                        + "|".join(sorted({*words.DIRECTIONS, *words.COMPARING}, key=len, reverse=True)) + r")(?!\w)")
+                        + "|".join(sorted({*words.DIRECTIONS, *words.COMPARING}, key=len, reverse=True))
+                        + r")(?!\w)")
 
 
 # Rows looked at one by one for a figure of another row: a ranking's, not a listing's.
@@ -230,7 +232,8 @@ def _unsupported(claim: Claim) -> ClaimCheck:
 def _unattached_supports(result: Result, mention: NumberMention, approximate: bool) -> bool:
     """Supported by a row's own figures or the whole result's, else by grounding's bag."""
     values = result.values
-    return (values.cells_and_whole.supports(mention, approximate) or values.near.supports(mention, approximate)
+    return (values.cells_and_whole.supports(mention, approximate)
+            or values.near.supports(mention, approximate)
             or values.unattached.supports(widened(mention) if approximate else mention))
 
 
@@ -477,7 +480,9 @@ def _check_yes_no(claim: Claim, result: Result) -> ClaimCheck | None:
     if asked is None:
         return None
     truth, says = asked
-    return ClaimCheck(claim, SUPPORTED) if truth == (claim.sign > 0) else ClaimCheck(claim, CONTRADICTED, says)
+    if truth == (claim.sign > 0):
+        return ClaimCheck(claim, SUPPORTED)
+    return ClaimCheck(claim, CONTRADICTED, says)
 
 
 def _question_truth(result: Result) -> tuple[bool, str] | None:
@@ -530,7 +535,8 @@ def _distinct_rows(labels: Sequence[Any]) -> list[tuple[int, Any]]:
 
 
 _COMPARATOR_RELATIONS = {word: relation for word, relation in words.COMPARATORS.items() if relation != "~"}
-_COMPARATOR = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, _COMPARATOR_RELATIONS), key=len, reverse=True))
+_COMPARATOR = re.compile(r"(?<!\w)("
+                         + "|".join(sorted(map(re.escape, _COMPARATOR_RELATIONS), key=len, reverse=True))
                          + r")(?!\w)")
 
 
@@ -553,7 +559,8 @@ def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, 
 
 
 def _question_direction(question: Folded) -> int | None:
-    signs = (words.DIRECTIONS.get(word[cut:].strip("?؟.,")) for word in question.text.split() for cut in (0, 1, 2))
+    signs = (words.DIRECTIONS.get(word[cut:].strip("?؟.,"))
+             for word in question.text.split() for cut in (0, 1, 2))
     return next((sign for sign in signs if sign is not None), None)
 
 
@@ -686,7 +693,8 @@ def _superlative_outside(claim: Claim, result: Result) -> ClaimCheck | None:
 
 
 def _row_name(result: Result, row: int) -> str:
-    names = (" ".join(cell.split()) for cell in result.values.rows[row] if isinstance(cell, str) and cell.strip())
+    row_cells = result.values.rows[row]
+    names = (" ".join(cell.split()) for cell in row_cells if isinstance(cell, str) and cell.strip())
     return next(names, f"row {row + 1}")
 
 
@@ -901,8 +909,8 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     said = re.findall(r"\w+", fold(result.insight.original[start + (previous[-1] if previous else 0) : mention.end + 12]))
     subject = re.search(r"(?<![\w])(?:[وف]?)عدد\s+(?:ال)?(?:عروض|عطاءات)(?!\w)", fold(result.insight.original[start : mention.start]))
     bids = any(word.lstrip("وبل") in words.BIDS_WORDS or word in words.BIDS_WORDS for word in said) or subject
-    if (bids and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None and result.sql
-            and not any(_BIDS_COLUMN.search(name) for name in result.values.columns)
+    if (bids and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None
+            and result.sql and not any(_BIDS_COLUMN.search(name) for name in result.values.columns)
             and "bids" not in result.sql.lower()):
         return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
     return None
@@ -983,11 +991,11 @@ def _measure_named_before(result: Result, position: int) -> tuple[str | None, st
     return aggregate, words.VALUE_MEASURES[last.group(1)]
 
 
-_VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + "|".join(map(re.escape, sorted(words.VALUE_MEASURES, key=len, reverse=True)))
-                           + r")(?!\w)")
+_VALUE_PHRASES = "|".join(map(re.escape, sorted(words.VALUE_MEASURES, key=len, reverse=True)))
+_VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + _VALUE_PHRASES + r")(?!\w)")
 _VALUE_COLUMN_WORDS = tuple(sorted(set(words.VALUE_MEASURES.values())))
 _RANKED_BY = re.compile(r"(?<!\w)(?:من حيث|بحسب)\s+(?:(متوسط|اجمالي|مجموع)\s+)?(?:[وبل]|ال)?("
-                        + "|".join(map(re.escape, sorted(words.VALUE_MEASURES, key=len, reverse=True))) + r")(?!\w)")
+                        + _VALUE_PHRASES + r")(?!\w)")
 
 
 def _value_named(result: Result, claim: Claim) -> str | None:
@@ -1104,7 +1112,8 @@ def _named_as_left_out(result: Result, start: int, previous: tuple[int, bool] | 
     text = result.insight.original
     if previous is not None and previous[1]:
         between = re.findall(r"\w+", fold(text[previous[0] : start]))
-        if len(between) <= 2 and all(w in _LIST_JOINS or w in words.KIND_NOUNS or w[1:] in words.KIND_NOUNS for w in between):
+        if len(between) <= 2 and all(w in _LIST_JOINS or w in words.KIND_NOUNS or w[1:] in words.KIND_NOUNS
+                                     for w in between):
             return True
     before = re.findall(r"\w+", fold(text[max(0, start - 30) : start]))
     while before and (before[-1] in words.KIND_NOUNS or before[-1][1:] in words.KIND_NOUNS):

@@ -418,7 +418,8 @@ def _none_claims(insight: str, found: list, labels: list[Label], spans: _Spans) 
     claims = []
     for start, end, match in found:
         following = fold(insight[end : end + 40]).split()[:3]
-        if any(word.lstrip("وبل").removeprefix("ال") in words.NONE_NOT_COUNTS or word in words.NONE_NOT_COUNTS for word in following):
+        if any(word.lstrip("وبل").removeprefix("ال") in words.NONE_NOT_COUNTS or word in words.NONE_NOT_COUNTS
+               for word in following):
             continue
         clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
         attachment = _group([label for label in labels if clause_start <= label.start and label.end <= clause_end])
@@ -464,7 +465,8 @@ def _directions(
 
 def sentence_measure(text: str) -> str | None:
     """"value" when ``text`` speaks of a value ("القيمة", "ريال"), else None."""
-    said = any(word.lstrip("وبل") in words.VALUE_WORDS or word in words.VALUE_WORDS for word in fold(text).split())
+    said = any(word.lstrip("وبل") in words.VALUE_WORDS or word in words.VALUE_WORDS
+               for word in fold(text).split())
     return "value" if said else None
 
 
@@ -540,8 +542,9 @@ def _superlatives(
         before = re.split(r"[\n:،,.]", insight[max(0, start - 12) : start])[-1]
         negated = bool(set(fold(before).split()[-2:]) & _NEGATIONS)
         text = insight[max(0, start - 12) : end].split()[-2:] if negated else [insight[start:end]]
-        claims.append(Claim("superlative", " ".join(text), start, sign=words.SUPERLATIVES[word], measure=measure,
-                            labels=tuple(named), clause=(clause_start, clause_end), negated=negated))
+        claims.append(Claim("superlative", " ".join(text), start, sign=words.SUPERLATIVES[word],
+                            measure=measure, labels=tuple(named), clause=(clause_start, clause_end),
+                            negated=negated))
     return claims
 
 
