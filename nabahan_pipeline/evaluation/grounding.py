@@ -1,8 +1,6 @@
-"""Numeric grounding, the seed's "found in the data": the numbers of an insight that the claims
-checker (``evaluation.claims``) does not verify. There is one reading of a number: the seed's
-``Ungrounded Numbers`` (and so fidelity's numbers point) and the claims' verdicts read each number
-the same way, tied to its row, measure and comparator, so the two columns never disagree on a row.
-A number the rows contradict is not grounded either.
+"""The seed's Ungrounded Numbers ("found in the data"): the numbers of an insight the claims checker
+does not verify (unsupported or contradicted), so that it and the claims' verdicts read each number
+one way and never disagree on a row.
 """
 
 from __future__ import annotations

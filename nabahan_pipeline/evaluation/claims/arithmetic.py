@@ -1,11 +1,8 @@
-"""Figures an insight relates to each other by arithmetic, checked against each other.
-
-A share said with its part and whole ("11.8% (2,359 من أصل 20,000 مناقصة)") is the part over the
-whole; a difference said with its two figures ("3,558 ... 3,486 ...؛ يزيد الأول على الثاني بمقدار
-72"، "من 66 إلى 52، بفارق 14") is the one minus the other. Each figure may be a cell of the rows on
-its own (so the row readings pass it) while the three together say something the rows do not:
-the part told as the whole, the difference told as one of its sides. These rules read the figures
-as the sentence relates them.
+"""Figures an insight relates by arithmetic, checked against each other: a share with its part and
+whole ("11.8% (2,359 من أصل 20,000)"), a difference with its two figures ("بفارق 14"), figures
+compared by their places ("يزيد الأول على الثاني"), a rounding or an exact figure beside the one it
+restates, a rise or fall with its two ends. Each figure may be a cell of the rows (so the row
+readings pass it) while together they say what the rows do not.
 """
 
 from __future__ import annotations
@@ -183,8 +180,8 @@ def _exactly(insight: str, mentions: list[NumberMention]) -> list[tuple[int, int
     return found
 
 
-_RISES = {fold(word): sign for word, sign in DIRECTIONS.items()}
-_MOVE = re.compile(r"(?<!\w)[وف]?(?:ثم\s+)?(" + "|".join(sorted(map(re.escape, _RISES), key=len, reverse=True)) + r")(?!\w)")
+_MOVE = re.compile(r"(?<!\w)[وف]?(?:ثم\s+)?("
+                   + "|".join(sorted(map(re.escape, DIRECTIONS), key=len, reverse=True)) + r")(?!\w)")
 _TO = re.compile(r"(?<!\w)(?:الي|لتصل الي|ليصل الي|ليبلغ|لتبلغ)\s*$")
 _FROM = re.compile(r"(?<!\w)من\s*$")
 
@@ -196,7 +193,7 @@ def _moves(insight: str, start: int, end: int, mentions: list[NumberMention]) ->
     sides = _sides(insight, mentions)
     for at, until, match in Folded.of(insight[start:end]).find(_MOVE):
         at, until = start + at, start + until
-        sign = _RISES[match.group(1)]
+        sign = DIRECTIONS[match.group(1)]
         after = [m for m in sides if m.start >= until]
         to = next((m for m in after if _TO.search(fold(insight[max(until, m.start - 14) : m.start]))), None)
         if to is None or _MOVE.search(fold(insight[until : to.start])):

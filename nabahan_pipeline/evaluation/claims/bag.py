@@ -1,29 +1,17 @@
-"""The bag of numbers: every value a result's rows derive or its question states, with no row or
-reading named. The claims checker falls back on it for a number it cannot tie to a row, a measure
-or a comparator (``checking``); what a number alone may stand for.
+"""The bag of numbers: every value a result's rows derive or its question states, no row or reading
+named; the claims checker's last resort for a number tied to no row, measure or comparator.
 
-A number is in the bag when it agrees, at its stated precision, with one of these:
+A number is in the bag when it agrees, at its stated precision, with: a cell (or a number inside a
+text cell); the row count; per column, its non-empty cells and how many rows share each value; per
+numeric column, its sum, average, minimum and maximum; a number of the question; the numbering of a
+listed answer (1..min(rows, 20)); for a percentage only, a cell's share of its column total, a
+value's share of the rows, a cell in 0..1 written as a percentage. The differences, ratios and
+relative changes of two cells of a column count for results of at most 20 rows: their number grows
+with the square of the rows, and past that nearly any made-up figure would find a pair.
 
-- a cell: a numeric cell, or a number inside a text cell (the year of '2024-03-05', the 12 of a
-  name); the number of rows; per column, the count of non-empty cells and how many rows share each
-  value; per numeric column, its sum, average, minimum and maximum;
-- a number in the question;
-- an integer 1..min(rows, 20), the numbering of a listed answer ("1) ... 2) ...");
-- for a percentage only (a '%' sign, or بالمئة / في المئة after the number): a cell's share of
-  its column total, a value's share of the rows, a cell in 0..1 written as a percentage, and (for
-  results of at most 20 rows) the relative change between two cells of a column;
-- for results of at most 20 rows, the difference and the ratio of two cells of one column (the
-  "ahead by 200" and "twice as many" of a ranking).
-
-Differences and ratios stop at 20 rows because their number grows with the square of the rows:
-past that, nearly any number would find a pair, and a made-up figure would pass.
-
-Precision: a number matches a candidate within half a unit of its last stated digit, at its
-scale: "25%" covers 24.5..25.5, "1,234" covers 1233.5..1234.5, "1.5 مليون" covers
-1,450,000..1,550,000; a word number at the unit ``arabic.numbers`` reads it at. Signs are
-ignored: candidates and mentions are compared as magnitudes. A written form with more than one
-reading (``20.000``, ``1,234``) is grounded when any reading is, each at its own precision. Each
-number the bag lacks is reported as the insight wrote it.
+Precision: within half a unit of the last stated digit, at its scale ("25%" covers 24.5..25.5,
+"1.5 مليون" 1,450,000..1,550,000); magnitudes compared, signs ignored; a written form with several
+readings ("20.000", "1,234") is in the bag when any reading is, each at its own precision.
 """
 
 from __future__ import annotations
@@ -61,14 +49,15 @@ class Evidence:
         non_percent: list[float] = []
         text_numbers: dict[str, list[float]] = {}
         for cells in _columns(rows):
-            numbers = [float(cell) for cell in cells if _is_number(cell)]
+            numbers = [float(cell) for cell in cells if is_number(cell)]
             for cell in cells:
                 if isinstance(cell, str):
                     if cell not in text_numbers:
                         text_numbers[cell] = [r.value for mention in find_numbers(cell) for r in mention.readings]
                     plain += text_numbers[cell]
             plain += numbers
-            present = [cell for cell in cells if cell is not None and not _is_nan(cell)]
+            present = [cell for cell in cells
+                       if cell is not None and not (isinstance(cell, float) and math.isnan(cell))]
             frequencies = Counter(_hashable(cell) for cell in present).values()
             plain += [len(present), *frequencies]
             percent_only += (100.0 * count / len(rows) for count in frequencies)
@@ -144,12 +133,9 @@ def _as_sequence(row: Any) -> Sequence[Any]:
     return row if isinstance(row, (list, tuple)) else [row]
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """A finite int or float, not a bool: a cell that holds a figure."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
 
 
 def _hashable(value: Any) -> Any:

@@ -1,33 +1,7 @@
 """Each claim checked against the rows the agent's SQL returned: supported, contradicted (with what
-the rows say instead) or unsupported (an unattached number nothing derives).
-
-The rules, one function per kind of claim:
-
-- a labelled number comes from its label's rows (a cell, or what that row derives) or from the
-  whole result (a total, the row count); else it is contradicted, and the label's row is quoted;
-- a number after a measure word (عدد، متوسط، إجمالي، نسبة) that matches only a column of another
-  measure, where a column of its own measure is there, is contradicted ("المتوسط" quoting a sum);
-- a bound (أكثر من، أقل من، لا يقل عن ...) must hold for the value it rounds: the nearest value
-  on its wrong side within a tenth of it contradicts it ("أكثر من 2,000" for 1,996);
-- an approximation (حوالي، قرابة، نحو، تقريباً) holds within the precision of its significant digits;
-- "لا يوجد/لا توجد" is zero: a count above zero contradicts it;
-- yes/no agrees with the comparison the question asks, at its threshold;
-- a direction agrees with the sign of the change between the periods or places it names;
-- a superlative names the first row of an ordered result or the row with the extreme value, and a
-  numbered list of rows ranks them in the result's order;
-- an unattached number keeps the bag's rule (derivable from the rows or the question), widened to
-  the derivations within a row and the dates the question implies;
-- each claim by its own reading (issue 36): a labelled bound or range by its row's own figures; a
-  percentage one row exceeds another by on the other's base, a change between periods on the
-  earlier's; a ratio word ("ضعف", "ثلث") between the two rows it names; an ordinal word against the
-  row's place; a month or an entity before a figure must be a row of the result (or what the
-  question and the SQL's filter ask); bids words need bids; a denied figure ("لم يبلغ 2,614" for
-  2,614) and a negated superlative are contradicted when the rows say what they deny; a date with
-  its month's name against the rows' dates, Gregorian or Hijri;
-- across a sentence, said once: a period by day against the SQL's window (``windows``), a
-  comparison with no figure against the SQL's filter (``comparisons``), figures the sentence relates
-  (``arithmetic``), an entity the SQL leaves out or does not ask, two labels of no one row, the
-  measure a ranking names against the SQL's sort key, existence over a zero count.
+the rows say instead) or unsupported (an unattached number nothing derives). One rule per kind of
+claim (``_CHECKERS``), each by its own reading of the rows; then what a sentence says as a whole,
+each said once. The rules, with their examples: docs/claims.md, "The rules".
 """
 
 from __future__ import annotations
@@ -37,7 +11,7 @@ import math
 from datetime import date
 import operator
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,7 +19,8 @@ from nabahan_pipeline.arabic import hijri_calendar
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.etimad_db.sql_safety import read_sql
 from nabahan_pipeline.evaluation.claims import words
-from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, is_number, widened
+from nabahan_pipeline.evaluation.claims.bag import is_number
+from nabahan_pipeline.evaluation.claims.evidence import ResultValues, Values, format_number, widened
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
@@ -126,7 +101,13 @@ class Result:
 
     @functools.cached_property
     def asked(self) -> set[tuple[str, str]]:
-        return asked_entities(self.sql)
+        """The reference entities the SQL filters by (a name in a string literal, an id compared with
+        ``=`` or ``IN``): what the rows are for. Not the question's words: a question names a city for
+        its region, an agency by a short name; the SQL says what was asked."""
+        literals = re.findall(r"'([^']{2,80})'", self.sql or "")
+        named = {entity for literal in literals if (entity := ENTITIES.get(fold(literal).strip()))}
+        kept, _ = _id_filters(self.sql)
+        return named | {(kind, name) for kind, names in kept.items() for name in names}
 
 
 def check_insight(
@@ -136,15 +117,9 @@ def check_insight(
     """Every claim of ``insight`` checked against ``rows`` (the agent's SQL's result); ``aggregates``
     as ``column_measures`` takes them."""
     values = ResultValues.of(columns, rows, question)
-    result = Result(
-        values,
-        RowLabels.of(columns, rows),
-        column_measures(sql, columns, aggregates),
-        _order(sql, values.columns, values.numeric_columns),
-        question,
-        Folded.of(insight or ""),
-        sql,
-    )
+    result = Result(values, RowLabels.of(columns, rows), column_measures(sql, columns, aggregates),
+                    _order(sql, values.columns, values.numeric_columns), question,
+                    Folded.of(insight or ""), sql)
     checks = []
     for claim in read_claims(insight, result.labels, result.insight):
         check = _CHECKERS[claim.kind](claim, result)
@@ -157,7 +132,8 @@ def check_insight(
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = _dates(result) + _named_periods(result) + _windows(result)
+    dates = (_dates(result) + _named_periods(result)
+             + _told("date", window_contradictions(result.insight, result.sql)))
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -165,8 +141,11 @@ def check_insight(
     # Claims read across a sentence (its figures together, a comparison with no figure): each
     # said once, not again where a claim of its words is already contradicted.
     told = [check.claim for check in checks if check.verdict == CONTRADICTED]
-    checks += [check for check in _excluded_entities(result) + _comparisons(result) + _arithmetic(result) + _ranked_by(result) + _existence(result)
-               if not any(_overlaps(check.claim, claim) for claim in told)]
+    across = (_excluded_entities(result)
+              + _told("comparison", comparison_contradictions(result.insight, result.sql))
+              + _told("arithmetic", arithmetic_contradictions(result.insight.original))
+              + _ranked_by(result) + _existence(result))
+    checks += [check for check in across if not any(_overlaps(check.claim, claim) for claim in told)]
     return sorted(checks, key=lambda check: check.claim.start)
 
 
@@ -226,12 +205,10 @@ def _check_number(claim: Claim, result: Result) -> ClaimCheck:
     return _unsupported(claim)
 
 
-# Words of a clause that compares its row with another: its figure may be a difference, a ratio
-# or a change between them.
-_COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:" + "|".join(sorted({
-    *(fold(word) for word in words.DIRECTIONS), "فرق", "فارق", "زياده", "نقص", "يزيد", "تزيد", "يقل", "تقل",
-    "اكثر", "اقل", "اعلي", "ادني", "اكبر", "اصغر", "ضعف", "ضعفي", "اضعاف", "مقارنه", "مقابل", "مقدار", "بمقدار",
-    "مره", "مرات", "تغير", "التغير", "يفوق", "تفوق", "يتجاوز", "تتجاوز"}, key=len, reverse=True)) + r")(?!\w)")
+# A clause that compares its row with another (words.COMPARING).
+_COMPARING = re.compile(r"(?<!\w)[وفبل]?(?:ال)?(?:"
+                        + "|".join(sorted({*words.DIRECTIONS, *words.COMPARING}, key=len, reverse=True))
+                        + r")(?!\w)")
 
 
 # Rows looked at one by one for a figure of another row: a ranking's, not a listing's.
@@ -243,10 +220,8 @@ def _other_row(result: Result, rows: frozenset[int], mention: NumberMention, app
     claimed one: the sentence's label is the figure's wrong row."""
     if len(result.values.rows) > OTHER_ROWS_MAX:
         return False
-    return any(
-        result.values.of_rows([i], own=True).supports(mention, approximate)
-        for i in range(len(result.values.rows)) if i not in rows
-    )
+    return any(result.values.of_rows([i], own=True).supports(mention, approximate)
+               for i in range(len(result.values.rows)) if i not in rows)
 
 
 def _unsupported(claim: Claim) -> ClaimCheck:
@@ -257,9 +232,9 @@ def _unsupported(claim: Claim) -> ClaimCheck:
 def _unattached_supports(result: Result, mention: NumberMention, approximate: bool) -> bool:
     """Supported by a row's own figures or the whole result's, else by grounding's bag."""
     values = result.values
-    if values.cells_and_whole.supports(mention, approximate) or values.near.supports(mention, approximate):
-        return True
-    return result.values.unattached.supports(widened(mention) if approximate else mention)
+    return (values.cells_and_whole.supports(mention, approximate)
+            or values.near.supports(mention, approximate)
+            or values.unattached.supports(widened(mention) if approximate else mention))
 
 
 _SQL_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:\.\d+)?)\s+and\s+(\d+(?:\.\d+)?)(?![\d'])", re.IGNORECASE)
@@ -269,8 +244,7 @@ def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCh
     """"بين X و Y": a figure of its row (or, unlabelled, of the result) lies in the range; a figure
     of the range's scale outside it, and none inside, contradicts it."""
     low, high = claim.numbers
-    between = _SQL_BETWEEN.findall(result.sql or "")
-    for first, last in between:  # the SQL's own range restated: both its ends, not one
+    for first, last in _SQL_BETWEEN.findall(result.sql or ""):  # the SQL's own range restated: both ends
         ends = (float(first), float(last))
         said = ({r.value for r in low.readings}, {r.value for r in high.readings})
         if (ends[0] in said[0]) != (ends[1] in said[1]):
@@ -278,8 +252,7 @@ def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCh
     values = values or result.values.near
     percent = low.percent or high.percent
     pool = [abs(v) for v in (values.percent if percent else values.plain) if math.isfinite(v)]
-    inside = [v for v in pool if low.value <= v <= high.value]
-    if inside:
+    if any(low.value <= v <= high.value for v in pool):
         return ClaimCheck(claim, SUPPORTED)
     near = [v for v in pool if low.value / 2 <= v <= high.value * 2]
     if near:
@@ -301,7 +274,7 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     if any(r.value in stated for r in mention.readings) and not asks_yes_no:
         # The question's own filter restated ("بعدد عروض أكثر من 10"): its direction must be the question's.
         asked = _question_comparator(Folded.of(result.question), [])
-        denied = re.search(r"(?<!\w)(?:لا|لم|ما|ليس|ليست|مو)\s+" + _comparator_pattern().pattern, fold(result.question))
+        denied = re.search(r"(?<!\w)(?:لا|لم|ما|ليس|ليست|مو)\s+" + _COMPARATOR.pattern, fold(result.question))
         how_many = fold(result.question).split()[:1] in (["كم"], ["ما"], ["وش"], ["اعرض"], ["عطني"], ["اعطني"], ["how"], ["what"])
         if asked is not None and how_many and not denied and asked[1] in {r.value for r in mention.readings} and (
                 asked[0] in (">", ">=")) != (claim.comparator in (">", ">=")):
@@ -363,17 +336,12 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     derivable = measure == "avg" and {"sum", "count"} <= set(result.measures.values())
     if measure in _OTHER_AGGREGATE and not mention.percent and measure not in result.measures.values():
         # "إجمالي" of a figure the rows hold only as an average (or "متوسط" of a sum's)
-        held = {result.measures.get(j) for j in _matching_columns(result, mention, rows)}
+        held = {result.measures.get(j) for _, j, _ in _cells_saying(result, mention, rows)}
         if held and held <= _OTHER_AGGREGATE[measure] and not derivable:
             return ClaimCheck(claim, CONTRADICTED, f"the rows hold it as {'/'.join(sorted(held))}, not {measure}")
     if measure is None or (measure not in result.measures.values() and not derivable) or mention.percent:
         return ClaimCheck(claim, SUPPORTED)
-    indices = range(len(result.values.rows)) if rows is None else rows
-    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
-    matched = [
-        (i, j, value) for i, j, value in result.values.cells(indices)
-        if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)
-    ]
+    matched = _cells_saying(result, mention, rows)
     if not matched:
         return ClaimCheck(claim, SUPPORTED)  # a derivation: not a column's cell
     if any(result.measures.get(j) in (measure, None) for _, j, _ in matched):
@@ -390,12 +358,14 @@ def _check_measure(claim: Claim, mention: NumberMention, rows: frozenset[int] | 
     return ClaimCheck(claim, SUPPORTED)
 
 
-def _matching_columns(result: Result, mention: NumberMention, rows: frozenset[int] | None) -> set[int]:
-    """The columns with a cell (of ``rows``, or any) that the figure says, within its last digit."""
+def _cells_saying(
+    result: Result, mention: NumberMention, rows: Iterable[int] | None
+) -> list[tuple[int, int, float]]:
+    """The cells (of ``rows``, or any) that the figure says at the precision of its significant digits."""
     indices = range(len(result.values.rows)) if rows is None else rows
     bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
-    return {j for _, j, value in result.values.cells(indices)
-            if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)}
+    return [(i, j, value) for i, j, value in result.values.cells(indices)
+            if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)]
 
 
 def _ranked_by(result: Result) -> list[ClaimCheck]:
@@ -410,7 +380,7 @@ def _ranked_by(result: Result) -> list[ClaimCheck]:
     checks = []
     for start, end, match in result.insight.find(_RANKED_BY):
         said_aggregate = _AGGREGATE_WORDS.get(match.group(1) or "")
-        said_value = _VALUE_MEASURES[match.group(2)]
+        said_value = words.VALUE_MEASURES[match.group(2)]
         wrong = (value is not None and said_value != value) or (
             said_aggregate is not None and aggregate in _OTHER_AGGREGATE.get(said_aggregate, set()))
         if wrong:
@@ -436,11 +406,9 @@ def _row_says(result: Result, rows: frozenset[int], mention: NumberMention, meas
     if not cells:
         return "its row holds no such figure"
     if mention.percent:
-        shares = []
-        for _, j, value in cells:
-            total = sum(v for _, _, v in result.values.cells(range(len(result.values.rows)), [j]))
-            if total > 0:
-                shares.append(100.0 * value / total)
+        totals = [(value, sum(v for *_, v in result.values.cells(range(len(result.values.rows)), [j])))
+                  for _, j, value in cells]
+        shares = [100.0 * value / total for value, total in totals if total > 0]
         if shares:
             nearest_share = min(shares, key=lambda share: _distance(share, mention.value))
             return f"row's share is {nearest_share:.1f}%"
@@ -530,7 +498,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         probe = Claim("yes_no", "", 0, measure=_question_measure(question))
         columns = _measure_columns(result, probe)
         (first, _), (second, _) = named
-        years = _year_rows(result) if direction is not None else {}
+        years = result.values.periods if direction is not None else {}
         if years and first in years and second in years and years[first] > years[second]:
             first, second = second, first
         pairs = [(result.values.rows[first][j], result.values.rows[second][j]) for j in columns]
@@ -548,7 +516,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         side = "above" if value > threshold else "below" if value < threshold else "at"
         says = f"the rows say {format_number(value)}, {side} {format_number(threshold)}"
         return _RELATIONS[relation](value, threshold), says
-    existence = "|".join(map(fold, words.EXISTENCE))
+    existence = "|".join(words.EXISTENCE)
     if re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\s+(?:" + existence + r")\b", question.text):
         value = _compared_value(result, 0.0)
         if value is None:
@@ -559,32 +527,24 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
 
 def _distinct_rows(labels: Sequence[Any]) -> list[tuple[int, Any]]:
     """Each row one of ``labels`` names alone, with the first label naming it, in order."""
-    named: list[tuple[int, Any]] = []
+    named: dict[int, Any] = {}
     for label in labels:
         if len(label.rows) == 1:
-            row = next(iter(label.rows))
-            if row not in [r for r, _ in named]:
-                named.append((row, label))
-    return named
+            named.setdefault(next(iter(label.rows)), label)
+    return list(named.items())
 
 
-_THRESHOLD_WORDS = {fold(word): value for word, value in words.DEFINITE_SCALES.items()}
-
-
-@functools.cache  # built once from the word table: a constant
-def _comparator_pattern() -> re.Pattern[str]:
-    forms = {fold(word) for word, relation in words.COMPARATORS.items() if relation != "~"}
-    return re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?!\w)")
-
-
-_COMPARATOR_RELATIONS = {fold(word): relation for word, relation in words.COMPARATORS.items() if relation != "~"}
+_COMPARATOR_RELATIONS = {word: relation for word, relation in words.COMPARATORS.items() if relation != "~"}
+_COMPARATOR = re.compile(r"(?<!\w)("
+                         + "|".join(sorted(map(re.escape, _COMPARATOR_RELATIONS), key=len, reverse=True))
+                         + r")(?!\w)")
 
 
 def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, float | None] | None:
     """The comparator a question asks and the threshold after it (None when a row label, not a
     number, follows it: two rows compared)."""
     mentions = [m for m in find_numbers(question.original) if not any(l.start <= m.start < l.end for l in labels)]
-    for match in _comparator_pattern().finditer(question.text):
+    for match in _COMPARATOR.finditer(question.text):
         relation = _COMPARATOR_RELATIONS[match.group(1)]
         start = question.original_span(match.start(), match.end())[1]
         after = [m for m in mentions if m.start >= start]
@@ -592,27 +552,20 @@ def _question_comparator(question: Folded, labels: Sequence[Any]) -> tuple[str, 
             return relation, after[0].value
         for word in question.text[match.end() :].split()[:6]:
             word = word.strip("?؟.,")
-            if word in _THRESHOLD_WORDS:
-                return relation, _THRESHOLD_WORDS[word]
+            if word in words.DEFINITE_SCALES:
+                return relation, words.DEFINITE_SCALES[word]
         return relation, None
     return None
 
 
 def _question_direction(question: Folded) -> int | None:
-    for word in question.text.split():
-        for cut in (0, 1, 2):
-            sign = _DIRECTION_SIGNS.get(word[cut:].strip("?؟.,"))
-            if sign is not None:
-                return sign
-    return None
-
-
-_DIRECTION_SIGNS = {fold(word): sign for word, sign in words.DIRECTIONS.items()}
-_MEASURE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items()}
+    signs = (words.DIRECTIONS.get(word[cut:].strip("?؟.,"))
+             for word in question.text.split() for cut in (0, 1, 2))
+    return next((sign for sign in signs if sign is not None), None)
 
 
 def _question_measure(question: Folded) -> str | None:
-    named = (_MEASURE_WORDS[word] for word in question.text.split() if word in _MEASURE_WORDS)
+    named = (words.MEASURES[word] for word in question.text.split() if word in words.MEASURES)
     return next(named, None) or sentence_measure(question.text)
 
 
@@ -660,7 +613,7 @@ def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
     """The rows a change runs between: the two periods or places named (years in their order,
     else as written, the one after "مقارنة" first), or a named year and the year before it."""
     named = [row for row, _ in _distinct_rows([label for label in claim.labels if label.column is not None])]
-    years = _year_rows(result)
+    years = result.values.periods
     if len(named) >= 2:
         r1, r2 = named[:2]
         if r1 in years and r2 in years:
@@ -673,11 +626,6 @@ def _periods(claim: Claim, result: Result) -> tuple[int, int] | None:
         first, second = sorted(years, key=years.__getitem__)
         return first, second
     return None
-
-
-def _year_rows(result: Result) -> dict[int, float]:
-    """Rows whose label is a year or a month ("2024", "2025-03"): row -> its order."""
-    return result.values.periods
 
 
 def _measure_columns(result: Result, claim: Claim) -> list[int]:
@@ -745,10 +693,9 @@ def _superlative_outside(claim: Claim, result: Result) -> ClaimCheck | None:
 
 
 def _row_name(result: Result, row: int) -> str:
-    for cell in result.values.rows[row]:
-        if isinstance(cell, str) and cell.strip():
-            return " ".join(cell.split())
-    return f"row {row + 1}"
+    row_cells = result.values.rows[row]
+    names = (" ".join(cell.split()) for cell in row_cells if isinstance(cell, str) and cell.strip())
+    return next(names, f"row {row + 1}")
 
 
 def column_measures(
@@ -907,11 +854,6 @@ _ID_COLUMNS = {
     "tender_type_id": ("type", ref.TENDER_TYPES, "tender_type_id"),
     "activity_id": ("activity", ref.ACTIVITIES, "activity_id"), "agency_id": ("agency", ref.AGENCIES, "agency_id"),
 }
-_ID_FILTER = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(=|in)\s*\(?([\d,\s]+)\)?",
-                        re.IGNORECASE)
-# Words that count bids (offers), not tenders; a result column or SQL that holds them.
-_BIDS_WORDS = frozenset(fold(word) for word in (
-    "عرض", "عروض", "عرضا", "العروض", "العرض", "عطاء", "عطاءات", "العطاءات", "bids", "offers"))
 _BIDS_COLUMN = re.compile(r"bid|offer|عرض|عروض|عطاء", re.IGNORECASE)
 
 
@@ -956,39 +898,31 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
             if kind in result.labels.column_kinds.values():
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the result has no row for {entity.text}")
-            asked = [e for e in result.asked if e[0] == kind]
+            asked = sorted(e for e in result.asked if e[0] == kind)  # a set: named in a fixed order
             if asked and entity.entity not in asked:
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the rows are for {asked[0][1]}")
     # Bids words of this figure: after the last figure before it in its clause ("بعدد عروض أكثر من 10
-    # ... 236 مناقصة": the bids are the filter's), or right after it.
+    # ... 236 مناقصة": the bids are the filter's), or right after it; or "عدد العروض" as the subject
+    # of its clause (not "بعدد عروض", a filter).
     previous = [m.end for m in find_numbers(result.insight.original[start : mention.start])]
     said = re.findall(r"\w+", fold(result.insight.original[start + (previous[-1] if previous else 0) : mention.end + 12]))
-    if (any(word.lstrip("وبل") in _BIDS_WORDS or word in _BIDS_WORDS for word in said) and check.verdict == SUPPORTED
-            and not claim.mention.percent and claim.comparator is None and result.sql):
-        bids = any(_BIDS_COLUMN.search(name) for name in result.values.columns) or "bids" in (result.sql or "").lower()
-        if not bids:
-            return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
-    # "عدد العروض" as the subject of the figure's clause (not "بعدد عروض", a filter) counts bids
     subject = re.search(r"(?<![\w])(?:[وف]?)عدد\s+(?:ال)?(?:عروض|عطاءات)(?!\w)", fold(result.insight.original[start : mention.start]))
-    if (subject and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None and result.sql
-            and not any(_BIDS_COLUMN.search(name) for name in result.values.columns)
+    bids = any(word.lstrip("وبل") in words.BIDS_WORDS or word in words.BIDS_WORDS for word in said) or subject
+    if (bids and check.verdict == SUPPORTED and not mention.percent and claim.comparator is None
+            and result.sql and not any(_BIDS_COLUMN.search(name) for name in result.values.columns)
             and "bids" not in result.sql.lower()):
         return ClaimCheck(claim, CONTRADICTED, "the rows count tenders, not bids")
     return None
-
-
-_MONEY_UNITS = frozenset(fold(word) for word in words.MONEY_UNITS)
-_COUNT_UNITS = frozenset(fold(word) for word in words.COUNT_UNITS)
 
 
 def _figure_unit(result: Result, mention: NumberMention) -> str | None:
     """"money" or "count" as the noun right after the figure says ("1,551 ريال"، "87 مناقصة")."""
     after = re.findall(r"[\w.]+", fold(result.insight.original[mention.end : mention.end + 16]))[:1]
     word = after[0].rstrip(".") if after else ""
-    if word in _MONEY_UNITS or word + "." in _MONEY_UNITS:
+    if word in words.MONEY_UNITS or word + "." in words.MONEY_UNITS:
         return "money"
-    if word in _COUNT_UNITS or word[1:] in _COUNT_UNITS and word[:1] in "بل":
+    if word in words.COUNT_UNITS or word[1:] in words.COUNT_UNITS and word[:1] in "بل":
         return "count"
     return None
 
@@ -1014,10 +948,8 @@ def _unit_mismatch(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     if check.verdict != SUPPORTED or mention is None or mention.percent or claim.comparator not in (None, "~"):
         return None
     attachment = claim.attachment
-    rows = attachment.rows if attachment is not None and attachment.strong else range(len(result.values.rows))
-    bounds = [(r.value, r.unit / 2 + 1e-9 * max(1.0, r.value)) for r in widened(mention).readings]
-    columns = {j for _, j, value in result.values.cells(rows)
-               if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)}
+    rows = attachment.rows if attachment is not None and attachment.strong else None
+    columns = {j for _, j, _ in _cells_saying(result, mention, rows)}
     unit = _figure_unit(result, mention)
     kinds = {column_kind(result, j) for j in columns}
     if unit is not None and kinds and unit not in kinds and None not in kinds:
@@ -1041,7 +973,7 @@ def _unit_mismatch(check: ClaimCheck, result: Result) -> ClaimCheck | None:
 
 # An average and a sum are never each other; a count may be told as a total ("إجمالي المناقصات").
 _OTHER_AGGREGATE = {"avg": {"sum"}, "sum": {"avg"}}
-_AGGREGATE_WORDS = {fold(word): measure for word, measure in words.MEASURES.items() if measure in ("avg", "sum")}
+_AGGREGATE_WORDS = {word: measure for word, measure in words.MEASURES.items() if measure in ("avg", "sum")}
 
 
 def _measure_named_before(result: Result, position: int) -> tuple[str | None, str | None]:
@@ -1056,15 +988,14 @@ def _measure_named_before(result: Result, position: int) -> tuple[str | None, st
     last = found[-1]
     before = re.findall(r"\w+", folded[max(0, last.start() - 16) : last.start()])[-1:]
     aggregate = next((_AGGREGATE_WORDS.get(word, _AGGREGATE_WORDS.get(word[1:])) for word in before), None)
-    return aggregate, _VALUE_MEASURES[last.group(1)]
+    return aggregate, words.VALUE_MEASURES[last.group(1)]
 
 
-_VALUE_MEASURES = {fold(phrase): column for phrase, column in words.VALUE_MEASURES.items()}
-_VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True)))
-                           + r")(?!\w)")
+_VALUE_PHRASES = "|".join(map(re.escape, sorted(words.VALUE_MEASURES, key=len, reverse=True)))
+_VALUE_PHRASE = re.compile(r"(?<!\w)(?:[وبل]|ال)?(" + _VALUE_PHRASES + r")(?!\w)")
 _VALUE_COLUMN_WORDS = tuple(sorted(set(words.VALUE_MEASURES.values())))
 _RANKED_BY = re.compile(r"(?<!\w)(?:من حيث|بحسب)\s+(?:(متوسط|اجمالي|مجموع)\s+)?(?:[وبل]|ال)?("
-                        + "|".join(map(re.escape, sorted(_VALUE_MEASURES, key=len, reverse=True))) + r")(?!\w)")
+                        + _VALUE_PHRASES + r")(?!\w)")
 
 
 def _value_named(result: Result, claim: Claim) -> str | None:
@@ -1075,11 +1006,7 @@ def _value_named(result: Result, claim: Claim) -> str | None:
     text = result.insight.original[start : mention.start]
     previous = [m.end for m in find_numbers(text)]
     found = list(_VALUE_PHRASE.finditer(fold(text[previous[-1] if previous else 0 :])))
-    return _VALUE_MEASURES[found[-1].group(1)] if found else None
-
-
-_EXCEEDS = frozenset(fold(word) for word in (
-    "يزيد", "تزيد", "يفوق", "تفوق", "يتفوق", "تتفوق", "اكثر", "اعلي", "اكبر", "زاد", "زادت", "exceeds", "more"))
+    return words.VALUE_MEASURES[found[-1].group(1)] if found else None
 
 
 def _percent_base(check: ClaimCheck, result: Result) -> ClaimCheck | None:
@@ -1096,7 +1023,7 @@ def _percent_base(check: ClaimCheck, result: Result) -> ClaimCheck | None:
         return None
     first, second = distinct
     between = re.findall(r"\w+", fold(result.insight.original[start : second.start]))
-    if not any(word in _EXCEEDS or word[1:] in _EXCEEDS for word in between):
+    if not any(word in words.EXCEEDS or word[1:] in words.EXCEEDS for word in between):
         return None
     row_a, row_b = (result.values.rows[next(iter(label.rows))] for label in (first, second))
     pairs = [(float(row_a[j]), float(row_b[j])) for j in _measure_columns(result, claim)
@@ -1116,34 +1043,24 @@ def _outside(result: Result, start: int, label: Label) -> bool:
     """The entity is named as left out ("خارج منطقة الرياض", "من غير نوع الشراء المباشر ومسابقة"):
     a word that excludes stands before it in its clause (from ``start``)."""
     before = fold(result.insight.original[start : label.start]).split()
-    return any(word in _EXCLUDED or word[1:] in _EXCLUDED for word in before)
+    return any(word in words.EXCLUDING or word[1:] in words.EXCLUDING for word in before)
 
 
-_EXCLUDED = frozenset(fold(word) for word in words.EXCLUDING)
-
-
-def asked_entities(sql: str | None) -> set[tuple[str, str]]:
-    """The reference entities the SQL filters by (a name in a string literal, an id compared with
-    ``=`` or ``IN``): what the rows are for. Not the question's words: a question names a city for
-    its region, an agency by a short name; the SQL says what was asked."""
-    asked: set[tuple[str, str]] = set()
-    for literal in re.findall(r"'([^']{2,80})'", sql or ""):
-        entity = ENTITIES.get(fold(literal).strip())
-        if entity is not None:
-            asked.add(entity)
-    for column, _, ids in _ID_FILTER.findall(sql or ""):
+def _id_filters(sql: str | None) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """The reference entities (kind -> folded names) the SQL's id filters keep (= or IN) and those
+    they leave out (<>, != or NOT IN)."""
+    kept: dict[str, set[str]] = {}
+    dropped: dict[str, set[str]] = {}
+    for column, relation, ids in _ID_COMPARISON.findall(sql or ""):
         kind, entities, key = _ID_COLUMNS[column.lower()]
         wanted = {int(i) for i in re.findall(r"\d+", ids)}
-        asked |= {(kind, fold(e.name_ar)) for e in entities if getattr(e, key) in wanted}
-    return asked
+        target = dropped if relation.lower().replace(" ", "") in ("<>", "!=", "notin") else kept
+        target.setdefault(kind, set()).update(fold(e.name_ar) for e in entities if getattr(e, key) in wanted)
+    return kept, dropped
 
 
 _ID_COMPARISON = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(<>|!=|=|not\s+in|in)\s*\(?([\d,\s]+)\)?",
                             re.IGNORECASE)
-
-
-_KIND_NOUNS = frozenset(fold(word) for word in (
-    "نوع", "النوع", "الجهة", "جهة", "حالة", "الحالة", "منطقة", "المنطقة", "نشاط", "النشاط"))
 
 
 def _excluded_entities(result: Result) -> list[ClaimCheck]:
@@ -1151,14 +1068,7 @@ def _excluded_entities(result: Result) -> list[ClaimCheck]:
     leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind. And the
     converse: an entity named as what the rows are ("من نوع شراء مباشر"، "داخل منطقة الرياض") must
     not be one the SQL only leaves out (its <> or NOT IN, and no = or IN naming it)."""
-    kept: dict[str, set[int]] = {}
-    dropped: dict[str, set[int]] = {}
-    for column, relation, ids in _ID_COMPARISON.findall(result.sql or ""):
-        kind, entities, key = _ID_COLUMNS[column.lower()]
-        wanted = {int(i) for i in re.findall(r"\d+", ids)}
-        target = dropped if relation.lower().replace(" ", "") in ("<>", "!=", "notin") else kept
-        target.setdefault(kind, set()).update(
-            fold(e.name_ar) for e in entities if getattr(e, key) in wanted)
+    kept, dropped = _id_filters(result.sql)
     if not kept and not dropped:
         return []
     checks = []
@@ -1202,12 +1112,13 @@ def _named_as_left_out(result: Result, start: int, previous: tuple[int, bool] | 
     text = result.insight.original
     if previous is not None and previous[1]:
         between = re.findall(r"\w+", fold(text[previous[0] : start]))
-        if len(between) <= 2 and all(w in _LIST_JOINS or w in _KIND_NOUNS or w[1:] in _KIND_NOUNS for w in between):
+        if len(between) <= 2 and all(w in _LIST_JOINS or w in words.KIND_NOUNS or w[1:] in words.KIND_NOUNS
+                                     for w in between):
             return True
     before = re.findall(r"\w+", fold(text[max(0, start - 30) : start]))
-    while before and (before[-1] in _KIND_NOUNS or before[-1][1:] in _KIND_NOUNS):
+    while before and (before[-1] in words.KIND_NOUNS or before[-1][1:] in words.KIND_NOUNS):
         before.pop()  # "غير نوع شراء مباشر": the kind's noun between
-    return bool(before) and (before[-1] in _EXCLUDED or before[-1][1:] in _EXCLUDED)
+    return bool(before) and (before[-1] in words.EXCLUDING or before[-1][1:] in words.EXCLUDING)
 
 
 _DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -1232,9 +1143,7 @@ def _dates(result: Result) -> list[ClaimCheck]:
             claim = Claim("date", month.text, month.start, clause=(month.start, month.end))
             inside = any(m == month.month and (month.year is None or y == month.year) for y, m in window)
             if not inside and (month.year is not None or len(window) < 12):
-                first, last = min(window), max(window)
-                checks.append(ClaimCheck(claim, CONTRADICTED,
-                                         f"the SQL's window is {first[0]}-{first[1]:02d} to {last[0]}-{last[1]:02d}"))
+                checks.append(ClaimCheck(claim, CONTRADICTED, _window_says(window)))
             continue
         if month.year is None or not cells:
             continue
@@ -1251,24 +1160,12 @@ def _dates(result: Result) -> list[ClaimCheck]:
     return checks
 
 
-def _arithmetic(result: Result) -> list[ClaimCheck]:
-    """A part, whole and share, or two figures and their difference, that do not add up (``arithmetic``)."""
-    return [ClaimCheck(Claim("arithmetic", text, start, clause=(start, end)), CONTRADICTED, says)
-            for start, end, text, says in arithmetic_contradictions(result.insight.original)]
-
-
-def _comparisons(result: Result) -> list[ClaimCheck]:
-    """A comparison with no number ("أقل من قيمتها التقديرية"، "أعلى من متوسطها") told the other way
-    round than the SQL's filter (``comparisons``)."""
-    return [ClaimCheck(Claim("comparison", text, start, clause=(start, end)), CONTRADICTED, says)
-            for start, end, text, says in comparison_contradictions(result.insight, result.sql)]
-
-
-def _windows(result: Result) -> list[ClaimCheck]:
-    """A period said by its days ("من 1 أغسطس إلى 30 سبتمبر"، "في شهر شعبان 1446هـ") that is not
-    the SQL's window of dates (``windows``)."""
-    return [ClaimCheck(Claim("date", text, start, clause=(start, end)), CONTRADICTED, says)
-            for start, end, text, says in window_contradictions(result.insight, result.sql)]
+def _told(kind: str, found: list[tuple[int, int, str, str]]) -> list[ClaimCheck]:
+    """What a rule of a whole sentence found (``windows``: a period by day against the SQL's window;
+    ``comparisons``: a comparison with no figure against its filter; ``arithmetic``: figures that do
+    not add up), each (start, end, words, what is so instead) as a claim of ``kind`` contradicted."""
+    return [ClaimCheck(Claim(kind, text, start, clause=(start, end)), CONTRADICTED, says)
+            for start, end, text, says in found]
 
 
 _PERIOD = re.compile(r"(?<!\w)(?:ف|ب|و)?(?:ال)?(ربع|نصف)\s+(الاول|الثاني|الثالث|الرابع)(?:\s+من)?(?:\s+(?:عام|سنه|العام))?\s+(\d{4})")
@@ -1292,10 +1189,14 @@ def _named_periods(result: Result) -> list[ClaimCheck]:
         claim = Claim("date", folded.original[start:end], start, clause=(start, end))
         # only a contradiction is added: a right period is the question's, as a date the question names
         if not months & window and any(y == year for y, _ in window):
-            first, last = min(window), max(window)
-            checks.append(ClaimCheck(claim, CONTRADICTED,
-                                     f"the SQL's window is {first[0]}-{first[1]:02d} to {last[0]}-{last[1]:02d}"))
+            checks.append(ClaimCheck(claim, CONTRADICTED, _window_says(window)))
     return checks
+
+
+def _window_says(window: Collection[tuple[int, int]]) -> str:
+    """The SQL's window of (year, month)s as a reason says it."""
+    (y0, m0), (y1, m1) = min(window), max(window)
+    return f"the SQL's window is {y0}-{m0:02d} to {y1}-{m1:02d}"
 
 
 _SQL_DATE = re.compile(r"(<=?|>=?|=|\bbetween|\band)?\s*'(\d{4})-(\d{2})(?:-(\d{2}))?'", re.IGNORECASE)
@@ -1330,13 +1231,9 @@ def sql_months(sql: str | None) -> list[tuple[int, int]]:
     return [(y0 + (m0 - 1 + k) // 12, (m0 - 1 + k) % 12 + 1) for k in range(span + 1)]
 
 
-def _check_pairing(claim: Claim, result: Result) -> ClaimCheck:
-    """Two labels of one figure that are of no one row ("«X» لدى Y" where X is another agency's)."""
-    return ClaimCheck(claim, CONTRADICTED, "no row of the result has both")
-
-
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
-    "pairing": _check_pairing,
+    # two labels of one figure that are of no one row ("«X» لدى Y" where X is another agency's)
+    "pairing": lambda claim, result: ClaimCheck(claim, CONTRADICTED, "no row of the result has both"),
     "ratio": _check_ratio,
     "ordinal": _check_ordinal,
     "ranking": _check_ranking,

@@ -1,11 +1,7 @@
-"""A comparison the insight states between two quantities with no number said, against the
-comparison the SQL's filter makes between them.
-
-"بقيمة ترسية أقل من قيمتها التقديرية" and "أعلى من متوسطها" carry no figure to check; what they
-claim is which side of the other quantity the rows are on, and the SQL says it
-(``awarded_value < estimated_value``, ``estimated_value > (SELECT AVG(...))``). A comparison told the
-other way round than every comparison of the SQL with that quantity is contradicted; where the SQL
-compares with it both ways (a CASE, a NOT) or not at all, nothing is said.
+"""A comparison with no figure ("بقيمة ترسية أقل من قيمتها التقديرية"، "أعلى من متوسطها"، "أكثر من
+سنتين") against the comparison the SQL's filter makes (``awarded_value < estimated_value``): told
+the other way round than every comparison of the SQL with that quantity, it is contradicted; where
+the SQL compares both ways (a CASE, a NOT) or not at all, nothing is said.
 """
 
 from __future__ import annotations
@@ -13,22 +9,11 @@ from __future__ import annotations
 import re
 
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
+from nabahan_pipeline.evaluation.claims.words import COMPARED_QUANTITIES, GREATER_THAN, LESS_THAN
 
-_GREATER = ("اكثر من", "اعلي من", "اكبر من", "ازيد من", "يزيد عن", "يزيد علي", "تزيد عن", "تزيد علي", "يتجاوز",
-            "تتجاوز", "تجاوزت", "يفوق", "تفوق", "فوق", "يتخطي", "تتخطي")
-_LESS = ("اقل من", "ادني من", "اصغر من", "دون", "تحت", "يقل عن", "تقل عن", "نزلت عن", "نزل عن", "تنزل عن",
-         "ينزل عن")
 _NEGATIONS = ("لا", "لم", "ما", "ليس", "ليست", "مو")
-# The quantity compared with, as an insight names it -> the SQL's side it is.
-_OBJECTS = {
-    "قيمتها التقديريه": "estimated", "قيمته التقديريه": "estimated", "القيمه التقديريه": "estimated",
-    "التقديريه": "estimated", "تقديرها": "estimated",
-    "قيمه الترسيه": "awarded", "قيمتها الترسيه": "awarded", "الترسيه": "awarded",
-    "متوسطها": "average", "متوسطه": "average", "المتوسط": "average", "متوسط": "average",
-    "معدلها": "average", "المعدل": "average",
-}
-_COMPARATOR = "|".join(sorted(map(re.escape, (*_GREATER, *_LESS)), key=len, reverse=True))
-_OBJECT = "|".join(sorted(map(re.escape, _OBJECTS), key=len, reverse=True))
+_COMPARATOR = "|".join(sorted(map(re.escape, (*GREATER_THAN, *LESS_THAN)), key=len, reverse=True))
+_OBJECT = "|".join(sorted(map(re.escape, COMPARED_QUANTITIES), key=len, reverse=True))
 _STATED = re.compile(rf"(?<!\w)(?:[وب]?(?:ال)?)?({_COMPARATOR})\s+(?:ال)?({_OBJECT})(?!\w)")
 _SQL_SIDE = r"(\(\s*select\b|[\w.]+(?:\s*\([^()]*\))?)"
 _SQL_COMPARISON = re.compile(_SQL_SIDE + r"\s*(<=|>=|<|>)\s*(?:[\d.]+\s*\*\s*)?" + _SQL_SIDE, re.IGNORECASE)
@@ -84,7 +69,7 @@ def _durations(insight: Folded, sql: str | None) -> list[tuple[int, int, str, st
             months = int(match.group(2)) * (12 if match.group(3) in ("سنوات", "اعوام", "سنه", "عاما") else 1)
         else:
             months = _DURATION_WORDS[match.group(4)]
-        above = match.group(1) in _GREATER
+        above = match.group(1) in GREATER_THAN
         before = fold(insight.original[max(0, start - 8) : start]).split()
         if before and before[-1] in _NEGATIONS:
             above = not above
@@ -103,11 +88,11 @@ def comparison_contradictions(insight: Folded, sql: str | None) -> list[tuple[in
     if not directions:
         return found
     for start, end, match in insight.find(_STATED):
-        kind = _OBJECTS[match.group(2)]
+        kind = COMPARED_QUANTITIES[match.group(2)]
         said = directions.get(kind)
         if not said or len(said) != 1:
             continue
-        above = match.group(1) in _GREATER
+        above = match.group(1) in GREATER_THAN
         before = fold(insight.original[max(0, start - 8) : start]).split()
         if before and before[-1] in _NEGATIONS:
             above = not above

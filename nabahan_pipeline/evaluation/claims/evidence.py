@@ -1,10 +1,8 @@
-"""What a result's rows say, as the claims are checked against it: each row's numbers and what one
-row derives (share of its column's total, ratio, difference, sum of two of its cells), what the
-whole result says (column totals and averages, the row count, the question's numbers and the
-dates it implies), and a claimed number matched at its precision.
-
-A labelled number must come from its label's rows (``RowValues.of_rows``) or from the whole
-result; an unattached number from anything the rows derive (``grounding.Evidence``, widened here).
+"""What a result's rows say, read once for every claim: each row's numbers and what one row derives
+(shares, ratios, differences, sums of its cells), what the whole result says (totals, averages, the
+row count, the question's numbers and the dates it implies), and a claimed number matched at its
+precision. A labelled number comes from its rows (``of_rows``) or the whole result; an unattached
+one from the bag (``bag.Evidence``, widened here).
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ from typing import Any
 
 from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
 from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers, period_lengths
-from nabahan_pipeline.evaluation.claims.bag import PAIRWISE_MAX_ROWS, Evidence
+from nabahan_pipeline.evaluation.claims.bag import PAIRWISE_MAX_ROWS, Evidence, is_number
 
 _YEAR_NAME = re.compile(r"year|سنه|عام")
 # Rows whose within-row derivations are made: a pair of cells per row, a few cells per row.
@@ -227,12 +225,8 @@ class ResultValues:
         """The numeric cells of rows ``indices`` (in ``columns``, every numeric column if None), as
         (row, column, value)."""
         wanted = self.numeric_columns if columns is None else tuple(columns)
-        return [
-            (i, j, float(self.rows[i][j]))
-            for i in sorted(set(indices))
-            for j in wanted
-            if j < len(self.rows[i]) and is_number(self.rows[i][j])
-        ]
+        return [(i, j, float(self.rows[i][j])) for i in sorted(set(indices)) for j in wanted
+                if j < len(self.rows[i]) and is_number(self.rows[i][j])]
 
 
 def _row_numbers(row: Sequence[Any]) -> list[float]:
@@ -258,11 +252,6 @@ def _within_row(row: Sequence[Any]) -> tuple[list[float], list[float]]:
                 plain += [a / b, b / a]
                 percent += [100.0 * a / b, 100.0 * b / a, 100.0 * abs(a - b) / abs(a), 100.0 * abs(a - b) / abs(b)]
     return plain, percent
-
-
-def is_number(value: Any) -> bool:
-    """A finite int or float, not a bool: a cell that holds a figure."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def format_number(value: float) -> str:

@@ -1,7 +1,6 @@
 """The numbers a question implies without stating them: the first and last day (and the month
-numbers) of a quarter or month it names, the Hijri years of a Gregorian year it names, and how
-long each period is (an answer says "من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-1446 هـ",
-"خلال الاثني عشر شهراً", "بمعدل 307 منافسة شهرياً")."""
+numbers) of a quarter or month it names, the Hijri years of a Gregorian year, and how long each
+period is ("من 1 يناير إلى 31 مارس 2024", "أي عامي 1445-1446 هـ", "بمعدل 307 منافسة شهرياً")."""
 
 from __future__ import annotations
 
@@ -13,12 +12,12 @@ from datetime import date
 from nabahan_pipeline.arabic import hijri_calendar
 from nabahan_pipeline.arabic.numbers import find_numbers
 from nabahan_pipeline.evaluation.claims.folding import fold
-from nabahan_pipeline.evaluation.claims.labels import GREGORIAN_MONTHS
+from nabahan_pipeline.evaluation.claims.words import GREGORIAN_MONTHS
 
 _QUARTERS = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الرابع": 4, "الاخير": 4}
 _QUARTER = re.compile(r"(?:الربع|ربع)\s+(الاول|الثاني|الثالث|الرابع|الاخير)|\bq([1-4])\b")
 _HALVES = re.compile(r"(?:النصف)\s+(الاول|الثاني)|\bh([12])\b")
-_MONTH_WORDS = {fold(name): month for month, names in GREGORIAN_MONTHS.items() for name in names if len(name) > 2}
+_MONTH_WORDS = {name: month for month, names in GREGORIAN_MONTHS.items() for name in names if len(name) > 2}
 _MONTH_ALTERNATIVES = "|".join(sorted(map(re.escape, _MONTH_WORDS), key=len, reverse=True))
 _MONTH = re.compile(r"(?<!\w)(?:[وفبل]?)(" + _MONTH_ALTERNATIVES + r")(?!\w)")
 

@@ -1,10 +1,7 @@
 """Row labels: the names a result's rows hold (a region, agency, status, type, activity, year or
-month), in every spelling an answer may use, and where an insight names them.
-
-A label is a text cell (or a year in a year column); its spellings come from the reference data
-when the cell is one of its names (a region as "منطقة الرياض", "الرياض", "Riyadh"), with the
-definite and plural forms people write ("المنافسات العامة"). A spelling several rows share names
-all of them.
+month) in every spelling an answer may use (from the reference data: "منطقة الرياض", "الرياض",
+"Riyadh"; definite and plural forms), and where an insight names them. A spelling several rows
+share names all of them.
 """
 
 from __future__ import annotations
@@ -18,6 +15,7 @@ from typing import Any
 from nabahan_pipeline.arabic.hijri_calendar import MONTH_NAMES as HIJRI_MONTH_NAMES
 from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold, phrase_pattern
+from nabahan_pipeline.evaluation.claims.words import GREGORIAN_MONTHS, STATUS_SPELLINGS
 
 # Rows whose labels are read: a longer result is a listing, whose rows an insight does not name
 # one by one.
@@ -26,13 +24,6 @@ _YEAR_COLUMN = re.compile(r"year|سنه|عام", re.IGNORECASE)
 _MONTH_LABEL = re.compile(r"^(\d{4})-(\d{2})$")
 _MONTH_COLUMN = re.compile(r"month|شهر", re.IGNORECASE)
 _NUMBER_TEXT = re.compile(r"^[-+]?[\d.,٬٫ ]+%?$")
-GREGORIAN_MONTHS: dict[int, tuple[str, ...]] = {
-    1: ("يناير", "كانون الثاني", "january"), 2: ("فبراير", "شباط", "february"), 3: ("مارس", "اذار", "march"),
-    4: ("ابريل", "نيسان", "april"), 5: ("مايو", "ايار", "may"), 6: ("يونيو", "يونيه", "حزيران", "june"),
-    7: ("يوليو", "يوليه", "تموز", "july"), 8: ("اغسطس", "اب", "august"), 9: ("سبتمبر", "ايلول", "september"),
-    10: ("اكتوبر", "تشرين الاول", "october"), 11: ("نوفمبر", "تشرين الثاني", "november"),
-    12: ("ديسمبر", "كانون الاول", "december"),
-}
 
 
 @dataclass(frozen=True)
@@ -141,7 +132,7 @@ def _spellings(cell: Any, column: str) -> Iterator[tuple[str, str | None]]:
     if month:
         yield folded, "month"
         for name in GREGORIAN_MONTHS.get(int(month.group(2)), ()):
-            yield f"{fold(name)} {month.group(1)}", "month"
+            yield f"{name} {month.group(1)}", "month"
         return
     entity = ENTITIES.get(folded)
     if entity is not None:
@@ -154,7 +145,7 @@ def _spellings(cell: Any, column: str) -> Iterator[tuple[str, str | None]]:
 
 def _month_spellings(month: int) -> list[str]:
     """A month number as a label: "الشهر 4", "شهر 4", "الشهر الرابع" is not read; its names."""
-    names = [fold(name) for name in GREGORIAN_MONTHS[month] if len(name) > 2]
+    names = [name for name in GREGORIAN_MONTHS[month] if len(name) > 2]
     return [f"الشهر {month}", f"شهر {month}", f"الشهر {month:02d}", f"شهر {month:02d}", *names]
 
 
@@ -180,13 +171,6 @@ def _forms(name: str) -> set[str]:
 
 
 _PLURALS = {"منافسه": "منافسات", "المنافسه": "المنافسات", "مناقصه": "مناقصات", "مزايده": "مزايدات"}
-# Other spellings of the statuses people write.
-_STATUS_SPELLINGS = {
-    "ملغاه": ("ملغيه", "الملغيه", "ملغاه", "الملغاه", "الملغاة", "ملغاة", "cancelled", "canceled"),
-    "تمت الترسيه": ("المرساه", "مرساه", "المرسيه", "المرسي عليها", "awarded"),
-    "منتهيه": ("المنتهيه", "المغلقه", "closed"),
-    "نشطه": ("النشطه", "active", "القائمه"),
-}
 
 
 @functools.cache  # built once from constants: the same in every call of a long-lived process
@@ -209,7 +193,7 @@ def _entities() -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], froze
             "منطقة " + region.short_ar, *extra)
     for status in ref.STATUSES:
         add("status", status.name_ar, status.name_ar, status.name_en,
-            *_STATUS_SPELLINGS.get(fold(status.name_ar), ()))
+            *STATUS_SPELLINGS.get(fold(status.name_ar), ()))
     for kind, entities in (("type", ref.TENDER_TYPES), ("activity", ref.ACTIVITIES), ("agency", ref.AGENCIES)):
         for entity in entities:
             add(kind, entity.name_ar, entity.name_ar, entity.name_en)
@@ -244,7 +228,7 @@ def find_entities(folded: Folded, kind: str) -> list[Label]:
 def _month_names() -> dict[str, tuple[str, int]]:
     """Folded month name -> (calendar, month): both Arabic series of the Gregorian months
     ("نوفمبر", "تشرين الثاني"), the English names, and the Hijri months ("ذو القعدة")."""
-    names = {fold(name): ("gregorian", month) for month, spellings in GREGORIAN_MONTHS.items()
+    names = {name: ("gregorian", month) for month, spellings in GREGORIAN_MONTHS.items()
              for name in spellings if len(name) > 2}
     for month, name in HIJRI_MONTH_NAMES.items():
         names[fold(name)] = ("hijri", month)

@@ -63,7 +63,7 @@ class Claim:
 
 def _negated_any() -> str:
     """A negation, one or two words, then "أي": "لم تطرح أي"، "لم يتم طرح أي"."""
-    negations = "|".join(map(re.escape, (fold(word) for word in words.NONE_NEGATIONS)))
+    negations = "|".join(map(re.escape, words.NONE_NEGATIONS))
     anys = "|".join(map(re.escape, words.NONE_ANY))
     return rf"(?<![\w])(?:[وف]?)(?:{negations})\s+(?:[^\W\d]+\s+){{1,2}}(?:{anys})(?![\w])"
 
@@ -82,10 +82,6 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
-_MEASURES = {fold(word): measure for word, measure in words.MEASURES.items()}
-_COMPARATORS = {fold(word): relation for word, relation in words.COMPARATORS.items()}
-_DIRECTIONS = {fold(word): sign for word, sign in words.DIRECTIONS.items()}
-_SUPERLATIVES = {fold(word): sign for word, sign in words.SUPERLATIVES.items()}
 _SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
 _CLAUSE_END = re.compile(r"[,،;؛]|\s-\s")
 # The numbering of a list: "1) الرياض", and at a line's start "1. الرياض", "1- الرياض".
@@ -103,15 +99,8 @@ def _is_numbering(insight: str, mention: NumberMention) -> bool:
     return _LINE_NUMBERING.match(insight, mention.end) is not None and not before.split("\n")[-1].strip(" -*•")
 
 
-_UNITS = frozenset(fold(word) for word in words.UNIT_NOUNS)
-_PREPOSITIONS = frozenset(fold(word) for word in words.LABEL_PREPOSITIONS)
-
-
 def _strip_proclitic(word: str, table: dict[str, object]) -> str | None:
-    for cut in (0, 1, 2):
-        if word[cut:] in table:
-            return word[cut:]
-    return None
+    return next((word[cut:] for cut in (0, 1, 2) if word[cut:] in table), None)
 
 
 @dataclass(frozen=True)
@@ -224,12 +213,9 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
 def _questions_to_the_user(insight: str, spans: _Spans) -> list[tuple[int, int]]:
     """The sentences that end in a question mark: a question put to the user ("هل ترغب في قائمة
     بأعلى 5 جهات؟") or the question restated; what they hold is no claim about the rows."""
-    asked = []
-    for i, start in enumerate(spans.sentences):
-        end = spans.sentences[i + 1] if i + 1 < len(spans.sentences) else len(insight)
-        if insight[start:end].rstrip()[-1:] in ("?", "؟"):
-            asked.append((start, end))
-    return asked
+    ends = (*spans.sentences[1:], len(insight))
+    return [(start, end) for start, end in zip(spans.sentences, ends)
+            if insight[start:end].rstrip()[-1:] in ("?", "؟")]
 
 
 _BETWEEN = re.compile(r"(?:(?<!\w)ما\s+)?(?<!\w)(?:بين|between)\s+$")
@@ -335,9 +321,9 @@ def _following_label(
             return None
         between = fold(insight[mention.end : label.start]).replace("ـ", "").split()
         glued = label.text[:1] in ("ل", "ب") and not label.text.startswith("ال")
-        if between and between[0] in _UNITS:
+        if between and between[0] in words.UNIT_NOUNS:
             between = between[1:]
-        if (between == [] and glued) or (len(between) == 1 and between[0] in _PREPOSITIONS):
+        if (between == [] and glued) or (len(between) == 1 and between[0] in words.LABEL_PREPOSITIONS):
             return Attachment(label.rows, (label,))
         return None
     return None
@@ -362,8 +348,8 @@ def _comparators(
     past a year ("تجاوزت قيمة منافسات 2023 تسعة مليارات"); number index -> (relation, span)."""
     taken: dict[int, tuple[str, tuple[int, int]]] = {}
     for start, end, match in found:
-        word = _strip_proclitic(match.group(0), _COMPARATORS) or match.group(0)
-        relation = _COMPARATORS[word]
+        word = _strip_proclitic(match.group(0), words.COMPARATORS) or match.group(0)
+        relation = words.COMPARATORS[word]
         before = fold(insight[max(0, start - 10) : start]).split()
         if relation in _NEGATED and (before and before[-1] in _NEGATIONS or len(before) > 1 and before[-2] in _NEGATIONS
                                      and before[-1] in _IN_IT):
@@ -398,7 +384,7 @@ def _approximated_after(insight: str, mention: NumberMention) -> bool:
     """"5,000 تقريباً", "5,000 منافسة تقريباً"."""
     after = fold(insight[mention.end : mention.end + 30]).split()
     return bool(after[:1] and after[0] in words.AFTER_APPROXIMATORS
-                or after[1:2] and after[0] in _UNITS and after[1] in words.AFTER_APPROXIMATORS)
+                or after[1:2] and after[0] in words.UNIT_NOUNS and after[1] in words.AFTER_APPROXIMATORS)
 
 
 def _continues(text: str, after_clause_word: bool) -> bool:
@@ -417,8 +403,8 @@ def _measure(found: list, start: int, end: int, text: str = "") -> str | None:
     measure, last_end = None, None
     for s, e, match in found:
         if start <= s and e <= end:
-            word = _strip_proclitic(match.group(0), _MEASURES)
-            current = _MEASURES.get(word or "")
+            word = _strip_proclitic(match.group(0), words.MEASURES)
+            current = words.MEASURES.get(word or "")
             if current is None:
                 continue
             governed = last_end is not None and measure in ("avg", "share") and len(text[last_end:s].split()) <= 1
@@ -430,10 +416,10 @@ def _measure(found: list, start: int, end: int, text: str = "") -> str | None:
 
 def _none_claims(insight: str, found: list, labels: list[Label], spans: _Spans) -> list[Claim]:
     claims = []
-    not_counts = tuple(fold(word) for word in words.NONE_NOT_COUNTS)
     for start, end, match in found:
         following = fold(insight[end : end + 40]).split()[:3]
-        if any(word.lstrip("وبل").removeprefix("ال") in not_counts or word in not_counts for word in following):
+        if any(word.lstrip("وبل").removeprefix("ال") in words.NONE_NOT_COUNTS or word in words.NONE_NOT_COUNTS
+               for word in following):
             continue
         clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
         attachment = _group([label for label in labels if clause_start <= label.start and label.end <= clause_end])
@@ -459,7 +445,7 @@ def _directions(
 ) -> list[Claim]:
     claims = []
     for start, end, match in found:
-        word = _strip_proclitic(match.group(0), _DIRECTIONS)
+        word = _strip_proclitic(match.group(0), words.DIRECTIONS)
         if word is None:
             continue
         sentence = spans.sentence(start)
@@ -472,17 +458,15 @@ def _directions(
         numbers = _from_to(insight, mentions, start, spans)
         measure = (_measure(measures, end, sentence_end, insight) or _measure(measures, sentence_start, start, insight)
                    or sentence_measure(insight[sentence_start:sentence_end]))
-        claims.append(Claim("direction", insight[start:end], start, sign=_DIRECTIONS[word], labels=named,
+        claims.append(Claim("direction", insight[start:end], start, sign=words.DIRECTIONS[word], labels=named,
                             numbers=numbers, measure=measure))
     return claims
 
 
-_VALUE_WORDS = frozenset(fold(word) for word in words.VALUE_WORDS)
-
-
 def sentence_measure(text: str) -> str | None:
     """"value" when ``text`` speaks of a value ("القيمة", "ريال"), else None."""
-    said = any(word.lstrip("وبل") in _VALUE_WORDS or word in _VALUE_WORDS for word in fold(text).split())
+    said = any(word.lstrip("وبل") in words.VALUE_WORDS or word in words.VALUE_WORDS
+               for word in fold(text).split())
     return "value" if said else None
 
 
@@ -525,13 +509,12 @@ def _ranking(insight: str, labels: list[Label]) -> list[Claim]:
 
 
 _BARE_COMPARATIVES = frozenset(fold(word) for word in ("أكثر", "أقل", "أعلى", "أدنى", "أكبر", "أصغر"))
-_EXCLUDING = tuple(fold(word) for word in words.EXCLUDING)
 
 
 def _excluded(insight: str, label: Label) -> bool:
     """True when the label is named as left out: "خارج منطقة الرياض", "ما عدا جدة"."""
     before = fold(insight[max(0, label.start - 12) : label.start]).split()
-    return bool(before) and before[-1] in _EXCLUDING
+    return bool(before) and before[-1] in words.EXCLUDING
 
 
 def _superlatives(
@@ -539,7 +522,7 @@ def _superlatives(
 ) -> list[Claim]:
     claims = []
     for start, end, match in found:
-        word = _strip_proclitic(match.group(0), _SUPERLATIVES)
+        word = _strip_proclitic(match.group(0), words.SUPERLATIVES)
         if word is None or any(s <= start < e for s, e in comparators):
             continue
         following = fold(insight[end : end + 20]).split()[:2]
@@ -559,22 +542,19 @@ def _superlatives(
         before = re.split(r"[\n:،,.]", insight[max(0, start - 12) : start])[-1]
         negated = bool(set(fold(before).split()[-2:]) & _NEGATIONS)
         text = insight[max(0, start - 12) : end].split()[-2:] if negated else [insight[start:end]]
-        claims.append(Claim("superlative", " ".join(text), start, sign=_SUPERLATIVES[word], measure=measure,
-                            labels=tuple(named), clause=(clause_start, clause_end), negated=negated))
+        claims.append(Claim("superlative", " ".join(text), start, sign=words.SUPERLATIVES[word],
+                            measure=measure, labels=tuple(named), clause=(clause_start, clause_end),
+                            negated=negated))
     return claims
 
 
-_RATIOS = {fold(word): factor for word, factor in words.RATIOS.items()}
-_MULTIPLES = {fold(word): factor for word, factor in words.MULTIPLES.items()}
-_NOT_RATIO_BEFORE = frozenset(fold(word) for word in words.NOT_RATIO_BEFORE)
-_RATIO_QUALIFIERS = sorted(((fold(word), relation) for word, relation in words.RATIO_QUALIFIERS.items()),
-                           key=lambda item: -len(item[0]))
+_RATIO_QUALIFIERS = sorted(words.RATIO_QUALIFIERS.items(), key=lambda item: -len(item[0]))
 
 
 def _multiplier(insight: str, mention: NumberMention) -> bool:
     """True for the number of "ثلاثة أضعاف": it multiplies the ratio word after it."""
     after = fold(insight[mention.end : mention.end + 12]).split()[:1]
-    return bool(after) and after[0] in _MULTIPLES
+    return bool(after) and after[0] in words.MULTIPLES
 
 
 def _ratios(
@@ -585,18 +565,18 @@ def _ratios(
     the last label before the word, the first after it."""
     claims = []
     for start, end, match in found:
-        word = _strip_proclitic(match.group(0), {**_RATIOS, **_MULTIPLES})
+        word = _strip_proclitic(match.group(0), {**words.RATIOS, **words.MULTIPLES})
         if word is None:
             continue
         following = fold(insight[end : end + 16]).split()[:1]
-        if following and following[0] in _NOT_RATIO_BEFORE:
+        if following and following[0] in words.NOT_RATIO_BEFORE:
             continue  # "نصف مليار", "النصف الأول": a number or a period
-        factor, opening = _RATIOS.get(word), start
+        factor, opening = words.RATIOS.get(word), start
         if factor is None:
             number = next((m for m in mentions if 0 <= start - m.end <= 2), None)
             if number is None:
                 continue  # "أضعاف" alone: several times, no factor said
-            factor, opening = number.value * _MULTIPLES[word], number.start
+            factor, opening = number.value * words.MULTIPLES[word], number.start
         sentence_start, sentence_end = _bounds(spans.sentences, start, len(insight))
         before = [label for label in labels if sentence_start <= label.start and label.end <= opening]
         after = [label for label in labels if end <= label.start < sentence_end]
@@ -611,35 +591,29 @@ def _ratios(
     return claims
 
 
-_ORDINAL_ADVERBS = {fold(word): place for word, place in words.ORDINAL_ADVERBS.items()}
-_DEFINITE_ORDINALS = {fold(word): place for word, place in words.DEFINITE_ORDINALS.items()}
-_RANK_NOUNS = frozenset(fold(word) for word in words.RANK_NOUNS)
-_NOT_RANK_BEFORE = frozenset(fold(word) for word in words.NOT_RANK_BEFORE)
-
-
 def _ordinals(insight: str, found: list, labels: list[Label], spans: _Spans) -> list[Claim]:
     """A row's place said in words: "ثانياً: جدة", "تحتل جدة المرتبة الثانية", "الثالثة عسير"."""
     claims = []
     for start, end, match in found:
-        word = _strip_proclitic(match.group(0), {**_ORDINAL_ADVERBS, **_DEFINITE_ORDINALS})
+        word = _strip_proclitic(match.group(0), {**words.ORDINAL_ADVERBS, **words.DEFINITE_ORDINALS})
         if word is None:
             continue
         clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
         after = [label for label in labels if end <= label.start < clause_end]
-        if word in _ORDINAL_ADVERBS:
+        if word in words.ORDINAL_ADVERBS:
             named = after[:1]
         else:
             previous = fold(insight[max(0, start - 16) : start]).split()[-1:]
-            if previous and previous[0] in _NOT_RANK_BEFORE:
+            if previous and previous[0] in words.NOT_RANK_BEFORE:
                 continue
-            if previous and previous[0] in _RANK_NOUNS:
+            if previous and previous[0] in words.RANK_NOUNS:
                 before = [label for label in labels if clause_start <= label.start and label.end <= start]
                 named = before[-1:] or after[:1]
             else:  # "الثانية جدة", "والثالثة: عسير"
                 gap = insight[end : after[0].start] if after else "x"
                 named = after[:1] if re.fullmatch(r"[\s:\-–]*(?:(?:هي|هو)\s+)?", gap) else []
         if named and len(named[0].rows) == 1:
-            place = _ORDINAL_ADVERBS.get(word) or _DEFINITE_ORDINALS[word]
+            place = words.ORDINAL_ADVERBS.get(word) or words.DEFINITE_ORDINALS[word]
             if fold(insight[end : end + 8]).split()[:1] in (["عشر"], ["عشره"]):
                 place += 10  # "الثالثة عشرة"
             elif word in ("الحادي", "الحاديه"):
@@ -650,7 +624,6 @@ def _ordinals(insight: str, found: list, labels: list[Label], spans: _Spans) -> 
 
 
 _BULLET = re.compile(r"(?m)^[ \t]*[-*•][ \t]+(?!\d{1,2}\s*[.)\-–]\s)")
-_RANKING_CUES = frozenset(fold(word) for word in words.RANKING_CUES)
 
 
 def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
@@ -660,7 +633,7 @@ def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
     if len(items) < 2:
         return []
     opening = [word.strip(":،,.*") for word in fold(insight[: items[0].start()]).strip().split("\n")[-1].split()]
-    if not any((word in _RANKING_CUES or word[1:] in _RANKING_CUES)
+    if not any((word in words.RANKING_CUES or word[1:] in words.RANKING_CUES)
                and opening[k + 1 : k + 2] not in (["من"], ["مما"], ["than"])  # "أقل من 200": a filter, no rank
                for k, word in enumerate(opening)):
         return []
@@ -677,11 +650,6 @@ def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
 
 
 _DENIALS = frozenset(fold(word) for word in ("لم", "لن", "ليس", "ليست", "لا", "not", "never"))
-# After a denial, words that make it a statement of none or of scope, not a figure denied.
-_NOT_DENIED = frozenset(fold(word) for word in (
-    "يوجد", "توجد", "هناك", "يتم", "تتوفر", "يتوفر", "تتوافر", "اجد", "نجد", "يمكن", "يمكنني", "سيما", "تشمل", "يشمل",
-    # a bound's verb ("لا يقل العدد عن ..."): the comparator's, however far its number
-    "يقل", "تقل", "يزيد", "تزيد", "يتجاوز", "تتجاوز", "يتعدي", "تتعدي", "يتخطي", "تتخطي", "يفوق", "تفوق"))
 
 
 def _denied(text: str) -> bool:
@@ -692,4 +660,4 @@ def _denied(text: str) -> bool:
     if folded and folded[0] in ("و", "ف", "لكن", "ولكن"):
         folded = folded[1:]
     first = folded[0][1:] if folded and folded[0][:1] in "وف" and folded[0][1:] in _DENIALS else folded[:1] and folded[0]
-    return bool(first) and first in _DENIALS and len(folded) > 1 and folded[1] not in _NOT_DENIED
+    return bool(first) and first in _DENIALS and len(folded) > 1 and folded[1] not in words.NOT_DENIED

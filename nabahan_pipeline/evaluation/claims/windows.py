@@ -1,16 +1,11 @@
-"""The period an insight says its figures cover, against the SQL's window of dates, by day.
+"""The period an insight says its figures cover, against the SQL's window of dates, by day (a month
+read as a month cannot tell "من أغسطس" from "من يوليو" inside a quarter's window, nor a Hijri month
+from the next one):
 
-"من 1 يوليو إلى 30 سبتمبر 2025" and "في شهر رمضان 1446هـ" say which days the figures count. The
-SQL's date filter says which days they do count (``publish_date >= '2025-07-01' AND publish_date <
-'2025-10-01'``). A month read by month alone cannot tell "من أغسطس" from "من يوليو" inside a
-quarter's window, nor a Hijri month from the next one: this reads both sides as days.
-
-- a range "من M1 إلى M2" (حتى، لغاية، "-"; each with its day or not, the year once or twice, in
-  either calendar) must start where the window starts (its day, or within its month) and end
-  where the window ends;
+- a range "من M1 إلى M2" (حتى، لغاية، "-"; with or without days, either calendar) must start and
+  end where the window does (on its day, or within its month);
 - a week of a month ("الأسبوع الثالث من شهر سبتمبر 2026") must be the window's days;
-- a single Hijri month named as the figures' period ("في شهر شعبان 1446هـ") must cover most of
-  the window (a Hijri month falls across two Gregorian months, so ``sql_months`` cannot say it).
+- a Hijri month named as the figures' period ("في شهر شعبان 1446هـ") must cover most of the window.
 """
 
 from __future__ import annotations
@@ -33,6 +28,9 @@ _WEEK = re.compile(r"(?<!\w)الاسبوع\s+(الاول|الثاني|الثال
 _WEEK_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الرابع": 4, "الاخير": 0}
 # Days a Hijri month may be off by where the SQL's dates were worked out another way (a sighting).
 HIJRI_SLACK = 2
+# A comparison with a date -> (days to add for the window's start, for its end); None: not that end.
+_WINDOW_ENDS = {">=": (0, None), "between": (0, None), ">": (1, None), "<": (None, -1), "<=": (None, 0),
+                "and": (None, 0), "=": (0, 0)}
 
 
 def sql_window(sql: str | None) -> tuple[date, date] | None:
@@ -45,19 +43,11 @@ def sql_window(sql: str | None) -> tuple[date, date] | None:
         except ValueError:
             return None
         relation = (match.group(1) or "").lower()
-        if relation in (">=", "between"):
-            starts.append(day)
-        elif relation == ">":
-            starts.append(day + timedelta(days=1))
-        elif relation == "<":
-            ends.append(day - timedelta(days=1))
-        elif relation in ("<=", "and"):
-            ends.append(day)
-        elif relation == "=":
-            starts.append(day)
-            ends.append(day)
-        else:
+        if relation not in _WINDOW_ENDS:
             return None  # a date in an IN list or a CASE: no single window
+        to_start, to_end = _WINDOW_ENDS[relation]
+        starts += [day + timedelta(days=to_start)] if to_start is not None else []
+        ends += [day + timedelta(days=to_end)] if to_end is not None else []
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
         return None
     return starts[0], ends[0]
