@@ -5,24 +5,10 @@ answer's problem (an error row; the run goes on). Anything else is a bug and sho
 from __future__ import annotations
 
 __all__ = [
-    "AgentAnswerError",
-    "AgentSpecError",
-    "BodyTooLargeError",
-    "ContractError",
-    "DatabaseBuildError",
-    "EvaluationInputError",
-    "HttpConnectionError",
-    "HttpError",
-    "HttpStatusError",
-    "HttpTimeoutError",
-    "MalformedResponseError",
-    "NabahanError",
-    "QueryTimeoutError",
-    "SettingsError",
-    "StorageError",
-    "TestCaseError",
-    "UnsafeSQLError",
-    "UsageError",
+    "AgentAnswerError", "AgentSpecError", "BodyTooLargeError", "ContractError", "DatabaseBuildError",
+    "EvaluationInputError", "HttpConnectionError", "HttpError", "HttpStatusError", "HttpTimeoutError",
+    "MalformedResponseError", "NabahanError", "QueryTimeoutError", "SettingsError", "StorageError",
+    "TestCaseError", "UnsafeSQLError", "UsageError",
 ]
 
 
