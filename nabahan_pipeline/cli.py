@@ -1,6 +1,5 @@
 """The `nabahan` command. A user mistake (``errors.NabahanError``) is one line on stderr and exit
-code 2; only a bug shows a traceback. An `eval` flag not given is None: its variable, else its
-default (``settings``), as in the API and Dagster."""
+code 2; only a bug shows a traceback. An `eval` flag not given is None: its variable, else its default."""
 
 from __future__ import annotations
 
@@ -22,17 +21,8 @@ from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env, lab
 from nabahan_pipeline.errors import NabahanError, UsageError
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 from nabahan_pipeline.settings import (
-    NO_TOKEN,
-    RUN_OPTIONS,
-    SETTINGS,
-    RunSettings,
-    child_environment,
-    dagster_home,
-    environment_value,
-    nabahan_home,
-    resolve,
-    resolve_run_settings,
-    whole_number,
+    NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, child_environment, dagster_home, environment_value,
+    nabahan_home, resolve, resolve_run_settings, whole_number
 )
 from nabahan_pipeline.version import __version__
 
@@ -68,9 +58,6 @@ def _option_help(name: str) -> str:
     return SETTINGS[name].describe().replace("%", "%%")
 
 
-# --- db ------------------------------------------------------------------------------------------
-
-
 def _cmd_db_build(args: argparse.Namespace) -> int:
     from nabahan_pipeline.etimad_db.generator import build_database
 
@@ -79,17 +66,11 @@ def _cmd_db_build(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- cases ---------------------------------------------------------------------------------------
-
-
 def _cmd_cases_schema(args: argparse.Namespace) -> int:
     from nabahan_pipeline.evaluation.case_file import case_file_schema
 
     print(json.dumps(case_file_schema(), ensure_ascii=False, indent=2))
     return 0
-
-
-# --- agent ---------------------------------------------------------------------------------------
 
 
 def _cmd_agent_ask(args: argparse.Namespace) -> int:
@@ -124,9 +105,6 @@ def _cmd_agent_serve(args: argparse.Namespace) -> int:
     except OSError as exc:  # the address is taken or not ours to bind
         raise UsageError(str(exc)) from None
     return 0
-
-
-# --- agents --------------------------------------------------------------------------------------
 
 
 def _cmd_agents_add(args: argparse.Namespace) -> int:
@@ -181,8 +159,6 @@ def _cmd_agents_remove(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- ui, materialize: Dagster's own commands on the home ------------------------------------------
-
 # The code location Dagster's commands load, from any folder (the package is installed).
 LOCATION_MODULE = "nabahan_pipeline.definitions"
 
@@ -192,8 +168,8 @@ PROJECT_HOME = Path(".nabahan")
 
 
 def note_project_home() -> None:
-    """One line on stderr when this folder holds a project's own history (``./.nabahan``, every run's
-    home before ~/.nabahan) that the default home is not: how to keep using it."""
+    """One line on stderr, when this folder holds a project's own history (``./.nabahan``, the home
+    before ~/.nabahan) that the home is not, saying how to keep using it."""
     if environment_value(SETTINGS["home"].env) is None and (PROJECT_HOME / "dagster").is_dir() \
             and PROJECT_HOME.resolve() != nabahan_home():
         print(f"nabahan: note: runs are recorded in {nabahan_home()}; this folder's own history, "
@@ -201,16 +177,16 @@ def note_project_home() -> None:
 
 
 def _open_home() -> None:
-    """Make the home's Dagster instance ready for Dagster's own commands: its dagster.yaml written
-    (no "No dagster instance configuration file" warning), runs of dead processes marked failed."""
+    """The home's Dagster instance made ready for Dagster's own commands (its dagster.yaml written,
+    runs of dead processes marked failed)."""
     from nabahan_pipeline.api import open_instance
 
     open_instance().dispose()
 
 
 def _dagster(*arguments: str) -> int:
-    """Run Dagster's command line with ``arguments`` on the home's instance (DAGSTER_HOME), in this
-    terminal; its exit code. Ctrl-C reaches it too (one process group): it is waited for."""
+    """Dagster's command line with ``arguments`` on the home's instance, in this terminal (Ctrl-C
+    reaches it too, and it is waited for); its exit code."""
     process = subprocess.Popen([sys.executable, "-m", "dagster", *arguments],
                                env=child_environment(DAGSTER_HOME=str(dagster_home())))
     try:
@@ -275,12 +251,8 @@ def _latest_verdict(label: str) -> str:
     return str(verdict.value) if verdict is not None else "no evaluation_summary materialized"
 
 
-# --- eval ----------------------------------------------------------------------------------------
-
-
-# The flags of `eval` and the run options they set, made from settings.py's declaration (--fail-under
-# sets pass_threshold and the exit code); the other options (the SQL row cap, the caps on answers)
-# come from their variables alone.
+# The flags of `eval` and the run options they set (--fail-under: pass_threshold and the exit code);
+# the options without a flag come from their variables alone.
 EVAL_SWITCHES = {setting.flag: setting.name for setting in RUN_OPTIONS if setting.flag and setting.switch}
 EVAL_FLAGS = {  # flag: (option, metavar)
     setting.flag: (setting.name, setting.metavar)
@@ -326,14 +298,8 @@ def eval_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def eval_run(args: argparse.Namespace) -> tuple[RunSettings, list[LabelledAgent]]:
-    """The options and agents `eval`'s flags resolve to, once; raises a user error for a bad flag,
-    label or variable."""
+    """The options and agents `eval`'s flags resolve to, once; a user error for a bad one."""
     return resolve_run(eval_options(args), args.agent or [])
-
-
-def eval_settings(args: argparse.Namespace) -> RunSettings:
-    """The options `eval`'s flags resolve to (with one --agent, its spec)."""
-    return eval_run(args)[0]
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -358,9 +324,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         named = f"{label}: " if several else ""
         print(f"{named}{shown} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
     return 1 if below else 0
-
-
-# --- parser --------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -472,13 +435,12 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The `nabahan` command, in this process; its exit code, the caller's collector as it was."""
+    """The `nabahan` command, in this process; its exit code."""
     return _run(argv, build_parser().parse_args)
 
 
 def eval_main(argv: Sequence[str] | None = None) -> int:
-    """`nabahan-eval`, the design's name for `nabahan eval`, in this process; its exit code, the
-    caller's collector as it was."""
+    """`nabahan-eval` (the design's name for `nabahan eval`), in this process; its exit code."""
     return _run(argv, _eval_parser().parse_args)
 
 

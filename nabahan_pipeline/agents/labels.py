@@ -1,15 +1,10 @@
-"""Agents by label: the name an agent goes by in a comparison, in the Dagster UI (one partition per
-label) and in its history, with the spec and version it stands for.
+"""Agents by label: the name an agent goes by in a comparison, a partition and its history.
 
-`--agent NAME=SPEC` names an agent; a bare SPEC is its own label (`--agent embedded` is "embedded").
-The part before the first ``=`` is a label only when it holds no ``:`` or ``/``: every spec but
-``embedded`` has one before any ``=`` of its own (``http://host/ask?x=1`` is a spec).
-
-A spec never holds a credential (a label, partition key, run tag, run config and registry entry are
-made from it): a URL with userinfo or a credential in its query string is refused. An agent's token
-is read from an environment variable the agent names (``--agent-token LABEL=ENV_VAR``), kept by its
-name only; ``$NABAHAN_AGENT_TOKEN`` goes to an HTTP agent only when it is the only agent of a run,
-never to one of several nor to one the registry holds without naming it.
+`--agent NAME=SPEC` names an agent; a bare SPEC is its own label. What stands before the first
+``=`` is a label only when it holds no ``:`` or ``/`` (``http://host/ask?x=1`` is a spec). A spec
+holding a credential is refused (labels, tags and the registry are made of it): a token is read
+from the variable ``--agent-token LABEL=ENV_VAR`` names; $NABAHAN_AGENT_TOKEN goes only to the HTTP
+agent that is a run's only agent.
 """
 
 from __future__ import annotations

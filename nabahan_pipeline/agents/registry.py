@@ -1,16 +1,12 @@
-"""Agent specs: one string names an agent everywhere (CLI flag, run config, NABAHAN_AGENT), and the
-one registry of the adapters that build them (``ADAPTERS``), used by the CLI, the API and the
-Dagster resource alike.
+"""Agent specs, and the one registry of the adapters that build them (``ADAPTERS``), for the CLI,
+the API and the Dagster resource alike:
 
     embedded                          the reference agent over the embedded database
     python:package.module:function    any callable with the contract
     http://host:port/path, https://…  a service speaking the contract over HTTP
     openai:MODEL                      an OpenAI-compatible chat model as a text-to-SQL agent
 
-Each adapter's module has a ``build(options: AgentOptions) -> Agent``; the registry names it by
-module path and imports it only when a spec names it (the adapters do not import the registry:
-their AgentSpecError comes from ``errors``). A built agent is checked (``Agent.check``) before any
-case is asked and closed (``Agent.close``) at the run's end.
+Each adapter's module has ``build(options: AgentOptions) -> Agent``, imported only when a spec names it.
 """
 
 from __future__ import annotations

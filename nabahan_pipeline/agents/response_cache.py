@@ -1,9 +1,6 @@
 """The response cache: an agent's answer reused while the case, the agent and the database are
-unchanged, so that editing one case of a thousand costs one agent call.
-
-A key is the sha256 of what the agent sees (question, filters), the repeat index, the agent's
-fingerprint (spec plus version: see the adapters' ``fingerprint``) and the database hash. Cached
-records keep the latency measured when they were fetched.
+unchanged. A key is the sha256 of the question and filters, the repeat, the agent's fingerprint
+and the database hash; a record keeps the latency measured when it was fetched.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """Secrets never reach a file we write or a line we print.
 
-The known secrets are the agent's bearer token ($NABAHAN_AGENT_TOKEN), the OpenAI-compatible
-key ($OPENAI_API_KEY) and any secret an adapter registers (a token passed as an argument, or read
-from the variable an agent's ``--agent-token`` names). Only a value of at least MIN_SECRET_CHARS
-characters that is no known placeholder (``x``, ``EMPTY``, ``sk-no-key-required``...) is a secret:
-a local server's dummy key is no secret, and scrubbing it would rewrite every answer (``max(``
-into ``ma***(``) and its verdict. ``scrub`` removes from a text every piece of a secret longer
-than four characters (a server or agent that echoes part of a token gives away that part), and
-the value after any ``Authorization:``, ``Bearer`` or ``api_key=`` even when the secret is not
-known to us. Text is scrubbed whole, before it is cut for an excerpt, so no cut can leave a piece
-behind.
-
-``scrubbed_output`` passes what the process writes to its stdout and stderr meanwhile (an
-in-process agent's prints, an SDK's debug log, a C library's writes) through ``scrub``, so neither
-the console nor Dagster's compute logs (which capture the same file descriptors) hold a secret.
+The known secrets: $NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY and those adapters register. Only a value
+of MIN_SECRET_CHARS or more that is no known placeholder is one: scrubbing a local server's dummy
+key would rewrite every answer (``max(`` into ``ma***(``). ``scrub`` removes every piece of a secret
+longer than four characters and the value after ``Authorization:``, ``Bearer`` or ``api_key=``,
+on the whole text before any excerpt is cut. ``scrubbed_output`` passes fds 1 and 2 through
+``scrub``, so neither the console nor Dagster's compute logs hold a secret.
 """
 
 from __future__ import annotations

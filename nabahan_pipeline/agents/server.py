@@ -1,10 +1,9 @@
-"""Serve an agent over HTTP with the contract: POST /ask, GET /health (``nabahan agent serve``).
+"""Serve an agent over HTTP with the contract (``nabahan agent serve``), HTTP/1.1 with keep-alive.
 
     POST /ask     {"question": str, "filters": object | null}  ->  the contract answer (200)
     GET  /health  {"status": "ok", "agent": spec, "version": package version}
 
-An agent that raises or answers outside the contract yields a 200 ``error`` answer (retrying would
-not help); a bad request body yields 400 with {"error": ...}. HTTP/1.1 with keep-alive.
+An agent that raises or breaks the contract yields a 200 ``error`` answer; a bad body a 400.
 """
 
 from __future__ import annotations

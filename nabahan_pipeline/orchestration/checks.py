@@ -14,11 +14,7 @@ from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.assets import (
-    CheckedCases,
-    case_scores,
-    evaluation_summary,
-    run_series,
-    test_cases,
+    CheckedCases, case_scores, evaluation_summary, run_series, test_cases
 )
 from nabahan_pipeline.orchestration.history import previous_archive
 from nabahan_pipeline.orchestration.partitions import AGENTS

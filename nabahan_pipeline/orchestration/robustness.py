@@ -14,10 +14,7 @@ from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.etimad_db.store import ensure_database, suite_databases
 from nabahan_pipeline.evaluation.robustness.variants import (
-    robustness_results,
-    robustness_summary,
-    variant_cases,
-    write_robustness,
+    robustness_results, robustness_summary, variant_cases, write_robustness
 )
 from nabahan_pipeline.evaluation.scoring import score_responses
 from nabahan_pipeline.orchestration.assets import GROUP, CheckedCases, report_stamp

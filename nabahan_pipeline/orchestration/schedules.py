@@ -7,10 +7,7 @@ import dagster as dg
 
 from nabahan_pipeline.orchestration.jobs import evaluation_job
 from nabahan_pipeline.orchestration.partitions import (
-    agents_to_run,
-    partition_run_config,
-    partition_run_tags,
-    settings_for_agent,
+    agents_to_run, partition_run_config, partition_run_tags, settings_for_agent
 )
 from nabahan_pipeline.orchestration.resources import run_tags
 from nabahan_pipeline.settings import RunSettings

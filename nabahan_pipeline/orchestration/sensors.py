@@ -11,10 +11,7 @@ from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.history import latest_materializations
 from nabahan_pipeline.orchestration.jobs import evaluation_job
 from nabahan_pipeline.orchestration.partitions import (
-    agents_to_run,
-    partition_run_config,
-    partition_run_tags,
-    settings_for_agent,
+    agents_to_run, partition_run_config, partition_run_tags, settings_for_agent
 )
 from nabahan_pipeline.orchestration.resources import run_tags
 from nabahan_pipeline.settings import RunSettings
