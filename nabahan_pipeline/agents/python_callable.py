@@ -81,9 +81,8 @@ def python_fingerprint(spec: str, module_name: str, module_file: str | None, age
 
 
 def agent_folder(spec: str) -> str | None:
-    """The folder this process finds a ``python:`` agent's module in (its import path, then the
-    working directory, as ``_import`` looks), without importing it; None when it is not found or is
-    this interpreter's own (the standard library, an installed package), which every process has."""
+    """The folder this process finds a ``python:`` agent's module in, unimported; None when it is
+    not found or is this interpreter's own (the standard library, a package), as every process has."""
     top = parse_python_spec(spec)[0].partition(".")[0]
     own = tuple(os.path.join(os.path.realpath(prefix), "") for prefix in {sys.prefix, sys.base_prefix})
     for entry in [*sys.path, os.getcwd()]:
@@ -94,9 +93,8 @@ def agent_folder(spec: str) -> str | None:
 
 
 def _import(spec: str, module_name: str, folders: Sequence[str] = ()) -> Any:
-    """Import the agent's module, found from the working directory (where users keep their agent)
-    and ``folders`` too, turning any failure into one line that names the file and line when there
-    is one, or the folders looked in when the module is not found."""
+    """Import the agent's module (from the working directory and ``folders`` too); a failure is one
+    line naming the file and line, or the folders looked in."""
     searched = list(dict.fromkeys([os.getcwd(), *folders]))  # on the path already (PythonCallableAgent)
     try:
         return importlib.import_module(module_name)

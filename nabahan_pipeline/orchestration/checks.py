@@ -35,9 +35,8 @@ def partitioned_check(**kwargs: object):
 
 def per_agent(context: dg.AssetCheckExecutionContext,
               metadata: dict[str, object]) -> dict[str, object]:
-    """``metadata`` with each number named with the check's partition, its agent
-    (``correct_rate [embedded]``): the UI draws one plot per name, so never two agents' runs in
-    one. Text, lists, tables and yes/no stay as they are (the UI plots none of them)."""
+    """``metadata`` with each number named with the check's agent (``correct_rate [embedded]``): the
+    UI draws one plot per name, never two agents' runs in one."""
     if not context.has_partition_key:
         return metadata
     agent = context.partition_key
@@ -94,9 +93,8 @@ def pass_rate_threshold(
     context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
     evaluation_summary: pd.DataFrame,
 ) -> dg.AssetCheckResult:
-    """The ``gate`` rate (default correct_rate), or with ``gate_on`` lower the lower bound of its
-    95 % interval, >= ``pass_threshold`` (default 0.8); beside it the answers not Correct, as this
-    run's evaluation_summary lists them."""
+    """The ``gate`` rate (or with ``gate_on`` lower, its interval's lower bound) >= ``pass_threshold``;
+    beside it the answers not Correct."""
     overall = evaluation_summary.iloc[0]
     figure = evaluation.gated_figure()
     judged = float(overall.get(figure, float("nan")))
@@ -144,10 +142,8 @@ def no_regression(
     context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame,
     test_cases: pd.DataFrame,
 ) -> dg.AssetCheckResult:
-    """Compare with the previous run of the same suite and agent (or the ``baseline`` run) case by
-    case, by the gate's verdict (Correct, or the seed's): fail on a significant drop or on a case
-    the case file marks ``must_pass`` that is not right (``score_checks.regression``); the cases
-    that flipped each way are listed."""
+    """Case by case against the previous run of the suite and agent (or ``baseline``), by the gate's
+    verdict: fails on a significant drop or a ``must_pass`` case not right; lists the flipped cases."""
     archive = previous_archive(context.instance, "case_scores", context.run.run_id,
                                series=run_series(evaluation, case_scores), baseline=evaluation.baseline,
                                partition=context.partition_key)

@@ -99,9 +99,8 @@ def previous_archive(
     baseline: str | None = None,
     partition: str | None = None,
 ) -> str | None:
-    """The archived Parquet path of the asset's materialization to compare this run with: the
-    ``baseline`` run when one is named (run id, its prefix, or label; in the agent's ``partition``
-    first), else the latest earlier run of the same series (in that partition)."""
+    """The archived Parquet of the run to compare with: the ``baseline`` named (id, prefix or label;
+    in ``partition`` first), else the latest earlier run of the series."""
     scopes = [partition, None] if baseline and partition is not None else [partition]
     for scope in scopes:
         for run_id, _, materialization in latest_materializations(instance, asset, limit=200, partition=scope):
@@ -120,9 +119,8 @@ def previous_archive(
 def latest_evaluations(
     instance: dg.DagsterInstance, labels: Sequence[str], *, per_agent: int = 50
 ) -> tuple[str | None, dict[str, dict[str, str]]]:
-    """The newest evaluation of each agent (partition) in ``labels`` on one suite, that of the
-    newest evaluation among them: (the suite, {label: {"run_id", "case_scores", "evaluation_summary"}}
-    with the archived Parquet paths). An agent with no evaluation on that suite is left out."""
+    """The newest evaluation of each agent in ``labels`` on the suite of the newest among them:
+    (suite, {label: {"run_id", "case_scores", "evaluation_summary"}}); one without is left out."""
     found: dict[str, list[tuple[float, str, str, dict[str, str]]]] = {}
     for label in labels:
         scores = {run_id: m for run_id, _, m in latest_materializations(instance, "case_scores", per_agent, partition=label)}

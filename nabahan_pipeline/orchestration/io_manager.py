@@ -95,9 +95,8 @@ class ParquetIOManager(dg.ConfigurableIOManager):
             old.unlink(missing_ok=True)
 
     def _prune_partition(self, instance: dg.DagsterInstance, key: dg.AssetKey, partition: str, folder: Path) -> None:
-        """An agent's table: the copies of its ``keep_history`` newest runs (this one among them) are
-        kept, whatever other agents wrote meanwhile, and so is every run given a label (a baseline
-        ``--baseline LABEL`` names must not lose its scores)."""
+        """An agent's copies beyond its ``keep_history`` newest runs removed, but a labelled run's
+        (``--baseline LABEL`` must find its scores)."""
         older = all_materializations(instance, key.to_user_string(), partition)[max(0, self.keep_history - 1):]
         labelled = labelled_runs(instance, partition) if older else set()
         for run_id, materialization in older:
@@ -112,9 +111,8 @@ def _partition(context: dg.OutputContext | dg.InputContext) -> Optional[str]:
 
 
 def table_schema(frame: pd.DataFrame, dagster_type: Optional[dg.DagsterType] = None) -> dg.TableSchema:
-    """The frame's columns and dtypes as a Dagster table schema, each with its description and
-    constraints where the table's type is its pandera schema (``evaluation.tables``), so that the
-    UI's Columns table says what each column holds."""
+    """The frame's columns as a Dagster table schema, with the pandera schema's descriptions and
+    constraints (``evaluation.tables``) for the UI's Columns table."""
     declared = dagster_type.metadata.get("schema") if dagster_type is not None else None
     described = {column.name: column for column in declared.value.columns} if declared is not None else {}
     columns = []

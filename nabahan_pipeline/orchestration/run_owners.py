@@ -54,9 +54,8 @@ def _alive(pid: int) -> bool:
 
 @contextmanager
 def canceled_if_interrupted(instance: dg.DagsterInstance, run: dg.DagsterRun) -> Iterator[None]:
-    """An interrupt (Ctrl-C) that lands in the block marks ``run`` canceling on its way out, so that
-    Dagster records the run canceled, not failed (unless it is canceling already: the UI's
-    "Terminate" marks it so before it interrupts the run's process)."""
+    """A Ctrl-C in the block marks ``run`` canceling (unless it is already) on its way out, so that
+    Dagster records it canceled, not failed."""
     try:
         yield
     except (KeyboardInterrupt, dg.DagsterExecutionInterruptedError):
