@@ -38,9 +38,8 @@ from nabahan_pipeline.settings import (
 __all__ = ["ComparedRuns", "EvaluationInputError", "EvaluationRun", "NabahanEvaluationPipeline", "open_instance"]
 
 _INSTANCE_YAML = """\
-# Dagster instance of the Nabahan evaluation's own entry points (nabahan eval, the Python API);
-# `dagster dev` with this folder as DAGSTER_HOME opens the same one. Every other part (SQLite storage
-# under this folder, compute logs in storage/) is Dagster's default.
+# Dagster instance of `nabahan eval` and the Python API (`dagster dev` with this DAGSTER_HOME opens
+# the same one); everything else is Dagster's default.
 telemetry:
   enabled: false
 """
@@ -50,8 +49,7 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
     """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster),
     its dagster.yaml written on first use; runs our dead processes left unfinished marked failed."""
     home = dagster_home(home)
-    # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp the
-    # schema's version); runs that share the instance afterwards are.
+    # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp its version).
     with file_lock(home / ".nabahan-instance.lock"):
         config = home / "dagster.yaml"
         if not config.exists():

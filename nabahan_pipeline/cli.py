@@ -204,9 +204,8 @@ def _cmd_ui(args: argparse.Namespace) -> int:
     print(f"nabahan: the Dagster UI of {nabahan_home()} (every `nabahan eval` run recorded there) on "
           f"http://{shown_host}:{port} (Ctrl-C stops it)", flush=True)
     sys.stderr.flush()
-    # This process becomes `dagster dev` (exec, no fork): Ctrl-C, SIGTERM and the exit code are its
-    # own, and no parent is left waiting, nor a child orphaned when the parent is stopped.
-    # Its "dev_command is superseded by dg dev" warning is Dagster's to itself, not the user's.
+    # This process becomes `dagster dev` (exec): Ctrl-C, SIGTERM and the exit code are its own, and
+    # no child is orphaned. Its "superseded by dg dev" warning is Dagster's to itself.
     os.execve(sys.executable, [sys.executable, "-W", "ignore:Function `dev_command` is superseded",
                                "-m", "dagster", "dev", "-m", LOCATION_MODULE, "-h", host, "-p", str(port)],
               child_environment(DAGSTER_HOME=str(dagster_home())))

@@ -12,9 +12,6 @@ __all__ = [
 ]
 
 
-# --- the user's mistakes: one line, exit code 2 ---------------------------------------------------
-
-
 class NabahanError(Exception):
     """A user mistake: the entry points print its message as one line and exit with code 2."""
 
@@ -49,9 +46,6 @@ class StorageError(NabahanError, OSError):
 
 class DatabaseBuildError(NabahanError, ValueError):
     """A user mistake when building or locating the database (bad size, unusable path)."""
-
-
-# --- an agent's answer: an error row, never the run's end -----------------------------------------
 
 
 class AgentAnswerError(Exception):

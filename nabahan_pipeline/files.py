@@ -21,9 +21,8 @@ from typing import IO
 LEGACY_TEMPORARY_AGE_S = 3600.0
 _TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[0-9a-f]{12}\.tmp$")
 _LEGACY_TEMPORARY = re.compile(r"^\..+\.tmp$")
-# The temporary names this process is writing now: a leftover that carries our process id but is
-# not among them comes from an earlier process with the same id (a container's pid 1). Safe in a
-# long-lived process: a name leaves the set when its write ends (``_done_with``).
+# The temporary names this process is writing now: a leftover with our pid not among them is an
+# earlier process's of the same pid (a container's pid 1). A name leaves when its write ends.
 _OURS: set[str] = set()
 
 
@@ -117,8 +116,7 @@ def folder_problem(folder: str | Path) -> str | None:
     return None
 
 
-# Free space a run needs at least where it writes (its Parquet, reports and charts take a few MB;
-# Dagster's run database grows by its events): less is a full disk, told before any agent call.
+# Free space a run needs where it writes (a few MB and Dagster's events): less is a full disk.
 MIN_FREE_BYTES = 32 * 1024 * 1024
 
 
@@ -208,8 +206,8 @@ def atomic_folder(link: str | Path, *, keep: int = 10) -> Iterator[StagedFolder]
 
 
 def _adopt_folder(folder: Path, runs: Path) -> None:
-    # A real folder where the link goes: the files of a version before links, moved in among the
-    # run folders when they are all files of ours (made of the same kinds), else left alone.
+    # A real folder where the link goes (from before links): moved in among the runs when its files
+    # are all of one kind, as ours are; else refused.
     if _other_files(folder):
         raise FileExistsError(f"{folder} is a folder of other files; it cannot become a link to a run's folder")
     os.replace(folder, runs / f"{_stamp()}-before")

@@ -48,8 +48,7 @@ class ReaderMayLeave:
         return getattr(self._stream, name)
 
     def _reader_gone(self) -> None:
-        # The file descriptor is pointed at the null device, so that what the stream still holds
-        # in its buffer is flushed there at exit instead of failing again.
+        # The descriptor pointed at the null device: what the buffer holds is flushed there at exit.
         self._gone = True
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)

@@ -427,8 +427,7 @@ def cache_dir() -> Path:
 
 
 PROCESS_SETTINGS: tuple[Setting, ...] = (
-    # One home for every folder a run starts from (as ~/.promptfoo, as DAGSTER_HOME): the UI shows
-    # them all. A project that wants its own history sets NABAHAN_HOME (e.g. to its old ./.nabahan).
+    # One home for every folder a run starts from (as ~/.promptfoo): the UI shows them all.
     Setting("home", "NABAHAN_HOME", lambda: Path.home() / ".nabahan", path,
             "the state directory: run history, Parquet, the response cache; one for every folder",
             "~/.nabahan"),

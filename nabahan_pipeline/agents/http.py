@@ -28,8 +28,7 @@ class HttpAgent:
             raise AgentSpecError(f"agent spec: {exc}") from None
         self.spec = spec
         self._agent_version = agent_version
-        # Counted on the body, where every row is a value too and a row object holds its column
-        # names: twice the cap bounds the objects parsed; the exact count is normalize_answer's.
+        # On the body rows and column names count too: twice the cap (normalize_answer counts exactly).
         self._max_values = 2 * max_values
         if token is None and token_env is not None:
             token = environment_value(token_env)

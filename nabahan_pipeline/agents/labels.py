@@ -23,8 +23,7 @@ from nabahan_pipeline.settings import NO_TOKEN, SETTINGS, RunSettings, environme
 MAX_LABEL_CHARS = 200
 # A plain label is its own folder name: one path component, which file systems cap in bytes.
 MAX_LABEL_BYTES = 255
-# What Dagster refuses in a partition key ("..." marks a range), and the comma that separates keys
-# where the UI and `--partition` list them.
+# What Dagster refuses in a partition key ("..." a range), and the comma that separates keys.
 _FORBIDDEN = ("...", ",")
 
 

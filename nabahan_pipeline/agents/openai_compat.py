@@ -190,8 +190,6 @@ class OpenAICompatibleAgent:
     def __repr__(self) -> str:
         return f"OpenAICompatibleAgent({self.spec!r}, {self._url!r})"
 
-    # -- the steps ---------------------------------------------------------------------------------
-
     def _answer(self, question: str, filters: dict | None, usage: dict[str, int], deadline: float) -> dict[str, Any]:
         request = question
         if filters:

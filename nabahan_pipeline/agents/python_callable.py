@@ -24,8 +24,7 @@ class PythonCallableAgent(Agent):
     def __init__(self, spec: str, agent_version: str | None = None, folders: Sequence[str] = ()) -> None:
         self.spec = spec
         module_name, attr = parse_python_spec(spec)
-        # The folders put on the import path for it (its module may import more as it answers):
-        # taken off again when it closes, so that the path does not only grow.
+        # Put on the import path (its module may import more as it answers), taken off at close.
         self._added_paths = [folder for folder in dict.fromkeys([os.getcwd(), *folders]) if folder not in sys.path]
         sys.path.extend(self._added_paths)
         try:

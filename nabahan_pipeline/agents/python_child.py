@@ -70,8 +70,7 @@ def _end_group() -> None:
             stream.flush()
         except (OSError, ValueError):
             pass
-    # ChildProcessAgent starts this process in a session of its own, so the group is ours alone and
-    # its end is this process's end too; a group of another's is never signalled.
+    # This process leads a session of its own: the group is ours alone, never another's.
     if os.getpgrp() == os.getpid():
         os.killpg(os.getpgrp(), signal.SIGKILL)
 

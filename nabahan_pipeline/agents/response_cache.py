@@ -15,8 +15,7 @@ from typing import Any
 
 from nabahan_pipeline.errors import StorageError
 
-# Bumped when the stored record changes shape (2: the result as columns + rows), so that no
-# record of an older shape is ever read back.
+# Bumped when the stored record changes shape (2: columns + rows): no older record is read back.
 RECORD_FORMAT = 3
 
 
@@ -44,8 +43,7 @@ class ResponseCache:
                     " key TEXT PRIMARY KEY, record TEXT NOT NULL,"
                     " stored_at TEXT NOT NULL DEFAULT (datetime('now')))"
                 )
-                # A file cut short or overwritten reads as "malformed" only when its pages are
-                # read: found now, before any agent call, not in the middle of the run.
+                # A file cut short reads as "malformed" only when its pages are read: now, before any call.
                 (verdict,) = self._conn.execute("PRAGMA quick_check").fetchone()
         except sqlite3.DatabaseError as exc:
             self._conn.close()

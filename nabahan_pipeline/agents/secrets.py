@@ -23,8 +23,7 @@ from urllib.parse import unquote_plus, urlsplit
 from nabahan_pipeline.settings import secret_values
 
 REDACTED = "***"
-# A shorter value is a placeholder, not a credential (``x``, ``EMPTY``, ``dummy``, ``none``, ``ollama``):
-# no provider issues keys this short.
+# A shorter value is a placeholder (``EMPTY``, ``ollama``): no provider issues keys this short.
 MIN_SECRET_CHARS = 8
 # Longer values local OpenAI-compatible servers and SDK examples use where a key is required but
 # unchecked; so is any value of one repeated character (``xxxxxxxx``).
@@ -50,8 +49,7 @@ _CREDENTIAL_PARAMETERS = frozenset({
 })
 _CREDENTIAL_WORDS = frozenset({"key", "token", "secret", "password", "passwd", "signature", "credential", "credentials"})
 _PARAMETER = re.compile(r"(?P<name>[^&;=#?]+)=(?P<value>[^&;#]*)")
-# Safe in a long-lived process: a secret once given to an adapter stays one; remembering it longer
-# than its run only redacts more, never less, and the set grows by distinct secrets alone.
+# Safe in a long-lived process: remembering a secret past its run only redacts more, never less.
 _registered: set[str] = set()
 _lock = threading.Lock()
 

@@ -90,8 +90,7 @@ class _AskHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = f"nabahan/{__version__}"
     timeout = IDLE_TIMEOUT_S
-    # Headers and body go out in two writes; with Nagle on, the second waits for the client's
-    # delayed ACK (~40 ms per request on Linux), which would show up as agent latency.
+    # Headers and body go out in two writes: with Nagle on, the second waits ~40 ms for a delayed ACK.
     disable_nagle_algorithm = True
     server: AgentServer
 
@@ -178,8 +177,7 @@ def _parse_ask(body: bytes) -> tuple[str, dict | None]:
     """The question and filters of an /ask body; _BadRequest (400) says what is wrong."""
     if not body:
         raise _BadRequest(400, 'empty body: send JSON {"question": "...", "filters": {...}}')
-    # Measured before it is parsed: the parser recurses once per level, and a body nested 500,000
-    # deep would end this handler in a RecursionError with no answer.
+    # Measured before it is parsed: the parser recurses once per level (a RecursionError, no answer).
     if measure_json(body, MAX_BODY_DEPTH).depth > MAX_BODY_DEPTH:
         raise _BadRequest(400, f"body nested deeper than {MAX_BODY_DEPTH} levels")
     try:

@@ -44,9 +44,6 @@ EvaluationSettings = create_model(
 )
 
 
-# --- the agent -----------------------------------------------------------------------------------
-
-
 class AgentResource(dg.ConfigurableResource):
     """The run's agent, built once by the adapter its spec names (``registry.build_agent``) from the
     run's options, checked before any case is asked, closed at the run's end. ``secret``: its token
