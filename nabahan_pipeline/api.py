@@ -26,8 +26,7 @@ from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.files import atomic_open, file_lock, storage_problem
 from nabahan_pipeline.orchestration.assets import CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import LOCATION_TAGS, comparison_job, evaluation_job, settings_run_config
-from nabahan_pipeline.orchestration import resources
-from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents
+from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents, run_tags
 from nabahan_pipeline.orchestration.resources import built_agent
 from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags, record_interrupted
 from nabahan_pipeline.progress import Watcher, one_at_a_time, silent
@@ -221,7 +220,7 @@ class NabahanEvaluationPipeline:
         """The tags of ``agent``'s run (default: the first), shown in the Dagster UI's runs list."""
         agent = agent or checked.agents[0]
         return {
-            **resources.run_tags(partition_settings(checked.settings, agent, several=False)),
+            **run_tags(partition_settings(checked.settings, agent, several=False)),
             **partition_run_tags(agent),
             "nabahan/agent_fingerprint": checked.fingerprints[agent.label],
             "nabahan/suite": suite_fingerprint(checked.case_file.cases),

@@ -170,13 +170,9 @@ def _rate(row: pd.Series, rate: str, between: str = "") -> str:
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
     """The seed's lines about the files written: the reports, then one line per chart."""
     out = Path(output_dir)
-    lines = ["", "Saving reports..."]
-    if "results_csv" in files:
-        lines.append(f"Detailed results saved to: {_shown(files['results_csv'], Path.cwd())}")
-    if "summary_csv" in files:
-        lines.append(f"Summary saved to: {_shown(files['summary_csv'], Path.cwd())}")
-    if "report_html" in files:
-        lines.append(f"Report to click through: {_shown(files['report_html'], Path.cwd())}")
+    lines = ["", "Saving reports...", *_saved(files, {"results_csv": "Detailed results saved to",
+                                                      "summary_csv": "Summary saved to",
+                                                      "report_html": "Report to click through"})]
     charts = [path for name, path in files.items() if name.endswith(".png")]
     if charts:
         lines += ["", "Generating visualization charts..."]
@@ -192,8 +188,8 @@ def robustness_text(summary: pd.DataFrame, files: Mapping[str, str]) -> str:
     for row in summary.itertuples():
         lines.append(f"{row.perturbation:<22}{row.cases:>6}{format_pct(row.original_rate):>10}"
                      f"{format_pct(row.variant_rate):>10}{format_pct(row.drop):>8}{row.broken:>7}")
-    names = {"robustness_results_csv": "Robustness per variant", "robustness_summary_csv": "Robustness summary"}
-    lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
+    lines += _saved(files, {"robustness_results_csv": "Robustness per variant",
+                            "robustness_summary_csv": "Robustness summary"})
     return "\n".join(lines)
 
 
@@ -234,10 +230,9 @@ def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, fil
     if pairs is not None and len(pairs):
         lines += ["Paired, case by case (exact McNemar on the cases right for one agent only; significant: p < 0.05):",
                   *(f"  {line}" for line in paired_lines(pairs))]
-    names = {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
-             "pairs_csv": "Pairs saved to", "agent_comparison.png": "Chart saved to",
-             "report_html": "Report to click through"}
-    lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
+    lines += _saved(files, {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
+                            "pairs_csv": "Pairs saved to", "agent_comparison.png": "Chart saved to",
+                            "report_html": "Report to click through"})
     lines.append(RULE)
     return "\n".join(lines)
 
@@ -261,6 +256,11 @@ def run_text(settings: Any, *, run: Any, responses: pd.DataFrame, cases: pd.Data
     if failed:
         parts.append(f"checks not passed: {', '.join(failed)}")
     return "\n".join(parts)
+
+
+def _saved(files: Mapping[str, str], labels: Mapping[str, str]) -> list[str]:
+    """"Label: path" for each file of ``labels`` written, in their order."""
+    return [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in labels.items() if key in files]
 
 
 def _shown(path: str | Path, base: Path) -> str:

@@ -4,7 +4,7 @@ entry point, the sensor and the schedule read one registry."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -204,6 +204,21 @@ def partition_settings(settings: RunSettings, agent: LabelledAgent, *, several: 
 def partition_run_config(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> dict[str, Any]:
     """The run config of one agent's run: ``partition_settings`` as the ``evaluation`` resource's."""
     return {"resources": {"evaluation": {"config": partition_settings(settings, agent, several=several).as_config()}}}
+
+
+def run_tags(settings: RunSettings) -> dict[str, str]:
+    """Tags that tell a run apart in the Dagster UI's runs list: its label and agent."""
+    return {"nabahan/label": settings.run_label(), "nabahan/agent": settings.agent}
+
+
+def agent_run_requests(settings: RunSettings, agents: Sequence[LabelledAgent], run_key: Callable[[str], str],
+                       **tags: str) -> list[dg.RunRequest]:
+    """The sensor's and the schedule's runs: one per agent's partition, keyed by ``run_key(label)``,
+    with its options, its tags and ``tags``."""
+    return [dg.RunRequest(run_key=run_key(agent.label), partition_key=agent.label,
+                          run_config=partition_run_config(settings, agent, several=len(agents) > 1),
+                          tags={**run_tags(settings_for_agent(settings, agent)), **partition_run_tags(agent), **tags})
+            for agent in agents]
 
 
 def partition_run_tags(agent: LabelledAgent) -> dict[str, str]:

@@ -11,7 +11,9 @@ from pydantic import Field, create_model
 from nabahan_pipeline.agents.contract import Agent, AgentOptions, AnswerLimits
 from nabahan_pipeline.agents.registry import agent_kind, build_agent
 from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env
-from nabahan_pipeline.orchestration.partitions import AGENT_LABEL_TAG, agent_of_run, partition_run_tags, settings_for_agent
+from nabahan_pipeline.orchestration.partitions import (
+    AGENT_LABEL_TAG, agent_of_run, partition_run_tags, run_tags, settings_for_agent,
+)
 from nabahan_pipeline.progress import silent
 from nabahan_pipeline.settings import NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, environment_value, resolve_run_settings
 
@@ -147,11 +149,6 @@ def run_resources(evaluation: Any = None) -> dict[str, Any]:
     evaluation = evaluation if evaluation is not None else EvaluationSettings.configure_at_launch()
     return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES,
             "progress": SILENT_PROGRESS, "answer_scores": ANSWER_SCORES}
-
-
-def run_tags(settings: RunSettings) -> dict[str, str]:
-    """Tags that tell a run apart in the Dagster UI's runs list: its label and agent."""
-    return {"nabahan/label": settings.run_label(), "nabahan/agent": settings.agent}
 
 
 def tag_run(instance: Optional[dg.DagsterInstance], run: Optional[dg.DagsterRun], settings: RunSettings,
