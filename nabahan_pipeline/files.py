@@ -54,13 +54,9 @@ def _done_with(tmp: Path) -> None:
 
 @contextmanager
 def atomic_path(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; on success it becomes ``path`` in one rename.
-
-    With ``replace=False`` an existing ``path`` is never overwritten: NameTakenError is raised
-    and the temporary file removed (the claim is atomic, so two writers cannot both win).
-    A folder on the way that is a file raises NotADirectoryError, never a FileExistsError.
-    On an exception the temporary file is removed and ``path`` is left as it was.
-    """
+    """Yield a temporary path beside ``path`` that becomes ``path`` in one rename on success (on an
+    exception, ``path`` is left as it was). With ``replace=False`` an existing ``path`` is never
+    overwritten: NameTakenError (an atomic claim: two writers cannot both win)."""
     target = Path(path)
     make_folder(target.parent)
     tmp = temporary_name(target)
@@ -93,8 +89,8 @@ def atomic_open(path: str | Path, mode: str = "w", *, replace: bool = True, **kw
 
 
 def make_folder(folder: str | Path) -> None:
-    """Create ``folder`` and its parents as needed; NotADirectoryError naming the first of them
-    that is something else than a folder (mkdir's own FileExistsError would read as "name taken")."""
+    """Create ``folder`` and its parents; NotADirectoryError naming one that is not a folder (mkdir's
+    FileExistsError would read as "name taken")."""
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -121,9 +117,8 @@ MIN_FREE_BYTES = 32 * 1024 * 1024
 
 
 def storage_problem(folder: str | Path) -> str | None:
-    """Why a run could not write into ``folder`` (made later when missing): the nearest folder that
-    exists refuses a file (read-only, not ours) or its disk has less than MIN_FREE_BYTES free; or
-    None. A probe file is written there and removed."""
+    """Why a run could not write into ``folder``: the nearest existing folder refuses a probe file
+    (read-only, not ours) or its disk has less than MIN_FREE_BYTES free; else None."""
     existing = Path(folder).absolute()
     while not existing.is_dir() and existing != existing.parent:
         existing = existing.parent
@@ -147,8 +142,8 @@ def storage_problem(folder: str | Path) -> str | None:
 
 
 def linked_folder_problem(link: str | Path) -> str | None:
-    """Why ``atomic_folder(link)`` could not switch a folder in at ``link`` (something of the
-    user's is there: a file, a folder of other files), or None: told before a run, not after it."""
+    """Why ``atomic_folder(link)`` could not switch a folder in at ``link`` (a file or folder of the
+    user's is there), or None: told before a run."""
     link = Path(link)
     runs = link.with_name(f".{link.name}_runs")
     if (runs.exists() or runs.is_symlink()) and not runs.is_dir():
@@ -172,14 +167,9 @@ class StagedFolder:
 
 @contextmanager
 def atomic_folder(link: str | Path, *, keep: int = 10) -> Iterator[StagedFolder]:
-    """Yield a new empty folder to write; on success it is renamed to its final name and ``link``
-    (a symbolic link) points at it, switched in one rename.
-
-    The folders live in ``.<link name>_runs`` beside ``link``; the newest ``keep`` are kept, so a
-    reader that resolved ``link`` a moment ago still finds its files. A real folder found at
-    ``link`` (from before links were used) is moved in among them first. On an exception the new
-    folder is removed and ``link`` is left as it was.
-    """
+    """Yield a new empty folder to write; on success it takes its final name in ``.<link>_runs``
+    and the symbolic link ``link`` is switched to it in one rename (on an exception, left as it
+    was). The newest ``keep`` are kept: a reader that resolved ``link`` a moment ago finds its files."""
     link = Path(link)
     runs = link.with_name(f".{link.name}_runs")
     runs.mkdir(parents=True, exist_ok=True)
@@ -230,12 +220,8 @@ def _prune_folders(runs: Path, *, keep: int, current: Path) -> None:
 
 
 def remove_stale_temporaries(folder: str | Path, *, recursive: bool = False) -> list[Path]:
-    """Remove the temporary files and folders that killed writers left in ``folder``.
-
-    A temporary name carries its writer's process id: it is stale when that process is gone
-    (a live writer's files are left alone). Older names without a process id are stale after
-    ``LEGACY_TEMPORARY_AGE_S``. Returns what was removed.
-    """
+    """Remove (and return) the temporaries killed writers left in ``folder``: those whose writer's
+    process (its id in the name) is gone, and, without one, older than ``LEGACY_TEMPORARY_AGE_S``."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
@@ -286,7 +272,7 @@ def fsync_file(path: str | Path) -> None:
 
 def fsync_folder(folder: str | Path) -> None:
     """Flush a folder's entries to disk (a rename into it survives a crash); a no-op where the
-    system cannot (Windows), where the rename itself is still atomic."""
+    system cannot (Windows)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -301,8 +287,7 @@ def fsync_folder(folder: str | Path) -> None:
 
 @contextmanager
 def file_lock(path: str | Path) -> Iterator[None]:
-    """Hold an exclusive lock on the file ``path`` (created if missing) for the block; other
-    processes that ask for it wait. The operating system releases it when a holder dies."""
+    """An exclusive lock on the file ``path`` for the block (released by the system if we die)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+b") as handle:

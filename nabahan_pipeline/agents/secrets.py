@@ -83,8 +83,7 @@ def credential_parameter(name: str) -> bool:
 
 
 def url_credentials(url: str) -> list[str]:
-    """What in ``url`` is a credential: "userinfo" for ``user:pass@``, and the name of every query or
-    fragment parameter that carries one; empty for a URL that holds none."""
+    """What in ``url`` is a credential: "userinfo", and each query or fragment parameter's name."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -110,9 +109,8 @@ def redacted_url(url: str) -> str:
 
 
 def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
-    """``text`` with every known secret (and ``extra``; placeholders are none), every piece of one
-    longer than four characters, and every credential after ``Authorization``/``Bearer``/``api_key=``
-    redacted."""
+    """``text`` with every known secret (and ``extra``), every piece of one, and every credential
+    after ``Authorization``/``Bearer``/``api_key=`` redacted."""
     if not text:
         return text
     return scrubber(extra)(text)
@@ -170,8 +168,7 @@ _RELAY_CHUNK = 65_536
 
 @contextlib.contextmanager
 def scrubbed_output() -> Iterator[None]:
-    """While the block runs, everything written to file descriptors 1 and 2 reaches what they
-    pointed to before (the console, Dagster's compute log) scrubbed, a line at a time."""
+    """While the block runs, fds 1 and 2 reach what they pointed to before scrubbed, a line at a time."""
     with contextlib.ExitStack() as stack:
         for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
             stack.enter_context(_relay(fd, stream))
