@@ -47,8 +47,7 @@ def main(requests_fd: int, answers_fd: int, lifeline_fd: int) -> None:
     while (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
         number, payload = request
         threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
-    # The requests end when the pipeline closes them or dies, often a moment before the lifeline:
-    # returning would end this interpreter (the agent's threads are daemons, as the calls' are)
+    # The requests often end a moment before the lifeline: returning would end this interpreter
     # before the watchdog ends the group, and what the agent started would outlive the run.
     _end_group()
 

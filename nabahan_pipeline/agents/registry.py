@@ -22,9 +22,8 @@ from nabahan_pipeline.settings import resolve
 
 @dataclass(frozen=True)
 class Adapter:
-    """One kind of agent: ``prefixes`` a spec of it starts with (a prefix not ending in ":" or "/"
-    is the whole spec), ``form`` how its spec is written (for the error of a spec of no kind),
-    ``module`` the agents module whose ``build`` makes it, ``secret`` the setting of its secret."""
+    """One kind of agent: the ``prefixes`` of its specs (one not ending in ":" or "/" is the whole
+    spec), its spec's ``form`` for errors, the ``module`` that builds it, its ``secret``'s setting."""
 
     kind: str
     prefixes: tuple[str, ...]
@@ -63,8 +62,7 @@ def adapter_of(spec: str) -> Adapter:
 
 
 def agent_kind(spec: str) -> str:
-    """The kind of adapter ``spec`` names (embedded, python, http, openai); raise
-    ``AgentSpecError`` for none."""
+    """The kind of adapter ``spec`` names (embedded, python, http, openai); AgentSpecError for none."""
     return adapter_of(spec).kind
 
 
@@ -74,16 +72,9 @@ def build_agent(options: AgentOptions) -> Agent:
     return importlib.import_module(f"nabahan_pipeline.agents.{adapter.module}").build(options)
 
 
-def resolve_agent(
-    spec: str | None = None,
-    *,
-    agent_version: str | None = None,
-    database: str | Path | None = None,
-    timeout_s: float = 30.0,
-    max_answer_bytes: int | None = None,
-    sql_timeout_s: float | None = None,
-    in_process: bool = False,
-) -> Agent:
+def resolve_agent(spec: str | None = None, *, agent_version: str | None = None, database: str | Path | None = None,
+                  timeout_s: float = 30.0, max_answer_bytes: int | None = None, sql_timeout_s: float | None = None,
+                  in_process: bool = False) -> Agent:
     """``build_agent`` for a spec (None: $NABAHAN_AGENT, else embedded) outside a run, its secret
     read by the adapter from its own variable: for tests, benchmarks and scripts."""
     return build_agent(AgentOptions(effective_spec(spec), agent_version, database, timeout_s, max_answer_bytes,
