@@ -10,8 +10,8 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import redirect_stdout
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -49,7 +49,7 @@ _non_negative_int = _argparse_type(whole_number(0))
 
 
 def _option_type(name: str) -> Callable[[str], Any]:
-    """An argparse type: the run option's own converter."""
+    """An argparse type: the setting's own converter."""
     return _argparse_type(SETTINGS[name].convert)
 
 
@@ -382,10 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ui = sub.add_parser("ui", help="the Dagster UI on the home's history (`dagster dev`, with the sensor and "
                         "the nightly schedule); prints its URL")
-    ui.add_argument("--host", default=None, type=_argparse_type(SETTINGS["ui_host"].convert),
-                    help=_option_help("ui_host"))
-    ui.add_argument("--port", "-p", default=None, type=_argparse_type(SETTINGS["ui_port"].convert),
-                    help=_option_help("ui_port"))
+    ui.add_argument("--host", default=None, type=_option_type("ui_host"), help=_option_help("ui_host"))
+    ui.add_argument("--port", "-p", default=None, type=_option_type("ui_port"), help=_option_help("ui_port"))
     ui.set_defaults(handler=_cmd_ui)
 
     materialize = sub.add_parser("materialize", help="materialize an agent's partition with Dagster's own command "
@@ -398,16 +396,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@contextmanager
-def _stdout_reader_may_leave() -> Iterator[None]:
-    stdout = sys.stdout
-    sys.stdout = ReaderMayLeave(stdout)
-    try:
-        yield
-    finally:
-        sys.stdout = stdout
-
-
 # What a disk says when it cannot take a file: read-only, full, over quota, not ours.
 _STORAGE_ERRNOS = frozenset({errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EFBIG})
 
@@ -416,7 +404,7 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
     _reconfigure_stdout()
     args = parse(argv)
     try:
-        with _stdout_reader_may_leave():
+        with redirect_stdout(ReaderMayLeave(sys.stdout)):
             return args.handler(args)
     except NabahanError as exc:
         print(f"nabahan: error: {scrub(str(exc))}", file=sys.stderr)  # an agent's import error may hold a key
