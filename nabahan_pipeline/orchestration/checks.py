@@ -33,8 +33,7 @@ def partitioned_check(**kwargs: object):
     return wrap
 
 
-def per_agent(context: dg.AssetCheckExecutionContext,
-              metadata: dict[str, object]) -> dict[str, object]:
+def per_agent(context: dg.AssetCheckExecutionContext, metadata: dict[str, object]) -> dict[str, object]:
     """``metadata`` with each number named with the check's agent (``correct_rate [embedded]``): the
     UI draws one plot per name, never two agents' runs in one."""
     if not context.has_partition_key:
@@ -51,12 +50,9 @@ def _plotted(value: object) -> bool:
 
 
 @partitioned_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
-def test_case_file_valid(
-    context: dg.AssetCheckExecutionContext,
-    evaluation: dg.ResourceParam[RunSettings],
-    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
-    test_cases: pd.DataFrame,
-) -> dg.AssetCheckResult:
+def test_case_file_valid(context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
+                         checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+                         test_cases: pd.DataFrame) -> dg.AssetCheckResult:
     """The case file must be valid and hold every case that was materialized: unchanged since an
     entry point checked it (its sha256), else read again."""
     path = evaluation.case_file()
@@ -70,10 +66,8 @@ def test_case_file_valid(
             return dg.AssetCheckResult(passed=False, metadata={"error": str(exc)})
         in_file, ids = len(on_disk), set(on_disk["case_id"])
     missing = sorted(set(test_cases["case_id"]) - ids)
-    return dg.AssetCheckResult(
-        passed=not missing,
-        metadata=per_agent(context, {"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)}),
-    )
+    return dg.AssetCheckResult(passed=not missing, metadata=per_agent(
+        context, {"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)}))
 
 
 @partitioned_check(asset=case_scores, description="Every score is within its range (0/1 points, tiers).")
@@ -119,8 +113,7 @@ def _not_correct_of_this_run(context: dg.AssetCheckExecutionContext) -> dict[str
     partition's), passed on rather than built again; none when the summary came from another run."""
     partitions = [context.partition_key] if context.has_partition_key else None
     records = context.instance.fetch_materializations(
-        dg.AssetRecordsFilter(asset_key=evaluation_summary.key, asset_partitions=partitions), limit=1
-    ).records
+        dg.AssetRecordsFilter(asset_key=evaluation_summary.key, asset_partitions=partitions), limit=1).records
     if not records or records[0].run_id != context.run.run_id:
         return {}
     metadata = records[0].asset_materialization.metadata

@@ -11,10 +11,7 @@ from nabahan_pipeline.settings import RunSettings
 
 
 @dg.schedule(
-    name="nightly_evaluation",
-    job=evaluation_job,
-    cron_schedule="0 2 * * *",
-    execution_timezone="Asia/Riyadh",
+    name="nightly_evaluation", job=evaluation_job, cron_schedule="0 2 * * *", execution_timezone="Asia/Riyadh",
     default_status=dg.DefaultScheduleStatus.RUNNING,
     description="Every night at 02:00 Asia/Riyadh, a full evaluation of every agent registered for it "
     "(`nabahan agents add`, `nabahan eval --register`; none: the location's agent), one run each, without the "

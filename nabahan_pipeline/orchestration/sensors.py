@@ -15,9 +15,7 @@ from nabahan_pipeline.settings import RunSettings
 
 
 @dg.sensor(
-    job=evaluation_job,
-    minimum_interval_seconds=30,
-    default_status=dg.DefaultSensorStatus.RUNNING,
+    job=evaluation_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING,
     description="Launches evaluation_job for every agent registered for it (`nabahan agents add`, `nabahan eval "
     "--register`; none: the location's agent), one run per partition, cached answers reused, when the case "
     "file's content changes (also back to old content).",
