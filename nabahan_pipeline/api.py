@@ -26,7 +26,9 @@ from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.files import atomic_open, file_lock, storage_problem
 from nabahan_pipeline.orchestration.assets import CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import LOCATION_TAGS, comparison_job, evaluation_job, settings_run_config
-from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents, run_tags
+from nabahan_pipeline.orchestration.partitions import (
+    partition_run_tags, partition_settings, register_agents, run_tags,
+)
 from nabahan_pipeline.orchestration.resources import built_agent
 from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags, record_interrupted
 from nabahan_pipeline.progress import Watcher, one_at_a_time, silent

@@ -35,7 +35,7 @@ class AgentSpecError(NabahanError, ValueError):
 
 
 class SettingsError(NabahanError, ValueError):
-    """A bad option value, named with where it came from (a flag, an API argument, run config or a variable)."""
+    """A bad option value, named with where it came from (flag, argument, run config or variable)."""
 
 
 class StorageError(NabahanError, OSError):

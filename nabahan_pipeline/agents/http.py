@@ -33,8 +33,9 @@ class HttpAgent:
         if token is None and token_env is not None:
             token = environment_value(token_env)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._client = HttpClient(spec, timeout_s=timeout_s, secrets=[token], max_body_bytes=max_answer_bytes,
-                                  retry=retry_policy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s))
+        retry = retry_policy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s)
+        self._client = HttpClient(spec, timeout_s=timeout_s, retry=retry, secrets=[token],
+                                  max_body_bytes=max_answer_bytes)
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
         """POST the question; the decoded JSON answer, or an ``error`` answer saying what failed."""

@@ -44,7 +44,8 @@ def retry_policy(
     connections, whatever the method (asking an agent a question changes nothing on its side)."""
     return Retry(total=max_retries, redirect=False, status_forcelist=RETRY_STATUSES, allowed_methods=None,
                  backoff_factor=backoff_base_s, backoff_max=backoff_max_s, backoff_jitter=backoff_base_s,
-                 respect_retry_after_header=True, retry_after_max=int(retry_after_cap_s), raise_on_status=False)
+                 respect_retry_after_header=True, retry_after_max=int(retry_after_cap_s),
+                 raise_on_status=False)
 
 
 @dataclass(frozen=True)
@@ -175,9 +176,9 @@ class HttpClient:
             try:
                 if remaining <= 0:
                     raise ReadTimeoutError(None, url, "the time budget ran out")
+                timeout = Timeout(connect=remaining, read=remaining)
                 response = self._pool.urlopen(method, self._path, body=body, headers=headers, retries=False,
-                                              redirect=False, timeout=Timeout(connect=remaining, read=remaining),
-                                              preload_content=False)
+                                              redirect=False, timeout=timeout, preload_content=False)
                 data = self._read(response, url, deadline)
             except ReadTimeoutError:
                 raise HttpTimeoutError(f"timeout: no response from {url} within {budget:g} s") from None

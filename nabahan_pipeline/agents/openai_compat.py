@@ -97,8 +97,9 @@ class ChatModel:
         self.host = f"{target.host}:{target.port}"
         self.api_key = api_key if api_key is not None or api_key_env is None else environment_value(api_key_env)
         self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self.client = HttpClient(self.url, timeout_s=timeout_s, secrets=[self.api_key], max_body_bytes=max_answer_bytes,
-                                 retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s))
+        self.client = HttpClient(self.url, timeout_s=timeout_s, secrets=[self.api_key],
+                                 retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s),
+                                 max_body_bytes=max_answer_bytes)
 
     def require_key(self, what: str) -> None:
         """AgentSpecError naming ``what`` (a spec) when no key is set for the public endpoint, where

@@ -72,8 +72,9 @@ def build_agent(options: AgentOptions) -> Agent:
     return importlib.import_module(f"nabahan_pipeline.agents.{adapter.module}").build(options)
 
 
-def resolve_agent(spec: str | None = None, *, agent_version: str | None = None, database: str | Path | None = None,
-                  timeout_s: float = 30.0, max_answer_bytes: int | None = None, sql_timeout_s: float | None = None,
+def resolve_agent(spec: str | None = None, *, agent_version: str | None = None,
+                  database: str | Path | None = None, timeout_s: float = 30.0,
+                  max_answer_bytes: int | None = None, sql_timeout_s: float | None = None,
                   in_process: bool = False) -> Agent:
     """``build_agent`` for a spec (None: $NABAHAN_AGENT, else embedded) outside a run, its secret
     read by the adapter from its own variable: for tests, benchmarks and scripts."""

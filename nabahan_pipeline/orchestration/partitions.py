@@ -110,8 +110,8 @@ def _entry(instance: dg.DagsterInstance, label: str) -> tuple[LabelledAgent, boo
     """What ``label`` was last recorded as, and whether it is registered for the schedule and the
     sensor (an entry older than that flag was); None when it never was. An HTTP entry that names no
     token variable gets no token."""
-    records = instance.fetch_observations(dg.AssetRecordsFilter(asset_key=AGENT_ASSET, asset_partitions=[label]),
-                                          limit=1).records
+    records_filter = dg.AssetRecordsFilter(asset_key=AGENT_ASSET, asset_partitions=[label])
+    records = instance.fetch_observations(records_filter, limit=1).records
     if not records or records[0].asset_observation is None:
         return None
     metadata = records[0].asset_observation.metadata
@@ -217,7 +217,8 @@ def agent_run_requests(settings: RunSettings, agents: Sequence[LabelledAgent], r
     with its options, its tags and ``tags``."""
     return [dg.RunRequest(run_key=run_key(agent.label), partition_key=agent.label,
                           run_config=partition_run_config(settings, agent, several=len(agents) > 1),
-                          tags={**run_tags(settings_for_agent(settings, agent)), **partition_run_tags(agent), **tags})
+                          tags={**run_tags(settings_for_agent(settings, agent)), **partition_run_tags(agent),
+                                **tags})
             for agent in agents]
 
 

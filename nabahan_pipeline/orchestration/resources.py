@@ -38,7 +38,7 @@ class _Options(dg.ConfigurableResource):
         return settings
 
 
-# The ``evaluation`` resource's config: one field per run option, unset by default, described for the launchpad.
+# The ``evaluation`` resource's config: a field per run option, unset by default, described for the UI.
 EvaluationSettings = create_model(
     "EvaluationSettings", __base__=_Options, __module__=__name__, __doc__=_Options.__doc__,
     **{setting.name: (Optional[setting.config_type], Field(default=None, description=setting.describe()))
