@@ -155,7 +155,7 @@ class OpenAICompatibleAgent:
                                 timeout_s=timeout_s, max_retries=max_retries, backoff_base_s=backoff_base_s,
                                 max_answer_bytes=max_answer_bytes)
         self._model.require_key(f"agent spec {spec!r}")
-        self._url, self._client = self._model.url, self._model.client
+        self._url, self._headers, self._client = self._model.url, self._model.headers, self._model.client
         self._timeout_s = timeout_s
         self._sql_timeout_s = sql_timeout_s
         self._agent_version = agent_version
