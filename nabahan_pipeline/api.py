@@ -173,8 +173,7 @@ class NabahanEvaluationPipeline:
         return self._resolve()[0]
 
     def agents(self) -> list[LabelledAgent]:
-        """The agents to evaluate, labelled: those given, else the settings'; AgentSpecError for a
-        bad label or two agents of one label."""
+        """The agents to evaluate, labelled: those given, else the settings'; AgentSpecError for a bad one."""
         return self._resolve()[1]
 
     def run_config(self, agent: LabelledAgent | None = None, *, several: bool = False) -> dict:
@@ -327,8 +326,7 @@ class NabahanEvaluationPipeline:
 
 
 class EvaluationRun(NamedTuple):
-    """A finished run: its case_scores and evaluation_summary, files, checks' verdicts, run id,
-    options, agent's label and charts."""
+    """A finished run: its tables, files, checks' verdicts, run id, options, label and charts."""
 
     scores: pd.DataFrame
     summary: pd.DataFrame

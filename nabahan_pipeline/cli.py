@@ -177,8 +177,7 @@ def note_project_home() -> None:
 
 
 def _open_home() -> None:
-    """The home's Dagster instance made ready for Dagster's own commands (its dagster.yaml written,
-    runs of dead processes marked failed)."""
+    """The home's Dagster instance made ready for Dagster's own commands (dagster.yaml, dead runs)."""
     from nabahan_pipeline.api import open_instance
 
     open_instance().dispose()

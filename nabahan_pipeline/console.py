@@ -48,8 +48,7 @@ def header(*, timestamp: str, cases: int, output_dir: str | Path, agent: str, la
 
 def case_block(case: Mapping[str, Any], row: Mapping[str, Any], total: int, repeat: int = 1,
                scores: Mapping[str, Any] | None = None) -> str:
-    """One case as the seed prints it, as its answer is scored: its ``scores``, else the seed's
-    verdict of the row alone."""
+    """One case as the seed prints it: its ``scores``, else the seed's verdict of the row alone."""
     verdict = scores if scores is not None else seed_verdict(case, row)
     question = " ".join(str(case["question"]).split())
     again = f" (repeat {int(row['repeat']) + 1}/{repeat})" if repeat > 1 else ""

@@ -271,8 +271,7 @@ def fsync_file(path: str | Path) -> None:
 
 
 def fsync_folder(folder: str | Path) -> None:
-    """Flush a folder's entries to disk (a rename into it survives a crash); a no-op where the
-    system cannot (Windows)."""
+    """Flush a folder's entries to disk (a rename into it survives a crash), where the system can."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:

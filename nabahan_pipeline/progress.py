@@ -16,8 +16,7 @@ def silent(event: str, data: Mapping[str, Any]) -> None:
 
 
 def one_at_a_time(watcher: Watcher) -> Watcher:
-    """``watcher`` told one event at a time (answers arrive on the runner's threads), so that its
-    output never interleaves."""
+    """``watcher`` told one event at a time (answers arrive on the runner's threads)."""
     lock = threading.Lock()
 
     def told(event: str, data: Mapping[str, Any]) -> None:

@@ -222,8 +222,7 @@ class Setting:
         return f"{self.help} (default: {self.default_text()}; ${self.env})"
 
     def resolve(self, given: Any = None) -> Any:
-        """``given`` when not None, else the variable, else the default; SettingsError naming the
-        source and the bad value."""
+        """``given`` when not None, else the variable, else the default; SettingsError naming the source."""
         if given is not None:
             shown = _REDACTED if self.secret or self.quiet else repr(given) if isinstance(given, str) else given
             return self._convert(given, f"{self.name}={shown}")
@@ -358,8 +357,7 @@ class RunSettings:
         return self.label or f"{self.agent} · {self.test_file.name}"
 
     def test_suite_size(self) -> int:
-        """How many test-suite databases to use: none for a database not the embedded one (the
-        generator's other random seeds say nothing about it)."""
+        """How many test-suite databases to use: none for a database not the embedded one."""
         return 0 if self.database is not None else self.test_suite_databases
 
     def as_config(self) -> dict[str, Any]:

@@ -96,8 +96,7 @@ class ChildProcessAgent(Agent):
         return _Child(self.spec, self._module_name, self._max_answer_bytes, self._folders, self._environment)
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
-        """The agent's answer, or an error answer saying why none; a new child (after one exited)
-        is started under the lock and awaited outside it."""
+        """The agent's answer, or an error answer saying why none (a new child started after one exited)."""
         with self._lock:
             if self._closed:
                 return _failure("the run has ended the agent's process")

@@ -79,8 +79,7 @@ def parse_http_url(url: str) -> Url:
 
 
 class HttpClient:
-    """A thread-safe client of one HTTP endpoint (an agent's URL): pooled keep-alive connections,
-    a time budget per request, retries."""
+    """A thread-safe client of one HTTP endpoint: pooled connections, a time budget, retries."""
 
     def __init__(self, url: str, *, timeout_s: float = 30.0, retry: Retry | None = None,
                  secrets: Iterable[str | None] = (), max_connections: int = 64,

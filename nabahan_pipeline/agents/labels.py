@@ -163,8 +163,7 @@ def resolve_run(
 
 
 def folder_name(label: str) -> str:
-    """A folder name for ``label``: itself when plain, else its safe characters and a short hash of
-    it (two labels never share a folder)."""
+    """A folder name for ``label``: itself when plain, else its safe characters and a short hash."""
     plain = re.sub(r"[^\w.-]+", "_", label).strip("._")
     if plain == label and plain not in ("", ".", ".."):
         return label

@@ -61,8 +61,7 @@ def is_secret(value: str | None) -> bool:
 
 
 def register_secret(value: str | None) -> None:
-    """Treat ``value`` as a secret from now on (an adapter's token given as an argument); a
-    placeholder (``is_secret``) is ignored."""
+    """Treat ``value`` as a secret from now on (an adapter's token); a placeholder is ignored."""
     if is_secret(value):
         with _lock:
             _registered.add(value)

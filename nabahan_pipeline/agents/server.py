@@ -29,8 +29,7 @@ IDLE_TIMEOUT_S = 120  # an idle keep-alive connection is closed after this
 
 
 class AgentServer(ThreadingHTTPServer):
-    """A threading HTTP server that holds the agent it serves, bound to (host, port) (0: any free
-    port); ``serve_forever`` runs it."""
+    """A threading HTTP server of the agent it serves, on (host, port) (0: any free port)."""
 
     daemon_threads = True
 

@@ -16,8 +16,7 @@ LABEL_GIVEN = "label_given"
 
 def latest_materializations(instance: dg.DagsterInstance, asset: str, limit: int, *,
                             partition: str | None = None) -> list[tuple[str, float, dg.AssetMaterialization]]:
-    """The asset's last ``limit`` materializations (of ``partition``, when given), newest first,
-    as (run id, timestamp, event)."""
+    """The asset's last ``limit`` materializations (of ``partition``), newest first: (run id, time, event)."""
     records_filter = dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset),
                                            asset_partitions=[partition] if partition is not None else None)
     result = instance.fetch_materializations(records_filter, limit=limit)

@@ -37,8 +37,7 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         return self._root() / "history" / "/".join(asset_key.path) / f"{run_id}.parquet"
 
     def handle_output(self, context: dg.OutputContext, obj: pd.DataFrame) -> None:
-        """Write this run's copy of the table (atomically), publish it as the latest, and describe
-        it in metadata (its ``path``: this run's copy)."""
+        """Write this run's copy of the table, publish it as the latest, and describe it in metadata."""
         if not isinstance(obj, pd.DataFrame):
             raise TypeError(f"{context.asset_key.to_user_string()} must be a DataFrame, got {type(obj).__name__}")
         path = self._path(context.asset_key)

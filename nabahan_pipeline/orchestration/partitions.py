@@ -93,8 +93,7 @@ def location_agent(settings: RunSettings) -> LabelledAgent:
 
 
 def remove_agents(instance: dg.DagsterInstance, labels: Sequence[str]) -> list[str]:
-    """Unregister the agents and remove their partitions (their runs stay); the labels that have no
-    partition (nothing removed then)."""
+    """Unregister the agents and remove their partitions (runs stay); the labels not found, if any."""
     known = set(instance.get_dynamic_partitions(AGENTS.name))
     missing = [label for label in labels if label not in known]
     if not missing:

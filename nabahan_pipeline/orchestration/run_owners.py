@@ -24,8 +24,7 @@ def owner_tags() -> dict[str, str]:
 
 
 def fail_runs_of_dead_processes(instance: dg.DagsterInstance) -> list[str]:
-    """Mark failed every run in progress that a process of this host started and that is gone;
-    the ids of the runs marked."""
+    """Mark failed every run in progress whose process, on this host, is gone; their ids."""
     runs = instance.get_runs(filters=dg.RunsFilter(statuses=_IN_PROGRESS, tags={OWNER_HOST_TAG: platform.node()}))
     marked = []
     for run in runs:
