@@ -177,8 +177,7 @@ class NabahanEvaluationPipeline:
         return self._resolve()[1]
 
     def run_config(self, agent: LabelledAgent | None = None, *, several: bool = False) -> dict:
-        """The run config of ``agent``'s run (default: the first), every option resolved; with
-        ``several``, its reports in a folder of its own."""
+        """The run config of ``agent``'s run (default: the first); ``several``: its reports apart."""
         settings, agents = self._resolve()
         return _run_config(partition_settings(settings, agent or agents[0], several=several))
 

@@ -180,8 +180,7 @@ def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
 
 
 def robustness_text(summary: pd.DataFrame, files: Mapping[str, str]) -> str:
-    """Per perturbation: the variants asked, Correct on their originals and on them, the drop, the
-    cases that broke; then the files written."""
+    """Per perturbation: variants, Correct on originals and on them, drop, cases broken; the files."""
     lines = ["", RULE, "ROBUSTNESS (each case written other ways)", RULE,
              f"{'Perturbation':<22}{'Cases':>6}{'Original':>10}{'Variant':>10}{'Drop':>8}{'Broke':>7}"]
     for row in summary.itertuples():

@@ -89,8 +89,7 @@ def atomic_open(path: str | Path, mode: str = "w", *, replace: bool = True, **kw
 
 
 def make_folder(folder: str | Path) -> None:
-    """Create ``folder`` and its parents; NotADirectoryError naming one that is not a folder (mkdir's
-    FileExistsError would read as "name taken")."""
+    """Create ``folder`` and its parents; NotADirectoryError (not "name taken") naming one that is not."""
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -142,8 +141,7 @@ def storage_problem(folder: str | Path) -> str | None:
 
 
 def linked_folder_problem(link: str | Path) -> str | None:
-    """Why ``atomic_folder(link)`` could not switch a folder in at ``link`` (a file or folder of the
-    user's is there), or None: told before a run."""
+    """Why ``atomic_folder(link)`` cannot switch a folder in at ``link`` (the user's is there), or None."""
     link = Path(link)
     runs = link.with_name(f".{link.name}_runs")
     if (runs.exists() or runs.is_symlink()) and not runs.is_dir():

@@ -171,8 +171,7 @@ def spec(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Setting:
-    """One option: name, variable, default (or a function computing it), converter, help, and how
-    help shows a default that is not a plain value."""
+    """One option: name, variable, default (or a function of it), converter, help, shown default."""
 
     name: str
     env: str
@@ -379,8 +378,7 @@ RUN_OPTIONS: tuple[Setting, ...] = tuple(
 
 
 def resolve_run_settings(given: Mapping[str, Any] | None = None) -> RunSettings:
-    """The run's options, each given (not None), else its variable, else its default; one
-    SettingsError listing every bad value and unknown option."""
+    """The run's options (given, else variable, else default); one SettingsError for all bad ones."""
     given = dict(given or {})
     values, problems = {}, []
     for setting in RUN_OPTIONS:

@@ -303,8 +303,7 @@ class _Child:
             call.done.set()
 
     def end(self) -> None:
-        """Close its requests, then its lifeline, then SIGTERM its process group, then SIGKILL it;
-        every call still in it fails. Safe to call again."""
+        """Close its requests, then its lifeline, then SIGTERM and SIGKILL its group; calls in it fail."""
         with self._lock:
             if self._ended:
                 return

@@ -234,8 +234,7 @@ class HttpClient:
 
 
 def _wait_s(retry: Retry, response: urllib3.BaseHTTPResponse | None) -> float:
-    """The wait before the next attempt, as urllib3's ``Retry.sleep`` would: the response's usable
-    Retry-After (capped), else the policy's backoff."""
+    """The wait before the next attempt, as ``Retry.sleep``: a usable Retry-After (capped), else backoff."""
     if response is not None and retry.respect_retry_after_header:
         try:
             retry_after = retry.get_retry_after(response)

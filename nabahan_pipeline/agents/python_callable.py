@@ -73,8 +73,7 @@ def parse_python_spec(spec: str) -> tuple[str, str]:
 
 
 def python_fingerprint(spec: str, module_name: str, module_file: str | None, agent_version: str | None) -> str:
-    """A ``python:`` agent's fingerprint: its spec, the hash of every source file of the package or
-    folder its module is loaded from, and its version."""
+    """A ``python:`` agent's fingerprint: its spec, its package's (or folder's) source hash, its version."""
     sources = python_sources(module_name, Path(module_file)) if module_file else []
     return compose(spec, source_hash(sources) if sources else None, agent_version)
 

@@ -53,8 +53,7 @@ def _plotted(value: object) -> bool:
 def test_case_file_valid(context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
                          checked_cases: dg.ResourceParam[Optional[CheckedCases]],
                          test_cases: pd.DataFrame) -> dg.AssetCheckResult:
-    """The case file must be valid and hold every case that was materialized: unchanged since an
-    entry point checked it (its sha256), else read again."""
+    """The case file is valid and holds every case materialized (unchanged since checked, or read again)."""
     path = evaluation.case_file()
     read_once = path.exists() and not path.is_file()  # a pipe: what was checked is all there is to read
     if checked_cases is not None and (read_once or path.is_file() and file_sha256(path) == checked_cases.sha256):

@@ -24,8 +24,7 @@ def latest_materializations(instance: dg.DagsterInstance, asset: str, limit: int
 
 
 def series_metadata(suite: str, agent: str, label: str, *, label_given: bool = False) -> dict[str, str]:
-    """The metadata that puts a materialization in its series (and names its run; ``label_given``:
-    the user named it, so its history is never pruned)."""
+    """The metadata of a materialization's series and run (``label_given``: its history is never pruned)."""
     return {"suite": suite, "agent": agent, "label": label, LABEL_GIVEN: "yes" if label_given else "no"}
 
 

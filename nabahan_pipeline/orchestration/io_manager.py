@@ -65,8 +65,7 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         )
 
     def load_input(self, context: dg.InputContext) -> pd.DataFrame:
-        """Read the upstream table this run wrote, else its latest materialization's copy (of the
-        same agent's partition, for a partitioned table)."""
+        """Read the table this run wrote, else its latest materialization's copy (of the same partition)."""
         key = context.asset_key
         partition = _partition(context)
         own = self._run_copy(key, context.step_context.run_id)

@@ -84,8 +84,7 @@ def _found_folder(spec: str) -> str | None:
 
 
 def location_agent(settings: RunSettings) -> LabelledAgent:
-    """The code location's own agent, ``settings.agent`` labelled by its spec; AgentSpecError for a
-    spec that names no agent or cannot be a label."""
+    """The location's own agent, labelled by its spec; AgentSpecError for a spec of no agent or label."""
     agent_kind(settings.agent)
     token_env = settings.agent_token_env or default_token_env(settings.agent, several=False)
     label = check_label(check_spec(settings.agent, "NABAHAN_AGENT"), settings.agent, "NABAHAN_AGENT")
@@ -212,8 +211,7 @@ def run_tags(settings: RunSettings) -> dict[str, str]:
 
 def agent_run_requests(settings: RunSettings, agents: Sequence[LabelledAgent], run_key: Callable[[str], str],
                        **tags: str) -> list[dg.RunRequest]:
-    """The sensor's and the schedule's runs: one per agent's partition, keyed by ``run_key(label)``,
-    with its options, its tags and ``tags``."""
+    """The sensor's and schedule's runs: one per agent's partition, keyed by ``run_key(label)``."""
     return [dg.RunRequest(run_key=run_key(agent.label), partition_key=agent.label,
                           run_config=partition_run_config(settings, agent, several=len(agents) > 1),
                           tags={**run_tags(settings_for_agent(settings, agent)), **partition_run_tags(agent),

@@ -53,8 +53,7 @@ def _alive(pid: int) -> bool:
 
 @contextmanager
 def canceled_if_interrupted(instance: dg.DagsterInstance, run: dg.DagsterRun) -> Iterator[None]:
-    """A Ctrl-C in the block marks ``run`` canceling (unless it is already) on its way out, so that
-    Dagster records it canceled, not failed."""
+    """A Ctrl-C in the block marks ``run`` canceling, so that Dagster records it canceled, not failed."""
     try:
         yield
     except (KeyboardInterrupt, dg.DagsterExecutionInterruptedError):
