@@ -49,9 +49,8 @@ _OURS = ("NABAHAN_", "DAGSTER_")
 
 
 def child_environment(token_env: str | None, environ: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment a ``python:`` agent's child gets: ``environ`` (default ours) without our
-    settings and without any credential (by its variable's name, or its value a known secret),
-    but the agent's own ``token_env``."""
+    """A ``python:`` agent's child's environment: ``environ`` (default ours) without our settings and
+    credentials (by a variable's name, or its value a known secret), but its own ``token_env``."""
     environ = environment() if environ is None else dict(environ)
     secrets = secret_values()
     kept = {name: value for name, value in environ.items()

@@ -53,8 +53,7 @@ def check_spec(spec: str, source: str = "--agent") -> str:
 
 def default_token_env(spec: str, *, several: bool) -> str | None:
     """The variable an agent's token comes from when none is named: $NABAHAN_AGENT_TOKEN for a run's
-    only HTTP agent, none for one of ``several`` (never a service it was not given to); None for
-    other kinds (their own)."""
+    only HTTP agent, none for one of ``several``; None (their own) for other kinds."""
     try:
         kind = agent_kind(spec)
     except AgentSpecError:

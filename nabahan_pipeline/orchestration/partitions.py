@@ -32,11 +32,9 @@ AGENT_FOLDER_TAG = "nabahan/agent_folder"
 
 def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent], *,
                     scheduled: bool = True) -> list[LabelledAgent]:
-    """Add each agent's partition and record what it stands for (a ``python:`` agent with the folder
-    this process finds its module in). With ``scheduled`` it is registered for the schedule and the
-    sensor; without, an entry is recorded only where none registered for them is, so that what the
-    schedule runs never changes. Returns the agents with their folders; AgentSpecError for a spec
-    holding a credential, before anything is written."""
+    """Add each agent's partition and record what it stands for (a ``python:`` agent with its folder);
+    ``scheduled``: for the schedule and the sensor, else recorded only where that changes nothing
+    they run. The agents with their folders; AgentSpecError for a spec holding a credential."""
     for agent in agents:
         check_spec(agent.spec, "agent")
     agents = [replace(agent, folder=agent.folder or _found_folder(agent.spec)) for agent in agents]
@@ -105,9 +103,8 @@ def remove_agents(instance: dg.DagsterInstance, labels: Sequence[str]) -> list[s
 
 
 def _entry(instance: dg.DagsterInstance, label: str) -> tuple[LabelledAgent, bool] | None:
-    """What ``label`` was last recorded as, and whether it is registered for the schedule and the
-    sensor (an entry older than that flag was); None when it never was. An HTTP entry that names no
-    token variable gets no token."""
+    """What ``label`` was last recorded as and whether it is scheduled (an entry older than that flag
+    is); None when it never was. An HTTP entry naming no token variable gets no token."""
     records_filter = dg.AssetRecordsFilter(asset_key=AGENT_ASSET, asset_partitions=[label])
     records = instance.fetch_observations(records_filter, limit=1).records
     if not records or records[0].asset_observation is None:
@@ -157,9 +154,8 @@ def agents_to_run(instance: dg.DagsterInstance, settings: RunSettings) -> list[L
 
 
 def agent_of_run(instance: dg.DagsterInstance | None, run: dg.DagsterRun | None) -> LabelledAgent | None:
-    """The agent whose partition ``run`` evaluates (None for no partition): from its tags when we
-    launched it, else what the registry holds, else the spec its label names. AgentSpecError, saying
-    how to register it, for a partition that names no agent: the run fails before any step."""
+    """The agent whose partition ``run`` evaluates (None for none): from its tags, else the registry,
+    else its label as a spec; AgentSpecError saying how to register a partition that names none."""
     tags = run.tags if run is not None else {}
     label = tags.get(PARTITION_TAG)
     if label is None:

@@ -47,9 +47,8 @@ EvaluationSettings = create_model(
 
 
 class AgentResource(dg.ConfigurableResource):
-    """The run's agent, built once by the adapter its spec names (``registry.build_agent``) from the
-    run's options, checked before any case is asked, closed at the run's end. ``secret``: its token
-    or key as ``dg.EnvVar``; ``folders``: where a ``python:`` agent's module is looked for too."""
+    """The run's agent, built once by its adapter, checked before any case, closed at the run's end;
+    ``secret`` as ``dg.EnvVar``; ``folders``: where a ``python:`` agent's module is looked for too."""
 
     evaluation: dg.ResourceDependency[RunSettings]
     secret: Optional[str] = Field(default=None, description="The agent's token or API key (an environment variable).")
@@ -143,9 +142,8 @@ ANSWER_SCORES = dg.ResourceDefinition(
 
 
 def run_resources(evaluation: Any = None) -> dict[str, Any]:
-    """The resources of an evaluation run: the options (``evaluation``, default: configured at
-    launch, one object the agent depends on), the agent, no checked cases, silent progress, a new
-    store of the answers' scores."""
+    """The resources of an evaluation run: the options (default: configured at launch), the agent,
+    no checked cases, silent progress, a new store of the answers' scores."""
     evaluation = evaluation if evaluation is not None else EvaluationSettings.configure_at_launch()
     return {"evaluation": evaluation, "agent": RunAgent(evaluation=evaluation), "checked_cases": NO_CHECKED_CASES,
             "progress": SILENT_PROGRESS, "answer_scores": ANSWER_SCORES}
