@@ -10,8 +10,7 @@ __all__ = ["NabahanEvaluationPipeline", "__version__", "nabahan_agent"]
 
 
 def __getattr__(name: str) -> Any:
-    # Loaded on first use, so that `import nabahan_pipeline` (and each of its modules) stays cheap
-    # and does not import Dagster.
+    # Loaded on first use: `import nabahan_pipeline` does not import Dagster.
     if name == "NabahanEvaluationPipeline":
         from nabahan_pipeline.api import NabahanEvaluationPipeline
 

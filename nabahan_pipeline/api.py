@@ -26,8 +26,9 @@ from nabahan_pipeline.evaluation.summary import summary_dict
 from nabahan_pipeline.files import atomic_open, file_lock, storage_problem
 from nabahan_pipeline.orchestration.assets import CheckedCases, check_output_folder, checked_test_cases
 from nabahan_pipeline.orchestration.jobs import LOCATION_TAGS, comparison_job, evaluation_job, settings_run_config
-from nabahan_pipeline.orchestration import resources
-from nabahan_pipeline.orchestration.partitions import partition_settings, partition_run_tags, register_agents
+from nabahan_pipeline.orchestration.partitions import (
+    partition_run_tags, partition_settings, register_agents, run_tags,
+)
 from nabahan_pipeline.orchestration.resources import built_agent
 from nabahan_pipeline.orchestration.run_owners import fail_runs_of_dead_processes, owner_tags, record_interrupted
 from nabahan_pipeline.progress import Watcher, one_at_a_time, silent
@@ -38,9 +39,8 @@ from nabahan_pipeline.settings import (
 __all__ = ["ComparedRuns", "EvaluationInputError", "EvaluationRun", "NabahanEvaluationPipeline", "open_instance"]
 
 _INSTANCE_YAML = """\
-# Dagster instance of the Nabahan evaluation's own entry points (nabahan eval, the Python API);
-# `dagster dev` with this folder as DAGSTER_HOME opens the same one. Every other part (SQLite storage
-# under this folder, compute logs in storage/) is Dagster's default.
+# Dagster instance of `nabahan eval` and the Python API (`dagster dev` with this DAGSTER_HOME opens
+# the same one); everything else is Dagster's default.
 telemetry:
   enabled: false
 """
@@ -48,11 +48,9 @@ telemetry:
 
 def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
     """The persistent Dagster instance at ``home`` (default: $DAGSTER_HOME or $NABAHAN_HOME/dagster),
-    Dagster's own as its dagster.yaml configures it (written on first use when there is none); the
-    runs our processes left unfinished when they died are marked failed (``run_owners``)."""
+    its dagster.yaml written on first use; runs our dead processes left unfinished marked failed."""
     home = dagster_home(home)
-    # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp the
-    # schema's version); runs that share the instance afterwards are.
+    # Creating Dagster's SQLite storage is not safe from two processes at once (both stamp its version).
     with file_lock(home / ".nabahan-instance.lock"):
         config = home / "dagster.yaml"
         if not config.exists():
@@ -71,8 +69,8 @@ def open_instance(home: str | Path | None = None) -> dg.DagsterInstance:
 
 
 def check_state(settings: RunSettings, home: Path) -> None:
-    """Raise a NabahanError, before any agent call, when the run's state could not be written
-    (Dagster's home and the Parquet folder on a read-only or full disk) or its response cache read."""
+    """A StorageError, before any agent call, when the run's state (Dagster's home, the Parquet
+    folder) could not be written or its response cache read."""
     for folder in (home, parquet_dir()):
         problem = storage_problem(folder)
         if problem is not None:
@@ -84,8 +82,7 @@ def check_state(settings: RunSettings, home: Path) -> None:
 
 def _unreadable_storage(home: Path, exc: BaseException) -> StorageError | None:
     """A StorageError naming Dagster's storage under ``home`` when ``exc`` comes of a SQLite file
-    that cannot be read (corrupt, cut short: sqlite3's DatabaseError, wrapped by SQLAlchemy as its
-    ``orig``); None for any other failure."""
+    that cannot be read (sqlite3's DatabaseError, or SQLAlchemy's wrapping it as ``orig``); else None."""
     seen: BaseException | None = exc
     while seen is not None:
         cause = getattr(seen, "orig", None)
@@ -98,8 +95,7 @@ def _unreadable_storage(home: Path, exc: BaseException) -> StorageError | None:
 
 
 class CheckedInputs(NamedTuple):
-    """What ``check_inputs`` found: the run's options, the cases to be asked, the agents, each one
-    built and checked (by label) and its fingerprint."""
+    """What ``check_inputs`` found: the options, the cases, the agents built and checked (by label)."""
 
     settings: RunSettings
     case_file: CheckedCases
@@ -114,9 +110,8 @@ _EMPTY_IS_UNSET = ("test_file", "database")
 
 
 def options_signature() -> inspect.Signature:
-    """NabahanEvaluationPipeline's signature as help() and editors show it: ``output_dir``, then
-    every run option of settings.py (``RUN_OPTIONS``) as a keyword, ``agent``, ``fail_under`` and
-    ``dagster_home``: the keywords ``__init__`` takes as ``**options``."""
+    """NabahanEvaluationPipeline's signature as help() and editors show it: ``output_dir``, every
+    run option of settings.py as a keyword (``**options``), ``agent``, ``fail_under``, ``dagster_home``."""
     keyword = inspect.Parameter.KEYWORD_ONLY
     return inspect.Signature([
         inspect.Parameter("output_dir", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
@@ -131,13 +126,11 @@ def options_signature() -> inspect.Signature:
 
 class NabahanEvaluationPipeline:
     """One evaluation's options; ``run_complete_pipeline`` materializes the evaluation group for
-    each agent (its partition), then, for several agents, compares them.
+    each agent (its partition), then compares several.
 
-    An option left None is not given: it comes from its environment variable (NABAHAN_<OPTION>),
-    else its default, when the options are resolved (``settings()``; a run resolves them once as it
-    starts). ``agent`` is one spec, or a list of them for a comparison; each may be named,
-    ``NAME=SPEC`` (else the spec is its label). ``fail_under`` is ``pass_threshold``'s other name.
-    The keyword arguments are settings.py's run options (``options_signature``)."""
+    An option left None comes from its variable (NABAHAN_<OPTION>), else its default, as a run
+    starts. ``agent`` is one spec or a list to compare, each ``NAME=SPEC`` or labelled by itself.
+    ``fail_under`` is ``pass_threshold``'s other name."""
 
     __signature__ = options_signature()  # what inspect.signature, help() and editors show
 
@@ -164,11 +157,9 @@ class NabahanEvaluationPipeline:
         self._fixed: tuple[RunSettings, list[LabelledAgent]] | None = None
 
     @classmethod
-    def resolved(
-        cls, settings: RunSettings, agents: Sequence[LabelledAgent], dagster_home: str | Path | None = None
-    ) -> NabahanEvaluationPipeline:
-        """A pipeline of options and agents already resolved (``labels.resolve_run``: `nabahan
-        eval` resolves its flags before Dagster loads, and its run goes on with them)."""
+    def resolved(cls, settings: RunSettings, agents: Sequence[LabelledAgent],
+                 dagster_home: str | Path | None = None) -> NabahanEvaluationPipeline:
+        """A pipeline of options and agents already resolved (`nabahan eval`'s, before Dagster loads)."""
         pipeline = cls(dagster_home=dagster_home)
         pipeline._fixed = (settings, list(agents))
         return pipeline
@@ -178,25 +169,21 @@ class NabahanEvaluationPipeline:
         return self._fixed or resolve_run(self.options, self.agent_texts)
 
     def settings(self) -> RunSettings:
-        """These options resolved now (given, else environment, else default), as a run started now
-        would get them; raises SettingsError naming a bad value."""
+        """These options resolved now, as a run started now gets them; SettingsError for a bad value."""
         return self._resolve()[0]
 
     def agents(self) -> list[LabelledAgent]:
-        """The agents to evaluate, each with its label: those given, else the one the settings
-        name; raises AgentSpecError for a bad label or two agents of one label."""
+        """The agents to evaluate, labelled: those given, else the settings'; AgentSpecError for a bad one."""
         return self._resolve()[1]
 
     def run_config(self, agent: LabelledAgent | None = None, *, several: bool = False) -> dict:
-        """The run config of ``agent``'s run (default: the first agent), every option resolved (what
-        `-c run_config.yaml` would say); with ``several``, its reports in a folder of its own."""
+        """The run config of ``agent``'s run (default: the first); ``several``: its reports apart."""
         settings, agents = self._resolve()
         return _run_config(partition_settings(settings, agent or agents[0], several=several))
 
     def check_inputs(self) -> CheckedInputs:
-        """Check the options and labels, the case file (gold SQL and expected tables included), each
-        agent's spec and that a service agent is reachable, before any run starts or any state is
-        written; raises ``EvaluationInputError`` naming what is wrong. The agents are closed again."""
+        """Check the options, labels, case file and agents (a service reachable) before any run
+        starts or state is written; ``EvaluationInputError`` names what is wrong."""
         with ExitStack() as stack:
             return self._check(stack)
 
@@ -230,10 +217,10 @@ class NabahanEvaluationPipeline:
         return CheckedInputs(settings, cases, agents, built, fingerprints)
 
     def run_tags(self, checked: CheckedInputs, agent: LabelledAgent | None = None) -> dict[str, str]:
-        """The tags of ``agent``'s run (default: the first agent), shown in the Dagster UI's runs list."""
+        """The tags of ``agent``'s run (default: the first), shown in the Dagster UI's runs list."""
         agent = agent or checked.agents[0]
         return {
-            **resources.run_tags(partition_settings(checked.settings, agent, several=False)),
+            **run_tags(partition_settings(checked.settings, agent, several=False)),
             **partition_run_tags(agent),
             "nabahan/agent_fingerprint": checked.fingerprints[agent.label],
             "nabahan/suite": suite_fingerprint(checked.case_file.cases),
@@ -243,28 +230,20 @@ class NabahanEvaluationPipeline:
         }
 
     def run_complete_pipeline(self, progress: Watcher | None = None) -> dict[str, Any]:
-        """Evaluate each agent (its partition of the evaluation group), then compare them when
-        there are several.
+        """Evaluate each agent (its partition), then compare several; ``run`` as records.
 
-        One agent: return ``summary``, ``results``, ``files``, ``checks``, ``run_id``,
-        ``settings`` and ``agent_label``. Several: ``agents`` (that dict for each, by label),
-        ``comparison`` (``agents``, ``cases``, ``disagreements``, ``run_id``) and ``files`` (the
-        comparison's). Raises ``EvaluationInputError`` (one readable line) for a bad case file,
-        agent spec or label, database or option, before a run starts: no state is written, no
-        report touched. Nothing is printed; ``progress`` is told the run's events (``run``).
-        """
+        One agent: ``summary``, ``results``, ``files``, ``checks``, ``run_id``, ``settings``,
+        ``agent_label``. Several: ``agents`` (that dict by label), ``comparison`` and ``files``.
+        A bad input raises ``EvaluationInputError`` (one line) before any state is written."""
         return self.run(progress).as_dict()
 
     def run(self, progress: Watcher | None = None) -> EvaluationRun | ComparedRuns:
-        """``run_complete_pipeline`` with the tables as they are, not as records (which, for
-        100,000 answers, hold a third of a gigabyte): what `nabahan eval` needs. One agent: its
-        EvaluationRun; several: ComparedRuns.
+        """One agent's EvaluationRun, or several agents' ComparedRuns, the tables as they are (as
+        records, 100,000 answers hold a third of a gigabyte). Prints nothing.
 
-        ``progress`` (``progress.Watcher``, e.g. `nabahan eval`'s ``console.RunConsole``) is told,
-        one event at a time, besides a run's own (``progress``): ``registered`` (``agents``),
-        ``run`` (``settings``, ``cases``: an agent's run starts), ``evaluated`` (``run``, the
-        EvaluationRun; ``responses``, ``cases``, ``golds``, ``robustness``: what its console shows),
-        ``interrupted`` (Ctrl-C) and ``compared`` (``comparison``, the ComparedRuns)."""
+        ``progress`` (e.g. ``console.RunConsole``) is told, one event at a time, besides a run's
+        own: ``registered`` (``agents``), ``run`` (``settings``, ``cases``), ``evaluated`` (``run``,
+        ``responses``, ``cases``, ``golds``, ``robustness``), ``interrupted`` and ``compared``."""
         tell = one_at_a_time(progress) if progress is not None else silent
         with ExitStack() as stack:  # each agent closed once every run is done
             checked = self._check(stack)
@@ -286,8 +265,7 @@ class NabahanEvaluationPipeline:
         self, instance: dg.DagsterInstance, checked: CheckedInputs, agent: LabelledAgent, several: bool,
         tell: Watcher,
     ) -> EvaluationRun:
-        """One agent's run: its partition of the evaluation job, in this process, with the agent and
-        the cases checked before it."""
+        """One agent's run: its partition of the evaluation job, in this process, with its checked inputs."""
         settings = partition_settings(checked.settings, agent, several=several)
         tell("run", {"settings": settings, "cases": len(checked.case_file.cases)})
         run_id = str(uuid.uuid4())  # known before the run, to record it canceled after Ctrl-C
@@ -347,8 +325,7 @@ class NabahanEvaluationPipeline:
 
 
 class EvaluationRun(NamedTuple):
-    """A finished run: its case_scores and evaluation_summary tables, the files written, the
-    checks' verdicts, its run id, the options it ran with, its agent's label and its charts."""
+    """A finished run: its tables, files, checks' verdicts, run id, options, label and charts."""
 
     scores: pd.DataFrame
     summary: pd.DataFrame
@@ -360,8 +337,7 @@ class EvaluationRun(NamedTuple):
     charts: tuple[str, ...] = ()  # the names of ``files`` that are charts of the set
 
     def as_dict(self) -> dict[str, Any]:
-        """What ``run_complete_pipeline`` returns for one agent: the overall figures (``summary``,
-        with ``categories``), every answer's scores as a record (``results``), and the rest."""
+        """What ``run_complete_pipeline`` returns for one agent."""
         return {
             "agent_label": self.agent_label,
             "summary": summary_dict(self.summary),
@@ -375,8 +351,7 @@ class EvaluationRun(NamedTuple):
 
 class ComparedRuns(NamedTuple):
     """Several agents evaluated and compared: each one's run by label, the agent_comparison table,
-    how many cases and disagreements, the comparison's files, its run id, and each pair of agents
-    case by case (``evaluation.comparison.paired_table``'s rows)."""
+    cases, disagreements, files, run id, and each pair case by case (``paired_table``'s rows)."""
 
     runs: dict[str, EvaluationRun]
     agents: pd.DataFrame
@@ -402,8 +377,7 @@ class ComparedRuns(NamedTuple):
 
 
 def _run_config(settings: RunSettings) -> dict[str, Any]:
-    """The run config of a run of ``settings``; our own console report replaces Dagster's event log
-    on the terminal."""
+    """The run config of a run of ``settings``; Dagster's console log silenced (ours reports)."""
     return {**settings_run_config(**settings.as_config()), "loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 

@@ -1,6 +1,5 @@
 """The `nabahan` command. A user mistake (``errors.NabahanError``) is one line on stderr and exit
-code 2; only a bug shows a traceback. An `eval` flag not given is None: its variable, else its
-default (``settings``), as in the API and Dagster."""
+code 2; only a bug shows a traceback. An `eval` flag not given is None: its variable, else its default."""
 
 from __future__ import annotations
 
@@ -11,8 +10,8 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import redirect_stdout
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -22,17 +21,8 @@ from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env, lab
 from nabahan_pipeline.errors import NabahanError, UsageError
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 from nabahan_pipeline.settings import (
-    NO_TOKEN,
-    RUN_OPTIONS,
-    SETTINGS,
-    RunSettings,
-    child_environment,
-    dagster_home,
-    environment_value,
-    nabahan_home,
-    resolve,
-    resolve_run_settings,
-    whole_number,
+    NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, child_environment, dagster_home, environment_value,
+    nabahan_home, resolve, resolve_run_settings, whole_number
 )
 from nabahan_pipeline.version import __version__
 
@@ -59,16 +49,13 @@ _non_negative_int = _argparse_type(whole_number(0))
 
 
 def _option_type(name: str) -> Callable[[str], Any]:
-    """An argparse type: the run option's own converter."""
+    """An argparse type: the setting's own converter."""
     return _argparse_type(SETTINGS[name].convert)
 
 
 def _option_help(name: str) -> str:
     """The help of an option's flag: its line, default and variable from settings.py."""
     return SETTINGS[name].describe().replace("%", "%%")
-
-
-# --- db ------------------------------------------------------------------------------------------
 
 
 def _cmd_db_build(args: argparse.Namespace) -> int:
@@ -79,17 +66,11 @@ def _cmd_db_build(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- cases ---------------------------------------------------------------------------------------
-
-
 def _cmd_cases_schema(args: argparse.Namespace) -> int:
     from nabahan_pipeline.evaluation.case_file import case_file_schema
 
     print(json.dumps(case_file_schema(), ensure_ascii=False, indent=2))
     return 0
-
-
-# --- agent ---------------------------------------------------------------------------------------
 
 
 def _cmd_agent_ask(args: argparse.Namespace) -> int:
@@ -124,9 +105,6 @@ def _cmd_agent_serve(args: argparse.Namespace) -> int:
     except OSError as exc:  # the address is taken or not ours to bind
         raise UsageError(str(exc)) from None
     return 0
-
-
-# --- agents --------------------------------------------------------------------------------------
 
 
 def _cmd_agents_add(args: argparse.Namespace) -> int:
@@ -181,8 +159,6 @@ def _cmd_agents_remove(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- ui, materialize: Dagster's own commands on the home ------------------------------------------
-
 # The code location Dagster's commands load, from any folder (the package is installed).
 LOCATION_MODULE = "nabahan_pipeline.definitions"
 
@@ -192,8 +168,8 @@ PROJECT_HOME = Path(".nabahan")
 
 
 def note_project_home() -> None:
-    """One line on stderr when this folder holds a project's own history (``./.nabahan``, every run's
-    home before ~/.nabahan) that the default home is not: how to keep using it."""
+    """One line on stderr, when this folder holds a project's own history (``./.nabahan``, the home
+    before ~/.nabahan) that the home is not, saying how to keep using it."""
     if environment_value(SETTINGS["home"].env) is None and (PROJECT_HOME / "dagster").is_dir() \
             and PROJECT_HOME.resolve() != nabahan_home():
         print(f"nabahan: note: runs are recorded in {nabahan_home()}; this folder's own history, "
@@ -201,16 +177,15 @@ def note_project_home() -> None:
 
 
 def _open_home() -> None:
-    """Make the home's Dagster instance ready for Dagster's own commands: its dagster.yaml written
-    (no "No dagster instance configuration file" warning), runs of dead processes marked failed."""
+    """The home's Dagster instance made ready for Dagster's own commands (dagster.yaml, dead runs)."""
     from nabahan_pipeline.api import open_instance
 
     open_instance().dispose()
 
 
 def _dagster(*arguments: str) -> int:
-    """Run Dagster's command line with ``arguments`` on the home's instance (DAGSTER_HOME), in this
-    terminal; its exit code. Ctrl-C reaches it too (one process group): it is waited for."""
+    """Dagster's command line with ``arguments`` on the home's instance, in this terminal (Ctrl-C
+    reaches it too, and it is waited for); its exit code."""
     process = subprocess.Popen([sys.executable, "-m", "dagster", *arguments],
                                env=child_environment(DAGSTER_HOME=str(dagster_home())))
     try:
@@ -228,9 +203,8 @@ def _cmd_ui(args: argparse.Namespace) -> int:
     print(f"nabahan: the Dagster UI of {nabahan_home()} (every `nabahan eval` run recorded there) on "
           f"http://{shown_host}:{port} (Ctrl-C stops it)", flush=True)
     sys.stderr.flush()
-    # This process becomes `dagster dev` (exec, no fork): Ctrl-C, SIGTERM and the exit code are its
-    # own, and no parent is left waiting, nor a child orphaned when the parent is stopped.
-    # Its "dev_command is superseded by dg dev" warning is Dagster's to itself, not the user's.
+    # This process becomes `dagster dev` (exec): Ctrl-C, SIGTERM and the exit code are its own, and
+    # no child is orphaned. Its "superseded by dg dev" warning is Dagster's to itself.
     os.execve(sys.executable, [sys.executable, "-W", "ignore:Function `dev_command` is superseded",
                                "-m", "dagster", "dev", "-m", LOCATION_MODULE, "-h", host, "-p", str(port)],
               child_environment(DAGSTER_HOME=str(dagster_home())))
@@ -275,12 +249,8 @@ def _latest_verdict(label: str) -> str:
     return str(verdict.value) if verdict is not None else "no evaluation_summary materialized"
 
 
-# --- eval ----------------------------------------------------------------------------------------
-
-
-# The flags of `eval` and the run options they set, made from settings.py's declaration (--fail-under
-# sets pass_threshold and the exit code); the other options (the SQL row cap, the caps on answers)
-# come from their variables alone.
+# The flags of `eval` and the run options they set (--fail-under: pass_threshold and the exit code);
+# the options without a flag come from their variables alone.
 EVAL_SWITCHES = {setting.flag: setting.name for setting in RUN_OPTIONS if setting.flag and setting.switch}
 EVAL_FLAGS = {  # flag: (option, metavar)
     setting.flag: (setting.name, setting.metavar)
@@ -326,14 +296,8 @@ def eval_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def eval_run(args: argparse.Namespace) -> tuple[RunSettings, list[LabelledAgent]]:
-    """The options and agents `eval`'s flags resolve to, once; raises a user error for a bad flag,
-    label or variable."""
+    """The options and agents `eval`'s flags resolve to, once; a user error for a bad one."""
     return resolve_run(eval_options(args), args.agent or [])
-
-
-def eval_settings(args: argparse.Namespace) -> RunSettings:
-    """The options `eval`'s flags resolve to (with one --agent, its spec)."""
-    return eval_run(args)[0]
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -358,9 +322,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         named = f"{label}: " if several else ""
         print(f"{named}{shown} {rate:.1%} is below --fail-under {args.fail_under:.1%}", file=sys.stderr)
     return 1 if below else 0
-
-
-# --- parser --------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -420,10 +381,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ui = sub.add_parser("ui", help="the Dagster UI on the home's history (`dagster dev`, with the sensor and "
                         "the nightly schedule); prints its URL")
-    ui.add_argument("--host", default=None, type=_argparse_type(SETTINGS["ui_host"].convert),
-                    help=_option_help("ui_host"))
-    ui.add_argument("--port", "-p", default=None, type=_argparse_type(SETTINGS["ui_port"].convert),
-                    help=_option_help("ui_port"))
+    ui.add_argument("--host", default=None, type=_option_type("ui_host"), help=_option_help("ui_host"))
+    ui.add_argument("--port", "-p", default=None, type=_option_type("ui_port"), help=_option_help("ui_port"))
     ui.set_defaults(handler=_cmd_ui)
 
     materialize = sub.add_parser("materialize", help="materialize an agent's partition with Dagster's own command "
@@ -436,16 +395,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@contextmanager
-def _stdout_reader_may_leave() -> Iterator[None]:
-    stdout = sys.stdout
-    sys.stdout = ReaderMayLeave(stdout)
-    try:
-        yield
-    finally:
-        sys.stdout = stdout
-
-
 # What a disk says when it cannot take a file: read-only, full, over quota, not ours.
 _STORAGE_ERRNOS = frozenset({errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EFBIG})
 
@@ -454,7 +403,7 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
     _reconfigure_stdout()
     args = parse(argv)
     try:
-        with _stdout_reader_may_leave():
+        with redirect_stdout(ReaderMayLeave(sys.stdout)):
             return args.handler(args)
     except NabahanError as exc:
         print(f"nabahan: error: {scrub(str(exc))}", file=sys.stderr)  # an agent's import error may hold a key
@@ -472,13 +421,12 @@ def _run(argv: Sequence[str] | None, parse: Callable[[Sequence[str] | None], arg
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The `nabahan` command, in this process; its exit code, the caller's collector as it was."""
+    """The `nabahan` command, in this process; its exit code."""
     return _run(argv, build_parser().parse_args)
 
 
 def eval_main(argv: Sequence[str] | None = None) -> int:
-    """`nabahan-eval`, the design's name for `nabahan eval`, in this process; its exit code, the
-    caller's collector as it was."""
+    """`nabahan-eval` (the design's name for `nabahan eval`), in this process; its exit code."""
     return _run(argv, _eval_parser().parse_args)
 
 

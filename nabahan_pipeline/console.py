@@ -48,8 +48,7 @@ def header(*, timestamp: str, cases: int, output_dir: str | Path, agent: str, la
 
 def case_block(case: Mapping[str, Any], row: Mapping[str, Any], total: int, repeat: int = 1,
                scores: Mapping[str, Any] | None = None) -> str:
-    """One case as the seed prints it, the moment its answer is scored (numbered 1-based): its
-    ``scores`` (the case's, ``scoring.on_arrival``), else the seed's verdict of the row alone."""
+    """One case as the seed prints it: its ``scores``, else the seed's verdict of the row alone."""
     verdict = scores if scores is not None else seed_verdict(case, row)
     question = " ".join(str(case["question"]).split())
     again = f" (repeat {int(row['repeat']) + 1}/{repeat})" if repeat > 1 else ""
@@ -68,9 +67,8 @@ def case_block(case: Mapping[str, Any], row: Mapping[str, Any], total: int, repe
 
 
 def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.DataFrame | None = None) -> str:
-    """The seed's EVALUATION SUMMARY, then ours: Correct and why not (for a wrong result, the
-    expected rows beside the agent's, from ``not_correct``: ``evaluation.not_correct``'s table),
-    accuracy, counts, categories."""
+    """The seed's EVALUATION SUMMARY, then ours: Correct and why not (a wrong result's expected rows
+    beside the agent's, from ``not_correct``), accuracy, counts, categories."""
     overall = summary.iloc[0]
     cases, answers = int(overall["cases"]), int(overall["total"])
     # With repeats the seed's Passed and Failed count answers: said beside them, and the answers apart.
@@ -136,8 +134,8 @@ def summary_text(scores: pd.DataFrame, summary: pd.DataFrame, not_correct: pd.Da
 
 
 def consistency_lines(scores: pd.DataFrame, overall: pd.Series) -> list[str]:
-    """With repeats: how many cases got the same seed's verdict on every repeat, pass^N beside it,
-    then each case that did not, with its passes, distinct SQL texts and distinct results."""
+    """With repeats: the cases of one verdict on every repeat, pass^N, then each case that was not,
+    with its passes, distinct SQL and distinct results."""
     repeats, cases = int(overall["repeats"]), int(overall["cases"])
     passes = scores["overall_passed"].astype(bool).groupby(scores["case_id"], sort=False).agg(["sum", "size"])
     mixed = passes[(passes["sum"] > 0) & (passes["sum"] < passes["size"])]
@@ -152,7 +150,7 @@ def consistency_lines(scores: pd.DataFrame, overall: pd.Series) -> list[str]:
 
 
 def _result_rows(not_correct: pd.DataFrame | None) -> dict[tuple[str, int], tuple[str, str]]:
-    """(case_id, repeat) -> the gold's rows and the agent's, as ``evaluation.not_correct`` wrote them."""
+    """(case_id, repeat) -> the gold's rows and the agent's, as ``not_correct`` wrote them."""
     if not_correct is None:
         return {}
     columns = ["case_id", "repeat", "expected", "result"]
@@ -161,8 +159,7 @@ def _result_rows(not_correct: pd.DataFrame | None) -> dict[tuple[str, int], tupl
 
 
 def _rate(row: pd.Series, rate: str, between: str = "") -> str:
-    """A rate and its interval: "85.0% (62.1-94.8)", or with ``between`` ", " inside parentheses
-    already "85.0%, 62.1-94.8"; the rate alone when it has none."""
+    """A rate and its interval, "85.0% (62.1-94.8)" (with ``between`` ", ": "85.0%, 62.1-94.8")."""
     if not between:
         return format_rate(row[rate], row.get(f"{rate}_low"), row.get(f"{rate}_high"))
     interval = interval_text(row.get(f"{rate}_low"), row.get(f"{rate}_high"))
@@ -170,16 +167,11 @@ def _rate(row: pd.Series, rate: str, between: str = "") -> str:
 
 
 def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
-    """The seed's lines about the files written: the two reports (and ours, the HTML report), then
-    one line per chart."""
+    """The seed's lines about the files written: the reports, then one line per chart."""
     out = Path(output_dir)
-    lines = ["", "Saving reports..."]
-    if "results_csv" in files:
-        lines.append(f"Detailed results saved to: {_shown(files['results_csv'], Path.cwd())}")
-    if "summary_csv" in files:
-        lines.append(f"Summary saved to: {_shown(files['summary_csv'], Path.cwd())}")
-    if "report_html" in files:
-        lines.append(f"Report to click through: {_shown(files['report_html'], Path.cwd())}")
+    lines = ["", "Saving reports...", *_saved(files, {"results_csv": "Detailed results saved to",
+                                                      "summary_csv": "Summary saved to",
+                                                      "report_html": "Report to click through"})]
     charts = [path for name, path in files.items() if name.endswith(".png")]
     if charts:
         lines += ["", "Generating visualization charts..."]
@@ -188,21 +180,19 @@ def files_text(files: Mapping[str, str], output_dir: str | Path) -> str:
 
 
 def robustness_text(summary: pd.DataFrame, files: Mapping[str, str]) -> str:
-    """Per perturbation (``evaluation.robustness``'s summary): the variants asked, Correct on their
-    originals and on them, the drop and the cases that broke; then the files written."""
+    """Per perturbation: variants, Correct on originals and on them, drop, cases broken; the files."""
     lines = ["", RULE, "ROBUSTNESS (each case written other ways)", RULE,
              f"{'Perturbation':<22}{'Cases':>6}{'Original':>10}{'Variant':>10}{'Drop':>8}{'Broke':>7}"]
     for row in summary.itertuples():
         lines.append(f"{row.perturbation:<22}{row.cases:>6}{format_pct(row.original_rate):>10}"
                      f"{format_pct(row.variant_rate):>10}{format_pct(row.drop):>8}{row.broken:>7}")
-    names = {"robustness_results_csv": "Robustness per variant", "robustness_summary_csv": "Robustness summary"}
-    lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
+    lines += _saved(files, {"robustness_results_csv": "Robustness per variant",
+                            "robustness_summary_csv": "Robustness summary"})
     return "\n".join(lines)
 
 
 def footer(summary: pd.DataFrame) -> str:
-    """The seed's closing block, then the Correct rate (what the gate judges); when the two are
-    FAR_APART or more, a line that says why they differ."""
+    """The seed's closing block, the Correct rate, and (FAR_APART) a line on why the two differ."""
     overall = summary.iloc[0]
     lines = ["", RULE, "EVALUATION COMPLETE", RULE,
              f"FINAL PASS RATE: {format_pct(overall['pass_rate'])}",
@@ -223,9 +213,7 @@ def interrupted_text(written: Mapping[str, str]) -> str:
 
 def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, files: Mapping[str, str],
                     pairs: pd.DataFrame | None = None) -> str:
-    """The agents side by side (``evaluation.comparison``'s agents table; the Correct rate with its
-    interval), how many cases they disagree on, each pair compared case by case (McNemar), and the
-    files written."""
+    """The agents side by side, the cases they disagree on, each pair by McNemar, the files written."""
     width = max([len("Agent"), *(len(str(label)) for label in agents["agent"])]) + 2
     lines = ["", RULE, f"AGENT COMPARISON ({len(agents)} agents, {cases} cases)", RULE,
              f"{'Agent':<{width}}{'Correct':>9}{'95% interval':>15}{'Pass':>9}{'Exec':>9}{'p50':>9}{'p95':>9}"
@@ -240,18 +228,16 @@ def comparison_text(agents: pd.DataFrame, *, cases: int, disagreements: int, fil
     if pairs is not None and len(pairs):
         lines += ["Paired, case by case (exact McNemar on the cases right for one agent only; significant: p < 0.05):",
                   *(f"  {line}" for line in paired_lines(pairs))]
-    names = {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
-             "pairs_csv": "Pairs saved to", "agent_comparison.png": "Chart saved to",
-             "report_html": "Report to click through"}
-    lines += [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in names.items() if key in files]
+    lines += _saved(files, {"comparison_csv": "Comparison saved to", "matrix_csv": "Case matrix saved to",
+                            "pairs_csv": "Pairs saved to", "agent_comparison.png": "Chart saved to",
+                            "report_html": "Report to click through"})
     lines.append(RULE)
     return "\n".join(lines)
 
 
 def run_text(settings: Any, *, run: Any, responses: pd.DataFrame, cases: pd.DataFrame,
              golds: Mapping[str, Any], robustness: pd.DataFrame | None) -> str:
-    """What closes an agent's run (``api.EvaluationRun``): the summary (the answers not Correct
-    with their rows), the files written, robustness when asked, the footer, the checks not passed."""
+    """What closes an agent's run: summary, files, robustness when asked, footer, checks not passed."""
     from nabahan_pipeline.evaluation.not_correct import not_correct_answers
     from nabahan_pipeline.evaluation.robustness.variants import robustness_summary
     from nabahan_pipeline.orchestration.assets import CHARTS_FOLDER
@@ -270,6 +256,11 @@ def run_text(settings: Any, *, run: Any, responses: pd.DataFrame, cases: pd.Data
     return "\n".join(parts)
 
 
+def _saved(files: Mapping[str, str], labels: Mapping[str, str]) -> list[str]:
+    """"Label: path" for each file of ``labels`` written, in their order."""
+    return [f"{label}: {_shown(files[key], Path.cwd())}" for key, label in labels.items() if key in files]
+
+
 def _shown(path: str | Path, base: Path) -> str:
     try:
         return str(Path(path).relative_to(base.absolute()))
@@ -278,11 +269,9 @@ def _shown(path: str | Path, base: Path) -> str:
 
 
 class RunConsole:
-    """`nabahan eval`'s watcher of its runs (``api.NabahanEvaluationPipeline.run``'s ``progress``):
-    an agent's run opens with the seed's header; each case block printed as its answer arrives; on
-    a terminal, a progress line under them naming the stage (asking the agent, then scoring, writing
-    reports, drawing charts); the run closes with its summary, files and footer (or, after Ctrl-C,
-    what it wrote); several agents' comparison last."""
+    """`nabahan eval`'s watcher of its runs (``NabahanEvaluationPipeline.run``'s ``progress``): the
+    seed's header, each case block as its answer arrives, on a terminal a progress line naming the
+    stage; the summary, files and footer (after Ctrl-C, what was written); a comparison last."""
 
     def __init__(self, stream: TextIO) -> None:
         self._given = self.stream = stream
@@ -334,9 +323,8 @@ class RunConsole:
                                   files=compared.files, pairs=pd.DataFrame(compared.pairs)), file=self.stream)
 
     def _open(self, settings: Any, cases: int) -> None:
-        """An agent's run starts: its header, and a handle of our own on the stream, made before the
-        run: while a step runs, Dagster sends the process's stdout through its compute-log capture,
-        which is no terminal and keeps a copy of everything."""
+        """An agent's run starts: its header, and our own handle on the stream, made before the run
+        (while a step runs, Dagster's compute-log capture, no terminal, holds the process's stdout)."""
         self._settings, self.repeat, self.written = settings, settings.repeat, {}
         print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=cases,
                      output_dir=settings.output_path(), agent=settings.agent, label=settings.run_label(),
@@ -360,15 +348,9 @@ class RunConsole:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         self._progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            _counted(MofNCompleteColumn()),
-            _rate_column(),
-            _counted(TextColumn("ETA")),
-            _counted(TimeRemainingColumn()),
-            console=Console(file=self.stream, force_terminal=True),
-            transient=True,
-        )
+            TextColumn("{task.description}"), BarColumn(), _counted(MofNCompleteColumn()), _rate_column(),
+            _counted(TextColumn("ETA")), _counted(TimeRemainingColumn()),
+            console=Console(file=self.stream, force_terminal=True), transient=True)
         self._task = self._progress.add_task("asking the agent", total=answers)
         self._progress.start()
 
@@ -398,8 +380,7 @@ def _counted(column: Any) -> Any:
 
 
 def _own_handle(stream: TextIO) -> TextIO:
-    """A handle of our own on the stream's file (a duplicate descriptor), or the stream itself
-    when it has no file (a StringIO)."""
+    """Our own handle on the stream's file (a duplicate descriptor), else the stream itself."""
     try:
         stream.flush()
         descriptor = os.dup(stream.fileno())

@@ -48,9 +48,8 @@ def code_location() -> dg.Definitions:
 
 
 def add_location_partition() -> None:
-    """Add the partition of the location's own agent (and what it stands for, not registered for the
-    schedule) to the instance at $DAGSTER_HOME when it has none; a problem is one warning line on
-    stderr, never a failure to load the location."""
+    """Add the location's own agent's partition to the instance at $DAGSTER_HOME when it has none; a
+    problem is one warning line, never a failure to load the location."""
     if environment_value(SETTINGS["dagster_home"].env) is None:
         print("nabahan: warning: DAGSTER_HOME is not set, so the instance keeps no agent's partition: "
               "`nabahan materialize embedded` runs it on the home's instance (or export DAGSTER_HOME=~/.nabahan/dagster)", file=sys.stderr)

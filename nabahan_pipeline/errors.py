@@ -5,28 +5,11 @@ answer's problem (an error row; the run goes on). Anything else is a bug and sho
 from __future__ import annotations
 
 __all__ = [
-    "AgentAnswerError",
-    "AgentSpecError",
-    "BodyTooLargeError",
-    "ContractError",
-    "DatabaseBuildError",
-    "EvaluationInputError",
-    "HttpConnectionError",
-    "HttpError",
-    "HttpStatusError",
-    "HttpTimeoutError",
-    "MalformedResponseError",
-    "NabahanError",
-    "QueryTimeoutError",
-    "SettingsError",
-    "StorageError",
-    "TestCaseError",
-    "UnsafeSQLError",
-    "UsageError",
+    "AgentAnswerError", "AgentSpecError", "BodyTooLargeError", "ContractError", "DatabaseBuildError",
+    "EvaluationInputError", "HttpConnectionError", "HttpError", "HttpStatusError", "HttpTimeoutError",
+    "MalformedResponseError", "NabahanError", "QueryTimeoutError", "SettingsError", "StorageError",
+    "TestCaseError", "UnsafeSQLError", "UsageError",
 ]
-
-
-# --- the user's mistakes: one line, exit code 2 ---------------------------------------------------
 
 
 class NabahanError(Exception):
@@ -52,8 +35,7 @@ class AgentSpecError(NabahanError, ValueError):
 
 
 class SettingsError(NabahanError, ValueError):
-    """A bad option value, named with where it came from (a flag, an API argument, run config or a
-    variable)."""
+    """A bad option value, named with where it came from (flag, argument, run config or variable)."""
 
 
 class StorageError(NabahanError, OSError):
@@ -63,9 +45,6 @@ class StorageError(NabahanError, OSError):
 
 class DatabaseBuildError(NabahanError, ValueError):
     """A user mistake when building or locating the database (bad size, unusable path)."""
-
-
-# --- an agent's answer: an error row, never the run's end -----------------------------------------
 
 
 class AgentAnswerError(Exception):

@@ -1,7 +1,5 @@
-"""Text we did not write (questions, agents' insights, SQL and errors) made inert for the formats
-we write it into: a CSV cell never becomes a spreadsheet formula, a Markdown preview never
-renders an agent's markup, link or HTML, nor lets its bidi controls reorder the cells after it.
-"""
+"""Text we did not write made inert where we write it: a CSV cell never becomes a formula, a
+Markdown preview never renders an agent's markup, links, HTML, nor its bidi controls."""
 
 from __future__ import annotations
 
@@ -46,10 +44,8 @@ FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
 
 
 def isolated(text: str) -> str:
-    """``text`` holding right-to-left letters between FSI and PDI (Unicode's isolates), so that it
-    reads in order inside a left-to-right page (a Markdown table in the Dagster UI): its direction
-    taken from its first letter, its neutrals (digits, "؟", brackets) kept within it, and nothing of
-    it carried into the next cell. Text with none passes unchanged."""
+    """``text`` with right-to-left letters between FSI and PDI (Unicode's isolates), so that it reads
+    in order in a left-to-right page, its neutrals kept within it; text with none unchanged."""
     return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}" if _RIGHT_TO_LEFT.search(text) else text
 
 
@@ -73,9 +69,8 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def one_line(value: object, chars: int) -> str:
-    """``value`` as one line (every run of whitespace a space), cut to ``chars`` characters with "…"
-    where it is cut: agent text quoted in a message, a reason or a table cell. Only as much of the
-    start as the line needs is split (a 30 MiB result would be millions of words, for 80 characters)."""
+    """``value`` as one line, cut to ``chars`` characters with "…"; only as much of its start as
+    the line needs is split (a 30 MiB result is millions of words)."""
     text = str(value)
     size = 4 * chars + 64
     while size < len(text):
@@ -88,9 +83,8 @@ def one_line(value: object, chars: int) -> str:
 
 
 def markdown_text(value: object) -> str:
-    """``value`` as literal text in Markdown (one line; no emphasis, links, bare-URL autolinks,
-    code, HTML or table breaks): every character Markdown or HTML would read is escaped, its bidi
-    controls removed, and right-to-left text isolated (``isolated``)."""
+    """``value`` as literal text in Markdown, on one line: every character Markdown or HTML would
+    read escaped, bidi controls removed, right-to-left text isolated."""
     text = str(value).translate(_BIDI_CONTROLS).translate(_MARKDOWN_SPECIAL)
     return isolated(_BARE_LINK.sub(r"\\\g<0>", text))
 

@@ -21,9 +21,8 @@ from typing import IO
 LEGACY_TEMPORARY_AGE_S = 3600.0
 _TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[0-9a-f]{12}\.tmp$")
 _LEGACY_TEMPORARY = re.compile(r"^\..+\.tmp$")
-# The temporary names this process is writing now: a leftover that carries our process id but is
-# not among them comes from an earlier process with the same id (a container's pid 1). Safe in a
-# long-lived process: a name leaves the set when its write ends (``_done_with``).
+# The temporary names this process is writing now: a leftover with our pid not among them is an
+# earlier process's of the same pid (a container's pid 1). A name leaves when its write ends.
 _OURS: set[str] = set()
 
 
@@ -55,13 +54,9 @@ def _done_with(tmp: Path) -> None:
 
 @contextmanager
 def atomic_path(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; on success it becomes ``path`` in one rename.
-
-    With ``replace=False`` an existing ``path`` is never overwritten: NameTakenError is raised
-    and the temporary file removed (the claim is atomic, so two writers cannot both win).
-    A folder on the way that is a file raises NotADirectoryError, never a FileExistsError.
-    On an exception the temporary file is removed and ``path`` is left as it was.
-    """
+    """Yield a temporary path beside ``path`` that becomes ``path`` in one rename on success (on an
+    exception, ``path`` is left as it was). With ``replace=False`` an existing ``path`` is never
+    overwritten: NameTakenError (an atomic claim: two writers cannot both win)."""
     target = Path(path)
     make_folder(target.parent)
     tmp = temporary_name(target)
@@ -94,8 +89,7 @@ def atomic_open(path: str | Path, mode: str = "w", *, replace: bool = True, **kw
 
 
 def make_folder(folder: str | Path) -> None:
-    """Create ``folder`` and its parents as needed; NotADirectoryError naming the first of them
-    that is something else than a folder (mkdir's own FileExistsError would read as "name taken")."""
+    """Create ``folder`` and its parents; NotADirectoryError (not "name taken") naming one that is not."""
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -117,15 +111,13 @@ def folder_problem(folder: str | Path) -> str | None:
     return None
 
 
-# Free space a run needs at least where it writes (its Parquet, reports and charts take a few MB;
-# Dagster's run database grows by its events): less is a full disk, told before any agent call.
+# Free space a run needs where it writes (a few MB and Dagster's events): less is a full disk.
 MIN_FREE_BYTES = 32 * 1024 * 1024
 
 
 def storage_problem(folder: str | Path) -> str | None:
-    """Why a run could not write into ``folder`` (made later when missing): the nearest folder that
-    exists refuses a file (read-only, not ours) or its disk has less than MIN_FREE_BYTES free; or
-    None. A probe file is written there and removed."""
+    """Why a run could not write into ``folder``: the nearest existing folder refuses a probe file
+    (read-only, not ours) or its disk has less than MIN_FREE_BYTES free; else None."""
     existing = Path(folder).absolute()
     while not existing.is_dir() and existing != existing.parent:
         existing = existing.parent
@@ -149,8 +141,7 @@ def storage_problem(folder: str | Path) -> str | None:
 
 
 def linked_folder_problem(link: str | Path) -> str | None:
-    """Why ``atomic_folder(link)`` could not switch a folder in at ``link`` (something of the
-    user's is there: a file, a folder of other files), or None: told before a run, not after it."""
+    """Why ``atomic_folder(link)`` cannot switch a folder in at ``link`` (the user's is there), or None."""
     link = Path(link)
     runs = link.with_name(f".{link.name}_runs")
     if (runs.exists() or runs.is_symlink()) and not runs.is_dir():
@@ -174,14 +165,9 @@ class StagedFolder:
 
 @contextmanager
 def atomic_folder(link: str | Path, *, keep: int = 10) -> Iterator[StagedFolder]:
-    """Yield a new empty folder to write; on success it is renamed to its final name and ``link``
-    (a symbolic link) points at it, switched in one rename.
-
-    The folders live in ``.<link name>_runs`` beside ``link``; the newest ``keep`` are kept, so a
-    reader that resolved ``link`` a moment ago still finds its files. A real folder found at
-    ``link`` (from before links were used) is moved in among them first. On an exception the new
-    folder is removed and ``link`` is left as it was.
-    """
+    """Yield a new empty folder to write; on success it takes its final name in ``.<link>_runs``
+    and the symbolic link ``link`` is switched to it in one rename (on an exception, left as it
+    was). The newest ``keep`` are kept: a reader that resolved ``link`` a moment ago finds its files."""
     link = Path(link)
     runs = link.with_name(f".{link.name}_runs")
     runs.mkdir(parents=True, exist_ok=True)
@@ -208,8 +194,8 @@ def atomic_folder(link: str | Path, *, keep: int = 10) -> Iterator[StagedFolder]
 
 
 def _adopt_folder(folder: Path, runs: Path) -> None:
-    # A real folder where the link goes: the files of a version before links, moved in among the
-    # run folders when they are all files of ours (made of the same kinds), else left alone.
+    # A real folder where the link goes (from before links): moved in among the runs when its files
+    # are all of one kind, as ours are; else refused.
     if _other_files(folder):
         raise FileExistsError(f"{folder} is a folder of other files; it cannot become a link to a run's folder")
     os.replace(folder, runs / f"{_stamp()}-before")
@@ -232,12 +218,8 @@ def _prune_folders(runs: Path, *, keep: int, current: Path) -> None:
 
 
 def remove_stale_temporaries(folder: str | Path, *, recursive: bool = False) -> list[Path]:
-    """Remove the temporary files and folders that killed writers left in ``folder``.
-
-    A temporary name carries its writer's process id: it is stale when that process is gone
-    (a live writer's files are left alone). Older names without a process id are stale after
-    ``LEGACY_TEMPORARY_AGE_S``. Returns what was removed.
-    """
+    """Remove (and return) the temporaries killed writers left in ``folder``: those whose writer's
+    process (its id in the name) is gone, and, without one, older than ``LEGACY_TEMPORARY_AGE_S``."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
@@ -287,8 +269,7 @@ def fsync_file(path: str | Path) -> None:
 
 
 def fsync_folder(folder: str | Path) -> None:
-    """Flush a folder's entries to disk (a rename into it survives a crash); a no-op where the
-    system cannot (Windows), where the rename itself is still atomic."""
+    """Flush a folder's entries to disk (a rename into it survives a crash), where the system can."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -303,8 +284,7 @@ def fsync_folder(folder: str | Path) -> None:
 
 @contextmanager
 def file_lock(path: str | Path) -> Iterator[None]:
-    """Hold an exclusive lock on the file ``path`` (created if missing) for the block; other
-    processes that ask for it wait. The operating system releases it when a holder dies."""
+    """An exclusive lock on the file ``path`` for the block (released by the system if we die)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+b") as handle:

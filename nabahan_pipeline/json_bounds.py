@@ -57,10 +57,8 @@ def _skeleton(text: bytes) -> bytes:
 
 
 def too_deep_at(data: bytes | str, depth_limit: int) -> tuple[int, str | None] | None:
-    """Where ``data`` first nests deeper than ``depth_limit``: the 1-based element of its
-    top-level array and the key of that element's member it happens in (None when the element
-    is not an object); None when it never does. A walk over its punctuation, for the message of
-    a document ``measure_json`` found too deep."""
+    """Where ``data`` first nests deeper than ``depth_limit``, for a message: the 1-based element of
+    its top-level array and the key of that element's member (None for no object); else None."""
     text = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     depth = 0
     element = 1
@@ -88,10 +86,8 @@ def too_deep_at(data: bytes | str, depth_limit: int) -> tuple[int, str | None] |
 
 
 def json_list_items(text: str) -> Iterator[Any]:
-    """Each item of the JSON list ``text``, parsed one at a time (``JSONDecoder.raw_decode`` at its
-    offset, the text never copied): a stored result of 30 MiB is checked, counted or shown a few
-    rows at a time, never held whole as objects. ValueError (``json.JSONDecodeError``) as soon as
-    the text is not a JSON list."""
+    """Each item of the JSON list ``text``, parsed one at a time in place (a 30 MiB result is never
+    held whole as objects); ValueError as soon as the text is not a JSON list."""
     end = len(text)
     at = _SPACE.match(text).end()
     if at >= end or text[at] != "[":

@@ -1,8 +1,6 @@
-"""A run's progress told to whoever watches it (the ``progress`` resource, a ``Watcher``: what the
-API's caller passes, else ``silent``). The assets tell ``asking`` (``cases``, ``answers``),
-``answer`` (``case`` with its 1-based ``number``, ``row``, ``scores``: the case's scores, or None
-when scoring it failed), ``stage`` (``name``) and ``written`` (``files``); the API adds its own
-around each run (``api.NabahanEvaluationPipeline.run``)."""
+"""A run's progress told to its ``progress`` resource, a ``Watcher`` (the API's caller's, else
+``silent``): ``asking`` (``cases``, ``answers``), ``answer`` (``case`` with its 1-based ``number``,
+``row``, ``scores`` or None), ``stage`` (``name``), ``written`` (``files``)."""
 
 from __future__ import annotations
 
@@ -18,8 +16,7 @@ def silent(event: str, data: Mapping[str, Any]) -> None:
 
 
 def one_at_a_time(watcher: Watcher) -> Watcher:
-    """``watcher`` told one event at a time (answers arrive on the runner's threads), so that its
-    output never interleaves."""
+    """``watcher`` told one event at a time (answers arrive on the runner's threads)."""
     lock = threading.Lock()
 
     def told(event: str, data: Mapping[str, Any]) -> None:

@@ -8,9 +8,8 @@ from typing import Any
 
 
 class ReaderMayLeave:
-    """A text stream whose reader may go away (`nabahan eval | head -n 5`): from the first write
-    that finds the pipe closed on, what is written is dropped and the command goes on to finish
-    its reports and exit with its own code, with no BrokenPipeError message at exit."""
+    """A text stream whose reader may go (`nabahan eval | head -n 5`): from the first write that
+    finds the pipe closed, writes are dropped and the run goes on, with no BrokenPipeError at exit."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
@@ -49,8 +48,7 @@ class ReaderMayLeave:
         return getattr(self._stream, name)
 
     def _reader_gone(self) -> None:
-        # The file descriptor is pointed at the null device, so that what the stream still holds
-        # in its buffer is flushed there at exit instead of failing again.
+        # The descriptor pointed at the null device: what the buffer holds is flushed there at exit.
         self._gone = True
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)

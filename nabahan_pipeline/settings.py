@@ -1,15 +1,10 @@
-"""Every option of the pipeline, declared once: name, type, default, environment variable, one
-line of help; and the one order in which all entry points resolve it:
+"""Every option, declared once (name, type, default, environment variable, help), and the one
+order all entry points resolve it in: given (flag, argument, run config) > variable > default.
 
-    explicit value (CLI flag, API argument, run config)  >  environment variable  >  default
-
-A run option (``RunSettings``, one evaluation run's) takes its variable from its name,
-``NABAHAN_<NAME>``; the process settings (where state and caches live, an agent's credentials) keep
-the names their tools already use (``DAGSTER_HOME``, ``XDG_CACHE_HOME``, ``OPENAI_API_KEY``). An empty
-variable counts as unset. A bad value is one ``SettingsError`` that names where it came from and
-what is wrong: ``NABAHAN_CONCURRENCY=abc: not a whole number``.
-
-Standard library only, so that any module may import it without an import cycle.
+A run option's variable is ``NABAHAN_<NAME>``; the process settings keep their tools' names
+(``DAGSTER_HOME``, ``OPENAI_API_KEY``). An empty variable is unset. A bad value is one
+``SettingsError`` naming its source: ``NABAHAN_CONCURRENCY=abc: not a whole number``. Standard
+library only, so that any module may import it.
 """
 
 from __future__ import annotations
@@ -35,8 +30,7 @@ MAX_SUITE_DATABASES = 20
 _REDACTED = "***"
 
 
-# --- converters: text (a variable, a flag) or a typed value (an argument, run config) -> the value ---
-
+# A converter: text (a variable, a flag) or a typed value (an argument, run config) -> the value.
 Convert = Callable[[Any], Any]
 
 
@@ -75,8 +69,7 @@ def seconds(value: Any) -> float:
 
 
 def rate(value: Any) -> float:
-    """A rate: 0 to 1 (0.8), or a percentage written with % ("80%"). A bare 80 or 1.5 is refused:
-    it could mean either."""
+    """A rate: 0 to 1 (0.8), or a percentage with % ("80%"); a bare 80 is refused (either could be meant)."""
     forms = "a rate between 0 and 1 (0.8) or a percentage between 0% and 100% (80%)"
     if isinstance(value, str):
         text = value.strip()
@@ -151,8 +144,7 @@ _TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat
 
 def token_like(value: str) -> bool:
     """Whether ``value``, given as a variable's name, is rather a token: a provider's prefix, a
-    secret this environment holds ($NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY), or a long run of letters
-    and digits no variable is named like (mixed case with digits, or no ``_`` at all)."""
+    secret this environment holds, or a long run of letters and digits no variable is named like."""
     value = value.strip()
     if value.startswith(_TOKEN_PREFIXES) or value in secret_values():
         return True
@@ -161,9 +153,8 @@ def token_like(value: str) -> bool:
 
 
 def variable_name(value: Any) -> str:
-    """The name of an environment variable (an agent's token is read from it, never given itself),
-    or ``none``: no token. A token given there by mistake (``token_like``) is refused; the refusal
-    does not repeat the value."""
+    """The name of the variable an agent's token is read from, or ``none``; a token given there by
+    mistake (``token_like``) is refused without repeating it."""
     if isinstance(value, str) and value.strip() == NO_TOKEN:
         return NO_TOKEN
     if isinstance(value, str) and value.strip().isidentifier() and value.isascii() and not token_like(value):
@@ -178,13 +169,9 @@ def spec(value: Any) -> str:
     return value.strip()
 
 
-# --- one setting ---------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Setting:
-    """One option: its name, environment variable, default (a value, or a function computing it
-    when needed), converter, help line, and how help shows the default when it is not a plain value."""
+    """One option: name, variable, default (or a function of it), converter, help, shown default."""
 
     name: str
     env: str
@@ -230,12 +217,11 @@ class Setting:
         return "off" if self.default is False else str(self.default)
 
     def describe(self) -> str:
-        """The help line with the default and the variable: 'agent calls at once (default: 8; $NABAHAN_CONCURRENCY)'."""
+        """'agent calls at once (default: 8; $NABAHAN_CONCURRENCY)'."""
         return f"{self.help} (default: {self.default_text()}; ${self.env})"
 
     def resolve(self, given: Any = None) -> Any:
-        """``given`` when it is not None, else the environment variable, else the default; raises
-        SettingsError naming the option or the variable and the bad value."""
+        """``given`` when not None, else the variable, else the default; SettingsError naming the source."""
         if given is not None:
             shown = _REDACTED if self.secret or self.quiet else repr(given) if isinstance(given, str) else given
             return self._convert(given, f"{self.name}={shown}")
@@ -251,28 +237,20 @@ class Setting:
             raise SettingsError(f"{source}: {exc}") from None
 
 
-# --- the options of one evaluation run -----------------------------------------------------------
-
-
 def _option(
     default: Any, convert: Convert, help: str, shown: str | None = None, *,
     flag: str | None = None, metavar: str | None = None, quiet: bool = False,
 ) -> Any:
-    """A RunSettings field: its default, converter and help, and the `nabahan eval` flag that sets
-    it (a yes/no option's flag is a switch); its variable is NABAHAN_<NAME>."""
+    """A RunSettings field: default, converter, help and `nabahan eval` flag (a switch for yes/no)."""
     return field(default=default, metadata={"convert": convert, "help": help, "shown": shown, "flag": flag,
                                             "metavar": metavar, "quiet": quiet})
 
 
 @dataclass(frozen=True)
 class RunSettings:
-    """The options of one evaluation run, resolved (build it with ``resolve_run_settings``). Each
-    field declares an option once: its default, converter, help and flag; `nabahan eval`'s flags,
-    the Python API's arguments and the Dagster resource's config are made from these fields (in
-    this order, the order of `nabahan eval --help`); its variable is NABAHAN_<NAME>.
-
-    The library functions that take these numbers (agent_sql, sql_safety, execution_match,
-    AnswerLimits) read their defaults from here."""
+    """The options of one evaluation run, resolved (``resolve_run_settings``), each field declared
+    once; `nabahan eval`'s flags, the API's arguments and the Dagster resource's config are made
+    from them, in this order. The library functions that take these numbers read defaults here."""
 
     quick: bool = _option(False, yes_no, "one case of each category", flag="--quick")
     use_cache: bool = _option(False, yes_no, "reuse the cached answers of an unchanged agent", flag="--cache")
@@ -378,8 +356,7 @@ class RunSettings:
         return self.label or f"{self.agent} · {self.test_file.name}"
 
     def test_suite_size(self) -> int:
-        """How many test-suite databases to use: none when the evaluation database is not the
-        embedded one (the generator's other seeds say nothing about another database)."""
+        """How many test-suite databases to use: none for a database not the embedded one."""
         return 0 if self.database is not None else self.test_suite_databases
 
     def as_config(self) -> dict[str, Any]:
@@ -401,8 +378,7 @@ RUN_OPTIONS: tuple[Setting, ...] = tuple(
 
 
 def resolve_run_settings(given: Mapping[str, Any] | None = None) -> RunSettings:
-    """The run's options: each given one (None: not given), else its variable, else its default.
-    Raises one SettingsError listing every bad value (and any unknown option)."""
+    """The run's options (given, else variable, else default); one SettingsError for all bad ones."""
     given = dict(given or {})
     values, problems = {}, []
     for setting in RUN_OPTIONS:
@@ -416,12 +392,8 @@ def resolve_run_settings(given: Mapping[str, Any] | None = None) -> RunSettings:
     return RunSettings(**values)
 
 
-# --- the process: where state and caches live, an agent's credentials ----------------------------
-
-
 def nabahan_home() -> Path:
-    """The state directory (run history, Parquet, the response cache), absolute: $NABAHAN_HOME, else
-    ~/.nabahan, whatever folder a run starts from."""
+    """The state directory, absolute: $NABAHAN_HOME, else ~/.nabahan, whatever folder a run starts from."""
     return resolve("home").resolve()
 
 
@@ -451,8 +423,7 @@ def cache_dir() -> Path:
 
 
 PROCESS_SETTINGS: tuple[Setting, ...] = (
-    # One home for every folder a run starts from (as ~/.promptfoo, as DAGSTER_HOME): the UI shows
-    # them all. A project that wants its own history sets NABAHAN_HOME (e.g. to its old ./.nabahan).
+    # One home for every folder a run starts from (as ~/.promptfoo): the UI shows them all.
     Setting("home", "NABAHAN_HOME", lambda: Path.home() / ".nabahan", path,
             "the state directory: run history, Parquet, the response cache; one for every folder",
             "~/.nabahan"),
@@ -488,21 +459,18 @@ def resolve(name: str, given: Any = None) -> Any:
 
 
 def environment() -> dict[str, str]:
-    """A copy of this process's whole environment: what a child process's is made from (a
-    ``python:`` agent's, without the credentials it is not meant to read: ``child_process``)."""
+    """A copy of this process's environment, which a ``python:`` agent's child's is made from."""
     return dict(os.environ)
 
 
 def environment_value(variable: str) -> str | None:
-    """The value of the environment variable ``variable`` (one an agent's token is read from, by the
-    name its ``--agent-token`` gives); None when it is unset or empty."""
+    """The value of the environment variable ``variable``; None when it is unset or empty."""
     value = os.environ.get(variable, "")
     return value if value.strip() else None
 
 
 def child_environment(**variables: str) -> dict[str, str]:
-    """This process's environment with ``variables`` set: for a command we start on the user's
-    behalf (Dagster's own, by `nabahan ui` and `nabahan materialize`)."""
+    """This process's environment with ``variables`` set, for Dagster's commands we start."""
     return {**os.environ, **variables}
 
 

@@ -15,7 +15,7 @@ import yaml
 
 from nabahan_pipeline import settings
 from nabahan_pipeline.api import NabahanEvaluationPipeline
-from nabahan_pipeline.cli import EVAL_FLAGS, EVAL_SWITCHES, build_parser, eval_settings
+from nabahan_pipeline.cli import EVAL_FLAGS, EVAL_SWITCHES, build_parser, eval_run
 from nabahan_pipeline.definitions import defs
 from nabahan_pipeline.orchestration import sensors
 from nabahan_pipeline.orchestration.history import latest_materializations
@@ -103,7 +103,7 @@ def _sample(name: str, tmp: Path) -> tuple[str, object]:
 
 def _cli(*argv: str) -> RunSettings:
     """`nabahan eval`'s own resolution of its flags (what it runs with)."""
-    return eval_settings(build_parser().parse_args(["eval", *argv]))
+    return eval_run(build_parser().parse_args(["eval", *argv]))[0]
 
 
 def _dagster() -> RunSettings:

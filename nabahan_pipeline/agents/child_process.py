@@ -1,29 +1,12 @@
-"""A ``python:`` agent in a child process of its own (the default; ``--in-process`` is the other way).
+"""A ``python:`` agent in a spawned child process of its own (the default; ``--in-process`` is the
+other way): the agent cannot end, hang, move (``os.chdir``) or rewrite the judge.
 
-The child is a fresh interpreter (``subprocess``: spawned, never a fork of this process), so the
-agent cannot end, hang, move (``os.chdir``) or rewrite (a scoring function rebound) the judge.
-Questions go to it and answers come back as frames (``frames``) on two pipes of their own; what
-comes back is untrusted: measured against ``max_answer_bytes`` before it is read, its depth
-counted before it is parsed, parsed as JSON alone. The agent's own stdout and stderr reach our
-stderr line by line through the secret scrubber.
-
-A child that exits (``os._exit``, a crash) turns the calls in it into error rows saying so, and the
-next call starts a new child: one question that kills the agent costs that question, not the run
-(every error row counts against the agent's rates). The exit is seen by watching the process, not
-its pipe (a worker the agent forked may hold the pipe open), and what the child started goes with
-it: the child leads a process group of its own, ended whole (``killpg``). A new child's import is
-awaited with a limit (``agent_start_timeout_s``) outside the agent's lock: a module that never
-finishes importing is an error naming it, at the start and after a crash. The child dies with the
-pipeline even when the pipeline is killed (SIGKILL): it watches a pipe only we hold open
-(``python_child``). A call is waited for a little past the run's time limit (the runner has made it
-an error row by then), so no thread of ours stays in it; at the run's end, or on Ctrl-C, ``close``
-ends the child's group (its requests closed, then SIGTERM, then SIGKILL), whatever threads or
-processes the agent left running there.
-
-The child's environment is ours without the credentials it is not meant to read (``child_environment``):
-every variable whose name says it holds a credential or whose value is a known secret is left out,
-and our own settings (``NABAHAN_*``, ``DAGSTER_*``), but the agent's own token variable
-(``--agent-token``), which is passed.
+What comes back is untrusted: frames (``frames``) measured against ``max_answer_bytes`` before
+they are read, parsed as JSON alone; the agent's output reaches our stderr scrubbed. A child that
+exits turns its calls into error rows and the next call starts a new one. Its exit is watched on
+the process, not its pipe (a worker it forked may hold the pipe); its process group is ended whole;
+it dies with us even on SIGKILL (a lifeline pipe, ``python_child``). Its environment is ours
+without credentials and our settings, but its own token variable (``child_environment``).
 """
 
 from __future__ import annotations
@@ -66,9 +49,8 @@ _OURS = ("NABAHAN_", "DAGSTER_")
 
 
 def child_environment(token_env: str | None, environ: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment a ``python:`` agent's child gets: ``environ`` (default ours) without our
-    settings and without any credential (by its variable's name, or its value a known secret),
-    but the agent's own ``token_env``."""
+    """A ``python:`` agent's child's environment: ``environ`` (default ours) without our settings and
+    credentials (by a variable's name, or its value a known secret), but its own ``token_env``."""
     environ = environment() if environ is None else dict(environ)
     secrets = secret_values()
     kept = {name: value for name, value in environ.items()
@@ -80,8 +62,8 @@ def child_environment(token_env: str | None, environ: dict[str, str] | None = No
 
 
 class ChildProcessAgent(Agent):
-    """The callable of ``python:package.module:function`` called in a child process; the child is
-    started (and the callable checked there, its module looked for in ``folders`` too) when this is made."""
+    """``python:package.module:function`` called in a child process, started (and the callable
+    checked, its module looked for in ``folders`` too) when this is made."""
 
     def __init__(
         self, spec: str, agent_version: str | None = None, *, timeout_s: float = 30.0,
@@ -113,8 +95,7 @@ class ChildProcessAgent(Agent):
         return _Child(self.spec, self._module_name, self._max_answer_bytes, self._folders, self._environment)
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
-        """The agent's answer from its child, or an error answer saying why there is none. A new
-        child (after one exited) is started under the lock and awaited outside it."""
+        """The agent's answer, or an error answer saying why none (a new child started after one exited)."""
         with self._lock:
             if self._closed:
                 return _failure("the run has ended the agent's process")
@@ -150,8 +131,7 @@ class _Pending:
 
 
 class _Child:
-    """One child process: its pipes, the calls in it, a thread reading its answers and one
-    relaying its output."""
+    """One child process: its pipes, the calls in it, and threads reading, relaying and watching it."""
 
     def __init__(self, spec: str, module: str, max_answer_bytes: int, folders: list[str],
                  environment: dict[str, str]) -> None:
@@ -200,9 +180,8 @@ class _Child:
             pass
 
     def started(self, limit_s: float) -> dict | str:
-        """The child's first frame (the module's file) once it has loaded the callable, waited for
-        at most ``limit_s``; else the one line of why it has not (the agent's own error, scrubbed,
-        or its module still importing). Every caller waits on the same frame."""
+        """The child's first frame (the module's file) within ``limit_s``, else the one line of why
+        not (the agent's own error, scrubbed, or its module still importing)."""
         first = self._first
         if self._start is None:
             if not first.done.wait(limit_s):
@@ -218,10 +197,6 @@ class _Child:
                     module_file = reply.get("module_file")
                     self._start = {"module_file": module_file if isinstance(module_file, str) else None}
         return self._start
-
-    @property
-    def module_file(self) -> str | None:
-        return self._start.get("module_file") if isinstance(self._start, dict) else None
 
     def ask(self, question: str, filters: dict | None, wait_s: float) -> Any:
         number = next(self._numbers)
@@ -254,9 +229,8 @@ class _Child:
             self._requests.flush()
 
     def _decode(self, pending: _Pending, *, take: bool = True) -> dict | str:
-        """A call's reply frame as its JSON object, or the text of what was wrong with it. Taken
-        (``take``), the frame's bytes are let go of once decoded, before its objects are made: a
-        30 MiB answer is never held as bytes, text and objects at once."""
+        """A call's reply frame as its JSON object, or what was wrong with it. Taken (``take``), its
+        bytes are let go of before its objects are made (never bytes, text and objects at once)."""
         outcome = pending.outcome
         if take:
             pending.outcome = None
@@ -277,9 +251,8 @@ class _Child:
         return reply if isinstance(reply, dict) else "malformed answer: not a reply of the agent's process"
 
     def _read_answers(self) -> None:
-        """Hand each answer to its call. A child that breaks the protocol is ended and its calls
-        failed; at the end of its answers the watcher (the process's exit) tells the calls why,
-        and a child that closed its answers but lives on is ended."""
+        """Hand each answer to its call. A child that breaks the protocol, or closes its answers but
+        lives on, is ended and its calls failed; else the watcher tells the calls why."""
         why = None
         try:
             while (reply := read_frame(self._answers, self._max_bytes)) is not None:
@@ -329,9 +302,7 @@ class _Child:
             call.done.set()
 
     def end(self) -> None:
-        """Close its requests (it leaves on its own), then its lifeline (its watchdog ends its
-        group), then SIGTERM its process group, then SIGKILL it; every call still in it fails.
-        Safe to call again."""
+        """Close its requests, then its lifeline, then SIGTERM and SIGKILL its group; calls in it fail."""
         with self._lock:
             if self._ended:
                 return
@@ -394,8 +365,7 @@ def _failure(message: str) -> dict:
 
 
 def build(options: AgentOptions) -> Agent:
-    """A ``python:`` agent: in a spawned child process, or with ``in_process`` called in this one,
-    which then can spoil the verdicts (said on stderr)."""
+    """A ``python:`` agent in a child process, or (``in_process``, said on stderr) in this one."""
     if options.in_process:
         print(f"nabahan: {options.spec} runs in this process (--in-process): the verdicts are then the "
               "agent's to spoil", file=sys.stderr)

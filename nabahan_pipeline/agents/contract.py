@@ -5,19 +5,14 @@
         "sql": str | None, "data": list[dict], "insights": str, "error": str | None,
     }
 
-Instead of ``data`` an answer may carry ``columns`` (names) and ``rows`` (lists of values): the
-lossless form, where two result columns may share a name (``g.name_ar, r.name_ar``). An optional
-``dialect`` names the SQL dialect of ``sql`` (sqlglot's names: "postgres", "mysql", ...), so that
-the pipeline can transpile it to SQLite before running it on the evaluation database.
+Instead of ``data`` an answer may carry ``columns`` (names) and ``rows`` (lists of values), where
+two columns may share a name; an optional ``dialect`` (sqlglot's names) has ``sql`` transpiled to
+SQLite before it runs.
 
-A malformed answer never stops a run: it becomes an ``error`` record that says what was wrong;
-so does an answer over one of the caps (``AnswerLimits``), checked before anything is copied:
-its rows and values are counted first, and its text is measured as it is converted, so that no
-more than a cap's worth is ever copied. Nothing of an answer is shown whole or walked by
-recursion: a message names a wrong value's type, and a value that is a list or an object (however
-deep) is refused by its type.
-Every value kept is JSON: NaN and infinities become null, bytes become text (base64 when they
-are not UTF-8).
+A malformed answer, or one over a cap (``AnswerLimits``: rows and values counted before anything is
+copied, text measured as it is converted), becomes an ``error`` record saying what was wrong. No
+answer is shown whole or walked by recursion: a list or object in a cell is refused by its type.
+Every value kept is JSON: NaN and infinities become null, bytes text (base64 when not UTF-8).
 """
 
 from __future__ import annotations
@@ -47,10 +42,8 @@ _MAX_INT_BITS = 332
 
 @dataclass(frozen=True)
 class AgentOptions:
-    """What an adapter is built from (``registry.build_agent``), the same for the CLI, the API and
-    the Dagster resource: its spec, version, the evaluation database (None: the embedded one), the
-    time and size limits, whether a ``python:`` agent runs in this process, the folders its module
-    is looked for in (with its child's start limit and token variable), and its secret: given (read through ``dg.EnvVar`` by the resource), else, with
+    """What an adapter is built from (``registry.build_agent``) for the CLI, the API and the Dagster
+    resource alike. Its secret is given (through ``dg.EnvVar`` by the resource), else, with
     ``secret_from_env``, read by the adapter from its own variable."""
 
     spec: str
@@ -70,14 +63,9 @@ class AgentOptions:
 
 @dataclass(frozen=True)
 class AnswerLimits:
-    """The most of an answer we take: past a cap the answer is an ``error`` naming the cap.
-
-    ``max_rows`` matches the row cap of the SQL we re-run (we cannot verify more rows than we
-    fetch); an insight is a few sentences, so 20,000 characters is a hundred times what a real one
-    needs, and 100,000 characters of SQL are far past any real query; 32 MiB (an HTTP answer's
-    body) holds 100,000 rows of a dozen columns as JSON. Together they keep a run's memory bounded
-    whatever an agent sends.
-    """
+    """The most of an answer we take (past a cap it is an ``error`` naming the cap), which keeps a
+    run's memory bounded whatever an agent sends: ``max_rows`` is the row cap of the SQL we re-run
+    (no more rows can be verified); the others are a hundred times what a real answer needs."""
 
     max_rows: int = SETTINGS["max_answer_rows"].default
     max_insight_chars: int = SETTINGS["max_insight_chars"].default
@@ -87,9 +75,8 @@ class AnswerLimits:
 
 
 class Agent(Protocol):
-    """What the runner needs of an agent adapter. ``check`` and ``close`` are capabilities every
-    agent has: an adapter that subclasses this protocol gets them as no-ops, a service overrides
-    them (the HTTP and OpenAI-compatible agents check that their server is reachable)."""
+    """What the runner needs of an agent adapter; one that subclasses it gets ``check`` and
+    ``close`` as no-ops (a service overrides them)."""
 
     spec: str
 
@@ -140,12 +127,8 @@ class AgentAnswer:
 
 
 def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAnswer:
-    """Check a raw answer against the contract and ``limits``; return it as an ``AgentAnswer``.
-
-    Anything that breaks the contract (not a dict, a missing key, a wrong type, an unknown status,
-    rows that are not objects or not JSON-serializable) or goes over a cap becomes
-    ``status="error"`` with a message naming the problem.
-    """
+    """A raw answer checked against the contract and ``limits``, as an ``AgentAnswer``: one that
+    breaks the contract or goes over a cap is ``status="error"`` with a message naming the problem."""
     if not isinstance(raw, Mapping):
         return AgentAnswer.failure(f"malformed answer: expected a JSON object, got {type(raw).__name__}")
     missing = [key for key in REQUIRED_KEYS if key not in raw]
@@ -199,12 +182,10 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
 
 
 def result_table(answer: Mapping[str, Any], max_values: int | None = None) -> tuple[list[str], list[list]]:
-    """An answer's result as (column names, rows of values): from ``columns`` + ``rows`` when it
-    has ``rows``, else from ``data`` (row objects; columns in order of first appearance, a value a
-    row lacks is None). Raises ContractError for a result in neither form, and (given
-    ``max_values``, as an answer is read) ``_OverTheCap`` for one of more values, counted before
-    the rows are read. Rows that are lists are handed back as they are, not copied (scoring reads
-    a 30 MiB result that was just parsed): a caller that changes them copies them first."""
+    """An answer's result as (column names, rows): from ``columns`` + ``rows``, else from ``data``
+    (columns in order of first appearance, a value a row lacks None). Raises ContractError for a
+    result in neither form, ``_OverTheCap`` for over ``max_values`` values (counted first). Rows
+    that are lists are handed back uncopied: a caller that changes them copies them first."""
     if answer.get("rows") is not None:
         columns, rows = answer.get("columns"), answer["rows"]
         if not isinstance(columns, list) or not all(isinstance(name, str) for name in columns):
@@ -236,10 +217,8 @@ def _count_values(values: int, max_values: int | None) -> None:
 
 
 def _json_rows(rows: list[list], max_chars: int) -> list[list]:
-    """``rows`` with each value JSON-safe (``json_safe``): the answer's one copy of its rows (the
-    agent's own lists are never changed), made a row at a time and the text counted as it goes:
-    over ``max_chars`` characters (the answer's byte cap, less its insight and SQL) the answer is
-    refused before more is copied."""
+    """``rows`` copied with each value JSON-safe, a row at a time, the text counted as it goes:
+    over ``max_chars`` (the byte cap less insight and SQL) the answer is refused before more is copied."""
     chars = 0
     safe: list[list] = []
     for row in rows:
@@ -278,10 +257,9 @@ def _over_a_cap(raw: Mapping[str, Any], insights: str, limits: AnswerLimits) -> 
 
 
 def json_safe(value: Any) -> Any:
-    """One cell's value as JSON keeps it: NaN and infinities as None, bytes as text (``base64:`` when
-    not UTF-8), dates as ISO text, Decimal and other numbers as floats; TypeError for anything else.
-    Always of JSON's own types, a subclass's value as ``json`` writes it (an IntEnum's number, not
-    its name), so that the value is the one its JSON text reads back as (scoring reads either)."""
+    """One cell's value as JSON keeps it, always of JSON's own types (NaN as None, bytes as text or
+    ``base64:``, dates as ISO, a subclass's value as ``json`` writes it, other numbers as floats), so
+    that it equals what its JSON text reads back as; TypeError for anything else."""
     if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
         raise TypeError("a number of more than 100 digits")
     if value is None or type(value) in (bool, int, str):

@@ -14,9 +14,8 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def agent_sources(package: Path | None = None) -> list[Path]:
-    """The files whose edits can change the embedded agent's answers: its own code, the Arabic text
-    functions it reads questions with, and the reference data its vocabulary takes region and status
-    names from; not the database generator nor the evaluation. ``package``: the nabahan_pipeline folder."""
+    """The files whose edits can change the embedded agent's answers (its code, arabic/, the
+    reference data) under ``package``; not the generator nor the evaluation."""
     root = package or _PACKAGE
     code = [path for folder in (root / "reference_agent", root / "arabic") for path in folder.rglob("*.py")]
     return [*code, root / "etimad_db" / "reference_data.py"]

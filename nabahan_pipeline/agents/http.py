@@ -1,7 +1,4 @@
-"""A service speaking the contract over HTTP (spec ``http://host:port/path`` or ``https://…``).
-
-The transport (pooling, time budget, retries, body cap, scrubbing) is ``agents.http_client``.
-"""
+"""A service speaking the contract over HTTP (``http(s)://host:port/path``), on ``http_client``."""
 
 from __future__ import annotations
 
@@ -16,27 +13,14 @@ from nabahan_pipeline.settings import SETTINGS, environment_value
 
 class HttpAgent:
     """An agent behind an HTTP endpoint: POST {"question", "filters"} as JSON, the contract back.
+    A bearer token (``token``, else from the variable ``token_env`` names) goes to this endpoint
+    alone; transport failures are ``error`` answers naming the URL and the cause."""
 
-    A bearer token, ``token`` else the variable ``token_env`` names ($NABAHAN_AGENT_TOKEN; None:
-    none), is sent to this endpoint alone, never shown.
-    Transport failures come back as ``error`` answers whose message names the URL and the cause.
-    """
-
-    def __init__(
-        self,
-        spec: str,
-        *,
-        agent_version: str | None = None,
-        timeout_s: float = 30.0,
-        token: str | None = None,
-        token_env: str | None = SETTINGS["agent_token"].env,
-        max_retries: int = 3,
-        backoff_base_s: float = 0.5,
-        backoff_max_s: float = 8.0,
-        retry_after_cap_s: float = 30.0,
-        max_answer_bytes: int | None = None,
-        max_values: int = MAX_ANSWER_VALUES,
-    ) -> None:
+    def __init__(self, spec: str, *, agent_version: str | None = None, timeout_s: float = 30.0,
+                 token: str | None = None, token_env: str | None = SETTINGS["agent_token"].env,
+                 max_retries: int = 3, backoff_base_s: float = 0.5, backoff_max_s: float = 8.0,
+                 retry_after_cap_s: float = 30.0, max_answer_bytes: int | None = None,
+                 max_values: int = MAX_ANSWER_VALUES) -> None:
         spec = spec.strip()
         try:
             parse_http_url(spec)
@@ -44,19 +28,14 @@ class HttpAgent:
             raise AgentSpecError(f"agent spec: {exc}") from None
         self.spec = spec
         self._agent_version = agent_version
-        # Counted on the body, where every row is a value too and a row object holds its column
-        # names: twice the cap bounds the objects parsed; the exact count is normalize_answer's.
+        # On the body rows and column names count too: twice the cap (normalize_answer counts exactly).
         self._max_values = 2 * max_values
         if token is None and token_env is not None:
             token = environment_value(token_env)
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._client = HttpClient(
-            spec,
-            timeout_s=timeout_s,
-            retry=retry_policy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s),
-            secrets=[token],
-            max_body_bytes=max_answer_bytes,
-        )
+        retry = retry_policy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s)
+        self._client = HttpClient(spec, timeout_s=timeout_s, retry=retry, secrets=[token],
+                                  max_body_bytes=max_answer_bytes)
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
         """POST the question; the decoded JSON answer, or an ``error`` answer saying what failed."""

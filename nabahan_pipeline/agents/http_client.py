@@ -1,13 +1,7 @@
-"""The HTTP transport of the agents that speak over HTTP (the HTTP agent, the OpenAI-compatible one), on urllib3.
-
-urllib3 keeps the connections (a pool shared by all threads) and says when to ask again: its
-``Retry`` picks the statuses (429 and 5xx), the backoff with jitter and the wait a ``Retry-After``
-asks for (up to a cap). What this module adds: one time budget per request across its attempts
-(urllib3's own retry loop restarts the timeouts with every attempt and would sleep a Retry-After
-past the budget), a body cap read in chunks (an answer over it is refused without being held
-whole), and failures as the ``HttpError`` family (``nabahan_pipeline.errors``), each message naming
-the URL and scrubbed of secrets, whole, before any excerpt is cut (``agents.secrets``).
-"""
+"""The HTTP agents' transport, on urllib3: its pool and its ``Retry`` (429 and 5xx, backoff with
+jitter, Retry-After). Added here: one time budget per request across its attempts (urllib3's loop
+restarts the timeouts with every attempt), a body cap read in chunks, and failures as the
+``HttpError`` family, each naming the URL, scrubbed whole before any excerpt is cut."""
 
 from __future__ import annotations
 
@@ -48,18 +42,10 @@ def retry_policy(
 ) -> Retry:
     """urllib3's ``Retry`` for an agent: 429 and 5xx asked again, as are refused or broken
     connections, whatever the method (asking an agent a question changes nothing on its side)."""
-    return Retry(
-        total=max_retries,
-        redirect=False,
-        status_forcelist=RETRY_STATUSES,
-        allowed_methods=None,
-        backoff_factor=backoff_base_s,
-        backoff_max=backoff_max_s,
-        backoff_jitter=backoff_base_s,
-        respect_retry_after_header=True,
-        retry_after_max=int(retry_after_cap_s),
-        raise_on_status=False,
-    )
+    return Retry(total=max_retries, redirect=False, status_forcelist=RETRY_STATUSES, allowed_methods=None,
+                 backoff_factor=backoff_base_s, backoff_max=backoff_max_s, backoff_jitter=backoff_base_s,
+                 respect_retry_after_header=True, retry_after_max=int(retry_after_cap_s),
+                 raise_on_status=False)
 
 
 @dataclass(frozen=True)
@@ -93,19 +79,11 @@ def parse_http_url(url: str) -> Url:
 
 
 class HttpClient:
-    """A thread-safe client of one HTTP endpoint (an agent's URL): pooled keep-alive connections,
-    a time budget per request, retries."""
+    """A thread-safe client of one HTTP endpoint: pooled connections, a time budget, retries."""
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        timeout_s: float = 30.0,
-        retry: Retry | None = None,
-        secrets: Iterable[str | None] = (),
-        max_connections: int = 64,
-        max_body_bytes: int | None = None,
-    ) -> None:
+    def __init__(self, url: str, *, timeout_s: float = 30.0, retry: Retry | None = None,
+                 secrets: Iterable[str | None] = (), max_connections: int = 64,
+                 max_body_bytes: int | None = None) -> None:
         self.url = url
         self._path = parse_http_url(url).request_uri
         self.timeout_s = timeout_s
@@ -121,39 +99,22 @@ class HttpClient:
         # Calls beyond ``max_connections`` at once open connections of their own, not kept.
         return urllib3.connection_from_url(self.url, maxsize=self._max_connections, block=False)
 
-    def request(
-        self,
-        method: str,
-        *,
-        body: bytes | None = None,
-        headers: Mapping[str, str] | None = None,
-        timeout_s: float | None = None,
-    ) -> HttpResponse:
-        """Send one request to the URL (retried as the policy says) and return its 2xx response.
-
-        Raises an ``HttpError`` subclass; ``timeout_s`` overrides the client's budget for this call.
-        """
+    def request(self, method: str, *, body: bytes | None = None, headers: Mapping[str, str] | None = None,
+                timeout_s: float | None = None) -> HttpResponse:
+        """One request to the URL (retried as the policy says): its 2xx response, else an
+        ``HttpError``; ``timeout_s`` overrides the client's budget for this call."""
         try:
             return self._request(method, body, {**_HEADERS, **(headers or {})}, timeout_s or self.timeout_s)
         except HttpError as exc:
             exc.args = (self._scrub(str(exc)),)
             raise exc from None
 
-    def request_json(
-        self,
-        method: str,
-        payload: Any = None,
-        *,
-        headers: Mapping[str, str] | None = None,
-        timeout_s: float | None = None,
-        max_depth: int = MAX_ANSWER_DEPTH,
-        max_values: int | None = None,
-    ) -> Any:
-        """Send ``payload`` as UTF-8 JSON (none for None) and return the decoded JSON answer.
-
-        The answer is measured before it is parsed (``json_bounds``): nested deeper than
-        ``max_depth``, or holding more than ``max_values`` values, it is refused
-        (MalformedResponseError, BodyTooLargeError) without a single object made of it."""
+    def request_json(self, method: str, payload: Any = None, *, headers: Mapping[str, str] | None = None,
+                     timeout_s: float | None = None, max_depth: int = MAX_ANSWER_DEPTH,
+                     max_values: int | None = None) -> Any:
+        """Send ``payload`` as UTF-8 JSON (none for None); the decoded JSON answer, measured before
+        it is parsed (``json_bounds``): deeper than ``max_depth`` or over ``max_values`` values, it
+        is refused (MalformedResponseError, BodyTooLargeError) before any object is made of it."""
         all_headers = {"Accept": "application/json", **(headers or {})}
         body = None
         if payload is not None:
@@ -167,8 +128,7 @@ class HttpClient:
         if max_values is not None and measure.values > max_values:
             raise BodyTooLargeError(f"answer over the cap: {measure.values:,} values from {self.url} > the cap of "
                                     f"{max_values:,} values (rows x columns)")
-        # Decoded once, as json.loads decodes bytes, and the bytes let go of before the objects are
-        # made: a 30 MiB body is never held beside both its text and its objects.
+        # The bytes let go of before the objects are made: never bytes, text and objects at once.
         data, response = response.body, None
         try:
             text = data.decode(json.detect_encoding(data), "surrogatepass")
@@ -186,14 +146,11 @@ class HttpClient:
         return MalformedResponseError(self._scrub(f"response is not JSON ({detail}; {content_type}; body: {body_text!r})"))
 
     def check_reachable(self, timeout_s: float = 5.0) -> None:
-        """Ask the URL's server for a HEAD, once: any answer, whatever its status, or a connection
-        it accepts and leaves unanswered, says it is there. Raise AgentSpecError naming the URL and
-        the cause when no connection can be made, so a dead agent is told before any case is asked."""
+        """A HEAD to the URL's server, once: any answer, or a connection accepted and left
+        unanswered, says it is there; else AgentSpecError naming the URL and the cause."""
         try:
-            response = self._pool.urlopen(
-                "HEAD", self._path, headers=_HEADERS, retries=False, redirect=False, timeout=timeout_s,
-                preload_content=False,
-            )
+            response = self._pool.urlopen("HEAD", self._path, headers=_HEADERS, retries=False, redirect=False,
+                                          timeout=timeout_s, preload_content=False)
             response.drain_conn()
             response.release_conn()
         except (ProtocolError, ReadTimeoutError):
@@ -218,10 +175,9 @@ class HttpClient:
             try:
                 if remaining <= 0:
                     raise ReadTimeoutError(None, url, "the time budget ran out")
-                response = self._pool.urlopen(
-                    method, self._path, body=body, headers=headers, retries=False, redirect=False,
-                    timeout=Timeout(connect=remaining, read=remaining), preload_content=False,
-                )
+                timeout = Timeout(connect=remaining, read=remaining)
+                response = self._pool.urlopen(method, self._path, body=body, headers=headers, retries=False,
+                                              redirect=False, timeout=timeout, preload_content=False)
                 data = self._read(response, url, deadline)
             except ReadTimeoutError:
                 raise HttpTimeoutError(f"timeout: no response from {url} within {budget:g} s") from None
@@ -248,13 +204,12 @@ class HttpClient:
             time.sleep(wait)
 
     def _read(self, response: urllib3.BaseHTTPResponse, url: str, deadline: float) -> bytes:
-        """The body: by its Content-Length, else in chunks; BodyTooLargeError as soon as it is
-        known to be over the cap, ReadTimeoutError when the budget runs out between chunks. A body
-        not read to its end closes its connection rather than going back to the pool."""
+        """The body: by its Content-Length, else in chunks; BodyTooLargeError as soon as it is over
+        the cap, ReadTimeoutError when the budget runs out. A body not read whole closes its connection."""
         cap = self.max_body_bytes
         try:
             declared = response.length_remaining  # by Content-Length; None for chunks or no length
-            if declared is not None:  # read whole, once it is known to be within the cap
+            if declared is not None:
                 if cap is not None and declared > cap:
                     raise _over_the_cap(cap, url)
                 return response.read()
@@ -279,8 +234,7 @@ class HttpClient:
 
 
 def _wait_s(retry: Retry, response: urllib3.BaseHTTPResponse | None) -> float:
-    """How long to wait before the next attempt: the response's Retry-After (capped) if it has a
-    usable one, else the policy's backoff, both as urllib3's ``Retry.sleep`` would wait."""
+    """The wait before the next attempt, as ``Retry.sleep``: a usable Retry-After (capped), else backoff."""
     if response is not None and retry.respect_retry_after_header:
         try:
             retry_after = retry.get_retry_after(response)
@@ -360,6 +314,5 @@ def _text(body: bytes) -> str:
 
 
 def excerpt(text: str) -> str:
-    """The start of an (already scrubbed) text, on one line, for an error message: at most
-    _EXCERPT_CHARS characters, "…" where it is cut, "(empty body)" for none."""
+    """The start of an (already scrubbed) text on one line, for an error message; "(empty body)" for none."""
     return one_line(text, _EXCERPT_CHARS) or "(empty body)"

@@ -1,15 +1,10 @@
-"""Agents by label: the name an agent goes by in a comparison, in the Dagster UI (one partition per
-label) and in its history, with the spec and version it stands for.
+"""Agents by label: the name an agent goes by in a comparison, a partition and its history.
 
-`--agent NAME=SPEC` names an agent; a bare SPEC is its own label (`--agent embedded` is "embedded").
-The part before the first ``=`` is a label only when it holds no ``:`` or ``/``: every spec but
-``embedded`` has one before any ``=`` of its own (``http://host/ask?x=1`` is a spec).
-
-A spec never holds a credential (a label, partition key, run tag, run config and registry entry are
-made from it): a URL with userinfo or a credential in its query string is refused. An agent's token
-is read from an environment variable the agent names (``--agent-token LABEL=ENV_VAR``), kept by its
-name only; ``$NABAHAN_AGENT_TOKEN`` goes to an HTTP agent only when it is the only agent of a run,
-never to one of several nor to one the registry holds without naming it.
+`--agent NAME=SPEC` names an agent; a bare SPEC is its own label. What stands before the first
+``=`` is a label only when it holds no ``:`` or ``/`` (``http://host/ask?x=1`` is a spec). A spec
+holding a credential is refused (labels, tags and the registry are made of it): a token is read
+from the variable ``--agent-token LABEL=ENV_VAR`` names; $NABAHAN_AGENT_TOKEN goes only to the HTTP
+agent that is a run's only agent.
 """
 
 from __future__ import annotations
@@ -28,17 +23,14 @@ from nabahan_pipeline.settings import NO_TOKEN, SETTINGS, RunSettings, environme
 MAX_LABEL_CHARS = 200
 # A plain label is its own folder name: one path component, which file systems cap in bytes.
 MAX_LABEL_BYTES = 255
-# What Dagster refuses in a partition key ("..." marks a range), and the comma that separates keys
-# where the UI and `--partition` list them.
+# What Dagster refuses in a partition key ("..." a range), and the comma that separates keys.
 _FORBIDDEN = ("...", ",")
 
 
 @dataclass(frozen=True)
 class LabelledAgent:
-    """An agent as the user named it: its label, its spec, (optionally) its version, the
-    environment variable its token is read from (``NO_TOKEN``: none; None: its kind's default), and
-    for a ``python:`` agent the folder its module was found in when it was registered (None: the
-    import path and the working directory of the process that runs it)."""
+    """An agent as the user named it: label, spec, version, the variable its token is read from
+    (``NO_TOKEN``: none; None: its kind's default), a ``python:`` agent's registered folder."""
 
     label: str
     spec: str
@@ -48,8 +40,7 @@ class LabelledAgent:
 
 
 def check_spec(spec: str, source: str = "--agent") -> str:
-    """``spec`` when it holds no credential; raises AgentSpecError (showing it redacted) for a URL
-    with userinfo or a credential in its query string or fragment."""
+    """``spec`` when it holds no credential; else AgentSpecError showing it redacted."""
     found = url_credentials(spec) if spec.startswith(("http://", "https://")) else []
     if found:
         raise AgentSpecError(
@@ -61,9 +52,8 @@ def check_spec(spec: str, source: str = "--agent") -> str:
 
 
 def default_token_env(spec: str, *, several: bool) -> str | None:
-    """The variable an agent's token comes from when none is named: $NABAHAN_AGENT_TOKEN for an HTTP
-    agent that is a run's only agent, none for one of several or in the registry (it must not reach
-    a service the user did not give it to); None (the kind's own, if any) for the other kinds."""
+    """The variable an agent's token comes from when none is named: $NABAHAN_AGENT_TOKEN for a run's
+    only HTTP agent, none for one of ``several``; None (their own) for other kinds."""
     try:
         kind = agent_kind(spec)
     except AgentSpecError:
@@ -77,7 +67,7 @@ def with_tokens(
     agents: Sequence[LabelledAgent], texts: Sequence[str], *, source: str = "--agent-token"
 ) -> list[LabelledAgent]:
     """``agents`` with the token variables ``texts`` name (``LABEL=ENV_VAR``, or ``ENV_VAR`` for the
-    only agent); each variable must be set. Raises AgentSpecError, never showing a value given."""
+    only agent), each set; AgentSpecError, never showing a value given."""
     labels = [agent.label for agent in agents]
     given: dict[str, str] = {}
     for text in texts:
@@ -102,8 +92,7 @@ def with_tokens(
 
 
 def check_label(label: str, given: str, source: str = "--agent") -> str:
-    """``label`` when it can name a partition and a folder; raises AgentSpecError naming ``given``
-    as the ``source`` gave it (the flag, or the argument)."""
+    """``label`` when it can name a partition and a folder; else AgentSpecError naming ``given``."""
     if not label.strip():
         raise AgentSpecError(f"{source} {given!r}: the label before '=' is empty")
     if len(label) > MAX_LABEL_CHARS:
@@ -135,8 +124,7 @@ def labelled_agent(text: str, version: str | None = None, *, source: str = "--ag
 
 
 def labelled_agents(texts: Sequence[str], version: str | None = None, *, source: str = "--agent") -> list[LabelledAgent]:
-    """Each agent as ``source`` (the flag, or "agent" for an argument) gave it, in order; raises
-    AgentSpecError when two share a label."""
+    """Each agent as ``source`` gave it, in order; AgentSpecError when two share a label."""
     agents = [labelled_agent(text, version, source=source) for text in texts]
     seen: dict[str, str] = {}
     for text, agent in zip(texts, agents):
@@ -152,12 +140,9 @@ def labelled_agents(texts: Sequence[str], version: str | None = None, *, source:
 def resolve_run(
     given: Mapping[str, Any], agents: Sequence[str] = (), *, source: str = "--agent"
 ) -> tuple[RunSettings, list[LabelledAgent]]:
-    """A run's options and its agents, each parsed and resolved once: ``given`` options (None: not
-    given) and the ``agents`` as ``source`` gave them (NAME=SPEC or SPEC); with one agent its spec
-    is the run's, with none the run's agent is the one the options name. ``agent_token_env`` may
-    be several ``LABEL=ENV_VAR``; each agent ends with its token variable said (``with_tokens``,
-    else the option's for the only agent, else ``default_token_env``). Raises a NabahanError (a bad
-    label, a bad value) before anything runs."""
+    """A run's options and agents, parsed and resolved once: ``given`` options (None: not given) and
+    ``agents`` (NAME=SPEC or SPEC; none: the options' agent). ``agent_token_env`` may be several
+    ``LABEL=ENV_VAR``; each agent ends with its token variable said. A NabahanError for a bad one."""
     given = dict(given)
     tokens = given.pop("agent_token_env", None)
     tokens = [] if tokens is None else [tokens] if isinstance(tokens, str) else list(tokens)
@@ -177,8 +162,7 @@ def resolve_run(
 
 
 def folder_name(label: str) -> str:
-    """A folder name for ``label``: itself when it is a plain name, else its letters, digits, dots
-    and dashes with a short hash of the whole label (so that two labels never share a folder)."""
+    """A folder name for ``label``: itself when plain, else its safe characters and a short hash."""
     plain = re.sub(r"[^\w.-]+", "_", label).strip("._")
     if plain == label and plain not in ("", ".", ".."):
         return label

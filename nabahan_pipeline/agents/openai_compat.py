@@ -1,15 +1,10 @@
-"""An OpenAI-compatible chat model as a text-to-SQL agent (spec ``openai:MODEL``).
+"""An OpenAI-compatible chat model as a text-to-SQL agent (``openai:MODEL``), on any server of the
+chat-completions protocol (OpenAI, vLLM, llama.cpp, Ollama). ``ChatModel``: one chat completion,
+the agent's and the LLM judge's.
 
-Plain HTTP on the chat-completions protocol (POST {base}/chat/completions), so any compatible
-server works: OpenAI, vLLM, llama.cpp, Ollama. Base URL from $OPENAI_BASE_URL (default
-https://api.openai.com/v1), key from $OPENAI_API_KEY (optional for local servers; sent, never shown).
-``ChatModel`` is one chat completion on that server, the agent's and the LLM judge's
-(``evaluation.judge``).
-
-Step 1: the schema, the lookup values and a few Arabic examples go in the prompt; the model writes
-one SQLite SELECT (or OUT_OF_SCOPE). The SQL is checked (one read-only query) and run read-only
-with a time limit; a failing query gets one repair round with the error. Step 2: the model writes a
-short Arabic insight from the question and the first rows. Token usage is summed over the calls.
+Step 1: schema, lookup values and Arabic examples in, one SQLite SELECT (or OUT_OF_SCOPE) out,
+checked and run read-only; a failing query gets one repair round. Step 2: a short Arabic insight
+from the question and the first rows. Token usage is summed over the calls.
 """
 
 from __future__ import annotations
@@ -85,23 +80,13 @@ class ChatError(Exception):
 
 
 class ChatModel:
-    """One model of an OpenAI-compatible server, asked by chat completion at temperature 0: the
-    agent's two steps and the judge (``evaluation.judge``) call it alike. Base URL and key as the
-    settings resolve them (given, else $OPENAI_BASE_URL / the variable ``api_key_env`` names,
-    $OPENAI_API_KEY unless told otherwise; None: none); the key is a secret."""
+    """One model of an OpenAI-compatible server, asked at temperature 0 (the agent's two steps, the
+    judge). Base URL and key given, else from $OPENAI_BASE_URL and the variable ``api_key_env``
+    names (None: no key); the key is a secret."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api_key_env: str | None = API_KEY_ENV,
-        timeout_s: float = 30.0,
-        max_retries: int = 3,
-        backoff_base_s: float = 0.5,
-        max_answer_bytes: int | None = None,
-    ) -> None:
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 api_key_env: str | None = API_KEY_ENV, timeout_s: float = 30.0, max_retries: int = 3,
+                 backoff_base_s: float = 0.5, max_answer_bytes: int | None = None) -> None:
         self.model = model
         self.base_url = resolve("openai_base_url", base_url or None).strip().rstrip("/")
         try:
@@ -112,18 +97,13 @@ class ChatModel:
         self.host = f"{target.host}:{target.port}"
         self.api_key = api_key if api_key is not None or api_key_env is None else environment_value(api_key_env)
         self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self.client = HttpClient(
-            self.url,
-            timeout_s=timeout_s,
-            retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s),
-            secrets=[self.api_key],
-            max_body_bytes=max_answer_bytes,
-        )
+        self.client = HttpClient(self.url, timeout_s=timeout_s, secrets=[self.api_key],
+                                 retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s),
+                                 max_body_bytes=max_answer_bytes)
 
     def require_key(self, what: str) -> None:
-        """AgentSpecError naming ``what`` (the agent's or judge's spec) when no key is set for the
-        public endpoint: every call would fail, so the run must not start (a local server at
-        $OPENAI_BASE_URL may need none)."""
+        """AgentSpecError naming ``what`` (a spec) when no key is set for the public endpoint, where
+        every call would fail (a local server at $OPENAI_BASE_URL may need none)."""
         if not self.api_key and self.base_url == DEFAULT_BASE_URL:
             raise AgentSpecError(
                 f"{what}: ${API_KEY_ENV} is not set for {DEFAULT_BASE_URL} "
@@ -161,21 +141,10 @@ class ChatModel:
 class OpenAICompatibleAgent:
     """Text-to-SQL over the evaluation database with a chat-completions model (temperature 0)."""
 
-    def __init__(
-        self,
-        spec: str,
-        *,
-        agent_version: str | None = None,
-        database: str | Path | None = None,
-        timeout_s: float = 30.0,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api_key_env: str | None = API_KEY_ENV,
-        sql_timeout_s: float = 5.0,
-        max_retries: int = 3,
-        backoff_base_s: float = 0.5,
-        max_answer_bytes: int | None = None,
-    ) -> None:
+    def __init__(self, spec: str, *, agent_version: str | None = None, database: str | Path | None = None,
+                 timeout_s: float = 30.0, base_url: str | None = None, api_key: str | None = None,
+                 api_key_env: str | None = API_KEY_ENV, sql_timeout_s: float = 5.0, max_retries: int = 3,
+                 backoff_base_s: float = 0.5, max_answer_bytes: int | None = None) -> None:
         from nabahan_pipeline.etimad_db.store import ensure_database
 
         self.spec = spec.strip()
@@ -222,8 +191,6 @@ class OpenAICompatibleAgent:
     def __repr__(self) -> str:
         return f"OpenAICompatibleAgent({self.spec!r}, {self._url!r})"
 
-    # -- the steps ---------------------------------------------------------------------------------
-
     def _answer(self, question: str, filters: dict | None, usage: dict[str, int], deadline: float) -> dict[str, Any]:
         request = question
         if filters:
@@ -253,10 +220,8 @@ class OpenAICompatibleAgent:
                 "insights": insight, "error": None}
 
     def _run(self, reply: str) -> tuple[str | None, list[str], list[tuple]]:
-        """Run the SQL of a reply: (sql, columns, rows), or (None, [], []) for OUT_OF_SCOPE.
-
-        Raises _Repairable for SQL that does not parse or fails to run, _Failure for unsafe SQL.
-        """
+        """Run the SQL of a reply: (sql, columns, rows), or (None, [], []) for OUT_OF_SCOPE; raises
+        _Repairable for SQL that does not parse or fails to run, _Failure for unsafe SQL."""
         from nabahan_pipeline.etimad_db.sql_safety import check_read_only_select, run_read_only
 
         sql = extract_sql(reply)
@@ -355,8 +320,7 @@ def _insight_request(question: str, sql: str, columns: list[str], rows: list[tup
 
 
 def build(options: AgentOptions) -> OpenAICompatibleAgent:
-    """A chat model agent over ``options.database``; its key given, else (``secret_from_env``) read
-    from $OPENAI_API_KEY."""
+    """A chat model agent; its key given, else (``secret_from_env``) read from $OPENAI_API_KEY."""
     return OpenAICompatibleAgent(
         options.spec, agent_version=options.agent_version, database=options.database,
         timeout_s=options.timeout_s, api_key=options.secret, api_key_env=API_KEY_ENV if options.secret_from_env else None,

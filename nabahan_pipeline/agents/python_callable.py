@@ -24,8 +24,7 @@ class PythonCallableAgent(Agent):
     def __init__(self, spec: str, agent_version: str | None = None, folders: Sequence[str] = ()) -> None:
         self.spec = spec
         module_name, attr = parse_python_spec(spec)
-        # The folders put on the import path for it (its module may import more as it answers):
-        # taken off again when it closes, so that the path does not only grow.
+        # Put on the import path (its module may import more as it answers), taken off at close.
         self._added_paths = [folder for folder in dict.fromkeys([os.getcwd(), *folders]) if folder not in sys.path]
         sys.path.extend(self._added_paths)
         try:
@@ -74,16 +73,14 @@ def parse_python_spec(spec: str) -> tuple[str, str]:
 
 
 def python_fingerprint(spec: str, module_name: str, module_file: str | None, agent_version: str | None) -> str:
-    """A ``python:`` agent's fingerprint: its spec, the hash of every source file of the package or
-    folder its module is loaded from, and its version."""
+    """A ``python:`` agent's fingerprint: its spec, its package's (or folder's) source hash, its version."""
     sources = python_sources(module_name, Path(module_file)) if module_file else []
     return compose(spec, source_hash(sources) if sources else None, agent_version)
 
 
 def agent_folder(spec: str) -> str | None:
-    """The folder this process finds a ``python:`` agent's module in (its import path, then the
-    working directory, as ``_import`` looks), without importing it; None when it is not found or is
-    this interpreter's own (the standard library, an installed package), which every process has."""
+    """The folder this process finds a ``python:`` agent's module in, unimported; None when it is
+    not found or is this interpreter's own (the standard library, a package), as every process has."""
     top = parse_python_spec(spec)[0].partition(".")[0]
     own = tuple(os.path.join(os.path.realpath(prefix), "") for prefix in {sys.prefix, sys.base_prefix})
     for entry in [*sys.path, os.getcwd()]:
@@ -94,9 +91,8 @@ def agent_folder(spec: str) -> str | None:
 
 
 def _import(spec: str, module_name: str, folders: Sequence[str] = ()) -> Any:
-    """Import the agent's module, found from the working directory (where users keep their agent)
-    and ``folders`` too, turning any failure into one line that names the file and line when there
-    is one, or the folders looked in when the module is not found."""
+    """Import the agent's module (from the working directory and ``folders`` too); a failure is one
+    line naming the file and line, or the folders looked in."""
     searched = list(dict.fromkeys([os.getcwd(), *folders]))  # on the path already (PythonCallableAgent)
     try:
         return importlib.import_module(module_name)

@@ -1,18 +1,12 @@
-"""What runs in a ``python:`` agent's child process (``child_process`` starts it): the agent imported
-and checked, then each question asked on a thread of its own, each answer sent back as JSON.
+"""What runs in a ``python:`` agent's child process: the agent imported and checked, then each
+question asked on a thread of its own, each answer sent back as JSON.
 
     python -c BOOTSTRAP ROOT REQUESTS_FD ANSWERS_FD LIFELINE_FD
 
-The first request frame names the spec, the parent's import path and the agent's folders (where it
-was registered from, looked in after the working directory); the child answers frame 0
-with the module's file, or the one-line error of an agent that cannot be loaded. It returns when its
-requests end (the pipeline closed them, or died) and the interpreter exits as usual; a thread the
-agent left running is ended by the pipeline's ``close`` (its process group: SIGTERM, then SIGKILL).
-
-The pipeline may die without a word (SIGKILL, a crash): a watchdog thread reads the lifeline, a
-pipe only the pipeline holds open for writing, from the start (an import that never returns
-included); at its end of file it ends this process's group, the agent's own processes with it.
-Linux's parent-death signal has no public route in Python's standard library; this does the same.
+Frame 0 names the spec, the parent's import path and the agent's folders; the child answers it with
+the module's file or the one-line error of an agent that cannot be loaded. A watchdog thread reads
+the lifeline, a pipe only the pipeline holds open, and at its end of file (the pipeline died, even
+by SIGKILL) ends this process's group: Python has no public route to Linux's parent-death signal.
 """
 
 from __future__ import annotations
@@ -53,8 +47,7 @@ def main(requests_fd: int, answers_fd: int, lifeline_fd: int) -> None:
     while (request := read_frame(requests, MAX_REQUEST_BYTES)) is not None:
         number, payload = request
         threading.Thread(target=_answer, args=(agent, number, payload, send), daemon=True).start()
-    # The requests end when the pipeline closes them or dies, often a moment before the lifeline:
-    # returning would end this interpreter (the agent's threads are daemons, as the calls' are)
+    # The requests often end a moment before the lifeline: returning would end this interpreter
     # before the watchdog ends the group, and what the agent started would outlive the run.
     _end_group()
 
@@ -76,8 +69,7 @@ def _end_group() -> None:
             stream.flush()
         except (OSError, ValueError):
             pass
-    # ChildProcessAgent starts this process in a session of its own, so the group is ours alone and
-    # its end is this process's end too; a group of another's is never signalled.
+    # This process leads a session of its own: the group is ours alone, never another's.
     if os.getpgrp() == os.getpid():
         os.killpg(os.getpgrp(), signal.SIGKILL)
 

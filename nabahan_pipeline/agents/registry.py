@@ -1,16 +1,12 @@
-"""Agent specs: one string names an agent everywhere (CLI flag, run config, NABAHAN_AGENT), and the
-one registry of the adapters that build them (``ADAPTERS``), used by the CLI, the API and the
-Dagster resource alike.
+"""Agent specs, and the one registry of the adapters that build them (``ADAPTERS``), for the CLI,
+the API and the Dagster resource alike:
 
     embedded                          the reference agent over the embedded database
     python:package.module:function    any callable with the contract
     http://host:port/path, https://…  a service speaking the contract over HTTP
     openai:MODEL                      an OpenAI-compatible chat model as a text-to-SQL agent
 
-Each adapter's module has a ``build(options: AgentOptions) -> Agent``; the registry names it by
-module path and imports it only when a spec names it (the adapters do not import the registry:
-their AgentSpecError comes from ``errors``). A built agent is checked (``Agent.check``) before any
-case is asked and closed (``Agent.close``) at the run's end.
+Each adapter's module has ``build(options: AgentOptions) -> Agent``, imported only when a spec names it.
 """
 
 from __future__ import annotations
@@ -26,9 +22,8 @@ from nabahan_pipeline.settings import resolve
 
 @dataclass(frozen=True)
 class Adapter:
-    """One kind of agent: ``prefixes`` a spec of it starts with (a prefix not ending in ":" or "/"
-    is the whole spec), ``form`` how its spec is written (for the error of a spec of no kind),
-    ``module`` the agents module whose ``build`` makes it, ``secret`` the setting of its secret."""
+    """One kind of agent: the ``prefixes`` of its specs (one not ending in ":" or "/" is the whole
+    spec), its spec's ``form`` for errors, the ``module`` that builds it, its ``secret``'s setting."""
 
     kind: str
     prefixes: tuple[str, ...]
@@ -67,8 +62,7 @@ def adapter_of(spec: str) -> Adapter:
 
 
 def agent_kind(spec: str) -> str:
-    """The kind of adapter ``spec`` names (embedded, python, http, openai); raise
-    ``AgentSpecError`` for none."""
+    """The kind of adapter ``spec`` names (embedded, python, http, openai); AgentSpecError for none."""
     return adapter_of(spec).kind
 
 
@@ -78,16 +72,10 @@ def build_agent(options: AgentOptions) -> Agent:
     return importlib.import_module(f"nabahan_pipeline.agents.{adapter.module}").build(options)
 
 
-def resolve_agent(
-    spec: str | None = None,
-    *,
-    agent_version: str | None = None,
-    database: str | Path | None = None,
-    timeout_s: float = 30.0,
-    max_answer_bytes: int | None = None,
-    sql_timeout_s: float | None = None,
-    in_process: bool = False,
-) -> Agent:
+def resolve_agent(spec: str | None = None, *, agent_version: str | None = None,
+                  database: str | Path | None = None, timeout_s: float = 30.0,
+                  max_answer_bytes: int | None = None, sql_timeout_s: float | None = None,
+                  in_process: bool = False) -> Agent:
     """``build_agent`` for a spec (None: $NABAHAN_AGENT, else embedded) outside a run, its secret
     read by the adapter from its own variable: for tests, benchmarks and scripts."""
     return build_agent(AgentOptions(effective_spec(spec), agent_version, database, timeout_s, max_answer_bytes,

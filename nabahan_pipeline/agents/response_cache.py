@@ -1,9 +1,6 @@
 """The response cache: an agent's answer reused while the case, the agent and the database are
-unchanged, so that editing one case of a thousand costs one agent call.
-
-A key is the sha256 of what the agent sees (question, filters), the repeat index, the agent's
-fingerprint (spec plus version: see the adapters' ``fingerprint``) and the database hash. Cached
-records keep the latency measured when they were fetched.
+unchanged. A key is the sha256 of the question and filters, the repeat, the agent's fingerprint
+and the database hash; a record keeps the latency measured when it was fetched.
 """
 
 from __future__ import annotations
@@ -18,8 +15,7 @@ from typing import Any
 
 from nabahan_pipeline.errors import StorageError
 
-# Bumped when the stored record changes shape (2: the result as columns + rows), so that no
-# record of an older shape is ever read back.
+# Bumped when the stored record changes shape (2: columns + rows): no older record is read back.
 RECORD_FORMAT = 3
 
 
@@ -47,8 +43,7 @@ class ResponseCache:
                     " key TEXT PRIMARY KEY, record TEXT NOT NULL,"
                     " stored_at TEXT NOT NULL DEFAULT (datetime('now')))"
                 )
-                # A file cut short or overwritten reads as "malformed" only when its pages are
-                # read: found now, before any agent call, not in the middle of the run.
+                # A file cut short reads as "malformed" only when its pages are read: now, before any call.
                 (verdict,) = self._conn.execute("PRAGMA quick_check").fetchone()
         except sqlite3.DatabaseError as exc:
             self._conn.close()

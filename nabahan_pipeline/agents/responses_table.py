@@ -1,10 +1,6 @@
-"""The ``agent_responses`` table (docs/internals.md) as a pandera schema: what the runner returns,
-one row per case and repeat.
-
-It lives with the agents, not in ``evaluation.tables`` beside the other three, because the
-evaluation imports the agents (the answer contract): the agents never import the evaluation.
-``evaluation.tables`` re-exports it and reuses its columns in ``case_scores``. The two helpers
-below serve every table's declaration.
+"""The ``agent_responses`` table as a pandera schema, one row per case and repeat. It lives with
+the agents because the evaluation imports the agents, never the reverse (``evaluation.tables``
+re-exports it); the two helpers serve every table's declaration.
 """
 
 from __future__ import annotations
@@ -23,10 +19,8 @@ NON_NEGATIVE = pa.Check.ge(0)
 
 
 def json_text(kind: type[list] | type[dict]) -> pa.Check:
-    """A check that each text is JSON of ``kind`` (a list, or an object), as the tables store
-    JSON-valued fields so that Parquet keeps one type per column. A list is read an item at a
-    time and each item dropped (``json_list_items``): a result of 30 MiB is checked without its
-    rows ever being held as objects."""
+    """A check that each text is JSON of ``kind`` (the tables store JSON fields as text: one Parquet
+    type per column); a list is read an item at a time and dropped, never held as objects."""
     name = "list" if kind is list else "object"
 
     def parses(text: Any) -> bool:

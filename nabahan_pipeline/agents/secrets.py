@@ -1,19 +1,11 @@
 """Secrets never reach a file we write or a line we print.
 
-The known secrets are the agent's bearer token ($NABAHAN_AGENT_TOKEN), the OpenAI-compatible
-key ($OPENAI_API_KEY) and any secret an adapter registers (a token passed as an argument, or read
-from the variable an agent's ``--agent-token`` names). Only a value of at least MIN_SECRET_CHARS
-characters that is no known placeholder (``x``, ``EMPTY``, ``sk-no-key-required``...) is a secret:
-a local server's dummy key is no secret, and scrubbing it would rewrite every answer (``max(``
-into ``ma***(``) and its verdict. ``scrub`` removes from a text every piece of a secret longer
-than four characters (a server or agent that echoes part of a token gives away that part), and
-the value after any ``Authorization:``, ``Bearer`` or ``api_key=`` even when the secret is not
-known to us. Text is scrubbed whole, before it is cut for an excerpt, so no cut can leave a piece
-behind.
-
-``scrubbed_output`` passes what the process writes to its stdout and stderr meanwhile (an
-in-process agent's prints, an SDK's debug log, a C library's writes) through ``scrub``, so neither
-the console nor Dagster's compute logs (which capture the same file descriptors) hold a secret.
+The known secrets: $NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY and those adapters register. Only a value
+of MIN_SECRET_CHARS or more that is no known placeholder is one: scrubbing a local server's dummy
+key would rewrite every answer (``max(`` into ``ma***(``). ``scrub`` removes every piece of a secret
+longer than four characters and the value after ``Authorization:``, ``Bearer`` or ``api_key=``,
+on the whole text before any excerpt is cut. ``scrubbed_output`` passes fds 1 and 2 through
+``scrub``, so neither the console nor Dagster's compute logs hold a secret.
 """
 
 from __future__ import annotations
@@ -31,8 +23,7 @@ from urllib.parse import unquote_plus, urlsplit
 from nabahan_pipeline.settings import secret_values
 
 REDACTED = "***"
-# A shorter value is a placeholder, not a credential (``x``, ``EMPTY``, ``dummy``, ``none``, ``ollama``):
-# no provider issues keys this short.
+# A shorter value is a placeholder (``EMPTY``, ``ollama``): no provider issues keys this short.
 MIN_SECRET_CHARS = 8
 # Longer values local OpenAI-compatible servers and SDK examples use where a key is required but
 # unchecked; so is any value of one repeated character (``xxxxxxxx``).
@@ -58,8 +49,7 @@ _CREDENTIAL_PARAMETERS = frozenset({
 })
 _CREDENTIAL_WORDS = frozenset({"key", "token", "secret", "password", "passwd", "signature", "credential", "credentials"})
 _PARAMETER = re.compile(r"(?P<name>[^&;=#?]+)=(?P<value>[^&;#]*)")
-# Safe in a long-lived process: a secret once given to an adapter stays one; remembering it longer
-# than its run only redacts more, never less, and the set grows by distinct secrets alone.
+# Safe in a long-lived process: remembering a secret past its run only redacts more, never less.
 _registered: set[str] = set()
 _lock = threading.Lock()
 
@@ -71,8 +61,7 @@ def is_secret(value: str | None) -> bool:
 
 
 def register_secret(value: str | None) -> None:
-    """Treat ``value`` as a secret from now on (an adapter's token given as an argument); a
-    placeholder (``is_secret``) is ignored."""
+    """Treat ``value`` as a secret from now on (an adapter's token); a placeholder is ignored."""
     if is_secret(value):
         with _lock:
             _registered.add(value)
@@ -93,8 +82,7 @@ def credential_parameter(name: str) -> bool:
 
 
 def url_credentials(url: str) -> list[str]:
-    """What in ``url`` is a credential: "userinfo" for ``user:pass@``, and the name of every query or
-    fragment parameter that carries one; empty for a URL that holds none."""
+    """What in ``url`` is a credential: "userinfo", and each query or fragment parameter's name."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -120,9 +108,8 @@ def redacted_url(url: str) -> str:
 
 
 def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
-    """``text`` with every known secret (and ``extra``; placeholders are none), every piece of one
-    longer than four characters, and every credential after ``Authorization``/``Bearer``/``api_key=``
-    redacted."""
+    """``text`` with every known secret (and ``extra``), every piece of one, and every credential
+    after ``Authorization``/``Bearer``/``api_key=`` redacted."""
     if not text:
         return text
     return scrubber(extra)(text)
@@ -180,8 +167,7 @@ _RELAY_CHUNK = 65_536
 
 @contextlib.contextmanager
 def scrubbed_output() -> Iterator[None]:
-    """While the block runs, everything written to file descriptors 1 and 2 reaches what they
-    pointed to before (the console, Dagster's compute log) scrubbed, a line at a time."""
+    """While the block runs, fds 1 and 2 reach what they pointed to before scrubbed, a line at a time."""
     with contextlib.ExitStack() as stack:
         for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
             stack.enter_context(_relay(fd, stream))

@@ -1,10 +1,9 @@
-"""Serve an agent over HTTP with the contract: POST /ask, GET /health (``nabahan agent serve``).
+"""Serve an agent over HTTP with the contract (``nabahan agent serve``), HTTP/1.1 with keep-alive.
 
     POST /ask     {"question": str, "filters": object | null}  ->  the contract answer (200)
     GET  /health  {"status": "ok", "agent": spec, "version": package version}
 
-An agent that raises or answers outside the contract yields a 200 ``error`` answer (retrying would
-not help); a bad request body yields 400 with {"error": ...}. HTTP/1.1 with keep-alive.
+An agent that raises or breaks the contract yields a 200 ``error`` answer; a bad body a 400.
 """
 
 from __future__ import annotations
@@ -30,8 +29,7 @@ IDLE_TIMEOUT_S = 120  # an idle keep-alive connection is closed after this
 
 
 class AgentServer(ThreadingHTTPServer):
-    """A threading HTTP server that holds the agent it serves, bound to (host, port) (0: any free
-    port); ``serve_forever`` runs it."""
+    """A threading HTTP server of the agent it serves, on (host, port) (0: any free port)."""
 
     daemon_threads = True
 
@@ -91,8 +89,7 @@ class _AskHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = f"nabahan/{__version__}"
     timeout = IDLE_TIMEOUT_S
-    # Headers and body go out in two writes; with Nagle on, the second waits for the client's
-    # delayed ACK (~40 ms per request on Linux), which would show up as agent latency.
+    # Headers and body go out in two writes: with Nagle on, the second waits ~40 ms for a delayed ACK.
     disable_nagle_algorithm = True
     server: AgentServer
 
@@ -179,8 +176,7 @@ def _parse_ask(body: bytes) -> tuple[str, dict | None]:
     """The question and filters of an /ask body; _BadRequest (400) says what is wrong."""
     if not body:
         raise _BadRequest(400, 'empty body: send JSON {"question": "...", "filters": {...}}')
-    # Measured before it is parsed: the parser recurses once per level, and a body nested 500,000
-    # deep would end this handler in a RecursionError with no answer.
+    # Measured before it is parsed: the parser recurses once per level (a RecursionError, no answer).
     if measure_json(body, MAX_BODY_DEPTH).depth > MAX_BODY_DEPTH:
         raise _BadRequest(400, f"body nested deeper than {MAX_BODY_DEPTH} levels")
     try:

@@ -14,11 +14,7 @@ from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.assets import (
-    CheckedCases,
-    case_scores,
-    evaluation_summary,
-    run_series,
-    test_cases,
+    CheckedCases, case_scores, evaluation_summary, run_series, test_cases
 )
 from nabahan_pipeline.orchestration.history import previous_archive
 from nabahan_pipeline.orchestration.partitions import AGENTS
@@ -37,11 +33,9 @@ def partitioned_check(**kwargs: object):
     return wrap
 
 
-def per_agent(context: dg.AssetCheckExecutionContext,
-              metadata: dict[str, object]) -> dict[str, object]:
-    """``metadata`` with each number named with the check's partition, its agent
-    (``correct_rate [embedded]``): the UI draws one plot per name, so never two agents' runs in
-    one. Text, lists, tables and yes/no stay as they are (the UI plots none of them)."""
+def per_agent(context: dg.AssetCheckExecutionContext, metadata: dict[str, object]) -> dict[str, object]:
+    """``metadata`` with each number named with the check's agent (``correct_rate [embedded]``): the
+    UI draws one plot per name, never two agents' runs in one."""
     if not context.has_partition_key:
         return metadata
     agent = context.partition_key
@@ -56,14 +50,10 @@ def _plotted(value: object) -> bool:
 
 
 @partitioned_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
-def test_case_file_valid(
-    context: dg.AssetCheckExecutionContext,
-    evaluation: dg.ResourceParam[RunSettings],
-    checked_cases: dg.ResourceParam[Optional[CheckedCases]],
-    test_cases: pd.DataFrame,
-) -> dg.AssetCheckResult:
-    """The case file must be valid and hold every case that was materialized: unchanged since an
-    entry point checked it (its sha256), else read again."""
+def test_case_file_valid(context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
+                         checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+                         test_cases: pd.DataFrame) -> dg.AssetCheckResult:
+    """The case file is valid and holds every case materialized (unchanged since checked, or read again)."""
     path = evaluation.case_file()
     read_once = path.exists() and not path.is_file()  # a pipe: what was checked is all there is to read
     if checked_cases is not None and (read_once or path.is_file() and file_sha256(path) == checked_cases.sha256):
@@ -75,10 +65,8 @@ def test_case_file_valid(
             return dg.AssetCheckResult(passed=False, metadata={"error": str(exc)})
         in_file, ids = len(on_disk), set(on_disk["case_id"])
     missing = sorted(set(test_cases["case_id"]) - ids)
-    return dg.AssetCheckResult(
-        passed=not missing,
-        metadata=per_agent(context, {"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)}),
-    )
+    return dg.AssetCheckResult(passed=not missing, metadata=per_agent(
+        context, {"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)}))
 
 
 @partitioned_check(asset=case_scores, description="Every score is within its range (0/1 points, tiers).")
@@ -98,9 +86,8 @@ def pass_rate_threshold(
     context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
     evaluation_summary: pd.DataFrame,
 ) -> dg.AssetCheckResult:
-    """The ``gate`` rate (default correct_rate), or with ``gate_on`` lower the lower bound of its
-    95 % interval, >= ``pass_threshold`` (default 0.8); beside it the answers not Correct, as this
-    run's evaluation_summary lists them."""
+    """The ``gate`` rate (or with ``gate_on`` lower, its interval's lower bound) >= ``pass_threshold``;
+    beside it the answers not Correct."""
     overall = evaluation_summary.iloc[0]
     figure = evaluation.gated_figure()
     judged = float(overall.get(figure, float("nan")))
@@ -125,8 +112,7 @@ def _not_correct_of_this_run(context: dg.AssetCheckExecutionContext) -> dict[str
     partition's), passed on rather than built again; none when the summary came from another run."""
     partitions = [context.partition_key] if context.has_partition_key else None
     records = context.instance.fetch_materializations(
-        dg.AssetRecordsFilter(asset_key=evaluation_summary.key, asset_partitions=partitions), limit=1
-    ).records
+        dg.AssetRecordsFilter(asset_key=evaluation_summary.key, asset_partitions=partitions), limit=1).records
     if not records or records[0].run_id != context.run.run_id:
         return {}
     metadata = records[0].asset_materialization.metadata
@@ -148,10 +134,8 @@ def no_regression(
     context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame,
     test_cases: pd.DataFrame,
 ) -> dg.AssetCheckResult:
-    """Compare with the previous run of the same suite and agent (or the ``baseline`` run) case by
-    case, by the gate's verdict (Correct, or the seed's): fail on a significant drop or on a case
-    the case file marks ``must_pass`` that is not right (``score_checks.regression``); the cases
-    that flipped each way are listed."""
+    """Case by case against the previous run of the suite and agent (or ``baseline``), by the gate's
+    verdict: fails on a significant drop or a ``must_pass`` case not right; lists the flipped cases."""
     archive = previous_archive(context.instance, "case_scores", context.run.run_id,
                                series=run_series(evaluation, case_scores), baseline=evaluation.baseline,
                                partition=context.partition_key)

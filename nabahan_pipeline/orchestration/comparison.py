@@ -51,11 +51,8 @@ with warnings.catch_warnings():  # dagster-pandera is marked beta (see assets.py
 def agent_comparison(
     context: dg.AssetExecutionContext, config: ComparisonConfig, evaluation: dg.ResourceParam[RunSettings]
 ) -> pd.DataFrame:
-    """The agents side by side on the same cases: one row per agent (Correct and pass rate,
-    execution and test-suite accuracy, p50/p95 latency, errors, unsafe SQL, tokens; the table
-    stored, with their intervals), a case x agent matrix (disagreements first), each pair compared
-    case by case (McNemar), a chart and a report to click through (every case with each agent's
-    answer), as files; each agent's newest evaluation on one suite."""
+    """Each agent's newest evaluation on one suite side by side: a row per agent (stored), the case x
+    agent matrix, each pair by McNemar, a chart and a report to click through, as files."""
     labels = config.agents or [agent.label for agent in registered_agents(context.instance)]
     suite, evaluations = latest_evaluations(context.instance, labels)
     metadata: dict[str, dg.RawMetadataValue] = {

@@ -14,21 +14,17 @@ SERIES_KEYS = ("suite", "agent")
 LABEL_GIVEN = "label_given"
 
 
-def latest_materializations(
-    instance: dg.DagsterInstance, asset: str, limit: int, *, partition: str | None = None
-) -> list[tuple[str, float, dg.AssetMaterialization]]:
-    """The asset's last ``limit`` materializations (of one ``partition``, when given), newest
-    first, as (run id, timestamp, event)."""
-    records_filter = dg.AssetRecordsFilter(
-        asset_key=dg.AssetKey(asset), asset_partitions=[partition] if partition is not None else None
-    )
+def latest_materializations(instance: dg.DagsterInstance, asset: str, limit: int, *,
+                            partition: str | None = None) -> list[tuple[str, float, dg.AssetMaterialization]]:
+    """The asset's last ``limit`` materializations (of ``partition``), newest first: (run id, time, event)."""
+    records_filter = dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset),
+                                           asset_partitions=[partition] if partition is not None else None)
     result = instance.fetch_materializations(records_filter, limit=limit)
     return [(record.run_id, record.timestamp, record.asset_materialization) for record in result.records]
 
 
 def series_metadata(suite: str, agent: str, label: str, *, label_given: bool = False) -> dict[str, str]:
-    """The metadata that puts a materialization in its series (and names its run; ``label_given``:
-    the user named it, so its history is never pruned)."""
+    """The metadata of a materialization's series and run (``label_given``: its history is never pruned)."""
     return {"suite": suite, "agent": agent, "label": label, LABEL_GIVEN: "yes" if label_given else "no"}
 
 
@@ -56,21 +52,15 @@ def _value(materialization: dg.AssetMaterialization, key: str) -> object:
     return entry.value if entry is not None else None
 
 
-def _in_series(
-    materialization: dg.AssetMaterialization, series: dict[str, str] | None, partition: str | None = None
-) -> bool:
+def _in_series(materialization: dg.AssetMaterialization, series: dict[str, str] | None,
+               partition: str | None = None) -> bool:
     # Within a partition the label is the agent: a new spec behind it continues its series.
     keys = ("suite",) if partition is not None else SERIES_KEYS
     return series is None or all(_value(materialization, key) == series.get(key) for key in keys)
 
 
-def summary_history(
-    instance: dg.DagsterInstance,
-    limit: int = 30,
-    *,
-    series: dict[str, str] | None = None,
-    partition: str | None = None,
-) -> pd.DataFrame:
+def summary_history(instance: dg.DagsterInstance, limit: int = 30, *, series: dict[str, str] | None = None,
+                    partition: str | None = None) -> pd.DataFrame:
     """One row per past evaluation_summary of the series (in the agent's ``partition``, when
     given), oldest first: run_label (date and the run's label), timestamp and trend figures."""
     rows = []
@@ -90,18 +80,11 @@ def summary_history(
     return pd.DataFrame(rows[::-1], columns=["run_label", "timestamp", *TREND_FIGURES])
 
 
-def previous_archive(
-    instance: dg.DagsterInstance,
-    asset: str,
-    current_run_id: str,
-    *,
-    series: dict[str, str] | None = None,
-    baseline: str | None = None,
-    partition: str | None = None,
-) -> str | None:
-    """The archived Parquet path of the asset's materialization to compare this run with: the
-    ``baseline`` run when one is named (run id, its prefix, or label; in the agent's ``partition``
-    first), else the latest earlier run of the same series (in that partition)."""
+def previous_archive(instance: dg.DagsterInstance, asset: str, current_run_id: str, *,
+                     series: dict[str, str] | None = None, baseline: str | None = None,
+                     partition: str | None = None) -> str | None:
+    """The archived Parquet of the run to compare with: the ``baseline`` named (id, prefix or label;
+    in ``partition`` first), else the latest earlier run of the series."""
     scopes = [partition, None] if baseline and partition is not None else [partition]
     for scope in scopes:
         for run_id, _, materialization in latest_materializations(instance, asset, limit=200, partition=scope):
@@ -117,12 +100,10 @@ def previous_archive(
     return None
 
 
-def latest_evaluations(
-    instance: dg.DagsterInstance, labels: Sequence[str], *, per_agent: int = 50
-) -> tuple[str | None, dict[str, dict[str, str]]]:
-    """The newest evaluation of each agent (partition) in ``labels`` on one suite, that of the
-    newest evaluation among them: (the suite, {label: {"run_id", "case_scores", "evaluation_summary"}}
-    with the archived Parquet paths). An agent with no evaluation on that suite is left out."""
+def latest_evaluations(instance: dg.DagsterInstance, labels: Sequence[str], *,
+                       per_agent: int = 50) -> tuple[str | None, dict[str, dict[str, str]]]:
+    """The newest evaluation of each agent in ``labels`` on the suite of the newest among them:
+    (suite, {label: {"run_id", "case_scores", "evaluation_summary"}}); one without is left out."""
     found: dict[str, list[tuple[float, str, str, dict[str, str]]]] = {}
     for label in labels:
         scores = {run_id: m for run_id, _, m in latest_materializations(instance, "case_scores", per_agent, partition=label)}
@@ -138,9 +119,6 @@ def latest_evaluations(
     if newest is None:
         return None, {}
     suite = newest[1]
-    chosen = {}
-    for label in labels:
-        on_suite = [paths for _, run_suite, _, paths in found.get(label, []) if run_suite == suite]
-        if on_suite:
-            chosen[label] = on_suite[0]
-    return suite, chosen
+    on_suite = {label: [paths for _, run_suite, _, paths in found.get(label, []) if run_suite == suite]
+                for label in labels}
+    return suite, {label: runs[0] for label, runs in on_suite.items() if runs}

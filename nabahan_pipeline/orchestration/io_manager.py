@@ -43,8 +43,7 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         return self._root() / "history" / "/".join(asset_key.path) / f"{run_id}.parquet"
 
     def handle_output(self, context: dg.OutputContext, obj: pd.DataFrame) -> None:
-        """Write this run's copy of the table (atomically), publish it as the latest, and describe
-        it in metadata (its ``path``: this run's copy)."""
+        """Write this run's copy of the table, publish it as the latest, and describe it in metadata."""
         if not isinstance(obj, pd.DataFrame):
             raise TypeError(f"{context.asset_key.to_user_string()} must be a DataFrame, got {type(obj).__name__}")
         path = self._path(context.asset_key)
@@ -72,8 +71,7 @@ class ParquetIOManager(dg.ConfigurableIOManager):
         )
 
     def load_input(self, context: dg.InputContext) -> pd.DataFrame:
-        """Read the upstream table this run wrote, else its latest materialization's copy (of the
-        same agent's partition, for a partitioned table)."""
+        """Read the table this run wrote, else its latest materialization's copy (of the same partition)."""
         key = context.asset_key
         partition = _partition(context)
         own = self._run_copy(key, context.step_context.run_id)
@@ -101,9 +99,8 @@ class ParquetIOManager(dg.ConfigurableIOManager):
             old.unlink(missing_ok=True)
 
     def _prune_partition(self, instance: dg.DagsterInstance, key: dg.AssetKey, partition: str, folder: Path) -> None:
-        """An agent's table: the copies of its ``keep_history`` newest runs (this one among them) are
-        kept, whatever other agents wrote meanwhile, and so is every run given a label (a baseline
-        ``--baseline LABEL`` names must not lose its scores)."""
+        """An agent's copies beyond its ``keep_history`` newest runs removed, but a labelled run's
+        (``--baseline LABEL`` must find its scores)."""
         older = all_materializations(instance, key.to_user_string(), partition)[max(0, self.keep_history - 1):]
         labelled = labelled_runs(instance, partition) if older else set()
         for run_id, materialization in older:
@@ -134,9 +131,8 @@ def _longest_text(column: pd.Series) -> int:
 
 
 def table_schema(frame: pd.DataFrame, dagster_type: Optional[dg.DagsterType] = None) -> dg.TableSchema:
-    """The frame's columns and dtypes as a Dagster table schema, each with its description and
-    constraints where the table's type is its pandera schema (``evaluation.tables``), so that the
-    UI's Columns table says what each column holds."""
+    """The frame's columns as a Dagster table schema, with the pandera schema's descriptions and
+    constraints (``evaluation.tables``) for the UI's Columns table."""
     declared = dagster_type.metadata.get("schema") if dagster_type is not None else None
     described = {column.name: column for column in declared.value.columns} if declared is not None else {}
     columns = []

@@ -8,9 +8,8 @@ import dagster as dg
 from nabahan_pipeline.orchestration.assets import GROUP
 
 COMPARISON = dg.AssetKey("agent_comparison")
-# The code location as `make dev` (workspace.yaml) names it. A job's Runs tab in the UI lists the runs
-# whose tag names its repository, which Dagster sets on the runs it launches; our entry points run
-# the job in their own process, so they set it, and their runs show there too.
+# The code location as workspace.yaml names it: a job's Runs tab lists the runs tagged with its
+# repository, a tag Dagster sets on its own launches alone; our entry points set it too.
 LOCATION_TAGS = {".dagster/repository": "__repository__@nabahan_pipeline.definitions"}
 
 evaluation_job = dg.define_asset_job(

@@ -4,7 +4,7 @@ entry point, the sensor and the schedule read one registry."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,15 +30,11 @@ AGENT_TOKEN_ENV_TAG = "nabahan/agent_token_env"
 AGENT_FOLDER_TAG = "nabahan/agent_folder"
 
 
-def register_agents(
-    instance: dg.DagsterInstance, agents: Sequence[LabelledAgent], *, scheduled: bool = True
-) -> list[LabelledAgent]:
-    """Add each agent's partition and record what it stands for (a ``python:`` agent with the folder
-    this process finds its module in). With ``scheduled`` it is registered for the nightly schedule
-    and the sensor; without, an entry is recorded only for a label that has none or one not
-    registered for them, so that a run's partition exists and the UI knows it, and what the schedule
-    runs never changes. Returns the agents, each with its folder; raises AgentSpecError for a spec
-    holding a credential, before anything is written."""
+def register_agents(instance: dg.DagsterInstance, agents: Sequence[LabelledAgent], *,
+                    scheduled: bool = True) -> list[LabelledAgent]:
+    """Add each agent's partition and record what it stands for (a ``python:`` agent with its folder);
+    ``scheduled``: for the schedule and the sensor, else recorded only where that changes nothing
+    they run. The agents with their folders; AgentSpecError for a spec holding a credential."""
     for agent in agents:
         check_spec(agent.spec, "agent")
     agents = [replace(agent, folder=agent.folder or _found_folder(agent.spec)) for agent in agents]
@@ -66,15 +62,11 @@ def registered_text(agents: Sequence[LabelledAgent]) -> str:
 
 def _record(instance: dg.DagsterInstance, agent: LabelledAgent, scheduled: bool) -> None:
     """Record what ``agent``'s label stands for, and whether it is registered for the schedule and the sensor."""
-    instance.report_runless_asset_event(
-        dg.AssetObservation(
-            AGENT_ASSET,
-            partition=agent.label,
-            description="registered for the schedule and the sensor" if scheduled else "evaluated",
-            metadata={"spec": agent.spec, "agent_version": agent.version or "", "token_env": agent.token_env or "",
-                      "folder": agent.folder or "", "scheduled": scheduled},
-        )
-    )
+    instance.report_runless_asset_event(dg.AssetObservation(
+        AGENT_ASSET, partition=agent.label,
+        description="registered for the schedule and the sensor" if scheduled else "evaluated",
+        metadata={"spec": agent.spec, "agent_version": agent.version or "", "token_env": agent.token_env or "",
+                  "folder": agent.folder or "", "scheduled": scheduled}))
 
 
 def _found_folder(spec: str) -> str | None:
@@ -90,9 +82,7 @@ def _found_folder(spec: str) -> str | None:
 
 
 def location_agent(settings: RunSettings) -> LabelledAgent:
-    """The code location's own agent, ``settings.agent`` labelled by its spec (its token from
-    ``settings.agent_token_env``, else the default of a run's only agent); raises AgentSpecError
-    for a spec that names no agent or cannot be a label."""
+    """The location's own agent, labelled by its spec; AgentSpecError for a spec of no agent or label."""
     agent_kind(settings.agent)
     token_env = settings.agent_token_env or default_token_env(settings.agent, several=False)
     label = check_label(check_spec(settings.agent, "NABAHAN_AGENT"), settings.agent, "NABAHAN_AGENT")
@@ -100,8 +90,7 @@ def location_agent(settings: RunSettings) -> LabelledAgent:
 
 
 def remove_agents(instance: dg.DagsterInstance, labels: Sequence[str]) -> list[str]:
-    """Unregister the agents from the schedule and the sensor and remove their partitions (their
-    runs and materializations stay); return the labels that have no partition (and removes nothing then)."""
+    """Unregister the agents and remove their partitions (runs stay); the labels not found, if any."""
     known = set(instance.get_dynamic_partitions(AGENTS.name))
     missing = [label for label in labels if label not in known]
     if not missing:
@@ -114,12 +103,10 @@ def remove_agents(instance: dg.DagsterInstance, labels: Sequence[str]) -> list[s
 
 
 def _entry(instance: dg.DagsterInstance, label: str) -> tuple[LabelledAgent, bool] | None:
-    """What ``label`` was last recorded as, and whether it is registered for the schedule and the
-    sensor (an entry from before entries said so was registered for them); None when it never was.
-    An entry that names no token variable gets no token when it is an HTTP agent."""
-    records = instance.fetch_observations(
-        dg.AssetRecordsFilter(asset_key=AGENT_ASSET, asset_partitions=[label]), limit=1
-    ).records
+    """What ``label`` was last recorded as and whether it is scheduled (an entry older than that flag
+    is); None when it never was. An HTTP entry naming no token variable gets no token."""
+    records_filter = dg.AssetRecordsFilter(asset_key=AGENT_ASSET, asset_partitions=[label])
+    records = instance.fetch_observations(records_filter, limit=1).records
     if not records or records[0].asset_observation is None:
         return None
     metadata = records[0].asset_observation.metadata
@@ -142,10 +129,8 @@ def registered_agent(instance: dg.DagsterInstance, label: str) -> LabelledAgent 
 
 def registered_agents(instance: dg.DagsterInstance) -> list[LabelledAgent]:
     """Every agent's partition, in the order they were added, with what it stands for."""
-    return [
-        registered_agent(instance, label) or _unregistered(label)
-        for label in instance.get_dynamic_partitions(AGENTS.name)
-    ]
+    return [registered_agent(instance, label) or _unregistered(label)
+            for label in instance.get_dynamic_partitions(AGENTS.name)]
 
 
 def scheduled_agents(instance: dg.DagsterInstance) -> list[LabelledAgent]:
@@ -160,9 +145,8 @@ def _unregistered(label: str) -> LabelledAgent:
 
 
 def agents_to_run(instance: dg.DagsterInstance, settings: RunSettings) -> list[LabelledAgent]:
-    """The agents registered for the schedule and the sensor; when none is, the location's own
-    (``location_agent``), its partition made sure of but not registered for them, so that they
-    always evaluate something and stop evaluating it once the user registers agents of their own."""
+    """The agents registered for the schedule and the sensor; when none is, the location's own (its
+    partition made sure of, not registered), which they stop evaluating once the user registers one."""
     agents = scheduled_agents(instance)
     if not agents:
         agents = register_agents(instance, [location_agent(settings)], scheduled=False)
@@ -170,12 +154,8 @@ def agents_to_run(instance: dg.DagsterInstance, settings: RunSettings) -> list[L
 
 
 def agent_of_run(instance: dg.DagsterInstance | None, run: dg.DagsterRun | None) -> LabelledAgent | None:
-    """The agent whose partition ``run`` evaluates; None for a run of no partition. A run launched
-    by our entry points, the sensor or the schedule carries its agent in its tags (passed on, not
-    read back); one launched from the UI (or a backfill) stands for what the registry holds, else
-    for the spec its label names. Raises AgentSpecError, saying how to register it, for a partition
-    that names no agent (the UI's "Add partition" takes any name): the run fails as its resources
-    are set up, before any step."""
+    """The agent whose partition ``run`` evaluates (None for none): from its tags, else the registry,
+    else its label as a spec; AgentSpecError saying how to register a partition that names none."""
     tags = run.tags if run is not None else {}
     label = tags.get(PARTITION_TAG)
     if label is None:
@@ -210,8 +190,7 @@ def settings_for_agent(settings: RunSettings, agent: LabelledAgent) -> RunSettin
 
 
 def partition_settings(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> RunSettings:
-    """The options of one agent's run: the agent's own, and, when ``several`` agents are
-    evaluated together, an output folder of its own under the output directory."""
+    """The options of one agent's run, with (``several``) an output folder of its own."""
     own = settings_for_agent(settings, agent)
     return replace(own, output_dir=settings.output_path() / folder_name(agent.label)) if several else own
 
@@ -221,9 +200,23 @@ def partition_run_config(settings: RunSettings, agent: LabelledAgent, *, several
     return {"resources": {"evaluation": {"config": partition_settings(settings, agent, several=several).as_config()}}}
 
 
+def run_tags(settings: RunSettings) -> dict[str, str]:
+    """Tags that tell a run apart in the Dagster UI's runs list: its label and agent."""
+    return {"nabahan/label": settings.run_label(), "nabahan/agent": settings.agent}
+
+
+def agent_run_requests(settings: RunSettings, agents: Sequence[LabelledAgent], run_key: Callable[[str], str],
+                       **tags: str) -> list[dg.RunRequest]:
+    """The sensor's and schedule's runs: one per agent's partition, keyed by ``run_key(label)``."""
+    return [dg.RunRequest(run_key=run_key(agent.label), partition_key=agent.label,
+                          run_config=partition_run_config(settings, agent, several=len(agents) > 1),
+                          tags={**run_tags(settings_for_agent(settings, agent)), **partition_run_tags(agent),
+                                **tags})
+            for agent in agents]
+
+
 def partition_run_tags(agent: LabelledAgent) -> dict[str, str]:
-    """The tags that tell an agent's run apart and carry its agent into the run (the deployment's
-    per-agent run limit reads the partition tag Dagster adds, which holds the same label)."""
+    """The tags that tell an agent's run apart and carry its agent into the run."""
     tags = {AGENT_LABEL_TAG: agent.label, AGENT_SPEC_TAG: agent.spec}
     if agent.token_env:
         tags[AGENT_TOKEN_ENV_TAG] = agent.token_env

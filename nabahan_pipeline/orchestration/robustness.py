@@ -1,7 +1,5 @@
-"""The robustness asset (issue 29): with the ``robustness`` option, every case (out-of-scope ones
-too) asked again in each perturbed wording that applies to it, through the run's agent and runner,
-scored as any answer, and reported beside the originals' Correct. Without the option it does
-nothing: no agent call, no file, no materialization, so the run is the one it was without it."""
+"""The robustness asset: with ``robustness``, every case asked again in each perturbed wording
+that applies, scored as any answer, beside the originals' Correct; without it, nothing at all."""
 
 from collections.abc import Iterator
 from typing import Optional
@@ -14,10 +12,7 @@ from nabahan_pipeline.agents.runner import run_agent
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.etimad_db.store import ensure_database, suite_databases
 from nabahan_pipeline.evaluation.robustness.variants import (
-    robustness_results,
-    robustness_summary,
-    variant_cases,
-    write_robustness,
+    robustness_results, robustness_summary, variant_cases, write_robustness
 )
 from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
 from nabahan_pipeline.orchestration.assets import GROUP, CheckedCases, report_stamp

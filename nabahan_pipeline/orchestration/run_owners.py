@@ -24,8 +24,7 @@ def owner_tags() -> dict[str, str]:
 
 
 def fail_runs_of_dead_processes(instance: dg.DagsterInstance) -> list[str]:
-    """Mark failed every run in progress that a process of this host started and that is gone;
-    the ids of the runs marked."""
+    """Mark failed every run in progress whose process, on this host, is gone; their ids."""
     runs = instance.get_runs(filters=dg.RunsFilter(statuses=_IN_PROGRESS, tags={OWNER_HOST_TAG: platform.node()}))
     marked = []
     for run in runs:
@@ -54,9 +53,7 @@ def _alive(pid: int) -> bool:
 
 @contextmanager
 def canceled_if_interrupted(instance: dg.DagsterInstance, run: dg.DagsterRun) -> Iterator[None]:
-    """An interrupt (Ctrl-C) that lands in the block marks ``run`` canceling on its way out, so that
-    Dagster records the run canceled, not failed (unless it is canceling already: the UI's
-    "Terminate" marks it so before it interrupts the run's process)."""
+    """A Ctrl-C in the block marks ``run`` canceling, so that Dagster records it canceled, not failed."""
     try:
         yield
     except (KeyboardInterrupt, dg.DagsterExecutionInterruptedError):

@@ -10,20 +10,12 @@ from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.history import latest_materializations
 from nabahan_pipeline.orchestration.jobs import evaluation_job
-from nabahan_pipeline.orchestration.partitions import (
-    agents_to_run,
-    partition_run_config,
-    partition_run_tags,
-    settings_for_agent,
-)
-from nabahan_pipeline.orchestration.resources import run_tags
+from nabahan_pipeline.orchestration.partitions import agent_run_requests, agents_to_run
 from nabahan_pipeline.settings import RunSettings
 
 
 @dg.sensor(
-    job=evaluation_job,
-    minimum_interval_seconds=30,
-    default_status=dg.DefaultSensorStatus.RUNNING,
+    job=evaluation_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING,
     description="Launches evaluation_job for every agent registered for it (`nabahan agents add`, `nabahan eval "
     "--register`; none: the location's agent), one run per partition, cached answers reused, when the case "
     "file's content changes (also back to old content).",
@@ -41,19 +33,10 @@ def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: dg.Resou
     context.update_cursor(digest)
     # The file hashed here is the file the runs evaluate; the other options, resolved now, carried along.
     settings = replace(evaluation, test_file=path, use_cache=True)
-    agents = agents_to_run(context.instance, settings)
-    now = time.time_ns()
-    return [
-        dg.RunRequest(
-            # The time makes a change back to earlier content a new run, not a duplicate run key.
-            run_key=f"{digest[:16]}-{now}-{agent.label}",
-            partition_key=agent.label,
-            run_config=partition_run_config(settings, agent, several=len(agents) > 1),
-            tags={**run_tags(settings_for_agent(settings, agent)), **partition_run_tags(agent),
-                  "nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest},
-        )
-        for agent in agents
-    ]
+    now = time.time_ns()  # a change back to earlier content is a new run, not a duplicate run key
+    return agent_run_requests(settings, agents_to_run(context.instance, settings),
+                              lambda label: f"{digest[:16]}-{now}-{label}",
+                              **{"nabahan/trigger": "test_cases_changed", "nabahan/test_file_sha256": digest})
 
 
 def _last_evaluated_hash(instance: dg.DagsterInstance) -> str | None:

@@ -173,7 +173,7 @@ def test_a_registered_agents_run_reads_the_token_its_entry_names_and_no_other(
     assert sent == {"v2": ["Bearer tk-v2-Hs7Jd2Kf9Lg4"], "v3": [None], "unregistered": [None]}
 
 
-# The tags that tell an agent's run apart (resources.run_tags, partitions.partition_run_tags).
+# The tags that tell an agent's run apart (partitions.run_tags and partition_run_tags).
 LABEL_TAGS = ("nabahan/label", "nabahan/agent", AGENT_LABEL_TAG, "nabahan/agent_version", "nabahan/agent_token_env")
 
 
