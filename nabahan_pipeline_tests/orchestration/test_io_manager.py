@@ -44,7 +44,12 @@ def test_the_run_copy_and_the_published_table_hold_the_long_text(tmp_path: Path)
     def agent_responses() -> pd.DataFrame:
         return _responses()
 
-    result = dg.materialize([agent_responses], resources={"io_manager": ParquetIOManager(base_dir=str(tmp_path))})
+    # An instance of its own, held for the call: the ephemeral default can be collected mid-run in a
+    # worker where another test's instance came and went.
+    with dg.instance_for_test() as instance:
+        result = dg.materialize(
+            [agent_responses], resources={"io_manager": ParquetIOManager(base_dir=str(tmp_path))}, instance=instance
+        )
     archive = Path(str(result.asset_materializations_for_node("agent_responses")[0].metadata["path"].value))
     published = tmp_path / "agent_responses.parquet"
     assert archive.read_bytes() == published.read_bytes()
