@@ -181,7 +181,11 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
     )
 
 
-def result_table(answer: Mapping[str, Any], max_values: int | None = None) -> tuple[list[str], list[list]]:
+# An answer's result as read: (column names, rows).
+ResultTable = tuple[list[str], list[list]]
+
+
+def result_table(answer: Mapping[str, Any], max_values: int | None = None) -> ResultTable:
     """An answer's result as (column names, rows): from ``columns`` + ``rows``, else from ``data``
     (columns in order of first appearance, a value a row lacks None). Raises ContractError for a
     result in neither form, ``_OverTheCap`` for over ``max_values`` values (counted first). Rows

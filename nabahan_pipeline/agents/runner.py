@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, normalize_answer
+from nabahan_pipeline.agents.contract import Agent, AgentAnswer, AnswerLimits, ResultTable, normalize_answer
 from nabahan_pipeline.agents.responses_table import RESPONSE_COLUMNS, RESPONSE_DTYPES
 from nabahan_pipeline.agents.secrets import scrubber
 
@@ -44,7 +44,7 @@ _START_POLL_S = 0.1
 # gave in this run, its result as read (column names, rows of JSON-safe values: what the row's
 # ``columns`` and ``rows`` JSON texts read back as), so that the result is not parsed again from
 # those texts (a 30 MiB result held once as objects, not twice); None for a cached answer.
-Answered = Callable[[dict, "tuple[list[str], list[list]] | None"], None]
+Answered = Callable[[dict, "ResultTable | None"], None]
 
 
 class ResponseStore(Protocol):
@@ -157,7 +157,7 @@ def answer_batches(
         call.future = executor.submit(_timed, call, ask)
         call.future.add_done_callback(lambda future: done.put((number, future)))
 
-    def finish(number: int, row: dict, result: tuple[list[str], list[list]] | None = None) -> None:
+    def finish(number: int, row: dict, result: ResultTable | None = None) -> None:
         if on_answer is not None:
             on_answer(row, result)
         ready[number] = row

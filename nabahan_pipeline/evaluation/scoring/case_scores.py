@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import pandera.pandas as pa
 
-from nabahan_pipeline.agents.contract import ContractError, result_table
+from nabahan_pipeline.agents.contract import ContractError, ResultTable, result_table
 from nabahan_pipeline.agents.responses_table import AGENT_RESPONSES, non_text_dtypes
 from nabahan_pipeline.etimad_db.sql_safety import QueryResult, UnsafeSQLError
 from nabahan_pipeline.evaluation.agent_sql import (
@@ -321,7 +321,7 @@ def _token_count(value: Any) -> float:
     return float(value) if present(value) else math.nan
 
 
-def _stored_result(response: Mapping[str, Any]) -> tuple[list[str], list[list]]:
+def _stored_result(response: Mapping[str, Any]) -> ResultTable:
     """A stored response's result: the ``columns`` + ``rows`` JSON texts, or a ``data`` JSON text
     of row objects (responses written by hand or by an older version)."""
     case_id = response.get("case_id", "?")

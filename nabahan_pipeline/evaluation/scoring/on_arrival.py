@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from nabahan_pipeline.agents.contract import ResultTable
 from nabahan_pipeline.evaluation.agent_sql import (
     DEFAULT_MAX_ROWS,
     DEFAULT_SQL_TIMEOUT_S,
@@ -83,7 +84,7 @@ class ScoringOnArrival:
         self._runner: QueryRunner | None = None  # opened on the worker's first query
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nabahan-scoring")
 
-    def submit(self, row: Mapping[str, Any], result: tuple[list[str], list[list]] | None = None) -> None:
+    def submit(self, row: Mapping[str, Any], result: ResultTable | None = None) -> None:
         """Score ``row`` (an agent_responses row) on the worker, after those submitted before it;
         ``result``, the (columns, rows) its ``columns`` and ``rows`` JSON texts were made from
         (``runner.Answered``), is scored as it is rather than parsed again from those texts."""
@@ -106,7 +107,7 @@ class ScoringOnArrival:
 
     # --- on the worker thread --------------------------------------------------------------------
 
-    def _score(self, row: dict[str, Any], result: tuple[list[str], list[list]] | None) -> None:
+    def _score(self, row: dict[str, Any], result: ResultTable | None) -> None:
         scores: dict[str, Any] | None
         try:
             case = self._cases[row["case_id"]]
