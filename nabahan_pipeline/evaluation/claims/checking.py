@@ -25,7 +25,7 @@ from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
-from nabahan_pipeline.evaluation.claims.windows import window_contradictions
+from nabahan_pipeline.evaluation.claims.windows import sql_dates, window_contradictions
 from nabahan_pipeline.evaluation.claims.comparisons import comparison_contradictions
 from nabahan_pipeline.evaluation.claims.arithmetic import arithmetic_contradictions
 
@@ -88,16 +88,9 @@ class Result:
 
     @functools.cached_property
     def asked_months(self) -> list[tuple[str, int, int | None]]:
-        """The months the question names (calendar, month, year), and those its SQL's dates fall in
-        ('2024-03-01' .. '2024-03-31')."""
+        """The months the question names (calendar, month, year), and those its SQL's dates span."""
         named = [(m.calendar, m.month, m.year) for m in find_months(Folded.of(self.question))]
-        literal = sorted({(int(y), int(m)) for y, m in re.findall(r"'(\d{4})-(\d{2})(?:-\d{2})?'", self.sql or "")})
-        if literal:  # the SQL's window of dates: every month from its first to its last, if within a year
-            (y0, m0), (y1, m1) = literal[0], literal[-1]
-            span = (y1 - y0) * 12 + m1 - m0
-            if 0 <= span <= 12:
-                named += [("gregorian", (m0 - 1 + k) % 12 + 1, y0 + (m0 - 1 + k) // 12) for k in range(span + 1)]
-        return named
+        return named + [("gregorian", month, year) for year, month in sql_dates(self.sql).months]
 
     @functools.cached_property
     def asked(self) -> set[tuple[str, str]]:
@@ -1130,7 +1123,7 @@ def _dates(result: Result) -> list[ClaimCheck]:
     question names (its window) is the question's, no claim."""
     cells = sorted({(int(m.group(1)), int(m.group(2)), int(m.group(3))) for row in result.values.rows[:OTHER_ROWS_MAX]
                     for cell in row if isinstance(cell, str) for m in [_DATE_CELL.match(cell)] if m})
-    window = sql_months(result.sql)
+    window = sql_dates(result.sql).months
     if not cells and not window:
         return []
     asked = {(m.calendar, m.month) for m in find_months(Folded.of(result.question))}
@@ -1175,7 +1168,7 @@ _PERIOD_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الر
 def _named_periods(result: Result) -> list[ClaimCheck]:
     """A quarter or half of a year ("الربع الثاني من عام 2024") against the SQL's window of
     months: it must overlap the window (the third quarter's figures told as the second's do not)."""
-    window = set(sql_months(result.sql))
+    window = set(sql_dates(result.sql).months)
     if not window:
         return []
     checks = []
@@ -1197,38 +1190,6 @@ def _window_says(window: Collection[tuple[int, int]]) -> str:
     """The SQL's window of (year, month)s as a reason says it."""
     (y0, m0), (y1, m1) = min(window), max(window)
     return f"the SQL's window is {y0}-{m0:02d} to {y1}-{m1:02d}"
-
-
-_SQL_DATE = re.compile(r"(<=?|>=?|=|\bbetween|\band)?\s*'(\d{4})-(\d{2})(?:-(\d{2}))?'", re.IGNORECASE)
-_SQL_MONTH = re.compile(r"strftime\s*\(\s*'%m'[^)]*\)\s*=\s*'(\d{1,2})'", re.IGNORECASE)
-_SQL_YEAR = re.compile(r"strftime\s*\(\s*'%Y'[^)]*\)\s*=\s*'(\d{4})'", re.IGNORECASE)
-
-
-def sql_months(sql: str | None) -> list[tuple[int, int]]:
-    """The (year, month)s the SQL's date filter spans, first to last, when it spans at most two
-    years: its literal dates (an exclusive "< '2025-02-01'" ends in January), or a strftime month
-    and year; [] when it filters by no date."""
-    if not sql:
-        return []
-    ends, exact = [], False
-    for match in _SQL_DATE.finditer(sql):
-        exact = exact or match.group(1) == "="
-        year, month, day = int(match.group(2)), int(match.group(3)), match.group(4)
-        if (match.group(1) or "") == "<" and day in (None, "01"):
-            year, month = (year, month - 1) if month > 1 else (year - 1, 12)
-        ends.append((year, month))
-    if not ends:
-        months, years = _SQL_MONTH.findall(sql), _SQL_YEAR.findall(sql)
-        if len(months) == 1 and len(years) == 1:  # strftime('%Y') = '2025' AND strftime('%m') = '11'
-            return [(int(years[0]), int(months[0]))]
-        return []
-    if len(ends) < 2 and not exact:
-        return []  # "since 2025-01-01": open-ended, no window of months
-    (y0, m0), (y1, m1) = min(ends), max(ends)
-    span = (y1 - y0) * 12 + m1 - m0
-    if not 0 <= span < 24:
-        return []
-    return [(y0 + (m0 - 1 + k) // 12, (m0 - 1 + k) % 12 + 1) for k in range(span + 1)]
 
 
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {

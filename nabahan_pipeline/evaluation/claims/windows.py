@@ -11,14 +11,15 @@ from the next one):
 from __future__ import annotations
 
 import calendar
+import functools
 import re
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from nabahan_pipeline.arabic import hijri_calendar
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.evaluation.claims.labels import MonthMention, find_months
 
-_SQL_DATE = re.compile(r"(<=|>=|<|>|=|\bbetween\b|\band\b)?\s*'(\d{4})-(\d{2})-(\d{2})", re.IGNORECASE)
 # Words that join the two ends of a range, and those that open it.
 _RANGE_JOINS = re.compile(r"\s*(?:الي|حتي|لغايه|وحتي|والي|-|–|to|until)\s*(?:نهايه\s+)?(?:شهر\s+)?")
 _RANGE_OPENS = re.compile(r"(?<!\w)(?:من|منذ|بين|from)(?:\s+بدايه)?(?:\s+شهر)?\s*$")
@@ -28,29 +29,64 @@ _WEEK = re.compile(r"(?<!\w)الاسبوع\s+(الاول|الثاني|الثال
 _WEEK_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الرابع": 4, "الاخير": 0}
 # Days a Hijri month may be off by where the SQL's dates were worked out another way (a sighting).
 HIJRI_SLACK = 2
-# A comparison with a date -> (days to add for the window's start, for its end); None: not that end.
-_WINDOW_ENDS = {">=": (0, None), "between": (0, None), ">": (1, None), "<": (None, -1), "<=": (None, 0),
-                "and": (None, 0), "=": (0, 0)}
+# A date literal of the SQL and the comparison before it: a day ('2024-07-01', with a time or not)
+# or a month alone ('2024-07', of strftime('%Y-%m', ...)).
+_SQL_DATE = re.compile(r"(<=|>=|<|>|=|\bbetween\b|\band\b)?\s*'(\d{4})-(\d{2})(?:-(\d{2}))?(?:[ T][\d:.]*)?'",
+                       re.IGNORECASE)
+_SQL_MONTH = re.compile(r"strftime\s*\(\s*'%m'[^)]*\)\s*=\s*'(\d{1,2})'", re.IGNORECASE)
+_SQL_YEAR = re.compile(r"strftime\s*\(\s*'%Y'[^)]*\)\s*=\s*'(\d{4})'", re.IGNORECASE)
+# The comparisons before a date that open the window at it, and those that close it.
+_OPENS = (">=", ">", "=", "between")
+_CLOSES = ("<=", "<", "=", "and")
+# Months a filter may span and still be read as months (a longer one names no month).
+WINDOW_MONTHS_MAX = 24
 
 
-def sql_window(sql: str | None) -> tuple[date, date] | None:
-    """The first and last day (inclusive) the SQL's date filter keeps, from its literal dates
-    (>=, >, <, <=, =, BETWEEN ... AND ...), or None when it has no closed window."""
-    starts, ends = [], []
-    for match in _SQL_DATE.finditer(sql or ""):
-        try:
-            day = date(int(match.group(2)), int(match.group(3)), int(match.group(4)))
-        except ValueError:
-            return None
+@dataclass(frozen=True)
+class SqlDates:
+    """The SQL's date filter: the first and last day it keeps when it opens and closes once
+    (``window``), and the (year, month)s from its first date to its last (``months``)."""
+
+    window: tuple[date, date] | None = None
+    months: tuple[tuple[int, int], ...] = ()
+
+
+@functools.lru_cache(maxsize=1_024)  # a case's SQL is read by several rules: a pure function
+def sql_dates(sql: str | None) -> SqlDates:
+    """The date filter of ``sql`` from its literal dates (>=, >, <, <=, =, BETWEEN ... AND ...; an
+    exclusive "< '2025-02-01'" ends on January 31), or a strftime year and month. No window where
+    a date stands in an IN list or a function; no months where it is open-ended ("since")."""
+    starts: list[date] = []
+    ends: list[date] = []
+    loose: list[date] = []
+    literals = list(_SQL_DATE.finditer(sql or ""))
+    for match in literals:
         relation = (match.group(1) or "").lower()
-        if relation not in _WINDOW_ENDS:
-            return None  # a date in an IN list or a CASE: no single window
-        to_start, to_end = _WINDOW_ENDS[relation]
-        starts += [day + timedelta(days=to_start)] if to_start is not None else []
-        ends += [day + timedelta(days=to_end)] if to_end is not None else []
-    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
-        return None
-    return starts[0], ends[0]
+        year, month = int(match.group(2)), int(match.group(3))
+        try:
+            first = date(year, month, int(match.group(4) or 1))
+            last = first if match.group(4) else date(year, month, calendar.monthrange(year, month)[1])
+        except ValueError:
+            return SqlDates()
+        starts += [last + timedelta(days=1) if relation == ">" else first] if relation in _OPENS else []
+        ends += [first - timedelta(days=1) if relation == "<" else last] if relation in _CLOSES else []
+        loose += [] if relation in (*_OPENS, *_CLOSES) else [first, last]
+    said = starts + ends + loose
+    if not said:
+        months, years = _SQL_MONTH.findall(sql or ""), _SQL_YEAR.findall(sql or "")
+        if len(months) == 1 and len(years) == 1:  # strftime('%Y') = '2025' AND strftime('%m') = '11'
+            return SqlDates(months=((int(years[0]), int(months[0])),))
+        return SqlDates()
+    closed = len(starts) == 1 and len(ends) == 1 and not loose and starts[0] <= ends[0]
+    window = (starts[0], ends[0]) if closed else None
+    if len(literals) < 2 and literals[0].group(1) != "=":
+        return SqlDates(window)  # "since 2025-01-01": open-ended, no months
+    first, last = min(said), max(said)
+    span = (last.year - first.year) * 12 + last.month - first.month
+    if span >= WINDOW_MONTHS_MAX:
+        return SqlDates(window)
+    return SqlDates(window, tuple((first.year + (first.month - 1 + k) // 12, (first.month - 1 + k) % 12 + 1)
+                                 for k in range(span + 1)))
 
 
 def _month_days(calendar_name: str, year: int, month: int) -> tuple[date, date] | None:
@@ -90,7 +126,7 @@ def _end_matches(said: MonthMention, year: int, actual: date, first: bool) -> bo
 def window_contradictions(insight: Folded, sql: str | None) -> list[tuple[int, int, str, str]]:
     """The periods ``insight`` says its figures cover that the SQL's window is not: each as
     (start, end, the words as written, what the SQL's window is)."""
-    window = sql_window(sql)
+    window = sql_dates(sql).window
     if window is None:
         return []
     months = find_months(insight)
