@@ -30,6 +30,8 @@ from nabahan_pipeline.evaluation.claims.comparisons import comparison_contradict
 from nabahan_pipeline.evaluation.claims.arithmetic import arithmetic_contradictions
 
 SUPPORTED, CONTRADICTED, UNSUPPORTED = "supported", "contradicted", "unsupported"
+# What a rule of a whole sentence finds: (start, end, the words as written, what is so instead).
+Found = tuple[int, int, str, str]
 # How near a value on a bound's wrong side must be to be the value it rounds (a tenth of it).
 BOUND_NEAR = 0.1
 _RELATIONS: dict[str, Callable[[float, float], bool]] = {
@@ -118,15 +120,13 @@ def check_insight(
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
             if claim.kind == "number" and check.verdict != CONTRADICTED:
-                check = (_named_elsewhere(check, result) or _percent_base(check, result)
-                         or _unit_mismatch(check, result) or check)
+                check = next((found for rule in _NUMBER_RULES if (found := rule(check, result))), check)
             if claim.kind == "number" and claim.negated and check.verdict == SUPPORTED:
                 check = ClaimCheck(claim, CONTRADICTED, f"the rows say {claim.mention.text}, which the insight denies")
             if check.verdict == UNSUPPORTED and claim.mention is not None:
                 check = replace(check, context=number_in_context(insight, claim.mention))
             checks.append(check)
-    dates = (_dates(result) + _named_periods(result)
-             + _told("date", window_contradictions(result.insight, result.sql)))
+    dates = _dates(result) + _told(_DATE_RULES, result)
     spans = [check.claim.clause for check in dates]
     # A date's day and year are the date's claim, not figures of their own.
     checks = [check for check in checks if check.claim.kind != "number"
@@ -134,10 +134,7 @@ def check_insight(
     # Claims read across a sentence (its figures together, a comparison with no figure): each
     # said once, not again where a claim of its words is already contradicted.
     told = [check.claim for check in checks if check.verdict == CONTRADICTED]
-    across = (_excluded_entities(result)
-              + _told("comparison", comparison_contradictions(result.insight, result.sql))
-              + _told("arithmetic", arithmetic_contradictions(result.insight.original))
-              + _ranked_by(result) + _existence(result))
+    across = _told(_SENTENCE_RULES, result)
     checks += [check for check in across if not any(_overlaps(check.claim, claim) for claim in told)]
     return sorted(checks, key=lambda check: check.claim.start)
 
@@ -361,7 +358,7 @@ def _cells_saying(
             if any(abs(abs(value) - claimed) <= margin for claimed, margin in bounds)]
 
 
-def _ranked_by(result: Result) -> list[ClaimCheck]:
+def _ranked_by(result: Result) -> list[Found]:
     """"أعلى مناقصة من حيث قيمة الترسية" over rows the SQL sorts by another value (or by the sum
     where the insight says the average): the ranking's measure is the SQL's sort key."""
     column = _sort_column(result)
@@ -370,16 +367,16 @@ def _ranked_by(result: Result) -> list[ClaimCheck]:
     name = result.values.columns[column].lower()
     value = next((v for v in _VALUE_COLUMN_WORDS if v in name), None)
     aggregate = result.measures.get(column)
-    checks = []
+    found = []
     for start, end, match in result.insight.find(_RANKED_BY):
         said_aggregate = _AGGREGATE_WORDS.get(match.group(1) or "")
         said_value = words.VALUE_MEASURES[match.group(2)]
         wrong = (value is not None and said_value != value) or (
             said_aggregate is not None and aggregate in _OTHER_AGGREGATE.get(said_aggregate, set()))
         if wrong:
-            checks.append(ClaimCheck(Claim("measure", result.insight.original[start:end], start, clause=(start, end)), CONTRADICTED,
-                                     f"the SQL ranks by {result.values.columns[column]}"))
-    return checks
+            found.append((start, end, result.insight.original[start:end],
+                          f"the SQL ranks by {result.values.columns[column]}"))
+    return found
 
 
 def _average_of_row(result: Result, row: int) -> float | None:
@@ -449,7 +446,7 @@ def _check_none(claim: Claim, result: Result) -> ClaimCheck | None:
 _EXISTS = re.compile(r"(?:^|[.!؟?\n]\s*)(?:نعم\s*[،,]?\s*)?[وف]?(?:توجد|يوجد|هناك|فيه)\s+(?!\d)")
 
 
-def _existence(result: Result) -> list[ClaimCheck]:
+def _existence(result: Result) -> list[Found]:
     """"توجد منافسات من نوع مسابقة في الجوف" over one row whose counts are all zero: the converse of
     "لا توجد"."""
     rows = result.values.rows
@@ -458,8 +455,7 @@ def _existence(result: Result) -> list[ClaimCheck]:
     cells = _count_cells(result, [0])
     if not cells or any(value != 0 for _, _, value in cells):
         return []
-    return [ClaimCheck(Claim("none", result.insight.original[start:end].strip(), start, clause=(start, end)),
-                       CONTRADICTED, "the count is 0")
+    return [(start, end, result.insight.original[start:end].strip(), "the count is 0")
             for start, end, _ in result.insight.find(_EXISTS)][:1]
 
 
@@ -489,13 +485,11 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
     direction = _question_direction(question)
     if len(named) == 2 and (asked is not None or direction is not None):
         probe = Claim("yes_no", "", 0, measure=_question_measure(question))
-        columns = _measure_columns(result, probe)
         (first, _), (second, _) = named
         years = result.values.periods if direction is not None else {}
         if years and first in years and second in years and years[first] > years[second]:
             first, second = second, first
-        pairs = [(result.values.rows[first][j], result.values.rows[second][j]) for j in columns]
-        pairs = [(float(a), float(b)) for a, b in pairs if is_number(a) and is_number(b)]
+        pairs = _row_pairs(result, probe, first, second)
         if not pairs:
             return None
         a, b = pairs[0]
@@ -591,9 +585,7 @@ def _check_direction(claim: Claim, result: Result) -> ClaimCheck | None:
     periods = _periods(claim, result)
     if periods is None:
         return None
-    before, after = (result.values.rows[i] for i in periods)
-    changes = [(float(before[j]), float(after[j])) for j in _measure_columns(result, claim)
-               if is_number(before[j]) and is_number(after[j])]
+    changes = _row_pairs(result, claim, *periods)
     if not changes:
         return None
     if any(b != a and (b > a) == (claim.sign > 0) for a, b in changes):
@@ -632,6 +624,12 @@ def _measure_columns(result: Result, claim: Claim) -> list[int]:
     else:
         own = [j for j in numeric if result.measures.get(j) == claim.measure] if claim.measure else []
     return own or numeric
+
+
+def _row_pairs(result: Result, claim: Claim, first: int, second: int) -> list[tuple[float, float]]:
+    """The figures of two rows in the columns ``claim`` speaks of, where both rows hold one."""
+    a, b = result.values.rows[first], result.values.rows[second]
+    return [(float(a[j]), float(b[j])) for j in _measure_columns(result, claim) if is_number(a[j]) and is_number(b[j])]
 
 
 def _check_superlative(claim: Claim, result: Result) -> ClaimCheck | None:
@@ -774,9 +772,7 @@ def _check_ratio(claim: Claim, result: Result) -> ClaimCheck | None:
         len(label.rows) == 1 for label in claim.labels) else ((None,), (None,))
     if first is None:
         return None
-    row_a, row_b = result.values.rows[first], result.values.rows[second]
-    pairs = [(float(row_a[j]), float(row_b[j])) for j in _measure_columns(result, claim)
-             if is_number(row_a[j]) and is_number(row_b[j]) and row_b[j]]
+    pairs = [(a, b) for a, b in _row_pairs(result, claim, first, second) if b]
     if not pairs:
         return None
     a, b = pairs[0]
@@ -1018,9 +1014,8 @@ def _percent_base(check: ClaimCheck, result: Result) -> ClaimCheck | None:
     between = re.findall(r"\w+", fold(result.insight.original[start : second.start]))
     if not any(word in words.EXCEEDS or word[1:] in words.EXCEEDS for word in between):
         return None
-    row_a, row_b = (result.values.rows[next(iter(label.rows))] for label in (first, second))
-    pairs = [(float(row_a[j]), float(row_b[j])) for j in _measure_columns(result, claim)
-             if is_number(row_a[j]) and is_number(row_b[j]) and row_a[j] and row_b[j] and row_a[j] != row_b[j]]
+    rows = (next(iter(label.rows)) for label in (first, second))
+    pairs = [(a, b) for a, b in _row_pairs(result, claim, *rows) if a and b and a != b]
     if not pairs:
         return None
     a, b = pairs[0]
@@ -1056,7 +1051,7 @@ _ID_COMPARISON = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|
                             re.IGNORECASE)
 
 
-def _excluded_entities(result: Result) -> list[ClaimCheck]:
+def _excluded_entities(result: Result) -> list[Found]:
     """An entity named as left out ("من غير نوع شراء مباشر"، "غير منتهية") must be one the SQL
     leaves out: compared with <> or NOT IN, or absent from its = / IN list of that kind. And the
     converse: an entity named as what the rows are ("من نوع شراء مباشر"، "داخل منطقة الرياض") must
@@ -1064,23 +1059,24 @@ def _excluded_entities(result: Result) -> list[ClaimCheck]:
     kept, dropped = _id_filters(result.sql)
     if not kept and not dropped:
         return []
-    checks = []
+    found = []
     previous: tuple[int, bool] | None = None  # the entity before: its end, and whether named as left out
     for entity in result.entities:
         kind, name = entity.entity
         excluded = _named_as_left_out(result, entity.start, previous)
         previous = (entity.end, excluded)
-        claim = Claim("entity", entity.text, entity.start, clause=(entity.start, entity.end))
+        says = None
         if excluded:
             # left out by a "<>" even where an IN list of the same kind also names it ("الوزارات عدا الصحة")
             if name not in dropped.get(kind, set()) and (kind in dropped or name in kept.get(kind, set())):
-                checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL does not leave it out"))
+                says = "the SQL does not leave it out"
         elif name in dropped.get(kind, set()) and name not in kept.get(kind, set()):
-            checks.append(ClaimCheck(claim, CONTRADICTED, "the SQL leaves it out"))
+            says = "the SQL leaves it out"
         elif kind in kept and name not in kept[kind] and kind not in dropped and entity.entity not in result.row_entities:
             # the SQL keeps only its = / IN list of this kind: another one named is not what the rows are
-            checks.append(ClaimCheck(claim, CONTRADICTED, f"the rows are for {', '.join(sorted(kept[kind]))}"))
-    return checks
+            says = f"the rows are for {', '.join(sorted(kept[kind]))}"
+        found += [(entity.start, entity.end, entity.text, says)] if says else []
+    return found
 
 
 def _quoted(text: str, start: int, end: int) -> bool:
@@ -1153,25 +1149,23 @@ def _dates(result: Result) -> list[ClaimCheck]:
     return checks
 
 
-def _told(kind: str, found: list[tuple[int, int, str, str]]) -> list[ClaimCheck]:
-    """What a rule of a whole sentence found (``windows``: a period by day against the SQL's window;
-    ``comparisons``: a comparison with no figure against its filter; ``arithmetic``: figures that do
-    not add up), each (start, end, words, what is so instead) as a claim of ``kind`` contradicted."""
+def _told(rules: Sequence[tuple[str, Callable[[Result], list[Found]]]], result: Result) -> list[ClaimCheck]:
+    """What the rules of a whole sentence find, each as a contradicted claim of its rule's kind."""
     return [ClaimCheck(Claim(kind, text, start, clause=(start, end)), CONTRADICTED, says)
-            for start, end, text, says in found]
+            for kind, rule in rules for start, end, text, says in rule(result)]
 
 
 _PERIOD = re.compile(r"(?<!\w)(?:ف|ب|و)?(?:ال)?(ربع|نصف)\s+(الاول|الثاني|الثالث|الرابع)(?:\s+من)?(?:\s+(?:عام|سنه|العام))?\s+(\d{4})")
 _PERIOD_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الرابع": 4}
 
 
-def _named_periods(result: Result) -> list[ClaimCheck]:
+def _named_periods(result: Result) -> list[Found]:
     """A quarter or half of a year ("الربع الثاني من عام 2024") against the SQL's window of
     months: it must overlap the window (the third quarter's figures told as the second's do not)."""
     window = set(sql_dates(result.sql).months)
     if not window:
         return []
-    checks = []
+    found = []
     folded = result.insight
     for start, end, match in folded.find(_PERIOD):
         length = 3 if match.group(1) == "ربع" else 6
@@ -1179,11 +1173,10 @@ def _named_periods(result: Result) -> list[ClaimCheck]:
         if length == 6 and place > 2:
             continue
         months = {(year, (place - 1) * length + k + 1) for k in range(length)}
-        claim = Claim("date", folded.original[start:end], start, clause=(start, end))
         # only a contradiction is added: a right period is the question's, as a date the question names
         if not months & window and any(y == year for y, _ in window):
-            checks.append(ClaimCheck(claim, CONTRADICTED, _window_says(window)))
-    return checks
+            found.append((start, end, folded.original[start:end], _window_says(window)))
+    return found
 
 
 def _window_says(window: Collection[tuple[int, int]]) -> str:
@@ -1192,6 +1185,16 @@ def _window_says(window: Collection[tuple[int, int]]) -> str:
     return f"the SQL's window is {y0}-{m0:02d} to {y1}-{m1:02d}"
 
 
+# The rules a number's own reading may still break where its figure is supported: the first that
+# finds a contradiction tells it.
+_NUMBER_RULES: tuple[Callable[[ClaimCheck, Result], ClaimCheck | None], ...] = (
+    _named_elsewhere, _percent_base, _unit_mismatch)
+# The rules of a whole sentence, each with the kind of claim it tells, in the order they are told.
+_DATE_RULES = (("date", _named_periods), ("date", lambda result: window_contradictions(result.insight, result.sql)))
+_SENTENCE_RULES = (
+    ("entity", _excluded_entities), ("comparison", lambda result: comparison_contradictions(result.insight, result.sql)),
+    ("arithmetic", lambda result: arithmetic_contradictions(result.insight.original)),
+    ("measure", _ranked_by), ("none", _existence))
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
     # two labels of one figure that are of no one row ("«X» لدى Y" where X is another agency's)
     "pairing": lambda claim, result: ClaimCheck(claim, CONTRADICTED, "no row of the result has both"),
