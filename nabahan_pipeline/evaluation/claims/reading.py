@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
@@ -121,6 +121,37 @@ class _Spans:
 _PRONOUN = re.compile(r"(?<!\w)[وف]?(?:قيمتها|قيمته|عددها|عدده|حصتها|حصته|نسبتها|نسبته|متوسطها|متوسطه|مجموعها|اجماليها)(?!\w)")
 
 
+@dataclass(frozen=True)
+class _Text:
+    """An insight as each reader of a kind of claim takes it: its row labels, the words of each
+    table (``_patterns``) with their spans, its numbers (``mentions``: not a ratio's multiplier,
+    "ثلاثة أضعاف"), its sentences and clauses, and each comparator's number."""
+
+    insight: str
+    folded: Folded
+    labels: list[Label]
+    words: dict[str, list[tuple[int, int, re.Match[str]]]]
+    every_number: list[NumberMention]
+    mentions: list[NumberMention]
+    spans: _Spans
+    comparators: dict[int, tuple[str, tuple[int, int]]]
+
+    def clause(self, position: int) -> tuple[int, int]:
+        """The span of the clause ``position`` is in."""
+        return _bounds(self.spans.clauses, position, len(self.insight))
+
+    def sentence(self, position: int) -> tuple[int, int]:
+        """The span of the sentence ``position`` is in."""
+        return _bounds(self.spans.sentences, position, len(self.insight))
+
+    def said(self, table: str, words_of: dict[str, object]) -> Iterator[tuple[int, int, str]]:
+        """Each word of ``table`` the insight says, bare of its proclitics, with its span."""
+        for start, end, match in self.words[table]:
+            word = _strip_proclitic(match.group(0), words_of)
+            if word is not None:
+                yield start, end, word
+
+
 def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -> list[Claim]:
     """The claims ``insight`` makes about the rows whose labels are ``labels``, in order
     (``folded``: the insight folded, when the caller has it)."""
@@ -128,16 +159,24 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         return []
     folded = folded or Folded.of(insight)
     found = labels.find(folded)
-    mentions = [m for m in find_numbers(insight) if not any(l.start <= m.start and m.end <= l.end for l in found)]
-    patterns = _patterns()
-    words_found = {name: list(folded.find(pattern)) for name, pattern in patterns.items()}
-    every_number = mentions
-    mentions = [m for m in mentions if not _multiplier(insight, m)]  # "ثلاثة أضعاف": the ratio's factor
+    every_number = [m for m in find_numbers(insight) if not any(l.start <= m.start and m.end <= l.end for l in found)]
+    words_found = {name: list(folded.find(pattern)) for name, pattern in _patterns().items()}
+    mentions = [m for m in every_number if not _multiplier(insight, m)]  # "ثلاثة أضعاف": the ratio's factor
     spans = _boundaries(insight, words_found["clause_word"], found, mentions)
-    claims: list[Claim] = []
     comparators = _comparators(words_found["comparator"], insight, mentions, spans)
-    comparator_spans = [span for _, span in comparators.values()]
-    clause_word_starts = {start for start, _, _ in words_found["clause_word"]}
+    text = _Text(insight, folded, found, words_found, every_number, mentions, spans, comparators)
+    claims = [claim for reader in _READERS for claim in reader(text)]
+    asked = _questions_to_the_user(insight, spans)
+    return sorted((claim for claim in claims if not any(s <= claim.start < e for s, e in asked)),
+                  key=lambda claim: claim.start)
+
+
+def _numbers(text: _Text) -> list[Claim]:
+    """Each number with what it is attached to (see the module docstring), its measure word, its
+    comparator or range, and whether its clause denies it; two labels of no one row as a pairing."""
+    insight, found, mentions, spans = text.insight, text.labels, text.mentions, text.spans
+    claims: list[Claim] = []
+    clause_word_starts = {start for start, _, _ in text.words["clause_word"]}
     ranges = _ranges(insight, mentions, spans)
     taken: set[int] = set()  # labels taken by the number before them ("300 في جدة")
     # The last number's sentence, attachment, clause and end.
@@ -145,7 +184,7 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
     for k, mention in enumerate(mentions):
         if k - 1 in ranges:
             continue  # a range's upper end: one claim with its lower end
-        clause_start = _bounds(spans.clauses, mention.start, len(insight))[0]
+        clause_start, clause_end = text.clause(mention.start)
         same = k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start)
         before_end = mentions[k - 1].end if same else clause_start
         numbering = _is_numbering(insight, mention)
@@ -176,19 +215,18 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
             if earlier and len(earlier[-1].rows) == 1:
                 attachment = Attachment(earlier[-1].rows, (earlier[-1],), strong=False)
         previous = (spans.sentence(mention.start), attachment, spans.clause(mention.start), mention.end)
-        comparator, span = comparators.get(k, (None, None))
+        comparator, span = text.comparators.get(k, (None, None))
         if comparator is None and _approximated_after(insight, mention):
             comparator = "~"
         pair: tuple[NumberMention, ...] = ()
         if k in ranges:
             comparator, pair, span = "range", (mention, mentions[k + 1]), (ranges[k], mentions[k + 1].end)
-        measure = _measure(words_found["measure"], before_end, mention.start, insight)
-        text = f"{attachment.text} {mention.text}" if attachment and attachment.strong else mention.text
+        measure = _measure(text.words["measure"], before_end, mention.start, insight)
+        written = f"{attachment.text} {mention.text}" if attachment and attachment.strong else mention.text
         if comparator == "range":
-            text = insight[span[0] : span[1]]
+            written = insight[span[0] : span[1]]
         elif comparator and comparator != "~" and span:
-            text = f"{insight[span[0]:span[1]]} {mention.text}"
-        claim_clause = (clause_start, _bounds(spans.clauses, mention.start, len(insight))[1])
+            written = f"{insight[span[0]:span[1]]} {mention.text}"
         negated = comparator is None and _denied(insight[clause_start : mention.start])
         sentence_start = spans.sentences[spans.sentence(mention.start) - 1]
         if comparator is None and not negated and (k == 0 or mentions[k - 1].end < sentence_start):
@@ -196,18 +234,9 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
             # commas of a list ("لم يبلغ عدد المناقصات في تبوك، نجران والجوف 1,148")
             opening = insight[sentence_start : mention.start]
             negated = bool(re.match(r"\W*[وف]?(?:لم|لن|ليس|ليست)\s+[^\W\d]", opening)) and _denied(opening)
-        claims.append(Claim("number", text.strip(), mention.start, mention, attachment, measure, comparator,
-                            numbers=pair, clause=claim_clause, negated=negated))
-    claims += _none_claims(insight, words_found["none"], found, spans)
-    claims += _yes_no(folded)
-    claims += _directions(insight, words_found["direction"], words_found["measure"], found, mentions, spans)
-    claims += _ranking(insight, found) or _bullet_ranking(insight, found)
-    claims += _ratios(insight, words_found["ratio"], found, spans, every_number)
-    claims += _ordinals(insight, words_found["ordinal"], found, spans)
-    claims += _superlatives(insight, words_found["superlative"], words_found["measure"], found, spans, comparator_spans)
-    asked = _questions_to_the_user(insight, spans)
-    return sorted((claim for claim in claims if not any(s <= claim.start < e for s, e in asked)),
-                  key=lambda claim: claim.start)
+        claims.append(Claim("number", written.strip(), mention.start, mention, attachment, measure, comparator,
+                            numbers=pair, clause=(clause_start, clause_end), negated=negated))
+    return claims
 
 
 def _questions_to_the_user(insight: str, spans: _Spans) -> list[tuple[int, int]]:
@@ -414,20 +443,24 @@ def _measure(found: list, start: int, end: int, text: str = "") -> str | None:
     return measure
 
 
-def _none_claims(insight: str, found: list, labels: list[Label], spans: _Spans) -> list[Claim]:
+def _nones(text: _Text) -> list[Claim]:
+    """"لا توجد"، "لم تطرح أي": the quantity its clause names (its rows, when labelled) is zero."""
+    insight = text.insight
     claims = []
-    for start, end, match in found:
+    for start, end, match in text.words["none"]:
         following = fold(insight[end : end + 40]).split()[:3]
         if any(word.lstrip("وبل").removeprefix("ال") in words.NONE_NOT_COUNTS or word in words.NONE_NOT_COUNTS
                for word in following):
             continue
-        clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
-        attachment = _group([label for label in labels if clause_start <= label.start and label.end <= clause_end])
+        clause_start, clause_end = text.clause(start)
+        attachment = _group([label for label in text.labels if clause_start <= label.start and label.end <= clause_end])
         claims.append(Claim("none", insight[start:end], start, attachment=attachment))
     return claims
 
 
-def _yes_no(folded: Folded) -> list[Claim]:
+def _yes_no(text: _Text) -> list[Claim]:
+    """"نعم" or "لا" opening the insight: the answer to a yes/no question."""
+    folded = text.folded
     first = re.match(r"\W*(\w+)(\W*)(\w*)", folded.text)
     if not first:
         return []
@@ -440,22 +473,19 @@ def _yes_no(folded: Folded) -> list[Claim]:
     return []
 
 
-def _directions(
-    insight: str, found: list, measures: list, labels: list[Label], mentions: list[NumberMention], spans: _Spans
-) -> list[Claim]:
+def _directions(text: _Text) -> list[Claim]:
+    """A rise or fall, with the rows it runs between and its "من X إلى Y"."""
+    insight, labels, spans, measures = text.insight, text.labels, text.spans, text.words["measure"]
     claims = []
-    for start, end, match in found:
-        word = _strip_proclitic(match.group(0), words.DIRECTIONS)
-        if word is None:
-            continue
+    for start, end, word in text.said("direction", words.DIRECTIONS):
         sentence = spans.sentence(start)
-        sentence_start, sentence_end = _bounds(spans.sentences, start, len(insight))
-        following = [s for s, _, _ in found if s > start and spans.sentence(s) == sentence]
+        sentence_start, sentence_end = text.sentence(start)
+        following = [s for s, _, _ in text.words["direction"] if s > start and spans.sentence(s) == sentence]
         until = following[0] if following else sentence_end
         named = tuple(label for label in labels if end <= label.start < until)
         if not named:
             named = tuple(label for label in labels if sentence_start <= label.start < start)[-2:]
-        numbers = _from_to(insight, mentions, start, spans)
+        numbers = _from_to(insight, text.mentions, start, spans)
         measure = (_measure(measures, end, sentence_end, insight) or _measure(measures, sentence_start, start, insight)
                    or sentence_measure(insight[sentence_start:sentence_end]))
         claims.append(Claim("direction", insight[start:end], start, sign=words.DIRECTIONS[word], labels=named,
@@ -484,6 +514,11 @@ def _from_to(insight: str, mentions: list[NumberMention], start: int, spans: _Sp
 
 # A list's item: "1. الرياض", "2) جدة", "- 3- عسير", at a line's start or after the item before.
 _LIST_ITEM = re.compile(r"(?:^|\n|(?<=\s))\s*(?:[-*•]\s*)?(\d{1,2})\s*[.)\-–]\s+")
+
+
+def _rankings(text: _Text) -> list[Claim]:
+    """A numbered list of rows, else a bulleted one a ranking line opens."""
+    return _ranking(text.insight, text.labels) or _bullet_ranking(text.insight, text.labels)
 
 
 def _ranking(insight: str, labels: list[Label]) -> list[Claim]:
@@ -517,13 +552,13 @@ def _excluded(insight: str, label: Label) -> bool:
     return bool(before) and before[-1] in words.EXCLUDING
 
 
-def _superlatives(
-    insight: str, found: list, measures: list, labels: list[Label], spans: _Spans, comparators: list[tuple[int, int]]
-) -> list[Claim]:
+def _superlatives(text: _Text) -> list[Claim]:
+    """The most or the least, with the row it names in its clause, or none (the first row)."""
+    insight, labels, measures = text.insight, text.labels, text.words["measure"]
+    comparators = [span for _, span in text.comparators.values()]
     claims = []
-    for start, end, match in found:
-        word = _strip_proclitic(match.group(0), words.SUPERLATIVES)
-        if word is None or any(s <= start < e for s, e in comparators):
+    for start, end, word in text.said("superlative", words.SUPERLATIVES):
+        if any(s <= start < e for s, e in comparators):
             continue
         following = fold(insight[end : end + 20]).split()[:2]
         if following[:1] and following[0] in words.NOT_SUPERLATIVE_AFTER and following[1:2] != ["حيث"]:
@@ -532,7 +567,7 @@ def _superlatives(
             continue  # "عدد المشاريع أقل (671 مقابل 709)": a comparison, not a superlative
         if word in ("المقدمه", "الصداره", "صداره") and not fold(insight[max(0, start - 4) : start]).endswith("في "):
             continue
-        clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
+        clause_start, clause_end = text.clause(start)
         after = [label for label in labels if end <= label.start < clause_end and not _excluded(insight, label)]
         before = [label for label in labels if clause_start <= label.start and label.end <= start]
         named = after[:1] or before[-1:]
@@ -541,8 +576,8 @@ def _superlatives(
         # the words right before it in its own line and clause ("وجدت ما يلي:\nأعلى 10" is no "ما أعلى")
         before = re.split(r"[\n:،,.]", insight[max(0, start - 12) : start])[-1]
         negated = bool(set(fold(before).split()[-2:]) & _NEGATIONS)
-        text = insight[max(0, start - 12) : end].split()[-2:] if negated else [insight[start:end]]
-        claims.append(Claim("superlative", " ".join(text), start, sign=words.SUPERLATIVES[word],
+        written = insight[max(0, start - 12) : end].split()[-2:] if negated else [insight[start:end]]
+        claims.append(Claim("superlative", " ".join(written), start, sign=words.SUPERLATIVES[word],
                             measure=measure, labels=tuple(named), clause=(clause_start, clause_end),
                             negated=negated))
     return claims
@@ -557,27 +592,23 @@ def _multiplier(insight: str, mention: NumberMention) -> bool:
     return bool(after) and after[0] in words.MULTIPLES
 
 
-def _ratios(
-    insight: str, found: list, labels: list[Label], spans: _Spans, mentions: list[NumberMention]
-) -> list[Claim]:
+def _ratios(text: _Text) -> list[Claim]:
     """"الرياض ضعف مكة", "أكثر من ثلث"، "ثلاثة أضعاف": the first row's figure is ``factor`` times
     the second's (more, less or about, as the word before says). Both rows named in the sentence:
     the last label before the word, the first after it."""
+    insight, labels = text.insight, text.labels
     claims = []
-    for start, end, match in found:
-        word = _strip_proclitic(match.group(0), {**words.RATIOS, **words.MULTIPLES})
-        if word is None:
-            continue
+    for start, end, word in text.said("ratio", {**words.RATIOS, **words.MULTIPLES}):
         following = fold(insight[end : end + 16]).split()[:1]
         if following and following[0] in words.NOT_RATIO_BEFORE:
             continue  # "نصف مليار", "النصف الأول": a number or a period
         factor, opening = words.RATIOS.get(word), start
         if factor is None:
-            number = next((m for m in mentions if 0 <= start - m.end <= 2), None)
+            number = next((m for m in text.every_number if 0 <= start - m.end <= 2), None)
             if number is None:
                 continue  # "أضعاف" alone: several times, no factor said
             factor, opening = number.value * words.MULTIPLES[word], number.start
-        sentence_start, sentence_end = _bounds(spans.sentences, start, len(insight))
+        sentence_start, sentence_end = text.sentence(start)
         before = [label for label in labels if sentence_start <= label.start and label.end <= opening]
         after = [label for label in labels if end <= label.start < sentence_end]
         if not before or not after or before[-1].column != after[0].column or before[-1].rows == after[0].rows:
@@ -591,14 +622,12 @@ def _ratios(
     return claims
 
 
-def _ordinals(insight: str, found: list, labels: list[Label], spans: _Spans) -> list[Claim]:
+def _ordinals(text: _Text) -> list[Claim]:
     """A row's place said in words: "ثانياً: جدة", "تحتل جدة المرتبة الثانية", "الثالثة عسير"."""
+    insight, labels = text.insight, text.labels
     claims = []
-    for start, end, match in found:
-        word = _strip_proclitic(match.group(0), {**words.ORDINAL_ADVERBS, **words.DEFINITE_ORDINALS})
-        if word is None:
-            continue
-        clause_start, clause_end = _bounds(spans.clauses, start, len(insight))
+    for start, end, word in text.said("ordinal", {**words.ORDINAL_ADVERBS, **words.DEFINITE_ORDINALS}):
+        clause_start, clause_end = text.clause(start)
         after = [label for label in labels if end <= label.start < clause_end]
         if word in words.ORDINAL_ADVERBS:
             named = after[:1]
@@ -661,3 +690,8 @@ def _denied(text: str) -> bool:
         folded = folded[1:]
     first = folded[0][1:] if folded and folded[0][:1] in "وف" and folded[0][1:] in _DENIALS else folded[:1] and folded[0]
     return bool(first) and first in _DENIALS and len(folded) > 1 and folded[1] not in words.NOT_DENIED
+
+
+# The readers of each kind of claim, in the order their claims are told where two start together.
+_READERS: tuple[Callable[[_Text], list[Claim]], ...] = (
+    _numbers, _nones, _yes_no, _directions, _rankings, _ratios, _ordinals, _superlatives)
