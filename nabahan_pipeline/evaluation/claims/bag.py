@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
@@ -36,7 +36,7 @@ class Evidence:
 
     def __init__(
         self,
-        rows: Sequence[Mapping[str, Any]],
+        rows: Sequence[Sequence[Any]],
         question: str,
         extra_plain: Iterable[float] = (),
         extra_percent: Iterable[float] = (),
@@ -69,9 +69,9 @@ class Evidence:
                 differences, ratios, changes = _pairwise(numbers)
                 non_percent += differences + ratios
                 percent_only += changes if pairwise_changes else []
-        self.plain = _sorted_magnitudes(plain)
-        self.percent_only = _sorted_magnitudes(percent_only)
-        self.non_percent = _sorted_magnitudes(non_percent)
+        self.plain = sorted_magnitudes(plain)
+        self.percent_only = sorted_magnitudes(percent_only)
+        self.non_percent = sorted_magnitudes(non_percent)
 
     def supports(self, mention: NumberMention) -> bool:
         """True when any reading of ``mention`` is supported."""
@@ -84,7 +84,7 @@ class Evidence:
             return True
         margin = reading.unit / 2 + 1e-9 * max(1.0, value)
         extra = self.percent_only if mention.percent else self.non_percent
-        return _any_within(self.plain, value, margin) or _any_within(extra, value, margin)
+        return any_within(self.plain, value, margin) or any_within(extra, value, margin)
 
 
 def _shares(numbers: list[float], total: float) -> list[float]:
@@ -106,31 +106,22 @@ def _pairwise(numbers: list[float]) -> tuple[list[float], list[float], list[floa
     return differences, ratios, changes
 
 
-def _any_within(candidates: list[float], value: float, margin: float) -> bool:
+def any_within(candidates: Sequence[float], value: float, margin: float) -> bool:
+    """Any of the sorted ``candidates`` within ``margin`` of ``value``."""
     i = bisect.bisect_left(candidates, value - margin)
     return i < len(candidates) and candidates[i] <= value + margin
 
 
-def _sorted_magnitudes(values: Iterable[float]) -> list[float]:
-    return sorted(abs(value) for value in values if math.isfinite(value))
+def sorted_magnitudes(*pools: Iterable[float]) -> tuple[float, ...]:
+    """The finite values of ``pools`` as magnitudes, sorted for ``any_within``."""
+    return tuple(sorted(abs(value) for pool in pools for value in pool if math.isfinite(value)))
 
 
-def _columns(rows: Sequence[Any]) -> Iterator[list[Any]]:
-    """Each column's cells (None where a row lacks it), one column at a time: rows of values read
-    by position, not copied into a mapping each (a 30 MiB result would be tens of MiB of dicts)."""
-    if not any(isinstance(row, Mapping) for row in rows):
-        sequences = [_as_sequence(row) for row in rows]
-        for j in range(max((len(row) for row in sequences), default=0)):
-            yield [row[j] if j < len(row) else None for row in sequences]
-        return
-    mappings = [row if isinstance(row, Mapping) else dict(enumerate(_as_sequence(row))) for row in rows]
-    for name in dict.fromkeys(name for row in mappings for name in row):
-        yield [row.get(name) for row in mappings]
-
-
-def _as_sequence(row: Any) -> Sequence[Any]:
-    # A row that is not a column -> value mapping: its values by position.
-    return row if isinstance(row, (list, tuple)) else [row]
+def _columns(rows: Sequence[Sequence[Any]]) -> Iterator[list[Any]]:
+    """Each column's cells (None where a row lacks it), one column at a time: rows read by
+    position, not copied into a mapping each (a 30 MiB result would be tens of MiB of dicts)."""
+    for j in range(max((len(row) for row in rows), default=0)):
+        yield [row[j] if j < len(row) else None for row in rows]
 
 
 def is_number(value: Any) -> bool:

@@ -7,9 +7,7 @@ one from the bag (``bag.Evidence``, widened here).
 
 from __future__ import annotations
 
-import bisect
 import functools
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -17,7 +15,8 @@ from typing import Any
 
 from nabahan_pipeline.arabic.numbers import NumberMention, Reading, find_numbers
 from nabahan_pipeline.evaluation.claims.implied_dates import implied_numbers, period_lengths
-from nabahan_pipeline.evaluation.claims.bag import PAIRWISE_MAX_ROWS, Evidence, is_number
+from nabahan_pipeline.evaluation.claims.bag import (
+    PAIRWISE_MAX_ROWS, Evidence, any_within, is_number, sorted_magnitudes)
 
 _YEAR_NAME = re.compile(r"year|سنه|عام")
 # Rows whose within-row derivations are made: a pair of cells per row, a few cells per row.
@@ -26,11 +25,11 @@ DERIVED_ROWS_MAX = 2_000
 
 @dataclass(frozen=True)
 class Values:
-    """Candidate values: ``plain`` for any number, ``percent`` for a percentage only."""
+    """Candidate values as sorted magnitudes, looked up by bisection: ``plain`` for any number,
+    ``percent`` for a percentage only."""
 
     plain: tuple[float, ...]
     percent: tuple[float, ...] = ()
-    ordered: bool = False  # both sorted magnitudes: looked up by bisection
 
     def supports(self, mention: NumberMention, approximate: bool = False) -> bool:
         """True when any reading of ``mention`` matches a candidate at its precision (the
@@ -38,17 +37,9 @@ class Values:
         for reading in widened(mention).readings if approximate else mention.readings:
             margin = reading.unit / 2 + 1e-9 * max(1.0, abs(reading.value))
             pools = (self.plain, self.percent) if mention.percent else (self.plain,)
-            if any(_within(pool, reading.value, margin, self.ordered) for pool in pools):
+            if any(any_within(pool, reading.value, margin) for pool in pools):
                 return True
         return False
-
-
-def _within(pool: tuple[float, ...], value: float, margin: float, ordered: bool) -> bool:
-    """Any magnitude of ``pool`` within ``margin`` of ``value``."""
-    if ordered:
-        i = bisect.bisect_left(pool, value - margin)
-        return i < len(pool) and pool[i] <= value + margin
-    return any(abs(abs(candidate) - value) <= margin for candidate in pool)
 
 
 def widened(mention: NumberMention) -> NumberMention:
@@ -98,13 +89,13 @@ class ResultValues:
             if numbers:
                 numeric.append(j)
                 whole_plain += [sum(numbers), sum(numbers) / len(numbers)]
-        return cls(names, rows, tuple(numeric), Values(tuple(whole_plain)), question, implied, stated)
+        return cls(names, rows, tuple(numeric), Values(sorted_magnitudes(whole_plain)), question, implied, stated)
 
     @functools.cached_property
     def cells_and_whole(self) -> Values:
         """Every numeric cell and what the whole result says: where most numbers are found."""
         plain = [float(cell) for row in self.rows for cell in row if is_number(cell)]
-        return Values(tuple(sorted(abs(v) for v in plain + list(self.whole.plain) if math.isfinite(v))), ordered=True)
+        return Values(sorted_magnitudes(plain, self.whole.plain))
 
     @functools.cached_property
     def near(self) -> Values:
@@ -117,9 +108,8 @@ class ResultValues:
                       for cell in row if is_number(cell) for length in lengths]
         shares = [share for _, j, value in self.cells(range(min(len(self.rows), DERIVED_ROWS_MAX)))
                   for share in self._shares(j, value)]
-        return Values(tuple(sorted(abs(v) for v in (*plain, *per_period, *self.cells_and_whole.plain)
-                                   if math.isfinite(v))),
-                      tuple(sorted(abs(v) for v in (*percent, *shares) if math.isfinite(v))), ordered=True)
+        return Values(sorted_magnitudes(plain, per_period, self.cells_and_whole.plain),
+                      sorted_magnitudes(percent, shares))
 
     @functools.cached_property
     def _within_rows(self) -> tuple[list[float], list[float]]:
@@ -201,7 +191,7 @@ class ResultValues:
                                 percent += [100.0 * change / abs(other), 100.0 * change / abs(cell)]
         if self.periods and not own:
             percent += self._period_changes(sorted(set(indices)))
-        return Values(tuple(plain) + (() if own else self.whole.plain), tuple(percent))
+        return Values(sorted_magnitudes(plain, () if own else self.whole.plain), sorted_magnitudes(percent))
 
     def _shares(self, j: int, value: float) -> list[float]:
         """A cell's share of its column's total (when it has one), and as a percentage when it is a fraction."""
