@@ -119,7 +119,7 @@ def check_insight(
     for claim in read_claims(insight, result.labels, result.insight):
         check = _CHECKERS[claim.kind](claim, result)
         if check is not None:
-            if claim.kind == "number" and check.verdict != CONTRADICTED:
+            if claim.kind == "number" and check.verdict != CONTRADICTED and claim.comparator != "range":
                 check = next((found for rule in _NUMBER_RULES if (found := rule(check, result))), check)
             if claim.kind == "number" and claim.negated and check.verdict == SUPPORTED:
                 check = ClaimCheck(claim, CONTRADICTED, f"the rows say {claim.mention.text}, which the insight denies")
@@ -241,7 +241,7 @@ def _check_range(claim: Claim, values: Values | None, result: Result) -> ClaimCh
             return ClaimCheck(claim, CONTRADICTED, f"the SQL filters between {format_number(ends[0])} and {format_number(ends[1])}")
     values = values or result.values.near
     percent = low.percent or high.percent
-    pool = [abs(v) for v in (values.percent if percent else values.plain) if math.isfinite(v)]
+    pool = values.percent if percent else values.plain  # sorted magnitudes
     if any(low.value <= v <= high.value for v in pool):
         return ClaimCheck(claim, SUPPORTED)
     near = [v for v in pool if low.value / 2 <= v <= high.value * 2]
@@ -258,9 +258,8 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     bound = mention.value
     turned = _turned_filter(claim, mention, result.sql)
     stated = result.values.question_numbers
-    candidates = (*values.plain, *(values.percent if mention.percent else ()))
-    pool = [abs(v) for v in candidates if math.isfinite(v) and abs(v) not in stated]
-    asks_yes_no = re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\b", fold(result.question))
+    pool = [v for v in (*values.plain, *(values.percent if mention.percent else ())) if v not in stated]
+    asks_yes_no = _YES_NO_QUESTION.match(fold(result.question))
     if any(r.value in stated for r in mention.readings) and not asks_yes_no:
         # The question's own filter restated ("بعدد عروض أكثر من 10"): its direction must be the question's.
         asked = _question_comparator(Folded.of(result.question), [])
@@ -474,6 +473,12 @@ def _check_yes_no(claim: Claim, result: Result) -> ClaimCheck | None:
     return ClaimCheck(claim, CONTRADICTED, says)
 
 
+# A yes/no question ("هل ..."), and one that asks whether rows exist ("هل توجد ...").
+_YES_NO_WORDS = r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + ")"
+_YES_NO_QUESTION = re.compile(_YES_NO_WORDS + r"\b")
+_ASKS_EXISTENCE = re.compile(_YES_NO_WORDS + r"\s+(?:" + "|".join(words.EXISTENCE) + r")\b")
+
+
 def _question_truth(result: Result) -> tuple[bool, str] | None:
     """The true answer to a yes/no question over the rows, and what the rows say: two rows it
     names compared ("هل قيمة 2028 أعلى من 2027؟", "هل زادت ... في 2025 عن 2024؟"), a figure
@@ -503,8 +508,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
         side = "above" if value > threshold else "below" if value < threshold else "at"
         says = f"the rows say {format_number(value)}, {side} {format_number(threshold)}"
         return _RELATIONS[relation](value, threshold), says
-    existence = "|".join(words.EXISTENCE)
-    if re.match(r"\W*(?:و|ف)?(?:" + "|".join(words.YES_NO_QUESTION) + r")\s+(?:" + existence + r")\b", question.text):
+    if _ASKS_EXISTENCE.match(question.text):
         value = _compared_value(result, 0.0)
         if value is None:
             return None
@@ -846,33 +850,36 @@ _ID_COLUMNS = {
 _BIDS_COLUMN = re.compile(r"bid|offer|عرض|عروض|عطاء", re.IGNORECASE)
 
 
-def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
-    """A number's own reading names what the rows are not: a row the result lacks (a month past
-    its last, a region of the rows' kind not among them), another entity than the rows are for
-    (the awarded count called "الملغاة"), or bids for a count of tenders."""
-    claim = check.claim
-    mention = claim.mention
-    start, _ = claim.clause
-    if mention is None or claim.comparator == "range":
+def _month_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """A month named before a figure in its clause that is not the one the question or the SQL's
+    dates ask about, or (over rows by month) a month the result has no row for."""
+    claim, mention = check.claim, check.claim.mention
+    months = [m for m in result.months if claim.clause[0] <= m.start and m.end <= mention.start]
+    if not months or months[-1].calendar != "gregorian":
         return None
-    months = [m for m in result.months if start <= m.start and m.end <= mention.start]
-    asked_months = result.asked_months
-    if months and asked_months and "month" not in result.labels.column_kinds.values():
-        month = months[-1]
-        if month.calendar == "gregorian" and (month.calendar, month.month) not in {(calendar, number) for calendar, number, _ in asked_months} and (
-                month.year is None or month.year in {year for _, _, year in asked_months if year} or
-                not any(year for _, _, year in asked_months)):
-            named = next(m for m in asked_months)
-            return ClaimCheck(replace(claim, text=f"{month.text}: {mention.text}"), CONTRADICTED,
-                              f"the question asks about month {named[1]}" + (f" of {named[2]}" if named[2] else ""))
-    if months and "month" in result.labels.column_kinds.values():
-        month = months[-1]
-        held = {(int(cell[:4]), int(cell[5:7])) for row in result.values.rows for cell in row
-                if isinstance(cell, str) and re.fullmatch(r"\d{4}-\d{2}", cell)}
-        if month.calendar == "gregorian" and held and not any(
-                m == month.month and (month.year is None or y == month.year) for y, m in held):
-            return ClaimCheck(replace(claim, text=f"{month.text}: {mention.text}"), CONTRADICTED,
-                              "the result has no row for this month")
+    month, asked = months[-1], result.asked_months
+    told = replace(claim, text=f"{month.text}: {mention.text}")
+    if "month" not in result.labels.column_kinds.values():
+        years = {year for _, _, year in asked if year}
+        named = {(calendar, number) for calendar, number, _ in asked}
+        if asked and ("gregorian", month.month) not in named and (
+                month.year is None or month.year in years or not years):
+            _, number, year = asked[0]
+            of_year = f" of {year}" if year else ""
+            return ClaimCheck(told, CONTRADICTED, f"the question asks about month {number}{of_year}")
+        return None
+    held = {(int(cell[:4]), int(cell[5:7])) for row in result.values.rows for cell in row
+            if isinstance(cell, str) and re.fullmatch(r"\d{4}-\d{2}", cell)}
+    if held and not any(m == month.month and (month.year is None or y == month.year) for y, m in held):
+        return ClaimCheck(told, CONTRADICTED, "the result has no row for this month")
+    return None
+
+
+def _entity_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """An entity named before a figure in its clause that the rows are not: of the rows' kind and not
+    among them, or another than the SQL asks for (the awarded count called "الملغاة")."""
+    claim, mention = check.claim, check.claim.mention
+    start = claim.clause[0]
     entities = [e for e in result.entities if start <= e.start and e.end <= mention.start
                 and not _outside(result, start, e)]
     # Every entity the figure's clause names before it, the nearest first ("المناقصات الملغاة لدى
@@ -891,6 +898,13 @@ def _named_elsewhere(check: ClaimCheck, result: Result) -> ClaimCheck | None:
             if asked and entity.entity not in asked:
                 return ClaimCheck(replace(claim, text=f"{entity.text} {mention.text}"), CONTRADICTED,
                                   f"the rows are for {asked[0][1]}")
+    return None
+
+
+def _bids_for_tenders(check: ClaimCheck, result: Result) -> ClaimCheck | None:
+    """A figure told as bids over rows that count tenders (no bids column, no bids in the SQL)."""
+    claim, mention = check.claim, check.claim.mention
+    start = claim.clause[0]
     # Bids words of this figure: after the last figure before it in its clause ("بعدد عروض أكثر من 10
     # ... 236 مناقصة": the bids are the filter's), or right after it; or "عدد العروض" as the subject
     # of its clause (not "بعدد عروض", a filter).
@@ -1012,7 +1026,7 @@ def _percent_base(check: ClaimCheck, result: Result) -> ClaimCheck | None:
         return None
     first, second = distinct
     between = re.findall(r"\w+", fold(result.insight.original[start : second.start]))
-    if not any(word in words.EXCEEDS or word[1:] in words.EXCEEDS for word in between):
+    if not any(words.one_of(word, words.EXCEEDS) for word in between):
         return None
     rows = (next(iter(label.rows)) for label in (first, second))
     pairs = [(a, b) for a, b in _row_pairs(result, claim, *rows) if a and b and a != b]
@@ -1031,7 +1045,7 @@ def _outside(result: Result, start: int, label: Label) -> bool:
     """The entity is named as left out ("خارج منطقة الرياض", "من غير نوع الشراء المباشر ومسابقة"):
     a word that excludes stands before it in its clause (from ``start``)."""
     before = fold(result.insight.original[start : label.start]).split()
-    return any(word in words.EXCLUDING or word[1:] in words.EXCLUDING for word in before)
+    return any(words.one_of(word, words.EXCLUDING) for word in before)
 
 
 def _id_filters(sql: str | None) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
@@ -1101,13 +1115,12 @@ def _named_as_left_out(result: Result, start: int, previous: tuple[int, bool] | 
     text = result.insight.original
     if previous is not None and previous[1]:
         between = re.findall(r"\w+", fold(text[previous[0] : start]))
-        if len(between) <= 2 and all(w in _LIST_JOINS or w in words.KIND_NOUNS or w[1:] in words.KIND_NOUNS
-                                     for w in between):
+        if len(between) <= 2 and all(w in _LIST_JOINS or words.one_of(w, words.KIND_NOUNS) for w in between):
             return True
     before = re.findall(r"\w+", fold(text[max(0, start - 30) : start]))
-    while before and (before[-1] in words.KIND_NOUNS or before[-1][1:] in words.KIND_NOUNS):
+    while before and words.one_of(before[-1], words.KIND_NOUNS):
         before.pop()  # "غير نوع شراء مباشر": the kind's noun between
-    return bool(before) and (before[-1] in words.EXCLUDING or before[-1][1:] in words.EXCLUDING)
+    return bool(before) and words.one_of(before[-1], words.EXCLUDING)
 
 
 _DATE_CELL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -1185,10 +1198,10 @@ def _window_says(window: Collection[tuple[int, int]]) -> str:
     return f"the SQL's window is {y0}-{m0:02d} to {y1}-{m1:02d}"
 
 
-# The rules a number's own reading may still break where its figure is supported: the first that
-# finds a contradiction tells it.
+# The rules a number's own reading may still break where its figure is supported (a range's
+# ends have none): the first that finds a contradiction tells it.
 _NUMBER_RULES: tuple[Callable[[ClaimCheck, Result], ClaimCheck | None], ...] = (
-    _named_elsewhere, _percent_base, _unit_mismatch)
+    _month_elsewhere, _entity_elsewhere, _bids_for_tenders, _percent_base, _unit_mismatch)
 # The rules of a whole sentence, each with the kind of claim it tells, in the order they are told.
 _DATE_RULES = (("date", _named_periods), ("date", lambda result: window_contradictions(result.insight, result.sql)))
 _SENTENCE_RULES = (

@@ -144,6 +144,13 @@ class _Text:
         """The span of the sentence ``position`` is in."""
         return _bounds(self.spans.sentences, position, len(self.insight))
 
+    def measure_around(self, start: int, end: int, span: tuple[int, int]) -> str | None:
+        """The measure a word at ``start``..``end`` speaks of: the measure word after it in ``span``,
+        else the one before it, else "value" where ``span`` speaks of a value."""
+        insight, measures = self.insight, self.words["measure"]
+        return (_measure(measures, end, span[1], insight) or _measure(measures, span[0], start, insight)
+                or sentence_measure(insight[span[0] : span[1]]))
+
     def said(self, table: str, words_of: dict[str, object]) -> Iterator[tuple[int, int, str]]:
         """Each word of ``table`` the insight says, bare of its proclitics, with its span."""
         for start, end, match in self.words[table]:
@@ -475,7 +482,7 @@ def _yes_no(text: _Text) -> list[Claim]:
 
 def _directions(text: _Text) -> list[Claim]:
     """A rise or fall, with the rows it runs between and its "من X إلى Y"."""
-    insight, labels, spans, measures = text.insight, text.labels, text.spans, text.words["measure"]
+    insight, labels, spans = text.insight, text.labels, text.spans
     claims = []
     for start, end, word in text.said("direction", words.DIRECTIONS):
         sentence = spans.sentence(start)
@@ -486,8 +493,7 @@ def _directions(text: _Text) -> list[Claim]:
         if not named:
             named = tuple(label for label in labels if sentence_start <= label.start < start)[-2:]
         numbers = _from_to(insight, text.mentions, start, spans)
-        measure = (_measure(measures, end, sentence_end, insight) or _measure(measures, sentence_start, start, insight)
-                   or sentence_measure(insight[sentence_start:sentence_end]))
+        measure = text.measure_around(start, end, (sentence_start, sentence_end))
         claims.append(Claim("direction", insight[start:end], start, sign=words.DIRECTIONS[word], labels=named,
                             numbers=numbers, measure=measure))
     return claims
@@ -517,12 +523,16 @@ _LIST_ITEM = re.compile(r"(?:^|\n|(?<=\s))\s*(?:[-*•]\s*)?(\d{1,2})\s*[.)\-–
 
 
 def _rankings(text: _Text) -> list[Claim]:
-    """A numbered list of rows, else a bulleted one a ranking line opens."""
-    return _ranking(text.insight, text.labels) or _bullet_ranking(text.insight, text.labels)
+    """A numbered list of rows, else a bulleted one a ranking line opens: the order it ranks its
+    items' first labels in."""
+    ranked = _numbered(text.insight, text.labels) or _bulleted(text.insight, text.labels)
+    if len(ranked) < 2:
+        return []
+    return [Claim("ranking", " > ".join(label.text for label in ranked), ranked[0].start, labels=ranked)]
 
 
-def _ranking(insight: str, labels: list[Label]) -> list[Claim]:
-    """A numbered list naming rows: the order it ranks them in (its items' first labels)."""
+def _numbered(insight: str, labels: list[Label]) -> tuple[Label, ...]:
+    """The first label of each item of a numbered list, in the order of its numbers."""
     items: list[tuple[int, Label]] = []
     every: list[tuple[int, Label]] = []
     for match in _LIST_ITEM.finditer(insight):
@@ -537,10 +547,7 @@ def _ranking(insight: str, labels: list[Label]) -> list[Claim]:
     if len(every) > len(items) and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
         # every item numbered once, out of order ("2) الطبية، 1) قطع الغيار"): the numbers rank them
         items = sorted(every, key=lambda item: item[0])
-    if len(items) < 2:
-        return []
-    ranked = tuple(label for _, label in items)
-    return [Claim("ranking", " > ".join(label.text for label in ranked), ranked[0].start, labels=ranked)]
+    return tuple(label for _, label in items) if len(items) >= 2 else ()
 
 
 _BARE_COMPARATIVES = frozenset(fold(word) for word in ("أكثر", "أقل", "أعلى", "أدنى", "أكبر", "أصغر"))
@@ -554,7 +561,7 @@ def _excluded(insight: str, label: Label) -> bool:
 
 def _superlatives(text: _Text) -> list[Claim]:
     """The most or the least, with the row it names in its clause, or none (the first row)."""
-    insight, labels, measures = text.insight, text.labels, text.words["measure"]
+    insight, labels = text.insight, text.labels
     comparators = [span for _, span in text.comparators.values()]
     claims = []
     for start, end, word in text.said("superlative", words.SUPERLATIVES):
@@ -571,8 +578,7 @@ def _superlatives(text: _Text) -> list[Claim]:
         after = [label for label in labels if end <= label.start < clause_end and not _excluded(insight, label)]
         before = [label for label in labels if clause_start <= label.start and label.end <= start]
         named = after[:1] or before[-1:]
-        measure = (_measure(measures, end, clause_end, insight) or _measure(measures, clause_start, start, insight)
-                   or sentence_measure(insight[clause_start:clause_end]))
+        measure = text.measure_around(start, end, (clause_start, clause_end))
         # the words right before it in its own line and clause ("وجدت ما يلي:\nأعلى 10" is no "ما أعلى")
         before = re.split(r"[\n:،,.]", insight[max(0, start - 12) : start])[-1]
         negated = bool(set(fold(before).split()[-2:]) & _NEGATIONS)
@@ -655,17 +661,17 @@ def _ordinals(text: _Text) -> list[Claim]:
 _BULLET = re.compile(r"(?m)^[ \t]*[-*•][ \t]+(?!\d{1,2}\s*[.)\-–]\s)")
 
 
-def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
-    """A bulleted list of rows after a line that ranks ("أعلى المناطق:"): the order it puts them
-    in. Without such a line the bullets' order claims nothing."""
+def _bulleted(insight: str, labels: list[Label]) -> tuple[Label, ...]:
+    """The first label of each item of a bulleted list after a line that ranks ("أعلى المناطق:").
+    Without such a line the bullets' order claims nothing."""
     items = list(_BULLET.finditer(insight))
     if len(items) < 2:
-        return []
+        return ()
     opening = [word.strip(":،,.*") for word in fold(insight[: items[0].start()]).strip().split("\n")[-1].split()]
-    if not any((word in words.RANKING_CUES or word[1:] in words.RANKING_CUES)
+    if not any(words.one_of(word, words.RANKING_CUES)
                and opening[k + 1 : k + 2] not in (["من"], ["مما"], ["than"])  # "أقل من 200": a filter, no rank
                for k, word in enumerate(opening)):
-        return []
+        return ()
     ranked = []
     for item in items:
         end = insight.find("\n", item.end())
@@ -673,9 +679,7 @@ def _bullet_ranking(insight: str, labels: list[Label]) -> list[Claim]:
         named = [label for label in labels if item.end() <= label.start < end]
         if named:
             ranked.append(named[0])
-    if len(ranked) < 2:
-        return []
-    return [Claim("ranking", " > ".join(label.text for label in ranked), ranked[0].start, labels=tuple(ranked))]
+    return tuple(ranked)
 
 
 _DENIALS = frozenset(fold(word) for word in ("لم", "لن", "ليس", "ليست", "لا", "not", "never"))

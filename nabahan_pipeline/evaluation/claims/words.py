@@ -8,6 +8,7 @@ and ``checking`` applies the rule of its kind.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from importlib.resources import files
 
 _TABLES = json.loads(files(__package__).joinpath("words.json").read_text(encoding="utf-8"))
@@ -109,3 +110,8 @@ NOT_DENIED: tuple[str, ...] = tuple(_TABLES["NOT_DENIED"])
 # A comparison with no figure: its comparators.
 GREATER_THAN: tuple[str, ...] = tuple(_TABLES["GREATER_THAN"])
 LESS_THAN: tuple[str, ...] = tuple(_TABLES["LESS_THAN"])
+
+
+def one_of(word: str, table: Collection[str]) -> bool:
+    """``word`` is one of ``table``'s, as written or after a one-letter proclitic ("وخارج")."""
+    return word in table or word[1:] in table
