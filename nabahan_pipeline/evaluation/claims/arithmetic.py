@@ -13,9 +13,8 @@ from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 from nabahan_pipeline.evaluation.claims.evidence import significant_unit
 from nabahan_pipeline.evaluation.claims.words import DIRECTIONS
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
-from nabahan_pipeline.evaluation.claims.reading import year_like
+from nabahan_pipeline.evaluation.claims.reading import SENTENCE_END, year_like
 
-_SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
 # Between a part and its whole: up to two words (its noun, its status), then "من" (أصل، إجمالي).
 _PART_OF = re.compile(r"\s*(?:[^\W\d]+\s+){0,2}?من(?:\s+(?:اصل|اجمالي|مجموع|بين))?\s*")
 _FROM_TO = re.compile(r"^\s*(?:[^\W\d]+\s+)?(?:الي|حتي|to)(?!\w)")
@@ -25,7 +24,7 @@ _APPROXIMATE = re.compile(r"(?<!\w)(?:نحو|حوالي|قرابه|تقريبا|
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
-    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+    starts = [0] + [m.end() for m in SENTENCE_END.finditer(text)]
     return [(a, b) for a, b in zip(starts, starts[1:] + [len(text)]) if b > a]
 
 

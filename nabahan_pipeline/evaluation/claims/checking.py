@@ -840,13 +840,12 @@ def _offset(sql: str | None) -> int:
     return int(match.group(1) or match.group(2)) if match else 0
 
 
-# The kinds of row a reference entity names, and the SQL columns that filter by them.
-_ENTITY_KINDS = ("region", "status", "type", "activity", "agency")
-_ID_COLUMNS = {
-    "region_id": ("region", ref.REGIONS, "region_id"), "status_id": ("status", ref.STATUSES, "status_id"),
-    "tender_type_id": ("type", ref.TENDER_TYPES, "tender_type_id"),
-    "activity_id": ("activity", ref.ACTIVITIES, "activity_id"), "agency_id": ("agency", ref.AGENCIES, "agency_id"),
-}
+# The SQL columns that filter by a reference entity (each entity's own id attribute), and the
+# kinds of row the entities name.
+_ID_COLUMNS = {"region_id": ("region", ref.REGIONS), "status_id": ("status", ref.STATUSES),
+               "tender_type_id": ("type", ref.TENDER_TYPES), "activity_id": ("activity", ref.ACTIVITIES),
+               "agency_id": ("agency", ref.AGENCIES)}
+_ENTITY_KINDS = tuple(kind for kind, _ in _ID_COLUMNS.values())
 _BIDS_COLUMN = re.compile(r"bid|offer|عرض|عروض|عطاء", re.IGNORECASE)
 
 
@@ -1054,15 +1053,14 @@ def _id_filters(sql: str | None) -> tuple[dict[str, set[str]], dict[str, set[str
     kept: dict[str, set[str]] = {}
     dropped: dict[str, set[str]] = {}
     for column, relation, ids in _ID_COMPARISON.findall(sql or ""):
-        kind, entities, key = _ID_COLUMNS[column.lower()]
+        kind, entities = _ID_COLUMNS[column.lower()]
         wanted = {int(i) for i in re.findall(r"\d+", ids)}
         target = dropped if relation.lower().replace(" ", "") in ("<>", "!=", "notin") else kept
-        target.setdefault(kind, set()).update(fold(e.name_ar) for e in entities if getattr(e, key) in wanted)
+        target.setdefault(kind, set()).update(fold(e.name_ar) for e in entities if getattr(e, column.lower()) in wanted)
     return kept, dropped
 
 
-_ID_COMPARISON = re.compile(r"\b(region_id|status_id|tender_type_id|activity_id|agency_id)\s*(<>|!=|=|not\s+in|in)\s*\(?([\d,\s]+)\)?",
-                            re.IGNORECASE)
+_ID_COMPARISON = re.compile(rf"\b({'|'.join(_ID_COLUMNS)})\s*(<>|!=|=|not\s+in|in)\s*\(?([\d,\s]+)\)?", re.IGNORECASE)
 
 
 def _excluded_entities(result: Result) -> list[Found]:

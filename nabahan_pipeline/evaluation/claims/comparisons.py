@@ -69,15 +69,18 @@ def _durations(insight: Folded, sql: str | None) -> list[tuple[int, int, str, st
             months = int(match.group(2)) * (12 if match.group(3) in ("سنوات", "اعوام", "سنه", "عاما") else 1)
         else:
             months = _DURATION_WORDS[match.group(4)]
-        above = match.group(1) in GREATER_THAN
-        before = fold(insight.original[max(0, start - 8) : start]).split()
-        if before and before[-1] in _NEGATIONS:
-            above = not above
+        above = _says_above(insight, start, match.group(1))
         matching = [relation for relation, number in filters if number == months]
         said = {relation.startswith(">") for relation in matching}
         if len(said) == 1 and above not in said:
             found.append((start, end, insight.original[start:end], f"the SQL filters {matching[0]} {months} months"))
     return found
+
+
+def _says_above(insight: Folded, start: int, comparator: str) -> bool:
+    """Whether ``comparator`` says above, turned by a negation right before it ("لا تقل عن")."""
+    before = fold(insight.original[max(0, start - 8) : start]).split()
+    return (comparator in GREATER_THAN) != bool(before and before[-1] in _NEGATIONS)
 
 
 def comparison_contradictions(insight: Folded, sql: str | None) -> list[tuple[int, int, str, str]]:
@@ -92,10 +95,7 @@ def comparison_contradictions(insight: Folded, sql: str | None) -> list[tuple[in
         said = directions.get(kind)
         if not said or len(said) != 1:
             continue
-        above = match.group(1) in GREATER_THAN
-        before = fold(insight.original[max(0, start - 8) : start]).split()
-        if before and before[-1] in _NEGATIONS:
-            above = not above
+        above = _says_above(insight, start, match.group(1))
         if above != next(iter(said)):
             found.append((start, end, insight.original[start:end],
                           f"the SQL keeps the rows {'above' if not above else 'below'} the {kind}"))

@@ -82,7 +82,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
-_SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
+SENTENCE_END = re.compile(r"[!?؟\n]|\.(?!\d)|(?<!\d)\.")
 _CLAUSE_END = re.compile(r"[,،;؛]|\s-\s")
 # The numbering of a list: "1) الرياض", and at a line's start "1. الرياض", "1- الرياض".
 _NUMBERING = re.compile(r"\s*\)")
@@ -136,13 +136,10 @@ class _Text:
     spans: _Spans
     comparators: dict[int, tuple[str, tuple[int, int]]]
 
-    def clause(self, position: int) -> tuple[int, int]:
-        """The span of the clause ``position`` is in."""
-        return _bounds(self.spans.clauses, position, len(self.insight))
-
-    def sentence(self, position: int) -> tuple[int, int]:
-        """The span of the sentence ``position`` is in."""
-        return _bounds(self.spans.sentences, position, len(self.insight))
+    def span(self, starts: tuple[int, ...], position: int) -> tuple[int, int]:
+        """The span of the sentence or clause (``starts``: where each starts) ``position`` is in."""
+        i = bisect.bisect_right(starts, position)
+        return (starts[i - 1] if i else 0), (starts[i] if i < len(starts) else len(self.insight))
 
     def measure_around(self, start: int, end: int, span: tuple[int, int]) -> str | None:
         """The measure a word at ``start``..``end`` speaks of: the measure word after it in ``span``,
@@ -191,7 +188,7 @@ def _numbers(text: _Text) -> list[Claim]:
     for k, mention in enumerate(mentions):
         if k - 1 in ranges:
             continue  # a range's upper end: one claim with its lower end
-        clause_start, clause_end = text.clause(mention.start)
+        clause_start, clause_end = text.span(text.spans.clauses, mention.start)
         same = k and spans.clause(mentions[k - 1].start) == spans.clause(mention.start)
         before_end = mentions[k - 1].end if same else clause_start
         numbering = _is_numbering(insight, mention)
@@ -284,7 +281,7 @@ def _boundaries(
     def in_number(position: int) -> bool:
         return any(start <= position < end for start, end in inside_numbers)
 
-    for match in _SENTENCE_END.finditer(insight):
+    for match in SENTENCE_END.finditer(insight):
         if not in_number(match.start()):
             sentences.add(match.end())
             clauses.add(match.end())
@@ -307,12 +304,6 @@ def _boundaries(
             if conjunction == "و" + " " * (width - 1) and before.strip() == "":
                 clauses.add(mention.start - width)
     return _Spans(tuple(sorted(sentences)), tuple(sorted(clauses)))
-
-
-def _bounds(starts: tuple[int, ...], position: int, length: int) -> tuple[int, int]:
-    """The span of the sentence or clause (``starts``: where each starts) ``position`` is in."""
-    i = bisect.bisect_right(starts, position)
-    return (starts[i - 1] if i else 0), (starts[i] if i < len(starts) else length)
 
 
 def _apart(labels: Sequence[Label]) -> tuple[Label, ...] | None:
@@ -459,7 +450,7 @@ def _nones(text: _Text) -> list[Claim]:
         if any(word.lstrip("وبل").removeprefix("ال") in words.NONE_NOT_COUNTS or word in words.NONE_NOT_COUNTS
                for word in following):
             continue
-        clause_start, clause_end = text.clause(start)
+        clause_start, clause_end = text.span(text.spans.clauses, start)
         attachment = _group([label for label in text.labels if clause_start <= label.start and label.end <= clause_end])
         claims.append(Claim("none", insight[start:end], start, attachment=attachment))
     return claims
@@ -486,7 +477,7 @@ def _directions(text: _Text) -> list[Claim]:
     claims = []
     for start, end, word in text.said("direction", words.DIRECTIONS):
         sentence = spans.sentence(start)
-        sentence_start, sentence_end = text.sentence(start)
+        sentence_start, sentence_end = text.span(text.spans.sentences, start)
         following = [s for s, _, _ in text.words["direction"] if s > start and spans.sentence(s) == sentence]
         until = following[0] if following else sentence_end
         named = tuple(label for label in labels if end <= label.start < until)
@@ -574,7 +565,7 @@ def _superlatives(text: _Text) -> list[Claim]:
             continue  # "عدد المشاريع أقل (671 مقابل 709)": a comparison, not a superlative
         if word in ("المقدمه", "الصداره", "صداره") and not fold(insight[max(0, start - 4) : start]).endswith("في "):
             continue
-        clause_start, clause_end = text.clause(start)
+        clause_start, clause_end = text.span(text.spans.clauses, start)
         after = [label for label in labels if end <= label.start < clause_end and not _excluded(insight, label)]
         before = [label for label in labels if clause_start <= label.start and label.end <= start]
         named = after[:1] or before[-1:]
@@ -614,7 +605,7 @@ def _ratios(text: _Text) -> list[Claim]:
             if number is None:
                 continue  # "أضعاف" alone: several times, no factor said
             factor, opening = number.value * words.MULTIPLES[word], number.start
-        sentence_start, sentence_end = text.sentence(start)
+        sentence_start, sentence_end = text.span(text.spans.sentences, start)
         before = [label for label in labels if sentence_start <= label.start and label.end <= opening]
         after = [label for label in labels if end <= label.start < sentence_end]
         if not before or not after or before[-1].column != after[0].column or before[-1].rows == after[0].rows:
@@ -633,7 +624,7 @@ def _ordinals(text: _Text) -> list[Claim]:
     insight, labels = text.insight, text.labels
     claims = []
     for start, end, word in text.said("ordinal", {**words.ORDINAL_ADVERBS, **words.DEFINITE_ORDINALS}):
-        clause_start, clause_end = text.clause(start)
+        clause_start, clause_end = text.span(text.spans.clauses, start)
         after = [label for label in labels if end <= label.start < clause_end]
         if word in words.ORDINAL_ADVERBS:
             named = after[:1]
