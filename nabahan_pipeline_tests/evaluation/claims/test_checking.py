@@ -156,6 +156,20 @@ def test_a_month_said_as_the_figures_period_must_be_in_the_sqls_window() -> None
     assert contradicted("منذ يناير طُرحت 1,464 مناقصة حتى مارس 2026.", "كم مناقصة منذ بداية العام؟", table, since) == []
 
 
+def test_the_month_a_figure_is_told_for_is_one_the_sqls_dates_span() -> None:
+    table = (["tender_count"], [[50]])
+    first_quarter = "SELECT COUNT(*) AS tender_count FROM t WHERE d >= '2024-01-01' AND d < '2024-04-01'"
+    question = "كم عدد المناقصات في الربع الأول من 2024؟"
+    assert contradicted("في مارس طُرحت 50 مناقصة.", question, table, first_quarter) == []
+    # the window's exclusive end ("< '2024-04-01'") is not a month it asks about
+    assert "أبريل: 50: the question asks about month 1 of 2024" in contradicted(
+        "طُرحت في شهر أبريل 50 مناقصة.", question, table, first_quarter)
+    # an open-ended filter asks about no one month: not the month it opens on more than another
+    since = "SELECT COUNT(*) AS tender_count FROM t WHERE d >= '2025-01-01'"
+    for month in ("يناير", "مارس"):
+        assert contradicted(f"في {month} 2025 طُرحت 50 مناقصة.", "كم عدد المناقصات منذ بداية 2025؟", table, since) == []
+
+
 def test_a_denial_opening_a_sentence_governs_its_first_figure_across_a_list() -> None:
     table = (["tender_count"], [[1148]])
     sql = "SELECT COUNT(*) AS tender_count FROM t WHERE region_id IN (7, 11, 13)"
