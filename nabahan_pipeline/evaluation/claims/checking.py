@@ -139,6 +139,11 @@ def check_insight(
     return sorted(checks, key=lambda check: check.claim.start)
 
 
+def _verdict(claim: Claim, holds: bool, says: str) -> ClaimCheck:
+    """``claim`` supported where it holds, else contradicted by what the rows say (``says``)."""
+    return ClaimCheck(claim, SUPPORTED) if holds else ClaimCheck(claim, CONTRADICTED, says)
+
+
 def _overlaps(one: Claim, other: Claim) -> bool:
     """Either claim starts within the other's clause."""
     return one.clause[0] <= other.start < one.clause[1] or other.clause[0] <= one.start < other.clause[1]
@@ -419,9 +424,7 @@ _KEY_COLUMN = re.compile(r"year|month|سنه|عام|شهر|_id$|^id$")
 def _none_check(claim: Claim, cells: Sequence[tuple[int, int, float]]) -> ClaimCheck:
     """"None" holds when no count of its rows (``cells``) is above zero."""
     above = [value for _, _, value in cells if value > 0]
-    if above:
-        return ClaimCheck(claim, CONTRADICTED, f"row says {format_number(above[0])}")
-    return ClaimCheck(claim, SUPPORTED)
+    return _verdict(claim, not above, f"row says {format_number(above[0])}" if above else "")
 
 
 def _check_none(claim: Claim, result: Result) -> ClaimCheck | None:
@@ -468,9 +471,7 @@ def _check_yes_no(claim: Claim, result: Result) -> ClaimCheck | None:
     if asked is None:
         return None
     truth, says = asked
-    if truth == (claim.sign > 0):
-        return ClaimCheck(claim, SUPPORTED)
-    return ClaimCheck(claim, CONTRADICTED, says)
+    return _verdict(claim, truth == (claim.sign > 0), says)
 
 
 # A yes/no question ("هل ..."), and one that asks whether rows exist ("هل توجد ...").
@@ -786,9 +787,7 @@ def _check_ratio(claim: Claim, result: Result) -> ClaimCheck | None:
         holds = _RELATIONS[relation](ratio, factor)
     else:
         holds = abs(ratio / factor - 1) <= (RATIO_ABOUT if relation == "~" else RATIO_EXACT)
-    if holds:
-        return ClaimCheck(claim, SUPPORTED)
-    return ClaimCheck(claim, CONTRADICTED, f"the rows say {format_number(a)} / {format_number(b)} = {ratio:.2f}")
+    return _verdict(claim, holds, f"the rows say {format_number(a)} / {format_number(b)} = {ratio:.2f}")
 
 
 _RANK_COLUMN = re.compile(r"rank|ترتيب|مرتبه|place")
@@ -802,9 +801,8 @@ def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
     rows = result.values.rows
     ranks = [j for j, name in enumerate(result.values.columns) if _RANK_COLUMN.search(fold(name).lower())]
     if ranks and is_number(rows[row][ranks[0]]):  # the result says each row's place
-        if float(rows[row][ranks[0]]) == place:
-            return ClaimCheck(claim, SUPPORTED)
-        return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {format_number(float(rows[row][ranks[0]]))}")
+        ranked = float(rows[row][ranks[0]])
+        return _verdict(claim, ranked == place, f"{label.text} ranks {format_number(ranked)}")
     offset = _offset(result.sql)
     if len(rows) < 2 and not (offset and result.order != 0):
         return None
@@ -825,9 +823,7 @@ def _check_ordinal(claim: Claim, result: Result) -> ClaimCheck | None:
     own = float(rows[row][j])
     above = sum(value > own for value in values)
     ties = sum(value == own for value in values)
-    if above < place <= above + ties:
-        return ClaimCheck(claim, SUPPORTED)
-    return ClaimCheck(claim, CONTRADICTED, f"{label.text} ranks {above + 1}")
+    return _verdict(claim, above < place <= above + ties, f"{label.text} ranks {above + 1}")
 
 
 _OFFSET = re.compile(r"\blimit\s+(?:\d+\s+offset\s+(\d+)|(\d+)\s*,\s*\d+)\s*;?\s*$", re.IGNORECASE)
