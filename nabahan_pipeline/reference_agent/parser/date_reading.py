@@ -1,4 +1,4 @@
-"""Every date reader in the order they must run (docs/internals.md), the spans put together (bounds
+"""The dates of a question: every date reader run (``dates.READERS``), the spans put together (bounds
 said together as one span, a negated span marked) and what no reader could place; and the tender
 date a question is about."""
 
@@ -11,8 +11,8 @@ from datetime import date, timedelta
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.comparison import compared_years
 from nabahan_pipeline.reference_agent.parser.dates import (
-    COUNT_WORDS, DateSpan, anchor_relative_years, intersect_bounds, per_day_phrases, read_dates, read_day_bounds,
-    read_hijri_dates, read_period_parts, read_relative_days, read_relative_periods, reword_anchored, unread_hijri,
+    COUNT_WORDS, DateSpan, anchor_relative_years, intersect_bounds, per_day_phrases, read_dates,
+    reword_anchored, unread_hijri,
 )
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import DEADLINE, ENQUIRY, OPENING, alternation, blank
@@ -38,13 +38,7 @@ def read_all_dates(text: str, as_of: date) -> DateReading:
     """The date phrases of ``text`` (normalized), relative ones counted from ``as_of``."""
     before = text
     text, anchored = anchor_relative_years(compared_years(text), as_of)
-    spans: list[DateSpan] = []
-    for read in (
-        read_period_parts, read_hijri_dates, read_relative_periods, read_day_bounds, read_dates,
-        read_relative_days,
-    ):
-        text, found = read(text, as_of)
-        spans += found
+    text, spans = read_dates(text, as_of)
     spans = reword_anchored(spans, anchored)
     text, spans = _negated(before, text, spans)
     spans = intersect_bounds(spans)

@@ -5,6 +5,7 @@ of periods, and periods relative to the as-of date ("العام الماضي", "
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from dateutil.relativedelta import relativedelta
@@ -135,30 +136,6 @@ def shift(day: date, unit: str, count: int) -> date:
 MONTH_LABELS: dict[int, str] = dict(enumerate(lx.package_data("wording.json")["GREGORIAN_MONTHS"], 1))
 _HALVES = {"اول": "النصف الأول", "ثاني": "النصف الثاني"}
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
-
-
-def read_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """The date phrases of ``text`` (normalized): the text with them blanked out, and their spans
-    in the order read. ``as_of`` anchors relative and rolling periods."""
-    spans: list[DateSpan] = []
-    for pattern, read in (
-        (_HIJRI_YEAR, _hijri_years),
-        (_DAYS, _days),
-        (_MONTH_RANGE, _month_ranges),
-        (_HALF, _halves),
-        (_SINCE_MONTH, _since_month),
-        (_RELATIVE_QUARTER, _relative_quarters),
-        (_YEAR_RANGE, _year_ranges),
-        (_SEVERAL_YEARS, _several_years),
-        (_QUARTER, _quarters),
-        (_MONTH, _months),
-        (_RELATIVE, _relative),
-        (_ROLLING, _rolling),
-        (_YEAR_BOUND, _year_bounds),
-    ):
-        text, found = read_each(pattern, text, lambda m, text: read(m, text, as_of))
-        spans += found
-    return _plain_years(text, spans), spans
 
 
 def _hijri_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -390,8 +367,9 @@ def _year_bounds(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     return _bounded(word, first, end, f"عام {year}")
 
 
-def _plain_years(text: str, spans: list[DateSpan]) -> str:
+def _plain_years(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """Plain years: a number 2000-2049 that no comparator or unit claims as an amount."""
+    spans: list[DateSpan] = []
     for mention in find_numbers(text):
         start, end = mention.start, mention.end
         if mention.scaled or mention.percent or mention.decimals or "," in mention.text:
@@ -414,7 +392,7 @@ def _plain_years(text: str, spans: list[DateSpan]) -> str:
         word = re.search(rf"{_YEAR_WORD}\s*$", before)
         era = re.match(r"\s?(?:م|ميلادي(?:ه)?)(?!\w)", text[end:])  # "سنة 2024 ميلادي"
         text = blank(text, start - (len(word.group(0)) if word else 0), end + (era.end() if era else 0))
-    return text
+    return text, spans
 
 
 # --- hijri dates ----------------------------------------------------------------------------------
@@ -507,7 +485,7 @@ _NUMERIC = re.compile(
 )
 
 
-def _numeric(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _numeric(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year, month = int(m.group("y1") or m.group("y2")), int(m.group("m1") or m.group("m2"))
     day_text = m.group("d1") or m.group("d2")
     return _hijri_day(year, month, int(day_text)) if day_text else _hijri_month(year, month)
@@ -516,29 +494,6 @@ def _numeric(m: re.Match[str], as_of: date) -> DateSpan | None:
 def _marked(m: re.Match[str], k: str) -> bool:
     """Whether a year of ``_HY`` is Hijri in so many words ("هـ", "هجري", "عام")."""
     return bool(m.group(f"hm{k}") or m.group(f"hw{k}"))
-
-
-def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """The Hijri month and day phrases of ``text`` (normalized): the text with those read blanked
-    out, and their spans. ``as_of`` anchors "رمضان الماضي"."""
-    spans: list[DateSpan] = []
-    for pattern, read in (
-        (_NUMERIC, _numeric),
-        (_RANGE, _range),
-        (_BOUND_MONTH, _bound_month),
-        (_BOUND_YEAR, _bound_year),
-        (_HIJRI_YEAR_RANGE, _year_range),
-        (_PAIR, _pair),
-        (_HIJRI_HALF, _half),
-        (_MONTH_NUMBER, _month_number),
-        (_DAY_ONE, _day),
-        (_MONTH_ONE, _month),
-        (_MONTH_RELATIVE, _hijri_relative),
-        (_RELATIVE_YEAR, _relative_year),
-    ):
-        text, found = read_each(pattern, text, lambda m, _: read(m, as_of))
-        spans += found
-    return text, spans
 
 
 def _month_of(m: re.Match[str], k: str) -> int | None:
@@ -564,17 +519,17 @@ def _hijri_day(year: int, month: int | None, day: int) -> DateSpan | None:
     return _span(found, found + timedelta(days=1), f"يوم {_label(month, year, day)}")
 
 
-def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     if re.search(r"\d\s(?:من\s)?$", m.string[: m.start()]):
         return None  # a day the day reader did not take ("30 رمضان" of a 29-day month): no month
     return _hijri_month(int(m.group("ye")), _month_of(m, "e"))
 
 
-def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _day(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     return _hijri_day(int(m.group("yc")), _month_of(m, "c"), int(m.group("dc")))
 
 
-def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     first_month, last_month = _month_of(m, "a"), _month_of(m, "b")
     if first_month is None or last_month is None:
         return None
@@ -600,7 +555,7 @@ def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
     return DateSpan(first.isoformat(), end.isoformat(), label)
 
 
-def _hijri_relative(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _hijri_relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """A month named with no year, counted from ``as_of``: the last one that began before this
     month, the next one after it, or the one of this Hijri year."""
     month = _month_of(m, "r")
@@ -647,11 +602,11 @@ def _span(first: date, end: date, label: str) -> DateSpan:
     return DateSpan(first.isoformat(), end.isoformat(), label)
 
 
-def _month_number(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _month_number(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     return _hijri_month(int(m.group("hyn")), int(m.group("n")))
 
 
-def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _pair(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     first, second, year = _month_of(m, "p"), _month_of(m, "q"), int(m.group("yq"))
     if first is None or second is None or second != first + 1:
         return None  # two months apart: no one span
@@ -672,7 +627,7 @@ def _bounded(word: str, first: date, end: date, name: str, until: str = "حتى 
     return DateSpan(first.isoformat(), None, f"منذ {name}")
 
 
-def _bound_month(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _bound_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     month, year = _month_of(m, "m"), int(m.group("ym"))
     span = hc.month_range(year, month) if month else None
     if span is None or month is None:
@@ -680,7 +635,7 @@ def _bound_month(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _bounded(m.group("w"), *span, f"شهر {_label(month, year)}")
 
 
-def _bound_year(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _bound_year(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year = int(m.group("hyy"))
     span = hc.year_range(year)
     if span is None or not _marked(m, "y"):
@@ -688,7 +643,7 @@ def _bound_year(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _bounded(m.group("w"), *span, f"عام {year}هـ")
 
 
-def _year_range(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _year_range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     first_year, last_year = int(m.group("hya")), int(m.group("hyb"))
     if not (_marked(m, "a") or _marked(m, "b") or "هجري" in m.group(0)):
         return None
@@ -701,7 +656,7 @@ def _year_range(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _span(first[0], last[1], f"من عام {low}هـ إلى عام {high}هـ")
 
 
-def _relative_year(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _relative_year(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     today = hc.hijri_date(as_of)
     if today is None:
         return None
@@ -711,7 +666,7 @@ def _relative_year(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _span(*span, f"في العام الهجري {word}") if span else None
 
 
-def _half(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _half(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year = int(m.group("hyh"))
     first_month = 1 if m.group("h") == "اول" else 7
     a, b = hc.month_range(year, first_month), hc.month_range(year, first_month + 5)
@@ -805,49 +760,44 @@ def _year_of(m: re.Match[str], k: str) -> int | None:
     return int(text) if text else None
 
 
-def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """The bounds and ranges of days and months in ``text`` (normalized): the text with them
-    blanked out, and their spans."""
-    spans: list[DateSpan] = []
-    for m in list(_DAYS_OF_MONTH.finditer(text)):
-        year, month = int(m.group("y")), lx.MONTHS[m.group("m")]
-        try:
-            first, last = date(year, month, int(m.group("d1"))), date(year, month, int(m.group("d2")))
-        except ValueError:
-            continue
-        if last < first:
-            continue
-        label = f"من {first.day} إلى {last.day} {MONTH_LABELS[month]} {year}"
-        spans.append(DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label))
-        text = blank(text, m.start(), m.end())
-    for m in list(_BOUNDS_RANGE.finditer(text)):
-        if not any(m.group(g) for g in ("iya", "dda", "iyb", "ddb")):
-            continue  # named days and months: the day and month range readers' (same reading)
-        last_year = _year_of(m, "b")
-        first = _bounds_days(m, "a", last_year)
-        last = _bounds_days(m, "b", _year_of(m, "a"))
-        if first is None or last is None or last[1] <= first[0]:
-            continue
-        spans.append(DateSpan(first[0].isoformat(), last[1].isoformat(), f"من {first[2]} إلى {last[2]}"))
-        text = blank(text, m.start(), m.end())
-    for m in list(_YEAR_ONWARD.finditer(text)):
-        first, end = (date.fromisoformat(day) for day in year_span(int(m.group("y"))))
-        spans.append(_bounded("منذ" if m.group("on") else "حتي", first, end, f"عام {m.group('y')}"))
-        text = blank(text, m.start(), m.end())
-    for m in list(_BOUND.finditer(text)):
-        point = _bounds_days(m, "a", None)
-        if point is None:
-            continue
-        first, after, name = point
-        word = m.group("w")
-        edge = m.group("edgea") or m.group("yea") or ""
-        if word == "قبل" and edge in ("نهايه", "اخر", "ختام"):
-            word = "حتي"  # "قبل نهاية 2026": by its end, its last day included
-        elif word in ("بعد", "من بعد") and edge in ("بدايه", "مطلع", "اول"):
-            word = "منذ"  # "بعد بداية 2024": from its start on
-        spans.append(_bounded(word, first, after, name, until="حتى"))
-        text = blank(text, m.start(), m.end())
-    return text, spans
+def _days_of_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    year, month = int(m.group("y")), lx.MONTHS[m.group("m")]
+    try:
+        first, last = date(year, month, int(m.group("d1"))), date(year, month, int(m.group("d2")))
+    except ValueError:
+        return None
+    if last < first:
+        return None
+    label = f"من {first.day} إلى {last.day} {MONTH_LABELS[month]} {year}"
+    return DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label)
+
+
+def _bounds_range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    if not any(m.group(g) for g in ("iya", "dda", "iyb", "ddb")):
+        return None  # named days and months: the day and month range readers' (same reading)
+    first = _bounds_days(m, "a", _year_of(m, "b"))
+    last = _bounds_days(m, "b", _year_of(m, "a"))
+    if first is None or last is None or last[1] <= first[0]:
+        return None
+    return DateSpan(first[0].isoformat(), last[1].isoformat(), f"من {first[2]} إلى {last[2]}")
+
+
+def _year_onward(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    first, end = (date.fromisoformat(day) for day in year_span(int(m.group("y"))))
+    return _bounded("منذ" if m.group("on") else "حتي", first, end, f"عام {m.group('y')}")
+
+
+def _bound(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    point = _bounds_days(m, "a", None)
+    if point is None:
+        return None
+    word = m.group("w")
+    edge = m.group("edgea") or m.group("yea") or ""
+    if word == "قبل" and edge in ("نهايه", "اخر", "ختام"):
+        word = "حتي"  # "قبل نهاية 2026": by its end, its last day included
+    elif word in ("بعد", "من بعد") and edge in ("بدايه", "مطلع", "اول"):
+        word = "منذ"  # "بعد بداية 2024": from its start on
+    return _bounded(word, *point, until="حتى")
 
 
 def intersect_bounds(spans: list[DateSpan]) -> list[DateSpan]:
@@ -916,12 +866,6 @@ _UNIT_LABELS = {"day": ("يوم", "يومين", "أيام"), "week": ("أسبو�
 _WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني", 3: "الأسبوع الثالث", 4: "الأسبوع الرابع", 5: "الأسبوع الخامس", -1: "الأسبوع الأخير"}
 
 
-def read_period_parts(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """The parts of periods in ``text`` (normalized): the text with those read blanked out, and
-    their spans. A part longer than its period ("أول 13 شهراً من 2024") is left unread."""
-    return read_each(_PARTS, text, lambda m, _: _part(m, as_of))
-
-
 def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
     """The period a part is taken from: its first day, the day after it, its Arabic name."""
     if m.group("m"):
@@ -954,7 +898,8 @@ def _count(text: str | None, unit_word: str) -> int | None:
     return value if value and value > 0 else None
 
 
-def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _part(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    """A part of a period; None when longer than its period ("أول 13 شهراً من 2024")."""
     period = _period(m, as_of)
     if period is None:
         return None
@@ -1113,7 +1058,7 @@ _FORWARD = re.compile(
 )
 
 
-def _forward(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _forward(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     unit, said = _FORWARD_UNITS[m.group("u") or m.group("u2") or m.group("dual")]
     count_text = m.group("n") or m.group("n2")
     count = said or (int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 0))
@@ -1147,16 +1092,15 @@ def _forward_label(unit: str, count: int, count_text: str | None) -> str:
     return f"خلال {plural} ال{word} القادمة" if word else f"خلال {plural} القادمة"
 
 
-def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """Since the start of this month or year, the same month last year, and the N days, weeks,
-    months or years to come: the text with them blanked out, and their spans."""
-    text, spans = read_each(_FORWARD, text, lambda m, _: _forward(m, as_of))
-    this_month = DateSpan(month_span(as_of.year, as_of.month)[0], None, "منذ بداية الشهر الحالي")
-    this_year = DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي")
-    text, since = read_each(_SINCE_START, text, lambda m, _: this_month if m["u"] == "شهر" else this_year)
-    same_month = DateSpan(*month_span(as_of.year - 1, as_of.month), "في الشهر نفسه من العام الماضي")
-    text, same = read_each(_SAME_MONTH, text, lambda m, _: same_month)
-    return text, spans + since + same
+def _since_start(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    """Since the start of this month or year."""
+    if m["u"] == "شهر":
+        return DateSpan(month_span(as_of.year, as_of.month)[0], None, "منذ بداية الشهر الحالي")
+    return DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي")
+
+
+def _same_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    return DateSpan(*month_span(as_of.year - 1, as_of.month), "في الشهر نفسه من العام الماضي")
 
 
 # "اليوم" dates an event only beside a verb or noun of one: published, closing, opened.
@@ -1165,7 +1109,7 @@ _DATED_EVENT = re.compile(
 )
 
 
-def read_relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+def _relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """Today and yesterday, read after the other date phrases (which take "حتى اليوم")."""
     spans: list[DateSpan] = []
     for m in list(_REL_DAY.finditer(text)):
@@ -1190,3 +1134,81 @@ _PER_DAY = re.compile(r"(?<!\w)(?:في |ل|ب)?كل (?:يوم|اسبوع|ساع�
 def per_day_phrases(text: str) -> tuple[str, ...]:
     """The phrases of ``text`` asking for a figure per day or week."""
     return tuple(m.group(0) for m in _PER_DAY.finditer(text))
+
+
+# --- the readers, in the order they must run ------------------------------------------------------
+# Each reader takes the phrases it understands and blanks them out, so that a later one cannot take
+# part of them: parts of periods before the periods, Hijri dates before the Hijri years, bounds before
+# the months and years they bound, plain years and today last.
+
+Reader = Callable[[str, date], tuple[str, list[DateSpan]]]
+
+
+def _each(pattern: re.Pattern[str], read: Callable[[re.Match[str], str, date], DateSpan | None]) -> Reader:
+    """A reader of each phrase ``pattern`` finds, read by ``read(match, text, as_of)``."""
+    return lambda text, as_of: read_each(pattern, text, lambda m, text: read(m, text, as_of))
+
+
+PERIOD_PARTS: tuple[Reader, ...] = (_each(_PARTS, _part),)
+HIJRI: tuple[Reader, ...] = tuple(
+    _each(pattern, read)
+    for pattern, read in (
+        (_NUMERIC, _numeric),
+        (_RANGE, _range),
+        (_BOUND_MONTH, _bound_month),
+        (_BOUND_YEAR, _bound_year),
+        (_HIJRI_YEAR_RANGE, _year_range),
+        (_PAIR, _pair),
+        (_HIJRI_HALF, _half),
+        (_MONTH_NUMBER, _month_number),
+        (_DAY_ONE, _day),
+        (_MONTH_ONE, _month),
+        (_MONTH_RELATIVE, _hijri_relative),
+        (_RELATIVE_YEAR, _relative_year),
+    )
+)
+RELATIVE_PERIODS: tuple[Reader, ...] = (
+    _each(_FORWARD, _forward),
+    _each(_SINCE_START, _since_start),
+    _each(_SAME_MONTH, _same_month),
+)
+DAY_BOUNDS: tuple[Reader, ...] = (
+    _each(_DAYS_OF_MONTH, _days_of_month),
+    _each(_BOUNDS_RANGE, _bounds_range),
+    _each(_YEAR_ONWARD, _year_onward),
+    _each(_BOUND, _bound),
+)
+GREGORIAN: tuple[Reader, ...] = (
+    *(
+        _each(pattern, read)
+        for pattern, read in (
+            (_HIJRI_YEAR, _hijri_years),
+            (_DAYS, _days),
+            (_MONTH_RANGE, _month_ranges),
+            (_HALF, _halves),
+            (_SINCE_MONTH, _since_month),
+            (_RELATIVE_QUARTER, _relative_quarters),
+            (_YEAR_RANGE, _year_ranges),
+            (_SEVERAL_YEARS, _several_years),
+            (_QUARTER, _quarters),
+            (_MONTH, _months),
+            (_RELATIVE, _relative),
+            (_ROLLING, _rolling),
+            (_YEAR_BOUND, _year_bounds),
+        )
+    ),
+    _plain_years,
+)
+READERS: tuple[Reader, ...] = (
+    *PERIOD_PARTS, *HIJRI, *RELATIVE_PERIODS, *DAY_BOUNDS, *GREGORIAN, _relative_days,
+)
+
+
+def read_dates(text: str, as_of: date, readers: tuple[Reader, ...] = READERS) -> tuple[str, list[DateSpan]]:
+    """The date phrases of ``text`` (normalized) that ``readers`` read, in their order: the text
+    with them blanked out, and their spans. ``as_of`` anchors relative and rolling periods."""
+    spans: list[DateSpan] = []
+    for read in readers:
+        text, found = read(text, as_of)
+        spans += found
+    return text, spans
