@@ -138,6 +138,99 @@ _HALVES = {"اول": "النصف الأول", "ثاني": "النصف الثان
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
 
+@dataclass(frozen=True)
+class Calendar:
+    """What a reader needs of a calendar: its month names as answers write them, the mark after a
+    year ("هـ"), and the Gregorian days of its years, months and days (None where it cannot place
+    them: a Hijri date outside the Umm al-Qura table, "31 فبراير")."""
+
+    names: dict[int, str]
+    era: str
+    year_range: Callable[[int], tuple[date, date] | None]
+    month_range: Callable[[int, int], tuple[date, date] | None]
+    day_of: Callable[[int, int, int], date | None]
+
+
+def _gregorian_day(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None  # no such day: "31 فبراير"
+
+
+GREGORIAN = Calendar(
+    MONTH_LABELS, "", lambda y: (date(y, 1, 1), date(y + 1, 1, 1)),
+    lambda y, m: (date(y, m, 1), add_months(date(y, m, 1), 1)), _gregorian_day,
+)
+HIJRI = Calendar(hc.MONTH_NAMES, "هـ", hc.year_range, hc.month_range, hc.day_of)
+
+
+def _span(first: date, end: date, label: str) -> DateSpan:
+    return DateSpan(first.isoformat(), end.isoformat(), label)
+
+
+def _label(calendar: Calendar, year: int, month: int, day: int | None = None, stated: bool = True) -> str:
+    """A month (or day) in words, its year only when the question stated it."""
+    return (f"{day} " if day else "") + calendar.names[month] + (f" {year}{calendar.era}" if stated else "")
+
+
+def _month_span(calendar: Calendar, year: int, month: int | None) -> DateSpan | None:
+    """The days of one month ("شهر رمضان 1446هـ"); None when the calendar cannot place it."""
+    span = calendar.month_range(year, month) if month else None
+    return _span(*span, f"شهر {_label(calendar, year, month)}") if span and month else None
+
+
+def _days_of(calendar: Calendar, year: int, month: int, day: int | None = None) -> tuple[date, date] | None:
+    """The first day of one day, or of a whole month when ``day`` is None, and the day after it."""
+    if day is None:
+        return calendar.month_range(year, month)
+    found = calendar.day_of(year, month, day)
+    return (found, found + timedelta(days=1)) if found else None
+
+
+def _day_span(calendar: Calendar, year: int, month: int | None, day: int) -> DateSpan | None:
+    """One day ("يوم 15 رمضان 1446هـ"); None when the calendar cannot place it."""
+    span = _days_of(calendar, year, month, day) if month else None
+    return _span(*span, f"يوم {_label(calendar, year, month, day)}") if span and month else None
+
+
+Point = tuple[int, int, int | None]  # (year, month, day or None for the whole month)
+
+
+def _between(calendar: Calendar, first: Point, last: Point, stated: bool = True) -> DateSpan | None:
+    """From a month or day to another, both included ("من 1 يونيو 2024 إلى 15 يوليو 2024"); the
+    first year worded only when ``stated``. None when either is not placed or the last is first."""
+    a, b = _days_of(calendar, *first), _days_of(calendar, *last)
+    if a is None or b is None or a[0] >= b[1]:
+        return None
+    return _span(a[0], b[1], f"من {_label(calendar, *first, stated)} إلى {_label(calendar, *last)}")
+
+
+def _months_span(calendar: Calendar, year: int, first: int, last: int, label: str) -> DateSpan | None:
+    """The months ``first`` to ``last`` of ``year`` (a half, a quarter, two months in a row)."""
+    a, b = calendar.month_range(year, first), calendar.month_range(year, last)
+    return _span(a[0], b[1], label) if a and b else None
+
+
+def _years_span(calendar: Calendar, low: int, high: int) -> DateSpan | None:
+    """The years ``low`` to ``high``, both whole: "من عام 2023 إلى عام 2025"."""
+    first, last = calendar.year_range(low), calendar.year_range(high)
+    if first is None or last is None:
+        return None
+    return _span(first[0], last[1], f"من عام {low}{calendar.era} إلى عام {high}{calendar.era}")
+
+
+def _bounded(word: str, first: date, end: date, name: str, until: str = "حتى نهاية") -> DateSpan:
+    """A bound before, after, since or until (worded ``until``) the days ``[first, end)``."""
+    if word == "قبل":
+        return DateSpan(None, first.isoformat(), f"قبل {name}")
+    if word.startswith("بعد") or word == "من بعد":
+        return DateSpan(end.isoformat(), None, f"بعد {name}")
+    if word.startswith(("حتي", "الي", "لين")) or word in ("لغايه", "لحد"):
+        return DateSpan(None, end.isoformat(), f"{until} {name}")
+    return DateSpan(first.isoformat(), None, f"منذ {name}")
+
+
 def _hijri_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Hijri years: "عام 1446هـ", "سنة 1445"."""
     if m.group("now"):
@@ -156,8 +249,7 @@ def _year_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Ranges of years: "من 2023 إلى 2025"."""
     if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
         return None  # "بين 2000 و 2500 ريال", "قيمتها من 2000 إلى 2040": a range of amounts
-    a, b = sorted((int(m.group("a")), int(m.group("b"))))
-    return DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}")
+    return _years_span(GREGORIAN, *sorted((int(m.group("a")), int(m.group("b")))))
 
 
 _SEVERAL_YEARS = re.compile(
@@ -190,30 +282,15 @@ _DAYS = re.compile(
 def _days(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Single days and ranges of days: "يوم 15 مارس 2025", "بتاريخ 2026/10/31",
     "من 1 يونيو إلى 15 يوليو 2024"."""
-    try:
-        if m.group("d1"):
-            last_year = int(m.group("y2"))
-            first_year = int(m.group("y1") or last_year)
-            first = date(first_year, lx.MONTHS[m.group("m1")], int(m.group("d1")))
-            last = date(last_year, lx.MONTHS[m.group("m2")], int(m.group("d2")))
-        elif m.group("d3"):
-            first = last = date(int(m.group("y3")), lx.MONTHS[m.group("m3")], int(m.group("d3")))
-        elif m.group("d4"):
-            first = last = date(int(m.group("y4")), int(m.group("mn4")), int(m.group("d4")))
-        else:
-            first = last = date(int(m.group("y5")), int(m.group("mn5")), int(m.group("d5")))
-    except ValueError:
-        return None  # no such day: "31 فبراير"
-    if last < first:
-        return None
-    if first == last:
-        label = f"يوم {first.day} {MONTH_LABELS[first.month]} {first.year}"
-    else:
-        label = (
-            f"من {first.day} {MONTH_LABELS[first.month]} {first.year}"
-            f" إلى {last.day} {MONTH_LABELS[last.month]} {last.year}"
-        )
-    return DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label)
+    if m.group("d1"):
+        last = (int(m.group("y2")), lx.MONTHS[m.group("m2")], int(m.group("d2")))
+        first = (int(m.group("y1") or last[0]), lx.MONTHS[m.group("m1")], int(m.group("d1")))
+        return _day_span(GREGORIAN, *first) if first == last else _between(GREGORIAN, first, last)
+    if m.group("d3"):
+        return _day_span(GREGORIAN, int(m.group("y3")), lx.MONTHS[m.group("m3")], int(m.group("d3")))
+    if m.group("d4"):
+        return _day_span(GREGORIAN, int(m.group("y4")), int(m.group("mn4")), int(m.group("d4")))
+    return _day_span(GREGORIAN, int(m.group("y5")), int(m.group("mn5")), int(m.group("d5")))
 
 
 def _month_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -223,11 +300,7 @@ def _month_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         return None  # "شهري يناير ومارس": the two months, not the span from one to the other
     last_year = int(m.group("y2"))
     first_year = int(m.group("y1")) if m.group("y1") else last_year - (first > last)
-    start, end = month_span(first_year, first)[0], month_span(last_year, last)[1]
-    if start >= end:
-        return None
-    label = f"من {MONTH_LABELS[first]} {first_year} إلى {MONTH_LABELS[last]} {last_year}"
-    return DateSpan(start, end, label)
+    return _between(GREGORIAN, (first_year, first, None), (last_year, last, None))
 
 
 def _since_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -242,10 +315,9 @@ def _halves(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Halves of a year: "النصف الأول من 2025", "النصف الثاني لعام 2023", "النصف الأول من السنة الحالية"."""
     year = as_of.year if m.group("this") else int(m.group("y"))
     first = 1 if m.group("h") == "اول" else 7
-    start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
     # "من السنة الحالية" stays as the question said it: the answer states no year it did not.
     of_year = "من العام الحالي" if m.group("this") else f"من عام {year}"
-    return DateSpan(start, end, f"{_HALVES[m.group('h')]} {of_year}")
+    return _months_span(GREGORIAN, year, first, first + 5, f"{_HALVES[m.group('h')]} {of_year}")
 
 
 def _relative_quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -263,8 +335,8 @@ def _quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year_text = m.group("y") or m.group("y2")
     months = tuple(range(3 * quarter - 2, 3 * quarter + 1))
     if year_text:
-        start, end = month_span(int(year_text), months[0])[0], month_span(int(year_text), months[-1])[1]
-        return DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year_text}")
+        label = f"{_QUARTER_LABELS[quarter]} من عام {year_text}"
+        return _months_span(GREGORIAN, int(year_text), months[0], months[-1], label)
     return DateSpan(None, None, _QUARTER_LABELS[quarter], months)
 
 
@@ -280,8 +352,7 @@ def _months(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     if m.group("m") in ("اب", "ماي") and not year_text and "شهر" not in m.group(0):
         return None
     if year_text:
-        start, end = month_span(int(year_text), month)
-        return DateSpan(start, end, f"شهر {MONTH_LABELS[month]} {year_text}")
+        return _month_span(GREGORIAN, int(year_text), month)
     return DateSpan(None, None, f"شهر {MONTH_LABELS[month]}", (month,))
 
 
@@ -363,8 +434,7 @@ def _year_bounds(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year, word = int(m.group("y")), m.group("w")
     if word == "من":
         return DateSpan(*year_span(year), f"عام {year}")  # "من 2024" alone is that year
-    first, end = (date.fromisoformat(day) for day in year_span(year))
-    return _bounded(word, first, end, f"عام {year}")
+    return _bounded(word, *GREGORIAN.year_range(year), f"عام {year}")
 
 
 def _plain_years(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
@@ -488,7 +558,7 @@ _NUMERIC = re.compile(
 def _numeric(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year, month = int(m.group("y1") or m.group("y2")), int(m.group("m1") or m.group("m2"))
     day_text = m.group("d1") or m.group("d2")
-    return _hijri_day(year, month, int(day_text)) if day_text else _hijri_month(year, month)
+    return _day_span(HIJRI, year, month, int(day_text)) if day_text else _month_span(HIJRI, year, month)
 
 
 def _marked(m: re.Match[str], k: str) -> bool:
@@ -500,33 +570,14 @@ def _month_of(m: re.Match[str], k: str) -> int | None:
     return next((n for n in _MONTH_FORMS if m.group(f"h{n}{k}")), None)
 
 
-def _label(month: int, year: int, day: int | None = None, stated: bool = True) -> str:
-    """A Hijri month (or day) in words, its year only when the question stated it."""
-    return (f"{day} " if day else "") + hc.MONTH_NAMES[month] + (f" {year}هـ" if stated else "")
-
-
-def _hijri_month(year: int, month: int | None) -> DateSpan | None:
-    """The days of a Hijri month ("شهر رمضان 1446هـ"); None when the calendar cannot place it."""
-    span = hc.month_range(year, month) if month else None
-    return _span(*span, f"شهر {_label(month, year)}") if span and month else None
-
-
-def _hijri_day(year: int, month: int | None, day: int) -> DateSpan | None:
-    """One Hijri day ("يوم 15 رمضان 1446هـ"); None when the calendar cannot place it."""
-    found = hc.day_of(year, month, day) if month else None
-    if found is None or month is None:
-        return None
-    return _span(found, found + timedelta(days=1), f"يوم {_label(month, year, day)}")
-
-
 def _month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     if re.search(r"\d\s(?:من\s)?$", m.string[: m.start()]):
         return None  # a day the day reader did not take ("30 رمضان" of a 29-day month): no month
-    return _hijri_month(int(m.group("ye")), _month_of(m, "e"))
+    return _month_span(HIJRI, int(m.group("ye")), _month_of(m, "e"))
 
 
 def _day(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
-    return _hijri_day(int(m.group("yc")), _month_of(m, "c"), int(m.group("dc")))
+    return _day_span(HIJRI, int(m.group("yc")), _month_of(m, "c"), int(m.group("dc")))
 
 
 def _range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -535,24 +586,9 @@ def _range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         return None
     last_year = int(m.group("yb"))
     first_year = int(m.group("ya")) if m.group("ya") else last_year - (first_month > last_month)
-    first_day, last_day = m.group("da"), m.group("db")
-    if first_day:
-        first = hc.day_of(first_year, first_month, int(first_day))
-    else:
-        first = hc.month_start(first_year, first_month)
-    if last_day:
-        last = hc.day_of(last_year, last_month, int(last_day))
-        end = last + timedelta(days=1) if last else None
-    else:
-        last_span = hc.month_range(last_year, last_month)
-        end = last_span[1] if last_span else None
-    if first is None or end is None or first >= end:
-        return None
-    label = (
-        f"من {_label(first_month, first_year, int(first_day) if first_day else None, stated=bool(m.group('ya')))}"
-        f" إلى {_label(last_month, last_year, int(last_day) if last_day else None)}"
-    )
-    return DateSpan(first.isoformat(), end.isoformat(), label)
+    first_day, last_day = (int(day) if day else None for day in (m.group("da"), m.group("db")))
+    first, last = (first_year, first_month, first_day), (last_year, last_month, last_day)
+    return _between(HIJRI, first, last, stated=bool(m.group("ya")))
 
 
 def _hijri_relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -598,33 +634,16 @@ def unread_hijri(text: str) -> tuple[str, ...]:
     )
 
 
-def _span(first: date, end: date, label: str) -> DateSpan:
-    return DateSpan(first.isoformat(), end.isoformat(), label)
-
-
 def _month_number(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
-    return _hijri_month(int(m.group("hyn")), int(m.group("n")))
+    return _month_span(HIJRI, int(m.group("hyn")), int(m.group("n")))
 
 
 def _pair(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     first, second, year = _month_of(m, "p"), _month_of(m, "q"), int(m.group("yq"))
     if first is None or second is None or second != first + 1:
         return None  # two months apart: no one span
-    a, b = hc.month_range(year, first), hc.month_range(year, second)
-    if a is None or b is None:
-        return None
-    return _span(a[0], b[1], f"شهري {hc.MONTH_NAMES[first]} و{hc.MONTH_NAMES[second]} {year}هـ")
-
-
-def _bounded(word: str, first: date, end: date, name: str, until: str = "حتى نهاية") -> DateSpan:
-    """A bound before, after, since or until (worded ``until``) the days ``[first, end)``."""
-    if word == "قبل":
-        return DateSpan(None, first.isoformat(), f"قبل {name}")
-    if word.startswith("بعد") or word == "من بعد":
-        return DateSpan(end.isoformat(), None, f"بعد {name}")
-    if word.startswith(("حتي", "الي", "لين")) or word in ("لغايه", "لحد"):
-        return DateSpan(None, end.isoformat(), f"{until} {name}")
-    return DateSpan(first.isoformat(), None, f"منذ {name}")
+    label = f"شهري {hc.MONTH_NAMES[first]} و{hc.MONTH_NAMES[second]} {year}هـ"
+    return _months_span(HIJRI, year, first, second, label)
 
 
 def _bound_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -632,7 +651,7 @@ def _bound_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     span = hc.month_range(year, month) if month else None
     if span is None or month is None:
         return None
-    return _bounded(m.group("w"), *span, f"شهر {_label(month, year)}")
+    return _bounded(m.group("w"), *span, f"شهر {_label(HIJRI, year, month)}")
 
 
 def _bound_year(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -649,11 +668,7 @@ def _year_range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         return None
     if m.group("sep") == "و" and last_year != first_year + 1 and not re.match(r"(?:من|بين)", m.group(0).split()[0]):
         return None  # "1444 و1446": two years apart, no one span
-    first, last = hc.year_range(min(first_year, last_year)), hc.year_range(max(first_year, last_year))
-    if first is None or last is None:
-        return None
-    low, high = sorted((first_year, last_year))
-    return _span(first[0], last[1], f"من عام {low}هـ إلى عام {high}هـ")
+    return _years_span(HIJRI, *sorted((first_year, last_year)))
 
 
 def _relative_year(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -669,10 +684,9 @@ def _relative_year(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 def _half(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year = int(m.group("hyh"))
     first_month = 1 if m.group("h") == "اول" else 7
-    a, b = hc.month_range(year, first_month), hc.month_range(year, first_month + 5)
-    if a is None or b is None or not _marked(m, "h"):
+    if not _marked(m, "h"):
         return None
-    return _span(a[0], b[1], f"{_HALVES[m.group('h')]} من عام {year}هـ")
+    return _months_span(HIJRI, year, first_month, first_month + 5, f"{_HALVES[m.group('h')]} من عام {year}هـ")
 
 
 # --- day bounds -----------------------------------------------------------------------------------
@@ -723,36 +737,29 @@ _YEAR_ONWARD = re.compile(
 def _bounds_days(m: re.Match[str], k: str, year: int | None) -> tuple[date, date, str] | None:
     """The first day and the day after the last of point ``k``, and its wording; None when it
     names no day (no year, or no such day)."""
-    try:
-        if m.group(f"iy{k}"):
-            day = date(int(m.group(f"iy{k}")), int(m.group(f"im{k}")), int(m.group(f"id{k}")))
-        elif m.group(f"dd{k}"):
-            day = date(int(m.group(f"dy{k}")), int(m.group(f"dm{k}")), int(m.group(f"dd{k}")))
-        elif m.group(f"nd{k}"):
-            named_year = int(m.group(f"ny{k}")) if m.group(f"ny{k}") else year
-            if named_year is None:
-                return None
-            day = date(named_year, lx.MONTHS[m.group(f"nm{k}")], int(m.group(f"nd{k}")))
-            # Worded as the question wrote it: "1 سبتمبر 2026" (its ISO form states a "09" it did not).
-            return day, day + timedelta(days=1), f"{day.day} {MONTH_LABELS[day.month]} {day.year}"
-        elif m.group(f"yy{k}"):
-            year_of_edge = int(m.group(f"yy{k}"))
-            if m.group(f"ye{k}") in ("نهايه", "ختام"):
-                return date(year_of_edge, 12, 31), date(year_of_edge + 1, 1, 1), f"نهاية عام {year_of_edge}"
-            return date(year_of_edge, 1, 1), date(year_of_edge, 1, 2), f"بداية عام {year_of_edge}"
-        else:
-            month, month_year = lx.MONTHS[m.group(f"mm{k}")], int(m.group(f"my{k}"))
-            first, after = (date.fromisoformat(d) for d in month_span(month_year, month))
-            edge = m.group(f"edge{k}")
-            name = f"{MONTH_LABELS[month]} {month_year}"
-            if edge in ("بدايه", "مطلع", "اول"):
-                return first, first + timedelta(days=1), f"بداية {name}"
-            if edge in ("نهايه", "اخر", "ختام"):
-                return after - timedelta(days=1), after, f"نهاية {name}"
-            return first, after, name
-    except ValueError:
-        return None  # no such day: "31 فبراير"
-    return day, day + timedelta(days=1), day.isoformat()
+    if m.group(f"iy{k}") or m.group(f"dd{k}"):
+        iso = bool(m.group(f"iy{k}"))
+        day = (m.group(f"{g}{k}") for g in (("iy", "im", "id") if iso else ("dy", "dm", "dd")))
+        span = _days_of(GREGORIAN, *map(int, day))
+        return (*span, span[0].isoformat()) if span else None
+    if m.group(f"nd{k}"):
+        named_year = int(m.group(f"ny{k}")) if m.group(f"ny{k}") else year
+        point = (named_year or 0, lx.MONTHS[m.group(f"nm{k}")], int(m.group(f"nd{k}")))
+        span = _days_of(GREGORIAN, *point) if named_year else None
+        # Worded as the question wrote it: "1 سبتمبر 2026" (its ISO form states a "09" it did not).
+        return (*span, _label(GREGORIAN, *point)) if span else None
+    if m.group(f"yy{k}"):
+        first, after = GREGORIAN.year_range(int(m.group(f"yy{k}")))
+        name, edge = f"عام {m.group(f'yy{k}')}", m.group(f"ye{k}")
+    else:
+        month, month_year = lx.MONTHS[m.group(f"mm{k}")], int(m.group(f"my{k}"))
+        first, after = GREGORIAN.month_range(month_year, month)
+        name, edge = f"{MONTH_LABELS[month]} {month_year}", m.group(f"edge{k}")
+    if edge in ("بدايه", "مطلع", "اول"):
+        return first, first + timedelta(days=1), f"بداية {name}"
+    if edge in ("نهايه", "اخر", "ختام"):
+        return after - timedelta(days=1), after, f"نهاية {name}"
+    return first, after, name
 
 
 def _year_of(m: re.Match[str], k: str) -> int | None:
@@ -783,8 +790,8 @@ def _bounds_range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 
 
 def _year_onward(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
-    first, end = (date.fromisoformat(day) for day in year_span(int(m.group("y"))))
-    return _bounded("منذ" if m.group("on") else "حتي", first, end, f"عام {m.group('y')}")
+    word = "منذ" if m.group("on") else "حتي"
+    return _bounded(word, *GREGORIAN.year_range(int(m.group("y"))), f"عام {m.group('y')}")
 
 
 def _bound(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -868,17 +875,16 @@ _WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني"
 
 def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
     """The period a part is taken from: its first day, the day after it, its Arabic name."""
-    if m.group("m"):
-        month, year = lx.MONTHS[m.group("m")], int(m.group("my"))
-        start, end = month_span(year, month)
-        label = f"شهر {MONTH_LABELS[month]} {year}"
-    elif m.group("y"):
+    if m.group("m") or m.group("hm"):
+        if m.group("m"):
+            span = _month_span(GREGORIAN, int(m.group("my")), lx.MONTHS[m.group("m")])
+        else:
+            span = _month_span(HIJRI, int(m.group("hy")), hijri_month_number(m.group("hm")))
+        return (date.fromisoformat(span.start), date.fromisoformat(span.end), span.label) if span else None
+    if m.group("y"):
         year = int(m.group("y"))
         start, end = year_span(year)
         label = f"عام {year}"
-    elif m.group("hm"):
-        span = _hijri_month(int(m.group("hy")), hijri_month_number(m.group("hm")))
-        return (date.fromisoformat(span.start), date.fromisoformat(span.end), span.label) if span else None
     elif m.group("this_month") or m.group("last_month"):
         first = add_months(as_of.replace(day=1), -1 if m.group("last_month") else 0)
         start, end = month_span(first.year, first.month)
@@ -1150,7 +1156,7 @@ def _each(pattern: re.Pattern[str], read: Callable[[re.Match[str], str, date], D
 
 
 PERIOD_PARTS: tuple[Reader, ...] = (_each(_PARTS, _part),)
-HIJRI: tuple[Reader, ...] = tuple(
+HIJRI_DATES: tuple[Reader, ...] = tuple(
     _each(pattern, read)
     for pattern, read in (
         (_NUMERIC, _numeric),
@@ -1178,7 +1184,7 @@ DAY_BOUNDS: tuple[Reader, ...] = (
     _each(_YEAR_ONWARD, _year_onward),
     _each(_BOUND, _bound),
 )
-GREGORIAN: tuple[Reader, ...] = (
+GREGORIAN_DATES: tuple[Reader, ...] = (
     *(
         _each(pattern, read)
         for pattern, read in (
@@ -1200,7 +1206,7 @@ GREGORIAN: tuple[Reader, ...] = (
     _plain_years,
 )
 READERS: tuple[Reader, ...] = (
-    *PERIOD_PARTS, *HIJRI, *RELATIVE_PERIODS, *DAY_BOUNDS, *GREGORIAN, _relative_days,
+    *PERIOD_PARTS, *HIJRI_DATES, *RELATIVE_PERIODS, *DAY_BOUNDS, *GREGORIAN_DATES, _relative_days,
 )
 
 
