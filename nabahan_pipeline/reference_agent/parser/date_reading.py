@@ -11,8 +11,8 @@ from datetime import date, timedelta
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.comparison import compared_years
 from nabahan_pipeline.reference_agent.parser.dates import (
-    COUNT_WORDS, DateSpan, anchor_relative_years, intersect_bounds, per_day_phrases, read_dates,
-    reword_anchored, unread_hijri,
+    COUNT_WORDS, UNIT_WORDS, DateSpan, anchor_relative_years, intersect_bounds, per_day_phrases, read_dates,
+    reword_anchored, unit_wording, unread_hijri,
 )
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import DEADLINE, ENQUIRY, OPENING, alternation, blank
@@ -88,10 +88,9 @@ _CLOSING = re.compile(
 )
 # A window from the as-of date on, for dates still to come: "خلال 7 أيام", "في غضون أسبوعين",
 # "الأسبوع القادم".
-_UNIT_DAYS = {"يوم": 1, "ايام": 1, "يومين": 2, "اسبوع": 7, "اسابيع": 7, "اسبوعين": 14}
-_UNIT_WORDS = {"يوم": "يوم", "ايام": "أيام", "يومين": "يومين", "اسبوع": "أسبوع", "اسابيع": "أسابيع", "اسبوعين": "أسبوعين"}
+_DAY_UNITS = [word for word, (unit, _) in UNIT_WORDS.items() if unit in ("day", "week")]
 _FORWARD = re.compile(
-    rf"(?<!\w)(?:(?:خلال|في غضون|في ظرف)\s(?:ال)?(?:(?P<n>\d{{1,3}}|{alternation(lx.SMALL_NUMBERS)})\s)?(?:ال)?(?P<u>{alternation(_UNIT_DAYS)})"
+    rf"(?<!\w)(?:(?:خلال|في غضون|في ظرف)\s(?:ال)?(?:(?P<n>\d{{1,3}}|{alternation(lx.SMALL_NUMBERS)})\s)?(?:ال)?(?P<u>{alternation(_DAY_UNITS)})"
     r"(?:\s(?:ال)?(?:قادم|جاي|مقبل)(?:ه)?)?|(?:ال)?(?P<week>اسبوع) (?:ال)?(?:قادم|جاي|مقبل))(?!\w)"
 )
 # "أقرب موعد نهائي": with no column named, a final date is the deadline for offers.
@@ -100,11 +99,7 @@ _BARE_DEADLINE = re.compile(r"(?<!\w)(?:ال)?(?:اقرب|ابكر|اقدم|اب
 _PUBLISHED = re.compile(r"(?<!\w)[وف]?(?:تم )?(?:طرحت|انطرحت|نشرت|انشرت|نزلت|اعلنت|طرحها|نشرها|طرحتها|نشرتها)(?!\w)")
 
 # Each column in words: (passed, not passed yet).
-_STATES = {
-    "deadline": ("انتهى آخر موعد لتقديم عروضها", "لم ينته آخر موعد لتقديم عروضها بعد"),
-    "enquiry": ("انتهت مهلة الاستفسارات فيها", "لم تنته مهلة الاستفسارات فيها بعد"),
-    "opening": ("حل موعد فتح عروضها", "لم يحن موعد فتح عروضها بعد"),
-}
+_STATES: dict[str, list[str]] = lx.package_data("wording.json")["DATE_STATES"]
 _PAST_OPENING = re.compile(r"(?:[وف])?(?:فتحت|انفتحت)\s")
 _STILL = re.compile(r"(?:\s(?:فيها|لها|عليها))?\s(?:بعد|للحين|لحد الان|حتي الان)(?!\w)")
 
@@ -208,11 +203,13 @@ def _forward_window(r: Reading, as_of: date) -> None:
         days, label = 7, "خلال الأسبوع القادم"
     else:
         count = int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 1)
-        days = count * _UNIT_DAYS[m.group("u")]
+        unit, said = UNIT_WORDS[m.group("u")]
+        days = count * max(said, 1) * (7 if unit == "week" else 1)
         # The window as the question worded it, so that the answer states no other figure.
-        label = "خلال " + (f"{count_text} " if count_text and count_text.isdigit() else "") + _UNIT_WORDS[m.group("u")]
+        words = unit_wording(m.group("u"))
+        label = "خلال " + (f"{count_text} " if count_text and count_text.isdigit() else "") + words
         if count_text and not count_text.isdigit() and count in COUNT_WORDS:
-            label = f"خلال {COUNT_WORDS[count]} {_UNIT_WORDS[m.group('u')]}"
+            label = f"خلال {COUNT_WORDS[count]} {words}"
     label += " من تاريخ آخر البيانات"
     end = as_of + timedelta(days=days)
     r.dates.append(DateSpan(as_of.isoformat(), end.isoformat(), label))

@@ -72,12 +72,12 @@ _RELATIVE = re.compile(
     rf"(?<!\w)(?:(?P<this1>{_THIS})\s?(?:ال)?(?P<u1>عام|سنه|شهر|اسبوع)|(?:[وفب]?ال)?(?P<u2>عام|سنه|شهر|اسبوع)\s(?:ال)?(?:(?P<this2>حالي(?:ه)?|جاري(?:ه)?|دي|هذا|هذه|هذي)"
     rf"|(?P<before>قبل (?:ال)?(?:ماضي|ماضيه|فايت|فايته|اللي فات))|(?P<last>{_LAST})|(?P<next>{_NEXT})))(?!\w)"
 )
-# Rolling period units; a trailing 2 is the dual ("شهرين": two months).
-_UNITS = {"يوم": "day", "ايام": "day", "يومين": "day2", "اسبوع": "week", "اسابيع": "week", "اسبوعين": "week2",
-          "شهر": "month", "اشهر": "month", "شهور": "month", "شهرين": "month2", "سنه": "year", "سنوات": "year",
-          "سنين": "year", "سنتين": "year2", "عام": "year", "اعوام": "year", "عامين": "year2"}
+_WORDING = lx.package_data("wording.json")
+# Unit words -> (unit, the count the word itself says: 1, 2 for the dual "شهرين", 0 for a plural).
+UNIT_WORDS: dict[str, tuple[str, int]] = {word: tuple(unit) for word, unit in _WORDING["DATE_UNITS"].items()}
+_UNITS = alternation(word for word in UNIT_WORDS if word != "شهرا")  # "شهرا" after a count: the days to come
 _ROLLING = re.compile(
-    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{alternation(_UNITS)})"
+    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{_UNITS})"
     rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيتين|ماضيين|اخيرتين|اخيرين|ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
     # "آخر يوم لتقديم العروض" names the deadline, no rolling day.
     r"(?!\s(?:ل|لل)?(?:ال)?(?:تقديم|استقبال|فتح|استفسار))"
@@ -133,7 +133,7 @@ def shift(day: date, unit: str, count: int) -> date:
 
 
 # The Arabic name of each month, as answers write it.
-MONTH_LABELS: dict[int, str] = dict(enumerate(lx.package_data("wording.json")["GREGORIAN_MONTHS"], 1))
+MONTH_LABELS: dict[int, str] = dict(enumerate(_WORDING["GREGORIAN_MONTHS"], 1))
 _HALVES = {"اول": "النصف الأول", "ثاني": "النصف الثاني"}
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
@@ -357,12 +357,7 @@ def _months(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 
 
 # This, last, the one before last and next year, month and week in words.
-_RELATIVE_LABELS = {
-    0: ("هذا العام", "هذا الشهر", "هذا الأسبوع"),
-    -1: ("العام الماضي", "الشهر الماضي", "الأسبوع الماضي"),
-    -2: ("العام قبل الماضي", "الشهر قبل الماضي", "الأسبوع قبل الماضي"),
-    1: ("العام القادم", "الشهر القادم", "الأسبوع القادم"),
-}
+_RELATIVE_LABELS = {int(shift): tuple(labels) for shift, labels in _WORDING["RELATIVE_LABELS"].items()}
 
 
 def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -371,18 +366,25 @@ def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     shift = 0 if m.group("this1") or m.group("this2") else -2 if m.group("before") else -1 if m.group("last") else 1
     year_label, month_label, week_label = _RELATIVE_LABELS[shift]
     if unit == "اسبوع":
-        # A calendar week, Sunday to Saturday as the Saudi week runs, never a rolling seven days.
-        first = week_start(as_of) + timedelta(days=7 * shift)
-        return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{week_label} (من الأحد إلى السبت)")
+        return _calendar_period("week", shift, as_of, week_label)
     if unit == "شهر":
-        first = add_months(as_of.replace(day=1), shift)
-        return DateSpan(*month_span(first.year, first.month), month_label)
+        return _calendar_period("month", shift, as_of, month_label)
     return DateSpan(*year_span(as_of.year + shift), year_label)
+
+
+def _calendar_period(unit: str, shift: int, as_of: date, label: str) -> DateSpan:
+    """The calendar week or month ``shift`` from ``as_of``'s, never a rolling window: a week runs
+    Sunday to Saturday, as the Saudi week does."""
+    if unit == "week":
+        first = week_start(as_of) + timedelta(days=7 * shift)
+        return _span(first, first + timedelta(days=7), f"{label} (من الأحد إلى السبت)")
+    first = add_months(as_of.replace(day=1), shift)
+    return DateSpan(*month_span(first.year, first.month), label)
 
 
 def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Rolling periods up to ``as_of``: "آخر 3 أشهر", "خلال السنتين الماضيتين"."""
-    unit = _UNITS[m.group("u")]
+    unit, said = UNIT_WORDS[m.group("u")]
     count_text = m.group("n")
     if m.group("last") == "ال" and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
         return None
@@ -391,13 +393,12 @@ def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     count = 1
     if count_text:
         count = int(count_text) if count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text, 1)
-    elif unit.endswith("2"):
+    elif said == 2:
         count = 2
     else:
         trailing = SMALL_NUMBER.search(m.group(0)[m.end("u") - m.start() :])
         if trailing:
             count = lx.SMALL_NUMBERS[trailing.group("w")]
-    unit = unit.rstrip("2")
     end_day = as_of + timedelta(days=1)
     calendar = not count_text and not m.group("u").endswith("ين") and unit in ("week", "month")
     if calendar:
@@ -405,12 +406,9 @@ def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         # "الماضي" is the one before the as-of date's; "آخر" alone, the as-of date's own.
         past = bool(re.search(r"(ماضي|فايت|سابق)", m.group(0)))
         if unit == "week":
-            first = week_start(as_of) - timedelta(days=7 * past)
-            label = "الأسبوع الماضي" if past else "آخر أسبوع"
-            return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{label} (من الأحد إلى السبت)")
-        first = add_months(as_of.replace(day=1), -past)
-        label = "الشهر الماضي" if past else f"آخر شهر (شهر {MONTH_LABELS[first.month]} كاملاً)"
-        return DateSpan(*month_span(first.year, first.month), label)
+            return _calendar_period(unit, -past, as_of, "الأسبوع الماضي" if past else "آخر أسبوع")
+        label = "الشهر الماضي" if past else f"آخر شهر (شهر {MONTH_LABELS[as_of.month]} كاملاً)"
+        return _calendar_period(unit, -past, as_of, label)
     if unit in ("day", "week"):
         # "آخر 30 يوم": exactly that many days, the as-of date the last of them.
         start_day = as_of - timedelta(days=count * (7 if unit == "week" else 1) - 1)
@@ -829,13 +827,7 @@ def intersect_bounds(spans: list[DateSpan]) -> list[DateSpan]:
 # phrases, which would take the month or the year alone.
 
 _SMALL = alternation(lx.SMALL_NUMBERS)
-# Unit words -> (unit, count the word itself says: the dual "شهرين" is two).
-_UNIT_WORDS = {
-    "يوم": ("day", 1), "ايام": ("day", 0), "يومين": ("day", 2),
-    "اسبوع": ("week", 1), "اسابيع": ("week", 0), "اسبوعين": ("week", 2),
-    "شهر": ("month", 1), "اشهر": ("month", 0), "شهور": ("month", 0), "شهرين": ("month", 2),
-}  # fmt: skip
-_UNIT = alternation(_UNIT_WORDS)
+_UNIT = alternation(word for word, (unit, _) in UNIT_WORDS.items() if unit != "year" and word != "شهرا")
 _ORDINAL_WEEKS = {"اول": 1, "ثاني": 2, "ثالث": 3, "رابع": 4, "خامس": 5, "اخير": -1, "اخر": -1}
 _FIRST = r"(?:اول|اولي)"
 _PART_LAST = r"(?:اخر|اخير|اخيره|اواخر)"
@@ -870,6 +862,12 @@ _LAST_WORD = {"أول": "الأولى", "آخر": "الأخيرة"}
 # Counts of a masculine noun in words ("ثلاثة أشهر"), as an answer writes them back.
 COUNT_WORDS = {3: "ثلاثة", 4: "أربعة", 5: "خمسة", 6: "ستة", 7: "سبعة", 8: "ثمانية", 9: "تسعة", 10: "عشرة"}
 _UNIT_LABELS = {"day": ("يوم", "يومين", "أيام"), "week": ("أسبوع", "أسبوعين", "أسابيع"), "month": ("شهر", "شهرين", "أشهر")}
+
+
+def unit_wording(word: str) -> str:
+    """A unit word of a day, week or month as an answer writes it ("ايام": "أيام")."""
+    unit, said = UNIT_WORDS[word]
+    return _UNIT_LABELS[unit][(2, 0, 1)[said]]
 _WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني", 3: "الأسبوع الثالث", 4: "الأسبوع الرابع", 5: "الأسبوع الخامس", -1: "الأسبوع الأخير"}
 
 
@@ -897,7 +895,7 @@ def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
 
 
 def _count(text: str | None, unit_word: str) -> int | None:
-    said = _UNIT_WORDS[unit_word][1]
+    said = UNIT_WORDS[unit_word][1]
     if text is None:
         return said or None
     value = int(text) if text.isdigit() else lx.SMALL_NUMBERS.get(text)
@@ -931,7 +929,7 @@ def _part(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         label = f"{_WEEK_LABELS[k]} من {period_label}"
     else:
         unit_word = m.group("u") or m.group("u2")
-        unit = _UNIT_WORDS[unit_word][0]
+        unit = UNIT_WORDS[unit_word][0]
         count = _count(m.group("n") or m.group("n2"), unit_word)
         if count is None:
             return None
@@ -1049,25 +1047,21 @@ def _write(
 
 # "الأشهر الستة القادمة", "خلال الـ 12 شهر الجاية", "السنتين القادمتين": the days after the as-of
 # date (for future projects and deadlines; tenders published then are none).
-_FORWARD_UNITS = {
-    "يوم": ("day", 0), "ايام": ("day", 0), "يومين": ("day", 2), "اسبوع": ("week", 0), "اسابيع": ("week", 0),
-    "اسبوعين": ("week", 2), "شهر": ("month", 0), "اشهر": ("month", 0), "شهور": ("month", 0), "شهرا": ("month", 0),
-    "شهرين": ("month", 2), "سنه": ("year", 0), "سنوات": ("year", 0), "عام": ("year", 0), "اعوام": ("year", 0),
-    "سنتين": ("year", 2), "عامين": ("year", 2),
-}  # fmt: skip
+_FORWARD_UNITS = alternation(word for word in UNIT_WORDS if word != "سنين")
 _NEXT_WORD = r"(?:ال)?(?:قادم|جاي|مقبل)(?:ه|ين|تين)?"
 _FORWARD = re.compile(
     rf"(?<!\w)(?:(?:خلال|في)\s)?(?:ال)?(?:"
-    rf"(?P<n>\d{{1,3}}|{_SMALL})\s(?:ال)?(?P<u>{alternation(_FORWARD_UNITS)})"
-    rf"|(?P<u2>{alternation(_FORWARD_UNITS)})\s(?:ال)?(?P<n2>\d{{1,3}}|{_SMALL})"
+    rf"(?P<n>\d{{1,3}}|{_SMALL})\s(?:ال)?(?P<u>{_FORWARD_UNITS})"
+    rf"|(?P<u2>{_FORWARD_UNITS})\s(?:ال)?(?P<n2>\d{{1,3}}|{_SMALL})"
     rf"|(?P<dual>يومين|اسبوعين|شهرين|سنتين|عامين))\s{_NEXT_WORD}(?!\w)"
 )
 
 
 def _forward(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
-    unit, said = _FORWARD_UNITS[m.group("u") or m.group("u2") or m.group("dual")]
+    unit, said = UNIT_WORDS[m.group("u") or m.group("u2") or m.group("dual")]
     count_text = m.group("n") or m.group("n2")
-    count = said or (int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 0))
+    count = lx.SMALL_NUMBERS.get(count_text or "", 0)
+    count = 2 if said == 2 else int(count_text) if count_text and count_text.isdigit() else count
     if not count:
         return None
     last = shift(as_of, unit, count)
@@ -1075,20 +1069,15 @@ def _forward(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     return DateSpan(start.isoformat(), (last + timedelta(days=1)).isoformat(), _forward_label(unit, count, count_text))
 
 
-# How an answer words the days to come: as the question counted them, with no other figure.
-_FORWARD_WORDS = {
-    "day": ("اليوم القادم", "اليومين القادمين", "الأيام"), "week": ("الأسبوع القادم", "الأسبوعين القادمين", "الأسابيع"),
-    "month": ("الشهر القادم", "الشهرين القادمين", "الأشهر"), "year": ("العام القادم", "العامين القادمين", "السنوات"),
-}  # fmt: skip
-
-
-_ACCUSATIVE = {"day": "يوماً", "week": "أسبوعاً", "month": "شهراً", "year": "عاماً"}
+# How an answer words the days to come: as the question counted them, with no other figure (one,
+# two, several and, after a count over ten, the accusative "شهراً").
+_FORWARD_WORDS: dict[str, list[str]] = _WORDING["FORWARD_WORDS"]
 
 
 def _forward_label(unit: str, count: int, count_text: str | None) -> str:
-    one, two, plural = _FORWARD_WORDS[unit]
+    one, two, plural, accusative = _FORWARD_WORDS[unit]
     if count_text and count_text.isdigit():
-        counted = plural.removeprefix("ال") if count <= 10 else _ACCUSATIVE[unit]
+        counted = plural.removeprefix("ال") if count <= 10 else accusative
         return f"خلال {count_text} {counted} قادمة"
     if count in (1, 2):
         return f"خلال {one if count == 1 else two}"

@@ -9,8 +9,8 @@ from datetime import date
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent.parser import QueryFrame, QuestionParser, Refusal
 from nabahan_pipeline.reference_agent.parser.dates import (
-    DAY_BOUNDS, GREGORIAN_DATES, HIJRI_DATES, PERIOD_PARTS, DateSpan, add_months, month_span, read_dates, unread_hijri,
-    year_span,
+    DAY_BOUNDS, GREGORIAN_DATES, HIJRI_DATES, PERIOD_PARTS, DateSpan, add_months, month_span, read_dates,
+    unread_hijri, year_span,
 )
 from nabahan_pipeline.reference_agent.parser.dates import anchor_relative_years
 
