@@ -863,35 +863,28 @@ _LAST_WORD = {"أول": "الأولى", "آخر": "الأخيرة"}
 COUNT_WORDS = {3: "ثلاثة", 4: "أربعة", 5: "خمسة", 6: "ستة", 7: "سبعة", 8: "ثمانية", 9: "تسعة", 10: "عشرة"}
 _UNIT_LABELS = {"day": ("يوم", "يومين", "أيام"), "week": ("أسبوع", "أسبوعين", "أسابيع"), "month": ("شهر", "شهرين", "أشهر")}
 
+_WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني", 3: "الأسبوع الثالث", 4: "الأسبوع الرابع", 5: "الأسبوع الخامس", -1: "الأسبوع الأخير"}
+
 
 def unit_wording(word: str) -> str:
     """A unit word of a day, week or month as an answer writes it ("ايام": "أيام")."""
     unit, said = UNIT_WORDS[word]
     return _UNIT_LABELS[unit][(2, 0, 1)[said]]
-_WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني", 3: "الأسبوع الثالث", 4: "الأسبوع الرابع", 5: "الأسبوع الخامس", -1: "الأسبوع الأخير"}
 
 
-def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
-    """The period a part is taken from: its first day, the day after it, its Arabic name."""
-    if m.group("m") or m.group("hm"):
-        if m.group("m"):
-            span = _month_span(GREGORIAN, int(m.group("my")), lx.MONTHS[m.group("m")])
-        else:
-            span = _month_span(HIJRI, int(m.group("hy")), hijri_month_number(m.group("hm")))
-        return (date.fromisoformat(span.start), date.fromisoformat(span.end), span.label) if span else None
+def _period(m: re.Match[str], as_of: date) -> DateSpan | None:
+    """The period a part is taken from."""
+    if m.group("m"):
+        return _month_span(GREGORIAN, int(m.group("my")), lx.MONTHS[m.group("m")])
+    if m.group("hm"):
+        return _month_span(HIJRI, int(m.group("hy")), hijri_month_number(m.group("hm")))
     if m.group("y"):
-        year = int(m.group("y"))
-        start, end = year_span(year)
-        label = f"عام {year}"
-    elif m.group("this_month") or m.group("last_month"):
-        first = add_months(as_of.replace(day=1), -1 if m.group("last_month") else 0)
-        start, end = month_span(first.year, first.month)
-        label = "الشهر الماضي" if m.group("last_month") else "هذا الشهر"
-    else:
-        year = as_of.year - (1 if m.group("last_year") else 0)
-        start, end = year_span(year)
-        label = "العام الماضي" if m.group("last_year") else "هذا العام"
-    return date.fromisoformat(start), date.fromisoformat(end), label
+        return DateSpan(*year_span(int(m.group("y"))), f"عام {m.group('y')}")
+    if m.group("this_month") or m.group("last_month"):
+        last = bool(m.group("last_month"))
+        return _calendar_period("month", -last, as_of, "الشهر الماضي" if last else "هذا الشهر")
+    last = bool(m.group("last_year"))
+    return DateSpan(*year_span(as_of.year - last), "العام الماضي" if last else "هذا العام")
 
 
 def _count(text: str | None, unit_word: str) -> int | None:
@@ -905,9 +898,9 @@ def _count(text: str | None, unit_word: str) -> int | None:
 def _part(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """A part of a period; None when longer than its period ("أول 13 شهراً من 2024")."""
     period = _period(m, as_of)
-    if period is None:
+    if period is None or period.start is None or period.end is None:
         return None
-    first, after, period_label = period
+    first, after, period_label = date.fromisoformat(period.start), date.fromisoformat(period.end), period.label
     week_word = m.group("k") or m.group("k2")
     if m.group("half"):
         # A year halves at July; a month after its fifteenth day.
