@@ -104,6 +104,11 @@ _PAST_OPENING = re.compile(r"(?:[وف])?(?:فتحت|انفتحت)\s")
 _STILL = re.compile(r"(?:\s(?:فيها|لها|عليها))?\s(?:بعد|للحين|لحد الان|حتي الان)(?!\w)")
 
 
+def _names_a_column(text: str) -> bool:
+    """Whether ``text`` names the enquiry, opening or deadline date."""
+    return any(pattern.search(text) for pattern in (ENQUIRY, OPENING, DEADLINE))
+
+
 def read_date_columns(r: Reading, as_of: date) -> None:
     """Read, and blank out, the date column phrases of ``r`` (after its dates are read): the
     column the dates are on (``r.date_field``), a passed or pending condition at ``as_of``, or the
@@ -112,7 +117,7 @@ def read_date_columns(r: Reading, as_of: date) -> None:
     found: list[tuple[str, int, int, re.Match[str] | None, re.Match[str] | None]] = []
     if not r.dates:
         _forward_window(r, as_of)
-    if r.dates and not (ENQUIRY.search(r.text) or OPENING.search(r.text) or DEADLINE.search(r.text)):
+    if r.dates and not _names_a_column(r.text):
         closing = _CLOSING.search(r.text)
         if closing and not _PUBLISHED.search(r.original):
             r.date_field = "deadline"
@@ -193,7 +198,7 @@ def apply_date_extreme(frame: QueryFrame | Refusal, r: Reading, as_of: date) -> 
 def _forward_window(r: Reading, as_of: date) -> None:
     """A window of days from ``as_of`` on, read only beside a date column (the dates still to come
     of a deadline): ``r.dates`` gets it."""
-    if not (ENQUIRY.search(r.text) or OPENING.search(r.text) or DEADLINE.search(r.text) or _CLOSING.search(r.text)):
+    if not (_names_a_column(r.text) or _CLOSING.search(r.text)):
         return
     m = _FORWARD.search(r.text)
     if m is None:

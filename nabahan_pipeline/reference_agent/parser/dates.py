@@ -92,6 +92,11 @@ _VALUE_BEFORE = re.compile(
 _AMOUNT_AFTER = re.compile(r"\s*(?:ريال|ر\.?س|الف|مليون|مليار|عرض|عروض)(?!\w)")
 
 
+def _amounts(m: re.Match[str], text: str) -> bool:
+    """Whether the years ``m`` found in ``text`` are figures: "بين 2000 و 2500 ريال", "قيمتها من 2000"."""
+    return bool(_AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()))
+
+
 @dataclass(frozen=True)
 class DateSpan:
     """The dates a phrase names, with its Arabic wording."""
@@ -247,8 +252,8 @@ def _hijri_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 
 def _year_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Ranges of years: "من 2023 إلى 2025"."""
-    if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
-        return None  # "بين 2000 و 2500 ريال", "قيمتها من 2000 إلى 2040": a range of amounts
+    if _amounts(m, text):
+        return None
     return _years_span(GREGORIAN, *sorted((int(m.group("a")), int(m.group("b")))))
 
 
@@ -260,7 +265,7 @@ _SEVERAL_YEARS = re.compile(
 
 def _several_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Several years, each whole: "في 2023 و2024", "سنتي 2023 و2025": any of them, not all at once."""
-    if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
+    if _amounts(m, text):
         return None
     years = tuple(sorted({int(y) for y in re.findall(r"20[0-4]\d", m.group("years"))}))
     if len(years) < 2:
@@ -425,9 +430,7 @@ def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 
 def _year_bounds(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Open bounds: "بعد 2023", "قبل 2024", "منذ 2022" ("من 2024" alone is that year)."""
-    if _VALUE_BEFORE.search(text, 0, m.start()):
-        return None  # "قيمتها من 2000": a figure
-    if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
+    if _amounts(m, text) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
         return None  # "أكثر من 2024 ريال" is an amount, not a year
     year, word = int(m.group("y")), m.group("w")
     if word == "من":
@@ -597,18 +600,17 @@ def _hijri_relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None
     if month is None or today is None:
         return None
     year, current, _ = today
-    if m.group("lastr"):
-        year -= month >= current
-        word = "الماضي"
-    elif m.group("nextr"):
-        year += month <= current
-        word = "القادم"
-    else:
-        word = "من العام الهجري الحالي"
-    span = hc.month_range(year, month)
-    if span is None:
-        return None
-    return _span(*span, f"شهر {hc.MONTH_NAMES[month]} {word}")
+    if m.group("lastr") or m.group("nextr"):
+        year = _named_month_year(month, year, current, last=bool(m.group("lastr")))
+    word = "الماضي" if m.group("lastr") else "القادم" if m.group("nextr") else "من العام الهجري الحالي"
+    span = HIJRI.month_range(year, month)
+    return _span(*span, f"شهر {hc.MONTH_NAMES[month]} {word}") if span else None
+
+
+def _named_month_year(month: int, year: int, current: int, last: bool) -> int:
+    """The year of the last ``month`` begun before the ``current`` month of ``year`` (``last``),
+    or of the next one after it: "سبتمبر الماضي", "رمضان القادم"."""
+    return year - (month >= current) if last else year + (month <= current)
 
 
 # What is left of Hijri dates once every reader has run: a month named after "في"/"شهر" or with
@@ -900,26 +902,26 @@ def _part(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     period = _period(m, as_of)
     if period is None or period.start is None or period.end is None:
         return None
-    first, after, period_label = date.fromisoformat(period.start), date.fromisoformat(period.end), period.label
+    first, after = date.fromisoformat(period.start), date.fromisoformat(period.end)
     week_word = m.group("k") or m.group("k2")
     if m.group("half"):
         # A year halves at July; a month after its fifteenth day.
         middle = add_months(first, 6) if (after - first).days > 300 else first + timedelta(days=15)
         start, end = (first, middle) if m.group("half") == "اول" else (middle, after)
-        label = f"{_HALVES[m.group('half')]} من {period_label}"
+        label = f"{_HALVES[m.group('half')]} من {period.label}"
     elif m.group("ten"):
         from_start = m.group("edge3") != "اواخر"
         start, end = (first, first + timedelta(days=10)) if from_start else (after - timedelta(days=10), after)
-        label = f"{'الأيام العشرة الأولى' if from_start else 'الأيام العشرة الأخيرة'} من {period_label}"
+        label = f"{'الأيام العشرة الأولى' if from_start else 'الأيام العشرة الأخيرة'} من {period.label}"
     elif m.group("kd"):
         start = first if m.group("kd") == "اول" else after - timedelta(days=1)
         end = start + timedelta(days=1)
-        label = f"{'اليوم الأول' if m.group('kd') == 'اول' else 'اليوم الأخير'} من {period_label}"
+        label = f"{'اليوم الأول' if m.group('kd') == 'اول' else 'اليوم الأخير'} من {period.label}"
     elif week_word:
         k = _ORDINAL_WEEKS[week_word]
         start = after - timedelta(days=7) if k == -1 else first + timedelta(days=7 * (k - 1))
         end = min(start + timedelta(days=7), after)
-        label = f"{_WEEK_LABELS[k]} من {period_label}"
+        label = f"{_WEEK_LABELS[k]} من {period.label}"
     else:
         unit_word = m.group("u") or m.group("u2")
         unit = UNIT_WORDS[unit_word][0]
@@ -935,13 +937,13 @@ def _part(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         edge = _EDGE_LABELS["first" if from_start else "last"]
         count_text = m.group("n") or m.group("n2")
         if count in (1, 2) and not (count_text and count_text.isdigit()):
-            label = f"{edge} {singular if count == 1 else dual} من {period_label}"
+            label = f"{edge} {singular if count == 1 else dual} من {period.label}"
         elif count_text and count_text.isdigit():
-            label = f"{edge} {count} {plural if count <= 10 else singular} من {period_label}"
+            label = f"{edge} {count} {plural if count <= 10 else singular} من {period.label}"
         elif count in COUNT_WORDS:
             # The count in words with the article ("الأشهر الثلاثة الأولى"): the answer states no
             # figure the question did not ("الستة" is no number to the grounding check).
-            label = f"ال{plural} ال{COUNT_WORDS[count]} {_LAST_WORD[edge]} من {period_label}"
+            label = f"ال{plural} ال{COUNT_WORDS[count]} {_LAST_WORD[edge]} من {period.label}"
         else:
             return None
     if start < first or end > after or start >= end:
@@ -1005,10 +1007,7 @@ def anchor_relative_years(text: str, as_of: date) -> tuple[str, list[tuple[str, 
         month = lx.MONTHS[m.group("m")]
         if m.group("m") in ("اب", "ماي") and "شهر" not in m.group(0):
             continue  # also ordinary words
-        if m.group("last"):
-            year = as_of.year if month < as_of.month else as_of.year - 1
-        else:
-            year = as_of.year if month > as_of.month else as_of.year + 1
+        year = _named_month_year(month, as_of.year, as_of.month, last=bool(m.group("last")))
         wording = "الماضي" if m.group("last") else "القادم"
         text = _write(text, *m.span("rel"), str(year), written, (f"{MONTH_LABELS[month]} {year}", f"{MONTH_LABELS[month]} {wording}"))
     for m in list(_YEAR_TO_NOW.finditer(text)):
@@ -1138,22 +1137,19 @@ def _each(pattern: re.Pattern[str], read: Callable[[re.Match[str], str, date], D
 
 
 PERIOD_PARTS: tuple[Reader, ...] = (_each(_PARTS, _part),)
-HIJRI_DATES: tuple[Reader, ...] = tuple(
-    _each(pattern, read)
-    for pattern, read in (
-        (_NUMERIC, _numeric),
-        (_RANGE, _range),
-        (_BOUND_MONTH, _bound_month),
-        (_BOUND_YEAR, _bound_year),
-        (_HIJRI_YEAR_RANGE, _year_range),
-        (_PAIR, _pair),
-        (_HIJRI_HALF, _half),
-        (_MONTH_NUMBER, _month_number),
-        (_DAY_ONE, _day),
-        (_MONTH_ONE, _month),
-        (_MONTH_RELATIVE, _hijri_relative),
-        (_RELATIVE_YEAR, _relative_year),
-    )
+HIJRI_DATES: tuple[Reader, ...] = (
+    _each(_NUMERIC, _numeric),
+    _each(_RANGE, _range),
+    _each(_BOUND_MONTH, _bound_month),
+    _each(_BOUND_YEAR, _bound_year),
+    _each(_HIJRI_YEAR_RANGE, _year_range),
+    _each(_PAIR, _pair),
+    _each(_HIJRI_HALF, _half),
+    _each(_MONTH_NUMBER, _month_number),
+    _each(_DAY_ONE, _day),
+    _each(_MONTH_ONE, _month),
+    _each(_MONTH_RELATIVE, _hijri_relative),
+    _each(_RELATIVE_YEAR, _relative_year),
 )
 RELATIVE_PERIODS: tuple[Reader, ...] = (
     _each(_FORWARD, _forward),
@@ -1167,24 +1163,19 @@ DAY_BOUNDS: tuple[Reader, ...] = (
     _each(_BOUND, _bound),
 )
 GREGORIAN_DATES: tuple[Reader, ...] = (
-    *(
-        _each(pattern, read)
-        for pattern, read in (
-            (_HIJRI_YEAR, _hijri_years),
-            (_DAYS, _days),
-            (_MONTH_RANGE, _month_ranges),
-            (_HALF, _halves),
-            (_SINCE_MONTH, _since_month),
-            (_RELATIVE_QUARTER, _relative_quarters),
-            (_YEAR_RANGE, _year_ranges),
-            (_SEVERAL_YEARS, _several_years),
-            (_QUARTER, _quarters),
-            (_MONTH, _months),
-            (_RELATIVE, _relative),
-            (_ROLLING, _rolling),
-            (_YEAR_BOUND, _year_bounds),
-        )
-    ),
+    _each(_HIJRI_YEAR, _hijri_years),
+    _each(_DAYS, _days),
+    _each(_MONTH_RANGE, _month_ranges),
+    _each(_HALF, _halves),
+    _each(_SINCE_MONTH, _since_month),
+    _each(_RELATIVE_QUARTER, _relative_quarters),
+    _each(_YEAR_RANGE, _year_ranges),
+    _each(_SEVERAL_YEARS, _several_years),
+    _each(_QUARTER, _quarters),
+    _each(_MONTH, _months),
+    _each(_RELATIVE, _relative),
+    _each(_ROLLING, _rolling),
+    _each(_YEAR_BOUND, _year_bounds),
     _plain_years,
 )
 READERS: tuple[Reader, ...] = (
