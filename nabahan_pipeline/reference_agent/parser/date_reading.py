@@ -1,4 +1,4 @@
-"""Every date reader in the order they must run (docs/internals.md), the spans put together (bounds
+"""The dates of a question: every date reader run (``dates.READERS``), the spans put together (bounds
 said together as one span, a negated span marked) and what no reader could place; and the tender
 date a question is about."""
 
@@ -11,8 +11,8 @@ from datetime import date, timedelta
 from nabahan_pipeline.reference_agent import lexicon as lx
 from nabahan_pipeline.reference_agent.parser.comparison import compared_years
 from nabahan_pipeline.reference_agent.parser.dates import (
-    COUNT_WORDS, DateSpan, anchor_relative_years, intersect_bounds, per_day_phrases, read_dates, read_day_bounds,
-    read_hijri_dates, read_period_parts, read_relative_days, read_relative_periods, reword_anchored, unread_hijri,
+    COUNT_WORDS, UNIT_WORDS, DateSpan, anchor_relative_years, intersect_bounds, per_day_phrases, read_dates,
+    reword_anchored, unit_wording, unread_hijri,
 )
 from nabahan_pipeline.reference_agent.parser.frame import Condition, QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.patterns import DEADLINE, ENQUIRY, OPENING, alternation, blank
@@ -38,13 +38,7 @@ def read_all_dates(text: str, as_of: date) -> DateReading:
     """The date phrases of ``text`` (normalized), relative ones counted from ``as_of``."""
     before = text
     text, anchored = anchor_relative_years(compared_years(text), as_of)
-    spans: list[DateSpan] = []
-    for read in (
-        read_period_parts, read_hijri_dates, read_relative_periods, read_day_bounds, read_dates,
-        read_relative_days,
-    ):
-        text, found = read(text, as_of)
-        spans += found
+    text, spans = read_dates(text, as_of)
     spans = reword_anchored(spans, anchored)
     text, spans = _negated(before, text, spans)
     spans = intersect_bounds(spans)
@@ -94,10 +88,9 @@ _CLOSING = re.compile(
 )
 # A window from the as-of date on, for dates still to come: "خلال 7 أيام", "في غضون أسبوعين",
 # "الأسبوع القادم".
-_UNIT_DAYS = {"يوم": 1, "ايام": 1, "يومين": 2, "اسبوع": 7, "اسابيع": 7, "اسبوعين": 14}
-_UNIT_WORDS = {"يوم": "يوم", "ايام": "أيام", "يومين": "يومين", "اسبوع": "أسبوع", "اسابيع": "أسابيع", "اسبوعين": "أسبوعين"}
+_DAY_UNITS = [word for word, (unit, _) in UNIT_WORDS.items() if unit in ("day", "week")]
 _FORWARD = re.compile(
-    rf"(?<!\w)(?:(?:خلال|في غضون|في ظرف)\s(?:ال)?(?:(?P<n>\d{{1,3}}|{alternation(lx.SMALL_NUMBERS)})\s)?(?:ال)?(?P<u>{alternation(_UNIT_DAYS)})"
+    rf"(?<!\w)(?:(?:خلال|في غضون|في ظرف)\s(?:ال)?(?:(?P<n>\d{{1,3}}|{alternation(lx.SMALL_NUMBERS)})\s)?(?:ال)?(?P<u>{alternation(_DAY_UNITS)})"
     r"(?:\s(?:ال)?(?:قادم|جاي|مقبل)(?:ه)?)?|(?:ال)?(?P<week>اسبوع) (?:ال)?(?:قادم|جاي|مقبل))(?!\w)"
 )
 # "أقرب موعد نهائي": with no column named, a final date is the deadline for offers.
@@ -106,13 +99,14 @@ _BARE_DEADLINE = re.compile(r"(?<!\w)(?:ال)?(?:اقرب|ابكر|اقدم|اب
 _PUBLISHED = re.compile(r"(?<!\w)[وف]?(?:تم )?(?:طرحت|انطرحت|نشرت|انشرت|نزلت|اعلنت|طرحها|نشرها|طرحتها|نشرتها)(?!\w)")
 
 # Each column in words: (passed, not passed yet).
-_STATES = {
-    "deadline": ("انتهى آخر موعد لتقديم عروضها", "لم ينته آخر موعد لتقديم عروضها بعد"),
-    "enquiry": ("انتهت مهلة الاستفسارات فيها", "لم تنته مهلة الاستفسارات فيها بعد"),
-    "opening": ("حل موعد فتح عروضها", "لم يحن موعد فتح عروضها بعد"),
-}
+_STATES: dict[str, list[str]] = lx.package_data("wording.json")["DATE_STATES"]
 _PAST_OPENING = re.compile(r"(?:[وف])?(?:فتحت|انفتحت)\s")
 _STILL = re.compile(r"(?:\s(?:فيها|لها|عليها))?\s(?:بعد|للحين|لحد الان|حتي الان)(?!\w)")
+
+
+def _names_a_column(text: str) -> bool:
+    """Whether ``text`` names the enquiry, opening or deadline date."""
+    return any(pattern.search(text) for pattern in (ENQUIRY, OPENING, DEADLINE))
 
 
 def read_date_columns(r: Reading, as_of: date) -> None:
@@ -123,7 +117,7 @@ def read_date_columns(r: Reading, as_of: date) -> None:
     found: list[tuple[str, int, int, re.Match[str] | None, re.Match[str] | None]] = []
     if not r.dates:
         _forward_window(r, as_of)
-    if r.dates and not (ENQUIRY.search(r.text) or OPENING.search(r.text) or DEADLINE.search(r.text)):
+    if r.dates and not _names_a_column(r.text):
         closing = _CLOSING.search(r.text)
         if closing and not _PUBLISHED.search(r.original):
             r.date_field = "deadline"
@@ -204,7 +198,7 @@ def apply_date_extreme(frame: QueryFrame | Refusal, r: Reading, as_of: date) -> 
 def _forward_window(r: Reading, as_of: date) -> None:
     """A window of days from ``as_of`` on, read only beside a date column (the dates still to come
     of a deadline): ``r.dates`` gets it."""
-    if not (ENQUIRY.search(r.text) or OPENING.search(r.text) or DEADLINE.search(r.text) or _CLOSING.search(r.text)):
+    if not (_names_a_column(r.text) or _CLOSING.search(r.text)):
         return
     m = _FORWARD.search(r.text)
     if m is None:
@@ -214,11 +208,13 @@ def _forward_window(r: Reading, as_of: date) -> None:
         days, label = 7, "خلال الأسبوع القادم"
     else:
         count = int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 1)
-        days = count * _UNIT_DAYS[m.group("u")]
+        unit, said = UNIT_WORDS[m.group("u")]
+        days = count * max(said, 1) * (7 if unit == "week" else 1)
         # The window as the question worded it, so that the answer states no other figure.
-        label = "خلال " + (f"{count_text} " if count_text and count_text.isdigit() else "") + _UNIT_WORDS[m.group("u")]
+        words = unit_wording(m.group("u"))
+        label = "خلال " + (f"{count_text} " if count_text and count_text.isdigit() else "") + words
         if count_text and not count_text.isdigit() and count in COUNT_WORDS:
-            label = f"خلال {COUNT_WORDS[count]} {_UNIT_WORDS[m.group('u')]}"
+            label = f"خلال {COUNT_WORDS[count]} {words}"
     label += " من تاريخ آخر البيانات"
     end = as_of + timedelta(days=days)
     r.dates.append(DateSpan(as_of.isoformat(), end.isoformat(), label))

@@ -5,6 +5,7 @@ of periods, and periods relative to the as-of date ("العام الماضي", "
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from dateutil.relativedelta import relativedelta
@@ -71,12 +72,12 @@ _RELATIVE = re.compile(
     rf"(?<!\w)(?:(?P<this1>{_THIS})\s?(?:ال)?(?P<u1>عام|سنه|شهر|اسبوع)|(?:[وفب]?ال)?(?P<u2>عام|سنه|شهر|اسبوع)\s(?:ال)?(?:(?P<this2>حالي(?:ه)?|جاري(?:ه)?|دي|هذا|هذه|هذي)"
     rf"|(?P<before>قبل (?:ال)?(?:ماضي|ماضيه|فايت|فايته|اللي فات))|(?P<last>{_LAST})|(?P<next>{_NEXT})))(?!\w)"
 )
-# Rolling period units; a trailing 2 is the dual ("شهرين": two months).
-_UNITS = {"يوم": "day", "ايام": "day", "يومين": "day2", "اسبوع": "week", "اسابيع": "week", "اسبوعين": "week2",
-          "شهر": "month", "اشهر": "month", "شهور": "month", "شهرين": "month2", "سنه": "year", "سنوات": "year",
-          "سنين": "year", "سنتين": "year2", "عام": "year", "اعوام": "year", "عامين": "year2"}
+_WORDING = lx.package_data("wording.json")
+# Unit words -> (unit, the count the word itself says: 1, 2 for the dual "شهرين", 0 for a plural).
+UNIT_WORDS: dict[str, tuple[str, int]] = {word: tuple(unit) for word, unit in _WORDING["DATE_UNITS"].items()}
+_UNITS = alternation(word for word in UNIT_WORDS if word != "شهرا")  # "شهرا" after a count: the days to come
 _ROLLING = re.compile(
-    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{alternation(_UNITS)})"
+    rf"(?<!\w)(?:(?:في|خلال)\s)?(?:ال)?(?P<last>اخر|ال)\s?(?P<n>\d+|{alternation(lx.SMALL_NUMBERS)})?\s?(?:ال)?(?P<u>{_UNITS})"
     rf"(?:\s(?:ال)?(?:{alternation(lx.SMALL_NUMBERS)}))?(?:\s(?:ال)?(?:ماضيتين|ماضيين|اخيرتين|اخيرين|ماضيه|الماضيه|اخيره|الاخيره|فايته|الفايته|ماضي|السابقه))?(?!\w)"
     # "آخر يوم لتقديم العروض" names the deadline, no rolling day.
     r"(?!\s(?:ل|لل)?(?:ال)?(?:تقديم|استقبال|فتح|استفسار))"
@@ -89,6 +90,11 @@ _VALUE_BEFORE = re.compile(
 )
 # A unit after a number makes it an amount, not a year.
 _AMOUNT_AFTER = re.compile(r"\s*(?:ريال|ر\.?س|الف|مليون|مليار|عرض|عروض)(?!\w)")
+
+
+def _amounts(m: re.Match[str], text: str) -> bool:
+    """Whether the years ``m`` found in ``text`` are figures: "بين 2000 و 2500 ريال", "قيمتها من 2000"."""
+    return bool(_AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()))
 
 
 @dataclass(frozen=True)
@@ -132,33 +138,102 @@ def shift(day: date, unit: str, count: int) -> date:
 
 
 # The Arabic name of each month, as answers write it.
-MONTH_LABELS: dict[int, str] = dict(enumerate(lx.package_data("wording.json")["GREGORIAN_MONTHS"], 1))
+MONTH_LABELS: dict[int, str] = dict(enumerate(_WORDING["GREGORIAN_MONTHS"], 1))
 _HALVES = {"اول": "النصف الأول", "ثاني": "النصف الثاني"}
 _QUARTER_LABELS = {1: "الربع الأول", 2: "الربع الثاني", 3: "الربع الثالث", 4: "الربع الرابع"}
 
 
-def read_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """The date phrases of ``text`` (normalized): the text with them blanked out, and their spans
-    in the order read. ``as_of`` anchors relative and rolling periods."""
-    spans: list[DateSpan] = []
-    for pattern, read in (
-        (_HIJRI_YEAR, _hijri_years),
-        (_DAYS, _days),
-        (_MONTH_RANGE, _month_ranges),
-        (_HALF, _halves),
-        (_SINCE_MONTH, _since_month),
-        (_RELATIVE_QUARTER, _relative_quarters),
-        (_YEAR_RANGE, _year_ranges),
-        (_SEVERAL_YEARS, _several_years),
-        (_QUARTER, _quarters),
-        (_MONTH, _months),
-        (_RELATIVE, _relative),
-        (_ROLLING, _rolling),
-        (_YEAR_BOUND, _year_bounds),
-    ):
-        text, found = read_each(pattern, text, lambda m, text: read(m, text, as_of))
-        spans += found
-    return _plain_years(text, spans), spans
+@dataclass(frozen=True)
+class Calendar:
+    """What a reader needs of a calendar: its month names as answers write them, the mark after a
+    year ("هـ"), and the Gregorian days of its years, months and days (None where it cannot place
+    them: a Hijri date outside the Umm al-Qura table, "31 فبراير")."""
+
+    names: dict[int, str]
+    era: str
+    year_range: Callable[[int], tuple[date, date] | None]
+    month_range: Callable[[int, int], tuple[date, date] | None]
+    day_of: Callable[[int, int, int], date | None]
+
+
+def _gregorian_day(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None  # no such day: "31 فبراير"
+
+
+GREGORIAN = Calendar(
+    MONTH_LABELS, "", lambda y: (date(y, 1, 1), date(y + 1, 1, 1)),
+    lambda y, m: (date(y, m, 1), add_months(date(y, m, 1), 1)), _gregorian_day,
+)
+HIJRI = Calendar(hc.MONTH_NAMES, "هـ", hc.year_range, hc.month_range, hc.day_of)
+
+
+def _span(first: date, end: date, label: str) -> DateSpan:
+    return DateSpan(first.isoformat(), end.isoformat(), label)
+
+
+def _label(calendar: Calendar, year: int, month: int, day: int | None = None, stated: bool = True) -> str:
+    """A month (or day) in words, its year only when the question stated it."""
+    return (f"{day} " if day else "") + calendar.names[month] + (f" {year}{calendar.era}" if stated else "")
+
+
+def _month_span(calendar: Calendar, year: int, month: int | None) -> DateSpan | None:
+    """The days of one month ("شهر رمضان 1446هـ"); None when the calendar cannot place it."""
+    span = calendar.month_range(year, month) if month else None
+    return _span(*span, f"شهر {_label(calendar, year, month)}") if span and month else None
+
+
+def _days_of(calendar: Calendar, year: int, month: int, day: int | None = None) -> tuple[date, date] | None:
+    """The first day of one day, or of a whole month when ``day`` is None, and the day after it."""
+    if day is None:
+        return calendar.month_range(year, month)
+    found = calendar.day_of(year, month, day)
+    return (found, found + timedelta(days=1)) if found else None
+
+
+def _day_span(calendar: Calendar, year: int, month: int | None, day: int) -> DateSpan | None:
+    """One day ("يوم 15 رمضان 1446هـ"); None when the calendar cannot place it."""
+    span = _days_of(calendar, year, month, day) if month else None
+    return _span(*span, f"يوم {_label(calendar, year, month, day)}") if span and month else None
+
+
+Point = tuple[int, int, int | None]  # (year, month, day or None for the whole month)
+
+
+def _between(calendar: Calendar, first: Point, last: Point, stated: bool = True) -> DateSpan | None:
+    """From a month or day to another, both included ("من 1 يونيو 2024 إلى 15 يوليو 2024"); the
+    first year worded only when ``stated``. None when either is not placed or the last is first."""
+    a, b = _days_of(calendar, *first), _days_of(calendar, *last)
+    if a is None or b is None or a[0] >= b[1]:
+        return None
+    return _span(a[0], b[1], f"من {_label(calendar, *first, stated)} إلى {_label(calendar, *last)}")
+
+
+def _months_span(calendar: Calendar, year: int, first: int, last: int, label: str) -> DateSpan | None:
+    """The months ``first`` to ``last`` of ``year`` (a half, a quarter, two months in a row)."""
+    a, b = calendar.month_range(year, first), calendar.month_range(year, last)
+    return _span(a[0], b[1], label) if a and b else None
+
+
+def _years_span(calendar: Calendar, low: int, high: int) -> DateSpan | None:
+    """The years ``low`` to ``high``, both whole: "من عام 2023 إلى عام 2025"."""
+    first, last = calendar.year_range(low), calendar.year_range(high)
+    if first is None or last is None:
+        return None
+    return _span(first[0], last[1], f"من عام {low}{calendar.era} إلى عام {high}{calendar.era}")
+
+
+def _bounded(word: str, first: date, end: date, name: str, until: str = "حتى نهاية") -> DateSpan:
+    """A bound before, after, since or until (worded ``until``) the days ``[first, end)``."""
+    if word == "قبل":
+        return DateSpan(None, first.isoformat(), f"قبل {name}")
+    if word.startswith("بعد") or word == "من بعد":
+        return DateSpan(end.isoformat(), None, f"بعد {name}")
+    if word.startswith(("حتي", "الي", "لين")) or word in ("لغايه", "لحد"):
+        return DateSpan(None, end.isoformat(), f"{until} {name}")
+    return DateSpan(first.isoformat(), None, f"منذ {name}")
 
 
 def _hijri_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -177,10 +252,9 @@ def _hijri_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 
 def _year_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Ranges of years: "من 2023 إلى 2025"."""
-    if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
-        return None  # "بين 2000 و 2500 ريال", "قيمتها من 2000 إلى 2040": a range of amounts
-    a, b = sorted((int(m.group("a")), int(m.group("b"))))
-    return DateSpan(year_span(a)[0], year_span(b)[1], f"من عام {a} إلى عام {b}")
+    if _amounts(m, text):
+        return None
+    return _years_span(GREGORIAN, *sorted((int(m.group("a")), int(m.group("b")))))
 
 
 _SEVERAL_YEARS = re.compile(
@@ -191,7 +265,7 @@ _SEVERAL_YEARS = re.compile(
 
 def _several_years(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Several years, each whole: "في 2023 و2024", "سنتي 2023 و2025": any of them, not all at once."""
-    if _AMOUNT_AFTER.match(text, m.end()) or _VALUE_BEFORE.search(text, 0, m.start()):
+    if _amounts(m, text):
         return None
     years = tuple(sorted({int(y) for y in re.findall(r"20[0-4]\d", m.group("years"))}))
     if len(years) < 2:
@@ -213,30 +287,15 @@ _DAYS = re.compile(
 def _days(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Single days and ranges of days: "يوم 15 مارس 2025", "بتاريخ 2026/10/31",
     "من 1 يونيو إلى 15 يوليو 2024"."""
-    try:
-        if m.group("d1"):
-            last_year = int(m.group("y2"))
-            first_year = int(m.group("y1") or last_year)
-            first = date(first_year, lx.MONTHS[m.group("m1")], int(m.group("d1")))
-            last = date(last_year, lx.MONTHS[m.group("m2")], int(m.group("d2")))
-        elif m.group("d3"):
-            first = last = date(int(m.group("y3")), lx.MONTHS[m.group("m3")], int(m.group("d3")))
-        elif m.group("d4"):
-            first = last = date(int(m.group("y4")), int(m.group("mn4")), int(m.group("d4")))
-        else:
-            first = last = date(int(m.group("y5")), int(m.group("mn5")), int(m.group("d5")))
-    except ValueError:
-        return None  # no such day: "31 فبراير"
-    if last < first:
-        return None
-    if first == last:
-        label = f"يوم {first.day} {MONTH_LABELS[first.month]} {first.year}"
-    else:
-        label = (
-            f"من {first.day} {MONTH_LABELS[first.month]} {first.year}"
-            f" إلى {last.day} {MONTH_LABELS[last.month]} {last.year}"
-        )
-    return DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label)
+    if m.group("d1"):
+        last = (int(m.group("y2")), lx.MONTHS[m.group("m2")], int(m.group("d2")))
+        first = (int(m.group("y1") or last[0]), lx.MONTHS[m.group("m1")], int(m.group("d1")))
+        return _day_span(GREGORIAN, *first) if first == last else _between(GREGORIAN, first, last)
+    if m.group("d3"):
+        return _day_span(GREGORIAN, int(m.group("y3")), lx.MONTHS[m.group("m3")], int(m.group("d3")))
+    if m.group("d4"):
+        return _day_span(GREGORIAN, int(m.group("y4")), int(m.group("mn4")), int(m.group("d4")))
+    return _day_span(GREGORIAN, int(m.group("y5")), int(m.group("mn5")), int(m.group("d5")))
 
 
 def _month_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -246,11 +305,7 @@ def _month_ranges(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         return None  # "شهري يناير ومارس": the two months, not the span from one to the other
     last_year = int(m.group("y2"))
     first_year = int(m.group("y1")) if m.group("y1") else last_year - (first > last)
-    start, end = month_span(first_year, first)[0], month_span(last_year, last)[1]
-    if start >= end:
-        return None
-    label = f"من {MONTH_LABELS[first]} {first_year} إلى {MONTH_LABELS[last]} {last_year}"
-    return DateSpan(start, end, label)
+    return _between(GREGORIAN, (first_year, first, None), (last_year, last, None))
 
 
 def _since_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -265,10 +320,9 @@ def _halves(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Halves of a year: "النصف الأول من 2025", "النصف الثاني لعام 2023", "النصف الأول من السنة الحالية"."""
     year = as_of.year if m.group("this") else int(m.group("y"))
     first = 1 if m.group("h") == "اول" else 7
-    start, end = month_span(year, first)[0], month_span(year, first + 5)[1]
     # "من السنة الحالية" stays as the question said it: the answer states no year it did not.
     of_year = "من العام الحالي" if m.group("this") else f"من عام {year}"
-    return DateSpan(start, end, f"{_HALVES[m.group('h')]} {of_year}")
+    return _months_span(GREGORIAN, year, first, first + 5, f"{_HALVES[m.group('h')]} {of_year}")
 
 
 def _relative_quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -286,8 +340,8 @@ def _quarters(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year_text = m.group("y") or m.group("y2")
     months = tuple(range(3 * quarter - 2, 3 * quarter + 1))
     if year_text:
-        start, end = month_span(int(year_text), months[0])[0], month_span(int(year_text), months[-1])[1]
-        return DateSpan(start, end, f"{_QUARTER_LABELS[quarter]} من عام {year_text}")
+        label = f"{_QUARTER_LABELS[quarter]} من عام {year_text}"
+        return _months_span(GREGORIAN, int(year_text), months[0], months[-1], label)
     return DateSpan(None, None, _QUARTER_LABELS[quarter], months)
 
 
@@ -303,18 +357,12 @@ def _months(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     if m.group("m") in ("اب", "ماي") and not year_text and "شهر" not in m.group(0):
         return None
     if year_text:
-        start, end = month_span(int(year_text), month)
-        return DateSpan(start, end, f"شهر {MONTH_LABELS[month]} {year_text}")
+        return _month_span(GREGORIAN, int(year_text), month)
     return DateSpan(None, None, f"شهر {MONTH_LABELS[month]}", (month,))
 
 
 # This, last, the one before last and next year, month and week in words.
-_RELATIVE_LABELS = {
-    0: ("هذا العام", "هذا الشهر", "هذا الأسبوع"),
-    -1: ("العام الماضي", "الشهر الماضي", "الأسبوع الماضي"),
-    -2: ("العام قبل الماضي", "الشهر قبل الماضي", "الأسبوع قبل الماضي"),
-    1: ("العام القادم", "الشهر القادم", "الأسبوع القادم"),
-}
+_RELATIVE_LABELS = {int(shift): tuple(labels) for shift, labels in _WORDING["RELATIVE_LABELS"].items()}
 
 
 def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
@@ -323,18 +371,25 @@ def _relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     shift = 0 if m.group("this1") or m.group("this2") else -2 if m.group("before") else -1 if m.group("last") else 1
     year_label, month_label, week_label = _RELATIVE_LABELS[shift]
     if unit == "اسبوع":
-        # A calendar week, Sunday to Saturday as the Saudi week runs, never a rolling seven days.
-        first = week_start(as_of) + timedelta(days=7 * shift)
-        return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{week_label} (من الأحد إلى السبت)")
+        return _calendar_period("week", shift, as_of, week_label)
     if unit == "شهر":
-        first = add_months(as_of.replace(day=1), shift)
-        return DateSpan(*month_span(first.year, first.month), month_label)
+        return _calendar_period("month", shift, as_of, month_label)
     return DateSpan(*year_span(as_of.year + shift), year_label)
+
+
+def _calendar_period(unit: str, shift: int, as_of: date, label: str) -> DateSpan:
+    """The calendar week or month ``shift`` from ``as_of``'s, never a rolling window: a week runs
+    Sunday to Saturday, as the Saudi week does."""
+    if unit == "week":
+        first = week_start(as_of) + timedelta(days=7 * shift)
+        return _span(first, first + timedelta(days=7), f"{label} (من الأحد إلى السبت)")
+    first = add_months(as_of.replace(day=1), shift)
+    return DateSpan(*month_span(first.year, first.month), label)
 
 
 def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Rolling periods up to ``as_of``: "آخر 3 أشهر", "خلال السنتين الماضيتين"."""
-    unit = _UNITS[m.group("u")]
+    unit, said = UNIT_WORDS[m.group("u")]
     count_text = m.group("n")
     if m.group("last") == "ال" and not re.search(r"(ماضي|اخير|فايت|سابق)", m.group(0)):
         return None
@@ -343,13 +398,12 @@ def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     count = 1
     if count_text:
         count = int(count_text) if count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text, 1)
-    elif unit.endswith("2"):
+    elif said == 2:
         count = 2
     else:
         trailing = SMALL_NUMBER.search(m.group(0)[m.end("u") - m.start() :])
         if trailing:
             count = lx.SMALL_NUMBERS[trailing.group("w")]
-    unit = unit.rstrip("2")
     end_day = as_of + timedelta(days=1)
     calendar = not count_text and not m.group("u").endswith("ين") and unit in ("week", "month")
     if calendar:
@@ -357,12 +411,9 @@ def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
         # "الماضي" is the one before the as-of date's; "آخر" alone, the as-of date's own.
         past = bool(re.search(r"(ماضي|فايت|سابق)", m.group(0)))
         if unit == "week":
-            first = week_start(as_of) - timedelta(days=7 * past)
-            label = "الأسبوع الماضي" if past else "آخر أسبوع"
-            return DateSpan(first.isoformat(), (first + timedelta(days=7)).isoformat(), f"{label} (من الأحد إلى السبت)")
-        first = add_months(as_of.replace(day=1), -past)
-        label = "الشهر الماضي" if past else f"آخر شهر (شهر {MONTH_LABELS[first.month]} كاملاً)"
-        return DateSpan(*month_span(first.year, first.month), label)
+            return _calendar_period(unit, -past, as_of, "الأسبوع الماضي" if past else "آخر أسبوع")
+        label = "الشهر الماضي" if past else f"آخر شهر (شهر {MONTH_LABELS[as_of.month]} كاملاً)"
+        return _calendar_period(unit, -past, as_of, label)
     if unit in ("day", "week"):
         # "آخر 30 يوم": exactly that many days, the as-of date the last of them.
         start_day = as_of - timedelta(days=count * (7 if unit == "week" else 1) - 1)
@@ -379,19 +430,17 @@ def _rolling(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
 
 def _year_bounds(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """Open bounds: "بعد 2023", "قبل 2024", "منذ 2022" ("من 2024" alone is that year)."""
-    if _VALUE_BEFORE.search(text, 0, m.start()):
-        return None  # "قيمتها من 2000": a figure
-    if _AMOUNT_AFTER.match(text, m.end()) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
+    if _amounts(m, text) or comparator_before(text[: m.start("w") + len(m.group("w")) + 1]):
         return None  # "أكثر من 2024 ريال" is an amount, not a year
     year, word = int(m.group("y")), m.group("w")
     if word == "من":
         return DateSpan(*year_span(year), f"عام {year}")  # "من 2024" alone is that year
-    first, end = (date.fromisoformat(day) for day in year_span(year))
-    return _bounded(word, first, end, f"عام {year}")
+    return _bounded(word, *GREGORIAN.year_range(year), f"عام {year}")
 
 
-def _plain_years(text: str, spans: list[DateSpan]) -> str:
+def _plain_years(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """Plain years: a number 2000-2049 that no comparator or unit claims as an amount."""
+    spans: list[DateSpan] = []
     for mention in find_numbers(text):
         start, end = mention.start, mention.end
         if mention.scaled or mention.percent or mention.decimals or "," in mention.text:
@@ -414,7 +463,7 @@ def _plain_years(text: str, spans: list[DateSpan]) -> str:
         word = re.search(rf"{_YEAR_WORD}\s*$", before)
         era = re.match(r"\s?(?:م|ميلادي(?:ه)?)(?!\w)", text[end:])  # "سنة 2024 ميلادي"
         text = blank(text, start - (len(word.group(0)) if word else 0), end + (era.end() if era else 0))
-    return text
+    return text, spans
 
 
 # --- hijri dates ----------------------------------------------------------------------------------
@@ -507,10 +556,10 @@ _NUMERIC = re.compile(
 )
 
 
-def _numeric(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _numeric(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year, month = int(m.group("y1") or m.group("y2")), int(m.group("m1") or m.group("m2"))
     day_text = m.group("d1") or m.group("d2")
-    return _hijri_day(year, month, int(day_text)) if day_text else _hijri_month(year, month)
+    return _day_span(HIJRI, year, month, int(day_text)) if day_text else _month_span(HIJRI, year, month)
 
 
 def _marked(m: re.Match[str], k: str) -> bool:
@@ -518,89 +567,32 @@ def _marked(m: re.Match[str], k: str) -> bool:
     return bool(m.group(f"hm{k}") or m.group(f"hw{k}"))
 
 
-def read_hijri_dates(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """The Hijri month and day phrases of ``text`` (normalized): the text with those read blanked
-    out, and their spans. ``as_of`` anchors "رمضان الماضي"."""
-    spans: list[DateSpan] = []
-    for pattern, read in (
-        (_NUMERIC, _numeric),
-        (_RANGE, _range),
-        (_BOUND_MONTH, _bound_month),
-        (_BOUND_YEAR, _bound_year),
-        (_HIJRI_YEAR_RANGE, _year_range),
-        (_PAIR, _pair),
-        (_HIJRI_HALF, _half),
-        (_MONTH_NUMBER, _month_number),
-        (_DAY_ONE, _day),
-        (_MONTH_ONE, _month),
-        (_MONTH_RELATIVE, _hijri_relative),
-        (_RELATIVE_YEAR, _relative_year),
-    ):
-        text, found = read_each(pattern, text, lambda m, _: read(m, as_of))
-        spans += found
-    return text, spans
-
-
 def _month_of(m: re.Match[str], k: str) -> int | None:
     return next((n for n in _MONTH_FORMS if m.group(f"h{n}{k}")), None)
 
 
-def _label(month: int, year: int, day: int | None = None, stated: bool = True) -> str:
-    """A Hijri month (or day) in words, its year only when the question stated it."""
-    return (f"{day} " if day else "") + hc.MONTH_NAMES[month] + (f" {year}هـ" if stated else "")
-
-
-def _hijri_month(year: int, month: int | None) -> DateSpan | None:
-    """The days of a Hijri month ("شهر رمضان 1446هـ"); None when the calendar cannot place it."""
-    span = hc.month_range(year, month) if month else None
-    return _span(*span, f"شهر {_label(month, year)}") if span and month else None
-
-
-def _hijri_day(year: int, month: int | None, day: int) -> DateSpan | None:
-    """One Hijri day ("يوم 15 رمضان 1446هـ"); None when the calendar cannot place it."""
-    found = hc.day_of(year, month, day) if month else None
-    if found is None or month is None:
-        return None
-    return _span(found, found + timedelta(days=1), f"يوم {_label(month, year, day)}")
-
-
-def _month(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     if re.search(r"\d\s(?:من\s)?$", m.string[: m.start()]):
         return None  # a day the day reader did not take ("30 رمضان" of a 29-day month): no month
-    return _hijri_month(int(m.group("ye")), _month_of(m, "e"))
+    return _month_span(HIJRI, int(m.group("ye")), _month_of(m, "e"))
 
 
-def _day(m: re.Match[str], as_of: date) -> DateSpan | None:
-    return _hijri_day(int(m.group("yc")), _month_of(m, "c"), int(m.group("dc")))
+def _day(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    return _day_span(HIJRI, int(m.group("yc")), _month_of(m, "c"), int(m.group("dc")))
 
 
-def _range(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     first_month, last_month = _month_of(m, "a"), _month_of(m, "b")
     if first_month is None or last_month is None:
         return None
     last_year = int(m.group("yb"))
     first_year = int(m.group("ya")) if m.group("ya") else last_year - (first_month > last_month)
-    first_day, last_day = m.group("da"), m.group("db")
-    if first_day:
-        first = hc.day_of(first_year, first_month, int(first_day))
-    else:
-        first = hc.month_start(first_year, first_month)
-    if last_day:
-        last = hc.day_of(last_year, last_month, int(last_day))
-        end = last + timedelta(days=1) if last else None
-    else:
-        last_span = hc.month_range(last_year, last_month)
-        end = last_span[1] if last_span else None
-    if first is None or end is None or first >= end:
-        return None
-    label = (
-        f"من {_label(first_month, first_year, int(first_day) if first_day else None, stated=bool(m.group('ya')))}"
-        f" إلى {_label(last_month, last_year, int(last_day) if last_day else None)}"
-    )
-    return DateSpan(first.isoformat(), end.isoformat(), label)
+    first_day, last_day = (int(day) if day else None for day in (m.group("da"), m.group("db")))
+    first, last = (first_year, first_month, first_day), (last_year, last_month, last_day)
+    return _between(HIJRI, first, last, stated=bool(m.group("ya")))
 
 
-def _hijri_relative(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _hijri_relative(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     """A month named with no year, counted from ``as_of``: the last one that began before this
     month, the next one after it, or the one of this Hijri year."""
     month = _month_of(m, "r")
@@ -608,18 +600,17 @@ def _hijri_relative(m: re.Match[str], as_of: date) -> DateSpan | None:
     if month is None or today is None:
         return None
     year, current, _ = today
-    if m.group("lastr"):
-        year -= month >= current
-        word = "الماضي"
-    elif m.group("nextr"):
-        year += month <= current
-        word = "القادم"
-    else:
-        word = "من العام الهجري الحالي"
-    span = hc.month_range(year, month)
-    if span is None:
-        return None
-    return _span(*span, f"شهر {hc.MONTH_NAMES[month]} {word}")
+    if m.group("lastr") or m.group("nextr"):
+        year = _named_month_year(month, year, current, last=bool(m.group("lastr")))
+    word = "الماضي" if m.group("lastr") else "القادم" if m.group("nextr") else "من العام الهجري الحالي"
+    span = HIJRI.month_range(year, month)
+    return _span(*span, f"شهر {hc.MONTH_NAMES[month]} {word}") if span else None
+
+
+def _named_month_year(month: int, year: int, current: int, last: bool) -> int:
+    """The year of the last ``month`` begun before the ``current`` month of ``year`` (``last``),
+    or of the next one after it: "سبتمبر الماضي", "رمضان القادم"."""
+    return year - (month >= current) if last else year + (month <= current)
 
 
 # What is left of Hijri dates once every reader has run: a month named after "في"/"شهر" or with
@@ -643,44 +634,27 @@ def unread_hijri(text: str) -> tuple[str, ...]:
     )
 
 
-def _span(first: date, end: date, label: str) -> DateSpan:
-    return DateSpan(first.isoformat(), end.isoformat(), label)
+def _month_number(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    return _month_span(HIJRI, int(m.group("hyn")), int(m.group("n")))
 
 
-def _month_number(m: re.Match[str], as_of: date) -> DateSpan | None:
-    return _hijri_month(int(m.group("hyn")), int(m.group("n")))
-
-
-def _pair(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _pair(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     first, second, year = _month_of(m, "p"), _month_of(m, "q"), int(m.group("yq"))
     if first is None or second is None or second != first + 1:
         return None  # two months apart: no one span
-    a, b = hc.month_range(year, first), hc.month_range(year, second)
-    if a is None or b is None:
-        return None
-    return _span(a[0], b[1], f"شهري {hc.MONTH_NAMES[first]} و{hc.MONTH_NAMES[second]} {year}هـ")
+    label = f"شهري {hc.MONTH_NAMES[first]} و{hc.MONTH_NAMES[second]} {year}هـ"
+    return _months_span(HIJRI, year, first, second, label)
 
 
-def _bounded(word: str, first: date, end: date, name: str, until: str = "حتى نهاية") -> DateSpan:
-    """A bound before, after, since or until (worded ``until``) the days ``[first, end)``."""
-    if word == "قبل":
-        return DateSpan(None, first.isoformat(), f"قبل {name}")
-    if word.startswith("بعد") or word == "من بعد":
-        return DateSpan(end.isoformat(), None, f"بعد {name}")
-    if word.startswith(("حتي", "الي", "لين")) or word in ("لغايه", "لحد"):
-        return DateSpan(None, end.isoformat(), f"{until} {name}")
-    return DateSpan(first.isoformat(), None, f"منذ {name}")
-
-
-def _bound_month(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _bound_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     month, year = _month_of(m, "m"), int(m.group("ym"))
     span = hc.month_range(year, month) if month else None
     if span is None or month is None:
         return None
-    return _bounded(m.group("w"), *span, f"شهر {_label(month, year)}")
+    return _bounded(m.group("w"), *span, f"شهر {_label(HIJRI, year, month)}")
 
 
-def _bound_year(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _bound_year(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year = int(m.group("hyy"))
     span = hc.year_range(year)
     if span is None or not _marked(m, "y"):
@@ -688,20 +662,16 @@ def _bound_year(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _bounded(m.group("w"), *span, f"عام {year}هـ")
 
 
-def _year_range(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _year_range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     first_year, last_year = int(m.group("hya")), int(m.group("hyb"))
     if not (_marked(m, "a") or _marked(m, "b") or "هجري" in m.group(0)):
         return None
     if m.group("sep") == "و" and last_year != first_year + 1 and not re.match(r"(?:من|بين)", m.group(0).split()[0]):
         return None  # "1444 و1446": two years apart, no one span
-    first, last = hc.year_range(min(first_year, last_year)), hc.year_range(max(first_year, last_year))
-    if first is None or last is None:
-        return None
-    low, high = sorted((first_year, last_year))
-    return _span(first[0], last[1], f"من عام {low}هـ إلى عام {high}هـ")
+    return _years_span(HIJRI, *sorted((first_year, last_year)))
 
 
-def _relative_year(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _relative_year(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     today = hc.hijri_date(as_of)
     if today is None:
         return None
@@ -711,13 +681,12 @@ def _relative_year(m: re.Match[str], as_of: date) -> DateSpan | None:
     return _span(*span, f"في العام الهجري {word}") if span else None
 
 
-def _half(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _half(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
     year = int(m.group("hyh"))
     first_month = 1 if m.group("h") == "اول" else 7
-    a, b = hc.month_range(year, first_month), hc.month_range(year, first_month + 5)
-    if a is None or b is None or not _marked(m, "h"):
+    if not _marked(m, "h"):
         return None
-    return _span(a[0], b[1], f"{_HALVES[m.group('h')]} من عام {year}هـ")
+    return _months_span(HIJRI, year, first_month, first_month + 5, f"{_HALVES[m.group('h')]} من عام {year}هـ")
 
 
 # --- day bounds -----------------------------------------------------------------------------------
@@ -768,36 +737,29 @@ _YEAR_ONWARD = re.compile(
 def _bounds_days(m: re.Match[str], k: str, year: int | None) -> tuple[date, date, str] | None:
     """The first day and the day after the last of point ``k``, and its wording; None when it
     names no day (no year, or no such day)."""
-    try:
-        if m.group(f"iy{k}"):
-            day = date(int(m.group(f"iy{k}")), int(m.group(f"im{k}")), int(m.group(f"id{k}")))
-        elif m.group(f"dd{k}"):
-            day = date(int(m.group(f"dy{k}")), int(m.group(f"dm{k}")), int(m.group(f"dd{k}")))
-        elif m.group(f"nd{k}"):
-            named_year = int(m.group(f"ny{k}")) if m.group(f"ny{k}") else year
-            if named_year is None:
-                return None
-            day = date(named_year, lx.MONTHS[m.group(f"nm{k}")], int(m.group(f"nd{k}")))
-            # Worded as the question wrote it: "1 سبتمبر 2026" (its ISO form states a "09" it did not).
-            return day, day + timedelta(days=1), f"{day.day} {MONTH_LABELS[day.month]} {day.year}"
-        elif m.group(f"yy{k}"):
-            year_of_edge = int(m.group(f"yy{k}"))
-            if m.group(f"ye{k}") in ("نهايه", "ختام"):
-                return date(year_of_edge, 12, 31), date(year_of_edge + 1, 1, 1), f"نهاية عام {year_of_edge}"
-            return date(year_of_edge, 1, 1), date(year_of_edge, 1, 2), f"بداية عام {year_of_edge}"
-        else:
-            month, month_year = lx.MONTHS[m.group(f"mm{k}")], int(m.group(f"my{k}"))
-            first, after = (date.fromisoformat(d) for d in month_span(month_year, month))
-            edge = m.group(f"edge{k}")
-            name = f"{MONTH_LABELS[month]} {month_year}"
-            if edge in ("بدايه", "مطلع", "اول"):
-                return first, first + timedelta(days=1), f"بداية {name}"
-            if edge in ("نهايه", "اخر", "ختام"):
-                return after - timedelta(days=1), after, f"نهاية {name}"
-            return first, after, name
-    except ValueError:
-        return None  # no such day: "31 فبراير"
-    return day, day + timedelta(days=1), day.isoformat()
+    if m.group(f"iy{k}") or m.group(f"dd{k}"):
+        iso = bool(m.group(f"iy{k}"))
+        day = (m.group(f"{g}{k}") for g in (("iy", "im", "id") if iso else ("dy", "dm", "dd")))
+        span = _days_of(GREGORIAN, *map(int, day))
+        return (*span, span[0].isoformat()) if span else None
+    if m.group(f"nd{k}"):
+        named_year = int(m.group(f"ny{k}")) if m.group(f"ny{k}") else year
+        point = (named_year or 0, lx.MONTHS[m.group(f"nm{k}")], int(m.group(f"nd{k}")))
+        span = _days_of(GREGORIAN, *point) if named_year else None
+        # Worded as the question wrote it: "1 سبتمبر 2026" (its ISO form states a "09" it did not).
+        return (*span, _label(GREGORIAN, *point)) if span else None
+    if m.group(f"yy{k}"):
+        first, after = GREGORIAN.year_range(int(m.group(f"yy{k}")))
+        name, edge = f"عام {m.group(f'yy{k}')}", m.group(f"ye{k}")
+    else:
+        month, month_year = lx.MONTHS[m.group(f"mm{k}")], int(m.group(f"my{k}"))
+        first, after = GREGORIAN.month_range(month_year, month)
+        name, edge = f"{MONTH_LABELS[month]} {month_year}", m.group(f"edge{k}")
+    if edge in ("بدايه", "مطلع", "اول"):
+        return first, first + timedelta(days=1), f"بداية {name}"
+    if edge in ("نهايه", "اخر", "ختام"):
+        return after - timedelta(days=1), after, f"نهاية {name}"
+    return first, after, name
 
 
 def _year_of(m: re.Match[str], k: str) -> int | None:
@@ -805,49 +767,44 @@ def _year_of(m: re.Match[str], k: str) -> int | None:
     return int(text) if text else None
 
 
-def read_day_bounds(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """The bounds and ranges of days and months in ``text`` (normalized): the text with them
-    blanked out, and their spans."""
-    spans: list[DateSpan] = []
-    for m in list(_DAYS_OF_MONTH.finditer(text)):
-        year, month = int(m.group("y")), lx.MONTHS[m.group("m")]
-        try:
-            first, last = date(year, month, int(m.group("d1"))), date(year, month, int(m.group("d2")))
-        except ValueError:
-            continue
-        if last < first:
-            continue
-        label = f"من {first.day} إلى {last.day} {MONTH_LABELS[month]} {year}"
-        spans.append(DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label))
-        text = blank(text, m.start(), m.end())
-    for m in list(_BOUNDS_RANGE.finditer(text)):
-        if not any(m.group(g) for g in ("iya", "dda", "iyb", "ddb")):
-            continue  # named days and months: the day and month range readers' (same reading)
-        last_year = _year_of(m, "b")
-        first = _bounds_days(m, "a", last_year)
-        last = _bounds_days(m, "b", _year_of(m, "a"))
-        if first is None or last is None or last[1] <= first[0]:
-            continue
-        spans.append(DateSpan(first[0].isoformat(), last[1].isoformat(), f"من {first[2]} إلى {last[2]}"))
-        text = blank(text, m.start(), m.end())
-    for m in list(_YEAR_ONWARD.finditer(text)):
-        first, end = (date.fromisoformat(day) for day in year_span(int(m.group("y"))))
-        spans.append(_bounded("منذ" if m.group("on") else "حتي", first, end, f"عام {m.group('y')}"))
-        text = blank(text, m.start(), m.end())
-    for m in list(_BOUND.finditer(text)):
-        point = _bounds_days(m, "a", None)
-        if point is None:
-            continue
-        first, after, name = point
-        word = m.group("w")
-        edge = m.group("edgea") or m.group("yea") or ""
-        if word == "قبل" and edge in ("نهايه", "اخر", "ختام"):
-            word = "حتي"  # "قبل نهاية 2026": by its end, its last day included
-        elif word in ("بعد", "من بعد") and edge in ("بدايه", "مطلع", "اول"):
-            word = "منذ"  # "بعد بداية 2024": from its start on
-        spans.append(_bounded(word, first, after, name, until="حتى"))
-        text = blank(text, m.start(), m.end())
-    return text, spans
+def _days_of_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    year, month = int(m.group("y")), lx.MONTHS[m.group("m")]
+    try:
+        first, last = date(year, month, int(m.group("d1"))), date(year, month, int(m.group("d2")))
+    except ValueError:
+        return None
+    if last < first:
+        return None
+    label = f"من {first.day} إلى {last.day} {MONTH_LABELS[month]} {year}"
+    return DateSpan(first.isoformat(), (last + timedelta(days=1)).isoformat(), label)
+
+
+def _bounds_range(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    if not any(m.group(g) for g in ("iya", "dda", "iyb", "ddb")):
+        return None  # named days and months: the day and month range readers' (same reading)
+    first = _bounds_days(m, "a", _year_of(m, "b"))
+    last = _bounds_days(m, "b", _year_of(m, "a"))
+    if first is None or last is None or last[1] <= first[0]:
+        return None
+    return DateSpan(first[0].isoformat(), last[1].isoformat(), f"من {first[2]} إلى {last[2]}")
+
+
+def _year_onward(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    word = "منذ" if m.group("on") else "حتي"
+    return _bounded(word, *GREGORIAN.year_range(int(m.group("y"))), f"عام {m.group('y')}")
+
+
+def _bound(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    point = _bounds_days(m, "a", None)
+    if point is None:
+        return None
+    word = m.group("w")
+    edge = m.group("edgea") or m.group("yea") or ""
+    if word == "قبل" and edge in ("نهايه", "اخر", "ختام"):
+        word = "حتي"  # "قبل نهاية 2026": by its end, its last day included
+    elif word in ("بعد", "من بعد") and edge in ("بدايه", "مطلع", "اول"):
+        word = "منذ"  # "بعد بداية 2024": from its start on
+    return _bounded(word, *point, until="حتى")
 
 
 def intersect_bounds(spans: list[DateSpan]) -> list[DateSpan]:
@@ -872,13 +829,7 @@ def intersect_bounds(spans: list[DateSpan]) -> list[DateSpan]:
 # phrases, which would take the month or the year alone.
 
 _SMALL = alternation(lx.SMALL_NUMBERS)
-# Unit words -> (unit, count the word itself says: the dual "شهرين" is two).
-_UNIT_WORDS = {
-    "يوم": ("day", 1), "ايام": ("day", 0), "يومين": ("day", 2),
-    "اسبوع": ("week", 1), "اسابيع": ("week", 0), "اسبوعين": ("week", 2),
-    "شهر": ("month", 1), "اشهر": ("month", 0), "شهور": ("month", 0), "شهرين": ("month", 2),
-}  # fmt: skip
-_UNIT = alternation(_UNIT_WORDS)
+_UNIT = alternation(word for word, (unit, _) in UNIT_WORDS.items() if unit != "year" and word != "شهرا")
 _ORDINAL_WEEKS = {"اول": 1, "ثاني": 2, "ثالث": 3, "رابع": 4, "خامس": 5, "اخير": -1, "اخر": -1}
 _FIRST = r"(?:اول|اولي)"
 _PART_LAST = r"(?:اخر|اخير|اخيره|اواخر)"
@@ -913,74 +864,67 @@ _LAST_WORD = {"أول": "الأولى", "آخر": "الأخيرة"}
 # Counts of a masculine noun in words ("ثلاثة أشهر"), as an answer writes them back.
 COUNT_WORDS = {3: "ثلاثة", 4: "أربعة", 5: "خمسة", 6: "ستة", 7: "سبعة", 8: "ثمانية", 9: "تسعة", 10: "عشرة"}
 _UNIT_LABELS = {"day": ("يوم", "يومين", "أيام"), "week": ("أسبوع", "أسبوعين", "أسابيع"), "month": ("شهر", "شهرين", "أشهر")}
+
 _WEEK_LABELS = {1: "الأسبوع الأول", 2: "الأسبوع الثاني", 3: "الأسبوع الثالث", 4: "الأسبوع الرابع", 5: "الأسبوع الخامس", -1: "الأسبوع الأخير"}
 
 
-def read_period_parts(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """The parts of periods in ``text`` (normalized): the text with those read blanked out, and
-    their spans. A part longer than its period ("أول 13 شهراً من 2024") is left unread."""
-    return read_each(_PARTS, text, lambda m, _: _part(m, as_of))
+def unit_wording(word: str) -> str:
+    """A unit word of a day, week or month as an answer writes it ("ايام": "أيام")."""
+    unit, said = UNIT_WORDS[word]
+    return _UNIT_LABELS[unit][(2, 0, 1)[said]]
 
 
-def _period(m: re.Match[str], as_of: date) -> tuple[date, date, str] | None:
-    """The period a part is taken from: its first day, the day after it, its Arabic name."""
+def _period(m: re.Match[str], as_of: date) -> DateSpan | None:
+    """The period a part is taken from."""
     if m.group("m"):
-        month, year = lx.MONTHS[m.group("m")], int(m.group("my"))
-        start, end = month_span(year, month)
-        label = f"شهر {MONTH_LABELS[month]} {year}"
-    elif m.group("y"):
-        year = int(m.group("y"))
-        start, end = year_span(year)
-        label = f"عام {year}"
-    elif m.group("hm"):
-        span = _hijri_month(int(m.group("hy")), hijri_month_number(m.group("hm")))
-        return (date.fromisoformat(span.start), date.fromisoformat(span.end), span.label) if span else None
-    elif m.group("this_month") or m.group("last_month"):
-        first = add_months(as_of.replace(day=1), -1 if m.group("last_month") else 0)
-        start, end = month_span(first.year, first.month)
-        label = "الشهر الماضي" if m.group("last_month") else "هذا الشهر"
-    else:
-        year = as_of.year - (1 if m.group("last_year") else 0)
-        start, end = year_span(year)
-        label = "العام الماضي" if m.group("last_year") else "هذا العام"
-    return date.fromisoformat(start), date.fromisoformat(end), label
+        return _month_span(GREGORIAN, int(m.group("my")), lx.MONTHS[m.group("m")])
+    if m.group("hm"):
+        return _month_span(HIJRI, int(m.group("hy")), hijri_month_number(m.group("hm")))
+    if m.group("y"):
+        return DateSpan(*year_span(int(m.group("y"))), f"عام {m.group('y')}")
+    if m.group("this_month") or m.group("last_month"):
+        last = bool(m.group("last_month"))
+        return _calendar_period("month", -last, as_of, "الشهر الماضي" if last else "هذا الشهر")
+    last = bool(m.group("last_year"))
+    return DateSpan(*year_span(as_of.year - last), "العام الماضي" if last else "هذا العام")
 
 
 def _count(text: str | None, unit_word: str) -> int | None:
-    said = _UNIT_WORDS[unit_word][1]
+    said = UNIT_WORDS[unit_word][1]
     if text is None:
         return said or None
     value = int(text) if text.isdigit() else lx.SMALL_NUMBERS.get(text)
     return value if value and value > 0 else None
 
 
-def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
+def _part(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    """A part of a period; None when longer than its period ("أول 13 شهراً من 2024")."""
     period = _period(m, as_of)
-    if period is None:
+    if period is None or period.start is None or period.end is None:
         return None
-    first, after, period_label = period
+    first, after = date.fromisoformat(period.start), date.fromisoformat(period.end)
     week_word = m.group("k") or m.group("k2")
     if m.group("half"):
         # A year halves at July; a month after its fifteenth day.
         middle = add_months(first, 6) if (after - first).days > 300 else first + timedelta(days=15)
         start, end = (first, middle) if m.group("half") == "اول" else (middle, after)
-        label = f"{_HALVES[m.group('half')]} من {period_label}"
+        label = f"{_HALVES[m.group('half')]} من {period.label}"
     elif m.group("ten"):
         from_start = m.group("edge3") != "اواخر"
         start, end = (first, first + timedelta(days=10)) if from_start else (after - timedelta(days=10), after)
-        label = f"{'الأيام العشرة الأولى' if from_start else 'الأيام العشرة الأخيرة'} من {period_label}"
+        label = f"{'الأيام العشرة الأولى' if from_start else 'الأيام العشرة الأخيرة'} من {period.label}"
     elif m.group("kd"):
         start = first if m.group("kd") == "اول" else after - timedelta(days=1)
         end = start + timedelta(days=1)
-        label = f"{'اليوم الأول' if m.group('kd') == 'اول' else 'اليوم الأخير'} من {period_label}"
+        label = f"{'اليوم الأول' if m.group('kd') == 'اول' else 'اليوم الأخير'} من {period.label}"
     elif week_word:
         k = _ORDINAL_WEEKS[week_word]
         start = after - timedelta(days=7) if k == -1 else first + timedelta(days=7 * (k - 1))
         end = min(start + timedelta(days=7), after)
-        label = f"{_WEEK_LABELS[k]} من {period_label}"
+        label = f"{_WEEK_LABELS[k]} من {period.label}"
     else:
         unit_word = m.group("u") or m.group("u2")
-        unit = _UNIT_WORDS[unit_word][0]
+        unit = UNIT_WORDS[unit_word][0]
         count = _count(m.group("n") or m.group("n2"), unit_word)
         if count is None:
             return None
@@ -993,13 +937,13 @@ def _part(m: re.Match[str], as_of: date) -> DateSpan | None:
         edge = _EDGE_LABELS["first" if from_start else "last"]
         count_text = m.group("n") or m.group("n2")
         if count in (1, 2) and not (count_text and count_text.isdigit()):
-            label = f"{edge} {singular if count == 1 else dual} من {period_label}"
+            label = f"{edge} {singular if count == 1 else dual} من {period.label}"
         elif count_text and count_text.isdigit():
-            label = f"{edge} {count} {plural if count <= 10 else singular} من {period_label}"
+            label = f"{edge} {count} {plural if count <= 10 else singular} من {period.label}"
         elif count in COUNT_WORDS:
             # The count in words with the article ("الأشهر الثلاثة الأولى"): the answer states no
             # figure the question did not ("الستة" is no number to the grounding check).
-            label = f"ال{plural} ال{COUNT_WORDS[count]} {_LAST_WORD[edge]} من {period_label}"
+            label = f"ال{plural} ال{COUNT_WORDS[count]} {_LAST_WORD[edge]} من {period.label}"
         else:
             return None
     if start < first or end > after or start >= end:
@@ -1063,10 +1007,7 @@ def anchor_relative_years(text: str, as_of: date) -> tuple[str, list[tuple[str, 
         month = lx.MONTHS[m.group("m")]
         if m.group("m") in ("اب", "ماي") and "شهر" not in m.group(0):
             continue  # also ordinary words
-        if m.group("last"):
-            year = as_of.year if month < as_of.month else as_of.year - 1
-        else:
-            year = as_of.year if month > as_of.month else as_of.year + 1
+        year = _named_month_year(month, as_of.year, as_of.month, last=bool(m.group("last")))
         wording = "الماضي" if m.group("last") else "القادم"
         text = _write(text, *m.span("rel"), str(year), written, (f"{MONTH_LABELS[month]} {year}", f"{MONTH_LABELS[month]} {wording}"))
     for m in list(_YEAR_TO_NOW.finditer(text)):
@@ -1098,25 +1039,21 @@ def _write(
 
 # "الأشهر الستة القادمة", "خلال الـ 12 شهر الجاية", "السنتين القادمتين": the days after the as-of
 # date (for future projects and deadlines; tenders published then are none).
-_FORWARD_UNITS = {
-    "يوم": ("day", 0), "ايام": ("day", 0), "يومين": ("day", 2), "اسبوع": ("week", 0), "اسابيع": ("week", 0),
-    "اسبوعين": ("week", 2), "شهر": ("month", 0), "اشهر": ("month", 0), "شهور": ("month", 0), "شهرا": ("month", 0),
-    "شهرين": ("month", 2), "سنه": ("year", 0), "سنوات": ("year", 0), "عام": ("year", 0), "اعوام": ("year", 0),
-    "سنتين": ("year", 2), "عامين": ("year", 2),
-}  # fmt: skip
+_FORWARD_UNITS = alternation(word for word in UNIT_WORDS if word != "سنين")
 _NEXT_WORD = r"(?:ال)?(?:قادم|جاي|مقبل)(?:ه|ين|تين)?"
 _FORWARD = re.compile(
     rf"(?<!\w)(?:(?:خلال|في)\s)?(?:ال)?(?:"
-    rf"(?P<n>\d{{1,3}}|{_SMALL})\s(?:ال)?(?P<u>{alternation(_FORWARD_UNITS)})"
-    rf"|(?P<u2>{alternation(_FORWARD_UNITS)})\s(?:ال)?(?P<n2>\d{{1,3}}|{_SMALL})"
+    rf"(?P<n>\d{{1,3}}|{_SMALL})\s(?:ال)?(?P<u>{_FORWARD_UNITS})"
+    rf"|(?P<u2>{_FORWARD_UNITS})\s(?:ال)?(?P<n2>\d{{1,3}}|{_SMALL})"
     rf"|(?P<dual>يومين|اسبوعين|شهرين|سنتين|عامين))\s{_NEXT_WORD}(?!\w)"
 )
 
 
-def _forward(m: re.Match[str], as_of: date) -> DateSpan | None:
-    unit, said = _FORWARD_UNITS[m.group("u") or m.group("u2") or m.group("dual")]
+def _forward(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    unit, said = UNIT_WORDS[m.group("u") or m.group("u2") or m.group("dual")]
     count_text = m.group("n") or m.group("n2")
-    count = said or (int(count_text) if count_text and count_text.isdigit() else lx.SMALL_NUMBERS.get(count_text or "", 0))
+    count = lx.SMALL_NUMBERS.get(count_text or "", 0)
+    count = 2 if said == 2 else int(count_text) if count_text and count_text.isdigit() else count
     if not count:
         return None
     last = shift(as_of, unit, count)
@@ -1124,20 +1061,15 @@ def _forward(m: re.Match[str], as_of: date) -> DateSpan | None:
     return DateSpan(start.isoformat(), (last + timedelta(days=1)).isoformat(), _forward_label(unit, count, count_text))
 
 
-# How an answer words the days to come: as the question counted them, with no other figure.
-_FORWARD_WORDS = {
-    "day": ("اليوم القادم", "اليومين القادمين", "الأيام"), "week": ("الأسبوع القادم", "الأسبوعين القادمين", "الأسابيع"),
-    "month": ("الشهر القادم", "الشهرين القادمين", "الأشهر"), "year": ("العام القادم", "العامين القادمين", "السنوات"),
-}  # fmt: skip
-
-
-_ACCUSATIVE = {"day": "يوماً", "week": "أسبوعاً", "month": "شهراً", "year": "عاماً"}
+# How an answer words the days to come: as the question counted them, with no other figure (one,
+# two, several and, after a count over ten, the accusative "شهراً").
+_FORWARD_WORDS: dict[str, list[str]] = _WORDING["FORWARD_WORDS"]
 
 
 def _forward_label(unit: str, count: int, count_text: str | None) -> str:
-    one, two, plural = _FORWARD_WORDS[unit]
+    one, two, plural, accusative = _FORWARD_WORDS[unit]
     if count_text and count_text.isdigit():
-        counted = plural.removeprefix("ال") if count <= 10 else _ACCUSATIVE[unit]
+        counted = plural.removeprefix("ال") if count <= 10 else accusative
         return f"خلال {count_text} {counted} قادمة"
     if count in (1, 2):
         return f"خلال {one if count == 1 else two}"
@@ -1147,16 +1079,15 @@ def _forward_label(unit: str, count: int, count_text: str | None) -> str:
     return f"خلال {plural} ال{word} القادمة" if word else f"خلال {plural} القادمة"
 
 
-def read_relative_periods(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
-    """Since the start of this month or year, the same month last year, and the N days, weeks,
-    months or years to come: the text with them blanked out, and their spans."""
-    text, spans = read_each(_FORWARD, text, lambda m, _: _forward(m, as_of))
-    this_month = DateSpan(month_span(as_of.year, as_of.month)[0], None, "منذ بداية الشهر الحالي")
-    this_year = DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي")
-    text, since = read_each(_SINCE_START, text, lambda m, _: this_month if m["u"] == "شهر" else this_year)
-    same_month = DateSpan(*month_span(as_of.year - 1, as_of.month), "في الشهر نفسه من العام الماضي")
-    text, same = read_each(_SAME_MONTH, text, lambda m, _: same_month)
-    return text, spans + since + same
+def _since_start(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    """Since the start of this month or year."""
+    if m["u"] == "شهر":
+        return DateSpan(month_span(as_of.year, as_of.month)[0], None, "منذ بداية الشهر الحالي")
+    return DateSpan(year_span(as_of.year)[0], None, "منذ بداية العام الحالي")
+
+
+def _same_month(m: re.Match[str], text: str, as_of: date) -> DateSpan | None:
+    return DateSpan(*month_span(as_of.year - 1, as_of.month), "في الشهر نفسه من العام الماضي")
 
 
 # "اليوم" dates an event only beside a verb or noun of one: published, closing, opened.
@@ -1165,7 +1096,7 @@ _DATED_EVENT = re.compile(
 )
 
 
-def read_relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
+def _relative_days(text: str, as_of: date) -> tuple[str, list[DateSpan]]:
     """Today and yesterday, read after the other date phrases (which take "حتى اليوم")."""
     spans: list[DateSpan] = []
     for m in list(_REL_DAY.finditer(text)):
@@ -1190,3 +1121,73 @@ _PER_DAY = re.compile(r"(?<!\w)(?:في |ل|ب)?كل (?:يوم|اسبوع|ساع�
 def per_day_phrases(text: str) -> tuple[str, ...]:
     """The phrases of ``text`` asking for a figure per day or week."""
     return tuple(m.group(0) for m in _PER_DAY.finditer(text))
+
+
+# --- the readers, in the order they must run ------------------------------------------------------
+# Each reader takes the phrases it understands and blanks them out, so that a later one cannot take
+# part of them: parts of periods before the periods, Hijri dates before the Hijri years, bounds before
+# the months and years they bound, plain years and today last.
+
+Reader = Callable[[str, date], tuple[str, list[DateSpan]]]
+
+
+def _each(pattern: re.Pattern[str], read: Callable[[re.Match[str], str, date], DateSpan | None]) -> Reader:
+    """A reader of each phrase ``pattern`` finds, read by ``read(match, text, as_of)``."""
+    return lambda text, as_of: read_each(pattern, text, lambda m, text: read(m, text, as_of))
+
+
+PERIOD_PARTS: tuple[Reader, ...] = (_each(_PARTS, _part),)
+HIJRI_DATES: tuple[Reader, ...] = (
+    _each(_NUMERIC, _numeric),
+    _each(_RANGE, _range),
+    _each(_BOUND_MONTH, _bound_month),
+    _each(_BOUND_YEAR, _bound_year),
+    _each(_HIJRI_YEAR_RANGE, _year_range),
+    _each(_PAIR, _pair),
+    _each(_HIJRI_HALF, _half),
+    _each(_MONTH_NUMBER, _month_number),
+    _each(_DAY_ONE, _day),
+    _each(_MONTH_ONE, _month),
+    _each(_MONTH_RELATIVE, _hijri_relative),
+    _each(_RELATIVE_YEAR, _relative_year),
+)
+RELATIVE_PERIODS: tuple[Reader, ...] = (
+    _each(_FORWARD, _forward),
+    _each(_SINCE_START, _since_start),
+    _each(_SAME_MONTH, _same_month),
+)
+DAY_BOUNDS: tuple[Reader, ...] = (
+    _each(_DAYS_OF_MONTH, _days_of_month),
+    _each(_BOUNDS_RANGE, _bounds_range),
+    _each(_YEAR_ONWARD, _year_onward),
+    _each(_BOUND, _bound),
+)
+GREGORIAN_DATES: tuple[Reader, ...] = (
+    _each(_HIJRI_YEAR, _hijri_years),
+    _each(_DAYS, _days),
+    _each(_MONTH_RANGE, _month_ranges),
+    _each(_HALF, _halves),
+    _each(_SINCE_MONTH, _since_month),
+    _each(_RELATIVE_QUARTER, _relative_quarters),
+    _each(_YEAR_RANGE, _year_ranges),
+    _each(_SEVERAL_YEARS, _several_years),
+    _each(_QUARTER, _quarters),
+    _each(_MONTH, _months),
+    _each(_RELATIVE, _relative),
+    _each(_ROLLING, _rolling),
+    _each(_YEAR_BOUND, _year_bounds),
+    _plain_years,
+)
+READERS: tuple[Reader, ...] = (
+    *PERIOD_PARTS, *HIJRI_DATES, *RELATIVE_PERIODS, *DAY_BOUNDS, *GREGORIAN_DATES, _relative_days,
+)
+
+
+def read_dates(text: str, as_of: date, readers: tuple[Reader, ...] = READERS) -> tuple[str, list[DateSpan]]:
+    """The date phrases of ``text`` (normalized) that ``readers`` read, in their order: the text
+    with them blanked out, and their spans. ``as_of`` anchors relative and rolling periods."""
+    spans: list[DateSpan] = []
+    for read in readers:
+        text, found = read(text, as_of)
+        spans += found
+    return text, spans

@@ -56,6 +56,16 @@ class Reading:
         """Blank out ``[start, end)`` of the working text: that phrase is understood."""
         self.text = blank(self.text, start, end)
 
+    def first_of(self, table: tuple[tuple[str, re.Pattern[str]], ...]) -> str | None:
+        """The name of the first pattern of ``table`` the working text holds; every phrase of
+        each pattern is blanked out (one asked twice is still read once)."""
+        found = None
+        for name, pattern in table:
+            for m in list(pattern.finditer(self.text)):
+                found = found or name
+                self.blank(m.start(), m.end())
+        return found
+
 
 # --- ordering -------------------------------------------------------------------------------------
 # The order asked as a phrase ("من الأكثر للأقل", "تصاعدياً"), not a superlative; and the column rows
@@ -72,12 +82,7 @@ _ASCENDING = re.compile(
 def read_order(r: Reading) -> str | None:
     """"desc" or "asc" when the question words the order of its rows (the phrase blanked out, so
     that its "الأكثر" is not read as a superlative), else None."""
-    order = None
-    for pattern, direction in ((_DESCENDING, "desc"), (_ASCENDING, "asc")):
-        for m in list(pattern.finditer(r.text)):
-            order = order or direction
-            r.blank(m.start(), m.end())
-    return order
+    return r.first_of((("desc", _DESCENDING), ("asc", _ASCENDING)))
 
 
 # "رتب", "مرتبة", "ترتيب": a sort asked for.
@@ -127,12 +132,7 @@ def read_value_group(r: Reading) -> str | None:
     out, or None."""
     if SORT_VERB.search(r.original):
         return None  # "رتب المشاريع حسب المدة": the rows sorted, not grouped
-    found = None
-    for column, pattern in _GROUPS:
-        for m in list(pattern.finditer(r.text)):
-            found = found or column
-            r.blank(m.start(), m.end())
-    return found
+    return r.first_of(_GROUPS)
 
 
 # --- awards ---------------------------------------------------------------------------------------

@@ -8,10 +8,10 @@ from datetime import date
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 from nabahan_pipeline.reference_agent.parser import QueryFrame, QuestionParser, Refusal
-from nabahan_pipeline.reference_agent.parser.dates import DateSpan, add_months, month_span, read_dates, year_span
-from nabahan_pipeline.reference_agent.parser.dates import read_day_bounds
-from nabahan_pipeline.reference_agent.parser.dates import read_hijri_dates, unread_hijri
-from nabahan_pipeline.reference_agent.parser.dates import read_period_parts
+from nabahan_pipeline.reference_agent.parser.dates import (
+    DAY_BOUNDS, GREGORIAN_DATES, HIJRI_DATES, PERIOD_PARTS, DateSpan, add_months, month_span, read_dates,
+    unread_hijri, year_span,
+)
 from nabahan_pipeline.reference_agent.parser.dates import anchor_relative_years
 
 
@@ -78,7 +78,7 @@ def test_add_months(day: date, months: int, expected: date) -> None:
 )
 def test_each_date_phrase_is_read_and_blanked(phrase: str, span: DateSpan) -> None:
     text = normalize_arabic(phrase)
-    left, spans = read_dates(text, AS_OF)
+    left, spans = read_dates(text, AS_OF, GREGORIAN_DATES)
     assert spans == [span]
     assert len(left) == len(text), "blanking keeps every offset"
     assert not any(ch.isdigit() for ch in left)
@@ -86,7 +86,7 @@ def test_each_date_phrase_is_read_and_blanked(phrase: str, span: DateSpan) -> No
 
 def test_text_without_dates_is_left_as_it_is() -> None:
     text = normalize_arabic("كم مناقصة نشطة في الرياض")
-    assert read_dates(text, AS_OF) == (text, [])
+    assert read_dates(text, AS_OF, GREGORIAN_DATES) == (text, [])
 
 
 @pytest.mark.parametrize(
@@ -98,11 +98,11 @@ def test_text_without_dates_is_left_as_it_is() -> None:
     ],
 )
 def test_numbers_and_words_that_are_no_dates(phrase: str) -> None:
-    assert read_dates(normalize_arabic(phrase), AS_OF)[1] == []
+    assert read_dates(normalize_arabic(phrase), AS_OF, GREGORIAN_DATES)[1] == []
 
 
 def test_several_dates_are_read_in_order() -> None:
-    left, spans = read_dates(normalize_arabic("في الربع الأول من 2024 وفي شهر مارس"), AS_OF)
+    left, spans = read_dates(normalize_arabic("في الربع الأول من 2024 وفي شهر مارس"), AS_OF, GREGORIAN_DATES)
     assert [s.label for s in spans] == ["الربع الأول من عام 2024", "شهر مارس"]
     assert left.split() == ["في", "وفي"]
 
@@ -110,7 +110,7 @@ def test_several_dates_are_read_in_order() -> None:
 @pytest.mark.parametrize("phrase", ["حتى 2023", "حتى عام 2023", "إلى 2023", "لغاية 2023"])
 def test_up_to_a_year_is_up_to_its_end(phrase: str) -> None:
     # "حتى" / "إلى" are folded by normalization ("حتي" / "الي"): the patterns must be folded too.
-    left, spans = read_dates(normalize_arabic(phrase), AS_OF)
+    left, spans = read_dates(normalize_arabic(phrase), AS_OF, GREGORIAN_DATES)
     assert spans == [DateSpan(None, "2024-01-01", "حتى نهاية عام 2023")]
     assert left.strip() == ""
 
@@ -119,7 +119,7 @@ def test_up_to_a_year_is_up_to_its_end(phrase: str) -> None:
     "phrase", ["أكثر من 2024 ريال", "اكثر من 2024 ريال", "بين 2000 و 2500 ريال", "من 2024 ريال"]
 )
 def test_a_year_like_amount_is_no_year(phrase: str) -> None:
-    assert read_dates(normalize_arabic(phrase), AS_OF)[1] == []
+    assert read_dates(normalize_arabic(phrase), AS_OF, GREGORIAN_DATES)[1] == []
 
 
 @pytest.mark.parametrize(
@@ -133,7 +133,7 @@ def test_a_year_like_amount_is_no_year(phrase: str) -> None:
     ],
 )
 def test_several_years_mean_any_of_them(phrase: str, years: tuple[int, ...]) -> None:
-    left, spans = read_dates(normalize_arabic(phrase), AS_OF)
+    left, spans = read_dates(normalize_arabic(phrase), AS_OF, GREGORIAN_DATES)
     assert [s.years for s in spans] == [years]
     assert not re.search(r"\d", left)
 
@@ -159,7 +159,7 @@ LATE_AS_OF = date(2026, 10, 20)
     ],
 )
 def test_halves_month_ranges_since_and_hijri(phrase: str, start: str, end: str | None) -> None:
-    left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF)
+    left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF, GREGORIAN_DATES)
     assert [(s.start, s.end) for s in spans] == [(start, end)]
     assert left.split() in ([], ["في"], ["خلال"])
 
@@ -174,31 +174,32 @@ def test_halves_month_ranges_since_and_hijri(phrase: str, start: str, end: str |
     ],
 )
 def test_days_and_ranges_of_days(phrase: str, start: str, end: str) -> None:
-    left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF)
+    left, spans = read_dates(normalize_arabic(phrase), LATE_AS_OF, GREGORIAN_DATES)
     assert [(s.start, s.end) for s in spans] == [(start, end)]
     assert not re.search(r"\d", left)
 
 
 def test_a_day_that_does_not_exist_is_no_day() -> None:
     # Read as the month only, its "31" left over for the parser to refuse.
-    left, spans = read_dates(normalize_arabic("يوم 31 فبراير 2025"), LATE_AS_OF)
+    left, spans = read_dates(normalize_arabic("يوم 31 فبراير 2025"), LATE_AS_OF, GREGORIAN_DATES)
     assert [(s.start, s.end) for s in spans] == [("2025-02-01", "2025-03-01")]
     assert "31" in left.split()
 
 
 def test_two_months_named_are_a_span_only_when_they_follow_each_other() -> None:
-    text, spans = read_dates(normalize_arabic("في شهري ابريل ومايو 2024"), AS_OF)
+    text, spans = read_dates(normalize_arabic("في شهري ابريل ومايو 2024"), AS_OF, GREGORIAN_DATES)
     assert [(s.start, s.end) for s in spans] == [("2024-04-01", "2024-06-01")]
-    text, spans = read_dates(normalize_arabic("في شهري ابريل ويونيو 2024"), AS_OF)
+    text, spans = read_dates(normalize_arabic("في شهري ابريل ويونيو 2024"), AS_OF, GREGORIAN_DATES)
     assert not any(s.start == "2024-04-01" and s.end == "2024-07-01" for s in spans)
-    text, spans = read_dates(normalize_arabic("بين ابريل ويونيو 2024"), AS_OF)
+    text, spans = read_dates(normalize_arabic("بين ابريل ويونيو 2024"), AS_OF, GREGORIAN_DATES)
     assert [(s.start, s.end) for s in spans] == [("2024-04-01", "2024-07-01")]
 
 
 def test_the_end_of_the_year_is_no_rolling_year() -> None:
     # "آخر السنة" is the year's end, which no reader places; "آخر سنة" is the last twelve months.
-    assert read_dates(normalize_arabic("اخر السنه"), AS_OF)[1] == []
-    assert [(s.start, s.end) for s in read_dates(normalize_arabic("اخر سنه"), AS_OF)[1]] == [("2024-06-15", "2025-06-16")]
+    assert read_dates(normalize_arabic("اخر السنه"), AS_OF, GREGORIAN_DATES)[1] == []
+    spans = read_dates(normalize_arabic("اخر سنه"), AS_OF, GREGORIAN_DATES)[1]
+    assert [(s.start, s.end) for s in spans] == [("2024-06-15", "2025-06-16")]
 
 
 @pytest.mark.parametrize(
@@ -212,19 +213,21 @@ def test_the_end_of_the_year_is_no_rolling_year() -> None:
     ],
 )
 def test_more_ranges_of_years(phrase: str, span: tuple) -> None:
-    assert [(s.start, s.end) for s in read_dates(normalize_arabic(phrase), AS_OF)[1]] == [span]
+    spans = read_dates(normalize_arabic(phrase), AS_OF, GREGORIAN_DATES)[1]
+    assert [(s.start, s.end) for s in spans] == [span]
 
 
 @pytest.mark.parametrize("phrase", ["قيمتها من 2000 الى 2040", "بقيمه بين 2010 و 2030", "قيمتها 2020 و2030"])
 def test_a_value_word_before_makes_figures_of_what_look_like_years(phrase: str) -> None:
-    spans = read_dates(normalize_arabic(phrase), AS_OF)[1]
+    spans = read_dates(normalize_arabic(phrase), AS_OF, GREGORIAN_DATES)[1]
     assert not any(s.start == "2000-01-01" or s.years for s in spans)
     assert not any(s.end in ("2031-01-01", "2041-01-01") for s in spans)
 
 
 def test_the_next_quarter() -> None:
     # As of 2025-06-15 (second quarter): the third.
-    assert [(s.start, s.end, s.label) for s in read_dates(normalize_arabic("الربع القادم"), AS_OF)[1]] == [
+    spans = read_dates(normalize_arabic("الربع القادم"), AS_OF, GREGORIAN_DATES)[1]
+    assert [(s.start, s.end, s.label) for s in spans] == [
         ("2025-07-01", "2025-10-01", "الربع القادم")
     ]
 
@@ -237,7 +240,7 @@ AS_OF = date(2025, 6, 15)  # 19 Dhu al-Hijjah 1446
 
 
 def _read(phrase: str) -> tuple[str, list[tuple[str | None, str | None]]]:
-    text, spans = read_hijri_dates(normalize_arabic(phrase), AS_OF)
+    text, spans = read_dates(normalize_arabic(phrase), AS_OF, HIJRI_DATES)
     return text, [(s.start, s.end) for s in spans]
 
 
@@ -301,7 +304,7 @@ def test_no_such_day_or_month_is_not_read() -> None:
     ["في رمضان 1510", "في رمضان", "خلال شهر شوال", "عام 1437هـ", "في سنة 1460 هجري"],
 )
 def test_unplaced_hijri_dates_are_named(phrase: str) -> None:
-    text, _ = read_hijri_dates(normalize_arabic(phrase), AS_OF)
+    text, _ = read_dates(normalize_arabic(phrase), AS_OF, HIJRI_DATES)
     assert unread_hijri(text)
 
 
@@ -393,7 +396,7 @@ def test_a_hijri_day_a_month_does_not_have_is_not_read() -> None:
 
 
 def _spans(phrase: str) -> list[tuple[str | None, str | None]]:
-    return [(s.start, s.end) for s in read_day_bounds(normalize_arabic(phrase), AS_OF)[1]]
+    return [(s.start, s.end) for s in read_dates(normalize_arabic(phrase), AS_OF, DAY_BOUNDS)[1]]
 
 
 @pytest.mark.parametrize(
@@ -491,7 +494,7 @@ def test_open_bounds_said_together_are_one_span() -> None:
 
 
 def _part_spans(phrase: str) -> list[tuple[str | None, str | None]]:
-    return [(s.start, s.end) for s in read_period_parts(normalize_arabic(phrase), AS_OF)[1]]
+    return [(s.start, s.end) for s in read_dates(normalize_arabic(phrase), AS_OF, PERIOD_PARTS)[1]]
 
 
 @pytest.mark.parametrize(
@@ -552,9 +555,9 @@ def test_not_a_part_of_a_period(phrase: str) -> None:
 
 
 def test_the_label_names_the_part_and_its_days() -> None:
-    _, spans = read_period_parts(normalize_arabic("أول شهرين من 2023"), AS_OF)
+    _, spans = read_dates(normalize_arabic("أول شهرين من 2023"), AS_OF, PERIOD_PARTS)
     assert spans[0].label == "أول شهرين من عام 2023"
-    _, spans = read_period_parts(normalize_arabic("الأيام السبعة الأولى من مارس 2024"), AS_OF)
+    _, spans = read_dates(normalize_arabic("الأيام السبعة الأولى من مارس 2024"), AS_OF, PERIOD_PARTS)
     assert spans[0].label == "الأيام السبعة الأولى من شهر مارس 2024"  # no "7" the question did not write
 
 
