@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from nabahan_pipeline.evaluation.formats import format_pct
 from nabahan_pipeline.evaluation.charts.inputs import category_rows, check_threshold
 from nabahan_pipeline.evaluation.charts.style import (
-    INK, LABEL_BOX, MUTED, chart_style, new_figure, no_data, rate_bar, threshold_legend,
+    INK, LABEL_BOX, MUTED, chart_style, new_figure, no_data, percent_ticks, rate_bar, threshold_legend,
 )
 from nabahan_pipeline.evaluation.charts.text import category_label
 
@@ -39,8 +39,7 @@ def draw_categories(ax: Axes, summary: pd.DataFrame, threshold: float, *, compac
     ax.tick_params(axis="y", length=0, labelsize=fontsize, labelcolor=INK)
     ax.set_ylim(-0.7, len(cats) - 0.3 + (0.9 if not compact else 1.1))
     ax.set_xlim(0, 136)
-    ax.set_xticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
-    ax.xaxis.grid(True)
+    percent_ticks(ax.xaxis)
     ax.set_xlabel("Pass rate (%) — نسبة النجاح")
     threshold_legend(ax, threshold, loc="upper right", fontsize=9.5 if compact else 8.5)
 

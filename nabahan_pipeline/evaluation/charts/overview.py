@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from nabahan_pipeline.evaluation.formats import format_count, format_pct
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row
 from nabahan_pipeline.evaluation.charts.style import (
-    INK, LABEL_BOX, MUTED, chart_style, new_figure, rate_bar, threshold_legend,
+    INK, LABEL_BOX, MUTED, chart_style, new_figure, percent_ticks, rate_bar, threshold_legend,
 )
 
 
@@ -52,8 +52,7 @@ def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, com
     ax.tick_params(axis="x", length=0, labelsize=9 if compact else 9.5, labelcolor=INK)
     ax.set_xlim(-0.6, len(metrics) - 0.4)
     ax.set_ylim(0, 126 if compact else 120)
-    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
-    ax.yaxis.grid(True)
+    percent_ticks(ax.yaxis)
     ax.set_ylabel("Score (%)")
     threshold_legend(ax, threshold, wordy=not compact, loc="upper center", fontsize=9.5 if compact else 8.5,
                      columnspacing=1.0)

@@ -14,6 +14,7 @@ from typing import Any
 import matplotlib
 from matplotlib import font_manager
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -104,3 +105,9 @@ def threshold_legend(ax: Axes, threshold: float, *, wordy: bool = False, **optio
         Patch(facecolor=PASS_COLOR, label=f"At or above{than}"),
         Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white", label=f"Below{than}"),
     ], ncol=3, handlelength=1.6, **options)
+
+
+def percent_ticks(axis: Axis) -> None:
+    """A rate axis in percent: ticks 0% to 100% by 20, a grid line at each."""
+    axis.set_ticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
+    axis.grid(True)
