@@ -3,21 +3,11 @@
 One ``random.Random(random_seed)`` drawn in a fixed order fills an in-memory SQLite database, written
 out by ``VACUUM INTO`` and ``os.replace``: the same random seed and sizes give a byte-identical file
 (with the same SQLite library), never a half-written one. The data is shaped after Etimad
-(shared/reference/etimad_facts.md):
-
-- region: NULL for 10 %, else weighted by Etimad's awarded tenders per region (Riyadh, then
-  Makkah, then the Eastern Province);
-- agency: 40 % of the tenders of a region come from national bodies (ministries, armed forces),
-  the rest from the region's own agencies (municipality, health cluster, hospitals, university);
-- activity: Etimad's tender counts per activity, tilted by the kind of agency (hospitals buy
-  medicine, municipalities build roads);
-- type: direct purchase 64.5 %, public tender 30 %, the rare types a few per thousand each;
-- status: awarded 58 %, closed 13 %, cancelled 12 %, active 8 %, under evaluation 5 %,
-  awarding 4 %; dates agree with the status as of 2026-10-31 (an active tender's offer deadline
-  is after it, an awarded one's long before);
-- estimated value: log-normal per type (direct purchase median ~30k SAR, public tender ~1.05M),
-  so that the awarded values (0.7-1.1 x estimate) follow Etimad's award quantiles
-  (median ~60k, p90 ~2.5M; the upper quartile comes out higher than Etimad's).
+(shared/reference/etimad_facts.md), by the parameters below: regions weighted by their awarded
+tenders (some NULL), agencies national or the region's own, activities tilted by the kind of agency,
+types and statuses by their shares, dates that agree with the status as of LAST_PUBLISH, and
+estimated values log-normal per type so that the awarded values (0.7-1.1 x estimate) follow Etimad's
+award quantiles (median ~60k SAR, p90 ~2.5M; the upper quartile comes out higher than Etimad's).
 
 Quirks of the real data are kept on purpose (see reference_data): the names in
 tenders_full_details are copied from the lookup tables, padding and Persian yeh included;
@@ -154,6 +144,7 @@ NATIONAL_SHARE = 0.40
 
 # Direct purchase and public tender as on Etimad; the rare types raised so that each has rows.
 TENDER_TYPE_WEIGHTS = {2: 0.645, 1: 0.300, 11: 0.025, 4: 0.015, 6: 0.008, 5: 0.004, 12: 0.003}
+# Awarded, closed, cancelled, active, under evaluation, awarding.
 STATUS_WEIGHTS = {4: 0.58, 6: 0.13, 5: 0.12, 1: 0.08, 2: 0.05, 3: 0.04}
 
 # Estimated value: (median SAR, sigma of the log) per type.
