@@ -153,8 +153,8 @@ def _as_sqlite(tree: exp.Expression) -> str:
 # STRFTIME's %w gives 0 for Sunday, as PostgreSQL's and DuckDB's DOW.
 _DATE_PARTS = {
     **{unit: f"CAST(STRFTIME('%{code}', ?) AS INTEGER)" for unit, code in (
-        ("YEAR", "Y"), ("MONTH", "m"), ("DAY", "d"), ("DOY", "j"), ("DOW", "w"), ("HOUR", "H"), ("MINUTE", "M"),
-        ("SECOND", "S"))},
+        ("YEAR", "Y"), ("MONTH", "m"), ("DAY", "d"), ("DOY", "j"), ("DOW", "w"), ("HOUR", "H"),
+        ("MINUTE", "M"), ("SECOND", "S"))},
     "QUARTER": "(CAST(STRFTIME('%m', ?) AS INTEGER) + 2) / 3",
 }
 _DATE_TRUNCS = {
@@ -317,7 +317,8 @@ def _counts_rows(total: exp.Sum | None) -> bool:
 
 
 def _tables_of(statements: list[exp.Expression | None]) -> set[str]:
-    return {table for statement in statements if statement is not None for table in _statement_tables(statement)}
+    return {table for statement in statements if statement is not None
+            for table in _statement_tables(statement)}
 
 
 def _statement_tables(statement: exp.Expression) -> set[str]:
