@@ -302,6 +302,7 @@ def _fill(con: sqlite3.Connection, tenders: int, projects: int, random_seed: int
     con.commit()
 
 
+# Bounded in any process: the dates drawn lie between FIRST_PUBLISH and LAST_OFFERING.
 @functools.cache
 def _iso(ordinal: int) -> str:
     return date.fromordinal(ordinal).isoformat()
