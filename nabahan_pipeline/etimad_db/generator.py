@@ -3,21 +3,11 @@
 One ``random.Random(random_seed)`` drawn in a fixed order fills an in-memory SQLite database, written
 out by ``VACUUM INTO`` and ``os.replace``: the same random seed and sizes give a byte-identical file
 (with the same SQLite library), never a half-written one. The data is shaped after Etimad
-(shared/reference/etimad_facts.md):
-
-- region: NULL for 10 %, else weighted by Etimad's awarded tenders per region (Riyadh, then
-  Makkah, then the Eastern Province);
-- agency: 40 % of the tenders of a region come from national bodies (ministries, armed forces),
-  the rest from the region's own agencies (municipality, health cluster, hospitals, university);
-- activity: Etimad's tender counts per activity, tilted by the kind of agency (hospitals buy
-  medicine, municipalities build roads);
-- type: direct purchase 64.5 %, public tender 30 %, the rare types a few per thousand each;
-- status: awarded 58 %, closed 13 %, cancelled 12 %, active 8 %, under evaluation 5 %,
-  awarding 4 %; dates agree with the status as of 2026-10-31 (an active tender's offer deadline
-  is after it, an awarded one's long before);
-- estimated value: log-normal per type (direct purchase median ~30k SAR, public tender ~1.05M),
-  so that the awarded values (0.7-1.1 x estimate) follow Etimad's award quantiles
-  (median ~60k, p90 ~2.5M; the upper quartile comes out higher than Etimad's).
+(shared/reference/etimad_facts.md), by the parameters below: regions weighted by their awarded
+tenders (some NULL), agencies national or the region's own, activities tilted by the kind of agency,
+types and statuses by their shares, dates that agree with the status as of LAST_PUBLISH, and
+estimated values log-normal per type so that the awarded values (0.7-1.1 x estimate) follow Etimad's
+award quantiles (median ~60k SAR, p90 ~2.5M; the upper quartile comes out higher than Etimad's).
 
 Quirks of the real data are kept on purpose (see reference_data): the names in
 tenders_full_details are copied from the lookup tables, padding and Persian yeh included;
@@ -28,6 +18,7 @@ are NULL.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -148,14 +139,12 @@ CREATE INDEX idx_projects_expected_offering_date ON future_projects (expected_of
 
 # --- generator parameters (shaped after etimad_facts.md) ------------------------------------------
 
-# Awarded tenders 2024-2026 per region.
-REGION_WEIGHTS = {1: 17112, 2: 8542, 3: 1834, 4: 1102, 5: 7186, 6: 2182, 7: 1537,
-                  8: 452, 9: 481, 10: 1115, 11: 813, 12: 339, 13: 380}  # fmt: skip
 NULL_REGION_SHARE = 0.10
 NATIONAL_SHARE = 0.40
 
 # Direct purchase and public tender as on Etimad; the rare types raised so that each has rows.
 TENDER_TYPE_WEIGHTS = {2: 0.645, 1: 0.300, 11: 0.025, 4: 0.015, 6: 0.008, 5: 0.004, 12: 0.003}
+# Awarded, closed, cancelled, active, under evaluation, awarding.
 STATUS_WEIGHTS = {4: 0.58, 6: 0.13, 5: 0.12, 1: 0.08, 2: 0.05, 3: 0.04}
 
 # Estimated value: (median SAR, sigma of the log) per type.
@@ -167,45 +156,11 @@ MAX_VALUE = 2_500_000_000.0
 # Days between publishing and the offer deadline, per type.
 OFFER_WINDOW = {2: (5, 21), 1: (20, 75), 4: (15, 45), 5: (7, 20), 6: (30, 90), 11: (25, 70), 12: (30, 90)}
 
-# Tenders per activity on Etimad.
-ACTIVITY_COUNTS = {
-    1: 83127, 2: 55968, 3: 26206, 4: 21380, 5: 20485, 6: 19682, 7: 15686, 8: 9342, 9: 9265,
-    10: 8954, 11: 8848, 12: 6200, 13: 6129, 14: 5744, 15: 5226, 16: 4962, 17: 4751, 18: 4746,
-    19: 4580, 20: 3626, 21: 3116, 22: 3006, 23: 2908, 24: 2422, 25: 2313, 26: 2261, 27: 2082,
-    28: 2032, 29: 1935, 30: 1917, 31: 1704, 32: 1695,
-}  # fmt: skip
-
-# Weight of an agency the facts do not count, by kind.
-AGENCY_DEFAULT_WEIGHT = {
-    "health": 300, "municipality": 260, "university": 170, "hospital": 220, "emirate": 90,
-    "ministry": 180, "military": 400, "security": 200, "technical": 200, "utility": 200,
-    "industry": 150,
-}  # fmt: skip
-
-# How much more (or less) often each kind of agency buys from a sector than the platform average.
-KIND_SECTOR_FACTORS: dict[str, dict[str, float]] = {
-    "health": {"medical": 3, "medsupplies": 5, "drugs": 5, "equip_maint": 1.5, "food": 1.5,
-               "roads": 0.02, "road_om": 0.02, "agriculture": 0.1, "clothing": 0.5},
-    "military": {"parts": 2.5, "vehicles": 2.5, "vehicle_maint": 2.5, "clothing": 4, "food": 3,
-                 "fuel": 3, "medical": 0.3, "medsupplies": 0.3, "drugs": 0.2, "roads": 0.3},
-    "security": {"security": 4, "vehicles": 2.5, "vehicle_maint": 2, "it": 1.5, "clothing": 3,
-                 "parts": 1.5, "medical": 0.2, "medsupplies": 0.2, "drugs": 0.1, "roads": 0.2},
-    "ministry": {"it": 3, "media": 3, "events": 3, "training": 3, "om": 1.5, "furniture": 1.5,
-                 "medical": 0.1, "medsupplies": 0.1, "drugs": 0.05, "parts": 0.4},
-    "municipality": {"roads": 8, "road_om": 8, "building": 3, "om": 2, "agriculture": 6,
-                     "materials": 2, "chemicals": 2, "medical": 0.03, "medsupplies": 0.03,
-                     "drugs": 0.01},
-    "university": {"education": 6, "training": 3, "it": 2.5, "furniture": 2, "events": 2,
-                   "building": 1.5, "medical": 0.6, "drugs": 0.3, "roads": 0.1},
-    "technical": {"building": 6, "om": 4, "roads": 2, "materials": 3, "utilities": 3,
-                  "medical": 0.05, "medsupplies": 0.05, "drugs": 0.01, "parts": 0.5},
-    "emirate": {"events": 4, "media": 3, "it": 2, "furniture": 2, "om": 1.5, "supplies": 2,
-                "medical": 0.03, "medsupplies": 0.03, "drugs": 0.01},
-    "utility": {"utilities": 6, "chemicals": 8, "equip_maint": 2.5, "parts": 2, "roads": 1,
-                "medical": 0.03, "medsupplies": 0.03, "drugs": 0.01},
-    "industry": {"equipment": 3, "it": 2, "parts": 1.5, "equip_maint": 2, "medical": 0.05,
-                 "drugs": 0.01, "medsupplies": 0.05},
-}  # fmt: skip
+# An agency's weight by kind where the facts do not count it, and how much more (or less) often each
+# kind of agency buys from a sector than the platform average (package data, read once).
+_WEIGHTS = json.loads(Path(__file__).with_name("generator_weights.json").read_text(encoding="utf-8"))
+AGENCY_DEFAULT_WEIGHT: dict[str, int] = _WEIGHTS["agency_default_weight"]
+KIND_SECTOR_FACTORS: dict[str, dict[str, float]] = _WEIGHTS["kind_sector_factors"]
 
 # What is bought in each sector, and the other words of a tender's name (package data, read once):
 # a tender name is one of these objects plus, often, a place or a period.
@@ -347,6 +302,12 @@ def _fill(con: sqlite3.Connection, tenders: int, projects: int, random_seed: int
     con.commit()
 
 
+# Bounded in any process: the dates drawn lie between FIRST_PUBLISH and LAST_OFFERING.
+@functools.cache
+def _iso(ordinal: int) -> str:
+    return date.fromordinal(ordinal).isoformat()
+
+
 def _li(text: str) -> str:
     """Arabic 'for': ل + word, with the article folded (ل + الـ -> لل)."""
     return "لل" + text[2:] if text.startswith("ال") else "ل" + text
@@ -360,7 +321,7 @@ class _Generator:
         self.region_name = {r.region_id: r.name_ar for r in REGIONS}
         self.type_name = {t.tender_type_id: t.name_ar for t in TENDER_TYPES}
         self.status_name = {s.status_id: s.name_ar for s in STATUSES}
-        self.region_picker = _Picker(list(REGION_WEIGHTS), list(REGION_WEIGHTS.values()))
+        self.region_picker = _Picker([r.region_id for r in REGIONS], [r.awarded for r in REGIONS])
         self.type_picker = _Picker(list(TENDER_TYPE_WEIGHTS), list(TENDER_TYPE_WEIGHTS.values()))
         self.status_picker = _Picker(list(STATUS_WEIGHTS), list(STATUS_WEIGHTS.values()))
 
@@ -377,21 +338,15 @@ class _Generator:
 
         def activity_weights(kind: str) -> list[float]:
             factors = KIND_SECTOR_FACTORS.get(kind, {})
-            return [ACTIVITY_COUNTS[a.activity_id] * factors.get(a.sector, 1.0) for a in ACTIVITIES]
+            return [a.tenders * factors.get(a.sector, 1.0) for a in ACTIVITIES]
 
         self.activity_pickers = {a.agency_id: _Picker(ACTIVITIES, activity_weights(a.kind)) for a in AGENCIES}
         cities = {r.region_id: [c.name_ar for c in CITIES if c.region_id == r.region_id] for r in REGIONS}
         # The region's seat (listed first) is named most often.
         self.cities = {region: _Picker(names, [4.0] + [1.0] * (len(names) - 1))
                        for region, names in cities.items()}
-        self.iso_cache: dict[int, str] = {}
 
     # -- shared draws
-
-    def iso(self, ordinal: int) -> str:
-        if ordinal not in self.iso_cache:
-            self.iso_cache[ordinal] = date.fromordinal(ordinal).isoformat()
-        return self.iso_cache[ordinal]
 
     def region_and_agency(self, null_share: float) -> tuple[int | None, Agency]:
         rng = self.rng
@@ -489,9 +444,9 @@ class _Generator:
                 self.name(activity, agency, region_id, type_id, publish_day),
                 agency.agency_id, agency.name_ar, type_id, self.type_name[type_id],
                 status_id, self.status_name[status_id], activity.activity_id, activity.name_ar,
-                region_id, None if region_id is None else self.region_name[region_id],
-                self.iso(publish), None if enquiry is None else self.iso(enquiry), self.iso(offer),
-                None if rng.random() < 0.01 else self.iso(opening),
+                region_id, self.region_name.get(region_id),
+                _iso(publish), None if enquiry is None else _iso(enquiry), _iso(offer),
+                None if rng.random() < 0.01 else _iso(opening),
                 booklet, estimated, awarded, bids,
             ))
         # tender_id follows publishing order, as on the platform.
@@ -555,8 +510,8 @@ class _Generator:
             duration = int(round(math.exp(rng.uniform(math.log(3), math.log(60)))))
             rows.append((
                 project_id, name, agency.agency_id, agency.name_ar,
-                region_id, None if region_id is None else self.region_name[region_id],
+                region_id, self.region_name.get(region_id),
                 activity.activity_id, activity.name_ar, type_id, self.type_name[type_id],
-                self.iso(offering), self.value(type_id, scale=3.0), min(max(duration, 3), 60),
+                _iso(offering), self.value(type_id, scale=3.0), min(max(duration, 3), 60),
             ))
         return rows

@@ -18,6 +18,7 @@ class Region:
     name_ar: str  # the full form, as in the database: 'منطقة الرياض', 'المنطقة الشرقية'
     name_en: str
     short_ar: str  # as people say it: 'الرياض', 'الشرقية' (the agent's vocabulary starts from it)
+    awarded: int  # awarded tenders 2024-2026 on Etimad
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class Activity:
     name_ar: str  # as written on the platform, padding included
     name_en: str
     sector: str  # a coarse grouping of ours (medical, it, construction, ...)
+    tenders: int  # tenders on Etimad in this activity
 
 
 @dataclass(frozen=True, slots=True)

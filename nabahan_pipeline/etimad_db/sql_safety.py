@@ -95,16 +95,13 @@ def read_sql(sql: str, dialect: str | None = None) -> SQLReading:
 
 def _reading(sql: str, dialect: str | None) -> SQLReading:
     name = (dialect or "sqlite").lower()
-    if name != "sqlite":
-        try:
-            _check_dialect(name)
-        except UnsafeSQLError as error:
-            return SQLReading(tables=None, sqlite=None, problem=str(error))
     try:
+        if name != "sqlite":
+            _check_dialect(name)
         statements = _parse(sql, name)
     except UnsafeSQLError as error:
         return SQLReading(tables=None, sqlite=None, problem=str(error))
-    tables = frozenset(table for statement in statements if statement is not None for table in _statement_tables(statement))
+    tables = frozenset(_tables_of(statements))
     # A SQLite text of one statement: the tree parse_one(sql, read="sqlite") gives, read once here.
     single = statements[0] if name == "sqlite" and len(statements) == 1 else None
     aggregates = select_aggregates(single) if single is not None else None
@@ -153,16 +150,12 @@ def _as_sqlite(tree: exp.Expression) -> str:
 
 # SQLite's form of a date part or a date cut to a period's start, of ``?`` (an ISO text date): sqlglot
 # leaves EXTRACT, YEAR(), DATE_PART() and DATE_TRUNC() as they are, and SQLite has none of them.
+# STRFTIME's %w gives 0 for Sunday, as PostgreSQL's and DuckDB's DOW.
 _DATE_PARTS = {
-    "YEAR": "CAST(STRFTIME('%Y', ?) AS INTEGER)",
-    "MONTH": "CAST(STRFTIME('%m', ?) AS INTEGER)",
-    "DAY": "CAST(STRFTIME('%d', ?) AS INTEGER)",
+    **{unit: f"CAST(STRFTIME('%{code}', ?) AS INTEGER)" for unit, code in (
+        ("YEAR", "Y"), ("MONTH", "m"), ("DAY", "d"), ("DOY", "j"), ("DOW", "w"), ("HOUR", "H"),
+        ("MINUTE", "M"), ("SECOND", "S"))},
     "QUARTER": "(CAST(STRFTIME('%m', ?) AS INTEGER) + 2) / 3",
-    "DOY": "CAST(STRFTIME('%j', ?) AS INTEGER)",
-    "DOW": "CAST(STRFTIME('%w', ?) AS INTEGER)",  # 0 for Sunday, as PostgreSQL's and DuckDB's DOW
-    "HOUR": "CAST(STRFTIME('%H', ?) AS INTEGER)",
-    "MINUTE": "CAST(STRFTIME('%M', ?) AS INTEGER)",
-    "SECOND": "CAST(STRFTIME('%S', ?) AS INTEGER)",
 }
 _DATE_TRUNCS = {
     "YEAR": "STRFTIME('%Y-01-01', ?)",
@@ -275,8 +268,7 @@ def _function_name(node: exp.Func) -> str:
 def referenced_tables(sql: str, dialect: str = "sqlite") -> set[str]:
     """The real tables that ``sql`` reads, lower-case, without CTE names or subquery aliases
     (from the parse tree, so a table name inside a string or a column name does not count)."""
-    return {table for statement in _parse(sql, dialect) if statement is not None
-            for table in _statement_tables(statement)}
+    return _tables_of(_parse(sql, dialect))
 
 
 def referenced_columns(sql: str, dialect: str = "sqlite") -> set[str]:
@@ -322,6 +314,11 @@ def _counts_rows(total: exp.Sum | None) -> bool:
     values = [result.name for result in results if result is not None]
     return (all(isinstance(result, exp.Literal) and result.is_number for result in results if result is not None)
             and set(values) <= {"0", "1"} and "1" in values)
+
+
+def _tables_of(statements: list[exp.Expression | None]) -> set[str]:
+    return {table for statement in statements if statement is not None
+            for table in _statement_tables(statement)}
 
 
 def _statement_tables(statement: exp.Expression) -> set[str]:

@@ -6,13 +6,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 
 from nabahan_pipeline.evaluation.formats import format_pct
 from nabahan_pipeline.evaluation.charts.inputs import category_rows, check_threshold
 from nabahan_pipeline.evaluation.charts.style import (
-    FAIL_COLOR, FAIL_HATCH, INK, LABEL_BOX, MUTED, PASS_COLOR, chart_style, new_figure, no_data,
+    INK, LABEL_BOX, MUTED, chart_style, new_figure, no_data, percent_ticks, rate_bar, threshold_legend,
 )
 from nabahan_pipeline.evaluation.charts.text import category_label
 
@@ -31,9 +29,7 @@ def draw_categories(ax: Axes, summary: pd.DataFrame, threshold: float, *, compac
         if pd.isna(rate):
             ax.text(1, yi, f"n/a {counts}", va="center", fontsize=fontsize, color=MUTED)
             continue
-        ok = float(rate) >= threshold
-        ax.barh(yi, float(rate) * 100, height=0.62, color=PASS_COLOR if ok else FAIL_COLOR,
-                hatch=None if ok else FAIL_HATCH, edgecolor="white", linewidth=0.8)
+        ax.barh(yi, float(rate) * 100, height=0.62, **rate_bar(float(rate) >= threshold))
         ax.text(float(rate) * 100 + 1.2, yi, f"{format_pct(rate)}  {counts}", va="center",
                 fontsize=fontsize, color=INK, bbox=LABEL_BOX, zorder=5)
     # Only across the bars, so that it does not run through the legend above them.
@@ -43,17 +39,9 @@ def draw_categories(ax: Axes, summary: pd.DataFrame, threshold: float, *, compac
     ax.tick_params(axis="y", length=0, labelsize=fontsize, labelcolor=INK)
     ax.set_ylim(-0.7, len(cats) - 0.3 + (0.9 if not compact else 1.1))
     ax.set_xlim(0, 136)
-    ax.set_xticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
-    ax.xaxis.grid(True)
+    percent_ticks(ax.xaxis)
     ax.set_xlabel("Pass rate (%) — نسبة النجاح")
-    ax.legend(
-        handles=[
-            Line2D([], [], color=INK, linestyle="--", label=f"Threshold {format_pct(threshold)}"),
-            Patch(facecolor=PASS_COLOR, label="At or above"),
-            Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white", label="Below"),
-        ],
-        loc="upper right", ncol=3, fontsize=9.5 if compact else 8.5, handlelength=1.6,
-    )
+    threshold_legend(ax, threshold, loc="upper right", fontsize=9.5 if compact else 8.5)
 
 
 def plot_category_breakdown(summary: pd.DataFrame, *, pass_threshold: float = 0.8) -> Figure:

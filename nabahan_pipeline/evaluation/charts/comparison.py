@@ -13,8 +13,8 @@ from matplotlib.patches import Patch
 
 from nabahan_pipeline.evaluation.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.style import (
-    CORRECT_COLOR, ERROR_COLOR, EXEC_COLOR, FAIL_COLOR, INK, LABEL_BOX, MUTED, P95_COLOR, PASS_COLOR,
-    chart_style, new_figure, no_data,
+    CORRECT_COLOR, ERROR_COLOR, EXEC_COLOR, FAIL_COLOR, INK, LABEL_BOX, MUTED, P95_COLOR,
+    PASS_COLOR, chart_style, new_figure, no_data, percent_ticks,
 )
 from nabahan_pipeline.evaluation.charts.text import category_label, safe_text, truncate_text
 
@@ -60,8 +60,7 @@ def draw_category_bars(ax: Axes, agents: pd.DataFrame, categories: pd.DataFrame)
     names = ["overall — الكل", *(category_label(group) for group in groups[1:])]
     ax.set_xticks(x, names, rotation=30, ha="right", rotation_mode="anchor")
     ax.set_ylim(0, 112)
-    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
-    ax.yaxis.grid(True)
+    percent_ticks(ax.yaxis)
     ax.set_ylabel("Correct rate (%) — نسبة الإجابات الصحيحة")
     ax.legend(loc="upper right", ncol=min(len(labels), 3), fontsize=8.5, handlelength=1.6)
     ax.set_title("Correct rate by category, 95% intervals — الدقة حسب الفئة")
@@ -88,8 +87,8 @@ def draw_latency_scatter(ax: Axes, agents: pd.DataFrame) -> None:
     slowest = float(np.nanmax(drawable[["p50_latency", "p95_latency"]].to_numpy(dtype=float)))
     ax.set_xlim(0, slowest * 1.35 if slowest > 0 else 1)
     ax.set_ylim(0, 112)
-    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
-    ax.grid(True)
+    percent_ticks(ax.yaxis)
+    ax.xaxis.grid(True)
     ax.set_xlabel("Latency (s): dot p50, line to p95 — زمن الاستجابة")
     ax.set_ylabel("Correct rate (%)")
     ax.set_title("Correct rate vs latency — الدقة والسرعة")

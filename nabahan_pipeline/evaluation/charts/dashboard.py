@@ -22,6 +22,7 @@ from nabahan_pipeline.evaluation.charts.style import (
 )
 from nabahan_pipeline.evaluation.charts.text import text_width_px
 from nabahan_pipeline.evaluation.charts.trend import draw_trend
+from nabahan_pipeline.evaluation.summary import report_rows
 
 # The dashboard is a 16:9 slide: 1920 x 1080 pixels at DPI, text sized to be read when projected.
 DASHBOARD_PX = (1920, 1080)
@@ -29,6 +30,9 @@ TILE_VALUE_PT = 30.0  # the big number; shrunk to fit its tile, never below TILE
 TILE_VALUE_MIN_PT = 28.0
 TILE_LABEL_PT = 13.0  # English name (bold); the Arabic name and the notes are TILE_TEXT_PT
 TILE_TEXT_PT = 12.0
+# A tile's big number by its figure's kind (a count missing: 0).
+_SHOWN = {"rate": format_pct, "seconds": format_seconds,
+          "count": lambda n: format_count(0 if pd.isna(n) else n)}
 # Panel text a little larger than on the single charts, for a projector.
 _DASHBOARD_RC = {"axes.titlesize": 14, "axes.labelsize": 11, "xtick.labelsize": 10.5, "ytick.labelsize": 10.5}
 
@@ -51,10 +55,20 @@ def _headline_tiles(overall: pd.Series, threshold: float, gated: str | None = No
     rate and the seed's pass rate (a summary without Correct: the pass rate alone), then execution
     accuracy, P95 latency and errors; the gated rate judged against the threshold. ``gated``: the
     summary column the run's gate judges (``RunSettings.gated_figure``), by default the Correct
-    rate, else the pass rate. The gated rate's and execution accuracy's intervals follow their
-    first note (the pass rate beside Correct has no room for its own)."""
+    rate, else the pass rate. The figures are the summary's report rows (``summary.report_rows``);
+    the gated rate's and execution accuracy's intervals follow their first note, "17 of 20 correct
+    · 95% CI 62.1-94.8" (the pass rate beside Correct has no room for its own)."""
+    rows = {row.key: row for row in report_rows(overall)}
+
+    def tile(key: str, en: str, ar: str, notes: tuple[str, ...], colour: str = INK) -> _Tile:
+        return _Tile(key, en, ar, _SHOWN[rows[key].kind](rows[key].value), notes, colour)
+
+    def with_interval(note: str, key: str) -> str:
+        interval = interval_text(rows[key].low, rows[key].high)
+        return f"{note} · 95% CI {interval}" if interval else note
+
     exec_cases = int(overall["execution_cases"]) if pd.notna(overall["execution_cases"]) else 0
-    has_correct = pd.notna(overall.get("correct_rate"))
+    has_correct = pd.notna(rows["correct_rate"].value)
     if gated is None or gated not in overall.index or pd.isna(overall[gated]):
         gated = "correct_rate" if has_correct else "pass_rate"
     rate_ok = pd.notna(overall[gated]) and float(overall[gated]) >= threshold
@@ -67,44 +81,33 @@ def _headline_tiles(overall: pd.Series, threshold: float, gated: str | None = No
     passed_failed = f"{format_count(overall['passed'])} passed · {format_count(overall['failed'])} failed"
     tiles = []
     if has_correct:
-        correct_notes = (_with_interval(f"{format_count(overall['correct'])} of {total} correct", overall,
-                                        "correct_rate"),)
-        tiles.append(_Tile("correct_rate", "Correct rate", "نسبة الإجابات الصحيحة",
-                           format_pct(overall["correct_rate"]),
-                           correct_notes + (judged,) if on_correct else correct_notes,
-                           judged_colour if on_correct else INK))
-        tiles.append(_Tile("pass_rate", "Pass rate (seed)", "نسبة النجاح", format_pct(overall["pass_rate"]),
-                           (passed_failed, "form checks only") if on_correct else (passed_failed, judged),
-                           INK if on_correct else judged_colour))
+        correct = with_interval(f"{format_count(overall['correct'])} of {total} correct", "correct_rate")
+        tiles.append(tile("correct_rate", "Correct rate", "نسبة الإجابات الصحيحة",
+                          (correct, judged) if on_correct else (correct,),
+                          judged_colour if on_correct else INK))
+        tiles.append(tile("pass_rate", "Pass rate (seed)", "نسبة النجاح",
+                          (passed_failed, "form checks only") if on_correct else (passed_failed, judged),
+                          INK if on_correct else judged_colour))
     else:
-        tiles.append(_Tile("pass_rate", "Pass rate", "نسبة النجاح", format_pct(overall["pass_rate"]),
-                           (_with_interval(passed_failed, overall, "pass_rate"), judged), judged_colour))
+        tiles.append(tile("pass_rate", "Pass rate", "نسبة النجاح",
+                          (with_interval(passed_failed, "pass_rate"), judged), judged_colour))
     suite = overall.get("test_suite_accuracy")
-    exec_notes = ((_with_interval(f"{exec_cases:,} cases with gold SQL", overall, "execution_accuracy"),)
+    exec_notes = ((with_interval(f"{exec_cases:,} cases with gold SQL", "execution_accuracy"),)
                   if exec_cases else ("no gold SQL",))
     if exec_cases and suite is not None and pd.notna(suite):
         exec_notes += (f"test suite {format_pct(suite)}",)
     unsafe = int(overall["unsafe_sql"]) if pd.notna(overall.get("unsafe_sql")) else 0
     errors = int(overall["errors"]) if pd.notna(overall["errors"]) else 0
-    tiles += [
-        _Tile("execution_accuracy", "Exec accuracy", "دقة التنفيذ",
-              format_pct(overall["execution_accuracy"]), exec_notes),
-        _Tile("p95_latency", "P95 latency", "المئين 95 لزمن الاستجابة",
-              format_seconds(overall["p95_latency"]),
-              (f"median (P50) {format_seconds(overall['p50_latency'])}",)),
-        _Tile("errors", "Errors", "الأخطاء", format_count(errors),
-              (f"unsafe SQL {unsafe:,}", f"false answers {format_count(overall['false_answers'])}",
-               f"false refusals {format_count(overall['false_refusals'])}"),
-              ERROR_COLOR if errors else INK),
+    return [
+        *tiles,
+        tile("execution_accuracy", "Exec accuracy", "دقة التنفيذ", exec_notes),
+        tile("p95_latency", "P95 latency", "المئين 95 لزمن الاستجابة",
+             (f"median (P50) {format_seconds(overall['p50_latency'])}",)),
+        tile("errors", "Errors", "الأخطاء",
+             (f"unsafe SQL {unsafe:,}", f"false answers {format_count(overall['false_answers'])}",
+              f"false refusals {format_count(overall['false_refusals'])}"),
+             ERROR_COLOR if errors else INK),
     ]
-    return tiles
-
-
-def _with_interval(note: str, overall: pd.Series, rate: str) -> str:
-    """``note`` and the rate's 95 % interval, "17 of 20 correct · 95% CI 62.1-94.8" (a line of its
-    own when the tile is too narrow for both); ``note`` alone when the rate has none."""
-    interval = interval_text(overall.get(f"{rate}_low"), overall.get(f"{rate}_high"))
-    return f"{note} · 95% CI {interval}" if interval else note
 
 
 def _draw_tile(ax: Axes, tile: _Tile) -> None:

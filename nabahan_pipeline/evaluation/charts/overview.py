@@ -7,13 +7,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 
 from nabahan_pipeline.evaluation.formats import format_count, format_pct
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, overall_row
 from nabahan_pipeline.evaluation.charts.style import (
-    FAIL_COLOR, FAIL_HATCH, INK, LABEL_BOX, MUTED, PASS_COLOR, chart_style, new_figure,
+    INK, LABEL_BOX, MUTED, chart_style, new_figure, percent_ticks, rate_bar, threshold_legend,
 )
 
 
@@ -44,12 +42,7 @@ def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, com
             ax.bar(xi, 0, width=0.6)
             ax.text(xi, 2, "n/a", ha="center", va="bottom", fontsize=11, color=MUTED)
             continue
-        ok = float(value) >= threshold
-        ax.bar(
-            xi, float(value) * 100, width=0.6,
-            color=PASS_COLOR if ok else FAIL_COLOR,
-            hatch=None if ok else FAIL_HATCH, edgecolor="white", linewidth=0.8,
-        )
+        ax.bar(xi, float(value) * 100, width=0.6, **rate_bar(float(value) >= threshold))
         ax.text(xi, float(value) * 100 + 1.5, format_pct(value), ha="center", va="bottom",
                 fontsize=12 if compact else 11, fontweight="bold", color=INK, bbox=LABEL_BOX,
                 zorder=5)
@@ -59,20 +52,10 @@ def draw_metrics_overview(ax: Axes, overall: pd.Series, threshold: float, *, com
     ax.tick_params(axis="x", length=0, labelsize=9 if compact else 9.5, labelcolor=INK)
     ax.set_xlim(-0.6, len(metrics) - 0.4)
     ax.set_ylim(0, 126 if compact else 120)
-    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
-    ax.yaxis.grid(True)
+    percent_ticks(ax.yaxis)
     ax.set_ylabel("Score (%)")
-    ax.legend(
-        handles=[
-            Line2D([], [], color=INK, linestyle="--",
-                   label=f"{'Threshold' if compact else 'Pass threshold'} {format_pct(threshold)}"),
-            Patch(facecolor=PASS_COLOR, label="At or above" if compact else "At or above threshold"),
-            Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white",
-                  label="Below" if compact else "Below threshold"),
-        ],
-        loc="upper center", ncol=3, fontsize=9.5 if compact else 8.5, handlelength=1.6,
-        columnspacing=1.0,
-    )
+    threshold_legend(ax, threshold, wordy=not compact, loc="upper center", fontsize=9.5 if compact else 8.5,
+                     columnspacing=1.0)
 
 
 def plot_metrics_overview(summary: pd.DataFrame, *, pass_threshold: float = 0.8) -> Figure:

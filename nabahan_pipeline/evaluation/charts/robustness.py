@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from nabahan_pipeline.evaluation.formats import format_pct
 from nabahan_pipeline.evaluation.charts.style import (
     FAIL_COLOR, FAIL_HATCH, INK, LABEL_BOX, PASS_COLOR, chart_style, new_figure, no_data,
+    percent_ticks,
 )
 from nabahan_pipeline.evaluation.charts.text import safe_text
 
@@ -36,8 +37,7 @@ def plot_robustness(summary: pd.DataFrame) -> Figure:
                         textcoords="offset points", va="center", fontsize=8, color=INK, bbox=LABEL_BOX)
         ax.set_yticks(y, [safe_text(name) for name in rows["perturbation"]])
         ax.set_xlim(0, 135)
-        ax.set_xticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
-        ax.xaxis.grid(True)
+        percent_ticks(ax.xaxis)
         ax.set_xlabel("Correct rate (%) — نسبة الإجابات الصحيحة")
         ax.legend(loc="lower right", fontsize=8.5)
         ax.set_title("Robustness to perturbed questions — المتانة أمام صيغ السؤال")

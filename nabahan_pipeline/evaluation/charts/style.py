@@ -9,12 +9,18 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import matplotlib
 from matplotlib import font_manager
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from nabahan_pipeline.evaluation.formats import format_pct
 
 DPI = 110
 FONT_FAMILY = "DejaVu Sans"
@@ -82,3 +88,26 @@ def no_data(ax: Axes, message: str) -> None:
     ax.set_axis_off()
     ax.text(0.5, 0.5, message, ha="center", va="center", fontsize=11, color=MUTED,
             transform=ax.transAxes)
+
+
+def rate_bar(ok: bool) -> dict[str, Any]:
+    """A rate's bar: blue at or above the threshold, hatched vermillion below (colour doubled)."""
+    return {"color": PASS_COLOR if ok else FAIL_COLOR, "hatch": None if ok else FAIL_HATCH,
+            "edgecolor": "white", "linewidth": 0.8}
+
+
+def threshold_legend(ax: Axes, threshold: float, *, wordy: bool = False, **options: Any) -> None:
+    """The legend of bars judged by :func:`rate_bar`: the dashed threshold, at or above, below;
+    ``wordy`` names the threshold in every label (a single chart has the room)."""
+    than, name = (" threshold", "Pass threshold") if wordy else ("", "Threshold")
+    ax.legend(handles=[
+        Line2D([], [], color=INK, linestyle="--", label=f"{name} {format_pct(threshold)}"),
+        Patch(facecolor=PASS_COLOR, label=f"At or above{than}"),
+        Patch(facecolor=FAIL_COLOR, hatch=FAIL_HATCH, edgecolor="white", label=f"Below{than}"),
+    ], ncol=3, handlelength=1.6, **options)
+
+
+def percent_ticks(axis: Axis) -> None:
+    """A rate axis in percent: ticks 0% to 100% by 20, a grid line at each."""
+    axis.set_ticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
+    axis.grid(True)

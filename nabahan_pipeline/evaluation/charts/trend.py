@@ -16,7 +16,7 @@ from nabahan_pipeline.evaluation.formats import format_pct, format_seconds
 from nabahan_pipeline.evaluation.charts.inputs import check_threshold, require_history
 from nabahan_pipeline.evaluation.charts.style import (
     CORRECT_COLOR, EXEC_COLOR, INK, LABEL_BOX, MUTED, NA_COLOR, P95_COLOR, PASS_COLOR, chart_style,
-    new_figure,
+    new_figure, percent_ticks,
 )
 from nabahan_pipeline.evaluation.charts.text import run_label
 
@@ -83,9 +83,8 @@ def draw_trend(ax: Axes, history: pd.DataFrame | None, threshold: float, *, comp
                               label=f"{'Threshold' if compact else 'Pass threshold'} "
                                     f"{format_pct(threshold)}"))
     ax.set_ylim(0, 138)
-    ax.set_yticks(range(0, 101, 20), [f"{v}%" for v in range(0, 101, 20)])
+    percent_ticks(ax.yaxis)
     ax.set_ylabel("Rate (%)")
-    ax.yaxis.grid(True)
 
     ax2 = ax.twinx()
     ax2.spines["right"].set_visible(True)

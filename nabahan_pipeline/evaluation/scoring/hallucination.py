@@ -8,6 +8,7 @@ import functools
 import json
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pandera.pandas as pa
@@ -19,34 +20,16 @@ from nabahan_pipeline.evaluation.scoring.answer import Answer
 from nabahan_pipeline.evaluation.scoring.claims import answer_rows, not_verified_numbers
 from nabahan_pipeline.evaluation.scoring.declare import Column, scorer
 
-# Stock AI disclaimers and hedges: an assistant speaking of itself as a model, of its training or
-# of its knowledge, which a grounded answer over retrieved rows never needs. Matched as whole words
-# and phrases after normalize_arabic (hamza, ta marbuta and case variants all match; "as an ai" is
-# not in "has an airport").
-DISCLAIMER_PHRASES: tuple[str, ...] = (
-    "كنموذج لغوي", "نموذج لغوي كبير", "بصفتي نموذج", "بصفتي نموذجا", "بصفتي ذكاء اصطناعي", "كذكاء اصطناعي",
-    "كمساعد ذكاء اصطناعي", "انا نموذج لغوي", "انا مجرد نموذج", "لا يمكنني تصفح", "لا استطيع تصفح",
-    "حسب معرفتي", "حسب علمي", "على حد علمي", "اخر تحديث لمعرفتي", "بيانات تدريبي", "تم تدريبي", "as an ai",
-    "as a language model", "as an artificial intelligence", "language model", "i am an ai", "i'm an ai",
-    "i cannot browse", "i can't browse", "i am unable to browse", "my knowledge cutoff", "knowledge cutoff",
-    "my training data", "as of my last update",
-)
-# "I cannot reach ..." is a disclaimer only when what it cannot reach is the internet or live,
-# current data (the model excusing itself); "لا يمكنني الوصول إلى بيانات الطقس" is an honest
-# statement of the agent's scope. LIVE_SOURCES must follow within three words.
-ACCESS_PHRASES: tuple[str, ...] = (
-    "لا يمكنني الوصول", "لا استطيع الوصول", "ليس لدي وصول", "ليس لدي امكانية الوصول",
-    "لا املك امكانية الوصول", "لا يمكنني الاتصال", "i don't have access", "i do not have access",
-    "i have no access", "i cannot access", "i can't access", "i am unable to access",
-)
-LIVE_SOURCES: tuple[str, ...] = (
-    "الإنترنت", "الانترنيت", "الشبكة", "الويب", "بيانات حية", "البيانات الحية", "معلومات حية",
-    "المعلومات الحية", "بيانات مباشرة", "البيانات المباشرة", "بيانات محدثة", "البيانات المحدثة",
-    "معلومات محدثة", "المعلومات المحدثة", "أحدث البيانات", "أحدث المعلومات", "البيانات الحالية",
-    "المعلومات الحالية", "الوقت الفعلي", "الوقت الحقيقي", "the internet", "internet", "the web", "real-time",
-    "realtime", "real time", "live data", "live information", "current data", "current information",
-    "current events", "up-to-date", "up to date", "the latest",
-)
+# The words (package data, read once): stock AI disclaimers and hedges, an assistant speaking of
+# itself as a model, of its training or of its knowledge, which a grounded answer over retrieved
+# rows never needs; matched as whole words and phrases after normalize_arabic (hamza, ta marbuta
+# and case variants all match; "as an ai" is not in "has an airport"). An access phrase ("I cannot
+# reach ...") is a disclaimer only when one of LIVE_SOURCES (the internet, live or current data)
+# follows within three words: "لا يمكنني الوصول إلى بيانات الطقس" honestly states the agent's scope.
+_WORDS = json.loads(Path(__file__).with_name("markers.json").read_text(encoding="utf-8"))
+DISCLAIMER_PHRASES: tuple[str, ...] = tuple(_WORDS["disclaimer_phrases"])
+ACCESS_PHRASES: tuple[str, ...] = tuple(_WORDS["access_phrases"])
+LIVE_SOURCES: tuple[str, ...] = tuple(_WORDS["live_sources"])
 
 
 def _phrase(text: str) -> str:
@@ -70,15 +53,7 @@ _compiled = functools.cache(re.compile)  # pure, over the fixed patterns above: 
 
 # HTML element names: a tag an agent may emit (<br>, <thead>, </td>, <h3>, <a href=...>) is no
 # placeholder.
-_HTML_ELEMENTS = (
-    "a|abbr|address|area|article|aside|audio|b|base|bdi|bdo|big|blockquote|body|br|button|canvas|"
-    "caption|center|cite|code|col|colgroup|data|datalist|dd|del|details|dfn|dialog|div|dl|dt|em|"
-    "embed|fieldset|figcaption|figure|font|footer|form|h[1-6]|head|header|hgroup|hr|html|i|iframe|"
-    "img|input|ins|kbd|label|legend|li|link|main|map|mark|menu|meta|meter|nav|noscript|object|ol|"
-    "optgroup|option|output|p|param|picture|pre|progress|q|rp|rt|ruby|s|samp|script|search|section|"
-    "select|slot|small|source|span|strike|strong|style|sub|summary|sup|table|tbody|td|template|"
-    "textarea|tfoot|th|thead|time|title|tr|track|tt|u|ul|var|video|wbr"
-)
+_HTML_ELEMENTS = "|".join(_WORDS["html_elements"])
 # Template placeholders left in the text: {count}, {{x}}, [REGION], <placeholder>, XXX, N/A,
 # TODO/TBD/FIXME, $1, ${x}, %s, %(name)s. [REGION] and TODO count in capitals only ("[see note]"
 # in prose is not a placeholder); an angle-bracket word counts when it is no HTML element name.
