@@ -19,7 +19,7 @@ from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.values import AVERAGE
 from nabahan_pipeline.reference_agent.parser.frame import Condition
-from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, TABLES
+from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, METRIC_PREFIXES, TABLES
 
 SHOWN_ITEMS = 3
 _WORDING = lx.package_data("wording.json")  # the nouns and sentences answers are worded with
@@ -29,6 +29,8 @@ _DIMENSION_NOUNS: dict[str, tuple[str, ...]] = {key: tuple(words) for key, words
 _LOOKUP_NOUNS: dict[str, tuple[str, ...]] = {key: tuple(words) for key, words in _WORDING["LOOKUP_NOUNS"].items()}
 _COLUMN_NOUNS: dict[str, str] = _WORDING["COLUMN_NOUNS"]
 _MONEY = {"value", "awarded", "booklet"}
+_MEASURE_WORDS = {"count": "عدد", "sum": "إجمالي", "avg": "متوسط", "max": "أعلى", "min": "أدنى"}
+_UNIT_WORDS = {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": " عرضاً"}
 # A row's columns by field: the figures a row is shown with, and a tender's dates other than its publish date
 # (rows ranked by one show it).
 _COLUMNS = {**TABLES["projects"].columns, **TABLES["tenders"].columns}
@@ -85,9 +87,7 @@ def write_insight(frame: QueryFrame, rows: Sequence[dict[str, Any]], catalog: Ca
 def money(value: float) -> str:
     """An amount with thousands separators, with halalas when it has them."""
     value = float(value)
-    if abs(value - round(value)) < 0.005:
-        return f"{value:,.0f}"
-    return f"{value:,.2f}"
+    return f"{value:,.0f}" if abs(value - round(value)) < 0.005 else f"{value:,.2f}"
 
 
 def approx_money(value: float) -> str:
@@ -124,13 +124,7 @@ def display(name: Any) -> str:
 def _amount(column: str, value: float) -> str:
     if isinstance(value, str):
         return value  # a date (an ISO day), as the data holds it
-    if column in _MONEY:
-        return f"{money(value)} ريال"
-    if column == "duration":
-        return f"{money(value)} شهراً"
-    if column == "bids":
-        return f"{money(value)} عرضاً" if value != 1 else "عرض واحد"
-    return money(value)
+    return "عرض واحد" if column == "bids" and value == 1 else money(value) + _UNIT_WORDS.get(column, "")
 
 
 def _status_wording(name: str | None) -> tuple[str, str]:
@@ -280,7 +274,7 @@ def _difference(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope
     وعدد المناقصات في منطقة مكة المكرمة: 3,558 مناقصة؛ الفرق بينهما 3,486 مناقصة"."""
     row = rows[0] if rows else {}
     first, second, difference = row.get("first_value"), row.get("second_value"), row.get("difference")
-    word = {"count": "عدد", "sum": "إجمالي", "avg": "متوسط"}[frame.measure]
+    word = _MEASURE_WORDS[frame.measure]
     catalog = scope.catalog
 
     def figure(value: Any, column: str) -> str:
@@ -325,13 +319,8 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
 
     if frame.ranked and entity == "tenders" and frame.column in _DATE_FIELDS:
         # "أقرب 5 منافسات ينتهي موعد تقديم عروضها": each with the date it was ranked by.
-        date_column = _COLUMNS[frame.column]
         word = "أقرب" if frame.order == "asc" else "أبعد"
-
-        def dated(row: dict[str, Any]) -> str:
-            return f"{_title(row, entity)} ({_COLUMN_NOUNS[frame.column]} {row.get(date_column)})"
-
-        items = "، ".join(f"{i}) {dated(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        items = "، ".join(f"{i}) {describe(row, frame.column)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
         return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
     if frame.ranked:
         word, among, key = _rank_word(frame), f"من حيث {_COLUMN_NOUNS[column]} بين", column
@@ -464,15 +453,14 @@ def _metric_phrase(frame: QueryFrame, scope: _Scope) -> str:
     column = _COLUMN_NOUNS.get(frame.column or "value", "القيمة التقديرية")
     if frame.measure == "count":
         return f"عدد {scope.definite}"
-    word = {"sum": "إجمالي", "avg": "متوسط", "max": "أعلى", "min": "أدنى"}[frame.measure]
+    word = _MEASURE_WORDS[frame.measure]
     return f"{word} {column} {li(scope.definite)}"
 
 
 def _metric_column(frame: QueryFrame, columns: list[str]) -> str:
     if frame.measure == "count":
         return next(c for c in columns if c.endswith("_count"))
-    prefix = {"sum": "total_", "avg": "avg_", "max": "max_", "min": "min_"}[frame.measure]
-    return next(c for c in columns if c.startswith(prefix))
+    return next(c for c in columns if c.startswith(METRIC_PREFIXES[frame.measure] + "_"))
 
 
 def _lookup_column(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:

@@ -151,14 +151,12 @@ class AgencyGroups:
         )
 
     def read(self, text: str) -> tuple[str, list[Condition], tuple[str, ...]]:
-        """The groups ``text`` names as conditions, and the text with each plural blanked out or,
-        ranked or grouped by, written as the agency noun "الجهات" (padded to its length). A
-        plural that begins an agency's own name ("مستشفيات الهدا ...") is left to the name pass;
-        a singular counts only after a grouping word ("لكل جامعة").
-
-        Also the group words of a question that names no tender, no project and not the data
-        ("كم عدد الجامعات في السعودية"): general knowledge about institutions, which the data
-        (a few agencies of each kind) would answer wrongly; the caller refuses it."""
+        """The groups ``text`` names as conditions; the text with each plural blanked out or,
+        ranked or grouped by, written as "الجهات" (padded to its length); and the group words of
+        a question that names no tender, no project and not the data ("كم عدد الجامعات في
+        السعودية": general knowledge, which the caller refuses). A plural that begins an agency's
+        own name ("مستشفيات الهدا ...") is left to the name pass; a singular counts only after a
+        grouping word ("لكل جامعة")."""
         if self.pattern is None:
             return text, [], ()
         conditions: list[Condition] = []
@@ -239,11 +237,7 @@ class AgencyGroups:
 
     def _begins_a_name(self, word: str, following: str) -> bool:
         first, second = word.split()[0], word_variants(following)
-        for name in self.catalog.agencies.values():
-            name_words = [word_variants(w) for w in words(name)]
-            if len(name_words) > 1 and first in name_words[0] and second & name_words[1]:
-                return True
-        return False
+        return any(len(name) > 1 and first in name[0] and second & name[1] for name in self._name_words.values())
 
 
 def _holds(name: list[frozenset[str]], phrase: list[frozenset[str]]) -> bool:

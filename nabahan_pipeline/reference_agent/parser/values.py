@@ -282,19 +282,7 @@ def read_ordinal(text: str) -> tuple[str, tuple[int, int] | None, tuple[str, ...
 # A threshold on each group's total or count ("الجهات التي طرحت أكثر من 100 منافسة"): taken out, the rest
 # asked of every group, and the groups whose figure passes kept (HAVING).
 
-# The groups named first -> (dimension, the grouping the rest is asked by, an agency group's words).
-_HEADS: dict[str, tuple[str, str, str]] = {
-    "مناطق": ("region", "حسب المنطقه", ""),
-    "جهات": ("agency", "حسب الجهه", ""),
-    "انشطه": ("activity", "حسب النشاط", ""),
-    "انواع ال?(?:منافسات|مناقصات)": ("type", "حسب النوع", ""),
-    "انواع": ("type", "حسب النوع", ""),
-    "حالات": ("status", "حسب الحاله", ""),
-    "جامعات": ("agency", "حسب الجهه", "للجامعات"),
-    "وزارات": ("agency", "حسب الجهه", "للوزارات"),
-    "مستشفيات": ("agency", "حسب الجهه", "للمستشفيات"),
-    "امانات": ("agency", "حسب الجهه", "للامانات"),
-}
+_HEADS = lx.THRESHOLD_HEADS  # the groups named first
 _HEAD = re.compile(
     r"^(?:(?:ما|ماهي|ما هي|وش|ايش|اذكر|اعرض|حدد|هات|ايش هي|وش هي)\s|(?P<which>اي)\s)?(?:ال)?(?P<head>"
     + "|".join(f"(?:{h})" for h in _HEADS)
