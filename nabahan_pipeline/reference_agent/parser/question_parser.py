@@ -32,7 +32,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     NEGATION, NEGATION_GOES_ON, NEITHER, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGIONS, REGION_KEYS,
     REGION_PREFIX, SQL, SQL_STATEMENT, STATUSES, STATUS_KEYS, TYPES, TYPE_KEYS, UNHELD, UNHELD_KEYS, blanked_by,
     corrected, dialect_negation, elided_names, modified_groups, name_neighbours, name_words, negated_conjunct,
-    or_across_kinds, relative_ma, rephrased, unread_negations,
+    or_across_kinds, read_each, relative_ma, rephrased, unread_negations,
 )
 from nabahan_pipeline.reference_agent.parser.reading import (
     AWARDED_STATUS, Reading, pass_over, read_awards, read_order, read_value_group, sort_column,
@@ -336,9 +336,7 @@ class QuestionParser:
 
     def _places(self, r: Reading) -> None:
         """Regions and the cities named for them; the whole country is no filter."""
-        for m in list(NO_REGION.finditer(r.text)):
-            r.add([Condition("region", "is_null", (), "التي لا منطقة محددة لها")], strong=False)
-            r.blank(m.start(), m.end())
+        r.take(read_each(NO_REGION, r.text, lambda m, _: _NO_REGION), strong=False)
         region_ids: list[int] = []
         outside: list[int] = []
         negated_end = -1  # where the last negated place ended
@@ -529,6 +527,8 @@ _TYPO_REASONS = frozenset({"not_understood", "unknown"})
 # Up to this many agencies read from one phrase are named in the insight, beyond it the phrase.
 _NAMED_AGENCIES = 6
 
+# Tenders with no region ("اللي ما لها منطقة محددة").
+_NO_REGION = Condition("region", "is_null", (), "التي لا منطقة محددة لها")
 # The columns each table's rows can be sorted by.
 _SORTABLE_COLUMNS = {
     "tenders": ("value", "awarded", "bids", "booklet", "date"),
@@ -601,7 +601,7 @@ def apply_filters(frame: QueryFrame, filters: Mapping[str, object], parser: Ques
         if raw is None or raw == "":
             continue
         key_norm = str(key).strip().lower()
-        field_name = next((name for name, keys in _FILTER_KEYS.items() if key_norm in keys), None)
+        field_name = next((name for name, keys in _FILTER_KEYS.items() if key_norm in keys), "")
         if field_name in _FILTER_TERMS:
             ids = _resolve(raw, catalog.table(field_name), *_FILTER_TERMS[field_name], field_name)
             extra.append(Condition(field_name, "in", ids, catalog.phrase(field_name, ids)))

@@ -446,10 +446,8 @@ def read_column_comparisons(text: str) -> tuple[str, list[Condition]]:
             label += f" بأكثر من {m.group('pct')}%"
         conditions.append(Condition("awarded", "column" + op, ("value", factor), label))
         text = blank(text, m.start(), m.end())
-    for m in list(_NO_AWARD.finditer(text)):
-        conditions.append(Condition("awarded", "is_null", (), "بدون ترسية"))
-        text = blank(text, m.start(), m.end())
-    return text, conditions
+    text, none = read_each(_NO_AWARD, text, lambda m, _: Condition("awarded", "is_null", (), "بدون ترسية"))
+    return text, conditions + none
 
 
 # --- durations ------------------------------------------------------------------------------------
@@ -492,19 +490,19 @@ _DUR_WORDS = {"<=": "لا تتجاوز", ">=": "لا تقل عن", ">": "أكث�
 def read_durations(text: str) -> tuple[str, list[Condition]]:
     """The duration comparisons of ``text`` (normalized) as conditions in months, and the text
     with them blanked out. A bare span ("مدته سنة") is an equality."""
-    conditions: list[Condition] = []
-    for m in list(_PHRASE.finditer(text)):
-        unit, count = m.group("unit"), m.group("n")
-        if count and unit in ("سنتين", "عامين", "شهرين"):
-            continue  # "3 سنتين" says two counts
-        n = (int(count) if count.isdigit() else lx.SMALL_NUMBERS[count]) if count else 1
-        said = [(table, m.group(group)) for table, group in ((_BEFORE, "before"), (_VERBS, "verb"), (_AFTER, "after"))]
-        said = [(table, words) for table, words in said if words]
-        if len(said) > 1:
-            continue  # two comparators: not a reading we can trust
-        op = next((op for table, words in said for pattern, op in table if re.fullmatch(pattern, words)), "=")
-        span = f"{count + ' ' if count else ''}{_SPELLED.get(unit, unit)}"
-        label = f"بمدة {_DUR_WORDS[op]} {span}".replace("  ", " ")
-        conditions.append(Condition("duration", op, (float(n * _MONTHS.get(unit, 1)),), label))
-        text = blank(text, m.start(), m.end())
-    return text, conditions
+    return read_each(_PHRASE, text, _duration)
+
+
+def _duration(m: re.Match[str], text: str) -> Condition | None:
+    unit, count = m.group("unit"), m.group("n")
+    if count and unit in ("سنتين", "عامين", "شهرين"):
+        return None  # "3 سنتين" says two counts
+    n = (int(count) if count.isdigit() else lx.SMALL_NUMBERS[count]) if count else 1
+    said = [(table, m.group(group)) for table, group in ((_BEFORE, "before"), (_VERBS, "verb"), (_AFTER, "after"))]
+    said = [(table, words) for table, words in said if words]
+    if len(said) > 1:
+        return None  # two comparators: not a reading we can trust
+    op = next((op for table, words in said for pattern, op in table if re.fullmatch(pattern, words)), "=")
+    span = f"{count + ' ' if count else ''}{_SPELLED.get(unit, unit)}"
+    label = f"بمدة {_DUR_WORDS[op]} {span}".replace("  ", " ")
+    return Condition("duration", op, (float(n * _MONTHS.get(unit, 1)),), label)
