@@ -181,9 +181,9 @@ class _Scope:
                     text = wording.format(label=c.label, name=display(c.label), time=_time_phrase(c.label))
                 qualifiers.append(text)
                 indefinite.append(text)
-        if frame.entity == "projects":
-            return cls(catalog, "المشاريع المستقبلية", "مشروع", "مشاريع", qualifiers, indefinite)
-        return cls(catalog, "المناقصات", "مناقصة", "مناقصات", qualifiers, indefinite)
+        projects = frame.entity == "projects"
+        nouns = ("المشاريع المستقبلية", "مشروع", "مشاريع") if projects else ("المناقصات", "مناقصة", "مناقصات")
+        return cls(catalog, *nouns, qualifiers, indefinite)
 
     @property
     def definite(self) -> str:
@@ -194,9 +194,8 @@ class _Scope:
         return "، ".join(q for q in self.indefinite if q)
 
     def none_found(self) -> str:
-        if self.conditions:
-            return f"لم أجد في البيانات أي {self.unit} تطابق شروط السؤال ({self.conditions})."
-        return f"لم أجد في البيانات أي {self.unit}."
+        asked = f" تطابق شروط السؤال ({self.conditions})" if self.conditions else ""
+        return f"لم أجد في البيانات أي {self.unit}{asked}."
 
 
 def _time_phrase(label: str) -> str:
@@ -236,15 +235,14 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
         if not total:
             return scope.none_found()
         part = _Scope.of(QueryFrame(entity=frame.entity, conditions=frame.share_of), scope.catalog)
+        whole = scope.definite if scope.qualifiers else "إجمالي " + scope.noun
         if frame.column:
-            noun = _COLUMN_NOUNS[frame.column]
-            whole = scope.definite if scope.qualifiers else "إجمالي " + scope.noun
             return (
-                f"حصة {part.definite} من {noun} {li(whole)}: {float(share or 0):.1f}% "
+                f"حصة {part.definite} من {_COLUMN_NOUNS[frame.column]} {li(whole)}: {float(share or 0):.1f}% "
                 f"({_amount(frame.column, matching or 0)} من أصل {_amount(frame.column, total)})."
             )
         return (
-            f"نسبة {part.definite} من {scope.definite if scope.qualifiers else 'إجمالي ' + scope.noun}: {float(share or 0):.1f}% "
+            f"نسبة {part.definite} من {whole}: {float(share or 0):.1f}% "
             f"({count(matching or 0)} من أصل {counted(total, scope.unit, scope.units)})."
         )
     if frame.measure == "count_distinct":
@@ -493,13 +491,11 @@ def _lookup(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
     # "الجامعات", "«تجاره»": which of the table's rows were asked for.
     named = [c.label for c in frame.conditions if c.field in ("agency", "activity")]
     where = "".join(f" التي في اسمها {n}" if n.startswith("«") else f" من {display(n)}" for n in named) + where
-    if frame.measure == "count":
-        value = next(iter(rows[0].values())) if rows else 0
-        if not value:
-            return f"لم أجد أي {plural}{where} في البيانات."
-        return f"بلغ عدد {plural}{where} في البيانات {count(value)} {unit}."
-    if not rows:
+    value = next(iter(rows[0].values())) if rows else 0
+    if not (value if frame.measure == "count" else rows):
         return f"لم أجد أي {plural}{where} في البيانات."
+    if frame.measure == "count":
+        return f"بلغ عدد {plural}{where} في البيانات {count(value)} {unit}."
     names = [display(row.get(name_column, "")) for row in rows]
     readable = [n for n in names if n and not any(ch.isdigit() for ch in n)]
     shown = "، ".join(readable[:8])

@@ -80,7 +80,9 @@ class NameIndex:
         overlapping. A phrase needs a word that is not ``lexical`` (a position the vocabulary
         already explains, such as a region); a one-word phrase also needs a word not in ``generic``."""
         n = len(question_words)
-        hits = [{hit for form in word_variants(word) for hit in self.postings.get(form, ())} for word in question_words]
+        hits = [
+            {hit for form in word_variants(word) for hit in self.postings.get(form, ())} for word in question_words
+        ]
         # run[i][(key, pos)]: matched words from question word i and name word pos on.
         run: list[dict[tuple[tuple[str, int], int], int]] = [dict() for _ in range(n + 1)]
         for i in range(n - 1, -1, -1):
@@ -120,8 +122,6 @@ _TABLES = {
     "type": ("tender_types", "tender_type_id"), "activity": ("activities", "activity_id"),
     "agency": ("government_agencies", "agency_id"),
 }
-
-
 # Each dimension's table among the Catalog's fields.
 _PLURALS = {"region": "regions", "status": "statuses", "type": "types", "activity": "activities", "agency": "agencies"}
 

@@ -40,9 +40,7 @@ def compared_years(text: str) -> str:
     when the question compares, and the "من" of "كل من" before years blanked: the date readers
     then read the years themselves, not the span from one to the other."""
     text = _EACH_OF_YEARS.sub("  ", text)
-    if not COMPARE.search(text):
-        return text
-    return _BETWEEN_YEARS.sub("في ", text)
+    return _BETWEEN_YEARS.sub("في ", text) if COMPARE.search(text) else text
 
 
 def group_each(frame: QueryFrame | Refusal, original: str) -> QueryFrame | Refusal:

@@ -211,9 +211,7 @@ def _rows_frame(c: _Cues, r: Reading, rows: QueryFrame, entity: str, column: str
         order = "asc" if (oldest or soonest) else "desc"
         limit = r.top_n or (lx.DEFAULT_TOP_N if _plural_after(c.text, cue.end()) else 1)
         return replace(rows, column=_date_column(r, entity), order=order, limit=limit, ranked=True)
-    if r.top_n:
-        return replace(rows, column=column, order="desc", limit=r.top_n, ranked=True)
-    return rows
+    return replace(rows, column=column, order="desc", limit=r.top_n, ranked=True) if r.top_n else rows
 
 
 def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
@@ -225,9 +223,7 @@ def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
         # "نسبة منافسات الشرقية من منافسات 2024": with nothing else to share, the place is the part.
         part = tuple(c for c in base if c.field == "region")
         base = tuple(c for c in base if c.field != "region")
-    if not part:
-        return None
-    return QueryFrame(entity=entity, measure="share", conditions=base, share_of=part)
+    return QueryFrame(entity=entity, measure="share", conditions=base, share_of=part) if part else None
 
 
 def _conditions(r: Reading, entity: str) -> list[Condition]:
