@@ -162,20 +162,20 @@ class _Scope:
     def of(cls, frame: QueryFrame, catalog: Catalog) -> _Scope:
         qualifiers: list[str] = []
         indefinite: list[str] = []
-        order = ("reference", "tender_name", "status", "type", "activity", "agency", "region", "date", "deadline", "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration")
+        order = (
+            "reference", "tender_name", "status", "type", "activity", "agency", "region", "date", "deadline",
+            "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration",
+        )
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
-                if c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير")):
-                    qualifiers.append(c.label)
-                    indefinite.append(c.label)
-                    continue
-                if field == "status":
+                negated = c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير"))
+                if field == "status" and not negated:
                     wordings = [_status_wording(catalog.statuses.get(i)) for i in c.values]
                     qualifiers.append(" أو ".join(definite for definite, _ in wordings))
                     indefinite.append(" أو ".join(plain for _, plain in wordings))
                     continue
-                if field in _DATE_FIELDS and c.op in ("<", ">="):
-                    text = c.label  # passed or not by the as-of date, worded by the parser
+                if negated or (field in _DATE_FIELDS and c.op in ("<", ">=")):
+                    text = c.label  # a negation, or a date passed or not by the as-of date: as worded
                 else:
                     wording = _QUALIFIERS.get(field, "{label}")
                     text = wording.format(label=c.label, name=display(c.label), time=_time_phrase(c.label))
@@ -335,7 +335,8 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
     # A plain list: how many, their total value, and the largest.
     total = sum(float(row.get("estimated_value") or 0) for row in rows)
     if len(rows) == 1:
-        return f"وجدت {scope.unit} واحدة فقط من {scope.definite}: {describe(rows[0], 'value')}." if entity == "tenders" else f"وجدت مشروعاً واحداً فقط من {scope.definite}: {describe(rows[0], 'value')}."
+        one = f"{scope.unit} واحدة" if entity == "tenders" else "مشروعاً واحداً"
+        return f"وجدت {one} فقط من {scope.definite}: {describe(rows[0], 'value')}."
     top = max(rows, key=lambda row: float(row.get("estimated_value") or 0))
     return (
         f"وجدت {counted(len(rows), scope.unit, scope.units)} من {scope.definite}، "

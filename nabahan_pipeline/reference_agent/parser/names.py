@@ -256,9 +256,8 @@ def _has_adjective(name: list[frozenset[str]], word: str) -> bool:
 
 
 # --- name choice ----------------------------------------------------------------------------------
-# Which agencies a phrase several names share means: the word before it may pick them; a phrase every
-# name begins with is a family; one agency's whole name inside others' is that agency alone unless all
-# are asked for ("كل جهات الحرس الوطني"); anything else is ambiguous and refused with the candidates named.
+# Which agencies a phrase several names share means: those the word before it picks, a family, the one
+# whole name (unless all are asked for: "كل جهات الحرس الوطني"), else ambiguous, the candidates named.
 
 # Words that stand before a name without being part of it.
 _NOT_NAME_WORDS = frozenset({"في", "من", "او", "و", "لدي", "عند", "ل", "ب", "طرحتها", "طرحها", "طرحت"})
@@ -326,8 +325,7 @@ def asked_as_group(tokens: list[str], start: int, end: int) -> tuple[int, int] |
 
 # --- reference lookup -----------------------------------------------------------------------------
 # Questions about the reference tables themselves (a name in English or Arabic, an id, an agency's
-# region, names holding a word); the table is the one the dimension noun or the single name condition
-# names, and conditions it cannot hold refuse the lookup.
+# region, names holding a word), of the table the question names; a condition it cannot hold refuses.
 
 _CUES = (
     (

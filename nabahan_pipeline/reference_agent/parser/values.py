@@ -376,8 +376,7 @@ def with_threshold(frame: QueryFrame, threshold: Threshold) -> QueryFrame | None
 
 # --- column comparison ----------------------------------------------------------------------------
 # A tender's awarded value against its own estimated value ("رُسّيت بقيمة أعلى من قيمتها التقديرية"), or
-# none ("انتهت بدون ترسية"): one condition on two columns of a row, read before the figures pass, which
-# would take the comparator for one before a number.
+# none: one condition on two columns, read before the figures (whose comparator it would take).
 
 _PREFIX = r"(?:[وف]?(?:[بل]?ال|[بل]))?"
 _AWARD = rf"{_PREFIX}(?:ترسي(?:ه|تها|ته)|مرسي|مرساه)"
@@ -451,10 +450,8 @@ def read_column_comparisons(text: str) -> tuple[str, list[Condition]]:
 
 
 # --- durations ------------------------------------------------------------------------------------
-# A future project's duration compared with a span said in years or months: "مدته سنة أو أقل",
-# "مدتها أكثر من سنتين", "مدة تنفيذه لا تتجاوز 18 شهراً"; read as a condition in months.
-#
-# Read only right after a duration word (مدة، مدته، مدتها), so that "سنة" elsewhere stays a date.
+# A future project's duration compared with a span in years or months ("مدتها أكثر من سنتين"), in
+# months; read only right after a duration word (مدة، مدته), so that "سنة" elsewhere stays a date.
 
 _DURATION_WORD = r"(?:[وفبل]?ال)?مد(?:ه|ته|تها|ت)(?:\s(?:ال)?تنفيذ(?:ه|ها)?)?"
 _BEFORE = (
