@@ -81,9 +81,7 @@ _kept_fold = functools.lru_cache(maxsize=FOLDED_KEPT)(_fold)
 def arabic_letter_share(text: str) -> float:
     """The share (0..1) of the letters in ``text`` that are Arabic letters; 0.0 when it has none."""
     letters = "".join(filter(str.isalpha, text))
-    if not letters:
-        return 0.0
-    return len(_ARABIC_BLOCKS.findall(letters)) / len(letters)
+    return len(_ARABIC_BLOCKS.findall(letters)) / len(letters) if letters else 0.0
 
 
 # The Arabic script blocks, as is_arabic_letter names them.

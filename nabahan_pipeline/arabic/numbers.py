@@ -1,22 +1,14 @@
-"""The one reader of numbers in Arabic (and mixed Arabic/Latin) text, for grounding and for the
-reference agent's question parser.
+"""The one reader of numbers in Arabic and mixed text, for grounding and the reference agent.
 
-It reads digits (Western, Arabic-Indic, Persian) with thousands and decimal separators
-(``1,234``, ``1 234``, ``١٬٢٣٤``, ``1،250،000``, ``٫``), percent signs and words, and scale words
-after them (``٢٫٥ مليون``); and written numbers: units in either gender and case, teens (also
-definite and ordinal: الحادي عشر), tens, hundreds (مئة/مائة/مية, مئتان, ثلاثمئة), ألف/مليون/مليار/
-تريليون with their duals and plurals, parts joined by و in any order within a group, fractions of a
-scale (نصف/ربع/ثلث، ثلاثة أرباع مليون، مليون ونص), a spoken decimal point (فاصلة) and the " , " of
-number-to-words writers, Saudi colloquial forms (حدعش، خمسطعش، ميتين، خمسمية), digits mixed with
-words (``مليون و200 ألف``).
-
-A written form can have several readings (``20.000`` is 20000 or 20.0): a mention carries each,
-with the place value of its last stated digit (``Reading.unit``), so that a caller accepts it when
-any reading fits. Word numbers are stated at the unit of their last part's scale word, or of that
-part's own magnitude when smaller ("عشرة آلاف" at 1,000, "نصف مليون" at 100,000). Words vague
-alone are no numbers: a plural scale (آلاف), a fraction without a scale (نصف المناقصات), أحد/إحدى
-outside a teen or tens, a definite scale (بالمليون), the month صفر; digits glued to Latin letters on
-their left are an identifier (Q3, H1).
+Digits (Western, Arabic-Indic, Persian) with thousands and decimal separators, percent signs and
+words, scale words after them (``٢٫٥ مليون``); written numbers in either gender and case, with
+teens, tens, hundreds, scales and their duals and plurals, parts joined by و, fractions of a scale
+(ثلاثة أرباع مليون، مليون ونص), a spoken decimal point (فاصلة), Saudi colloquial forms (حدعش،
+ميتين) and digits mixed with words (``مليون و200 ألف``). A written form may have several readings
+(``20.000`` is 20000 or 20.0): a mention carries each, with the place value of its last stated
+digit (``Reading.unit``). Words vague alone are no numbers: a plural scale (آلاف), a fraction
+without a scale, a definite scale (بالمليون), the month صفر; digits glued to Latin letters on
+their left are an identifier (Q3).
 """
 
 from __future__ import annotations
@@ -78,9 +70,7 @@ def find_numbers(text: str) -> list[NumberMention]:
     """The numbers ``text`` states, in order, with their spans in ``text`` itself."""
     if not text:
         return []
-    if len(text) <= MENTIONS_KEPT_CHARS:
-        return list(_kept_mentions(text))
-    return list(_mentions(text))
+    return list(_kept_mentions(text) if len(text) <= MENTIONS_KEPT_CHARS else _mentions(text))
 
 
 def _mentions(text: str) -> tuple[NumberMention, ...]:
@@ -131,10 +121,7 @@ def _fold_with_origin(text: str) -> tuple[str, list[int]]:
     folded = "".join(parts)
     if len(folded) == len(text):  # every character folded into one: each comes from its own place
         return folded, list(range(len(text)))
-    origin: list[int] = []
-    for i, part in enumerate(parts):
-        origin.extend([i] * len(part))
-    return folded, origin
+    return folded, [i for i, part in enumerate(parts) for _ in part]
 
 
 # --- the words ------------------------------------------------------------------------------------
@@ -441,11 +428,8 @@ class _Scanner:
         start = self.tokens[i].start + skip
         if self.tokens[i].kind == "num" and self.percent_before(i):
             percent, start = True, start - 1
-        readings = []
-        for combination in product(*(part.readings for part in parts)):
-            value = sum(v for v, _ in combination)
-            if math.isfinite(value):
-                readings.append(Reading(float(value), float(combination[-1][1])))
+        sums = [(sum(v for v, _ in c), c[-1][1]) for c in product(*(part.readings for part in parts))]
+        readings = [Reading(float(value), float(unit)) for value, unit in sums if math.isfinite(value)]
         if not readings:
             return None
         stop = self.tokens[end - 1].end
@@ -500,10 +484,7 @@ class _Scanner:
         if group is None:
             return None
         scale = self.scale_after(group.end, _GROUP_SCALES)
-        if group.decimal is not None:
-            readings, digits = group.decimal
-        else:
-            readings, digits = [(group.value, 1.0)], 0
+        readings, digits = group.decimal if group.decimal is not None else ([(group.value, 1.0)], 0)
         if scale:
             scaled = [(value * scale, min(unit * scale, _magnitude(value * scale))) for value, unit in readings]
             return _Part(scaled, scale, group.end + 1, digits)

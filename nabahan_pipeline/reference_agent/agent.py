@@ -122,13 +122,8 @@ def _answer(
 ) -> dict[str, Any]:
     # Both result forms: ``data`` for readers of the seed's contract, ``columns`` + ``rows`` lossless.
     return {
-        "status": status,
-        "sql": sql,
-        "data": data or [],
-        "columns": columns or [],
-        "rows": rows or [],
-        "insights": insights,
-        "error": error,
+        "status": status, "sql": sql, "data": data or [], "columns": columns or [], "rows": rows or [],
+        "insights": insights, "error": error,
     }
 
 

@@ -19,7 +19,7 @@ from nabahan_pipeline.reference_agent.lookup_catalog import Catalog
 from nabahan_pipeline.reference_agent.parser import QueryFrame, Refusal
 from nabahan_pipeline.reference_agent.parser.values import AVERAGE
 from nabahan_pipeline.reference_agent.parser.frame import Condition
-from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, TABLES
+from nabahan_pipeline.reference_agent.sql_builder import DIMENSIONS, METRIC_PREFIXES, TABLES
 
 SHOWN_ITEMS = 3
 _WORDING = lx.package_data("wording.json")  # the nouns and sentences answers are worded with
@@ -29,6 +29,8 @@ _DIMENSION_NOUNS: dict[str, tuple[str, ...]] = {key: tuple(words) for key, words
 _LOOKUP_NOUNS: dict[str, tuple[str, ...]] = {key: tuple(words) for key, words in _WORDING["LOOKUP_NOUNS"].items()}
 _COLUMN_NOUNS: dict[str, str] = _WORDING["COLUMN_NOUNS"]
 _MONEY = {"value", "awarded", "booklet"}
+_MEASURE_WORDS = {"count": "عدد", "sum": "إجمالي", "avg": "متوسط", "max": "أعلى", "min": "أدنى"}
+_UNIT_WORDS = {"value": " ريال", "awarded": " ريال", "booklet": " ريال", "duration": " شهراً", "bids": " عرضاً"}
 # A row's columns by field: the figures a row is shown with, and a tender's dates other than its publish date
 # (rows ranked by one show it).
 _COLUMNS = {**TABLES["projects"].columns, **TABLES["tenders"].columns}
@@ -85,9 +87,7 @@ def write_insight(frame: QueryFrame, rows: Sequence[dict[str, Any]], catalog: Ca
 def money(value: float) -> str:
     """An amount with thousands separators, with halalas when it has them."""
     value = float(value)
-    if abs(value - round(value)) < 0.005:
-        return f"{value:,.0f}"
-    return f"{value:,.2f}"
+    return f"{value:,.0f}" if abs(value - round(value)) < 0.005 else f"{value:,.2f}"
 
 
 def approx_money(value: float) -> str:
@@ -124,13 +124,7 @@ def display(name: Any) -> str:
 def _amount(column: str, value: float) -> str:
     if isinstance(value, str):
         return value  # a date (an ISO day), as the data holds it
-    if column in _MONEY:
-        return f"{money(value)} ريال"
-    if column == "duration":
-        return f"{money(value)} شهراً"
-    if column == "bids":
-        return f"{money(value)} عرضاً" if value != 1 else "عرض واحد"
-    return money(value)
+    return "عرض واحد" if column == "bids" and value == 1 else money(value) + _UNIT_WORDS.get(column, "")
 
 
 def _status_wording(name: str | None) -> tuple[str, str]:
@@ -168,28 +162,28 @@ class _Scope:
     def of(cls, frame: QueryFrame, catalog: Catalog) -> _Scope:
         qualifiers: list[str] = []
         indefinite: list[str] = []
-        order = ("reference", "tender_name", "status", "type", "activity", "agency", "region", "date", "deadline", "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration")
+        order = (
+            "reference", "tender_name", "status", "type", "activity", "agency", "region", "date", "deadline",
+            "enquiry", "opening", "value", "awarded", "bids", "booklet", "duration",
+        )
         for field in order:
             for c in (c for c in frame.conditions if c.field == field):
-                if c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير")):
-                    qualifiers.append(c.label)
-                    indefinite.append(c.label)
-                    continue
-                if field == "status":
+                negated = c.op in ("not_in", "is_null") or (field == "status" and c.label.startswith("غير"))
+                if field == "status" and not negated:
                     wordings = [_status_wording(catalog.statuses.get(i)) for i in c.values]
                     qualifiers.append(" أو ".join(definite for definite, _ in wordings))
                     indefinite.append(" أو ".join(plain for _, plain in wordings))
                     continue
-                if field in _DATE_FIELDS and c.op in ("<", ">="):
-                    text = c.label  # passed or not by the as-of date, worded by the parser
+                if negated or (field in _DATE_FIELDS and c.op in ("<", ">=")):
+                    text = c.label  # a negation, or a date passed or not by the as-of date: as worded
                 else:
                     wording = _QUALIFIERS.get(field, "{label}")
                     text = wording.format(label=c.label, name=display(c.label), time=_time_phrase(c.label))
                 qualifiers.append(text)
                 indefinite.append(text)
-        if frame.entity == "projects":
-            return cls(catalog, "المشاريع المستقبلية", "مشروع", "مشاريع", qualifiers, indefinite)
-        return cls(catalog, "المناقصات", "مناقصة", "مناقصات", qualifiers, indefinite)
+        projects = frame.entity == "projects"
+        nouns = ("المشاريع المستقبلية", "مشروع", "مشاريع") if projects else ("المناقصات", "مناقصة", "مناقصات")
+        return cls(catalog, *nouns, qualifiers, indefinite)
 
     @property
     def definite(self) -> str:
@@ -200,9 +194,8 @@ class _Scope:
         return "، ".join(q for q in self.indefinite if q)
 
     def none_found(self) -> str:
-        if self.conditions:
-            return f"لم أجد في البيانات أي {self.unit} تطابق شروط السؤال ({self.conditions})."
-        return f"لم أجد في البيانات أي {self.unit}."
+        asked = f" تطابق شروط السؤال ({self.conditions})" if self.conditions else ""
+        return f"لم أجد في البيانات أي {self.unit}{asked}."
 
 
 def _time_phrase(label: str) -> str:
@@ -242,15 +235,14 @@ def _aggregate(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope)
         if not total:
             return scope.none_found()
         part = _Scope.of(QueryFrame(entity=frame.entity, conditions=frame.share_of), scope.catalog)
+        whole = scope.definite if scope.qualifiers else "إجمالي " + scope.noun
         if frame.column:
-            noun = _COLUMN_NOUNS[frame.column]
-            whole = scope.definite if scope.qualifiers else "إجمالي " + scope.noun
             return (
-                f"حصة {part.definite} من {noun} {li(whole)}: {float(share or 0):.1f}% "
+                f"حصة {part.definite} من {_COLUMN_NOUNS[frame.column]} {li(whole)}: {float(share or 0):.1f}% "
                 f"({_amount(frame.column, matching or 0)} من أصل {_amount(frame.column, total)})."
             )
         return (
-            f"نسبة {part.definite} من {scope.definite if scope.qualifiers else 'إجمالي ' + scope.noun}: {float(share or 0):.1f}% "
+            f"نسبة {part.definite} من {whole}: {float(share or 0):.1f}% "
             f"({count(matching or 0)} من أصل {counted(total, scope.unit, scope.units)})."
         )
     if frame.measure == "count_distinct":
@@ -280,7 +272,7 @@ def _difference(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope
     وعدد المناقصات في منطقة مكة المكرمة: 3,558 مناقصة؛ الفرق بينهما 3,486 مناقصة"."""
     row = rows[0] if rows else {}
     first, second, difference = row.get("first_value"), row.get("second_value"), row.get("difference")
-    word = {"count": "عدد", "sum": "إجمالي", "avg": "متوسط"}[frame.measure]
+    word = _MEASURE_WORDS[frame.measure]
     catalog = scope.catalog
 
     def figure(value: Any, column: str) -> str:
@@ -325,13 +317,8 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
 
     if frame.ranked and entity == "tenders" and frame.column in _DATE_FIELDS:
         # "أقرب 5 منافسات ينتهي موعد تقديم عروضها": each with the date it was ranked by.
-        date_column = _COLUMNS[frame.column]
         word = "أقرب" if frame.order == "asc" else "أبعد"
-
-        def dated(row: dict[str, Any]) -> str:
-            return f"{_title(row, entity)} ({_COLUMN_NOUNS[frame.column]} {row.get(date_column)})"
-
-        items = "، ".join(f"{i}) {dated(row)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
+        items = "، ".join(f"{i}) {describe(row, frame.column)}" for i, row in enumerate(rows[:SHOWN_ITEMS], 1))
         return f"{word} {counted(len(rows), scope.unit, scope.units)} من {scope.definite}: {items}."
     if frame.ranked:
         word, among, key = _rank_word(frame), f"من حيث {_COLUMN_NOUNS[column]} بين", column
@@ -348,7 +335,8 @@ def _rows(frame: QueryFrame, rows: Sequence[dict[str, Any]], scope: _Scope) -> s
     # A plain list: how many, their total value, and the largest.
     total = sum(float(row.get("estimated_value") or 0) for row in rows)
     if len(rows) == 1:
-        return f"وجدت {scope.unit} واحدة فقط من {scope.definite}: {describe(rows[0], 'value')}." if entity == "tenders" else f"وجدت مشروعاً واحداً فقط من {scope.definite}: {describe(rows[0], 'value')}."
+        one = f"{scope.unit} واحدة" if entity == "tenders" else "مشروعاً واحداً"
+        return f"وجدت {one} فقط من {scope.definite}: {describe(rows[0], 'value')}."
     top = max(rows, key=lambda row: float(row.get("estimated_value") or 0))
     return (
         f"وجدت {counted(len(rows), scope.unit, scope.units)} من {scope.definite}، "
@@ -464,15 +452,14 @@ def _metric_phrase(frame: QueryFrame, scope: _Scope) -> str:
     column = _COLUMN_NOUNS.get(frame.column or "value", "القيمة التقديرية")
     if frame.measure == "count":
         return f"عدد {scope.definite}"
-    word = {"sum": "إجمالي", "avg": "متوسط", "max": "أعلى", "min": "أدنى"}[frame.measure]
+    word = _MEASURE_WORDS[frame.measure]
     return f"{word} {column} {li(scope.definite)}"
 
 
 def _metric_column(frame: QueryFrame, columns: list[str]) -> str:
     if frame.measure == "count":
         return next(c for c in columns if c.endswith("_count"))
-    prefix = {"sum": "total_", "avg": "avg_", "max": "max_", "min": "min_"}[frame.measure]
-    return next(c for c in columns if c.startswith(prefix))
+    return next(c for c in columns if c.startswith(METRIC_PREFIXES[frame.measure] + "_"))
 
 
 def _lookup_column(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
@@ -505,13 +492,11 @@ def _lookup(frame: QueryFrame, rows: Sequence[dict[str, Any]]) -> str:
     # "الجامعات", "«تجاره»": which of the table's rows were asked for.
     named = [c.label for c in frame.conditions if c.field in ("agency", "activity")]
     where = "".join(f" التي في اسمها {n}" if n.startswith("«") else f" من {display(n)}" for n in named) + where
-    if frame.measure == "count":
-        value = next(iter(rows[0].values())) if rows else 0
-        if not value:
-            return f"لم أجد أي {plural}{where} في البيانات."
-        return f"بلغ عدد {plural}{where} في البيانات {count(value)} {unit}."
-    if not rows:
+    value = next(iter(rows[0].values())) if rows else 0
+    if not (value if frame.measure == "count" else rows):
         return f"لم أجد أي {plural}{where} في البيانات."
+    if frame.measure == "count":
+        return f"بلغ عدد {plural}{where} في البيانات {count(value)} {unit}."
     names = [display(row.get(name_column, "")) for row in rows]
     readable = [n for n in names if n and not any(ch.isdigit() for ch in n)]
     shown = "، ".join(readable[:8])

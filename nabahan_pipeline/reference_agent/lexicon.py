@@ -134,6 +134,9 @@ SOONEST_TERMS = _terms("SOONEST_TERMS")
 SMALL_NUMBERS: dict[str, int] = _WORDS["SMALL_NUMBERS"]  # a top-N in words ("اعلى خمس مناقصات")
 # Plural superlatives without a number ("أكثر الجهات") return this many rows.
 DEFAULT_TOP_N = 5
+# A threshold on groups ("المناطق التي يتجاوز ..."): the groups' plural -> (dimension, the grouping
+# the rest of the question is asked by, an agency group's words).
+THRESHOLD_HEADS: dict[str, list[str]] = _WORDS["THRESHOLD_HEADS"]
 # Comparators before a number (pattern -> operator; the first that fits wins) and after it
 # ("مليون فأكثر", "1000 أو أقل").
 COMPARATOR_TERMS: tuple[tuple[str, str], ...] = _pairs("COMPARATOR_TERMS")

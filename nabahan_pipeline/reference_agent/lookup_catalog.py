@@ -80,12 +80,9 @@ class NameIndex:
         overlapping. A phrase needs a word that is not ``lexical`` (a position the vocabulary
         already explains, such as a region); a one-word phrase also needs a word not in ``generic``."""
         n = len(question_words)
-        hits: list[set[tuple[tuple[str, int], int]]] = []
-        for word in question_words:
-            found: set[tuple[tuple[str, int], int]] = set()
-            for form in word_variants(word):
-                found.update(self.postings.get(form, ()))
-            hits.append(found)
+        hits = [
+            {hit for form in word_variants(word) for hit in self.postings.get(form, ())} for word in question_words
+        ]
         # run[i][(key, pos)]: matched words from question word i and name word pos on.
         run: list[dict[tuple[tuple[str, int], int], int]] = [dict() for _ in range(n + 1)]
         for i in range(n - 1, -1, -1):
@@ -95,14 +92,12 @@ class NameIndex:
         for i in range(n):
             for (key, _pos), length in run[i].items():
                 spans[(i, i + length)].add(key)
-        candidates = []
-        for (start, end), keys in spans.items():
-            free = [i for i in range(start, end) if i not in lexical]
-            if not free:
-                continue
-            if end - start == 1 and (word_variants(question_words[start]) & generic or len(question_words[start]) < 3):
-                continue
-            candidates.append((end - start, start, end, keys))
+        candidates = [
+            (end - start, start, end, keys) for (start, end), keys in spans.items()
+            if any(i not in lexical for i in range(start, end)) and not (
+                end - start == 1 and (word_variants(question_words[start]) & generic or len(question_words[start]) < 3)
+            )
+        ]
         candidates.sort(key=lambda c: (-c[0], c[1]))
         taken: set[int] = set()
         matches: list[NameMatch] = []
@@ -127,6 +122,8 @@ _TABLES = {
     "type": ("tender_types", "tender_type_id"), "activity": ("activities", "activity_id"),
     "agency": ("government_agencies", "agency_id"),
 }
+# Each dimension's table among the Catalog's fields.
+_PLURALS = {"region": "regions", "status": "statuses", "type": "types", "activity": "activities", "agency": "agencies"}
 
 
 @dataclass
@@ -182,15 +179,13 @@ class Catalog:
         prefix = {"region": "في ", "status": "ذات الحالة ", "type": "من نوع "}.get(dimension, "")
         return prefix + self.label(dimension, ids)
 
+    def table(self, dimension: str) -> dict[int, str]:
+        """The lookup table of ``dimension`` (region, status, type, activity, agency): id -> name."""
+        return getattr(self, _PLURALS[dimension])
+
     def label(self, dimension: str, ids: Iterable[int]) -> str:
         """The Arabic names of ``ids`` in ``dimension`` joined with و (for insights)."""
-        table = {
-            "region": self.regions,
-            "status": self.statuses,
-            "type": self.types,
-            "activity": self.activities,
-            "agency": self.agencies,
-        }[dimension]
+        table = self.table(dimension)
         names = [table.get(i, str(i)) for i in ids]
         if len(names) <= 2:
             return " و".join(names) if len(names) == 2 else (names[0] if names else "")

@@ -29,27 +29,22 @@ DIMENSIONS = {
     "activity": ("activity_id", "activity_name"),
     "agency": ("agency_id", "agency_name"),
 }
+# Each abstract field's column in the tenders' view; future projects hold some of them.
+_TENDER_COLUMNS = {
+    "region": "region_id", "status": "status_id", "type": "tender_type_id", "activity": "activity_id",
+    "agency": "agency_id", "date": "publish_date", "deadline": "last_offer_date", "enquiry": "last_enquiry_date",
+    "opening": "offers_opening_date", "value": "estimated_value", "awarded": "awarded_value", "bids": "bids_count",
+    "booklet": "booklet_price", "reference": "reference_number", "tender_name": "tender_name",
+}
 TABLES = {
-    "tenders": _Table(
-        name="tenders_full_details",
-        noun="tender",
-        columns={
-            "region": "region_id", "status": "status_id", "type": "tender_type_id", "activity": "activity_id",
-            "agency": "agency_id", "date": "publish_date", "deadline": "last_offer_date",
-            "enquiry": "last_enquiry_date", "opening": "offers_opening_date", "value": "estimated_value",
-            "awarded": "awarded_value", "bids": "bids_count", "booklet": "booklet_price",
-            "reference": "reference_number", "tender_name": "tender_name",
-        },
-        id_name=DIMENSIONS,
-    ),
+    "tenders": _Table("tenders_full_details", "tender", _TENDER_COLUMNS, DIMENSIONS),
     "projects": _Table(
-        name="future_projects",
-        noun="project",
-        columns={
-            "region": "region_id", "type": "tender_type_id", "activity": "activity_id", "agency": "agency_id",
-            "date": "expected_offering_date", "value": "estimated_value", "duration": "duration_months",
+        "future_projects", "project",
+        {
+            **{field: _TENDER_COLUMNS[field] for field in ("region", "type", "activity", "agency", "value")},
+            "date": "expected_offering_date", "duration": "duration_months",
         },
-        id_name={k: v for k, v in DIMENSIONS.items() if k != "status"},
+        {k: v for k, v in DIMENSIONS.items() if k != "status"},
     ),
 }
 LOOKUPS = {
@@ -59,6 +54,8 @@ LOOKUPS = {
     "activities": ("activities", "activity_id", "name_ar, name_en", "activity"),
     "agencies": ("government_agencies", "agency_id", "name_ar, name_en, region_id", "agency"),
 }
+# Each measure's column alias: total_estimated_value.
+METRIC_PREFIXES = {"sum": "total", "avg": "avg", "max": "max", "min": "min"}
 # Columns that are NULL on some rows: ranking by them leaves those rows out.
 _NULLABLE = {"awarded_value", "bids_count", "region_id", "last_offer_date", "last_enquiry_date", "offers_opening_date"}
 
@@ -268,8 +265,7 @@ def _agency_region_sql(frame: QueryFrame) -> str:
 
 
 def _metric(measure: str, column: str) -> str:
-    prefix = {"sum": "total", "avg": "avg", "max": "max", "min": "min"}[measure]
-    return f"{measure.upper()}({column}) AS {prefix}_{column}"
+    return f"{measure.upper()}({column}) AS {METRIC_PREFIXES[measure]}_{column}"
 
 
 def _vs_average(c: Condition, table: _Table, others: list[str]) -> str:
@@ -300,8 +296,8 @@ def _condition(c: Condition, columns: dict[str, str]) -> str:
         return f"NOT ({_condition(Condition(c.field, 'date_range', c.values, c.label), columns)})"
     if c.op == "month_in":
         return _in(f"strftime('%m', {column})", tuple(f"{int(m):02d}" for m in c.values))
-    if c.op == "is_null":
-        return f"{column} IS NULL"
+    if c.op in ("is_null", "not_null"):
+        return f"{column} IS {'NOT ' if c.op == 'not_null' else ''}NULL"
     if c.op == "year_in":
         return f"strftime('%Y', {column}) IN ({', '.join(_literal(str(int(y))) for y in c.values)})"
     if c.op == "between":
@@ -309,8 +305,6 @@ def _condition(c: Condition, columns: dict[str, str]) -> str:
         return f"{column} BETWEEN {_literal(low)} AND {_literal(high)}"
     if c.op in (">", ">=", "<", "<=", "="):
         return f"{column} {c.op} {_literal(c.values[0])}"
-    if c.op == "not_null":
-        return f"{column} IS NOT NULL"
     if c.op in ("column>", "column<"):
         # A column against another column of the same row, scaled: "awarded_value < 0.8 * estimated_value".
         other, factor = c.values

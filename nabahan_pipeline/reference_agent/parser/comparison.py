@@ -40,9 +40,7 @@ def compared_years(text: str) -> str:
     when the question compares, and the "من" of "كل من" before years blanked: the date readers
     then read the years themselves, not the span from one to the other."""
     text = _EACH_OF_YEARS.sub("  ", text)
-    if not COMPARE.search(text):
-        return text
-    return _BETWEEN_YEARS.sub("في ", text)
+    return _BETWEEN_YEARS.sub("في ", text) if COMPARE.search(text) else text
 
 
 def group_each(frame: QueryFrame | Refusal, original: str) -> QueryFrame | Refusal:
@@ -66,10 +64,7 @@ def group_each(frame: QueryFrame | Refusal, original: str) -> QueryFrame | Refus
         dated = [c for c in frame.conditions if c.field == "date"]
         years = [_whole_years(c, original) for c in dated]
         if len(dated) >= 2 and all(y is not None and len(y) == 1 for y in years):
-            rest = tuple(c for c in frame.conditions if c not in dated)
-            named = tuple(sorted(y[0] for y in years if y))
-            label = "في الأعوام " + " و".join(str(y) for y in named)
-            return replace(frame, group_by=("year",), conditions=(*rest, Condition("date", "year_in", named, label)))
+            return _by_year(frame, dated, sorted(y[0] for y in years if y))
         # Two questions whose figures are no values of one field: one figure would answer neither.
         return Refusal("two_questions", second)
     return frame
@@ -110,8 +105,11 @@ def periods_compared(frame: QueryFrame, r: Reading) -> QueryFrame:
                 return frame
             years += whole
     years = sorted(set(years))
-    if len(years) < 2:
-        return frame
+    return _by_year(frame, dated, years) if len(years) >= 2 else frame
+
+
+def _by_year(frame: QueryFrame, dated: list[Condition], years: list[int]) -> QueryFrame:
+    """``frame`` grouped by year, its ``dated`` conditions replaced by one on ``years``."""
     label = "في الأعوام " + " و".join(str(y) for y in years)
     rest = tuple(c for c in frame.conditions if c not in dated)
     return replace(frame, group_by=("year",), conditions=(*rest, Condition(dated[0].field, "year_in", tuple(years), label)))
@@ -156,11 +154,8 @@ class DifferenceCue:
 def read_difference(r: Reading) -> DifferenceCue | None:
     """The difference cue of the working text (blanked out), or None when the question asks for
     none. "قارن بين مجموع القيم التقديرية ومجموع قيم الترسية" (two columns compared) is one too."""
-    columns: list[str] = []
-    for m in sorted([*ESTIMATED.finditer(r.text), *AWARD.finditer(r.text)], key=lambda m: m.start()):
-        column = "awarded" if AWARD.fullmatch(m.group(0)) else "value"
-        if column not in columns:
-            columns.append(column)
+    named = sorted([*ESTIMATED.finditer(r.text), *AWARD.finditer(r.text)], key=lambda m: m.start())
+    columns = list(dict.fromkeys("awarded" if AWARD.fullmatch(m.group(0)) else "value" for m in named))
     words: list[str] = []
 
     def take(pattern: re.Pattern[str]) -> list[re.Match[str]]:

@@ -209,12 +209,9 @@ def _rows_frame(c: _Cues, r: Reading, rows: QueryFrame, entity: str, column: str
     cue = recent or oldest or soonest
     if cue:
         order = "asc" if (oldest or soonest) else "desc"
-        date_column = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
         limit = r.top_n or (lx.DEFAULT_TOP_N if _plural_after(c.text, cue.end()) else 1)
-        return replace(rows, column=date_column, order=order, limit=limit, ranked=True)
-    if r.top_n:
-        return replace(rows, column=column, order="desc", limit=r.top_n, ranked=True)
-    return rows
+        return replace(rows, column=_date_column(r, entity), order=order, limit=limit, ranked=True)
+    return replace(rows, column=column, order="desc", limit=r.top_n, ranked=True) if r.top_n else rows
 
 
 def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
@@ -226,15 +223,13 @@ def _share_frame(entity: str, conditions: list[Condition]) -> QueryFrame | None:
         # "نسبة منافسات الشرقية من منافسات 2024": with nothing else to share, the place is the part.
         part = tuple(c for c in base if c.field == "region")
         base = tuple(c for c in base if c.field != "region")
-    if not part:
-        return None
-    return QueryFrame(entity=entity, measure="share", conditions=base, share_of=part)
+    return QueryFrame(entity=entity, measure="share", conditions=base, share_of=part) if part else None
+
 
 def _conditions(r: Reading, entity: str) -> list[Condition]:
     """The reading's filters as conditions on ``entity`` (dates on its date column)."""
     conditions = list(r.conditions)
-    date_field = "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
-    date_field = r.date_field or date_field
+    date_field = r.date_field or _date_column(r, entity)
     for span in r.dates:
         if span.years:
             conditions.append(Condition(date_field, "year_in", span.years, span.label))
@@ -245,12 +240,16 @@ def _conditions(r: Reading, entity: str) -> list[Condition]:
             conditions.append(Condition(date_field, op, (span.start, span.end), span.label))
     # A column the table lacks is compared on the value.
     lacks = ("duration",) if entity == "tenders" else ("awarded", "bids", "booklet") if entity == "projects" else ()
-    conditions += [
+    # (A status or deadline of a future project stays: ``sql_builder.unanswerable`` refuses it.)
+    return conditions + [
         Condition("value" if name in lacks else name, op, values, label) for name, op, values, label in r.values
     ]
-    # A status or deadline of a future project stays: the agent refuses what its table cannot hold
-    # (``sql_builder.unanswerable``) rather than answer without it.
-    return conditions
+
+
+def _date_column(r: Reading, entity: str) -> str:
+    """The date column a question's dates and "newest" are of: a tender's deadline when it names it."""
+    return "deadline" if entity == "tenders" and DEADLINE.search(r.original) else "date"
+
 
 def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) -> QueryFrame | Refusal:
     """A list (or count) of a lookup table: "ما هي المناطق", "كم جهة حكومية"; "تجمع القصيم
@@ -268,10 +267,12 @@ def _lookup_frame(d: _Dimension, r: Reading, count_cue: re.Match[str] | None) ->
         return Refusal("not_understood", tuple(dropped))
     return QueryFrame(entity=table, measure=measure, conditions=conditions)
 
+
 def _column(text: str, projects: bool) -> str:
     """The measured column named by the words left in the question."""
     named = ((BIDS, "bids"), (BOOKLET, "booklet"), (AWARD, "awarded")) + (((DURATION, "duration"),) if projects else ())
     return next((column for pattern, column in named if pattern.search(text)), "value")
+
 
 def _dimensions(text: str) -> list[_Dimension]:
     """The dimension nouns of ``text`` ("المنطقة", "الجهات"), each plural or not and cued by a group word or not."""
@@ -289,6 +290,7 @@ def _dimensions(text: str) -> list[_Dimension]:
         )
         found.append(_Dimension(dimension, m.start(), m.end(), plural, cued))
     return found
+
 
 def _unexplained(text: str) -> list[str]:
     """Words left that the vocabulary does not explain (a sign the question is about something else)."""

@@ -151,14 +151,12 @@ class AgencyGroups:
         )
 
     def read(self, text: str) -> tuple[str, list[Condition], tuple[str, ...]]:
-        """The groups ``text`` names as conditions, and the text with each plural blanked out or,
-        ranked or grouped by, written as the agency noun "الجهات" (padded to its length). A
-        plural that begins an agency's own name ("مستشفيات الهدا ...") is left to the name pass;
-        a singular counts only after a grouping word ("لكل جامعة").
-
-        Also the group words of a question that names no tender, no project and not the data
-        ("كم عدد الجامعات في السعودية"): general knowledge about institutions, which the data
-        (a few agencies of each kind) would answer wrongly; the caller refuses it."""
+        """The groups ``text`` names as conditions; the text with each plural blanked out or,
+        ranked or grouped by, written as "الجهات" (padded to its length); and the group words of
+        a question that names no tender, no project and not the data ("كم عدد الجامعات في
+        السعودية": general knowledge, which the caller refuses). A plural that begins an agency's
+        own name ("مستشفيات الهدا ...") is left to the name pass; a singular counts only after a
+        grouping word ("لكل جامعة")."""
         if self.pattern is None:
             return text, [], ()
         conditions: list[Condition] = []
@@ -174,9 +172,8 @@ class AgencyGroups:
         for m in list(self.singular.finditer(text)) if self.singular else []:
             group = m.lastgroup
             assert group is not None
-            following = text[m.end() :].split()[:1]
             cued = _GROUPED_BEFORE.search(text[: m.start()]) or _COUNTED_BEFORE.search(text[: m.start()])
-            if not cued or (following and self._begins_a_name(m.group(group), following[0])):
+            if not cued or self._begins_a_name(m, text):
                 continue
             if unscoped:
                 general.append(m.group(0).strip())
@@ -185,13 +182,11 @@ class AgencyGroups:
         for m in list(self.pattern.finditer(text)):
             group = m.lastgroup
             assert group is not None
-            following = text[m.end() :].split()[:1]
-            if following and self._begins_a_name(m.group(group), following[0]):
+            if self._begins_a_name(m, text):
                 continue
-            label = _MEMBERSHIP[group][0]
             if unscoped:
                 general.append(m.group(0).strip())
-            conditions.append(Condition("agency", "in", self.members[group], label))
+            conditions.append(Condition("agency", "in", self.members[group], _MEMBERSHIP[group][0]))
             length = m.end() - m.start()
             before = text[max(0, m.start() - 14) : m.start()]
             after = text[m.end() : m.end() + 12]
@@ -237,13 +232,13 @@ class AgencyGroups:
             length = after.index(rest[0], length) + len(rest[0])
         return ids, length
 
-    def _begins_a_name(self, word: str, following: str) -> bool:
-        first, second = word.split()[0], word_variants(following)
-        for name in self.catalog.agencies.values():
-            name_words = [word_variants(w) for w in words(name)]
-            if len(name_words) > 1 and first in name_words[0] and second & name_words[1]:
-                return True
-        return False
+    def _begins_a_name(self, m: re.Match[str], text: str) -> bool:
+        """Whether the group's word ``m`` and the word after it in ``text`` begin an agency's name."""
+        following = text[m.end() :].split()[:1]
+        if not following:
+            return False
+        first, second = m.group(m.lastgroup or 0).split()[0], word_variants(following[0])
+        return any(len(name) > 1 and first in name[0] and second & name[1] for name in self._name_words.values())
 
 
 def _holds(name: list[frozenset[str]], phrase: list[frozenset[str]]) -> bool:
@@ -261,9 +256,8 @@ def _has_adjective(name: list[frozenset[str]], word: str) -> bool:
 
 
 # --- name choice ----------------------------------------------------------------------------------
-# Which agencies a phrase several names share means: the word before it may pick them; a phrase every
-# name begins with is a family; one agency's whole name inside others' is that agency alone unless all
-# are asked for ("كل جهات الحرس الوطني"); anything else is ambiguous and refused with the candidates named.
+# Which agencies a phrase several names share means: those the word before it picks, a family, the one
+# whole name (unless all are asked for: "كل جهات الحرس الوطني"), else ambiguous, the candidates named.
 
 # Words that stand before a name without being part of it.
 _NOT_NAME_WORDS = frozenset({"في", "من", "او", "و", "لدي", "عند", "ل", "ب", "طرحتها", "طرحها", "طرحت"})
@@ -331,8 +325,7 @@ def asked_as_group(tokens: list[str], start: int, end: int) -> tuple[int, int] |
 
 # --- reference lookup -----------------------------------------------------------------------------
 # Questions about the reference tables themselves (a name in English or Arabic, an id, an agency's
-# region, names holding a word); the table is the one the dimension noun or the single name condition
-# names, and conditions it cannot hold refuse the lookup.
+# region, names holding a word), of the table the question names; a condition it cannot hold refuses.
 
 _CUES = (
     (
@@ -399,16 +392,12 @@ def names_rows(r: Reading) -> bool:
 def lookup_frame(r: Reading, cue: LookupCue) -> QueryFrame | Refusal:
     """The lookup of ``cue`` on the table the question names, or the refusal of one it cannot be."""
     refusal = Refusal("not_understood", cue.words)
-    if r.dates or r.values:
+    unheld = any(c.op != "in" or c.field not in LOOKUP_TABLES for c in r.conditions)
+    if r.dates or r.values or names_rows(r) or unheld:
         return refusal
-    nouns = list(DIMENSIONS.finditer(r.text))
-    dims = [str(DIMENSION_KEYS[m.lastgroup]) for m in nouns]  # type: ignore[index]
+    dims = [str(DIMENSION_KEYS[m.lastgroup]) for m in DIMENSIONS.finditer(r.text)]  # type: ignore[index]
     dims = [d for d in dims if d in LOOKUP_TABLES]
-    if names_rows(r):
-        return refusal
     fields = {c.field for c in r.conditions}
-    if any(c.op != "in" or c.field not in LOOKUP_TABLES for c in r.conditions):
-        return refusal
     count = bool(COUNT.search(r.text))
     measure = "count" if count else "rows"
     if cue.kind == "located":
@@ -425,9 +414,8 @@ def lookup_frame(r: Reading, cue: LookupCue) -> QueryFrame | Refusal:
     allowed = {target} | ({"region"} if target == "agency" else set())
     if not fields <= allowed:
         return refusal
-    if cue.kind == "contains":
-        # The names that contain the word: the name pass found them (as an analyst's LIKE would).
-        if target not in fields:
-            return refusal
-        return QueryFrame(LOOKUP_TABLES[target], measure, conditions=tuple(r.conditions))
-    return QueryFrame(LOOKUP_TABLES[target], measure, column=cue.kind, conditions=tuple(r.conditions))
+    # "contains": the names holding the word are those the name pass found (as an analyst's LIKE would).
+    if cue.kind == "contains" and target not in fields:
+        return refusal
+    column = None if cue.kind == "contains" else cue.kind
+    return QueryFrame(LOOKUP_TABLES[target], measure, column=column, conditions=tuple(r.conditions))

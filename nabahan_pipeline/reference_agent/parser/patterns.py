@@ -5,6 +5,7 @@ one-letter typos read back, negations said in speech, and "أو" between kinds."
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import TypeVar
@@ -30,9 +31,8 @@ def _fragment(text: str) -> str:
 
 
 def alternation(fragments: Iterable[str]) -> str:
-    """One regex alternation of ``fragments``, the phrases of more words first, then the longer
-    ones: a regex alternation takes the first that fits, so "قيمه ال?تقديريه" must come before
-    a one-word fragment whose regex happens to be longer."""
+    """One regex alternation of ``fragments``, phrases of more words first, then longer ones (an
+    alternation takes the first that fits: "قيمه ال?تقديريه" before a longer one-word regex)."""
     return "|".join(sorted((_fragment(f) for f in fragments), key=lambda f: (f.count(" "), len(f)), reverse=True))
 
 
@@ -63,6 +63,11 @@ def _keyed_terms(table: Mapping[object, Iterable[str]]) -> tuple[re.Pattern[str]
         names[f"k{i}"] = key
         parts.append(f"(?P<k{i}>{_with_clitics(fragments)})")
     return re.compile(rf"(?<!\w)(?:{'|'.join(parts)})(?!\w)"), names
+
+
+def _all(table: Mapping[object, Iterable[str]]) -> list[str]:
+    """Every key's fragments, in order."""
+    return [fragment for fragments in table.values() for fragment in fragments]
 
 
 # --- the vocabulary -------------------------------------------------------------------------------
@@ -99,8 +104,8 @@ SOONEST = _terms(lx.SOONEST_TERMS)
 MUTATION = re.compile(
     r"(?<!\w)(?:[وف])?(?:" + alternation(lx.MUTATION_TERMS) + r")(?:ها|هم|ه|هن|لي|لنا)?(?!\w)"
 )
-# "غيّر ..." at the head of the request is an order to change data; elsewhere غير is "not".
-# So is "انقل ..." / "ارفع القيمة ...": an order to move or raise what the data holds.
+# "غيّر ...", "انقل ...", "ارفع القيمة ..." at the head of the request: an order to change data
+# (elsewhere غير is "not").
 IMPERATIVE_CHANGE = re.compile(
     r"(?:(?:ممكن|لو سمحت|ابيك|ابغاك|اريدك|رجاء)\s)?[وف]?"
     r"(?:(?:غير|غيرو|عدلو)(?:ها|هم|ه)?\s|(?:انقل|انقلو|ارفع|خفض)(?:ها|هم|ه)?\s(?:كل|ال?قيم|ال?مبلغ|حال))"
@@ -111,7 +116,7 @@ OFF_TASK = _terms(lx.OFF_TASK_TERMS)
 OFF_TOPIC = _terms(lx.OFF_TOPIC_TERMS)
 FILLERS = _terms(lx.FILLER_TERMS)
 # Words that change nothing asked, passed over where safe (``reading.pass_over``).
-PASSED_OVER = _terms([term for terms in lx.PASSED_OVER_TERMS.values() for term in terms])
+PASSED_OVER = _terms(_all(lx.PASSED_OVER_TERMS))
 LIST_WORDS = _terms(lx.LIST_TERMS)
 UNHELD, UNHELD_KEYS = _keyed_terms(lx.UNHELD_DATA)
 GROUP_CUE = re.compile(
@@ -153,19 +158,11 @@ KNOWN = re.compile(
     + "|".join(
         _with_clitics(group)
         for group in (
-            [f for fr in lx.REGION_TERMS.values() for f in fr],
-            lx.COUNTRY_TERMS,
-            [f for fr in lx.STATUS_TERMS.values() for f in fr],
-            [f for fr in lx.TYPE_TERMS.values() for f in fr],
+            _all(lx.REGION_TERMS), lx.COUNTRY_TERMS, _all(lx.STATUS_TERMS), _all(lx.TYPE_TERMS),
             lx.TENDER_TERMS, lx.PROJECT_TERMS, lx.PROJECT_ADJECTIVES, lx.VALUE_TERMS, lx.ESTIMATED_TERMS,
-            lx.AWARD_TERMS, lx.BIDS_TERMS,
-            [f for fr in lx.DIMENSION_TERMS.values() for f in fr],
-            lx.COUNT_TERMS, lx.SUM_TERMS, lx.AVG_TERMS, lx.LIST_TERMS,
-            list(lx.SUPERLATIVE_TERMS),
-            lx.FILLER_TERMS,
-            list(lx.MONTHS),
-            list(lx.ORDINALS),
-            lx.OFF_TOPIC_TERMS,
+            lx.AWARD_TERMS, lx.BIDS_TERMS, _all(lx.DIMENSION_TERMS),
+            lx.COUNT_TERMS, lx.SUM_TERMS, lx.AVG_TERMS, lx.LIST_TERMS, list(lx.SUPERLATIVE_TERMS),
+            lx.FILLER_TERMS, list(lx.MONTHS), list(lx.ORDINALS), lx.OFF_TOPIC_TERMS,
         )
     )
     + r"|\d+(?:[.,]\d+)*)(?!\w)"
@@ -184,9 +181,8 @@ SHARE = re.compile(
 )
 
 
-# Prefaces dropped whole, and phrases read as the plain Arabic they mean (phrasing.json; a meaning
-# may name the pattern's groups: "هل A أعلى من B" is "قارن A و B"); a conjunction glued to a
-# rewritten word stays ("واتلغت": "وملغاه").
+# Prefaces dropped whole, and phrases read as the plain Arabic they mean (a meaning may name the
+# pattern's groups); a conjunction glued to a rewritten word stays ("واتلغت": "وملغاه").
 WRAPPERS = re.compile(rf"(?<!\w)(?:{alternation(lx.WRAPPER_TERMS)})(?!\w)")
 REWRITES = tuple(
     (re.compile(rf"(?<!\w)(?P<conj>[وف]?)(?:{_fragment(pattern)})(?!\w)"), meaning) for pattern, meaning in lx.REWRITE_TERMS
@@ -242,9 +238,8 @@ def read_each(
 
 
 # --- typos ----------------------------------------------------------------------------------------
-# One-letter typos ("المنافسسات", "الرياص") read back when one noun of the vocabulary is a single edit
-# away and the word has five letters or more; only for a question refused as not understood, which
-# is read again, the insight showing each word as understood.
+# One-letter typos ("المنافسسات", "الرياص") of words of five letters or more, read back to the one
+# vocabulary noun a single edit away (a question refused is read again so; the insight says so).
 
 MIN_LETTERS = 5
 # A conjunction or preposition glued to the word; the article stays part of it.
@@ -282,11 +277,10 @@ MONTH_WORDS = {name: max(VOCABULARY.values()) + month for name, month in lx.MONT
 def name_neighbours(names: Iterable[str]) -> dict[str, frozenset[str]]:
     """Each word of the database's names -> the words it shares a name with: a typo in a name's
     word is read back only when the word before it is one of them ("جامعه الملك سعوود")."""
-    found: dict[str, set[str]] = {}
+    found: dict[str, set[str]] = defaultdict(set)
     for name in names:
-        name_words_ = normalize_arabic(name).split()
-        for word in name_words_:
-            found.setdefault(word, set()).update(name_words_)
+        for word in (name_words_ := normalize_arabic(name).split()):
+            found[word].update(name_words_)
     return {word: frozenset(others) for word, others in found.items()}
 
 
@@ -334,9 +328,8 @@ def corrected(
 
 
 # --- dialect negation -----------------------------------------------------------------------------
-# Negations between a subject and its predicate ("ما هي شراء مباشر", "مب نشطة", "مو في جدة"). "ما هي"
-# also asks, so it negates only past the first words and before an indefinite predicate; one no pass
-# read is named, so the question is refused rather than answered with its positive.
+# Negations before a predicate ("ما هي شراء مباشر", "مب نشطة", "مو في جدة"). "ما هي" also asks: it
+# negates only past the first words, before an indefinite word; one no pass read refuses.
 
 # The negation words of the family; "ما هي" and its kin also ask a question.
 _ASKING = r"و?(?:ما هي|ما هو|ماهي|ماهو)|مهي|مهو"  # "وما هي ملغاة": and not cancelled
@@ -361,10 +354,8 @@ _NEGATION_BEFORE = re.compile(r"(?<!\w)(?:ما|لا|لم|مو|مب|ليس|ليس
 _REQUEST_BEFORE = re.compile(
     r"(?<!\w)[وف]?(?:ابي|ابغي|ابغا|اريد|نبي|ودي|اعرف|عرفني|قل|قول|قولي|عطني|اعطني|وضح|بين|اخبرني|هل|لي|يا)\s*$"
 )
-# "ما هي" left in the working text with a phrase a pass read right after it (two blanks or
-# more: the pass blanked it out), perhaps past "من" / "في"; a group of agencies is left as
-# "الجهات" ("ما هي من الجامعات"); or before "فيها" / "لها" ("كم منطقة ما هي فيها منافسات
-# ملغاة": there are none).
+# "ما هي" left in the working text right before a phrase a pass read (two blanks or more), perhaps
+# past "من" / "في", or before "الجهات" (a group of agencies read) or "فيها" / "لها".
 _UNREAD = re.compile(
     rf"(?<!\w)(?P<neg>{_ASKING})(?=(?: من| في)?(?: {{2,}}| الجهات(?!\w))| (?:فيها|فيه|لها|له|عندها|عنده)(?!\w))"
 )
@@ -431,11 +422,9 @@ _CONJUNCTION_AT = re.compile(r"(?:(?:او|و|ولا)\s)?")
 
 
 def negated_conjunct(text: str, original: str, start: int) -> re.Match[str] | None:
-    """The conjunction before ``start`` (perhaps empty: "و" glued to the word) when what stands
-    there is a later member of a negated list: the working ``text`` has, right before it, a
-    phrase a pass read with its negation ("ما عدا الملغاة والمنتهية", "غير ملغاة أو منتهية");
-    None otherwise. ``original`` is the normalized question at the same offsets. (A negation in
-    the blanked phrase was read as one: no pass blanks a negation word otherwise.)"""
+    """The conjunction before ``start`` (perhaps empty: "و" glued to the word) when a later member
+    of a negated list stands there: right before it, a phrase a pass read with its negation ("ما
+    عدا الملغاة والمنتهية"); ``original`` is the normalized question at the same offsets."""
     before = text[:start]
     conjunction = _CONJUNCTION_BEFORE.search(before)
     at = conjunction.start() if conjunction and conjunction.group(0) else start
@@ -465,7 +454,7 @@ def relative_ma(original: str) -> tuple[str, ...]:
 
 # --- disjunction ----------------------------------------------------------------------------------
 # "أو" between conditions of different kinds ("ملغاة أو في الرياض"): a frame ANDs its conditions, so
-# the "أو" is named and the question refused; a list of one kind is one condition and stays answered.
+# the question is refused; a list of one kind is one condition.
 
 _OR = re.compile(r"(?<!\w)(?:او|ولا)(?!\w)")
 # Passes that read only one kind of condition, each a list of its own; two comparisons of figures
@@ -531,10 +520,9 @@ def _runs(owners: dict[int, str]) -> list[tuple[int, int, str]]:
 
 
 def elided_names(original: str, owners: dict[int, str], fields: set[str]) -> tuple[str, ...]:
-    """The word after an agency's name that, with "و" glued, may name a second agency of the same
-    kind with its head noun left out ("أمانة الرياض وجدة", "جامعة القصيم وحائل", "وزارة الصحة
-    والتعليم"), but was read as a region or an activity and ANDed with the name; ``fields`` are
-    the fields of the question's conditions."""
+    """The word after an agency's name that, with "و" glued, may name a second agency with its
+    head noun left out ("أمانة الرياض وجدة", "وزارة الصحة والتعليم") but was read as a region or
+    an activity and ANDed with the name; ``fields`` are those of the question's conditions."""
     found = []
     runs = _runs(owners)
     for (_, end, part), (start, stop, next_part) in zip(runs, runs[1:]):
@@ -553,9 +541,7 @@ _NEGATION_FIRST = re.compile(
 
 def modified_groups(original: str, owners: dict[int, str]) -> tuple[str, ...]:
     """The words right after a group of agencies, with no "و", that a pass read as another name
-    ("المستشفيات العسكرية": the military industries corporation; "الجامعات الطبية": the medical
-    activities): an adjective narrowing the group, which the reading would instead OR in as an
-    agency or AND in as an activity."""
+    ("المستشفيات العسكرية", "الجامعات الطبية"): an adjective narrowing the group, not a name."""
     found = []
     runs = _runs(owners)
     for (_, end, part), (start, stop, next_part) in zip(runs, runs[1:]):

@@ -5,6 +5,7 @@ new kind of phrase is a line in one, not an edit of the walk."""
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
@@ -31,7 +32,7 @@ from nabahan_pipeline.reference_agent.parser.patterns import (
     NEGATION, NEGATION_GOES_ON, NEITHER, NO_REGION, OFF_TASK, OFF_TOPIC, PUNCTUATION, REGIONS, REGION_KEYS,
     REGION_PREFIX, SQL, SQL_STATEMENT, STATUSES, STATUS_KEYS, TYPES, TYPE_KEYS, UNHELD, UNHELD_KEYS, blanked_by,
     corrected, dialect_negation, elided_names, modified_groups, name_neighbours, name_words, negated_conjunct,
-    or_across_kinds, relative_ma, rephrased, unread_negations,
+    or_across_kinds, read_each, relative_ma, rephrased, unread_negations,
 )
 from nabahan_pipeline.reference_agent.parser.reading import (
     AWARDED_STATUS, Reading, pass_over, read_awards, read_order, read_value_group, sort_column,
@@ -52,14 +53,13 @@ class QuestionParser:
         self.as_of = as_of or catalog.latest_publish
         self.english_names = EnglishNames(catalog)
         self.agency_groups = AgencyGroups(catalog)
-        # A tender's name as the cleaned question writes it -> as the data writes it, by first word.
-        self.tender_names: dict[str, list[tuple[str, str]]] = {}
-        for name in catalog.tender_names:
-            key = _cleaned(normalize_arabic(name))
+        # A tender's name as the cleaned question writes it -> as the data writes it, by first
+        # word, the longest first.
+        self.tender_names: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        keyed = ((_cleaned(normalize_arabic(name)), name) for name in catalog.tender_names)
+        for key, name in sorted(keyed, key=lambda pair: -len(pair[0])):
             if len(key.split()) >= 2:
-                self.tender_names.setdefault(key.split()[0], []).append((key, name))
-        for names in self.tender_names.values():
-            names.sort(key=lambda pair: -len(pair[0]))
+                self.tender_names[key.split()[0]].append((key, name))
         # The names' words a one-letter typo is read back to ("جامعة الملك سعوود").
         names = [*catalog.agencies.values(), *catalog.activities.values()]
         self.name_words, self.name_neighbours = name_words(names), name_neighbours(names)
@@ -71,10 +71,9 @@ class QuestionParser:
         return self.read(question).frame
 
     def read(self, question: object) -> Parse:
-        """``question`` read: its frame or refusal, what each part consumed, the words left over.
-        A content word left over refuses the question (``not_understood``): answering without it
-        would answer a different question. A question refused so is read once more with its
-        one-letter typos of domain nouns and region names read back (``patterns.corrected``)."""
+        """``question`` read: its frame or refusal, what each part consumed, the words left over
+        (a content word left over refuses it: answering without it would answer another question).
+        A question refused so is read again without side clauses, then with typos read back."""
         if not isinstance(question, str) or len(question) > MAX_QUESTION_CHARS:
             return self._read(question)
         text = _cleaned(rephrased(normalize_arabic(question)))
@@ -111,12 +110,10 @@ class QuestionParser:
         return replace(again, frame=replace(again.frame, understood=understood))
 
     def _clause_readings(self, norm: str) -> list[tuple[str, tuple[str, ...]]]:
-        """Other readings of a refused question (normalized) split by its punctuation into clauses:
-        without its side clauses, each (before the question, or after it with fillers alone)
-        holding no word a pass reads ("بصراحة محتار، كم ..."; "...؟ سؤال بسيط"), with the words
-        they held; and a place or time fronted in a clause of its own put back after the question
-        ("في المنطقة الشرقية، ما إجمالي ..."). A side clause never holds a number nor an unknown word
-        after a preposition, where a filter would stand."""
+        """Other readings of a refused question (normalized) split into clauses at its punctuation:
+        a place or time fronted in a clause of its own put back after the question ("في المنطقة
+        الشرقية، ما إجمالي ..."); and the question without its side clauses ("بصراحة محتار، كم
+        ..."; "...؟ سؤال بسيط"), with the words they held."""
         clauses = [c.strip() for c in _CLAUSE_BREAK.split(norm) if c and c.strip()]
         if len(clauses) < 2:
             return []
@@ -135,9 +132,9 @@ class QuestionParser:
         return readings
 
     def _side_clause(self, clause: str, *, leading: bool) -> bool:
-        """Whether ``clause`` changes nothing a question asks: read alone, it is refused as no
-        question, every word it consumed a filler or a question word; with words not understood
-        only before the question, none a number nor after a preposition."""
+        """Whether ``clause`` changes nothing a question asks: read alone it is refused, consumes
+        fillers and question words only, and holds no number; words not understood only before
+        the question, none after a preposition (where a filter would stand)."""
         if re.search(r"\d", clause):
             return False
         parse = self._read(clause)
@@ -301,13 +298,9 @@ class QuestionParser:
                 ids = whole_name(self.catalog, field_name, ids, phrase.split()) or ids
                 if len(ids) > 1 and not is_family(self.catalog, field_name, ids, phrase.split()):
                     r.ambiguous.append((phrase, tuple(self.catalog.agencies[i] for i in ids)))
-            if len(ids) == 1:
-                label = self.catalog.label(field_name, ids)
-            elif field_name == "agency" and len(ids) <= _NAMED_AGENCIES:
-                # An answer over several agencies names them: never one figure for two unsaid.
-                label = self.catalog.label(field_name, ids)
-            else:
-                label = f"«{phrase}»"
+            # An answer over a few agencies names them: never one figure for two unsaid.
+            named = len(ids) == 1 or (field_name == "agency" and len(ids) <= _NAMED_AGENCIES)
+            label = self.catalog.label(field_name, ids) if named else f"«{phrase}»"
             start = spans[first][0]
             negation = _negation(r, start)
             if negation:
@@ -343,9 +336,7 @@ class QuestionParser:
 
     def _places(self, r: Reading) -> None:
         """Regions and the cities named for them; the whole country is no filter."""
-        for m in list(NO_REGION.finditer(r.text)):
-            r.add([Condition("region", "is_null", (), "التي لا منطقة محددة لها")], strong=False)
-            r.blank(m.start(), m.end())
+        r.take(read_each(NO_REGION, r.text, lambda m, _: _NO_REGION), strong=False)
         region_ids: list[int] = []
         outside: list[int] = []
         negated_end = -1  # where the last negated place ended
@@ -363,8 +354,7 @@ class QuestionParser:
         if outside:
             label = "خارج " + self.catalog.label("region", outside)
             r.add([Condition("region", "not_in", tuple(outside), label)], strong=False)
-        for m in list(COUNTRY.finditer(r.text)):
-            r.blank(m.start(), m.end())
+        r.text = COUNTRY.sub(lambda m: " " * len(m.group(0)), r.text)
         if region_ids:
             phrase = self.catalog.phrase("region", region_ids)
             r.add([Condition("region", "in", tuple(region_ids), phrase)], strong=False)
@@ -397,8 +387,6 @@ class QuestionParser:
             # "المنافسات العامة" names a type and is still about tenders: keep the noun readable.
             noun = re.match(r"(?:[وفبل]?ال)?(?:منافس|مناقص)(?:ه|ات)", m.group(0).lstrip())
             r.blank(m.start() + (noun.end() if noun else 0), m.end())
-            if noun:
-                r.text = r.text[: m.start()] + m.group(0)[: noun.end()] + r.text[m.start() + noun.end() :]
         if statuses:
             phrase = self.catalog.phrase("status", statuses)
             r.add([Condition("status", "in", tuple(statuses), phrase)], strong=True)
@@ -539,6 +527,8 @@ _TYPO_REASONS = frozenset({"not_understood", "unknown"})
 # Up to this many agencies read from one phrase are named in the insight, beyond it the phrase.
 _NAMED_AGENCIES = 6
 
+# Tenders with no region ("اللي ما لها منطقة محددة").
+_NO_REGION = Condition("region", "is_null", (), "التي لا منطقة محددة لها")
 # The columns each table's rows can be sorted by.
 _SORTABLE_COLUMNS = {
     "tenders": ("value", "awarded", "bids", "booklet", "date"),
@@ -594,6 +584,14 @@ def _negation(r: Reading, start: int) -> re.Match[str] | None:
 
 # --- filters --------------------------------------------------------------------------------------
 
+# The caller's filter keys by the field each names, and the terms a name given is read with.
+_FILTER_KEYS = {
+    "region": ("region", "region_id", "المنطقه", "منطقه"), "status": ("status", "status_id", "الحاله", "حاله"),
+    "type": ("type", "tender_type", "tender_type_id", "النوع", "نوع"), "year": ("year", "السنه", "سنه", "عام"),
+}
+_FILTER_TERMS = {"region": (REGIONS, REGION_KEYS), "status": (STATUSES, STATUS_KEYS), "type": (TYPES, TYPE_KEYS)}
+
+
 def apply_filters(frame: QueryFrame, filters: Mapping[str, object], parser: QuestionParser) -> QueryFrame:
     """``frame`` narrowed by the caller's ``filters`` (region, year, status, type: names or ids);
     raises ValueError naming a filter it cannot read."""
@@ -603,16 +601,11 @@ def apply_filters(frame: QueryFrame, filters: Mapping[str, object], parser: Ques
         if raw is None or raw == "":
             continue
         key_norm = str(key).strip().lower()
-        if key_norm in ("region", "region_id", "المنطقه", "منطقه"):
-            ids = _resolve(raw, catalog.regions, REGIONS, REGION_KEYS, "region")
-            extra.append(Condition("region", "in", ids, "في " + catalog.label("region", ids)))
-        elif key_norm in ("status", "status_id", "الحاله", "حاله"):
-            ids = _resolve(raw, catalog.statuses, STATUSES, STATUS_KEYS, "status")
-            extra.append(Condition("status", "in", ids, "ذات الحالة " + catalog.label("status", ids)))
-        elif key_norm in ("type", "tender_type", "tender_type_id", "النوع", "نوع"):
-            ids = _resolve(raw, catalog.types, TYPES, TYPE_KEYS, "type")
-            extra.append(Condition("type", "in", ids, "من نوع " + catalog.label("type", ids)))
-        elif key_norm in ("year", "السنه", "سنه", "عام"):
+        field_name = next((name for name, keys in _FILTER_KEYS.items() if key_norm in keys), "")
+        if field_name in _FILTER_TERMS:
+            ids = _resolve(raw, catalog.table(field_name), *_FILTER_TERMS[field_name], field_name)
+            extra.append(Condition(field_name, "in", ids, catalog.phrase(field_name, ids)))
+        elif field_name == "year":
             if isinstance(raw, bool) or not isinstance(raw, (int, str)):
                 raise ValueError(f"filter 'year' must be a year such as 2024, got {raw!r}")
             text = normalize_arabic(str(raw)).strip()

@@ -282,19 +282,7 @@ def read_ordinal(text: str) -> tuple[str, tuple[int, int] | None, tuple[str, ...
 # A threshold on each group's total or count ("الجهات التي طرحت أكثر من 100 منافسة"): taken out, the rest
 # asked of every group, and the groups whose figure passes kept (HAVING).
 
-# The groups named first -> (dimension, the grouping the rest is asked by, an agency group's words).
-_HEADS: dict[str, tuple[str, str, str]] = {
-    "مناطق": ("region", "حسب المنطقه", ""),
-    "جهات": ("agency", "حسب الجهه", ""),
-    "انشطه": ("activity", "حسب النشاط", ""),
-    "انواع ال?(?:منافسات|مناقصات)": ("type", "حسب النوع", ""),
-    "انواع": ("type", "حسب النوع", ""),
-    "حالات": ("status", "حسب الحاله", ""),
-    "جامعات": ("agency", "حسب الجهه", "للجامعات"),
-    "وزارات": ("agency", "حسب الجهه", "للوزارات"),
-    "مستشفيات": ("agency", "حسب الجهه", "للمستشفيات"),
-    "امانات": ("agency", "حسب الجهه", "للامانات"),
-}
+_HEADS = lx.THRESHOLD_HEADS  # the groups named first
 _HEAD = re.compile(
     r"^(?:(?:ما|ماهي|ما هي|وش|ايش|اذكر|اعرض|حدد|هات|ايش هي|وش هي)\s|(?P<which>اي)\s)?(?:ال)?(?P<head>"
     + "|".join(f"(?:{h})" for h in _HEADS)
@@ -388,8 +376,7 @@ def with_threshold(frame: QueryFrame, threshold: Threshold) -> QueryFrame | None
 
 # --- column comparison ----------------------------------------------------------------------------
 # A tender's awarded value against its own estimated value ("رُسّيت بقيمة أعلى من قيمتها التقديرية"), or
-# none ("انتهت بدون ترسية"): one condition on two columns of a row, read before the figures pass, which
-# would take the comparator for one before a number.
+# none: one condition on two columns, read before the figures (whose comparator it would take).
 
 _PREFIX = r"(?:[وف]?(?:[بل]?ال|[بل]))?"
 _AWARD = rf"{_PREFIX}(?:ترسي(?:ه|تها|ته)|مرسي|مرساه)"
@@ -458,17 +445,13 @@ def read_column_comparisons(text: str) -> tuple[str, list[Condition]]:
             label += f" بأكثر من {m.group('pct')}%"
         conditions.append(Condition("awarded", "column" + op, ("value", factor), label))
         text = blank(text, m.start(), m.end())
-    for m in list(_NO_AWARD.finditer(text)):
-        conditions.append(Condition("awarded", "is_null", (), "بدون ترسية"))
-        text = blank(text, m.start(), m.end())
-    return text, conditions
+    text, none = read_each(_NO_AWARD, text, lambda m, _: Condition("awarded", "is_null", (), "بدون ترسية"))
+    return text, conditions + none
 
 
 # --- durations ------------------------------------------------------------------------------------
-# A future project's duration compared with a span said in years or months: "مدته سنة أو أقل",
-# "مدتها أكثر من سنتين", "مدة تنفيذه لا تتجاوز 18 شهراً"; read as a condition in months.
-#
-# Read only right after a duration word (مدة، مدته، مدتها), so that "سنة" elsewhere stays a date.
+# A future project's duration compared with a span in years or months ("مدتها أكثر من سنتين"), in
+# months; read only right after a duration word (مدة، مدته), so that "سنة" elsewhere stays a date.
 
 _DURATION_WORD = r"(?:[وفبل]?ال)?مد(?:ه|ته|تها|ت)(?:\s(?:ال)?تنفيذ(?:ه|ها)?)?"
 _BEFORE = (
@@ -504,19 +487,19 @@ _DUR_WORDS = {"<=": "لا تتجاوز", ">=": "لا تقل عن", ">": "أكث�
 def read_durations(text: str) -> tuple[str, list[Condition]]:
     """The duration comparisons of ``text`` (normalized) as conditions in months, and the text
     with them blanked out. A bare span ("مدته سنة") is an equality."""
-    conditions: list[Condition] = []
-    for m in list(_PHRASE.finditer(text)):
-        unit, count = m.group("unit"), m.group("n")
-        if count and unit in ("سنتين", "عامين", "شهرين"):
-            continue  # "3 سنتين" says two counts
-        n = (int(count) if count.isdigit() else lx.SMALL_NUMBERS[count]) if count else 1
-        said = [(table, m.group(group)) for table, group in ((_BEFORE, "before"), (_VERBS, "verb"), (_AFTER, "after"))]
-        said = [(table, words) for table, words in said if words]
-        if len(said) > 1:
-            continue  # two comparators: not a reading we can trust
-        op = next((op for table, words in said for pattern, op in table if re.fullmatch(pattern, words)), "=")
-        span = f"{count + ' ' if count else ''}{_SPELLED.get(unit, unit)}"
-        label = f"بمدة {_DUR_WORDS[op]} {span}".replace("  ", " ")
-        conditions.append(Condition("duration", op, (float(n * _MONTHS.get(unit, 1)),), label))
-        text = blank(text, m.start(), m.end())
-    return text, conditions
+    return read_each(_PHRASE, text, _duration)
+
+
+def _duration(m: re.Match[str], text: str) -> Condition | None:
+    unit, count = m.group("unit"), m.group("n")
+    if count and unit in ("سنتين", "عامين", "شهرين"):
+        return None  # "3 سنتين" says two counts
+    n = (int(count) if count.isdigit() else lx.SMALL_NUMBERS[count]) if count else 1
+    said = [(table, m.group(group)) for table, group in ((_BEFORE, "before"), (_VERBS, "verb"), (_AFTER, "after"))]
+    said = [(table, words) for table, words in said if words]
+    if len(said) > 1:
+        return None  # two comparators: not a reading we can trust
+    op = next((op for table, words in said for pattern, op in table if re.fullmatch(pattern, words)), "=")
+    span = f"{count + ' ' if count else ''}{_SPELLED.get(unit, unit)}"
+    label = f"بمدة {_DUR_WORDS[op]} {span}".replace("  ", " ")
+    return Condition("duration", op, (float(n * _MONTHS.get(unit, 1)),), label)
