@@ -244,9 +244,9 @@ def run_text(settings: Any, *, run: Any, responses: pd.DataFrame, cases: pd.Data
 
     not_correct = not_correct_answers(run.scores, responses, cases, golds=golds)
     # The console names the charts through the output folder's link, as the seed did.
-    link = settings.output_path().absolute() / CHARTS_FOLDER
+    link = settings.output_dir.absolute() / CHARTS_FOLDER
     files = {**run.files, **{name: str(link / name) for name in run.charts}}
-    parts = [summary_text(run.scores, run.summary, not_correct), files_text(files, settings.output_path())]
+    parts = [summary_text(run.scores, run.summary, not_correct), files_text(files, settings.output_dir)]
     if robustness is not None:
         parts.append(robustness_text(robustness_summary(robustness), run.files))
     parts.append(footer(run.summary))
@@ -327,7 +327,7 @@ class RunConsole:
         (while a step runs, Dagster's compute-log capture, no terminal, holds the process's stdout)."""
         self._settings, self.repeat, self.written = settings, settings.repeat, {}
         print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=cases,
-                     output_dir=settings.output_path(), agent=settings.agent, label=settings.run_label(),
+                     output_dir=settings.output_dir, agent=settings.agent, label=settings.run_label(),
                      repeat=settings.repeat), file=self._given, flush=True)
         self.terminal = _is_terminal(self._given)
         self.stream = _own_handle(self._given)
