@@ -1,12 +1,6 @@
-"""Secrets never reach a file we write or a line we print.
-
-The known secrets: $NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY and those adapters register. Only a value
-of MIN_SECRET_CHARS or more that is no known placeholder is one: scrubbing a local server's dummy
-key would rewrite every answer (``max(`` into ``ma***(``). ``scrub`` removes every piece of a secret
-longer than four characters and the value after ``Authorization:``, ``Bearer`` or ``api_key=``,
-on the whole text before any excerpt is cut. ``scrubbed_output`` passes fds 1 and 2 through
-``scrub``, so neither the console nor Dagster's compute logs hold a secret.
-"""
+"""Secrets never reach a file we write or a line we print: ``scrub`` redacts the known secrets
+($NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY, those adapters register), every piece of one and the value
+after ``Authorization:``, ``Bearer`` or ``api_key=``; ``scrubbed_output`` passes fds 1 and 2 through it."""
 
 from __future__ import annotations
 
@@ -23,7 +17,8 @@ from urllib.parse import unquote_plus, urlsplit
 from nabahan_pipeline.settings import secret_values
 
 REDACTED = "***"
-# A shorter value is a placeholder (``EMPTY``, ``ollama``): no provider issues keys this short.
+# A shorter value is a placeholder (``EMPTY``, ``ollama``): no provider issues keys this short, and
+# scrubbing a local server's dummy key would rewrite every answer (``max(`` into ``ma***(``).
 MIN_SECRET_CHARS = 8
 # Longer values local OpenAI-compatible servers and SDK examples use where a key is required but
 # unchecked; so is any value of one repeated character (``xxxxxxxx``).
