@@ -62,14 +62,6 @@ def register_secret(value: str | None) -> None:
             _registered.add(value)
 
 
-def known_secrets() -> frozenset[str]:
-    """The secrets of this process: the environment's and the registered ones, placeholders left out."""
-    values = set(secret_values())
-    with _lock:
-        values |= _registered
-    return frozenset(value for value in values if is_secret(value))
-
-
 def credential_parameter(name: str) -> bool:
     """Whether a URL's query parameter called ``name`` carries a credential (api_key, token, sig...)."""
     words = [word.lower() for word in re.split(r"[-_.\s]+|(?<=[a-z])(?=[A-Z])", unquote_plus(name).strip()) if word]
@@ -111,8 +103,11 @@ def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
 
 
 def scrubber(extra: Iterable[str | None] = ()) -> Callable[[str], str]:
-    """``scrub`` with the secrets known now looked up once, for the many texts of one answer."""
-    secrets = frozenset(known_secrets() | {value for value in extra if is_secret(value)})
+    """``scrub`` with the secrets known now (the environment's, the registered ones, ``extra``)
+    looked up once, for the many texts of one answer."""
+    with _lock:
+        registered = list(_registered)
+    secrets = frozenset(value for value in (*secret_values(), *registered, *extra) if is_secret(value))
     patterns = _patterns(secrets)
 
     def scrub_text(text: str) -> str:
