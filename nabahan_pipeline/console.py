@@ -8,7 +8,7 @@ import io
 import os
 import threading
 from datetime import datetime
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -346,37 +346,29 @@ class RunConsole:
     def _start_progress(self, answers: int) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.text import Text
 
+        def counted(column: Any) -> Any:  # shown for the answers' task, blank for a stage's (no total)
+            return _column(lambda task: column(task) if task.total is not None else Text(""))
+
+        per_second = _column(lambda task: Text(f"{task.speed:.1f}/s" if task.speed else ""))
         self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), _counted(MofNCompleteColumn()), _rate_column(),
-            _counted(TextColumn("ETA")), _counted(TimeRemainingColumn()),
+            TextColumn("{task.description}"), BarColumn(), counted(MofNCompleteColumn()), per_second,
+            counted(TextColumn("ETA")), counted(TimeRemainingColumn()),
             console=Console(file=self.stream, force_terminal=True), transient=True)
         self._task = self._progress.add_task("asking the agent", total=answers)
         self._progress.start()
 
 
-def _rate_column() -> Any:
-    """A progress column with the answers per second."""
+def _column(draw: Callable[[Any], Any]) -> Any:
+    """A rich progress column that ``draw(task)`` renders."""
     from rich.progress import ProgressColumn
-    from rich.text import Text
 
-    class RateColumn(ProgressColumn):
-        def render(self, task: Any) -> Text:
-            return Text(f"{task.speed:.1f}/s" if task.speed else "")
-
-    return RateColumn()
-
-
-def _counted(column: Any) -> Any:
-    """``column`` shown for a counted task (the answers), blank for a stage's (no total)."""
-    from rich.progress import ProgressColumn
-    from rich.text import Text
-
-    class CountedColumn(ProgressColumn):
+    class Column(ProgressColumn):
         def render(self, task: Any) -> Any:
-            return column(task) if task.total is not None else Text("")
+            return draw(task)
 
-    return CountedColumn()
+    return Column()
 
 
 def _own_handle(stream: TextIO) -> TextIO:
