@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from nabahan_pipeline.version import __version__
 
 __all__ = ["NabahanEvaluationPipeline", "__version__", "nabahan_agent"]
+# Loaded on first use, from their modules: `import nabahan_pipeline` does not import Dagster.
+_LAZY = {"NabahanEvaluationPipeline": "nabahan_pipeline.api",
+         "nabahan_agent": "nabahan_pipeline.reference_agent.agent"}
 
 
 def __getattr__(name: str) -> Any:
-    # Loaded on first use: `import nabahan_pipeline` does not import Dagster.
-    if name == "NabahanEvaluationPipeline":
-        from nabahan_pipeline.api import NabahanEvaluationPipeline
-
-        return NabahanEvaluationPipeline
-    if name == "nabahan_agent":
-        from nabahan_pipeline.reference_agent.agent import nabahan_agent
-
-        return nabahan_agent
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -134,15 +134,9 @@ class NabahanEvaluationPipeline:
 
     __signature__ = options_signature()  # what inspect.signature, help() and editors show
 
-    def __init__(
-        self,
-        output_dir: str | Path | None = None,
-        *,
-        agent: str | Sequence[str] | None = None,
-        fail_under: float | str | None = None,
-        dagster_home: str | Path | None = None,
-        **options: Any,
-    ) -> None:
+    def __init__(self, output_dir: str | Path | None = None, *, agent: str | Sequence[str] | None = None,
+                 fail_under: float | str | None = None, dagster_home: str | Path | None = None,
+                 **options: Any) -> None:
         unknown = [name for name in options if name not in _OPTIONS or name in ("output_dir", "agent")]
         if unknown:
             raise TypeError(f"NabahanEvaluationPipeline() got an unexpected keyword argument {unknown[0]!r}")
@@ -171,15 +165,6 @@ class NabahanEvaluationPipeline:
     def settings(self) -> RunSettings:
         """These options resolved now, as a run started now gets them; SettingsError for a bad value."""
         return self._resolve()[0]
-
-    def agents(self) -> list[LabelledAgent]:
-        """The agents to evaluate, labelled: those given, else the settings'; AgentSpecError for a bad one."""
-        return self._resolve()[1]
-
-    def run_config(self, agent: LabelledAgent | None = None, *, several: bool = False) -> dict:
-        """The run config of ``agent``'s run (default: the first); ``several``: its reports apart."""
-        settings, agents = self._resolve()
-        return _run_config(partition_settings(settings, agent or agents[0], several=several))
 
     def check_inputs(self) -> CheckedInputs:
         """Check the options, labels, case file and agents (a service reachable) before any run
@@ -261,10 +246,8 @@ class NabahanEvaluationPipeline:
                 tell("compared", {"comparison": compared})
                 return compared
 
-    def _evaluate(
-        self, instance: dg.DagsterInstance, checked: CheckedInputs, agent: LabelledAgent, several: bool,
-        tell: Watcher,
-    ) -> EvaluationRun:
+    def _evaluate(self, instance: dg.DagsterInstance, checked: CheckedInputs, agent: LabelledAgent,
+                  several: bool, tell: Watcher) -> EvaluationRun:
         """One agent's run: its partition of the evaluation job, in this process, with its checked inputs."""
         settings = partition_settings(checked.settings, agent, several=several)
         tell("run", {"settings": settings, "cases": len(checked.case_file.cases)})
@@ -299,9 +282,8 @@ class NabahanEvaluationPipeline:
                                "robustness": result.asset_value("robustness") if settings.robustness else None})
         return run
 
-    def _compare(
-        self, instance: dg.DagsterInstance, checked: CheckedInputs, runs: dict[str, EvaluationRun]
-    ) -> ComparedRuns:
+    def _compare(self, instance: dg.DagsterInstance, checked: CheckedInputs,
+                 runs: dict[str, EvaluationRun]) -> ComparedRuns:
         """The comparison of the agents just evaluated: the agent_comparison asset, in this process."""
         labels = [agent.label for agent in checked.agents]
         run_config = settings_run_config(**checked.settings.as_config())

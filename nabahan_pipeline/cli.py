@@ -21,7 +21,7 @@ from nabahan_pipeline.agents.labels import LabelledAgent, default_token_env, lab
 from nabahan_pipeline.errors import NabahanError, UsageError
 from nabahan_pipeline.reader_may_leave import ReaderMayLeave
 from nabahan_pipeline.settings import (
-    NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, child_environment, dagster_home, environment_value,
+    NO_TOKEN, RUN_OPTIONS, SETTINGS, RunSettings, dagster_home, environment, environment_value,
     nabahan_home, resolve, resolve_run_settings, whole_number
 )
 from nabahan_pipeline.version import __version__
@@ -75,7 +75,6 @@ def _cmd_cases_schema(args: argparse.Namespace) -> int:
 
 def _cmd_agent_ask(args: argparse.Namespace) -> int:
     from nabahan_pipeline.agents.registry import resolve_agent
-    from nabahan_pipeline.agents.secrets import scrub
 
     filters = None
     if args.filters:
@@ -187,7 +186,7 @@ def _dagster(*arguments: str) -> int:
     """Dagster's command line with ``arguments`` on the home's instance, in this terminal (Ctrl-C
     reaches it too, and it is waited for); its exit code."""
     process = subprocess.Popen([sys.executable, "-m", "dagster", *arguments],
-                               env=child_environment(DAGSTER_HOME=str(dagster_home())))
+                               env=environment(DAGSTER_HOME=str(dagster_home())))
     try:
         return process.wait()
     except KeyboardInterrupt:
@@ -207,7 +206,7 @@ def _cmd_ui(args: argparse.Namespace) -> int:
     # no child is orphaned. Its "superseded by dg dev" warning is Dagster's to itself.
     os.execve(sys.executable, [sys.executable, "-W", "ignore:Function `dev_command` is superseded",
                                "-m", "dagster", "dev", "-m", LOCATION_MODULE, "-h", host, "-p", str(port)],
-              child_environment(DAGSTER_HOME=str(dagster_home())))
+              environment(DAGSTER_HOME=str(dagster_home())))
     return 0  # not reached: execve returns only by raising
 
 
@@ -259,33 +258,32 @@ EVAL_FLAGS = {  # flag: (option, metavar)
 }
 
 
+# Flags given once per agent of a comparison (NAME=...); --fail-under also sets the exit code.
+_REPEATABLE = ("agent", "agent_token_env")
+_FLAG_HELP = {
+    "agent": _option_help("agent").replace(" (default", "; repeat it to compare agents, each named NAME=SPEC or "
+                                           "labelled by its spec (default", 1),
+    "pass_threshold": "exit 1 when the gated rate (--gate; with --gate-on lower, its interval's lower bound) is "
+    "below this, 0.8 or 80%%; also the threshold check's (default: no exit; the check's is "
+    "$NABAHAN_PASS_THRESHOLD or 0.8)",
+}
+
+
 def _add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     for setting in RUN_OPTIONS:
         name, flag = setting.name, setting.flag
         if flag is None:
             continue
+        help = _FLAG_HELP.get(name) or _option_help(name)
         if setting.switch:
-            parser.add_argument(flag, dest=name, action="store_true", default=None, help=_option_help(name))
-        elif name == "agent_token_env":  # repeatable: each agent of a comparison its own
-            parser.add_argument(flag, dest=name, action="append", metavar=setting.metavar, help=_option_help(name))
-        elif name == "agent":  # repeatable: several agents are evaluated and compared
-            parser.add_argument(
-                flag, dest=name, action="append", type=_option_type(name), metavar=setting.metavar,
-                help=_option_help(name).replace(" (default", "; repeat it to compare agents, each named "
-                                                "NAME=SPEC or labelled by its spec (default", 1),
-            )
-        elif name == "pass_threshold":  # also the exit code's gate
-            parser.add_argument(
-                flag, dest="fail_under", type=_option_type(name), metavar=setting.metavar,
-                help="exit 1 when the gated rate (--gate; with --gate-on lower, its interval's lower bound) is below this, "
-                "0.8 or 80%%; also the threshold check's "
-                "(default: no exit; the check's is $NABAHAN_PASS_THRESHOLD or 0.8)",
-            )
-        else:
-            parser.add_argument(
-                flag, dest=name, type=_option_type(name), choices=setting.choices or None, metavar=setting.metavar,
-                help=_option_help(name),
-            )
+            parser.add_argument(flag, dest=name, action="store_true", default=None, help=help)
+            continue
+        parser.add_argument(
+            flag, dest="fail_under" if name == "pass_threshold" else name,
+            action="append" if name in _REPEATABLE else "store", metavar=setting.metavar, help=help,
+            # A token's variable is read with its agent's label (labels.with_tokens), not here.
+            type=None if name == "agent_token_env" else _option_type(name), choices=setting.choices or None,
+        )
 
 
 def eval_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import io
 import os
 import threading
 from datetime import datetime
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -244,9 +244,9 @@ def run_text(settings: Any, *, run: Any, responses: pd.DataFrame, cases: pd.Data
 
     not_correct = not_correct_answers(run.scores, responses, cases, golds=golds)
     # The console names the charts through the output folder's link, as the seed did.
-    link = settings.output_path().absolute() / CHARTS_FOLDER
+    link = settings.output_dir.absolute() / CHARTS_FOLDER
     files = {**run.files, **{name: str(link / name) for name in run.charts}}
-    parts = [summary_text(run.scores, run.summary, not_correct), files_text(files, settings.output_path())]
+    parts = [summary_text(run.scores, run.summary, not_correct), files_text(files, settings.output_dir)]
     if robustness is not None:
         parts.append(robustness_text(robustness_summary(robustness), run.files))
     parts.append(footer(run.summary))
@@ -327,7 +327,7 @@ class RunConsole:
         (while a step runs, Dagster's compute-log capture, no terminal, holds the process's stdout)."""
         self._settings, self.repeat, self.written = settings, settings.repeat, {}
         print(header(timestamp=datetime.now().isoformat(timespec="seconds"), cases=cases,
-                     output_dir=settings.output_path(), agent=settings.agent, label=settings.run_label(),
+                     output_dir=settings.output_dir, agent=settings.agent, label=settings.run_label(),
                      repeat=settings.repeat), file=self._given, flush=True)
         self.terminal = _is_terminal(self._given)
         self.stream = _own_handle(self._given)
@@ -346,37 +346,29 @@ class RunConsole:
     def _start_progress(self, answers: int) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.text import Text
 
+        def counted(column: Any) -> Any:  # shown for the answers' task, blank for a stage's (no total)
+            return _column(lambda task: column(task) if task.total is not None else Text(""))
+
+        per_second = _column(lambda task: Text(f"{task.speed:.1f}/s" if task.speed else ""))
         self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), _counted(MofNCompleteColumn()), _rate_column(),
-            _counted(TextColumn("ETA")), _counted(TimeRemainingColumn()),
+            TextColumn("{task.description}"), BarColumn(), counted(MofNCompleteColumn()), per_second,
+            counted(TextColumn("ETA")), counted(TimeRemainingColumn()),
             console=Console(file=self.stream, force_terminal=True), transient=True)
         self._task = self._progress.add_task("asking the agent", total=answers)
         self._progress.start()
 
 
-def _rate_column() -> Any:
-    """A progress column with the answers per second."""
+def _column(draw: Callable[[Any], Any]) -> Any:
+    """A rich progress column that ``draw(task)`` renders."""
     from rich.progress import ProgressColumn
-    from rich.text import Text
 
-    class RateColumn(ProgressColumn):
-        def render(self, task: Any) -> Text:
-            return Text(f"{task.speed:.1f}/s" if task.speed else "")
-
-    return RateColumn()
-
-
-def _counted(column: Any) -> Any:
-    """``column`` shown for a counted task (the answers), blank for a stage's (no total)."""
-    from rich.progress import ProgressColumn
-    from rich.text import Text
-
-    class CountedColumn(ProgressColumn):
+    class Column(ProgressColumn):
         def render(self, task: Any) -> Any:
-            return column(task) if task.total is not None else Text("")
+            return draw(task)
 
-    return CountedColumn()
+    return Column()
 
 
 def _own_handle(stream: TextIO) -> TextIO:

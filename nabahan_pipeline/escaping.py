@@ -9,26 +9,9 @@ import pandas as pd
 
 # OWASP's list for CSV injection: a cell starting with one of these is read as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_MARKDOWN_SPECIAL = str.maketrans(
-    {
-        "\\": "\\\\",
-        "`": "\\`",
-        "*": "\\*",
-        "_": "\\_",
-        "[": "\\[",
-        "]": "\\]",
-        "|": "\\|",
-        "!": "\\!",
-        "~": "\\~",
-        "#": "\\#",
-        "@": "\\@",
-        "&": "&amp;",
-        "<": "&lt;",
-        ">": "&gt;",
-        "\n": " ",
-        "\r": " ",
-    }
-)
+# Markdown's specials escaped by a backslash, HTML's by entities; a line break as a space.
+_MARKDOWN_SPECIAL = str.maketrans({**{char: "\\" + char for char in "\\`*_[]|!~#@"},
+                                   "&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 # GFM links bare "scheme://x", "www.x" and "a@b.c" (the "@" is escaped above); a backslash before
 # the ":" or the "." breaks the run of characters it looks for, and renders as nothing.

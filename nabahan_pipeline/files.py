@@ -93,14 +93,7 @@ def make_folder(folder: str | Path) -> None:
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise NotADirectoryError(f"{_not_a_folder(Path(folder))} is not a folder") from None
-
-
-def _not_a_folder(folder: Path) -> Path:
-    for part in (folder, *folder.parents):
-        if part.exists() and not part.is_dir():
-            return part
-    return folder
+        raise NotADirectoryError(folder_problem(folder) or f"{folder} is not a folder") from None
 
 
 def folder_problem(folder: str | Path) -> str | None:
@@ -238,7 +231,8 @@ def remove_stale_temporaries(folder: str | Path, *, recursive: bool = False) -> 
 def _is_stale(entry: Path) -> bool:
     match = _TEMPORARY.match(entry.name)
     if match:
-        return not _writer_alive(int(match["pid"]), entry.name)
+        pid = int(match["pid"])
+        return entry.name not in _OURS if pid == os.getpid() else not process_alive(pid)
     if _LEGACY_TEMPORARY.match(entry.name):
         try:
             return time.time() - entry.lstat().st_mtime > LEGACY_TEMPORARY_AGE_S
@@ -247,15 +241,14 @@ def _is_stale(entry: Path) -> bool:
     return False
 
 
-def _writer_alive(pid: int, name: str) -> bool:
-    if pid == os.getpid():
-        return name in _OURS
+def process_alive(pid: int) -> bool:
+    """Whether the process ``pid`` exists on this host (another user's too)."""
     try:
-        os.kill(pid, 0)
+        os.kill(pid, 0)  # signal 0: nothing is sent, only whether the process exists is checked
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True  # someone else's live process
+    except PermissionError:  # another user's process
+        pass
     return True
 
 

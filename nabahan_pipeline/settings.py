@@ -335,18 +335,6 @@ class RunSettings:
         "33554432 (32 MiB)",
     )
 
-    def case_file(self) -> Path:
-        """The JSON case file."""
-        return self.test_file
-
-    def output_path(self) -> Path:
-        """Where the reports go."""
-        return self.output_dir
-
-    def database_path(self) -> Path | None:
-        """The evaluation database; None for the embedded one."""
-        return self.database
-
     def gated_figure(self) -> str:
         """The evaluation_summary column the threshold judges: the gated rate, or its lower bound."""
         return self.gate if self.gate_on == "rate" else f"{self.gate}_low"
@@ -458,20 +446,16 @@ def resolve(name: str, given: Any = None) -> Any:
     return SETTINGS[name].resolve(given)
 
 
-def environment() -> dict[str, str]:
-    """A copy of this process's environment, which a ``python:`` agent's child's is made from."""
-    return dict(os.environ)
+def environment(**variables: str) -> dict[str, str]:
+    """A copy of this process's environment with ``variables`` set, for a process we start (Dagster's
+    commands; a ``python:`` agent's child's is made from it)."""
+    return {**os.environ, **variables}
 
 
 def environment_value(variable: str) -> str | None:
     """The value of the environment variable ``variable``; None when it is unset or empty."""
     value = os.environ.get(variable, "")
     return value if value.strip() else None
-
-
-def child_environment(**variables: str) -> dict[str, str]:
-    """This process's environment with ``variables`` set, for Dagster's commands we start."""
-    return {**os.environ, **variables}
 
 
 def secret_values() -> frozenset[str]:

@@ -1,13 +1,6 @@
 """A ``python:`` agent in a spawned child process of its own (the default; ``--in-process`` is the
-other way): the agent cannot end, hang, move (``os.chdir``) or rewrite the judge.
-
-What comes back is untrusted: frames (``frames``) measured against ``max_answer_bytes`` before
-they are read, parsed as JSON alone; the agent's output reaches our stderr scrubbed. A child that
-exits turns its calls into error rows and the next call starts a new one. Its exit is watched on
-the process, not its pipe (a worker it forked may hold the pipe); its process group is ended whole;
-it dies with us even on SIGKILL (a lifeline pipe, ``python_child``). Its environment is ours
-without credentials and our settings, but its own token variable (``child_environment``).
-"""
+other way), so that the agent cannot end, hang, move (``os.chdir``) or rewrite the judge. What
+comes back is untrusted: ``frames`` measured before they are read, parsed as JSON alone."""
 
 from __future__ import annotations
 

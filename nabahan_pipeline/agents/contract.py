@@ -168,17 +168,9 @@ def normalize_answer(raw: Any, limits: AnswerLimits = AnswerLimits()) -> AgentAn
     except TypeError as exc:
         return AgentAnswer.failure(f"malformed answer: the rows are not JSON-serializable ({exc})")
     usage = raw.get("usage") if isinstance(raw.get("usage"), Mapping) else {}
-    return AgentAnswer(
-        status=status,
-        sql=sql,
-        columns=columns,
-        rows=rows,
-        insights=insights,
-        error=error,
-        dialect=dialect or None,
-        prompt_tokens=_as_float(usage.get("prompt_tokens")),
-        completion_tokens=_as_float(usage.get("completion_tokens")),
-    )
+    return AgentAnswer(status=status, sql=sql, columns=columns, rows=rows, insights=insights, error=error,
+                       dialect=dialect or None, prompt_tokens=_as_float(usage.get("prompt_tokens")),
+                       completion_tokens=_as_float(usage.get("completion_tokens")))
 
 
 # An answer's result as read: (column names, rows).

@@ -32,15 +32,14 @@ class HttpAgent:
         self._max_values = 2 * max_values
         if token is None and token_env is not None:
             token = environment_value(token_env)
-        self._headers = {"Authorization": f"Bearer {token}"} if token else {}
         retry = retry_policy(max_retries, backoff_base_s, backoff_max_s, retry_after_cap_s)
-        self._client = HttpClient(spec, timeout_s=timeout_s, retry=retry, secrets=[token],
+        self._client = HttpClient(spec, timeout_s=timeout_s, retry=retry, token=token,
                                   max_body_bytes=max_answer_bytes)
 
     def ask(self, question: str, filters: dict | None = None) -> Any:
         """POST the question; the decoded JSON answer, or an ``error`` answer saying what failed."""
         try:
-            return self._client.request_json("POST", {"question": question, "filters": filters}, headers=self._headers,
+            return self._client.request_json("POST", {"question": question, "filters": filters},
                                               max_values=self._max_values)
         except MalformedResponseError as exc:
             return AgentAnswer.failure(f"malformed answer: {exc}").to_contract()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -79,19 +79,20 @@ def parse_http_url(url: str) -> Url:
 
 
 class HttpClient:
-    """A thread-safe client of one HTTP endpoint: pooled connections, a time budget, retries."""
+    """A thread-safe client of one HTTP endpoint: pooled connections, a time budget, retries; a
+    bearer ``token`` (a secret, scrubbed from every error) sent with each request."""
 
     def __init__(self, url: str, *, timeout_s: float = 30.0, retry: Retry | None = None,
-                 secrets: Iterable[str | None] = (), max_connections: int = 64,
+                 token: str | None = None, max_connections: int = 64,
                  max_body_bytes: int | None = None) -> None:
         self.url = url
         self._path = parse_http_url(url).request_uri
         self.timeout_s = timeout_s
         self.retry = retry or retry_policy()
         self.max_body_bytes = max_body_bytes
-        self._secrets = [secret for secret in secrets if secret]
-        for secret in self._secrets:
-            register_secret(secret)
+        self._secrets = [token] if token else []
+        self._headers = {**_HEADERS, "Authorization": f"Bearer {token}"} if token else _HEADERS
+        register_secret(token)
         self._max_connections = max_connections
         self._pool = self._new_pool()
 
@@ -104,7 +105,7 @@ class HttpClient:
         """One request to the URL (retried as the policy says): its 2xx response, else an
         ``HttpError``; ``timeout_s`` overrides the client's budget for this call."""
         try:
-            return self._request(method, body, {**_HEADERS, **(headers or {})}, timeout_s or self.timeout_s)
+            return self._request(method, body, {**self._headers, **(headers or {})}, timeout_s or self.timeout_s)
         except HttpError as exc:
             exc.args = (self._scrub(str(exc)),)
             raise exc from None

@@ -1,11 +1,6 @@
 """Agents by label: the name an agent goes by in a comparison, a partition and its history.
-
 `--agent NAME=SPEC` names an agent; a bare SPEC is its own label. What stands before the first
-``=`` is a label only when it holds no ``:`` or ``/`` (``http://host/ask?x=1`` is a spec). A spec
-holding a credential is refused (labels, tags and the registry are made of it): a token is read
-from the variable ``--agent-token LABEL=ENV_VAR`` names; $NABAHAN_AGENT_TOKEN goes only to the HTTP
-agent that is a run's only agent.
-"""
+``=`` is a label only when it holds no ``:`` or ``/`` (``http://host/ask?x=1`` is a spec)."""
 
 from __future__ import annotations
 

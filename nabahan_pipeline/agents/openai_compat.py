@@ -96,8 +96,7 @@ class ChatModel:
         self.url = f"{self.base_url}/chat/completions"
         self.host = f"{target.host}:{target.port}"
         self.api_key = api_key if api_key is not None or api_key_env is None else environment_value(api_key_env)
-        self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self.client = HttpClient(self.url, timeout_s=timeout_s, secrets=[self.api_key],
+        self.client = HttpClient(self.url, timeout_s=timeout_s, token=self.api_key,
                                  retry=retry_policy(max_retries=max_retries, backoff_base_s=backoff_base_s),
                                  max_body_bytes=max_answer_bytes)
 
@@ -114,7 +113,7 @@ class ChatModel:
         """One chat completion's text; adds the reported token counts to ``usage``. Raises ChatError."""
         payload = {"model": self.model, "messages": messages, "temperature": 0}
         try:
-            reply = self.client.request_json("POST", payload, headers=self.headers, timeout_s=timeout_s)
+            reply = self.client.request_json("POST", payload, timeout_s=timeout_s)
         except HttpError as exc:
             raise ChatError(f"LLM request failed: {exc}") from None
         if not isinstance(reply, dict):
@@ -155,7 +154,7 @@ class OpenAICompatibleAgent:
                                 timeout_s=timeout_s, max_retries=max_retries, backoff_base_s=backoff_base_s,
                                 max_answer_bytes=max_answer_bytes)
         self._model.require_key(f"agent spec {spec!r}")
-        self._url, self._headers, self._client = self._model.url, self._model.headers, self._model.client
+        self._url, self._client = self._model.url, self._model.client
         self._timeout_s = timeout_s
         self._sql_timeout_s = sql_timeout_s
         self._agent_version = agent_version

@@ -1,13 +1,6 @@
 """Agent specs, and the one registry of the adapters that build them (``ADAPTERS``), for the CLI,
-the API and the Dagster resource alike:
-
-    embedded                          the reference agent over the embedded database
-    python:package.module:function    any callable with the contract
-    http://host:port/path, https://…  a service speaking the contract over HTTP
-    openai:MODEL                      an OpenAI-compatible chat model as a text-to-SQL agent
-
-Each adapter's module has ``build(options: AgentOptions) -> Agent``, imported only when a spec names it.
-"""
+the API and the Dagster resource alike. Each adapter's module has ``build(options: AgentOptions)
+-> Agent``, imported only when a spec names it."""
 
 from __future__ import annotations
 

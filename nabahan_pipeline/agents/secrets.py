@@ -1,12 +1,6 @@
-"""Secrets never reach a file we write or a line we print.
-
-The known secrets: $NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY and those adapters register. Only a value
-of MIN_SECRET_CHARS or more that is no known placeholder is one: scrubbing a local server's dummy
-key would rewrite every answer (``max(`` into ``ma***(``). ``scrub`` removes every piece of a secret
-longer than four characters and the value after ``Authorization:``, ``Bearer`` or ``api_key=``,
-on the whole text before any excerpt is cut. ``scrubbed_output`` passes fds 1 and 2 through
-``scrub``, so neither the console nor Dagster's compute logs hold a secret.
-"""
+"""Secrets never reach a file we write or a line we print: ``scrub`` redacts the known secrets
+($NABAHAN_AGENT_TOKEN, $OPENAI_API_KEY, those adapters register), every piece of one and the value
+after ``Authorization:``, ``Bearer`` or ``api_key=``; ``scrubbed_output`` passes fds 1 and 2 through it."""
 
 from __future__ import annotations
 
@@ -23,7 +17,8 @@ from urllib.parse import unquote_plus, urlsplit
 from nabahan_pipeline.settings import secret_values
 
 REDACTED = "***"
-# A shorter value is a placeholder (``EMPTY``, ``ollama``): no provider issues keys this short.
+# A shorter value is a placeholder (``EMPTY``, ``ollama``): no provider issues keys this short, and
+# scrubbing a local server's dummy key would rewrite every answer (``max(`` into ``ma***(``).
 MIN_SECRET_CHARS = 8
 # Longer values local OpenAI-compatible servers and SDK examples use where a key is required but
 # unchecked; so is any value of one repeated character (``xxxxxxxx``).
@@ -67,14 +62,6 @@ def register_secret(value: str | None) -> None:
             _registered.add(value)
 
 
-def known_secrets() -> frozenset[str]:
-    """The secrets of this process: the environment's and the registered ones, placeholders left out."""
-    values = set(secret_values())
-    with _lock:
-        values |= _registered
-    return frozenset(value for value in values if is_secret(value))
-
-
 def credential_parameter(name: str) -> bool:
     """Whether a URL's query parameter called ``name`` carries a credential (api_key, token, sig...)."""
     words = [word.lower() for word in re.split(r"[-_.\s]+|(?<=[a-z])(?=[A-Z])", unquote_plus(name).strip()) if word]
@@ -116,8 +103,11 @@ def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
 
 
 def scrubber(extra: Iterable[str | None] = ()) -> Callable[[str], str]:
-    """``scrub`` with the secrets known now looked up once, for the many texts of one answer."""
-    secrets = frozenset(known_secrets() | {value for value in extra if is_secret(value)})
+    """``scrub`` with the secrets known now (the environment's, the registered ones, ``extra``)
+    looked up once, for the many texts of one answer."""
+    with _lock:
+        registered = list(_registered)
+    secrets = frozenset(value for value in (*secret_values(), *registered, *extra) if is_secret(value))
     patterns = _patterns(secrets)
 
     def scrub_text(text: str) -> str:

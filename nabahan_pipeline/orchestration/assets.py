@@ -117,11 +117,11 @@ def checked_test_cases(evaluation: RunSettings) -> CheckedCases:
     """The case file loaded once its gold SQL and expected tables are checked; raises a user error
     naming what is wrong. Our entry points call it before they start a run and hand the run what
     it found (the ``checked_cases`` resource); a run launched otherwise calls it in ``test_cases``."""
-    path = evaluation.case_file()
+    path = evaluation.test_file
     data = read_case_file(path)  # once: the file may be a pipe
     sha256 = hashlib.sha256(data).hexdigest()
     cases = parse_test_cases(data, path)
-    database = ensure_database(evaluation.database_path())
+    database = ensure_database(evaluation.database)
     golds, unkept = checked_golds(cases, path, sha256, database, suite_databases(evaluation.test_suite_size()),
                                   timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows,
                                   folder=gold_cache_folder())
@@ -132,7 +132,7 @@ def check_output_folder(evaluation: RunSettings) -> None:
     """Raise EvaluationInputError when the run's reports or charts could not be written where they
     go (``--output-dir`` a file, a folder of the user's where the charts' link goes, a read-only
     or full disk): told before any agent call, not after them all."""
-    output = evaluation.output_path()
+    output = evaluation.output_dir
     problem = (folder_problem(output) or linked_folder_problem(output.absolute() / CHARTS_FOLDER)
                or storage_problem(output))
     if problem is not None:
@@ -178,7 +178,7 @@ def agent_responses(
     concurrently, each call timed alone; failures and answers over a cap become error rows;
     secrets are scrubbed from every answer. Each answer is scored as it arrives, beside the calls
     (``scoring.on_arrival``): the console shows that score, and case_scores assembles them."""
-    database = ensure_database(evaluation.database_path())
+    database = ensure_database(evaluation.database)
     fingerprint = agent.fingerprint()
     db_hash = database_hash(database)
     cache = ResponseCache(response_cache_path()) if evaluation.use_cache else None
@@ -242,7 +242,7 @@ def case_scores(
     as the case file's check found them, when the run was handed that check), the insight's claims.
     The answers scored as they arrived (``answer_scores``) are assembled, not scored again."""
     progress("stage", {"name": "scoring"})
-    database = ensure_database(evaluation.database_path())
+    database = ensure_database(evaluation.database)
     suite = suite_databases(evaluation.test_suite_size())
     judge = run_judge(evaluation) if len(answer_scores) < len(agent_responses) else None
     try:
@@ -296,7 +296,7 @@ def evaluation_summary(
     the answers not Correct (failures first, the agent's rows beside the gold's), one log line each."""
     summary = summarize(case_scores)
     not_correct = not_correct_answers(
-        case_scores, agent_responses, test_cases, database=ensure_database(evaluation.database_path()),
+        case_scores, agent_responses, test_cases, database=ensure_database(evaluation.database),
         golds=checked_cases.golds if checked_cases is not None else None, limit=SHOWN,
         sql_timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows,
     )
@@ -328,7 +328,7 @@ def evaluation_reports(
     """The results, summary and error-location CSV files (seed names and columns), written
     atomically."""
     progress("stage", {"name": "writing reports"})
-    paths = write_reports(case_scores, evaluation_summary, evaluation.output_path(), report_stamp(case_scores))
+    paths = write_reports(case_scores, evaluation_summary, evaluation.output_dir, report_stamp(case_scores))
     progress("written", {"files": {name: str(path) for name, path in paths.items()}})
     return dg.MaterializeResult(
         metadata={name: dg.MetadataValue.path(str(path.resolve())) for name, path in paths.items()}
@@ -350,7 +350,7 @@ def evaluation_charts(
     from nabahan_pipeline.evaluation.charts.render import render_charts
 
     progress("stage", {"name": "drawing charts"})
-    charts = evaluation.output_path().absolute() / CHARTS_FOLDER
+    charts = evaluation.output_dir.absolute() / CHARTS_FOLDER
     drawn = render_charts(
         case_scores,
         evaluation_summary,

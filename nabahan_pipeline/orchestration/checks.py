@@ -54,7 +54,7 @@ def test_case_file_valid(context: dg.AssetCheckExecutionContext, evaluation: dg.
                          checked_cases: dg.ResourceParam[Optional[CheckedCases]],
                          test_cases: pd.DataFrame) -> dg.AssetCheckResult:
     """The case file is valid and holds every case materialized (unchanged since checked, or read again)."""
-    path = evaluation.case_file()
+    path = evaluation.test_file
     read_once = path.exists() and not path.is_file()  # a pipe: what was checked is all there is to read
     if checked_cases is not None and (read_once or path.is_file() and file_sha256(path) == checked_cases.sha256):
         in_file, ids = checked_cases.in_file, set(test_cases["case_id"])  # the cases came from this very file

@@ -72,7 +72,7 @@ def agent_comparison(
     comparison = compare_agents(
         scores, {label: pd.read_parquet(paths["evaluation_summary"]) for label, paths in evaluations.items()}
     )
-    paths = write_comparison(comparison, evaluation.output_path(), datetime.now().strftime("%Y%m%d_%H%M%S"))
+    paths = write_comparison(comparison, evaluation.output_dir, datetime.now().strftime("%Y%m%d_%H%M%S"))
     chart = save_figure(plot_agent_comparison(comparison.agents, comparison.categories),
                         paths["comparison_csv"].with_suffix(".png"))
     report = write_html(comparison_report_html("Nabahan agents compared", scores, comparison.agents, chart.read_bytes()),

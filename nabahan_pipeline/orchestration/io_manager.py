@@ -21,8 +21,7 @@ PREVIEW_ROWS = 10
 PREVIEW_CELL_CHARS = 60
 # A column holding a text this long (an answer's rows near the byte cap) is written plain, without
 # min/max statistics: its dictionary page and its statistics would each hold another copy of the
-# text while it is written, and the dictionary another while it is read (a 28 MiB text: the write's
-# Arrow memory 144 -> 116 MiB, a read's 112 -> 56 MiB, bench/README.md, issue 38).
+# text while it is written, and the dictionary another while it is read (bench/README.md).
 LONG_TEXT_CHARS = 1 << 20
 
 

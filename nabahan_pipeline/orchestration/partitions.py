@@ -192,7 +192,7 @@ def settings_for_agent(settings: RunSettings, agent: LabelledAgent) -> RunSettin
 def partition_settings(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> RunSettings:
     """The options of one agent's run, with (``several``) an output folder of its own."""
     own = settings_for_agent(settings, agent)
-    return replace(own, output_dir=settings.output_path() / folder_name(agent.label)) if several else own
+    return replace(own, output_dir=settings.output_dir / folder_name(agent.label)) if several else own
 
 
 def partition_run_config(settings: RunSettings, agent: LabelledAgent, *, several: bool) -> dict[str, Any]:

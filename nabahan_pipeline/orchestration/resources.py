@@ -62,7 +62,7 @@ class AgentResource(dg.ConfigurableResource):
         """The adapter (its constructor's AgentSpecError for a bad spec)."""
         settings = self.evaluation
         return build_agent(AgentOptions(
-            settings.agent, settings.agent_version, settings.database_path(), settings.timeout_s,
+            settings.agent, settings.agent_version, settings.database, settings.timeout_s,
             settings.max_answer_bytes, settings.sql_timeout_s, settings.in_process, tuple(self.folders),
             self.secret, secret_from_env=False, start_timeout_s=settings.agent_start_timeout_s,
             token_env=token_variable(settings)))

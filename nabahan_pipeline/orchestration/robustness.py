@@ -41,7 +41,7 @@ def robustness(
         responses = run_agent(variants, agent, concurrency=evaluation.concurrency, timeout_s=evaluation.timeout_s,
                               limits=answer_limits(evaluation))
     scores = score_responses(
-        variants, responses, ensure_database(evaluation.database_path()),
+        variants, responses, ensure_database(evaluation.database),
         suite=suite_databases(evaluation.test_suite_size()), timestamp=str(case_scores["timestamp"].iloc[0]),
         sql_timeout_s=evaluation.sql_timeout_s, max_rows=evaluation.sql_max_rows,
         golds=checked_cases.golds if checked_cases is not None else None,
@@ -52,7 +52,7 @@ def robustness(
     from nabahan_pipeline.evaluation.charts.render import save_figure
     from nabahan_pipeline.evaluation.charts.robustness import plot_robustness
 
-    paths = write_robustness(results, summary, evaluation.output_path(), report_stamp(case_scores))
+    paths = write_robustness(results, summary, evaluation.output_dir, report_stamp(case_scores))
     chart = save_figure(plot_robustness(summary), paths["robustness_summary_csv"].with_suffix(".png"))
     overall = summary.iloc[-1]
     yield dg.Output(results, metadata={

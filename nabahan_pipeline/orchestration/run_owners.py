@@ -11,6 +11,8 @@ from contextlib import contextmanager
 
 import dagster as dg
 
+from nabahan_pipeline.files import process_alive
+
 OWNER_HOST_TAG = "nabahan/host"
 OWNER_PID_TAG = "nabahan/pid"
 # A run in these states has a process working on it; a run of ours is executed in that process.
@@ -29,7 +31,7 @@ def fail_runs_of_dead_processes(instance: dg.DagsterInstance) -> list[str]:
     marked = []
     for run in runs:
         pid = run.tags.get(OWNER_PID_TAG, "")
-        if not pid.isdigit() or _alive(int(pid)):
+        if not pid.isdigit() or int(pid) == os.getpid() or process_alive(int(pid)):
             continue
         instance.report_run_failed(
             run, message=f"the process that executed this run (pid {pid} on {run.tags[OWNER_HOST_TAG]}) ended "
@@ -37,18 +39,6 @@ def fail_runs_of_dead_processes(instance: dg.DagsterInstance) -> list[str]:
         )
         marked.append(run.run_id)
     return marked
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)  # signal 0: nothing is sent, only whether the process exists is checked
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process
-        return True
-    return True
 
 
 @contextmanager

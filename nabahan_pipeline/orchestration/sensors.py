@@ -22,7 +22,7 @@ from nabahan_pipeline.settings import RunSettings
 )
 def test_cases_changed(context: dg.SensorEvaluationContext, evaluation: dg.ResourceParam[RunSettings]):
     """Compare the case file's sha256 with the cursor; when it differs, one cached run per agent."""
-    path = evaluation.case_file()
+    path = evaluation.test_file
     if not path.is_file():
         return dg.SkipReason(f"case file {path} does not exist")
     digest = file_sha256(path)

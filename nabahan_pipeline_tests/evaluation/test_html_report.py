@@ -371,7 +371,7 @@ def screenshot(path: Path) -> None:
     from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
     from nabahan_pipeline.settings import RunSettings
 
-    cases = load_test_cases(RunSettings().case_file())
+    cases = load_test_cases(RunSettings().test_file)
     agent = resolve_agent("embedded")
     rows = []
     for case in cases.to_dict("records"):

@@ -305,7 +305,7 @@ def test_sensor_and_schedule_runs_keep_the_locations_settings(tmp_path: Path, mo
     monkeypatch.setenv("NABAHAN_TEST_FILE", str(cases))
     monkeypatch.setenv("NABAHAN_OUTPUT_DIR", str(tmp_path / "nightly"))
     partial = EvaluationSettings(use_cache=False).resolved()
-    assert (partial.case_file(), partial.output_path()) == (cases, tmp_path / "nightly")
+    assert (partial.test_file, partial.output_dir) == (cases, tmp_path / "nightly")
     assert request.tags["nabahan/trigger"] == "nightly_evaluation"
 
 
