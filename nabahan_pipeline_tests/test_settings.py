@@ -256,13 +256,13 @@ def test_the_process_settings_resolve_through_settings(
     monkeypatch.setenv("NABAHAN_PARQUET_DIR", str(clean_env / "parquet"))
     assert (settings.dagster_home(), settings.parquet_dir()) == (clean_env / "dagster", clean_env / "parquet")
     monkeypatch.setenv("NABAHAN_AGENT_TOKEN", "token-from-env")
-    assert HttpAgent("http://127.0.0.1:9/ask")._headers == {"Authorization": "Bearer token-from-env"}
-    assert HttpAgent("http://127.0.0.1:9/ask", token="given")._headers == {"Authorization": "Bearer given"}
+    assert HttpAgent("http://127.0.0.1:9/ask")._client._headers["Authorization"] == "Bearer token-from-env"
+    assert HttpAgent("http://127.0.0.1:9/ask", token="given")._client._headers["Authorization"] == "Bearer given"
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1/")
     monkeypatch.setenv("OPENAI_API_KEY", "key-from-env")
     agent = OpenAICompatibleAgent("openai:m", database=small_db)
-    assert (agent._url, agent._headers) == ("http://127.0.0.1:9/v1/chat/completions",
-                                            {"Authorization": "Bearer key-from-env"})
+    assert (agent._url, agent._client._headers["Authorization"]) == ("http://127.0.0.1:9/v1/chat/completions",
+                                                                   "Bearer key-from-env")
 
 
 # --- the declarations the rest of the project mirrors ----------------------------------------------
