@@ -63,7 +63,7 @@ from nabahan_pipeline.evaluation.cases import (
 )
 from nabahan_pipeline.errors import EvaluationInputError
 from nabahan_pipeline.files import folder_problem, linked_folder_problem, storage_problem
-from nabahan_pipeline.orchestration.history import latest_materializations, series_metadata, summary_history
+from nabahan_pipeline.orchestration.history import materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
 from nabahan_pipeline.orchestration.run_owners import canceled_if_interrupted
@@ -398,11 +398,15 @@ def evaluation_report_page(
 
 def this_runs_files(context: dg.AssetExecutionContext, assets: Sequence[dg.AssetKey]) -> dict[str, str]:
     """The files the ``assets`` wrote in this run, by name, as their materializations recorded them
-    (this run's, among the partition's newest: runs of one agent at once materialize in between)."""
+    (this run's, among the partition's since the run was created: runs of one agent at once
+    materialize in between; the older history is not read, however long it is)."""
+    record = context.instance.get_run_record_by_id(context.run.run_id)
+    since = record.create_timestamp.timestamp() - 1 if record is not None else None
     files: dict[str, str] = {}
     for asset in assets:
-        for run_id, _, materialization in latest_materializations(
-            context.instance, asset.to_user_string(), RUNS_AT_ONCE, partition=context.partition_key
+        for run_id, _, materialization in materializations(
+            context.instance, asset.to_user_string(), partition=context.partition_key, most=RUNS_AT_ONCE,
+            after_timestamp=since,
         ):
             if run_id == context.run.run_id:
                 files.update({name: str(entry.value) for name, entry in materialization.metadata.items()

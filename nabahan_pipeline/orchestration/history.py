@@ -4,7 +4,7 @@ user names (a run id, its prefix, or a label)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import dagster as dg
 import pandas as pd
@@ -14,13 +14,32 @@ SERIES_KEYS = ("suite", "agent")
 LABEL_GIVEN = "label_given"
 
 
+def materializations(instance: dg.DagsterInstance, asset: str, *, partition: str | None = None, page: int = 10,
+                     most: int | None = None, after_timestamp: float | None = None
+                     ) -> Iterator[tuple[str, float, dg.AssetMaterialization]]:
+    """The asset's materializations (of ``partition``; since ``after_timestamp``), newest first, as
+    (run id, time, event), read a ``page`` at a time and at most ``most``: a caller that stops at
+    the first it wants reads one page, however many runs the home holds."""
+    records_filter = dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset),
+                                           asset_partitions=[partition] if partition is not None else None,
+                                           after_timestamp=after_timestamp)
+    cursor, left = None, most
+    while left is None or left > 0:
+        size = page if left is None else min(page, left)
+        result = instance.fetch_materializations(records_filter, limit=size, cursor=cursor)
+        for record in result.records:
+            yield record.run_id, record.timestamp, record.asset_materialization
+        if left is not None:
+            left -= len(result.records)
+        if not result.has_more:
+            return
+        cursor = result.cursor
+
+
 def latest_materializations(instance: dg.DagsterInstance, asset: str, limit: int, *,
                             partition: str | None = None) -> list[tuple[str, float, dg.AssetMaterialization]]:
     """The asset's last ``limit`` materializations (of ``partition``), newest first: (run id, time, event)."""
-    records_filter = dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset),
-                                           asset_partitions=[partition] if partition is not None else None)
-    result = instance.fetch_materializations(records_filter, limit=limit)
-    return [(record.run_id, record.timestamp, record.asset_materialization) for record in result.records]
+    return list(materializations(instance, asset, partition=partition, page=limit, most=limit))
 
 
 def series_metadata(suite: str, agent: str, label: str, *, label_given: bool = False) -> dict[str, str]:
@@ -28,22 +47,12 @@ def series_metadata(suite: str, agent: str, label: str, *, label_given: bool = F
     return {"suite": suite, "agent": agent, "label": label, LABEL_GIVEN: "yes" if label_given else "no"}
 
 
-def all_materializations(instance: dg.DagsterInstance, asset: str, partition: str) -> list[tuple[str, dg.AssetMaterialization]]:
-    """Every materialization of ``asset`` in ``partition``, newest first, as (run id, event)."""
-    found, cursor = [], None
-    records_filter = dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[partition])
-    while True:
-        page = instance.fetch_materializations(records_filter, limit=500, cursor=cursor)
-        found.extend((record.run_id, record.asset_materialization) for record in page.records)
-        if not page.has_more:
-            return found
-        cursor = page.cursor
-
-
-def labelled_runs(instance: dg.DagsterInstance, partition: str) -> set[str]:
-    """The runs of the agent's ``partition`` the user gave a label (``--label``): a baseline may name them."""
+def labelled_runs(instance: dg.DagsterInstance, partition: str, newest: int) -> set[str]:
+    """The runs among the ``newest`` of the agent's ``partition`` the user gave a label (``--label``):
+    a baseline may name them."""
     return {run_id for asset in ("case_scores", "evaluation_summary")
-            for run_id, materialization in all_materializations(instance, asset, partition)
+            for run_id, _, materialization in materializations(instance, asset, partition=partition, page=newest,
+                                                                most=newest)
             if _value(materialization, LABEL_GIVEN) == "yes"}
 
 
@@ -64,7 +73,7 @@ def summary_history(instance: dg.DagsterInstance, limit: int = 30, *, series: di
     """One row per past evaluation_summary of the series (in the agent's ``partition``, when
     given), oldest first: run_label (date and the run's label), timestamp and trend figures."""
     rows = []
-    summaries = latest_materializations(instance, "evaluation_summary", limit * 5, partition=partition)
+    summaries = materializations(instance, "evaluation_summary", partition=partition, page=limit, most=limit * 5)
     for run_id, timestamp, materialization in summaries:
         if not _in_series(materialization, series, partition):
             continue
@@ -87,7 +96,7 @@ def previous_archive(instance: dg.DagsterInstance, asset: str, current_run_id: s
     in ``partition`` first), else the latest earlier run of the series."""
     scopes = [partition, None] if baseline and partition is not None else [partition]
     for scope in scopes:
-        for run_id, _, materialization in latest_materializations(instance, asset, limit=200, partition=scope):
+        for run_id, _, materialization in materializations(instance, asset, partition=scope, page=5, most=200):
             if run_id == current_run_id:
                 continue
             if baseline:

@@ -5,6 +5,7 @@ with the metadata the UI shows."""
 from __future__ import annotations
 
 import shutil
+from itertools import islice
 from pathlib import Path
 from typing import Any, Optional
 
@@ -14,7 +15,7 @@ import pandas as pd
 from nabahan_pipeline.escaping import markdown_table
 from nabahan_pipeline.evaluation.not_correct import case_scores_preview
 from nabahan_pipeline.files import atomic_path, remove_stale_temporaries
-from nabahan_pipeline.orchestration.history import all_materializations, labelled_runs
+from nabahan_pipeline.orchestration.history import labelled_runs, materializations
 from nabahan_pipeline.settings import parquet_dir
 
 PREVIEW_ROWS = 10
@@ -23,6 +24,9 @@ PREVIEW_CELL_CHARS = 60
 # min/max statistics: its dictionary page and its statistics would each hold another copy of the
 # text while it is written, and the dictionary another while it is read (bench/README.md).
 LONG_TEXT_CHARS = 1 << 20
+# How many runs past an agent's keep_history a run looks at to prune (the one its own run pushed
+# out, and those of runs that ended before they pruned).
+PRUNE_SLACK = 10
 
 
 class ParquetIOManager(dg.ConfigurableIOManager):
@@ -99,13 +103,19 @@ class ParquetIOManager(dg.ConfigurableIOManager):
 
     def _prune_partition(self, instance: dg.DagsterInstance, key: dg.AssetKey, partition: str, folder: Path) -> None:
         """An agent's copies beyond its ``keep_history`` newest runs removed, but a labelled run's
-        (``--baseline LABEL`` must find its scores)."""
-        older = all_materializations(instance, key.to_user_string(), partition)[max(0, self.keep_history - 1):]
-        labelled = labelled_runs(instance, partition) if older else set()
-        for run_id, materialization in older:
-            archive = materialization.metadata.get("archive_path")
-            path = Path(str(archive.value)) if archive is not None else None
-            if path is not None and path.parent == folder and run_id not in labelled:
+        (``--baseline LABEL`` must find its scores). Only the ``PRUNE_SLACK`` runs past the kept
+        ones are looked at: every run prunes, so older copies are gone already (those of runs
+        killed before they pruned among them), and a run's cost does not grow with the history."""
+        kept = max(0, self.keep_history - 1)  # this run's copy is the newest, not yet recorded
+        window = kept + PRUNE_SLACK
+        older = [(run_id, Path(str(archive.value))) for run_id, _, materialization
+                 in islice(materializations(instance, key.to_user_string(), partition=partition, page=window,
+                                            most=window), kept, None)
+                 if (archive := materialization.metadata.get("archive_path")) is not None]
+        older = [(run_id, path) for run_id, path in older if path.parent == folder and path.exists()]
+        labelled = labelled_runs(instance, partition, window) if older else set()
+        for run_id, path in older:
+            if run_id not in labelled:
                 path.unlink(missing_ok=True)
 
 

@@ -1,9 +1,11 @@
 """The Parquet IO manager: a table holding a text near the answer cap is written without the
-copies a dictionary page and statistics make of it, and reads back as it was."""
+copies a dictionary page and statistics make of it, and reads back as it was; an agent's old
+copies pruned at a cost that does not grow with its history."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 import pandas as pd
@@ -55,3 +57,33 @@ def test_the_run_copy_and_the_published_table_hold_the_long_text(tmp_path: Path)
     assert archive.read_bytes() == published.read_bytes()
     assert not _column_chunks(published)["rows"].has_dictionary_page
     pd.testing.assert_frame_equal(pd.read_parquet(published), _responses())
+
+
+def test_pruning_keeps_the_newest_and_reads_no_more_as_runs_pile_up(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Each run prunes what its own run pushed past keep_history, and reads the same number of
+    records at its 15th run as at its 40th. (Runless materializations share one run id, so a
+    labelled run's copy, kept, is test_checks' to show, with real runs.)"""
+    folder = tmp_path / "history" / "case_scores"
+    folder.mkdir(parents=True)
+    manager = ParquetIOManager(base_dir=str(tmp_path), keep_history=3)
+    instance = dg.DagsterInstance.ephemeral()
+    read: list[int] = []
+    fetch = instance.fetch_materializations
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        result = fetch(*args, **kwargs)
+        read[-1] += len(result.records)
+        return result
+
+    monkeypatch.setattr(instance, "fetch_materializations", counted)
+    for n in range(40):
+        archive = folder / f"run{n}.parquet"
+        archive.write_bytes(b"scores")
+        read.append(0)
+        manager._prune_partition(instance, dg.AssetKey("case_scores"), "embedded", folder)
+        instance.report_runless_asset_event(dg.AssetMaterialization(
+            "case_scores", partition="embedded",
+            metadata={"archive_path": dg.MetadataValue.path(str(archive)), "label_given": "no"}))
+    assert sorted(path.name for path in folder.iterdir()) == ["run37.parquet", "run38.parquet", "run39.parquet"]
+    assert read[15] == read[39] > 0
