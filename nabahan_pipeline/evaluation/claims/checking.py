@@ -25,7 +25,7 @@ from nabahan_pipeline.evaluation.claims.folding import Folded, fold
 from nabahan_pipeline.etimad_db import reference_data as ref
 from nabahan_pipeline.evaluation.claims.labels import ENTITIES, Label, RowLabels, find_entities, find_months
 from nabahan_pipeline.evaluation.claims.reading import Claim, read_claims, sentence_measure
-from nabahan_pipeline.evaluation.claims.windows import sql_dates, window_contradictions
+from nabahan_pipeline.evaluation.claims.windows import SqlDates, sql_dates, window_contradictions
 from nabahan_pipeline.evaluation.claims.comparisons import comparison_contradictions
 from nabahan_pipeline.evaluation.claims.arithmetic import arithmetic_contradictions
 
@@ -89,10 +89,25 @@ class Result:
         return self.labels.find(self.insight)
 
     @functools.cached_property
+    def folded_question(self) -> Folded:
+        """The question folded, once for every rule that reads it."""
+        return Folded.of(self.question)
+
+    @functools.cached_property
+    def question_months(self) -> list[Any]:
+        """The months the question names, in order."""
+        return find_months(self.folded_question)
+
+    @functools.cached_property
+    def filter_dates(self) -> SqlDates:
+        """The SQL's date filter (its window, the months it spans), read once for every rule."""
+        return sql_dates(self.sql)
+
+    @functools.cached_property
     def asked_months(self) -> list[tuple[str, int, int | None]]:
         """The months the question names (calendar, month, year), and those its SQL's dates span."""
-        named = [(m.calendar, m.month, m.year) for m in find_months(Folded.of(self.question))]
-        return named + [("gregorian", month, year) for year, month in sql_dates(self.sql).months]
+        named = [(m.calendar, m.month, m.year) for m in self.question_months]
+        return named + [("gregorian", month, year) for year, month in self.filter_dates.months]
 
     @functools.cached_property
     def asked(self) -> set[tuple[str, str]]:
@@ -267,7 +282,7 @@ def _check_bound(claim: Claim, mention: NumberMention, values: Values, result: R
     asks_yes_no = _YES_NO_QUESTION.match(fold(result.question))
     if any(r.value in stated for r in mention.readings) and not asks_yes_no:
         # The question's own filter restated ("بعدد عروض أكثر من 10"): its direction must be the question's.
-        asked = _question_comparator(Folded.of(result.question), [])
+        asked = _question_comparator(result.folded_question, [])
         denied = re.search(r"(?<!\w)(?:لا|لم|ما|ليس|ليست|مو)\s+" + _COMPARATOR.pattern, fold(result.question))
         how_many = fold(result.question).split()[:1] in (["كم"], ["ما"], ["وش"], ["اعرض"], ["عطني"], ["اعطني"], ["how"], ["what"])
         if asked is not None and how_many and not denied and asked[1] in {r.value for r in mention.readings} and (
@@ -484,7 +499,7 @@ def _question_truth(result: Result) -> tuple[bool, str] | None:
     """The true answer to a yes/no question over the rows, and what the rows say: two rows it
     names compared ("هل قيمة 2028 أعلى من 2027؟", "هل زادت ... في 2025 عن 2024؟"), a figure
     against the question's threshold ("هل تجاوزت المليار؟"), or existence ("هل توجد ...؟")."""
-    question = Folded.of(result.question)
+    question = result.folded_question
     labels = result.labels.find(question)
     named = _distinct_rows(labels)
     asked = _question_comparator(question, labels)
@@ -1126,10 +1141,10 @@ def _dates(result: Result) -> list[ClaimCheck]:
     question names (its window) is the question's, no claim."""
     cells = sorted({(int(m.group(1)), int(m.group(2)), int(m.group(3))) for row in result.values.rows[:OTHER_ROWS_MAX]
                     for cell in row if isinstance(cell, str) for m in [_DATE_CELL.match(cell)] if m})
-    window = sql_dates(result.sql).months
+    window = result.filter_dates.months
     if not cells and not window:
         return []
-    asked = {(m.calendar, m.month) for m in find_months(Folded.of(result.question))}
+    asked = {(m.calendar, m.month) for m in result.question_months}
     checks = []
     for month in result.months:
         if (month.calendar, month.month) in asked:
@@ -1169,7 +1184,7 @@ _PERIOD_PLACES = {"الاول": 1, "الثاني": 2, "الثالث": 3, "الر
 def _named_periods(result: Result) -> list[Found]:
     """A quarter or half of a year ("الربع الثاني من عام 2024") against the SQL's window of
     months: it must overlap the window (the third quarter's figures told as the second's do not)."""
-    window = set(sql_dates(result.sql).months)
+    window = set(result.filter_dates.months)
     if not window:
         return []
     found = []
