@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
-from collections.abc import Callable
 from html import escape
+
+from eval_runs import median_time
 
 from nabahan_pipeline.evaluation.cases import parse_test_cases
 from nabahan_pipeline.evaluation.html_report import RunReport, run_report_html
@@ -38,15 +37,6 @@ def case_file(n: int) -> bytes:
             case = {"question": f"ما حالة الطقس اليوم؟ {i}", "category": "out_of_scope", "expected_response": "عذراً"}
         cases.append(case)
     return json.dumps(cases, ensure_ascii=False).encode("utf-8")
-
-
-def median_time(repeat: int, work: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

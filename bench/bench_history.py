@@ -21,13 +21,12 @@ run's cost grew with the history. The figure: each part's CPU at N runs over its
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import dagster as dg
+from eval_runs import median_time
 
 from nabahan_pipeline.api import open_instance
 from nabahan_pipeline.orchestration.history import materializations, previous_archive, series_metadata, summary_history
@@ -74,15 +73,6 @@ def every_materialization(instance: dg.DagsterInstance, asset: str) -> int:
         cursor = page.cursor
 
 
-def cpu_of(work: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.process_time()
-        work()
-        times.append(time.process_time() - started)
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, nargs="+", default=[1, 10, 100, 300])
@@ -117,7 +107,8 @@ def main() -> None:
                         dg.AssetRecordsFilter(asset_key=dg.AssetKey("evaluation_charts"), asset_partitions=[AGENT]),
                         limit=100),
                 }
-                figures[runs] = {name: cpu_of(work, args.repeat) for name, work in {**parts, **before}.items()}
+                figures[runs] = {name: median_time(args.repeat, work, time.process_time)
+                                 for name, work in {**parts, **before}.items()}
                 row = "  ".join(f"{name} {1000 * seconds:.1f} ms" for name, seconds in figures[runs].items())
                 print(f"{runs:4d} runs: {row}", flush=True)
     base = figures.get(10)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -275,3 +276,14 @@ def figure(label: str, value: float, unit: str, target: float | None = None, *, 
         sign = ">=" if at_least else "<="
         line += f" target {sign} {target:<5g} ratio {ratio:5.2f} {'met' if met else 'NOT MET'}"
     return f"{line}  {note}" if note else line
+
+
+def median_time(repeat: int, work: Callable[[], object], clock: Callable[[], float] = time.perf_counter) -> float:
+    """The median of ``repeat`` timings of ``work()`` on ``clock`` (wall by default;
+    ``time.process_time`` for this process's CPU)."""
+    times = []
+    for _ in range(repeat):
+        start = clock()
+        work()
+        times.append(clock() - start)
+    return statistics.median(times)
