@@ -312,3 +312,20 @@ def test_each_gold_query_runs_once_per_run(workspace: Path, monkeypatch: pytest.
                                        agent=COUNTING).run_complete_pipeline()
     assert len(result["results"]) == 5 and all(row["execution_match"] in (0.0, 1.0) for row in result["results"])
     assert sorted(ran) == sorted(golds), "each distinct gold once, by the check; scoring reuses its results"
+
+
+# What only a later step, or an option the run does not have, uses: imported there (issue 40).
+LATER_LIBRARIES = ("matplotlib", "PIL", "jinja2", "urllib3", "sqlalchemy")
+
+
+def test_importing_the_api_loads_nothing_that_only_a_later_step_or_an_option_uses(tmp_path: Path):
+    """Before the first question: no charts library (the charts step), no Jinja2 (the HTML page),
+    no HTTP client (an HTTP agent or --judge), no SQLAlchemy (Dagster's storage loads it when the
+    instance opens, not the API's import)."""
+    import subprocess
+
+    probe = "import json, sys; import nabahan_pipeline.api; print(json.dumps(sorted(set(sys.argv[1:]) & set(sys.modules))))"
+    done = subprocess.run([sys.executable, "-c", probe, *LATER_LIBRARIES], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [], f"import nabahan_pipeline.api loaded {done.stdout.strip()}"

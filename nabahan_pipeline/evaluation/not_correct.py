@@ -14,7 +14,6 @@ from nabahan_pipeline.escaping import markdown_table, one_line
 from nabahan_pipeline.etimad_db.sql_safety import UnsafeSQLError
 from nabahan_pipeline.evaluation.agent_sql import DEFAULT_MAX_ROWS, DEFAULT_SQL_TIMEOUT_S, QueryRunner
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
-from nabahan_pipeline.evaluation.html_report import stored_result
 from nabahan_pipeline.evaluation.scoring.claims import coverage, judge_disagreement
 
 ROWS_SHOWN = 3
@@ -134,6 +133,9 @@ def _gold_text(sql: str, golds: Mapping[str, Sequence[ExpectedResult]], runner: 
 
 def _stored_rows_text(columns: Any, rows: Any) -> str:
     """An agent_responses row's result (its JSON texts, read as the HTML report reads them) in one line."""
+    # The page's module (and Jinja2) imported when a wrong answer is shown, not before the first question.
+    from nabahan_pipeline.evaluation.html_report import stored_result
+
     result = stored_result(columns, rows)
     return rows_text(result.columns, [row if isinstance(row, (list, tuple)) else [row] for row in result.rows],
                      total=result.total)

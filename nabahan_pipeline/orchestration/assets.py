@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 import dagster as dg
 import pandas as pd
@@ -33,14 +33,6 @@ from nabahan_pipeline.agents.secrets import scrubbed_output
 from nabahan_pipeline.etimad_db.store import database_hash, ensure_database, suite_databases
 from nabahan_pipeline.evaluation.execution_match import ExpectedResult
 from nabahan_pipeline.evaluation.gold_cache import checked_golds, store_golds
-from nabahan_pipeline.evaluation.judge import Judge
-from nabahan_pipeline.evaluation.html_report import (
-    REPORT_CHARTS,
-    gathered_run_report,
-    run_report_html,
-    run_report_path,
-    write_html,
-)
 from nabahan_pipeline.evaluation.headline import verdict_line
 from nabahan_pipeline.evaluation.not_correct import SHOWN, log_lines, not_correct_answers, not_correct_markdown
 from nabahan_pipeline.evaluation.reports import write_reports
@@ -69,6 +61,9 @@ from nabahan_pipeline.orchestration.resources import answer_limits
 from nabahan_pipeline.orchestration.run_owners import canceled_if_interrupted
 from nabahan_pipeline.settings import RunSettings, gold_cache_folder, response_cache_path
 from nabahan_pipeline.progress import Watcher
+
+if TYPE_CHECKING:  # a run without --judge never imports it
+    from nabahan_pipeline.evaluation.judge import Judge
 
 GROUP = "evaluation"
 # How many runs of one agent may materialize between this run's reports and its HTML page.
@@ -275,10 +270,13 @@ def case_scores(
     return scores
 
 
-def run_judge(evaluation: RunSettings) -> Optional[Judge]:
-    """The run's LLM judge (``--judge``), None when off; its caller closes it."""
+def run_judge(evaluation: RunSettings) -> Optional["Judge"]:
+    """The run's LLM judge (``--judge``), None when off; its caller closes it. Its module (and
+    its HTTP client's) imported only for a run that has one."""
     if not evaluation.judge:
         return None
+    from nabahan_pipeline.evaluation.judge import Judge
+
     return Judge(evaluation.judge, timeout_s=evaluation.timeout_s, max_answer_bytes=evaluation.max_answer_bytes)
 
 
@@ -381,6 +379,11 @@ def evaluation_report_page(
     """The report to click through (evaluation_report_<stamp>.html beside this run's CSVs: every
     case with its SQL, rows, claims and reasons), with the charts this run drew, read from their
     files rather than drawn again."""
+    # Jinja2 and the page's module, imported by the step that writes the page, not before the first question.
+    from nabahan_pipeline.evaluation.html_report import (
+        REPORT_CHARTS, gathered_run_report, run_report_html, run_report_path, write_html,
+    )
+
     progress("stage", {"name": "writing the HTML report"})
     written = this_runs_files(context, [evaluation_reports.key, evaluation_charts.key])
     if "results_csv" not in written:
