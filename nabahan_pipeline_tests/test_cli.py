@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nabahan_pipeline_tests.commands import REPO, cases_file, environment, nabahan, run
+from nabahan_pipeline_tests.commands import REPO, cases_file, environment, nabahan, nabahan_here, run
 from nabahan_pipeline_tests.loopback import LoopbackServer, Reply, chat_completion
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
@@ -183,19 +183,23 @@ def test_runs_from_any_folder_are_in_the_ui_that_nabahan_ui_opens(tmp_path: Path
     assert "No dagster instance configuration file" not in printed
 
 
-def test_agents_are_registered_listed_and_removed(tmp_path: Path):
-    added = nabahan("agents", "add", "ref=embedded", f"{COUNTING}", "--agent-version", "2", cwd=tmp_path)
+def test_agents_are_registered_listed_and_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]):
+    def agents(*args: str) -> subprocess.CompletedProcess:  # in this process: eight commands, no run
+        return nabahan_here("agents", *args, cwd=tmp_path, monkeypatch=monkeypatch, capsys=capsys)
+
+    added = agents("add", "ref=embedded", f"{COUNTING}", "--agent-version", "2")
     assert added.returncode == 0, added.stderr
-    listed = nabahan("agents", "list", cwd=tmp_path)
+    listed = agents("list")
     assert listed.stdout.splitlines() == ["ref\tembedded\t2", f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
     for mistake, message in ((["add", "x=smtp://nope"], "unknown agent spec"),
                              (["add", "x=embedded", "x=embedded"], "agent 'x=embedded' and agent 'x=embedded'"),
                              (["remove", "ghost"], "no agent labelled 'ghost'")):
-        result = nabahan("agents", *mistake, cwd=tmp_path)
+        result = agents(*mistake)
         assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
-    assert nabahan("agents", "remove", "ref", cwd=tmp_path).returncode == 0
-    assert nabahan("agents", "list", cwd=tmp_path).stdout.splitlines() == [f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
+    assert agents("remove", "ref").returncode == 0
+    assert agents("list").stdout.splitlines() == [f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
 
 
 def test_nabahan_eval_registers_its_agent_for_the_schedule_only_when_asked(tmp_path: Path):
