@@ -59,12 +59,14 @@ def test_fail_under_exits_1_and_bad_input_exits_2(tmp_path: Path):
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: Path):
+def test_dagster_asset_materialize_with_defaults_and_with_run_config(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     """The plain dagster command on a kept instance: the location's agent's partition with no step
     before it, another agent's once it is registered."""
     dagster = str(Path(sys.executable).parent / "dagster")
     home = {"DAGSTER_HOME": str(tmp_path / "home" / "dagster")}
-    registered = nabahan("agents", "add", f"counting={COUNTING}", cwd=tmp_path, **home)
+    registered = nabahan_here("agents", "add", f"counting={COUNTING}", cwd=tmp_path, monkeypatch=monkeypatch,
+                              capsys=capsys, **home)
     assert registered.returncode == 0, registered.stderr
     assert registered.stdout.splitlines() == [f"registered counting: {COUNTING} (imported from {REPO})"]
     base = [dagster, "asset", "materialize", "-m", "nabahan_pipeline.definitions", "--select", "*"]
@@ -202,15 +204,19 @@ def test_agents_are_registered_listed_and_removed(tmp_path: Path, monkeypatch: p
     assert agents("list").stdout.splitlines() == [f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
 
 
-def test_nabahan_eval_registers_its_agent_for_the_schedule_only_when_asked(tmp_path: Path):
+def test_nabahan_eval_registers_its_agent_for_the_schedule_only_when_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     import dagster as dg
+
+    def agents_list() -> subprocess.CompletedProcess:  # in this process: no run to start
+        return nabahan_here("agents", "list", cwd=tmp_path, monkeypatch=monkeypatch, capsys=capsys)
 
     cases = cases_file(tmp_path / "cases.json", n=2)
     common = ["eval", "--test-file", str(cases), "--output-dir", "out", "--test-suite", "0"]
     tried = nabahan(*common, "--agent", f"try={COUNTING}", cwd=tmp_path)
     assert tried.returncode == 0, tried.stderr[-3000:]
     assert "registered" not in tried.stdout
-    unlisted = nabahan("agents", "list", cwd=tmp_path)
+    unlisted = agents_list()
     assert unlisted.returncode == 0 and unlisted.stdout == ""
     assert unlisted.stderr.strip() == ("nabahan: no agent registered: the nightly schedule and the sensor evaluate "
                                        "the location's agent, embedded ($NABAHAN_AGENT); register agents with "
@@ -220,7 +226,7 @@ def test_nabahan_eval_registers_its_agent_for_the_schedule_only_when_asked(tmp_p
     assert kept.returncode == 0, kept.stderr[-3000:]
     (line,) = [line for line in kept.stdout.splitlines() if "registered" in line]
     assert line == f"registered for the nightly schedule and the sensor: kept ({COUNTING}) (`nabahan agents list`)"
-    listed = nabahan("agents", "list", cwd=tmp_path)
+    listed = agents_list()
     assert listed.stdout.splitlines() == [f"kept\t{COUNTING}\tfrom {REPO}"]
     with dg.DagsterInstance.from_config(str(tmp_path / "home" / "dagster")) as instance:
         assert instance.get_dynamic_partitions("agents") == ["try", "kept"], "each run has its agent's partition"
