@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from nabahan_pipeline.settings import ENVIRONMENT_VARIABLES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -55,7 +57,8 @@ def gone(pid: int, within_s: float = 10.0) -> bool:
     return False
 
 
-def nabahan_here(*args: str, cwd: Path, monkeypatch, capsys, **env: str) -> subprocess.CompletedProcess:
+def nabahan_here(*args: str, cwd: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                 **env: str) -> subprocess.CompletedProcess:
     """`nabahan ARGS` run in this process (``cli.main``) as ``nabahan`` runs it in a process of its
     own: in ``cwd``, in ``environment(cwd, **env)``; its exit code and what it printed, as a
     CompletedProcess. For commands whose process has nothing to show (the console script and the
