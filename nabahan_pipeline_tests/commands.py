@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from nabahan_pipeline.settings import ENVIRONMENT_VARIABLES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -53,3 +55,23 @@ def gone(pid: int, within_s: float = 10.0) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def nabahan_here(*args: str, cwd: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                 **env: str) -> subprocess.CompletedProcess:
+    """`nabahan ARGS` run in this process (``cli.main``) as ``nabahan`` runs it in a process of its
+    own: in ``cwd``, in ``environment(cwd, **env)``; its exit code and what it printed, as a
+    CompletedProcess. For commands whose process has nothing to show (the console script and the
+    process's end have tests of their own): it saves the ~3 s of imports a new interpreter pays."""
+    from nabahan_pipeline.cli import main
+
+    wanted = environment(cwd, **env)
+    for key in [key for key in os.environ if key not in wanted]:
+        monkeypatch.delenv(key)
+    for key, value in wanted.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(cwd)
+    capsys.readouterr()
+    code = main(list(args))
+    printed = capsys.readouterr()
+    return subprocess.CompletedProcess(["nabahan", *args], code, printed.out, printed.err)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nabahan_pipeline_tests.commands import REPO, cases_file, environment, nabahan, run
+from nabahan_pipeline_tests.commands import REPO, cases_file, environment, nabahan, nabahan_here, run
 from nabahan_pipeline_tests.loopback import LoopbackServer, Reply, chat_completion
 
 COUNTING = "python:nabahan_pipeline_tests.sample_agents:counting_agent"
@@ -59,12 +59,14 @@ def test_fail_under_exits_1_and_bad_input_exits_2(tmp_path: Path):
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-def test_dagster_asset_materialize_with_defaults_and_with_run_config(tmp_path: Path):
+def test_dagster_asset_materialize_with_defaults_and_with_run_config(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     """The plain dagster command on a kept instance: the location's agent's partition with no step
     before it, another agent's once it is registered."""
     dagster = str(Path(sys.executable).parent / "dagster")
     home = {"DAGSTER_HOME": str(tmp_path / "home" / "dagster")}
-    registered = nabahan("agents", "add", f"counting={COUNTING}", cwd=tmp_path, **home)
+    registered = nabahan_here("agents", "add", f"counting={COUNTING}", cwd=tmp_path, monkeypatch=monkeypatch,
+                              capsys=capsys, **home)
     assert registered.returncode == 0, registered.stderr
     assert registered.stdout.splitlines() == [f"registered counting: {COUNTING} (imported from {REPO})"]
     base = [dagster, "asset", "materialize", "-m", "nabahan_pipeline.definitions", "--select", "*"]
@@ -183,30 +185,38 @@ def test_runs_from_any_folder_are_in_the_ui_that_nabahan_ui_opens(tmp_path: Path
     assert "No dagster instance configuration file" not in printed
 
 
-def test_agents_are_registered_listed_and_removed(tmp_path: Path):
-    added = nabahan("agents", "add", "ref=embedded", f"{COUNTING}", "--agent-version", "2", cwd=tmp_path)
+def test_agents_are_registered_listed_and_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]):
+    def agents(*args: str) -> subprocess.CompletedProcess:  # in this process: eight commands, no run
+        return nabahan_here("agents", *args, cwd=tmp_path, monkeypatch=monkeypatch, capsys=capsys)
+
+    added = agents("add", "ref=embedded", f"{COUNTING}", "--agent-version", "2")
     assert added.returncode == 0, added.stderr
-    listed = nabahan("agents", "list", cwd=tmp_path)
+    listed = agents("list")
     assert listed.stdout.splitlines() == ["ref\tembedded\t2", f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
     for mistake, message in ((["add", "x=smtp://nope"], "unknown agent spec"),
                              (["add", "x=embedded", "x=embedded"], "agent 'x=embedded' and agent 'x=embedded'"),
                              (["remove", "ghost"], "no agent labelled 'ghost'")):
-        result = nabahan("agents", *mistake, cwd=tmp_path)
+        result = agents(*mistake)
         assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
-    assert nabahan("agents", "remove", "ref", cwd=tmp_path).returncode == 0
-    assert nabahan("agents", "list", cwd=tmp_path).stdout.splitlines() == [f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
+    assert agents("remove", "ref").returncode == 0
+    assert agents("list").stdout.splitlines() == [f"{COUNTING}\t{COUNTING}\t2\tfrom {REPO}"]
 
 
-def test_nabahan_eval_registers_its_agent_for_the_schedule_only_when_asked(tmp_path: Path):
+def test_nabahan_eval_registers_its_agent_for_the_schedule_only_when_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     import dagster as dg
+
+    def agents_list() -> subprocess.CompletedProcess:  # in this process: no run to start
+        return nabahan_here("agents", "list", cwd=tmp_path, monkeypatch=monkeypatch, capsys=capsys)
 
     cases = cases_file(tmp_path / "cases.json", n=2)
     common = ["eval", "--test-file", str(cases), "--output-dir", "out", "--test-suite", "0"]
     tried = nabahan(*common, "--agent", f"try={COUNTING}", cwd=tmp_path)
     assert tried.returncode == 0, tried.stderr[-3000:]
     assert "registered" not in tried.stdout
-    unlisted = nabahan("agents", "list", cwd=tmp_path)
+    unlisted = agents_list()
     assert unlisted.returncode == 0 and unlisted.stdout == ""
     assert unlisted.stderr.strip() == ("nabahan: no agent registered: the nightly schedule and the sensor evaluate "
                                        "the location's agent, embedded ($NABAHAN_AGENT); register agents with "
@@ -216,7 +226,7 @@ def test_nabahan_eval_registers_its_agent_for_the_schedule_only_when_asked(tmp_p
     assert kept.returncode == 0, kept.stderr[-3000:]
     (line,) = [line for line in kept.stdout.splitlines() if "registered" in line]
     assert line == f"registered for the nightly schedule and the sensor: kept ({COUNTING}) (`nabahan agents list`)"
-    listed = nabahan("agents", "list", cwd=tmp_path)
+    listed = agents_list()
     assert listed.stdout.splitlines() == [f"kept\t{COUNTING}\tfrom {REPO}"]
     with dg.DagsterInstance.from_config(str(tmp_path / "home" / "dagster")) as instance:
         assert instance.get_dynamic_partitions("agents") == ["try", "kept"], "each run has its agent's partition"

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "nabahan_pipeline"
@@ -121,19 +123,23 @@ def layer_of(name: str) -> str:
     return "core"
 
 
-GRAPH = import_graph(MODULES)
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """The package's import graph, parsed once for the tests that read it (not at collection:
+    every xdist worker collects this module, one runs its tests)."""
+    return import_graph(MODULES)
 
 
-def test_the_graph_sees_lazy_imports_and_packages() -> None:
+def test_the_graph_sees_lazy_imports_and_packages(graph: dict[str, set[str]]) -> None:
     # The registry builds its adapters by name (ADAPTERS); the test must see those imports.
-    assert "nabahan_pipeline.agents.embedded" in GRAPH["nabahan_pipeline.agents.registry"]
+    assert "nabahan_pipeline.agents.embedded" in graph["nabahan_pipeline.agents.registry"]
     # `from nabahan_pipeline.reference_agent import lexicon as lx` is an import of the module.
-    assert "nabahan_pipeline.reference_agent.lexicon" in GRAPH["nabahan_pipeline.reference_agent.parser.patterns"]
+    assert "nabahan_pipeline.reference_agent.lexicon" in graph["nabahan_pipeline.reference_agent.parser.patterns"]
     # Importing etimad_db.sql_safety from evaluation runs etimad_db's __init__ first.
-    assert "nabahan_pipeline.etimad_db" in GRAPH["nabahan_pipeline.evaluation.agent_sql"]
+    assert "nabahan_pipeline.etimad_db" in graph["nabahan_pipeline.evaluation.agent_sql"]
     # A module's own package is not an edge; the root is every module's own package.
-    assert "nabahan_pipeline.agents" not in GRAPH["nabahan_pipeline.agents.runner"]
-    assert PACKAGE not in GRAPH["nabahan_pipeline.api"]
+    assert "nabahan_pipeline.agents" not in graph["nabahan_pipeline.agents.runner"]
+    assert PACKAGE not in graph["nabahan_pipeline.api"]
 
 
 def test_find_cycle_finds_one_and_only_then() -> None:
@@ -141,8 +147,8 @@ def test_find_cycle_finds_one_and_only_then() -> None:
     assert find_cycle({"a": {"b", "x"}, "b": {"c"}, "c": set()}) is None
 
 
-def test_there_is_no_import_cycle() -> None:
-    cycle = find_cycle(GRAPH)
+def test_there_is_no_import_cycle(graph: dict[str, set[str]]) -> None:
+    cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
@@ -164,8 +170,8 @@ def layer_offences(graph: dict[str, set[str]]) -> list[str]:
     ]
 
 
-def test_the_core_never_imports_dagster_or_the_dagster_layer() -> None:
-    assert layer_offences(GRAPH) == []
+def test_the_core_never_imports_dagster_or_the_dagster_layer(graph: dict[str, set[str]]) -> None:
+    assert layer_offences(graph) == []
 
 
 def test_the_layer_rule_catches_offences() -> None:

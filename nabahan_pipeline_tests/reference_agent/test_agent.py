@@ -165,7 +165,9 @@ def test_the_agents_answers_retyped_in_every_digit_style_stay_grounded(answers: 
             continue
         grouped += bool(re.search(r"\d,\d{3}", answer["insights"]))
         # One text per answer, each retyping on its own line: one grounding pass reads them all.
-        retyped = "\n".join(_retyped(answer["insights"], *style) for style in _RETYPINGS)
+        # Each distinct line once: a figure under 1,000 with no fraction reads alike in every
+        # separator, and a line read twice is the same reading (over half the lines are repeats).
+        retyped = "\n".join(dict.fromkeys(_retyped(answer["insights"], *style) for style in _RETYPINGS))
         ungrounded = ungrounded_numbers(retyped, answer["data"], question)
         if ungrounded:
             problems.append(f"{question}: {ungrounded}\n{answer['insights']}")
