@@ -654,7 +654,8 @@ def test_save_figure_draws_once_and_writes_what_savefig_writes(tmp_path, monkeyp
     build = render.chart_builders(scores, summary, make_history(3), 0.8)[name]
     expected = io.BytesIO()
     with chart_style():
-        build().savefig(expected, format="png", dpi="figure")
+        build().savefig(expected, format="png", dpi="figure",
+                        pil_kwargs={"compress_level": render.PNG_COMPRESS_LEVEL})
     draws = []
     original = Figure.draw
     monkeypatch.setattr(Figure, "draw", lambda fig, renderer: draws.append(fig) or original(fig, renderer))
