@@ -172,8 +172,8 @@ def _draw_table(ax: Axes, sel: TableSelection, *, fontsize: float = 9.0) -> None
     # Every text of the table lies inside its axes, so none is left to the constrained layout
     # (in_layout=False), which would measure each of them twice for nothing: the same layout.
     # They are the figure's texts placed in the axes' coordinates: an axes' text is clipped to
-    # the axes, a clip set up per text (a sixth of the table's CPU before it is drawn) that cuts
-    # nothing here, every cell being fitted inside its column.
+    # the axes, a clip set up per text (a fifth of the table's build, bench/README.md) that cuts
+    # nothing here (each cell fitted to its column, the footnote inside the axes: the same pixels).
     def cell(x: float, y: float, text: str, **style) -> None:
         fig.text(x, y, text, transform=ax.transAxes, va="center", in_layout=False, **style)
 
