@@ -501,7 +501,7 @@ def test_table_cells_stay_inside_their_columns():
         renderer = fig.canvas.get_renderer()
         fractions = np.cumsum([0.0] + [c[2] for c in TABLE_COLUMNS])
         edges_px = ax.transAxes.transform(np.c_[fractions / fractions[-1], np.zeros(len(fractions))])[:, 0]
-        cells = ax.texts[:-2]  # the last two are the footnote (English, Arabic)
+        cells = fig.texts[:-2]  # the table's, drawn unclipped; the last two are the footnote
         assert len(cells) == len(TABLE_COLUMNS) * (rows + 1)
         for t in cells:
             bb = t.get_window_extent(renderer)
@@ -654,7 +654,8 @@ def test_save_figure_draws_once_and_writes_what_savefig_writes(tmp_path, monkeyp
     build = render.chart_builders(scores, summary, make_history(3), 0.8)[name]
     expected = io.BytesIO()
     with chart_style():
-        build().savefig(expected, format="png", dpi="figure")
+        build().savefig(expected, format="png", dpi="figure",
+                        pil_kwargs={"compress_level": render.PNG_COMPRESS_LEVEL})
     draws = []
     original = Figure.draw
     monkeypatch.setattr(Figure, "draw", lambda fig, renderer: draws.append(fig) or original(fig, renderer))

@@ -171,11 +171,17 @@ def _draw_table(ax: Axes, sel: TableSelection, *, fontsize: float = 9.0) -> None
 
     # Every text of the table lies inside its axes, so none is left to the constrained layout
     # (in_layout=False), which would measure each of them twice for nothing: the same layout.
+    # They are the figure's texts placed in the axes' coordinates: an axes' text is clipped to
+    # the axes, a clip set up per text (a fifth of the table's build, bench/README.md) that cuts
+    # nothing here (each cell fitted to its column, the footnote inside the axes: the same pixels).
+    def cell(x: float, y: float, text: str, **style) -> None:
+        fig.text(x, y, text, transform=ax.transAxes, va="center", in_layout=False, **style)
+
+    fig = ax.figure
     y_header = 1 - h / 2
     ax.add_patch(Rectangle((0, 1 - h), 1, h, facecolor="#E8E8E8", edgecolor="none"))
     for i, (_, header, _, align) in enumerate(TABLE_COLUMNS):
-        ax.text(x_for(i, align), y_header, header, ha=align, va="center", fontsize=fontsize,
-                fontweight="bold", color=INK, in_layout=False)
+        cell(x_for(i, align), y_header, header, ha=align, fontsize=fontsize, fontweight="bold", color=INK)
     multi_repeat = "repeat" in sel.rows.columns and sel.rows["repeat"].fillna(0).max() > 0
     for r, (_, row) in enumerate(sel.rows.iterrows()):
         cells = _table_cells(row, multi_repeat)
@@ -189,14 +195,12 @@ def _draw_table(ax: Axes, sel: TableSelection, *, fontsize: float = 9.0) -> None
                 ok = cells["result"].startswith("✓") if key == "result" else cells["_passed"]
                 style = {"fontweight": "bold", "color": PASS_COLOR if ok else FAIL_COLOR}
             text = fit(cells[key], i, bold if style else regular)
-            ax.text(x_for(i, align), y_top - h / 2, text, ha=align, va="center",
-                    fontsize=fontsize, color=style.pop("color", INK), in_layout=False, **style)
+            cell(x_for(i, align), y_top - h / 2, text, ha=align, fontsize=fontsize,
+                 color=style.pop("color", INK), **style)
     en, ar = omitted_note(sel)
     y_note = (1.5 * h) / 2
-    ax.text(0.0, y_note, en, ha="left", va="center", fontsize=fontsize + 0.5, color=INK,
-            fontweight="bold", in_layout=False)
-    ax.text(1.0, y_note, ar, ha="right", va="center", fontsize=fontsize + 0.5, color=INK,
-            fontweight="bold", in_layout=False)
+    cell(0.0, y_note, en, ha="left", fontsize=fontsize + 0.5, color=INK, fontweight="bold")
+    cell(1.0, y_note, ar, ha="right", fontsize=fontsize + 0.5, color=INK, fontweight="bold")
 
 
 def plot_detailed_results(scores: pd.DataFrame, *, max_rows: int = MAX_TABLE_ROWS) -> Figure:
