@@ -4,10 +4,11 @@ original speak of the same places; and whole-word search for phrases with their 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
 
@@ -17,18 +18,20 @@ PROCLITICS = r"(?:[وف]?[بلك]?)"
 
 @dataclass(frozen=True)
 class Folded:
-    """``text`` folded; ``origin[i]`` is the index in the original of folded character ``i``."""
+    """``text`` folded; ``origin[i]`` is the index in the original of folded character ``i``. Each
+    pattern is run over it once (``find``): an insight's rules ask for the same words again."""
 
     text: str
     origin: tuple[int, ...]
     original: str
+    _found: dict[re.Pattern[str], list] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, original: str) -> Folded:
-        parts = [_fold_char(ch) for ch in original]
-        origin: list[int] = []
-        for i, part in enumerate(parts):
-            origin.extend([i] * len(part))
+        parts = [*map(_fold_char, original)]
+        # Most texts fold a character to one: each folded character is then where it was.
+        same = all(len(part) == 1 for part in parts)
+        origin = range(len(parts)) if same else (i for i, part in enumerate(parts) for _ in part)
         return cls("".join(parts), tuple(origin), original)
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
@@ -37,10 +40,18 @@ class Folded:
             return len(self.original), len(self.original)
         return self.origin[start], (self.origin[end - 1] + 1 if end > start else self.origin[start])
 
-    def find(self, pattern: re.Pattern[str]) -> Iterator[tuple[int, int, re.Match[str]]]:
-        """Each match of ``pattern`` with its span in the original."""
-        for match in pattern.finditer(self.text):
-            yield (*self.original_span(match.start(), match.end()), match)
+    def find(
+        self, pattern: re.Pattern[str], start: int = 0, end: int | None = None
+    ) -> list[tuple[int, int, re.Match[str]]]:
+        """Each match of ``pattern`` with its span in the original; within the original's
+        ``start``..``end`` as in that slice folded alone (a lookbehind sees the character before
+        ``start``: callers cut where a non-word character ends a sentence)."""
+        if start or end is not None:
+            within = [bisect.bisect_left(self.origin, at) for at in (start, len(self.original) if end is None else end)]
+            return [(*self.original_span(m.start(), m.end()), m) for m in pattern.finditer(self.text, *within)]
+        if pattern not in self._found:
+            self._found[pattern] = [(*self.original_span(m.start(), m.end()), m) for m in pattern.finditer(self.text)]
+        return self._found[pattern]
 
 
 @functools.lru_cache(maxsize=4096)  # characters only: a bounded set
