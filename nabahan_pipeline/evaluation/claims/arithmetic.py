@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
+from nabahan_pipeline.arabic.numbers import NumberMention
 from nabahan_pipeline.evaluation.claims.evidence import significant_unit
 from nabahan_pipeline.evaluation.claims.words import DIRECTIONS
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
@@ -41,7 +41,7 @@ def arithmetic_contradictions(folded: Folded) -> list[tuple[int, int, str, str]]
     """The parts, wholes and shares, and the differences, that the insight ``folded`` says together
     and that do not add up: each as (start, end, the words as written, what the figures make)."""
     found, insight = [], folded.original
-    mentions = find_numbers(insight)
+    mentions = folded.numbers
     for start, end in _sentences(insight):
         inside = [m for m in mentions if start <= m.start and m.end <= end]
         before = [m for m in mentions if m.end <= start]

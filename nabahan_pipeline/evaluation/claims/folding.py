@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from nabahan_pipeline.arabic.normalize import normalize_arabic
+from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
 
 # Proclitics a word may carry: و، ف and ب، ل، ك; "لل" stands for ل + ال.
 PROCLITICS = r"(?:[وف]?[بلك]?)"
@@ -19,7 +20,8 @@ PROCLITICS = r"(?:[وف]?[بلك]?)"
 @dataclass(frozen=True)
 class Folded:
     """``text`` folded; ``origin[i]`` is the index in the original of folded character ``i``. Each
-    pattern is run over it once (``find``): an insight's rules ask for the same words again."""
+    pattern is run over it once (``find``), its numbers read once (``numbers``): an insight's rules
+    ask for the same words again."""
 
     text: str
     origin: tuple[int, ...]
@@ -33,6 +35,11 @@ class Folded:
         same = all(len(part) == 1 for part in parts)
         origin = range(len(parts)) if same else (i for i, part in enumerate(parts) for _ in part)
         return cls("".join(parts), tuple(origin), original)
+
+    @functools.cached_property
+    def numbers(self) -> list[NumberMention]:
+        """The numbers the original states (``find_numbers``), in order: not to be changed."""
+        return find_numbers(self.original)
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The span in the original of the folded span ``start``..``end``."""

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
+from nabahan_pipeline.arabic.numbers import NumberMention
 from nabahan_pipeline.evaluation.claims import words
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold, phrase_pattern
 from nabahan_pipeline.evaluation.claims.labels import Label, RowLabels, entity_pattern
@@ -164,7 +164,7 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
     folded = folded or Folded.of(insight)
     found = labels.find(folded)
     starts = [label.start for label in found]  # in order, apart: a number is within the last before it or none
-    every_number = [m for m in find_numbers(insight)
+    every_number = [m for m in folded.numbers
                     if not (k := bisect.bisect_right(starts, m.start)) or m.end > found[k - 1].end]
     words_found = {name: list(folded.find(pattern)) for name, pattern in _patterns().items()}
     mentions = [m for m in every_number if not _multiplier(insight, m)]  # "ثلاثة أضعاف": the ratio's factor
