@@ -26,7 +26,7 @@ class Folded:
     text: str
     origin: tuple[int, ...]
     original: str
-    _found: dict[re.Pattern[str], list] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _found: dict[int, tuple[re.Pattern[str], list]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, original: str) -> Folded:
@@ -56,9 +56,12 @@ class Folded:
         if start or end is not None:
             within = [bisect.bisect_left(self.origin, at) for at in (start, len(self.original) if end is None else end)]
             return [(*self.original_span(m.start(), m.end()), m) for m in pattern.finditer(self.text, *within)]
-        if pattern not in self._found:
-            self._found[pattern] = [(*self.original_span(m.start(), m.end()), m) for m in pattern.finditer(self.text)]
-        return self._found[pattern]
+        # By id, the pattern kept beside its matches: a compiled pattern's hash reads its whole code.
+        kept = self._found.get(id(pattern))
+        if kept is None or kept[0] is not pattern:
+            kept = self._found[id(pattern)] = (pattern, [(*self.original_span(m.start(), m.end()), m)
+                                                         for m in pattern.finditer(self.text)])
+        return kept[1]
 
 
 @functools.lru_cache(maxsize=4096)  # characters only: a bounded set
