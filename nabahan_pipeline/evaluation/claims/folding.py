@@ -26,7 +26,7 @@ class Folded:
     text: str
     origin: tuple[int, ...]
     original: str
-    _found: dict[int, tuple[re.Pattern[str], list]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _found: dict[tuple, tuple[re.Pattern[str], list]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, original: str) -> Folded:
@@ -53,14 +53,12 @@ class Folded:
         """Each match of ``pattern`` with its span in the original; within the original's
         ``start``..``end`` as in that slice folded alone (a lookbehind sees the character before
         ``start``: callers cut where a non-word character ends a sentence)."""
-        if start or end is not None:
-            within = [bisect.bisect_left(self.origin, at) for at in (start, len(self.original) if end is None else end)]
-            return [(*self.original_span(m.start(), m.end()), m) for m in pattern.finditer(self.text, *within)]
-        # By id, the pattern kept beside its matches: a compiled pattern's hash reads its whole code.
-        kept = self._found.get(id(pattern))
+        key = (id(pattern), start, end)  # by id, the pattern kept beside its matches: its hash reads its code
+        kept = self._found.get(key)
         if kept is None or kept[0] is not pattern:
-            kept = self._found[id(pattern)] = (pattern, [(*self.original_span(m.start(), m.end()), m)
-                                                         for m in pattern.finditer(self.text)])
+            within = [bisect.bisect_left(self.origin, at) for at in (start, len(self.original) if end is None else end)]
+            kept = self._found[key] = (pattern, [(*self.original_span(m.start(), m.end()), m)
+                                                 for m in pattern.finditer(self.text, *within)])
         return kept[1]
 
 
