@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
+from nabahan_pipeline.arabic.numbers import NumberMention
 from nabahan_pipeline.evaluation.claims.evidence import significant_unit
 from nabahan_pipeline.evaluation.claims.words import DIRECTIONS
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold
@@ -37,17 +37,17 @@ def _within(value: float, mention: NumberMention) -> bool:
     return any(abs(abs(value) - r.value) <= r.unit + 1e-9 * max(1.0, r.value) for r in mention.readings)
 
 
-def arithmetic_contradictions(insight: str) -> list[tuple[int, int, str, str]]:
-    """The parts, wholes and shares, and the differences, that ``insight`` says together and that
-    do not add up: each as (start, end, the words as written, what the figures make)."""
-    found = []
-    mentions = find_numbers(insight)
+def arithmetic_contradictions(folded: Folded) -> list[tuple[int, int, str, str]]:
+    """The parts, wholes and shares, and the differences, that the insight ``folded`` says together
+    and that do not add up: each as (start, end, the words as written, what the figures make)."""
+    found, insight = [], folded.original
+    mentions = folded.numbers
     for start, end in _sentences(insight):
         inside = [m for m in mentions if start <= m.start and m.end <= end]
         before = [m for m in mentions if m.end <= start]
         found += (_parts(insight, inside) + _differences(insight, inside) + _restated(insight, inside)
-                  + _exactly(insight, inside) + _moves(insight, start, end, inside)
-                  + _ordinal_comparisons(insight, start, end, inside, before))
+                  + _exactly(insight, inside) + _moves(folded, start, end, inside)
+                  + _ordinal_comparisons(folded, start, end, inside, before))
     return found
 
 
@@ -136,17 +136,16 @@ _BY_PLACE = re.compile(rf"(?<!\w)(?:[وف]?(?P<verb1>{_VERB})\s+(?P<first1>{_PLA
                        rf"\s+(?:علي|عن|من)\s+(?P<second>{_PLACE})(?!\w)")
 
 
-def _ordinal_comparisons(insight: str, start: int, end: int, mentions: list[NumberMention],
+def _ordinal_comparisons(folded: Folded, start: int, end: int, mentions: list[NumberMention],
                          before: list[NumberMention]) -> list[tuple[int, int, str, str]]:
     """"يزيد الأول على الثاني": the figures the sentence said before it, in order, are the first and
     the second (those of the text before, when the sentence says fewer than two); one compared with
     itself, a place past the figures said, or the comparison the wrong way round is contradicted."""
-    found = []
-    for at, until, match in Folded.of(insight[start:end]).find(_BY_PLACE):
+    found, insight = [], folded.original
+    for at, until, match in folded.find(_BY_PLACE, start, end):
         verb = match.group("verb1") or match.group("verb2")
         first = _PLACES[match.group("first1") or match.group("first2")]
         second = _PLACES[match.group("second")]
-        at, until = start + at, start + until
         sides = _sides(insight, [m for m in mentions if m.end <= at])
         if len(sides) < 2:  # the figures are in the lines before ("- ...؛\n- يزيد الأول على الثاني")
             sides = _sides(insight, before + [m for m in mentions if m.end <= at])
@@ -185,13 +184,12 @@ _TO = re.compile(r"(?<!\w)(?:الي|لتصل الي|ليصل الي|ليبلغ|�
 _FROM = re.compile(r"(?<!\w)من\s*$")
 
 
-def _moves(insight: str, start: int, end: int, mentions: list[NumberMention]) -> list[tuple[int, int, str, str]]:
+def _moves(folded: Folded, start: int, end: int, mentions: list[NumberMention]) -> list[tuple[int, int, str, str]]:
     """"انخفض ... من 709 إلى 671": a rise or fall with the figure it went to (after "إلى") and the
     one it came from ("من", else the figure said last before the word) goes that way."""
-    found = []
+    found, insight = [], folded.original
     sides = _sides(insight, mentions)
-    for at, until, match in Folded.of(insight[start:end]).find(_MOVE):
-        at, until = start + at, start + until
+    for at, until, match in folded.find(_MOVE, start, end):
         sign = DIRECTIONS[match.group(1)]
         after = [m for m in sides if m.start >= until]
         to = next((m for m in after if _TO.search(fold(insight[max(until, m.start - 14) : m.start]))), None)

@@ -1215,7 +1215,7 @@ _NUMBER_RULES: tuple[Callable[[ClaimCheck, Result], ClaimCheck | None], ...] = (
 _DATE_RULES = (("date", _named_periods), ("date", lambda result: window_contradictions(result.insight, result.sql)))
 _SENTENCE_RULES = (
     ("entity", _excluded_entities), ("comparison", lambda result: comparison_contradictions(result.insight, result.sql)),
-    ("arithmetic", lambda result: arithmetic_contradictions(result.insight.original)),
+    ("arithmetic", lambda result: arithmetic_contradictions(result.insight)),
     ("measure", _ranked_by), ("none", _existence))
 _CHECKERS: dict[str, Callable[[Claim, Result], ClaimCheck | None]] = {
     # two labels of one figure that are of no one row ("«X» لدى Y" where X is another agency's)

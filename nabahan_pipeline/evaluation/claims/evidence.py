@@ -172,9 +172,15 @@ class ResultValues:
         each derives within itself, their cells' shares of their column's total, and (for results
         of at most PAIRWISE_MAX_ROWS rows, unless ``own``) their differences, ratios and changes
         against the other rows of their column and what the whole result says."""
+        key = (tuple(sorted(set(indices))), own)  # asked again for each claim of a row: kept
+        if key not in self._columns:
+            self._columns[key] = self._of_rows(*key)
+        return self._columns[key]
+
+    def _of_rows(self, indices: tuple[int, ...], own: bool) -> Values:
         plain: list[float] = []
         percent: list[float] = []
-        for i in sorted(set(indices)):
+        for i in indices:
             plain += _row_numbers(self.rows[i])
             derived, shares = _within_row(self.rows[i])
             plain += derived
@@ -190,7 +196,7 @@ class ResultValues:
                             if not self.periods:  # between periods: on the earlier's base only
                                 percent += [100.0 * change / abs(other), 100.0 * change / abs(cell)]
         if self.periods and not own:
-            percent += self._period_changes(sorted(set(indices)))
+            percent += self._period_changes(list(indices))
         return Values(sorted_magnitudes(plain, () if own else self.whole.plain), sorted_magnitudes(percent))
 
     def _shares(self, j: int, value: float) -> list[float]:
@@ -208,7 +214,8 @@ class ResultValues:
         return self._columns[j]
 
     @functools.cached_property
-    def _columns(self) -> dict[int, tuple[list[float], float | None]]:
+    def _columns(self) -> dict[Any, Any]:
+        """Each column's numbers and total (by index), and each ``of_rows`` (by rows and ``own``)."""
         return {}
 
     def cells(self, indices: Iterable[int], columns: Iterable[int] | None = None) -> list[tuple[int, int, float]]:

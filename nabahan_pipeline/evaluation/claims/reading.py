@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from nabahan_pipeline.arabic.numbers import NumberMention, find_numbers
+from nabahan_pipeline.arabic.numbers import NumberMention
 from nabahan_pipeline.evaluation.claims import words
 from nabahan_pipeline.evaluation.claims.folding import Folded, fold, phrase_pattern
 from nabahan_pipeline.evaluation.claims.labels import Label, RowLabels, entity_pattern
@@ -163,10 +163,12 @@ def read_claims(insight: str, labels: RowLabels, folded: Folded | None = None) -
         return []
     folded = folded or Folded.of(insight)
     found = labels.find(folded)
-    every_number = [m for m in find_numbers(insight) if not any(l.start <= m.start and m.end <= l.end for l in found)]
+    starts = [label.start for label in found]  # in order, apart: a number is within the last before it or none
+    every_number = [m for m in folded.numbers
+                    if not (k := bisect.bisect_right(starts, m.start)) or m.end > found[k - 1].end]
     words_found = {name: list(folded.find(pattern)) for name, pattern in _patterns().items()}
     mentions = [m for m in every_number if not _multiplier(insight, m)]  # "ثلاثة أضعاف": the ratio's factor
-    spans = _boundaries(insight, words_found["clause_word"], found, mentions)
+    spans = _boundaries(folded, words_found["clause_word"], found, mentions)
     comparators = _comparators(words_found["comparator"], insight, mentions, spans)
     text = _Text(insight, folded, found, words_found, every_number, mentions, spans, comparators)
     claims = [claim for reader in _READERS for claim in reader(text)]
@@ -271,25 +273,23 @@ def _ranges(insight: str, mentions: list[NumberMention], spans: _Spans) -> dict[
 
 
 def _boundaries(
-    insight: str, clause_words: list, labels: list[Label], mentions: list[NumberMention]
+    folded: Folded, clause_words: list, labels: list[Label], mentions: list[NumberMention]
 ) -> _Spans:
-    """Where the sentences and clauses of ``insight`` start."""
+    """Where the sentences and clauses of the insight ``folded`` start."""
+    insight = folded.original
     sentences = {0}
     clauses = {0}
-    inside_numbers = [(m.start, m.end) for m in mentions]
-
-    def in_number(position: int) -> bool:
-        return any(start <= position < end for start, end in inside_numbers)
-
+    in_number = {at for m in mentions for at in range(m.start, m.end)}  # positions: a long text's many ends
     for match in SENTENCE_END.finditer(insight):
-        if not in_number(match.start()):
+        if match.start() not in in_number:
             sentences.add(match.end())
             clauses.add(match.end())
-    label_spans = [(label.start, label.end) for label in labels]
+    in_label = {at for label in labels for at in range(label.start, label.end)}
     # a name of the reference data with a dash in it ("وزارة الصحة - الديوان العام") is one name
-    label_spans += [(start, end) for start, end, match in Folded.of(insight).find(entity_pattern()) if "-" in match.group(0)]
+    in_label |= {at for start, end, match in folded.find(entity_pattern()) if "-" in match.group(0)
+                 for at in range(start, end)}
     for match in _CLAUSE_END.finditer(insight):  # not inside a number or a name ("(الانشاء، الإصلاح)")
-        if not in_number(match.start()) and not any(start <= match.start() < end for start, end in label_spans):
+        if match.start() not in in_number and match.start() not in in_label:
             clauses.add(match.end())
     for start, _, _ in clause_words:
         clauses.add(start)

@@ -5,10 +5,11 @@ figure of an approximation, and a rounding of an exact one."""
 from __future__ import annotations
 
 from nabahan_pipeline.evaluation.claims.arithmetic import arithmetic_contradictions
+from nabahan_pipeline.evaluation.claims.folding import Folded
 
 
 def said(insight: str) -> list[str]:
-    return [text for _, _, text, _ in arithmetic_contradictions(insight)]
+    return [text for _, _, text, _ in arithmetic_contradictions(Folded.of(insight))]
 
 
 def test_a_part_of_a_whole_is_the_share_the_sentence_says() -> None:
