@@ -27,9 +27,9 @@ TABLES = {
 }
 
 
-def materialize(tmp_path: Path, *extra: dg.AssetChecksDefinition, cases: int = 2) -> dg.ExecuteInProcessResult:
-    """The four table assets (and ``extra`` checks) on ``cases`` count cases, the counting agent
-    (the partition "counting", registered first)."""
+def materialize(tmp_path: Path, cases: int = 2) -> dg.ExecuteInProcessResult:
+    """The four table assets, with their checks, on ``cases`` count cases, the counting agent (the
+    partition "counting", registered first)."""
     cases = [{"id": f"c{i}", "question": f"كم عدد المناقصات رقم {i}؟", "category": "count",
               "expected_table": "tenders_full_details"} for i in range(cases)]
     path = tmp_path / "cases.json"
@@ -38,7 +38,7 @@ def materialize(tmp_path: Path, *extra: dg.AssetChecksDefinition, cases: int = 2
     with dg.instance_for_test() as instance:
         register_agents(instance, [LabelledAgent("counting", COUNTING)])
         return dg.materialize(
-            [table for table, _ in TABLES.values()] + list(extra),
+            [table for table, _ in TABLES.values()],
             resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
             instance=instance,
             partition_key="counting",
