@@ -10,7 +10,6 @@ import dagster as dg
 
 from nabahan_pipeline.errors import NabahanError
 from nabahan_pipeline.orchestration.assets import agent, evaluation_assets, test_cases_file
-from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.comparison import agent_comparison
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.jobs import comparison_job, evaluation_job
@@ -26,7 +25,6 @@ def build_definitions() -> dg.Definitions:
     """The code location."""
     return dg.Definitions(
         assets=[test_cases_file, agent, *evaluation_assets, robustness, agent_comparison],
-        asset_checks=evaluation_checks,
         jobs=[evaluation_job, comparison_job],
         sensors=[test_cases_changed, comparison_after_evaluations],
         schedules=[nightly_evaluation],

@@ -34,11 +34,11 @@ def effective_size(outcomes: pd.Series, clusters: pd.Series) -> float:
     (the ratio estimator's variance over clusters against the binomial's), kept between the number
     of clusters (repeats that always agree) and the number of answers (repeats as independent)."""
     answers = len(outcomes)
+    if clusters.nunique() == answers:  # each case answered once (no --repeat): no grouping to do
+        return float(answers)
     per_case = pd.DataFrame({"y": outcomes.astype(float).to_numpy(), "case": clusters.to_numpy()}).groupby(
         "case", sort=False)["y"].agg(["sum", "count"])
     k = len(per_case)
-    if k == answers:
-        return float(answers)
     p = float(outcomes.astype(float).mean())
     binomial = p * (1 - p) / answers
     if k < 2 or binomial == 0:

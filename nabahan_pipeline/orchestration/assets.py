@@ -17,7 +17,7 @@ metadata (row count, column schema, preview) come from the IO manager.
 
 import hashlib
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Optional
@@ -55,6 +55,9 @@ from nabahan_pipeline.evaluation.cases import (
 )
 from nabahan_pipeline.errors import EvaluationInputError
 from nabahan_pipeline.files import folder_problem, linked_folder_problem, storage_problem
+from nabahan_pipeline.orchestration.checks import (
+    CHECK_SPECS, no_regression, pass_rate_threshold, scores_in_range, test_case_file_valid
+)
 from nabahan_pipeline.orchestration.history import materializations, series_metadata, summary_history
 from nabahan_pipeline.orchestration.partitions import AGENT_ASSET, AGENTS
 from nabahan_pipeline.orchestration.resources import answer_limits
@@ -135,27 +138,26 @@ def check_output_folder(evaluation: RunSettings) -> None:
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[test_cases_file], kinds={"pandas", "parquet"},
-          dagster_type=TEST_CASES_TYPE)
+          dagster_type=TEST_CASES_TYPE, check_specs=CHECK_SPECS["test_cases"])
 def test_cases(
     context: dg.AssetExecutionContext,
     evaluation: dg.ResourceParam[RunSettings],
     checked_cases: dg.ResourceParam[Optional[CheckedCases]],
-) -> pd.DataFrame:
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """The validated test cases; a bad file, a gold SQL that does not run or an unknown expected
-    table stops the run here, before any agent call."""
+    table stops the run here, before any agent call. Then its check: the file still holds them."""
     checked = checked_cases or checked_test_cases(evaluation)
     check_output_folder(evaluation)
     if checked.unkept_golds is not None:  # the run has started: the gold results kept for the next
         store_golds(checked.unkept_golds, checked.golds)
-    context.add_output_metadata(
-        {
-            "file": dg.MetadataValue.path(str(checked.path)),
-            "file_sha256": checked.sha256,
-            "quick": evaluation.quick,
-            "cases_per_category": dg.MetadataValue.json(checked.cases["category"].value_counts().to_dict()),
-        }
-    )
-    return checked.cases
+    yield dg.Output(checked.cases, metadata={
+        "file": dg.MetadataValue.path(str(checked.path)),
+        "file_sha256": checked.sha256,
+        "quick": evaluation.quick,
+        "cases_per_category": dg.MetadataValue.json(checked.cases["category"].value_counts().to_dict()),
+    })
+    # Checked after the Output: Dagster has then stored the table, the materialization the check judges.
+    yield test_case_file_valid(context, evaluation.test_file, (checked.sha256, checked.in_file), checked.cases)
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, deps=[agent], kinds={"pandas", "parquet"},
@@ -222,7 +224,8 @@ def agent_responses(
     return responses
 
 
-@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=CASE_SCORES_TYPE)
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=CASE_SCORES_TYPE,
+          check_specs=CHECK_SPECS["case_scores"])
 def case_scores(
     context: dg.AssetExecutionContext,
     progress: dg.ResourceParam[Watcher],
@@ -231,11 +234,12 @@ def case_scores(
     answer_scores: dg.ResourceParam[dict],
     test_cases: pd.DataFrame,
     agent_responses: pd.DataFrame,
-) -> pd.DataFrame:
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """Each answer scored: the seed's retrieval, fidelity and latency, and whether it is right: its
     SQL re-run read-only, execution match here and on the test-suite databases (the gold's results
     as the case file's check found them, when the run was handed that check), the insight's claims.
-    The answers scored as they arrived (``answer_scores``) are assembled, not scored again."""
+    The answers scored as they arrived (``answer_scores``) are assembled, not scored again. Then
+    its checks: the scores in range, and no regression against the run before."""
     progress("stage", {"name": "scoring"})
     database = ensure_database(evaluation.database)
     suite = suite_databases(evaluation.test_suite_size())
@@ -257,17 +261,17 @@ def case_scores(
         answer_scores.clear()  # assembled: not held for the rest of the run
         if judge is not None:
             judge.close()
-    context.add_output_metadata(
-        {
-            **run_series(evaluation, scores),
-            "passed": int(scores["overall_passed"].sum()),
-            "failed": int((~scores["overall_passed"].astype(bool)).sum()),
-            "correct": int(scores["correct"].sum()),
-            "database_sha256": database_hash(database),
-            "test_suite_databases": dg.MetadataValue.json([path.name for path in suite]),
-        }
-    )
-    return scores
+    series = run_series(evaluation, scores)
+    yield dg.Output(scores, metadata={
+        **series,
+        "passed": int(scores["overall_passed"].sum()),
+        "failed": int((~scores["overall_passed"].astype(bool)).sum()),
+        "correct": int(scores["correct"].sum()),
+        "database_sha256": database_hash(database),
+        "test_suite_databases": dg.MetadataValue.json([path.name for path in suite]),
+    })
+    yield scores_in_range()  # Dagster stored the table, so it passed its schema (its type)
+    yield no_regression(context, evaluation, scores, test_cases, series)
 
 
 def run_judge(evaluation: RunSettings) -> Optional["Judge"]:
@@ -280,7 +284,8 @@ def run_judge(evaluation: RunSettings) -> Optional["Judge"]:
     return Judge(evaluation.judge, timeout_s=evaluation.timeout_s, max_answer_bytes=evaluation.max_answer_bytes)
 
 
-@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=EVALUATION_SUMMARY_TYPE)
+@dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"pandas", "parquet"}, dagster_type=EVALUATION_SUMMARY_TYPE,
+          check_specs=CHECK_SPECS["evaluation_summary"])
 def evaluation_summary(
     context: dg.AssetExecutionContext,
     evaluation: dg.ResourceParam[RunSettings],
@@ -288,10 +293,11 @@ def evaluation_summary(
     test_cases: pd.DataFrame,
     agent_responses: pd.DataFrame,
     case_scores: pd.DataFrame,
-) -> pd.DataFrame:
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """Totals, rates, p50/p95 latency, overall and per category; the run's series (suite, agent,
     label) in its metadata, so that the trend compares like with like, the options it ran with, and
-    the answers not Correct (failures first, the agent's rows beside the gold's), one log line each."""
+    the answers not Correct (failures first, the agent's rows beside the gold's), one log line each.
+    Then its check: the gated rate at or above the threshold, with the same answers not Correct."""
     summary = summarize(case_scores)
     not_correct = not_correct_answers(
         case_scores, agent_responses, test_cases, database=ensure_database(evaluation.database),
@@ -303,17 +309,15 @@ def evaluation_summary(
     verdict = verdict_line(summary)
     context.log.info(verdict)  # the rates, last: where `dagster asset materialize`'s output shows them
     wrong = int((~case_scores["correct"].astype(bool)).sum())
-    context.add_output_metadata(
-        {
-            "verdict": verdict,  # first: what the UI's metadata list leads with
-            **run_series(evaluation, case_scores),
-            **plotted_figures(summary),
-            "settings": dg.MetadataValue.json(evaluation.as_config()),
-            "not_correct_count": wrong,
-            "not_correct": dg.MetadataValue.md(not_correct_markdown(not_correct, wrong)),
-        }
-    )
-    return summary
+    shown = {"not_correct_count": wrong, "not_correct": dg.MetadataValue.md(not_correct_markdown(not_correct, wrong))}
+    yield dg.Output(summary, metadata={
+        "verdict": verdict,  # first: what the UI's metadata list leads with
+        **run_series(evaluation, case_scores),
+        **plotted_figures(summary),
+        "settings": dg.MetadataValue.json(evaluation.as_config()),
+        **shown,
+    })
+    yield pass_rate_threshold(context, evaluation, summary, shown)
 
 
 @dg.asset(group_name=GROUP, partitions_def=AGENTS, kinds={"csv"})

@@ -1,7 +1,13 @@
-"""The asset checks, partitioned as their assets; each number in their metadata is named with its
-agent (``correct_rate [embedded]``), since the UI plots a name over every partition's runs."""
+"""The asset checks, each a check spec of the asset it checks (``CHECK_SPECS``), evaluated in that
+asset's own step once its table is stored: no step, no event and no Parquet read of their own.
+Partitioned as their assets; each number in their metadata is named with its agent
+(``correct_rate [embedded]``), since the UI plots a name over every partition's runs.
+
+What that costs: Dagster runs a check spec with its asset, so the UI executes a check by
+materializing its asset (the check's "Execute" says so) rather than alone."""
 
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Optional
 
@@ -10,30 +16,42 @@ import pandas as pd
 import pyarrow as pa
 
 from nabahan_pipeline.escaping import markdown_table, one_line
-from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regression
+from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, regression
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.files import file_sha256
-from nabahan_pipeline.orchestration.assets import (
-    CheckedCases, case_scores, evaluation_summary, run_series, test_cases
-)
 from nabahan_pipeline.orchestration.history import previous_archive
 from nabahan_pipeline.orchestration.partitions import AGENTS
 from nabahan_pipeline.settings import RunSettings
 
 
-def partitioned_check(**kwargs: object):
-    """``dg.asset_check`` partitioned by agent, as the evaluation assets are."""
-    decorate = dg.asset_check(partitions_def=AGENTS, **kwargs)
-
-    def wrap(function):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", dg.PreviewWarning)
-            return decorate(function)
-
-    return wrap
+def partitioned_spec(name: str, asset: str, description: str) -> dg.AssetCheckSpec:
+    """A non-blocking check of ``asset``, partitioned by agent as the evaluation assets are."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.PreviewWarning)
+        return dg.AssetCheckSpec(name, asset=asset, description=description, partitions_def=AGENTS)
 
 
-def per_agent(context: dg.AssetCheckExecutionContext, metadata: dict[str, object]) -> dict[str, object]:
+TEST_CASE_FILE_VALID = partitioned_spec(
+    "test_case_file_valid", "test_cases", "The case file still loads and matches what was evaluated.")
+SCORES_IN_RANGE = partitioned_spec(
+    "scores_in_range", "case_scores", "Every score is within its range (0/1 points, tiers).")
+NO_REGRESSION = partitioned_spec(
+    "no_regression", "case_scores",
+    "No significant drop against the previous run (exact McNemar, p < 0.05) and every must_pass case right, "
+    "by the gate's verdict.")
+PASS_RATE_THRESHOLD = partitioned_spec(
+    "pass_rate_threshold", "evaluation_summary",
+    "The gated rate (Correct Rate, or the seed's pass rate; or its interval's lower bound) is at or above the "
+    "threshold.")
+CHECK_SPECS = {
+    "test_cases": [TEST_CASE_FILE_VALID],
+    "case_scores": [SCORES_IN_RANGE, NO_REGRESSION],
+    "evaluation_summary": [PASS_RATE_THRESHOLD],
+}
+"""Each asset's checks, by asset name (the asset's decorator takes its list)."""
+
+
+def per_agent(context: dg.AssetExecutionContext, metadata: dict[str, object]) -> dict[str, object]:
     """``metadata`` with each number named with the check's agent (``correct_rate [embedded]``): the
     UI draws one plot per name, never two agents' runs in one."""
     if not context.has_partition_key:
@@ -49,49 +67,44 @@ def _plotted(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-@partitioned_check(asset=test_cases, description="The case file still loads and matches what was evaluated.")
-def test_case_file_valid(context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
-                         checked_cases: dg.ResourceParam[Optional[CheckedCases]],
+def test_case_file_valid(context: dg.AssetExecutionContext, path: Path, checked: Optional[tuple[str, int]],
                          test_cases: pd.DataFrame) -> dg.AssetCheckResult:
-    """The case file is valid and holds every case materialized (unchanged since checked, or read again)."""
-    path = evaluation.test_file
+    """The case file is valid and holds every case materialized: unchanged since it was checked
+    (``checked``: its sha256 and how many cases it held), or read again."""
     read_once = path.exists() and not path.is_file()  # a pipe: what was checked is all there is to read
-    if checked_cases is not None and (read_once or path.is_file() and file_sha256(path) == checked_cases.sha256):
-        in_file, ids = checked_cases.in_file, set(test_cases["case_id"])  # the cases came from this very file
+    if checked is not None and (read_once or path.is_file() and file_sha256(path) == checked[0]):
+        in_file, ids = checked[1], set(test_cases["case_id"])  # the cases came from this very file
     else:
         try:
             on_disk = load_test_cases(path)
         except TestCaseError as exc:
-            return dg.AssetCheckResult(passed=False, metadata={"error": str(exc)})
+            return dg.AssetCheckResult(check_name=TEST_CASE_FILE_VALID.name, passed=False,
+                                       metadata={"error": str(exc)})
         in_file, ids = len(on_disk), set(on_disk["case_id"])
     missing = sorted(set(test_cases["case_id"]) - ids)
-    return dg.AssetCheckResult(passed=not missing, metadata=per_agent(
+    return dg.AssetCheckResult(check_name=TEST_CASE_FILE_VALID.name, passed=not missing, metadata=per_agent(
         context, {"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)}))
 
 
-@partitioned_check(asset=case_scores, description="Every score is within its range (0/1 points, tiers).")
-def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
-    """Every value within what the case_scores schema allows (``evaluation.tables``): binary points
-    0 or 1, point sums within bounds, latencies non-negative, tiers known, Correct only if passed."""
-    problems = out_of_range(case_scores)
-    return dg.AssetCheckResult(passed=not problems, metadata={"problems": dg.MetadataValue.json(problems)})
+def scores_in_range() -> dg.AssetCheckResult:
+    """Every value within what the case_scores schema allows (``evaluation.tables``: binary points 0
+    or 1, point sums within bounds, latencies non-negative, tiers known, Correct only if passed).
+    Called once Dagster has stored the table, which it does only after checking it against that
+    schema (its type): a value out of range failed the step there, naming the column and cases,
+    so this reports that one validation rather than running the schema's checks a second time."""
+    return dg.AssetCheckResult(check_name=SCORES_IN_RANGE.name, passed=True,
+                               metadata={"problems": dg.MetadataValue.json([])})
 
 
-@partitioned_check(
-    asset=evaluation_summary,
-    description="The gated rate (Correct Rate, or the seed's pass rate; or its interval's lower bound) "
-                "is at or above the threshold.",
-)
-def pass_rate_threshold(
-    context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings],
-    evaluation_summary: pd.DataFrame,
-) -> dg.AssetCheckResult:
+def pass_rate_threshold(context: dg.AssetExecutionContext, evaluation: RunSettings, evaluation_summary: pd.DataFrame,
+                        not_correct: Mapping[str, object]) -> dg.AssetCheckResult:
     """The ``gate`` rate (or with ``gate_on`` lower, its interval's lower bound) >= ``pass_threshold``;
-    beside it the answers not Correct."""
+    beside it the answers not Correct (``not_correct``: the summary's own count and table)."""
     overall = evaluation_summary.iloc[0]
     figure = evaluation.gated_figure()
     judged = float(overall.get(figure, float("nan")))
     return dg.AssetCheckResult(
+        check_name=PASS_RATE_THRESHOLD.name,
         passed=judged >= evaluation.pass_threshold,
         severity=dg.AssetCheckSeverity.WARN,
         metadata=per_agent(context, {
@@ -102,21 +115,9 @@ def pass_rate_threshold(
                 [_number(overall.get(f"{evaluation.gate}_low")), _number(overall.get(f"{evaluation.gate}_high"))]),
             "pass_rate": float(overall["pass_rate"]),
             "threshold": evaluation.pass_threshold,
-            **_not_correct_of_this_run(context),
+            **not_correct,
         }),
     )
-
-
-def _not_correct_of_this_run(context: dg.AssetCheckExecutionContext) -> dict[str, dg.MetadataValue]:
-    """The not-Correct table and count of this run's evaluation_summary materialization (its
-    partition's), passed on rather than built again; none when the summary came from another run."""
-    partitions = [context.partition_key] if context.has_partition_key else None
-    records = context.instance.fetch_materializations(
-        dg.AssetRecordsFilter(asset_key=evaluation_summary.key, asset_partitions=partitions), limit=1).records
-    if not records or records[0].run_id != context.run.run_id:
-        return {}
-    metadata = records[0].asset_materialization.metadata
-    return {name: metadata[name] for name in ("not_correct_count", "not_correct") if name in metadata}
 
 
 def _number(value: object) -> float | None:
@@ -124,28 +125,21 @@ def _number(value: object) -> float | None:
     return None if value is None or pd.isna(value) else float(value)
 
 
-@partitioned_check(
-    asset=case_scores,
-    additional_ins={"test_cases": dg.AssetIn("test_cases")},
-    description="No significant drop against the previous run (exact McNemar, p < 0.05) and every must_pass case "
-                "right, by the gate's verdict.",
-)
-def no_regression(
-    context: dg.AssetCheckExecutionContext, evaluation: dg.ResourceParam[RunSettings], case_scores: pd.DataFrame,
-    test_cases: pd.DataFrame,
-) -> dg.AssetCheckResult:
-    """Case by case against the previous run of the suite and agent (or ``baseline``), by the gate's
-    verdict: fails on a significant drop or a ``must_pass`` case not right; lists the flipped cases."""
-    archive = previous_archive(context.instance, "case_scores", context.run.run_id,
-                               series=run_series(evaluation, case_scores), baseline=evaluation.baseline,
-                               partition=context.partition_key)
+def no_regression(context: dg.AssetExecutionContext, evaluation: RunSettings, case_scores: pd.DataFrame,
+                  test_cases: pd.DataFrame, series: Mapping[str, str]) -> dg.AssetCheckResult:
+    """Case by case against the previous run of the suite and agent (``series``) or ``baseline``, by
+    the gate's verdict: fails on a significant drop or a ``must_pass`` case not right; lists the
+    flipped cases."""
+    archive = previous_archive(context.instance, "case_scores", context.run.run_id, series=dict(series),
+                               baseline=evaluation.baseline, partition=context.partition_key)
     found = archive is not None and Path(archive).exists()
     if evaluation.baseline and not found:
-        return dg.AssetCheckResult(passed=False, metadata={"baseline": f"no run {evaluation.baseline!r} found"})
+        return dg.AssetCheckResult(check_name=NO_REGRESSION.name, passed=False,
+                                   metadata={"baseline": f"no run {evaluation.baseline!r} found"})
     try:
         previous = pd.read_parquet(archive) if found else None
     except (OSError, ValueError, pa.ArrowException) as exc:  # cut short, or not Parquet: this run stands
-        return dg.AssetCheckResult(passed=False, metadata={
+        return dg.AssetCheckResult(check_name=NO_REGRESSION.name, passed=False, metadata={
             "baseline": evaluation.baseline or "the previous run of this agent on this suite",
             "error": f"the compared run's scores cannot be read: {archive}: {one_line(exc, 300)}"})
     must_pass = test_cases.loc[test_cases["must_pass"].astype(bool), "case_id"] if "must_pass" in test_cases else []
@@ -173,7 +167,5 @@ def no_regression(
             "regressed_case_ids": dg.MetadataValue.json(list(paired.worsened)),
             "improved_case_ids": dg.MetadataValue.json(list(paired.improved)),
         })
-    return dg.AssetCheckResult(passed=result.passed, metadata=per_agent(context, metadata))
-
-
-evaluation_checks = [test_case_file_valid, scores_in_range, pass_rate_threshold, no_regression]
+    return dg.AssetCheckResult(check_name=NO_REGRESSION.name, passed=result.passed,
+                               metadata=per_agent(context, metadata))

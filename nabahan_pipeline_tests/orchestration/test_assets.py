@@ -14,7 +14,6 @@ import pytest
 from nabahan_pipeline.agents.labels import LabelledAgent
 from nabahan_pipeline.evaluation.tables import AGENT_RESPONSES, CASE_SCORES, EVALUATION_SUMMARY, TEST_CASES
 from nabahan_pipeline.orchestration import assets
-from nabahan_pipeline.orchestration.checks import evaluation_checks
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.partitions import register_agents
 from nabahan_pipeline.orchestration.resources import EvaluationSettings, run_resources
@@ -28,9 +27,9 @@ TABLES = {
 }
 
 
-def materialize(tmp_path: Path, *extra: dg.AssetChecksDefinition, cases: int = 2) -> dg.ExecuteInProcessResult:
-    """The four table assets (and ``extra`` checks) on ``cases`` count cases, the counting agent
-    (the partition "counting", registered first)."""
+def materialize(tmp_path: Path, cases: int = 2) -> dg.ExecuteInProcessResult:
+    """The four table assets, with their checks, on ``cases`` count cases, the counting agent (the
+    partition "counting", registered first)."""
     cases = [{"id": f"c{i}", "question": f"كم عدد المناقصات رقم {i}؟", "category": "count",
               "expected_table": "tenders_full_details"} for i in range(cases)]
     path = tmp_path / "cases.json"
@@ -39,7 +38,7 @@ def materialize(tmp_path: Path, *extra: dg.AssetChecksDefinition, cases: int = 2
     with dg.instance_for_test() as instance:
         register_agents(instance, [LabelledAgent("counting", COUNTING)])
         return dg.materialize(
-            [table for table, _ in TABLES.values()] + list(extra),
+            [table for table, _ in TABLES.values()],
             resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"))},
             instance=instance,
             partition_key="counting",
@@ -66,13 +65,16 @@ def test_each_table_assets_dagster_type_is_its_schema(name: str):
 
 
 def test_the_stored_tables_hold_to_their_schemas_and_the_checks_pass(home: Path):
-    result = materialize(home, *evaluation_checks)
+    result = materialize(home)  # each table's checks run in its own step
     assert result.success
     for name, (_, schema) in TABLES.items():
         schema.validate(pd.read_parquet(home / "parquet" / f"{name}.parquet"), lazy=True)
     checks = {evaluation.check_name: evaluation.passed for evaluation in result.get_asset_check_evaluations()}
     assert checks == {"test_case_file_valid": True, "scores_in_range": True, "pass_rate_threshold": True,
                       "no_regression": True}
+    # Each check ran in its asset's step, on its partition: no step (events, Parquet read) of its own.
+    assert {event.step_key for event in result.all_events if event.step_key} == set(TABLES)
+    assert {evaluation.partition for evaluation in result.get_asset_check_evaluations()} == {"counting"}
 
 
 def test_each_run_hands_its_own_tables_on_whatever_ran_before(home: Path):
@@ -140,7 +142,7 @@ def test_the_ui_says_which_answers_are_not_correct_and_why(home: Path):
     with dg.instance_for_test() as instance:
         register_agents(instance, [LabelledAgent("markup", "python:nabahan_pipeline_tests.sample_agents:markup_agent")])
         result = dg.materialize(
-            [table for table, _ in TABLES.values()] + list(evaluation_checks),
+            [table for table, _ in TABLES.values()],
             resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(home / "parquet"))},
             instance=instance, partition_key="markup",
         )

@@ -13,7 +13,6 @@ import pytest
 
 from nabahan_pipeline.agents.labels import LabelledAgent
 from nabahan_pipeline.orchestration import assets
-from nabahan_pipeline.orchestration.checks import no_regression, pass_rate_threshold
 from nabahan_pipeline.orchestration.io_manager import ParquetIOManager
 from nabahan_pipeline.orchestration.partitions import register_agents
 from nabahan_pipeline.orchestration.resources import EvaluationSettings, run_resources
@@ -34,7 +33,7 @@ def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 def run(instance: dg.DagsterInstance, tmp_path: Path, partition: str, cases: int, *, must_pass: tuple[int, ...] = (),
         keep_history: int = 50, **options: Any) -> dict[str, dg.AssetCheckEvaluation]:
-    """The table assets and the two checks for ``partition`` on ``cases`` count cases (those
+    """The table assets and their checks for ``partition`` on ``cases`` count cases (those
     numbered in ``must_pass`` marked so); each check's evaluation by name."""
     entries = [{"id": f"c{i}", "question": f"كم عدد المناقصات رقم {i}؟", "category": "count",
                 "expected_table": "tenders_full_details", **({"must_pass": True} if i in must_pass else {})}
@@ -44,7 +43,7 @@ def run(instance: dg.DagsterInstance, tmp_path: Path, partition: str, cases: int
     settings = EvaluationSettings(test_file=str(path), output_dir=str(tmp_path / "out"), test_suite_databases=0,
                                   **options)
     result = dg.materialize(
-        [*TABLES, no_regression, pass_rate_threshold],
+        TABLES,  # their checks with them: each a check spec of its asset
         resources={**run_resources(settings), "io_manager": ParquetIOManager(base_dir=str(tmp_path / "parquet"),
                                                                        keep_history=keep_history)},
         instance=instance, partition_key=partition, raise_on_error=False,
