@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 
 from nabahan_pipeline.escaping import markdown_table, one_line
-from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, regression
+from nabahan_pipeline.evaluation.score_checks import GATE_VERDICTS, out_of_range, regression
 from nabahan_pipeline.evaluation.cases import TestCaseError, load_test_cases
 from nabahan_pipeline.files import file_sha256
 from nabahan_pipeline.orchestration.history import previous_archive
@@ -86,14 +86,13 @@ def test_case_file_valid(context: dg.AssetExecutionContext, path: Path, checked:
         context, {"cases_in_file": in_file, "missing_from_file": dg.MetadataValue.json(missing)}))
 
 
-def scores_in_range() -> dg.AssetCheckResult:
-    """Every value within what the case_scores schema allows (``evaluation.tables``: binary points 0
-    or 1, point sums within bounds, latencies non-negative, tiers known, Correct only if passed).
-    Called once Dagster has stored the table, which it does only after checking it against that
-    schema (its type): a value out of range failed the step there, naming the column and cases,
-    so this reports that one validation rather than running the schema's checks a second time."""
-    return dg.AssetCheckResult(check_name=SCORES_IN_RANGE.name, passed=True,
-                               metadata={"problems": dg.MetadataValue.json([])})
+def scores_in_range(case_scores: pd.DataFrame) -> dg.AssetCheckResult:
+    """Every value within what the case_scores schema allows (``evaluation.tables``): binary points
+    0 or 1, point sums within bounds, latencies non-negative, tiers known, Correct only if passed;
+    each value out of range named by column with a case."""
+    problems = out_of_range(case_scores)
+    return dg.AssetCheckResult(check_name=SCORES_IN_RANGE.name, passed=not problems,
+                               metadata={"problems": dg.MetadataValue.json(problems)})
 
 
 def pass_rate_threshold(context: dg.AssetExecutionContext, evaluation: RunSettings, evaluation_summary: pd.DataFrame,

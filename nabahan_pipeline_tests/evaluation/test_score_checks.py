@@ -1,11 +1,50 @@
-"""What the regression check tests of the scores: whether a run regressed (a significant drop by
-McNemar, or a must_pass case not right)."""
+"""What the asset checks test of the scores: each value outside the case_scores schema, and whether a
+run regressed (a significant drop by McNemar, or a must_pass case not right)."""
 
 from __future__ import annotations
 
+import json
+import math
+
 import pandas as pd
 
-from nabahan_pipeline.evaluation.score_checks import regression
+from nabahan_pipeline.evaluation.score_checks import out_of_range, regression
+from nabahan_pipeline.evaluation.scoring.case_scores import score_responses
+
+
+def scores() -> pd.DataFrame:
+    """Two cases, each answered right (no database: nothing re-run)."""
+    case_ids = ("stable", "flaky")
+    cases = pd.DataFrame([{"case_id": case_id, "question": "كم عدد المناقصات؟", "category": "count",
+                           "expected_table": "tenders_full_details", "expected_sql": None} for case_id in case_ids])
+    responses = pd.DataFrame([
+        {"case_id": case_id, "repeat": 0, "status": "success", "sql": "SELECT COUNT(*) FROM tenders_full_details",
+         "data": json.dumps([{"n": 5}]), "insights": "بلغ عدد المناقصات المطابقة 5 مناقصات في البيانات المتاحة حالياً.",
+         "error": None, "latency_s": 0.1}
+        for case_id in case_ids
+    ])
+    return score_responses(cases, responses, None)
+
+
+def test_scores_in_range_have_no_problem():
+    assert out_of_range(scores()) == []
+
+
+def test_each_value_out_of_range_is_reported_by_column_with_a_case():
+    wrong = scores()
+    wrong.loc[1, "sql_valid"] = 2
+    wrong.loc[0, "latency_s"] = math.nan
+    wrong["fidelity_points"] = 5
+    wrong.loc[1, "latency_score"] = 0.9
+    wrong.loc[0, "execution_match"] = 0.5
+    wrong.loc[1, "overall_passed"] = False  # Correct reads no seed heuristic: Correct and not passed is in range
+    assert out_of_range(wrong) == [  # in the schema's column order
+        "latency_s: 1 rows (e.g. case stable = np.float64(nan))",
+        "sql_valid: 1 rows (e.g. case flaky = np.int64(2))",
+        "fidelity_points: 2 rows (e.g. case stable = np.int64(5))",
+        "latency_score: 1 rows (e.g. case flaky = np.float64(0.9))",
+        "execution_match: 1 rows (e.g. case stable = np.float64(0.5))",
+    ]
 
 
 def outcomes(verdicts: dict[str, bool]) -> pd.DataFrame:
