@@ -173,9 +173,9 @@ class ResultValues:
         of at most PAIRWISE_MAX_ROWS rows, unless ``own``) their differences, ratios and changes
         against the other rows of their column and what the whole result says."""
         key = (tuple(sorted(set(indices))), own)  # asked again for each claim of a row: kept
-        if key not in self._columns:
-            self._columns[key] = self._of_rows(*key)
-        return self._columns[key]
+        if key not in self._rows_said:
+            self._rows_said[key] = self._of_rows(*key)
+        return self._rows_said[key]
 
     def _of_rows(self, indices: tuple[int, ...], own: bool) -> Values:
         plain: list[float] = []
@@ -214,8 +214,13 @@ class ResultValues:
         return self._columns[j]
 
     @functools.cached_property
-    def _columns(self) -> dict[Any, Any]:
-        """Each column's numbers and total (by index), and each ``of_rows`` (by rows and ``own``)."""
+    def _columns(self) -> dict[int, tuple[list[float], float | None]]:
+        """Each column's numbers and total, by index (``numeric_column``)."""
+        return {}
+
+    @functools.cached_property
+    def _rows_said(self) -> dict[tuple[tuple[int, ...], bool], Values]:
+        """What each set of rows says, by its sorted indices and ``own`` (``of_rows``)."""
         return {}
 
     def cells(self, indices: Iterable[int], columns: Iterable[int] | None = None) -> list[tuple[int, int, float]]:
